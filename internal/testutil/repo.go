@@ -32,3 +32,18 @@ func Testdata(tb testing.TB, elem ...string) string {
 	tb.Helper()
 	return filepath.Join(append([]string{RepoRoot(tb), "testdata"}, elem...)...)
 }
+
+// WildDir returns ../shared/fixtures/wild beside the repository: real .pte files from the
+// ExecuTorch repository, which are not ours to commit. Outside CI a clone without shared/
+// beside it skips the test that asked; under CI (CI=true) their absence fails it.
+func WildDir(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join(filepath.Dir(RepoRoot(tb)), "shared", "fixtures", "wild")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("wild fixtures missing under CI: %v", err)
+		}
+		tb.Skipf("wild fixtures not found beside the repository (%s)", dir)
+	}
+	return dir
+}

@@ -1,0 +1,18 @@
+package pte
+
+import "errors"
+
+var (
+	// ErrInvalidProgram is wrapped by every error about a malformed program: bad flatbuffer,
+	// index out of range, segment outside the file, impossible tensor.
+	ErrInvalidProgram = errors.New("invalid program")
+	// ErrNotProgram means the bytes are not an ExecuTorch program; the message names what they
+	// are when it can tell (bundled program, ETDump, .ptd).
+	ErrNotProgram = errors.New("not an ExecuTorch program")
+	// ErrIncompatibleVersion means an ExecuTorch program of another format version.
+	ErrIncompatibleVersion = errors.New("incompatible program version")
+	// ErrNotFound means a method, segment or named-data key the caller asked for is absent.
+	ErrNotFound = errors.New("not found")
+	// ErrExternalData means tensor data lives outside the .pte, in a .ptd file.
+	ErrExternalData = errors.New("data is in an external .ptd file")
+)

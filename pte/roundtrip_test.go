@@ -1,0 +1,109 @@
+package pte
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// logical is what a program means, independent of layout: its plans with each delegate's blob
+// in place of its data reference, every tensor's serialized data, and the named data.
+type logical struct {
+	Version    uint32
+	Plans      []*ExecutionPlan
+	Blobs      [][][]byte            // per plan, per delegate
+	TensorData map[string][][]byte   // per plan, per value (nil for non-tensors)
+	NamedData  map[string][]byte
+}
+
+func logicalOf(t *testing.T, f *File) logical {
+	t.Helper()
+	l := logical{Version: f.Program.Version, TensorData: map[string][][]byte{}, NamedData: map[string][]byte{}}
+	for _, plan := range f.Program.ExecutionPlans {
+		cp := *plan
+		cp.Delegates = make([]BackendDelegate, len(plan.Delegates))
+		var blobs [][]byte
+		for i, d := range plan.Delegates {
+			b, err := f.DelegateData(&d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blobs = append(blobs, b)
+			d.Processed = nil
+			cp.Delegates[i] = d
+		}
+		l.Plans = append(l.Plans, &cp)
+		l.Blobs = append(l.Blobs, blobs)
+		data := make([][]byte, len(plan.Values))
+		for i, v := range plan.Values {
+			if tt, ok := v.(*Tensor); ok {
+				b, err := f.TensorData(tt)
+				if err != nil && !isExternal(err) {
+					t.Fatal(err)
+				}
+				data[i] = b
+			}
+		}
+		l.TensorData[plan.Name] = data
+	}
+	for _, nd := range f.Program.NamedData {
+		b, err := f.NamedData(nd.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.NamedData[nd.Key] = b
+	}
+	return l
+}
+
+// TestRoundTrip: read → write → read gives the same program, for every zoo and wild program.
+func TestRoundTrip(t *testing.T) {
+	var identical []string
+	files := programFiles(t)
+	for _, pf := range files {
+		t.Run(pf.name, func(t *testing.T) {
+			orig := readFixture(t, pf.path)
+			f, err := Parse(orig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := f.Contents()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := Write(c, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := Parse(out)
+			if err != nil {
+				t.Fatalf("rewritten file does not parse: %v", err)
+			}
+			if diff := cmp.Diff(logicalOf(t, f), logicalOf(t, g), cmpopts.EquateEmpty(), bytesEqual); diff != "" {
+				t.Errorf("rewritten program differs (-orig +rewritten):\n%s", diff)
+			}
+			// Writing what we read again is a fixed point, byte for byte.
+			c2, err := g.Contents()
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := Write(c2, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again, out) {
+				t.Errorf("second rewrite differs from the first (%d vs %d bytes)", len(again), len(out))
+			}
+			if bytes.Equal(out, orig) {
+				identical = append(identical, pf.name)
+			}
+		})
+	}
+	t.Logf("%d of %d rewritten files are byte-identical to the original: %v", len(identical), len(files), identical)
+}
+
+// bytesEqual compares byte slices in one call instead of element by element (tensor data runs
+// to megabytes); EquateEmpty handles the case of two empty slices.
+var bytesEqual = cmp.FilterValues(func(a, b []byte) bool { return len(a)+len(b) > 0 }, cmp.Comparer(bytes.Equal))
