@@ -248,6 +248,10 @@ func (e *encoder) evalue(v EValue) off {
 		schema.OptionalTensorListStart(b)
 		schema.OptionalTensorListAddItems(b, items)
 		val = schema.OptionalTensorListEnd(b)
+	case nil: // the union's NONE: no value
+	default: // a member this encoder does not know (tests of bad files), written as an empty table
+		schema.NullStart(b)
+		val = schema.NullEnd(b)
 	}
 	schema.EValueStart(b)
 	if v != nil {
@@ -362,6 +366,10 @@ func (e *encoder) instruction(in Instruction) off {
 	case FreeCall:
 		schema.FreeCallStart(b)
 		schema.FreeCallAddValueIndex(b, in.ValueIndex)
+		args = schema.FreeCallEnd(b)
+	case nil: // the union's NONE: no value
+	default: // a member this encoder does not know (tests of bad files), written as an empty table
+		schema.FreeCallStart(b)
 		args = schema.FreeCallEnd(b)
 	}
 	schema.InstructionStart(b)

@@ -53,11 +53,15 @@ func ParseExtendedHeader(head []byte, fileSize int64) (*ExtendedHeader, error) {
 	}
 	size := uint64(fileSize)
 	switch {
-	case h.ProgramSize < end || h.ProgramSize > size:
-		return nil, fmt.Errorf("%w: extended header program_size %d is outside [%d, %d] (file size)", ErrInvalidProgram, h.ProgramSize, end, size)
-	case h.SegmentBaseOffset != 0 && (h.SegmentBaseOffset < h.ProgramSize || h.SegmentBaseOffset > size):
-		return nil, fmt.Errorf("%w: extended header segment_base_offset %d is outside [%d, %d] (program_size, file size)", ErrInvalidProgram, h.SegmentBaseOffset, h.ProgramSize, size)
-	case h.SegmentDataSize > size || h.SegmentBaseOffset+h.SegmentDataSize > size:
+	case h.ProgramSize < end:
+		return nil, fmt.Errorf("%w: extended header program_size %d is smaller than the header's end (%d)", ErrInvalidProgram, h.ProgramSize, end)
+	case h.ProgramSize > size:
+		return nil, fmt.Errorf("%w: extended header program_size %d runs past the end of the file (%d bytes)", ErrInvalidProgram, h.ProgramSize, size)
+	case h.SegmentBaseOffset != 0 && h.SegmentBaseOffset < h.ProgramSize:
+		return nil, fmt.Errorf("%w: extended header segment_base_offset %d overlaps the program (program_size %d)", ErrInvalidProgram, h.SegmentBaseOffset, h.ProgramSize)
+	case h.SegmentBaseOffset > size:
+		return nil, fmt.Errorf("%w: extended header segment_base_offset %d runs past the end of the file (%d bytes)", ErrInvalidProgram, h.SegmentBaseOffset, size)
+	case h.SegmentDataSize > size-h.SegmentBaseOffset:
 		return nil, fmt.Errorf("%w: extended header says segments end at %d+%d, past the end of the file (%d bytes)", ErrInvalidProgram, h.SegmentBaseOffset, h.SegmentDataSize, size)
 	case h.SegmentBaseOffset == 0 && h.SegmentDataSize != 0:
 		return nil, fmt.Errorf("%w: extended header has segment_data_size %d but no segment_base_offset", ErrInvalidProgram, h.SegmentDataSize)

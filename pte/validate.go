@@ -349,3 +349,22 @@ func validateTensor(f *File, plan *ExecutionPlan, t *Tensor) error {
 }
 
 func isExternal(err error) bool { return errors.Is(err, ErrExternalData) }
+
+var dtypeNames = map[schema.ScalarType]string{
+	schema.ScalarTypeBYTE: "uint8", schema.ScalarTypeCHAR: "int8", schema.ScalarTypeSHORT: "int16",
+	schema.ScalarTypeINT: "int32", schema.ScalarTypeLONG: "int64", schema.ScalarTypeHALF: "float16",
+	schema.ScalarTypeFLOAT: "float32", schema.ScalarTypeDOUBLE: "float64", schema.ScalarTypeBOOL: "bool",
+	schema.ScalarTypeQINT8: "qint8", schema.ScalarTypeQUINT8: "quint8", schema.ScalarTypeQINT32: "qint32",
+	schema.ScalarTypeBFLOAT16: "bfloat16", schema.ScalarTypeQUINT4X2: "quint4x2", schema.ScalarTypeQUINT2X4: "quint2x4",
+	schema.ScalarTypeBITS16: "bits16", schema.ScalarTypeFLOAT8E5M2: "float8_e5m2", schema.ScalarTypeFLOAT8E4M3FN: "float8_e4m3fn",
+	schema.ScalarTypeFLOAT8E5M2FNUZ: "float8_e5m2fnuz", schema.ScalarTypeFLOAT8E4M3FNUZ: "float8_e4m3fnuz",
+	schema.ScalarTypeUINT16: "uint16", schema.ScalarTypeUINT32: "uint32", schema.ScalarTypeUINT64: "uint64",
+}
+
+// DTypeName is torch's name for a scalar type ("float32", "int64", "bool", ...).
+func DTypeName(t schema.ScalarType) string {
+	if n, ok := dtypeNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("scalar_type(%d)", t)
+}

@@ -1,0 +1,347 @@
+// Package inspect summarises a .pte file: methods and their signatures, instructions by kind,
+// operators, delegates, constants, segments, and what a runtime needs to load it. Report is the
+// stable JSON object behind `etgo inspect --json` (documented in docs/inspect.md).
+package inspect
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/etgo/etgo/pte"
+	"github.com/etgo/etgo/pte/schema"
+)
+
+// Report is everything etgo inspect prints. Field names are the JSON schema; they only grow.
+type Report struct {
+	File           string          `json:"file"`
+	Size           int             `json:"size"`
+	ExtendedHeader *ExtendedHeader `json:"extended_header"`
+	Methods        []Method        `json:"methods"`
+	Constants      Constants       `json:"constants"`
+	Segments       []Segment       `json:"segments"`
+	NamedData      []NamedData     `json:"named_data"`
+	Required       Required        `json:"required"`
+	// ExternalData lists tensors whose data lives in a .ptd file, by fully qualified name.
+	ExternalData []string `json:"external_data"`
+}
+
+// ExtendedHeader mirrors pte.ExtendedHeader.
+type ExtendedHeader struct {
+	Length            uint32 `json:"length"`
+	ProgramSize       uint64 `json:"program_size"`
+	SegmentBaseOffset uint64 `json:"segment_base_offset"`
+	SegmentDataSize   uint64 `json:"segment_data_size"`
+}
+
+// Method is one execution plan.
+type Method struct {
+	Name          string       `json:"name"`
+	Inputs        []Value      `json:"inputs"`
+	Outputs       []Value      `json:"outputs"`
+	Values        int          `json:"values"`
+	Instructions  Instructions `json:"instructions"`
+	KernelCalls   int          `json:"kernel_calls"`
+	DelegateCalls int          `json:"delegate_calls"`
+	// Operators is the method's operator table as ns::op.overload.
+	Operators []string   `json:"operators"`
+	Delegates []Delegate `json:"delegates"`
+	// PlannedBuffers are the sizes of the memory-planned buffers, memory_id 1 first.
+	PlannedBuffers []int64 `json:"planned_buffers"`
+}
+
+// Value describes a method input or output.
+type Value struct {
+	Index int    `json:"index"` // in the method's value table
+	Type  string `json:"type"`  // Tensor, Int, Bool, Double, String, IntList, ...
+	// Tensor values only.
+	DType    string  `json:"dtype,omitempty"`
+	Sizes    []int32 `json:"sizes,omitempty"`
+	DimOrder []int   `json:"dim_order,omitempty"`
+	// Dynamism is "static", "dynamic_bound" (sizes are upper bounds) or "dynamic_unbound".
+	Dynamism string `json:"dynamism,omitempty"`
+	// Scalar values only: the traced value a runtime requires.
+	Scalar any `json:"value,omitempty"`
+}
+
+// Instructions counts a method's instructions by kind.
+type Instructions struct {
+	Total         int `json:"total"`
+	KernelCalls   int `json:"kernel_call"`
+	DelegateCalls int `json:"delegate_call"`
+	Moves         int `json:"move_call"`
+	JumpFalses    int `json:"jump_false_call"`
+	Frees         int `json:"free_call"`
+}
+
+// Delegate is one delegate and where its blob is.
+type Delegate struct {
+	BackendID string `json:"backend_id"`
+	Size      int    `json:"size"`
+	// Location is "segment" or "inline"; Index is the segment or inline-data index.
+	Location     string   `json:"location"`
+	Index        uint32   `json:"index"`
+	CompileSpecs []string `json:"compile_specs"` // keys
+}
+
+// Constants describes the constant tensor data.
+type Constants struct {
+	// Count excludes the reserved placeholder entry.
+	Count int `json:"count"`
+	Bytes int `json:"bytes"`
+	// Location is "segment" (constant_segment), "inline" (deprecated constant_buffer) or "none".
+	Location string `json:"location"`
+	Segment  *int   `json:"segment,omitempty"`
+}
+
+// Segment is one data segment, relative to the segment base offset.
+type Segment struct {
+	Offset uint64 `json:"offset"`
+	Size   uint64 `json:"size"`
+}
+
+// NamedData is one named-data entry.
+type NamedData struct {
+	Key     string `json:"key"`
+	Segment uint32 `json:"segment"`
+	Size    int    `json:"size"`
+}
+
+// Required is what a runtime must carry to load and run every method.
+type Required struct {
+	Backends  []string `json:"backends"`
+	Operators []string `json:"operators"`
+}
+
+// Summarize builds the report of a verified file; name is what File shows.
+func Summarize(f *pte.File, name string) *Report {
+	p := f.Program
+	r := &Report{
+		File:         name,
+		Size:         len(f.Bytes()),
+		Methods:      []Method{},
+		Segments:     []Segment{},
+		NamedData:    []NamedData{},
+		ExternalData: []string{},
+		Required:     Required{Backends: f.RequiredBackends(), Operators: f.RequiredOperators()},
+	}
+	if h := f.Header; h != nil {
+		r.ExtendedHeader = &ExtendedHeader{Length: h.Length, ProgramSize: h.ProgramSize, SegmentBaseOffset: h.SegmentBaseOffset, SegmentDataSize: h.SegmentDataSize}
+	}
+	for _, plan := range p.ExecutionPlans {
+		r.Methods = append(r.Methods, summarizeMethod(f, plan))
+		r.ExternalData = append(r.ExternalData, f.ExternalTensors()[plan.Name]...)
+	}
+	for _, s := range p.Segments {
+		r.Segments = append(r.Segments, Segment{Offset: s.Offset, Size: s.Size})
+	}
+	for _, nd := range p.NamedData {
+		b, _ := f.Segment(int(nd.SegmentIndex)) // validated
+		r.NamedData = append(r.NamedData, NamedData{Key: nd.Key, Segment: nd.SegmentIndex, Size: len(b)})
+	}
+	r.Constants = Constants{Location: "none"}
+	switch {
+	case p.ConstantSegment != nil && len(p.ConstantSegment.Offsets) > 1:
+		seg := int(p.ConstantSegment.SegmentIndex)
+		b, _ := f.Segment(seg)
+		r.Constants = Constants{Count: len(p.ConstantSegment.Offsets) - 1, Bytes: len(b), Location: "segment", Segment: &seg}
+	case len(p.ConstantBuffer) > 1:
+		n := 0
+		for _, b := range p.ConstantBuffer {
+			n += len(b.Storage)
+		}
+		r.Constants = Constants{Count: len(p.ConstantBuffer) - 1, Bytes: n, Location: "inline"}
+	}
+	return r
+}
+
+func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan) Method {
+	m := Method{
+		Name:           plan.Name,
+		Inputs:         describeValues(plan, plan.Inputs),
+		Outputs:        describeValues(plan, plan.Outputs),
+		Values:         len(plan.Values),
+		Operators:      []string{},
+		Delegates:      []Delegate{},
+		PlannedBuffers: []int64{},
+	}
+	if len(plan.NonConstBufferSizes) > 1 {
+		m.PlannedBuffers = plan.NonConstBufferSizes[1:]
+	}
+	for _, op := range plan.Operators {
+		m.Operators = append(m.Operators, op.KernelName())
+	}
+	for _, d := range plan.Delegates {
+		b, _ := f.DelegateData(&d) // validated
+		loc := "inline"
+		if d.Processed.Location == schema.DataLocationSEGMENT {
+			loc = "segment"
+		}
+		keys := []string{}
+		for _, cs := range d.CompileSpecs {
+			keys = append(keys, cs.Key)
+		}
+		m.Delegates = append(m.Delegates, Delegate{BackendID: d.ID, Size: len(b), Location: loc, Index: d.Processed.Index, CompileSpecs: keys})
+	}
+	for _, chain := range plan.Chains {
+		for _, in := range chain.Instructions {
+			m.Instructions.Total++
+			switch in.(type) {
+			case pte.KernelCall:
+				m.Instructions.KernelCalls++
+			case pte.DelegateCall:
+				m.Instructions.DelegateCalls++
+			case pte.MoveCall:
+				m.Instructions.Moves++
+			case pte.JumpFalseCall:
+				m.Instructions.JumpFalses++
+			case pte.FreeCall:
+				m.Instructions.Frees++
+			}
+		}
+	}
+	m.KernelCalls, m.DelegateCalls = m.Instructions.KernelCalls, m.Instructions.DelegateCalls
+	return m
+}
+
+func describeValues(plan *pte.ExecutionPlan, idx []int32) []Value {
+	out := []Value{}
+	for _, i := range idx {
+		v := Value{Index: int(i)}
+		switch x := plan.Values[i].(type) {
+		case *pte.Tensor:
+			v.Type, v.DType, v.Sizes = "Tensor", pte.DTypeName(x.ScalarType), x.Sizes
+			v.DimOrder = make([]int, len(x.DimOrder))
+			for k, d := range x.DimOrder {
+				v.DimOrder[k] = int(d)
+			}
+			v.Dynamism = strings.ToLower(x.ShapeDynamism.String())
+		case pte.Int:
+			v.Type, v.Scalar = "Int", x.Val
+		case pte.Bool:
+			v.Type, v.Scalar = "Bool", x.Val
+		case pte.Double:
+			v.Type, v.Scalar = "Double", x.Val
+		case pte.String:
+			v.Type, v.Scalar = "String", x.Val
+		default:
+			v.Type = strings.TrimPrefix(fmt.Sprintf("%T", x), "pte.")
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// WriteText prints the report for people.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "%s: ExecuTorch program, %d bytes", r.File, r.Size)
+	if h := r.ExtendedHeader; h != nil {
+		fmt.Fprintf(w, ", extended header (%d bytes): program %d bytes, segments at %d (%d bytes)\n", h.Length, h.ProgramSize, h.SegmentBaseOffset, h.SegmentDataSize)
+	} else {
+		fmt.Fprintln(w, ", no extended header")
+	}
+	fmt.Fprintf(w, "\n%d method(s)\n", len(r.Methods))
+	for _, m := range r.Methods {
+		fmt.Fprintf(w, "\nmethod %s: %d values, %d instructions (%s)\n", m.Name, m.Values, m.Instructions.Total, m.Instructions.summary())
+		writeValues(w, "inputs", m.Inputs)
+		writeValues(w, "outputs", m.Outputs)
+		if len(m.Operators) > 0 {
+			fmt.Fprintf(w, "  operators (%d):\n", len(m.Operators))
+			for i, op := range m.Operators {
+				fmt.Fprintf(w, "    %3d  %s\n", i, op)
+			}
+		}
+		if len(m.Delegates) > 0 {
+			fmt.Fprintf(w, "  delegates (%d):\n", len(m.Delegates))
+			for i, d := range m.Delegates {
+				fmt.Fprintf(w, "    %3d  %s: %d bytes, %s %d, compile specs %s\n", i, d.BackendID, d.Size, d.Location, d.Index, keys(d.CompileSpecs))
+			}
+		}
+		fmt.Fprintf(w, "  planned memory: %s bytes\n", ints(m.PlannedBuffers))
+	}
+	c := r.Constants
+	switch c.Location {
+	case "none":
+		fmt.Fprintf(w, "\nconstants: none\n")
+	case "segment":
+		fmt.Fprintf(w, "\nconstants: %d tensors, %d bytes in segment %d\n", c.Count, c.Bytes, *c.Segment)
+	default:
+		fmt.Fprintf(w, "\nconstants: %d tensors, %d bytes inline (deprecated constant_buffer)\n", c.Count, c.Bytes)
+	}
+	var total uint64
+	for _, s := range r.Segments {
+		total += s.Size
+	}
+	fmt.Fprintf(w, "segments: %d, %d bytes\n", len(r.Segments), total)
+	for i, s := range r.Segments {
+		fmt.Fprintf(w, "  %3d  offset %d, %d bytes\n", i, s.Offset, s.Size)
+	}
+	if len(r.NamedData) > 0 {
+		n := 0
+		for _, nd := range r.NamedData {
+			n += nd.Size
+		}
+		fmt.Fprintf(w, "named data: %d keys, %d bytes\n", len(r.NamedData), n)
+	}
+	if len(r.ExternalData) > 0 {
+		fmt.Fprintf(w, "external data (.ptd): %s\n", strings.Join(r.ExternalData, ", "))
+	}
+	fmt.Fprintf(w, "\nrequires backends:  %s\n", list(r.Required.Backends))
+	fmt.Fprintf(w, "requires operators: %s\n", list(r.Required.Operators))
+}
+
+func (in Instructions) summary() string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{in.KernelCalls, "kernel"}, {in.DelegateCalls, "delegate"}, {in.Moves, "move"}, {in.JumpFalses, "jump_false"}, {in.Frees, "free"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.name))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeValues(w io.Writer, what string, vs []Value) {
+	if len(vs) == 0 {
+		fmt.Fprintf(w, "  %s: none\n", what)
+		return
+	}
+	fmt.Fprintf(w, "  %s:\n", what)
+	for i, v := range vs {
+		switch {
+		case v.Type == "Tensor":
+			fmt.Fprintf(w, "    %d  %s%s dim_order %s %s (value %d)\n", i, v.DType, ints(v.Sizes), ints(v.DimOrder), v.Dynamism, v.Index)
+		case v.Scalar != nil:
+			fmt.Fprintf(w, "    %d  %s %v (value %d)\n", i, v.Type, v.Scalar, v.Index)
+		default:
+			fmt.Fprintf(w, "    %d  %s (value %d)\n", i, v.Type, v.Index)
+		}
+	}
+}
+
+func ints[T int | int32 | int64](v []T) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
+
+func keys(k []string) string {
+	if len(k) == 0 {
+		return "none"
+	}
+	return strings.Join(k, ", ")
+}
+
+func list(v []string) string {
+	if len(v) == 0 {
+		return "none"
+	}
+	return strings.Join(v, ", ")
+}

@@ -1,0 +1,95 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/pte"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestGolden compares text and JSON reports of zoo and wild files with testdata/*.golden.
+func TestGolden(t *testing.T) {
+	wild := testutil.WildDir(t)
+	for _, tc := range []struct{ name, path string }{
+		{"conv_relu_xnnpack", testutil.Testdata(t, "zoo", "conv_relu", "xnnpack.pte")},
+		{"split_delegation_xnnpack", testutil.Testdata(t, "zoo", "split_delegation", "xnnpack.pte")},
+		{"dynamic_batch_portable", testutil.Testdata(t, "zoo", "dynamic_batch", "portable.pte")},
+		{"wild_qnn_llama", filepath.Join(wild, "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte")},
+		{"wild_keyword_spotting", filepath.Join(wild, "examples__arduino__examples__KeywordSpotting__model.pte")},
+		{"wild_deprecated_constant_buffer", filepath.Join(wild, "test__models__deprecated__ModuleLinear-no-constant-segment.pte")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := pte.Open(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			r := Summarize(f, filepath.Base(tc.path))
+			var text bytes.Buffer
+			r.WriteText(&text)
+			js, err := json.MarshalIndent(r, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.name+".txt.golden", text.Bytes())
+			golden(t, tc.name+".json.golden", append(js, '\n'))
+		})
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
+	}
+}
+
+// TestZooReports checks each zoo report against the official record: the method's operator
+// table, its delegate count, and the input and output counts.
+func TestZooReports(t *testing.T) {
+	zoo.Each(t, func(t *testing.T, m zoo.Model) {
+		for _, v := range []zoo.Variant{zoo.Portable, zoo.Xnnpack} {
+			f, err := pte.Open(m.PTE(v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Summarize(f, m.Name)
+			f.Close()
+			fwd := r.Methods[0]
+			if got, want := len(fwd.Operators), len(m.Delegation.Operators[v]); got != want {
+				t.Errorf("%s: %d operators, official %d", v, got, want)
+			}
+			if got, want := len(fwd.Delegates), len(m.Delegation.Delegates[v]); got != want || fwd.DelegateCalls != want {
+				t.Errorf("%s: %d delegates, %d delegate calls, official %d", v, got, fwd.DelegateCalls, want)
+			}
+			if len(fwd.Inputs) != len(m.Inputs) || len(fwd.Outputs) != len(m.Expected[zoo.Eager]) {
+				t.Errorf("%s: %d inputs, %d outputs; fixtures have %d and %d", v, len(fwd.Inputs), len(fwd.Outputs), len(m.Inputs), len(m.Expected[zoo.Eager]))
+			}
+			if v == zoo.Xnnpack && m.Delegation.NumDelegatedSubgraphs > 0 && (len(r.Required.Backends) != 1 || r.Required.Backends[0] != "XnnpackBackend") {
+				t.Errorf("xnnpack: required backends %v", r.Required.Backends)
+			}
+		}
+	})
+}
