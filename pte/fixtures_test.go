@@ -34,6 +34,9 @@ func programFiles(t *testing.T) []programFile {
 			programFile{"zoo/" + m.Name + "/portable.pte", m.Portable},
 			programFile{"zoo/" + m.Name + "/xnnpack.pte", m.Xnnpack})
 	}
+	for _, name := range []string{"external_constants.pte", "mutable_buffer.pte", "multi_method.pte"} {
+		out = append(out, programFile{"pte/" + name, testutil.Testdata(t, "pte", name)})
+	}
 	dir := testutil.WildDir(t)
 	for _, name := range wildPrograms {
 		out = append(out, programFile{"wild/" + name, filepath.Join(dir, name)})

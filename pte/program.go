@@ -87,17 +87,19 @@ type (
 	OptionalTensorList struct{ Items []int32 }
 )
 
-func (Null) kernelType() schema.KernelTypes               { return schema.KernelTypesNull }
-func (Int) kernelType() schema.KernelTypes                { return schema.KernelTypesInt }
-func (Bool) kernelType() schema.KernelTypes               { return schema.KernelTypesBool }
-func (Double) kernelType() schema.KernelTypes             { return schema.KernelTypesDouble }
-func (String) kernelType() schema.KernelTypes             { return schema.KernelTypesString }
-func (*Tensor) kernelType() schema.KernelTypes            { return schema.KernelTypesTensor }
-func (IntList) kernelType() schema.KernelTypes            { return schema.KernelTypesIntList }
-func (DoubleList) kernelType() schema.KernelTypes         { return schema.KernelTypesDoubleList }
-func (BoolList) kernelType() schema.KernelTypes           { return schema.KernelTypesBoolList }
-func (TensorList) kernelType() schema.KernelTypes         { return schema.KernelTypesTensorList }
-func (OptionalTensorList) kernelType() schema.KernelTypes { return schema.KernelTypesOptionalTensorList }
+func (Null) kernelType() schema.KernelTypes       { return schema.KernelTypesNull }
+func (Int) kernelType() schema.KernelTypes        { return schema.KernelTypesInt }
+func (Bool) kernelType() schema.KernelTypes       { return schema.KernelTypesBool }
+func (Double) kernelType() schema.KernelTypes     { return schema.KernelTypesDouble }
+func (String) kernelType() schema.KernelTypes     { return schema.KernelTypesString }
+func (*Tensor) kernelType() schema.KernelTypes    { return schema.KernelTypesTensor }
+func (IntList) kernelType() schema.KernelTypes    { return schema.KernelTypesIntList }
+func (DoubleList) kernelType() schema.KernelTypes { return schema.KernelTypesDoubleList }
+func (BoolList) kernelType() schema.KernelTypes   { return schema.KernelTypesBoolList }
+func (TensorList) kernelType() schema.KernelTypes { return schema.KernelTypesTensorList }
+func (OptionalTensorList) kernelType() schema.KernelTypes {
+	return schema.KernelTypesOptionalTensorList
+}
 
 // Tensor is a tensor value's metadata. Where its data lives follows from DataBufferIdx,
 // AllocationInfo and ExtraTensorInfo (see File.TensorData).
@@ -156,7 +158,9 @@ type Chain struct {
 
 // Instruction is one of KernelCall, DelegateCall, MoveCall, JumpFalseCall or FreeCall. A nil
 // Instruction is the union's NONE, which validation refuses.
-type Instruction interface{ instrType() schema.InstructionArguments }
+type Instruction interface {
+	instrType() schema.InstructionArguments
+}
 
 type (
 	// KernelCall runs Operators[OpIndex] on values Args (every schema argument, then the return).
@@ -177,7 +181,9 @@ type (
 	FreeCall struct{ ValueIndex int32 }
 )
 
-func (KernelCall) instrType() schema.InstructionArguments { return schema.InstructionArgumentsKernelCall }
+func (KernelCall) instrType() schema.InstructionArguments {
+	return schema.InstructionArgumentsKernelCall
+}
 func (DelegateCall) instrType() schema.InstructionArguments {
 	return schema.InstructionArgumentsDelegateCall
 }

@@ -2,7 +2,11 @@ package pte
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/etgo/etgo/internal/testutil"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -13,8 +17,8 @@ import (
 type logical struct {
 	Version    uint32
 	Plans      []*ExecutionPlan
-	Blobs      [][][]byte            // per plan, per delegate
-	TensorData map[string][][]byte   // per plan, per value (nil for non-tensors)
+	Blobs      [][][]byte          // per plan, per delegate
+	TensorData map[string][][]byte // per plan, per value (nil for non-tensors)
 	NamedData  map[string][]byte
 }
 
@@ -107,3 +111,43 @@ func TestRoundTrip(t *testing.T) {
 // bytesEqual compares byte slices in one call instead of element by element (tensor data runs
 // to megabytes); EquateEmpty handles the case of two empty slices.
 var bytesEqual = cmp.FilterValues(func(a, b []byte) bool { return len(a)+len(b) > 0 }, cmp.Comparer(bytes.Equal))
+
+// TestRewriteReport checks the committed report of tools/reference/check_rewrites.py: every
+// program file this package round-trips was run, rewritten, in the official runtime, and its
+// outputs matched the original's (or, for files the pip runtime cannot load, failed the same way).
+func TestRewriteReport(t *testing.T) {
+	var rows []struct {
+		File           string   `json:"file"`
+		Rewrite        string   `json:"rewrite"`
+		Original       string   `json:"original"`
+		Rewritten      string   `json:"rewritten"`
+		DiffVsOriginal *float64 `json:"max_abs_diff_rewritten_vs_original"`
+		DiffVsExpected *float64 `json:"max_abs_diff_rewritten_vs_expected"`
+	}
+	raw := readFixture(t, testutil.Testdata(t, "rewrite_report.json"))
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		t.Fatal(err)
+	}
+	byFile := map[string]int{}
+	for i, r := range rows {
+		byFile[strings.SplitN(r.File, ":", 2)[0]] = i
+	}
+	for _, pf := range programFiles(t) {
+		i, ok := byFile[pf.name]
+		if !ok {
+			t.Errorf("%s is not in testdata/rewrite_report.json (rerun tools/reference/check_rewrites.py)", pf.name)
+			continue
+		}
+		r := rows[i]
+		switch {
+		case r.Rewrite != "ok":
+			t.Errorf("%s: etgo rewrite failed: %s", pf.name, r.Rewrite)
+		case r.Rewritten != "ok" && r.Rewritten != r.Original:
+			t.Errorf("%s: the rewrite fails in the official runtime (%s); the original: %s", pf.name, r.Rewritten, r.Original)
+		case r.Original == "ok" && (r.DiffVsOriginal == nil || *r.DiffVsOriginal != 0):
+			t.Errorf("%s: rewritten outputs differ from the original's by %v", pf.name, r.DiffVsOriginal)
+		case r.DiffVsExpected != nil && *r.DiffVsExpected > 1e-4:
+			t.Errorf("%s: rewritten outputs differ from the expected ones by %v", pf.name, *r.DiffVsExpected)
+		}
+	}
+}

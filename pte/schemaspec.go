@@ -4,7 +4,7 @@ package pte
 // checks it against the .fbs file, so the two cannot drift apart silently.
 
 func scalar(name string, size int) fieldSpec { return fieldSpec{name: name, kind: fScalar, size: size} }
-func str(name string) fieldSpec               { return fieldSpec{name: name, kind: fString} }
+func str(name string) fieldSpec              { return fieldSpec{name: name, kind: fString} }
 func table(name string, t *tableSpec) fieldSpec {
 	return fieldSpec{name: name, kind: fTable, table: t}
 }

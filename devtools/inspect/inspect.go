@@ -19,6 +19,7 @@ type Report struct {
 	ExtendedHeader *ExtendedHeader `json:"extended_header"`
 	Methods        []Method        `json:"methods"`
 	Constants      Constants       `json:"constants"`
+	MutableData    *MutableData    `json:"mutable_data"`
 	Segments       []Segment       `json:"segments"`
 	NamedData      []NamedData     `json:"named_data"`
 	Required       Required        `json:"required"`
@@ -94,6 +95,14 @@ type Constants struct {
 	Segment  *int   `json:"segment,omitempty"`
 }
 
+// MutableData describes the initial values of mutable planned tensors (buffers a method
+// updates, such as a KV cache), copied into planned memory at load.
+type MutableData struct {
+	Count   int `json:"count"` // placeholder excluded
+	Bytes   int `json:"bytes"`
+	Segment int `json:"segment"`
+}
+
 // Segment is one data segment, relative to the segment base offset.
 type Segment struct {
 	Offset uint64 `json:"offset"`
@@ -138,6 +147,11 @@ func Summarize(f *pte.File, name string) *Report {
 	for _, nd := range p.NamedData {
 		b, _ := f.Segment(int(nd.SegmentIndex)) // validated
 		r.NamedData = append(r.NamedData, NamedData{Key: nd.Key, Segment: nd.SegmentIndex, Size: len(b)})
+	}
+	if len(p.MutableDataSegments) > 0 {
+		m := p.MutableDataSegments[0] // the runtime reads only the first
+		b, _ := f.Segment(int(m.SegmentIndex))
+		r.MutableData = &MutableData{Count: max(len(m.Offsets)-1, 0), Bytes: len(b), Segment: int(m.SegmentIndex)}
 	}
 	r.Constants = Constants{Location: "none"}
 	switch {
@@ -267,6 +281,9 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "\nconstants: %d tensors, %d bytes in segment %d\n", c.Count, c.Bytes, *c.Segment)
 	default:
 		fmt.Fprintf(w, "\nconstants: %d tensors, %d bytes inline (deprecated constant_buffer)\n", c.Count, c.Bytes)
+	}
+	if m := r.MutableData; m != nil {
+		fmt.Fprintf(w, "mutable data: %d tensors, %d bytes in segment %d\n", m.Count, m.Bytes, m.Segment)
 	}
 	var total uint64
 	for _, s := range r.Segments {

@@ -49,8 +49,9 @@ def wild_inputs(bin_path: Path, pte: Path):
     return m["name"], inputs
 
 
-def check(bin_path: Path, name: str, pte: Path, inputs, expected, method: str, tmp: Path) -> dict:
-    out = tmp / (name.replace("/", "__"))
+def check(bin_path: Path, name: str, pte: Path, inputs, expected, method: str, tmp: Path,
+          calls: int = 1, data_path: Path | None = None) -> dict:
+    out = tmp / (name.replace("/", "__").replace(":", "_"))
     rw = etgo(bin_path, "rewrite", str(pte), str(out))
     row = {"file": name, "rewrite": "ok" if rw.returncode == 0 else rw.stderr.strip()}
     if rw.returncode != 0:
@@ -59,8 +60,8 @@ def check(bin_path: Path, name: str, pte: Path, inputs, expected, method: str, t
     if inputs is None:
         row["note"] = "inputs not synthesizable; load only"
         inputs = []
-    a, err_a = load_and_run(pte, inputs, method)
-    b, err_b = load_and_run(out, inputs, method)
+    a, err_a = load_and_run(pte, inputs, method, calls, data_path)
+    b, err_b = load_and_run(out, inputs, method, calls, data_path)
     row["original"] = err_a or "ok"
     row["rewritten"] = err_b or "ok"
     if a is not None and b is not None:
@@ -85,6 +86,15 @@ def main():
             exp_dir = d / "expected" / variant
             expected = [np.load(p) for p in sorted(exp_dir.glob("output_*.npy"), key=lambda p: int(p.stem.split("_")[1]))]
             rows.append(check(bin_path, f"zoo/{d.name}/{variant}.pte", d / f"{variant}.pte", inputs, expected, "forward", tmp))
+    fmt = REPO / "testdata" / "pte"
+    for name, method, calls, outdir in [("external_constants", "forward", 1, "forward"), ("mutable_buffer", "forward", 2, "forward_call2"),
+                                        ("multi_method", "forward", 1, "forward"), ("multi_method", "subtract", 1, "subtract")]:
+        inputs = [np.load(p) for p in sorted((fmt / "inputs" / name).glob("input_*.npy"))]
+        if name == "multi_method" and method == "forward":
+            inputs = inputs[:1]
+        expected = [np.load(p) for p in sorted((fmt / "outputs" / name / outdir).glob("output_*.npy"))]
+        ptd = fmt / "_default_external_constant.ptd" if name == "external_constants" else None
+        rows.append(check(bin_path, f"pte/{name}.pte:{method}", fmt / f"{name}.pte", inputs, expected, method, tmp, calls, ptd))
     if WILD.is_dir():
         for p in sorted(WILD.glob("*.pte")):
             method, inputs = wild_inputs(bin_path, p)

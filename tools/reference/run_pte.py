@@ -19,17 +19,18 @@ import numpy as np
 import torch
 
 
-def load_and_run(pte: Path, inputs, method: str = "forward"):
-    """Returns (outputs, None) or (None, error message)."""
+def load_and_run(pte: Path, inputs, method: str = "forward", calls: int = 1, data_path: Path | None = None):
+    """Returns (outputs of the last of `calls` executions, None) or (None, error message)."""
     from executorch.runtime import Runtime
 
     try:
-        program = Runtime.get().load_program(str(pte))
+        program = Runtime.get().load_program(str(pte), data_path=str(data_path) if data_path else None)
         m = program.load_method(method)
     except Exception as e:  # the runtime raises RuntimeError with its hex error code
         return None, f"load failed: {type(e).__name__}: {e}"
     try:
-        outs = m.execute([torch.from_numpy(np.ascontiguousarray(a)) for a in inputs])
+        for _ in range(calls):
+            outs = m.execute([torch.from_numpy(np.ascontiguousarray(a)) for a in inputs])
     except Exception as e:
         return None, f"execute failed: {type(e).__name__}: {e}"
     return [o.numpy() if isinstance(o, torch.Tensor) else np.asarray(o) for o in outs], None
@@ -51,9 +52,11 @@ def main() -> int:
     ap.add_argument("--method", default="forward")
     ap.add_argument("--atol", type=float, default=1e-4)
     ap.add_argument("--output-dir", type=Path)
+    ap.add_argument("--data-path", type=Path, help=".ptd file with the program's external data")
+    ap.add_argument("--calls", type=int, default=1, help="execute this many times, report the last")
     args = ap.parse_args()
 
-    outs, err = load_and_run(args.pte, [np.load(p) for p in args.input], args.method)
+    outs, err = load_and_run(args.pte, [np.load(p) for p in args.input], args.method, args.calls, args.data_path)
     if err:
         print(f"{args.pte}: {err}")
         return 1
