@@ -1,0 +1,19 @@
+// Package portable holds etgo's portable kernels: the out-variant operators of ExecuTorch's
+// portable kernel library, in pure Go, one operator per file with its table-driven test.
+//
+// Conventions every kernel follows:
+//   - A kernel receives the KernelCall's arguments as the program lists them: every argument of
+//     the out variant's schema in schema order, then the return slot. It reads its inputs, sizes
+//     its out tensor with Resize (which refuses a static out of the wrong shape and a dynamic one
+//     beyond its planned capacity), then writes it.
+//   - Kernels never panic on a program's arguments: a wrong type, rank, dtype or size is an error
+//     wrapping runtime.ErrInvalidArgument that names the argument.
+//   - Dtype promotion, broadcasting, scalar "wrapped number" semantics and integer/float
+//     conversion follow PyTorch and ExecuTorch's portable kernels. Elementwise math is computed
+//     in float64 (floating types) or int64 (integral types) and cast to the out dtype, which
+//     gives correctly rounded float32 results for + - * /.
+//   - Tensors are read and written in logical (row-major) order through their strides, so every
+//     dim order works; contiguous tensors take a direct path.
+//
+// Register adds every kernel to a runtime.Registry; Coverage lists operator × dtype support.
+package portable

@@ -1,0 +1,316 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/x448/float16"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func isFloat(t runtime.ScalarType) bool {
+	switch t {
+	case runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16:
+		return true
+	}
+	return false
+}
+
+func isIntegral(t runtime.ScalarType) bool {
+	switch t {
+	case runtime.Uint8, runtime.Int8, runtime.Int16, runtime.Int32, runtime.Int64,
+		runtime.Uint16, runtime.Uint32, runtime.Uint64:
+		return true
+	}
+	return false
+}
+
+// category orders bool < integral < floating, as PyTorch's type promotion does.
+func category(t runtime.ScalarType) int {
+	switch {
+	case t == runtime.Bool:
+		return 0
+	case isIntegral(t):
+		return 1
+	}
+	return 2
+}
+
+var floatRank = map[runtime.ScalarType]int{runtime.Float16: 1, runtime.BFloat16: 1, runtime.Float32: 2, runtime.Float64: 3}
+var intRank = map[runtime.ScalarType]int{runtime.Int8: 1, runtime.Uint8: 1, runtime.Int16: 2, runtime.Uint16: 2,
+	runtime.Int32: 3, runtime.Uint32: 3, runtime.Int64: 4, runtime.Uint64: 4}
+
+// promote is torch.promote_types for the types etgo computes with.
+func promote(a, b runtime.ScalarType) runtime.ScalarType {
+	if a == b {
+		return a
+	}
+	ca, cb := category(a), category(b)
+	if ca != cb {
+		if ca > cb {
+			return a
+		}
+		return b
+	}
+	if ca == 2 {
+		if floatRank[a] == floatRank[b] { // float16 with bfloat16
+			return runtime.Float32
+		}
+		if floatRank[a] > floatRank[b] {
+			return a
+		}
+		return b
+	}
+	// Integral: uint8 with int8 widens to int16; otherwise the wider type (signed when the
+	// widths tie, since uint8 only ties with int8).
+	if (a == runtime.Uint8 && b == runtime.Int8) || (a == runtime.Int8 && b == runtime.Uint8) {
+		return runtime.Int16
+	}
+	if intRank[a] >= intRank[b] {
+		return a
+	}
+	return b
+}
+
+// typeState computes PyTorch's result type over operands in three tiers: tensors with
+// dimensions, zero-dimensional tensors, and wrapped numbers (Scalar arguments). A lower tier
+// changes the result only when its category (bool < integral < floating) is higher, and a
+// floating wrapped number then contributes float32, the default dtype.
+type typeState struct {
+	dim, zero, wrapped runtime.ScalarType
+	hasDim, hasZero    bool
+	hasWrapped         bool
+}
+
+func (s *typeState) tensor(t *runtime.Tensor) *typeState {
+	if t.Dim() == 0 {
+		s.zero, s.hasZero = promoteOpt(s.zero, s.hasZero, t.ScalarType()), true
+	} else {
+		s.dim, s.hasDim = promoteOpt(s.dim, s.hasDim, t.ScalarType()), true
+	}
+	return s
+}
+
+func (s *typeState) scalar(v scalar) *typeState {
+	t := runtime.Int64
+	switch {
+	case v.isFloat:
+		t = runtime.Float32
+	case v.isBool:
+		t = runtime.Bool
+	}
+	s.wrapped, s.hasWrapped = promoteOpt(s.wrapped, s.hasWrapped, t), true
+	return s
+}
+
+func promoteOpt(cur runtime.ScalarType, has bool, t runtime.ScalarType) runtime.ScalarType {
+	if !has {
+		return t
+	}
+	return promote(cur, t)
+}
+
+// combine is c10's combine_categories: the higher tier wins unless the lower is of a higher
+// category.
+func combine(higher runtime.ScalarType, hasHigher bool, lower runtime.ScalarType, hasLower bool) (runtime.ScalarType, bool) {
+	switch {
+	case !hasHigher:
+		return lower, hasLower
+	case !hasLower || isFloat(higher):
+		return higher, true
+	case higher == runtime.Bool || isFloat(lower):
+		return promote(higher, lower), true
+	}
+	return higher, true
+}
+
+func (s *typeState) result() runtime.ScalarType {
+	zw, has := combine(s.zero, s.hasZero, s.wrapped, s.hasWrapped)
+	r, _ := combine(s.dim, s.hasDim, zw, has)
+	return r
+}
+
+// forEach visits every element's offset (in elements) in logical row-major order.
+func forEach(t *runtime.Tensor, visit func(i, off int)) {
+	n := t.Numel()
+	if t.IsContiguous() {
+		for i := 0; i < n; i++ {
+			visit(i, i)
+		}
+		return
+	}
+	sizes, strides := t.Sizes(), t.Strides()
+	idx := make([]int, len(sizes))
+	off := 0
+	for i := 0; i < n; i++ {
+		visit(i, off)
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			off += strides[d]
+			if idx[d] < sizes[d] {
+				break
+			}
+			off -= idx[d] * strides[d]
+			idx[d] = 0
+		}
+	}
+}
+
+// loadF64 reads every element, in logical order, as float64.
+func loadF64(t *runtime.Tensor) []float64 {
+	out := make([]float64, t.Numel())
+	switch t.ScalarType() {
+	case runtime.Float32:
+		d := runtime.Data[float32](t)
+		forEach(t, func(i, o int) { out[i] = float64(d[o]) })
+	case runtime.Float64:
+		d := runtime.Data[float64](t)
+		forEach(t, func(i, o int) { out[i] = d[o] })
+	case runtime.Float16:
+		d := runtime.Data[uint16](t)
+		forEach(t, func(i, o int) { out[i] = float64(float16.Frombits(d[o]).Float32()) })
+	case runtime.BFloat16:
+		d := runtime.Data[uint16](t)
+		forEach(t, func(i, o int) { out[i] = float64(math.Float32frombits(uint32(d[o]) << 16)) })
+	default:
+		iv := loadI64(t)
+		for i, v := range iv {
+			out[i] = float64(v)
+		}
+	}
+	return out
+}
+
+// loadI64 reads every element, in logical order, as int64 (floats truncate toward zero).
+func loadI64(t *runtime.Tensor) []int64 {
+	out := make([]int64, t.Numel())
+	switch t.ScalarType() {
+	case runtime.Bool:
+		d := runtime.Data[bool](t)
+		forEach(t, func(i, o int) {
+			if d[o] {
+				out[i] = 1
+			}
+		})
+	case runtime.Uint8:
+		d := runtime.Data[uint8](t)
+		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
+	case runtime.Int8:
+		d := runtime.Data[int8](t)
+		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
+	case runtime.Int16:
+		d := runtime.Data[int16](t)
+		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
+	case runtime.Int32:
+		d := runtime.Data[int32](t)
+		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
+	case runtime.Int64:
+		d := runtime.Data[int64](t)
+		forEach(t, func(i, o int) { out[i] = d[o] })
+	case runtime.Uint16:
+		d := runtime.Data[uint16](t)
+		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
+	case runtime.Uint32:
+		d := runtime.Data[uint32](t)
+		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
+	case runtime.Uint64:
+		d := runtime.Data[uint64](t)
+		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
+	default:
+		fv := loadF64(t)
+		for i, v := range fv {
+			out[i] = f64ToI64(v)
+		}
+	}
+	return out
+}
+
+// f64ToI64 truncates toward zero; NaN and out-of-range values saturate (C++ leaves them
+// undefined; saturating keeps Go from producing implementation-specific values).
+func f64ToI64(v float64) int64 {
+	switch {
+	case v != v:
+		return 0
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	case v <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(v)
+}
+
+// storeF64 writes values given in logical order into t, cast to t's type (floats to integers
+// truncate toward zero, to bool compare with zero).
+func storeF64(t *runtime.Tensor, v []float64) {
+	switch t.ScalarType() {
+	case runtime.Float32:
+		d := runtime.Data[float32](t)
+		forEach(t, func(i, o int) { d[o] = float32(v[i]) })
+	case runtime.Float64:
+		d := runtime.Data[float64](t)
+		forEach(t, func(i, o int) { d[o] = v[i] })
+	case runtime.Float16:
+		d := runtime.Data[uint16](t)
+		forEach(t, func(i, o int) { d[o] = float16.Fromfloat32(float32(v[i])).Bits() })
+	case runtime.BFloat16:
+		d := runtime.Data[uint16](t)
+		forEach(t, func(i, o int) { d[o] = toBF16(float32(v[i])) })
+	case runtime.Bool:
+		d := runtime.Data[bool](t)
+		forEach(t, func(i, o int) { d[o] = v[i] != 0 })
+	default:
+		iv := make([]int64, len(v))
+		for i, x := range v {
+			iv[i] = f64ToI64(x)
+		}
+		storeI64(t, iv)
+	}
+}
+
+// storeI64 writes values given in logical order into t, cast to t's type (integers wrap).
+func storeI64(t *runtime.Tensor, v []int64) {
+	switch t.ScalarType() {
+	case runtime.Bool:
+		d := runtime.Data[bool](t)
+		forEach(t, func(i, o int) { d[o] = v[i] != 0 })
+	case runtime.Uint8:
+		d := runtime.Data[uint8](t)
+		forEach(t, func(i, o int) { d[o] = uint8(v[i]) })
+	case runtime.Int8:
+		d := runtime.Data[int8](t)
+		forEach(t, func(i, o int) { d[o] = int8(v[i]) })
+	case runtime.Int16:
+		d := runtime.Data[int16](t)
+		forEach(t, func(i, o int) { d[o] = int16(v[i]) })
+	case runtime.Int32:
+		d := runtime.Data[int32](t)
+		forEach(t, func(i, o int) { d[o] = int32(v[i]) })
+	case runtime.Int64:
+		d := runtime.Data[int64](t)
+		forEach(t, func(i, o int) { d[o] = v[i] })
+	case runtime.Uint16:
+		d := runtime.Data[uint16](t)
+		forEach(t, func(i, o int) { d[o] = uint16(v[i]) })
+	case runtime.Uint32:
+		d := runtime.Data[uint32](t)
+		forEach(t, func(i, o int) { d[o] = uint32(v[i]) })
+	case runtime.Uint64:
+		d := runtime.Data[uint64](t)
+		forEach(t, func(i, o int) { d[o] = uint64(v[i]) })
+	default:
+		fv := make([]float64, len(v))
+		for i, x := range v {
+			fv[i] = float64(x)
+		}
+		storeF64(t, fv)
+	}
+}
+
+// toBF16 rounds a float32 to bfloat16 bits, to nearest even.
+func toBF16(f float32) uint16 {
+	b := math.Float32bits(f)
+	if f != f {
+		return uint16(b>>16) | 0x40 // quiet NaN
+	}
+	return uint16((b + 0x7fff + (b>>16)&1) >> 16)
+}

@@ -1,0 +1,69 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::add.out", DTypes: realBoolTypes, Fn: addOut},
+		runtime.Kernel{Name: "aten::add.Scalar_out", DTypes: realBoolTypes, Fn: addScalarOut},
+	)
+}
+
+// aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): self + alpha*other.
+func addOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := tensorArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	alpha, err := scalarArg(args, 2, "alpha")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	return addAlpha(a, b, out, alpha, new(typeState).tensor(a).tensor(b).result())
+}
+
+// aten::add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out).
+func addScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	alpha, err := scalarArg(args, 2, "alpha")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	return addAlpha(a, scalarTensor(s), out, alpha, new(typeState).tensor(a).scalar(s).result())
+}
+
+// addAlpha computes a + alpha*b in the computation type common.
+func addAlpha(a, b, out *runtime.Tensor, alpha scalar, common runtime.ScalarType) error {
+	if alpha.isFloat && !isFloat(common) {
+		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", runtime.DTypeName(common))
+	}
+	return binaryAs(a, b, out, common, binaryOp{
+		f: func(x, y float64) float64 { return x + alpha.f*y },
+		i: func(x, y int64) (int64, error) { return x + alpha.i*y, nil },
+	})
+}

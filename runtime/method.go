@@ -1,0 +1,359 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/etgo/etgo/pte"
+	"github.com/etgo/etgo/pte/schema"
+)
+
+// maxInstructionsPerExecute guards against programs that jump forever (ExecuTorch's limit).
+const maxInstructionsPerExecute = 10_000_000
+
+// Method is one loaded method: its planned memory, its values and its compiled delegates. It is
+// used by one goroutine at a time; make one Method per concurrent caller.
+type Method struct {
+	name     string
+	plan     *pte.ExecutionPlan
+	values   []EValue
+	buffers  [][]byte
+	chains   [][]instruction
+	delegate []delegateState
+	inputs   []int
+	outputs  []int
+	closed   bool
+}
+
+type instrKind uint8
+
+const (
+	kindKernel instrKind = iota
+	kindDelegate
+	kindMove
+	kindJumpFalse
+	kindFree
+)
+
+type instruction struct {
+	kind     instrKind
+	kernel   *Kernel
+	delegate int
+	args     []*EValue
+	from, to int // move
+	cond     int // jump
+	dest     int // jump
+}
+
+type delegateState struct {
+	id      string
+	backend Backend
+	handle  DelegateHandle
+}
+
+// LoadMethod prepares a method for execution. It resolves every kernel and every backend the
+// method needs first, and fails, naming each missing one with the instructions that use it and
+// what the registry has instead, before anything is allocated or initialised.
+func (p *Program) LoadMethod(name string) (*Method, error) {
+	plan, err := p.file.Method(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q (the program has %s)", ErrMethodNotFound, name, strings.Join(p.file.MethodNames(), ", "))
+	}
+	reg := p.opts.Registry
+	if err := p.checkRegistry(plan); err != nil {
+		return nil, err
+	}
+	m := &Method{name: name, plan: plan}
+	if err := m.allocate(plan, p.opts.MaxPlannedBytes); err != nil {
+		return nil, err
+	}
+	if err := m.parseValues(p.file, plan); err != nil {
+		return nil, err
+	}
+	for i, d := range plan.Delegates {
+		b, _ := reg.Backend(d.ID) // checkRegistry found it
+		blob, err := p.file.DelegateData(&d)
+		if err != nil {
+			m.Close()
+			return nil, fmt.Errorf("method %q delegate %d (%s): %w", name, i, d.ID, err)
+		}
+		ctx := &BackendInitContext{Method: name, NamedData: p.file.NamedData}
+		h, err := b.Init(ctx, blob, d.CompileSpecs)
+		if err != nil {
+			m.Close()
+			return nil, fmt.Errorf("%w: method %q delegate %d: backend %s refused its blob: %w", ErrDelegateInit, name, i, d.ID, err)
+		}
+		m.delegate = append(m.delegate, delegateState{id: d.ID, backend: b, handle: h})
+	}
+	if err := m.prepareChains(reg, plan); err != nil {
+		m.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// checkRegistry finds every backend and kernel the plan needs and reports all that are missing.
+func (p *Program) checkRegistry(plan *pte.ExecutionPlan) error {
+	reg := p.opts.Registry
+	var errs []error
+	usedBy := func(match func(pte.Instruction) bool) string {
+		var at []string
+		for c, chain := range plan.Chains {
+			for i, in := range chain.Instructions {
+				if match(in) {
+					if len(plan.Chains) > 1 {
+						at = append(at, fmt.Sprintf("%d:%d", c, i))
+					} else {
+						at = append(at, fmt.Sprint(i))
+					}
+				}
+			}
+		}
+		return strings.Join(at, ", ")
+	}
+	for i, d := range plan.Delegates {
+		b, ok := reg.Backend(d.ID)
+		instrs := usedBy(func(in pte.Instruction) bool {
+			dc, ok := in.(pte.DelegateCall)
+			return ok && int(dc.DelegateIndex) == i
+		})
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), but this runtime has %s",
+				ErrBackendNotRegistered, plan.Name, d.ID, i, instrs, orNone(reg.BackendNames(), "no backends registered")))
+		case !b.IsAvailable():
+			errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), which is registered but unavailable on this machine",
+				ErrBackendUnavailable, plan.Name, d.ID, i, instrs))
+		}
+	}
+	missing := map[string]bool{}
+	for c, chain := range plan.Chains {
+		for i, in := range chain.Instructions {
+			kc, ok := in.(pte.KernelCall)
+			if !ok {
+				continue
+			}
+			name := plan.Operators[kc.OpIndex].KernelName()
+			k, found := reg.Kernel(name)
+			if !found {
+				if !missing[name] {
+					missing[name] = true
+					errs = append(errs, fmt.Errorf("%w: method %q needs operator %s (instruction %s), which this runtime does not have",
+						ErrOperatorMissing, plan.Name, name, usedBy(func(in pte.Instruction) bool {
+							k, ok := in.(pte.KernelCall)
+							return ok && plan.Operators[k.OpIndex].KernelName() == name
+						})))
+				}
+				continue
+			}
+			if dt, ok := firstTensorType(plan, kc.Args); ok && len(k.DTypes) > 0 && !slices.Contains(k.DTypes, dt) {
+				errs = append(errs, fmt.Errorf("%w: method %q instruction %d (chain %d): operator %s has no kernel for %s (it takes %s)",
+					ErrOperatorMissing, plan.Name, i, c, name, DTypeName(dt), dtypeList(k.DTypes)))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		errs = append(errs, fmt.Errorf("registered operators: %d (etgo check lists them)", len(reg.KernelNames())))
+	}
+	return errors.Join(errs...)
+}
+
+func orNone(names []string, none string) string {
+	if len(names) == 0 {
+		return none
+	}
+	return "only " + strings.Join(names, ", ")
+}
+
+func dtypeList(ts []ScalarType) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = DTypeName(t)
+	}
+	return strings.Join(s, ", ")
+}
+
+func firstTensorType(plan *pte.ExecutionPlan, args []int32) (ScalarType, bool) {
+	for _, a := range args {
+		if t, ok := plan.Values[a].(*pte.Tensor); ok {
+			return t.ScalarType, true
+		}
+	}
+	return 0, false
+}
+
+// allocate makes the planned buffers; memory_id k is buffers[k-1].
+func (m *Method) allocate(plan *pte.ExecutionPlan, limit int64) error {
+	var total int64
+	for _, s := range plan.NonConstBufferSizes[1:] {
+		total += s
+		if total > limit || total < 0 {
+			return fmt.Errorf("%w: method %q plans %d+ bytes, over the limit of %d (Options.MaxPlannedBytes)", ErrMemory, plan.Name, total, limit)
+		}
+	}
+	for _, s := range plan.NonConstBufferSizes[1:] {
+		m.buffers = append(m.buffers, make([]byte, s))
+	}
+	return nil
+}
+
+// parseValues builds the value table: tensors over planned memory, over the mapped file
+// (constants) or over private memory (unplanned inputs and outputs); lists referring to entries.
+func (m *Method) parseValues(f *pte.File, plan *pte.ExecutionPlan) error {
+	m.values = make([]EValue, len(plan.Values))
+	for i, v := range plan.Values {
+		ev := &m.values[i]
+		switch v := v.(type) {
+		case pte.Null:
+			ev.Tag = TagNone
+		case pte.Int:
+			ev.Tag, ev.Int = TagInt, v.Val
+		case pte.Double:
+			ev.Tag, ev.Double = TagDouble, v.Val
+		case pte.Bool:
+			ev.Tag, ev.Bool = TagBool, v.Val
+		case pte.String:
+			ev.Tag, ev.Str = TagString, v.Val
+		case pte.DoubleList:
+			ev.Tag, ev.Doubles = TagDoubleList, v.Items
+		case pte.BoolList:
+			ev.Tag, ev.Bools = TagBoolList, v.Items
+		case pte.IntList:
+			ev.Tag = TagIntList
+			for _, k := range v.Items {
+				ev.IntRefs = append(ev.IntRefs, &m.values[k])
+			}
+		case pte.TensorList:
+			ev.Tag = TagTensorList
+			for _, k := range v.Items {
+				ev.TensorRefs = append(ev.TensorRefs, &m.values[k])
+			}
+		case pte.OptionalTensorList:
+			ev.Tag = TagOptionalTensorList
+			for _, k := range v.Items {
+				if k < 0 {
+					ev.TensorRefs = append(ev.TensorRefs, nil)
+				} else {
+					ev.TensorRefs = append(ev.TensorRefs, &m.values[k])
+				}
+			}
+		case *pte.Tensor:
+			t, err := m.tensor(f, v)
+			if err != nil {
+				return fmt.Errorf("method %q value %d: %w", plan.Name, i, err)
+			}
+			ev.Tag, ev.Tensor = TagTensor, t
+		default:
+			return fmt.Errorf("%w: method %q value %d has type %T", ErrNotSupported, plan.Name, i, v)
+		}
+	}
+	for _, i := range plan.Inputs {
+		m.inputs = append(m.inputs, int(i))
+	}
+	for _, i := range plan.Outputs {
+		m.outputs = append(m.outputs, int(i))
+	}
+	return nil
+}
+
+func (m *Method) tensor(f *pte.File, v *pte.Tensor) (*Tensor, error) {
+	if v.ShapeDynamism == DynamicUnbound {
+		return nil, fmt.Errorf("%w: tensors with unbounded dynamic shapes", ErrNotSupported)
+	}
+	sizes := make([]int, len(v.Sizes))
+	for i, s := range v.Sizes {
+		sizes[i] = int(s)
+	}
+	n, err := numel(sizes)
+	if err != nil {
+		return nil, err
+	}
+	es := ElementSize(v.ScalarType)
+	if es == 0 {
+		return nil, fmt.Errorf("%w: scalar type %s", ErrNotSupported, DTypeName(v.ScalarType))
+	}
+	t := &Tensor{dtype: v.ScalarType, sizes: sizes, dimOrder: slices.Clone(v.DimOrder), capacity: n, dynamism: v.ShapeDynamism}
+	t.strides = stridesFor(t.sizes, t.dimOrder)
+	nbytes := n * es
+	switch {
+	case v.ExtraTensorInfo != nil && v.ExtraTensorInfo.Location == schema.TensorDataLocationEXTERNAL:
+		return nil, fmt.Errorf("%w: tensor %q lives in an external .ptd file, which this runtime cannot load yet", ErrNotSupported, v.ExtraTensorInfo.FullyQualifiedName)
+	case v.AllocationInfo != nil:
+		a := v.AllocationInfo
+		buf := m.buffers[a.MemoryID-1] // validated by pte
+		off := int(a.Offset())
+		t.data = buf[off : off+nbytes : off+nbytes]
+		if v.DataBufferIdx > 0 { // a mutable buffer's initial value
+			init, err := f.TensorData(v)
+			if err != nil {
+				return nil, err
+			}
+			copy(t.data, init)
+		}
+	case v.DataBufferIdx > 0:
+		b, err := f.TensorData(v)
+		if err != nil {
+			return nil, err
+		}
+		t.data, t.readOnly = alignedFor(b, es), true
+	default:
+		// Unplanned: ExecuTorch leaves these to the caller; etgo gives each its own memory and
+		// copies inputs into it, so a Method never aliases caller memory.
+		t.data = make([]byte, nbytes)
+	}
+	return t, nil
+}
+
+func (m *Method) prepareChains(reg *Registry, plan *pte.ExecutionPlan) error {
+	args := func(idx []int32) []*EValue {
+		out := make([]*EValue, len(idx))
+		for i, k := range idx {
+			out[i] = &m.values[k]
+		}
+		return out
+	}
+	for _, chain := range plan.Chains {
+		var prepared []instruction
+		for _, in := range chain.Instructions {
+			switch in := in.(type) {
+			case pte.KernelCall:
+				k, _ := reg.Kernel(plan.Operators[in.OpIndex].KernelName()) // checkRegistry found it
+				prepared = append(prepared, instruction{kind: kindKernel, kernel: k, args: args(in.Args)})
+			case pte.DelegateCall:
+				prepared = append(prepared, instruction{kind: kindDelegate, delegate: int(in.DelegateIndex), args: args(in.Args)})
+			case pte.MoveCall:
+				prepared = append(prepared, instruction{kind: kindMove, from: int(in.MoveFrom), to: int(in.MoveTo)})
+			case pte.JumpFalseCall:
+				prepared = append(prepared, instruction{kind: kindJumpFalse, cond: int(in.CondValueIndex), dest: int(in.DestinationInstruction)})
+			case pte.FreeCall:
+				prepared = append(prepared, instruction{kind: kindFree})
+			}
+		}
+		m.chains = append(m.chains, prepared)
+	}
+	return nil
+}
+
+// Close destroys the method's delegate handles. The Method must not be used afterwards.
+func (m *Method) Close() {
+	if m.closed {
+		return
+	}
+	m.closed = true
+	for _, d := range m.delegate {
+		d.backend.Destroy(d.handle)
+	}
+	m.delegate = nil
+}
+
+// Name is the method's name.
+func (m *Method) Name() string { return m.name }
+
+// NumInputs and NumOutputs give the method's signature size.
+func (m *Method) NumInputs() int  { return len(m.inputs) }
+func (m *Method) NumOutputs() int { return len(m.outputs) }
+
+// Input returns the method's placeholder for input i (its declared type and upper-bound sizes).
+func (m *Method) Input(i int) *EValue { return &m.values[m.inputs[i]] }
