@@ -332,3 +332,13 @@ func NewDynamicTensor(dtype ScalarType, upperBounds ...int) (*Tensor, error) {
 	t.dynamism = DynamicBound
 	return t, nil
 }
+
+// CopyTensor copies src's elements into dst, which must have the same scalar type and sizes;
+// their dim orders may differ (the copy converts).
+func CopyTensor(dst, src *Tensor) error {
+	if dst.dtype != src.dtype || !slices.Equal(dst.sizes, src.sizes) {
+		return fmt.Errorf("%w: cannot copy %v into %v", ErrInvalidArgument, src, dst)
+	}
+	copyTensor(dst, src)
+	return nil
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	commands["run"] = command{
+		summary: "run a method of a .pte on .npy inputs; print and save the outputs",
+		usage:   "run FILE.pte [--method forward] [--input a.npy]... [--output-dir DIR]",
+		run:     runRun,
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+var _ flag.Value = (*stringList)(nil)
+
+func runRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	method := fs.String("method", "forward", "method to run")
+	outDir := fs.String("output-dir", "", "write output_<i>.npy files here")
+	var inputs stringList
+	fs.Var(&inputs, "input", "a .npy input, once per method input, in order")
+	// Accept the file before or after the flags.
+	var path string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		path, args = args[0], args[1:]
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if path == "" && fs.NArg() == 1 {
+		path = fs.Arg(0)
+	} else if path == "" || fs.NArg() != 0 {
+		return errUsage
+	}
+	reg, err := newRegistry()
+	if err != nil {
+		return err
+	}
+	p, err := runtime.Open(path, runtime.Options{Registry: reg})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	m, err := p.LoadMethod(*method)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	var in []*runtime.EValue
+	for _, f := range inputs {
+		a, err := npy.Load(f)
+		if err != nil {
+			return err
+		}
+		t, err := npyconv.Tensor(a)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
+	}
+	outs, err := m.Execute(context.Background(), in...)
+	if err != nil {
+		return err
+	}
+	if *outDir != "" {
+		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			return err
+		}
+	}
+	for i, o := range outs {
+		if o.Tag != runtime.TagTensor {
+			fmt.Fprintf(stdout, "output %d: %s %s\n", i, o.Tag, o)
+			continue
+		}
+		a, err := npyconv.Array(o.Tensor)
+		if err != nil {
+			return fmt.Errorf("output %d: %w", i, err)
+		}
+		fmt.Fprintf(stdout, "output %d: %s\n", i, describeArray(a, 8))
+		if *outDir != "" {
+			if err := npy.Save(filepath.Join(*outDir, fmt.Sprintf("output_%d.npy", i)), a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/runtime"
+)
+
+// fakeBackend accepts any blob; it stands in for a backend a test registers by name.
+type fakeBackend struct{ available bool }
+
+func (b fakeBackend) IsAvailable() bool { return b.available }
+func (fakeBackend) Init(*runtime.BackendInitContext, []byte, []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+	return nil, nil
+}
+func (fakeBackend) Execute(*runtime.BackendExecutionContext, runtime.DelegateHandle, []*runtime.EValue) error {
+	return nil
+}
+func (fakeBackend) Destroy(runtime.DelegateHandle) {}
+
+// refusingBackend refuses every blob, as a backend does with an incompatible one.
+type refusingBackend struct{ fakeBackend }
+
+func (refusingBackend) Init(*runtime.BackendInitContext, []byte, []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+	return nil, errors.New("blob version XN99 is not supported")
+}
+
+func loadErr(t *testing.T, path, method string, reg *runtime.Registry) error {
+	t.Helper()
+	p, err := runtime.Open(path, runtime.Options{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, err := p.LoadMethod(method)
+	if err == nil {
+		m.Close()
+	}
+	return err
+}
+
+// The "works in Python, fails in the app" cases: each fails at load, naming what is missing.
+func TestLoadFailsNamingWhatIsMissing(t *testing.T) {
+	wild := testutil.WildDir(t)
+	xnn := testutil.Testdata(t, "zoo", "conv_relu", "xnnpack.pte")
+	for _, tc := range []struct {
+		name, path, method string
+		reg                *runtime.Registry
+		is                 error
+		want               []string
+	}{
+		{"QNN llama without QnnBackend", filepath.Join(wild, "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"), "kv_forward",
+			portableRegistry(t), runtime.ErrBackendNotRegistered, []string{"QnnBackend", `method "kv_forward"`, "instruction 0", "no backends registered"}},
+		{"KeywordSpotting without cortex_m kernels", filepath.Join(wild, "examples__arduino__examples__KeywordSpotting__model.pte"), "forward",
+			portableRegistry(t), runtime.ErrOperatorMissing, []string{"cortex_m::quantized_conv2d.out", "cortex_m::quantized_linear.out", "cortex_m::quantize_per_tensor.out", "instruction 0"}},
+		{"xnnpack.pte without XnnpackBackend", xnn, "forward",
+			portableRegistry(t), runtime.ErrBackendNotRegistered, []string{"XnnpackBackend", "delegate 0", `method "forward"`}},
+		{"backend unavailable", xnn, "forward",
+			withBackend(t, "XnnpackBackend", fakeBackend{available: false}), runtime.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
+		{"backend refuses its blob", xnn, "forward",
+			withBackend(t, "XnnpackBackend", refusingBackend{fakeBackend{available: true}}), runtime.ErrDelegateInit, []string{"XnnpackBackend refused its blob", "XN99"}},
+		{"unknown method", xnn, "backward", portableRegistry(t), runtime.ErrMethodNotFound, []string{`"backward"`, "forward"}},
+		{"everything missing from an empty registry", testutil.Testdata(t, "zoo", "mlp", "portable.pte"), "forward",
+			runtime.NewRegistry(), runtime.ErrOperatorMissing, []string{"aten::addmm.out", "aten::permute_copy.out", "aten::relu.out"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := loadErr(t, tc.path, tc.method, tc.reg)
+			if !errors.Is(err, tc.is) {
+				t.Fatalf("error %v, want %v", err, tc.is)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func withBackend(t *testing.T, id string, b runtime.Backend) *runtime.Registry {
+	reg := portableRegistry(t)
+	if err := reg.RegisterBackend(id, b); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestRegistryRefusesDuplicates(t *testing.T) {
+	reg := portableRegistry(t)
+	if err := reg.RegisterKernels(runtime.Kernel{Name: "aten::add.out", Fn: func(*runtime.KernelContext, []*runtime.EValue) error { return nil }}); err == nil {
+		t.Error("second aten::add.out accepted")
+	}
+	if err := reg.RegisterBackend("X", fakeBackend{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.RegisterBackend("X", fakeBackend{}); err == nil {
+		t.Error("second backend X accepted")
+	}
+}
+
+// TestBadInputsLeaveMethodUsable: every malformed Execute fails with ErrInvalidArgument, and
+// a correct call afterwards still gives the right answer.
+func TestBadInputsLeaveMethodUsable(t *testing.T) {
+	p, err := runtime.Open(testutil.Testdata(t, "zoo", "add", "portable.pte"), runtime.Options{Registry: portableRegistry(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, err := p.LoadMethod("forward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ones := make([]float32, 3*8*8)
+	for i := range ones {
+		ones[i] = 1
+	}
+	good, _ := runtime.FromSlice(ones, 1, 3, 8, 8)
+	wrongDtype, _ := runtime.FromSlice(make([]float64, 192), 1, 3, 8, 8)
+	wrongRank, _ := runtime.FromSlice(make([]float32, 192), 3, 8, 8)
+	wrongSize, _ := runtime.FromSlice(make([]float32, 2*192), 2, 3, 8, 8)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		inputs []*runtime.EValue
+		want   string
+	}{
+		{"too few", []*runtime.EValue{tv(good)}, "takes 2 inputs, got 1"},
+		{"too many", []*runtime.EValue{tv(good), tv(good), tv(good)}, "takes 2 inputs, got 3"},
+		{"nil", []*runtime.EValue{tv(good), nil}, "input 1: nil"},
+		{"wrong dtype", []*runtime.EValue{tv(good), tv(wrongDtype)}, "input 1: dtype float64, the method takes float32"},
+		{"wrong rank", []*runtime.EValue{tv(wrongRank), tv(good)}, "input 0: rank 3"},
+		{"wrong size", []*runtime.EValue{tv(good), tv(wrongSize)}, "input 1: sizes [2 3 8 8], the method takes exactly [1 3 8 8]"},
+		{"not a tensor", []*runtime.EValue{tv(good), {Tag: runtime.TagInt, Int: 1}}, "input 1: got Int"},
+	} {
+		if _, err := m.Execute(ctx, tc.inputs...); !errors.Is(err, runtime.ErrInvalidArgument) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want ErrInvalidArgument mentioning %q", tc.name, err, tc.want)
+		}
+	}
+	outs, err := m.Run(ctx, good, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := runtime.Values[float32](outs[0])
+	for i, x := range v {
+		if x != 2 {
+			t.Fatalf("after bad calls, output[%d] = %v, want 2", i, x)
+		}
+	}
+}
+
+func tv(t *runtime.Tensor) *runtime.EValue { return &runtime.EValue{Tag: runtime.TagTensor, Tensor: t} }
+
+func TestMemoryLimit(t *testing.T) {
+	p, err := runtime.Open(testutil.Testdata(t, "zoo", "add", "portable.pte"), runtime.Options{Registry: portableRegistry(t), MaxPlannedBytes: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := p.LoadMethod("forward"); !errors.Is(err, runtime.ErrMemory) {
+		t.Errorf("load over the memory limit: %v", err)
+	}
+}
