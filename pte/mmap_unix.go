@@ -9,7 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mapFile maps a file read-only, so that constants and delegate blobs are read in place.
+// mapFile maps a file privately, so that constants and delegate blobs are read in place. The
+// mapping is copy-on-write rather than read-only: a program whose kernels write into a constant
+// (only a malformed one does) then changes private pages, never the file, and cannot crash the
+// process with a write fault.
 func mapFile(path string) ([]byte, func() error, error) {
 	fd, err := os.Open(path)
 	if err != nil {
@@ -27,7 +30,7 @@ func mapFile(path string) ([]byte, func() error, error) {
 	if size != int64(int(size)) {
 		return nil, nil, fmt.Errorf("%s: %d bytes does not fit in memory", path, size)
 	}
-	data, err := unix.Mmap(int(fd.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	data, err := unix.Mmap(int(fd.Fd()), 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE)
 	if err != nil {
 		return readFile(path)
 	}

@@ -320,7 +320,11 @@ func (m *Method) prepareChains(reg *Registry, plan *pte.ExecutionPlan) error {
 			switch in := in.(type) {
 			case pte.KernelCall:
 				k, _ := reg.Kernel(plan.Operators[in.OpIndex].KernelName()) // checkRegistry found it
-				prepared = append(prepared, instruction{kind: kindKernel, kernel: k, args: args(in.Args)})
+				a := args(in.Args)
+				if err := m.checkReturnSlot(a); err != nil {
+					return fmt.Errorf("%w: method %q instruction %d (%s): %v", ErrInvalidArgument, plan.Name, len(prepared), k.Name, err)
+				}
+				prepared = append(prepared, instruction{kind: kindKernel, kernel: k, args: a})
 			case pte.DelegateCall:
 				prepared = append(prepared, instruction{kind: kindDelegate, delegate: int(in.DelegateIndex), args: args(in.Args)})
 			case pte.MoveCall:
@@ -332,6 +336,25 @@ func (m *Method) prepareChains(reg *Registry, plan *pte.ExecutionPlan) error {
 			}
 		}
 		m.chains = append(m.chains, prepared)
+	}
+	return nil
+}
+
+// checkReturnSlot refuses a kernel call whose return slot (its out tensors) is a constant: a
+// kernel would write into the program's data.
+func (m *Method) checkReturnSlot(args []*EValue) error {
+	if len(args) == 0 {
+		return nil
+	}
+	ret := args[len(args)-1]
+	outs := []*EValue{ret}
+	if ret.Tag == TagTensorList {
+		outs = ret.TensorRefs
+	}
+	for _, o := range outs {
+		if o != nil && o.Tag == TagTensor && o.Tensor.readOnly {
+			return fmt.Errorf("its out tensor is a constant")
+		}
 	}
 	return nil
 }
