@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
+
+	"github.com/etgo/etgo/internal/fbverify"
 )
 
 // File is a verified .pte file: its decoded Program, its extended header, and the bytes of its
@@ -34,7 +36,7 @@ func Parse(data []byte) (*File, error) {
 		programSize = h.ProgramSize
 	}
 	fb := data[:programSize]
-	if err := verifyRoot(fb, specProgram); err != nil {
+	if err := fbverify.Verify(fb, specProgram); err != nil {
 		return nil, fmt.Errorf("%w: flatbuffer: %v", ErrInvalidProgram, err)
 	}
 	f := &File{Program: decodeProgram(fb), Header: h, data: data}

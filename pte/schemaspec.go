@@ -1,101 +1,68 @@
 package pte
 
+import fb "github.com/etgo/etgo/internal/fbverify"
+
 // The verifier's description of schema/program.fbs, slot by slot. TestSchemaSpecMatchesFBS
 // checks it against the .fbs file, so the two cannot drift apart silently.
 
-func scalar(name string, size int) fieldSpec { return fieldSpec{name: name, kind: fScalar, size: size} }
-func str(name string) fieldSpec              { return fieldSpec{name: name, kind: fString} }
-func table(name string, t *tableSpec) fieldSpec {
-	return fieldSpec{name: name, kind: fTable, table: t}
-}
-func vecScalar(name string, size int) fieldSpec {
-	return fieldSpec{name: name, kind: fVecScalar, size: size}
-}
-func vecTable(name string, t *tableSpec) fieldSpec {
-	return fieldSpec{name: name, kind: fVecTable, table: t}
-}
-
-// union returns the two slots of a union field: its tag, then its value.
-func union(name string, u *unionSpec) []fieldSpec {
-	return []fieldSpec{{name: name + "_type", kind: fUnionType, size: 1}, {name: name, kind: fUnion, union: u}}
-}
-
-func req(f fieldSpec) fieldSpec {
-	f.required = true
-	return f
-}
-
-func fields(parts ...any) []fieldSpec {
-	var out []fieldSpec
-	for _, p := range parts {
-		switch p := p.(type) {
-		case fieldSpec:
-			out = append(out, p)
-		case []fieldSpec:
-			out = append(out, p...)
-		}
-	}
-	return out
-}
-
 var (
-	specContainerMetadata = &tableSpec{"ContainerMetadata", fields(str("encoded_inp_str"), str("encoded_out_str"))}
-	specNull              = &tableSpec{"Null", nil}
-	specAllocationDetails = &tableSpec{"AllocationDetails", fields(
-		scalar("memory_id", 4), scalar("memory_offset_low", 4), scalar("memory_offset_high", 4))}
-	specExtraTensorInfo = &tableSpec{"ExtraTensorInfo", fields(
-		scalar("mutable_data_segments_idx", 8), str("fully_qualified_name"), scalar("location", 1),
-		scalar("device_type", 1), scalar("device_index", 1))}
-	specTensor = &tableSpec{"Tensor", fields(
-		scalar("scalar_type", 1), scalar("storage_offset", 4), req(vecScalar("sizes", 4)), req(vecScalar("dim_order", 1)),
-		scalar("requires_grad", 1), scalar("data_buffer_idx", 4), table("allocation_info", specAllocationDetails),
-		scalar("layout", 1), scalar("shape_dynamism", 1), table("extra_tensor_info", specExtraTensorInfo))}
-	specInt                = &tableSpec{"Int", fields(scalar("int_val", 8))}
-	specBool               = &tableSpec{"Bool", fields(scalar("bool_val", 1))}
-	specDouble             = &tableSpec{"Double", fields(scalar("double_val", 8))}
-	specString             = &tableSpec{"String", fields(str("string_val"))}
-	specIntList            = &tableSpec{"IntList", fields(vecScalar("items", 8))}
-	specDoubleList         = &tableSpec{"DoubleList", fields(vecScalar("items", 8))}
-	specBoolList           = &tableSpec{"BoolList", fields(vecScalar("items", 1))}
-	specTensorList         = &tableSpec{"TensorList", fields(vecScalar("items", 4))}
-	specOptionalTensorList = &tableSpec{"OptionalTensorList", fields(vecScalar("items", 4))}
-	specKernelTypes        = &unionSpec{"KernelTypes", []*tableSpec{
+	specContainerMetadata = fb.NewTable("ContainerMetadata", fb.Str("encoded_inp_str"), fb.Str("encoded_out_str"))
+	specNull              = fb.NewTable("Null")
+	specAllocationDetails = fb.NewTable("AllocationDetails",
+		fb.Scalar("memory_id", 4), fb.Scalar("memory_offset_low", 4), fb.Scalar("memory_offset_high", 4))
+	specExtraTensorInfo = fb.NewTable("ExtraTensorInfo",
+		fb.Scalar("mutable_data_segments_idx", 8), fb.Str("fully_qualified_name"), fb.Scalar("location", 1),
+		fb.Scalar("device_type", 1), fb.Scalar("device_index", 1))
+	specTensor = fb.NewTable("Tensor",
+		fb.Scalar("scalar_type", 1), fb.Scalar("storage_offset", 4), fb.Req(fb.VecScalar("sizes", 4)), fb.Req(fb.VecScalar("dim_order", 1)),
+		fb.Scalar("requires_grad", 1), fb.Scalar("data_buffer_idx", 4), fb.Ref("allocation_info", specAllocationDetails),
+		fb.Scalar("layout", 1), fb.Scalar("shape_dynamism", 1), fb.Ref("extra_tensor_info", specExtraTensorInfo))
+	specInt                = fb.NewTable("Int", fb.Scalar("int_val", 8))
+	specBool               = fb.NewTable("Bool", fb.Scalar("bool_val", 1))
+	specDouble             = fb.NewTable("Double", fb.Scalar("double_val", 8))
+	specString             = fb.NewTable("String", fb.Str("string_val"))
+	specIntList            = fb.NewTable("IntList", fb.VecScalar("items", 8))
+	specDoubleList         = fb.NewTable("DoubleList", fb.VecScalar("items", 8))
+	specBoolList           = fb.NewTable("BoolList", fb.VecScalar("items", 1))
+	specTensorList         = fb.NewTable("TensorList", fb.VecScalar("items", 4))
+	specOptionalTensorList = fb.NewTable("OptionalTensorList", fb.VecScalar("items", 4))
+	specKernelTypes        = fb.NewUnion("KernelTypes",
 		specNull, specInt, specBool, specDouble, specTensor, specString, specIntList,
-		specDoubleList, specBoolList, specTensorList, specOptionalTensorList}}
-	specEValue        = &tableSpec{"EValue", fields(union("val", specKernelTypes))}
-	specOperator      = &tableSpec{"Operator", fields(req(str("name")), req(str("overload")))}
-	specKernelCall    = &tableSpec{"KernelCall", fields(scalar("op_index", 4), vecScalar("args", 4))}
-	specDelegateCall  = &tableSpec{"DelegateCall", fields(scalar("delegate_index", 4), vecScalar("args", 4))}
-	specMoveCall      = &tableSpec{"MoveCall", fields(scalar("move_from", 4), scalar("move_to", 4))}
-	specJumpFalseCall = &tableSpec{"JumpFalseCall", fields(scalar("cond_value_index", 4), scalar("destination_instruction", 4))}
-	specFreeCall      = &tableSpec{"FreeCall", fields(scalar("value_index", 4))}
-	specInstrArgs     = &unionSpec{"InstructionArguments", []*tableSpec{
-		specKernelCall, specDelegateCall, specMoveCall, specJumpFalseCall, specFreeCall}}
-	specInstruction = &tableSpec{"Instruction", fields(union("instr_args", specInstrArgs))}
-	specFrame       = &tableSpec{"Frame", fields(str("filename"), scalar("lineno", 4), str("name"), str("context"))}
-	specFrameList   = &tableSpec{"FrameList", fields(vecTable("items", specFrame))}
-	specDataRef     = &tableSpec{"BackendDelegateDataReference", fields(scalar("location", 1), scalar("index", 4))}
-	specCompileSpec = &tableSpec{"CompileSpec", fields(req(str("key")), req(vecScalar("value", 1)))}
-	specDelegate    = &tableSpec{"BackendDelegate", fields(
-		req(str("id")), req(table("processed", specDataRef)), vecTable("compile_specs", specCompileSpec))}
-	specChain = &tableSpec{"Chain", fields(
-		vecScalar("inputs", 4), vecScalar("outputs", 4), req(vecTable("instructions", specInstruction)),
-		vecTable("stacktrace", specFrameList))}
-	specNonConstBufferDevice = &tableSpec{"NonConstBufferDevice", fields(
-		scalar("buffer_idx", 4), scalar("device_type", 1), scalar("device_index", 1))}
-	specExecutionPlan = &tableSpec{"ExecutionPlan", fields(
-		req(str("name")), table("container_meta_type", specContainerMetadata), req(vecTable("values", specEValue)),
-		req(vecScalar("inputs", 4)), req(vecScalar("outputs", 4)), req(vecTable("chains", specChain)),
-		vecTable("operators", specOperator), req(vecTable("delegates", specDelegate)),
-		req(vecScalar("non_const_buffer_sizes", 8)), vecTable("non_const_buffer_device", specNonConstBufferDevice))}
-	specBuffer            = &tableSpec{"Buffer", fields(vecScalar("storage", 1))}
-	specInlineData        = &tableSpec{"BackendDelegateInlineData", fields(vecScalar("data", 1))}
-	specDataSegment       = &tableSpec{"DataSegment", fields(scalar("offset", 8), scalar("size", 8))}
-	specSubsegmentOffsets = &tableSpec{"SubsegmentOffsets", fields(scalar("segment_index", 4), vecScalar("offsets", 8))}
-	specNamedData         = &tableSpec{"NamedData", fields(str("key"), scalar("segment_index", 4))}
-	specProgram           = &tableSpec{"Program", fields(
-		scalar("version", 4), req(vecTable("execution_plan", specExecutionPlan)), vecTable("constant_buffer", specBuffer),
-		vecTable("backend_delegate_data", specInlineData), vecTable("segments", specDataSegment),
-		table("constant_segment", specSubsegmentOffsets), vecTable("mutable_data_segments", specSubsegmentOffsets),
-		vecTable("named_data", specNamedData))}
+		specDoubleList, specBoolList, specTensorList, specOptionalTensorList)
+	specEValue        = fb.NewTable("EValue", fb.UnionOf("val", specKernelTypes))
+	specOperator      = fb.NewTable("Operator", fb.Req(fb.Str("name")), fb.Req(fb.Str("overload")))
+	specKernelCall    = fb.NewTable("KernelCall", fb.Scalar("op_index", 4), fb.VecScalar("args", 4))
+	specDelegateCall  = fb.NewTable("DelegateCall", fb.Scalar("delegate_index", 4), fb.VecScalar("args", 4))
+	specMoveCall      = fb.NewTable("MoveCall", fb.Scalar("move_from", 4), fb.Scalar("move_to", 4))
+	specJumpFalseCall = fb.NewTable("JumpFalseCall", fb.Scalar("cond_value_index", 4), fb.Scalar("destination_instruction", 4))
+	specFreeCall      = fb.NewTable("FreeCall", fb.Scalar("value_index", 4))
+	specInstrArgs     = fb.NewUnion("InstructionArguments",
+		specKernelCall, specDelegateCall, specMoveCall, specJumpFalseCall, specFreeCall)
+	specInstruction = fb.NewTable("Instruction", fb.UnionOf("instr_args", specInstrArgs))
+	specFrame       = fb.NewTable("Frame", fb.Str("filename"), fb.Scalar("lineno", 4), fb.Str("name"), fb.Str("context"))
+	specFrameList   = fb.NewTable("FrameList", fb.VecTable("items", specFrame))
+	specDataRef     = fb.NewTable("BackendDelegateDataReference", fb.Scalar("location", 1), fb.Scalar("index", 4))
+	specCompileSpec = fb.NewTable("CompileSpec", fb.Req(fb.Str("key")), fb.Req(fb.VecScalar("value", 1)))
+	specDelegate    = fb.NewTable("BackendDelegate",
+		fb.Req(fb.Str("id")), fb.Req(fb.Ref("processed", specDataRef)), fb.VecTable("compile_specs", specCompileSpec))
+	specChain = fb.NewTable("Chain",
+		fb.VecScalar("inputs", 4), fb.VecScalar("outputs", 4), fb.Req(fb.VecTable("instructions", specInstruction)),
+		fb.VecTable("stacktrace", specFrameList))
+	specNonConstBufferDevice = fb.NewTable("NonConstBufferDevice",
+		fb.Scalar("buffer_idx", 4), fb.Scalar("device_type", 1), fb.Scalar("device_index", 1))
+	specExecutionPlan = fb.NewTable("ExecutionPlan",
+		fb.Req(fb.Str("name")), fb.Ref("container_meta_type", specContainerMetadata), fb.Req(fb.VecTable("values", specEValue)),
+		fb.Req(fb.VecScalar("inputs", 4)), fb.Req(fb.VecScalar("outputs", 4)), fb.Req(fb.VecTable("chains", specChain)),
+		fb.VecTable("operators", specOperator), fb.Req(fb.VecTable("delegates", specDelegate)),
+		fb.Req(fb.VecScalar("non_const_buffer_sizes", 8)), fb.VecTable("non_const_buffer_device", specNonConstBufferDevice))
+	specBuffer            = fb.NewTable("Buffer", fb.VecScalar("storage", 1))
+	specInlineData        = fb.NewTable("BackendDelegateInlineData", fb.VecScalar("data", 1))
+	specDataSegment       = fb.NewTable("DataSegment", fb.Scalar("offset", 8), fb.Scalar("size", 8))
+	specSubsegmentOffsets = fb.NewTable("SubsegmentOffsets", fb.Scalar("segment_index", 4), fb.VecScalar("offsets", 8))
+	specNamedData         = fb.NewTable("NamedData", fb.Str("key"), fb.Scalar("segment_index", 4))
+	specProgram           = fb.NewTable("Program",
+		fb.Scalar("version", 4), fb.Req(fb.VecTable("execution_plan", specExecutionPlan)), fb.VecTable("constant_buffer", specBuffer),
+		fb.VecTable("backend_delegate_data", specInlineData), fb.VecTable("segments", specDataSegment),
+		fb.Ref("constant_segment", specSubsegmentOffsets), fb.VecTable("mutable_data_segments", specSubsegmentOffsets),
+		fb.VecTable("named_data", specNamedData))
 )
