@@ -1,0 +1,428 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/x448/float16"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// Shared machinery of the comparison, logical, bitwise, where, maximum/minimum and masked_fill
+// kernels. PyTorch casts every operand to the computation type before it compares or combines
+// them (an int8 tensor compared with 300 compares with 44; a float16 tensor compared with the
+// integer 2049 compares with 2048), so the loaders here round or wrap values to that type.
+
+// compareIntBoolTypes are the dtypes of the bitwise kernels: integral and Bool.
+var compareIntBoolTypes = append(append([]runtime.ScalarType{}, intTypes...), runtime.Bool)
+
+// compareRoundF rounds x to the precision of the floating type t (the identity for Float64).
+func compareRoundF(t runtime.ScalarType, x float64) float64 {
+	switch t {
+	case runtime.Float32:
+		return float64(float32(x))
+	case runtime.Float16:
+		return float64(float16.Fromfloat32(float32(x)).Float32())
+	case runtime.BFloat16:
+		return float64(math.Float32frombits(uint32(toBF16(float32(x))) << 16))
+	}
+	return x
+}
+
+// compareWrapI reduces x modulo the width of the integral (or Bool) type t, as a C++ cast does.
+func compareWrapI(t runtime.ScalarType, x int64) int64 {
+	switch t {
+	case runtime.Bool:
+		if x != 0 {
+			return 1
+		}
+		return 0
+	case runtime.Uint8:
+		return int64(uint8(x))
+	case runtime.Int8:
+		return int64(int8(x))
+	case runtime.Int16:
+		return int64(int16(x))
+	case runtime.Int32:
+		return int64(int32(x))
+	case runtime.Uint16:
+		return int64(uint16(x))
+	case runtime.Uint32:
+		return int64(uint32(x))
+	}
+	return x
+}
+
+// compareLoadF reads t in logical order, each value cast to the floating type common.
+func compareLoadF(t *runtime.Tensor, common runtime.ScalarType) []float64 {
+	v := loadF64(t)
+	if common != runtime.Float64 {
+		for i, x := range v {
+			v[i] = compareRoundF(common, x)
+		}
+	}
+	return v
+}
+
+// compareLoadI reads t in logical order, each value cast to the integral or Bool type common.
+func compareLoadI(t *runtime.Tensor, common runtime.ScalarType) []int64 {
+	v := loadI64(t)
+	if common != runtime.Int64 && common != runtime.Uint64 {
+		for i, x := range v {
+			v[i] = compareWrapI(common, x)
+		}
+	}
+	return v
+}
+
+// compareTruth reads t in logical order as booleans (nonzero, NaN included, is true).
+func compareTruth(t *runtime.Tensor) []bool {
+	out := make([]bool, t.Numel())
+	if t.ScalarType() == runtime.Bool {
+		d := runtime.Data[bool](t)
+		forEach(t, func(i, o int) { out[i] = d[o] })
+		return out
+	}
+	if isFloat(t.ScalarType()) {
+		for i, x := range loadF64(t) {
+			out[i] = x != 0
+		}
+		return out
+	}
+	for i, x := range loadI64(t) {
+		out[i] = x != 0
+	}
+	return out
+}
+
+// compareStoreBool writes booleans (in logical order) into out as 0/1 of out's type.
+func compareStoreBool(out *runtime.Tensor, v []bool) {
+	if out.ScalarType() == runtime.Bool {
+		d := runtime.Data[bool](out)
+		forEach(out, func(i, o int) { d[o] = v[i] })
+		return
+	}
+	r := make([]int64, len(v))
+	for i, b := range v {
+		if b {
+			r[i] = 1
+		}
+	}
+	storeI64(out, r)
+}
+
+// compareOp is an elementwise operation evaluated in the computation type: f when it is
+// floating, i when it is integral or Bool (nil when the operation has no such form).
+type compareOp struct {
+	f func(x, y float64) float64
+	i func(x, y int64) int64
+}
+
+// compareBroadcast sizes out to the broadcast shape of a and b and returns that shape.
+func compareBroadcast(a, b, out *runtime.Tensor) ([]int, error) {
+	shape, err := broadcastShape(a.Sizes(), b.Sizes())
+	if err != nil {
+		return nil, err
+	}
+	if err := resize(out, shape); err != nil {
+		return nil, err
+	}
+	return shape, nil
+}
+
+// compareApply computes out = op(a, b) with broadcasting, both operands cast to common first,
+// the result cast to out's type. The caller has checked that common suits op and out.
+func compareApply(a, b, out *runtime.Tensor, common runtime.ScalarType, op compareOp) error {
+	shape, err := compareBroadcast(a, b, out)
+	if err != nil {
+		return err
+	}
+	ma, mb := broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
+	n := out.Numel()
+	if isFloat(common) {
+		if op.f == nil {
+			return fmt.Errorf("%w: not implemented for %s", runtime.ErrInvalidArgument, runtime.DTypeName(common))
+		}
+		x, y := compareLoadF(a, common), compareLoadF(b, common)
+		r := make([]float64, n)
+		for e := range r {
+			r[e] = op.f(at(x, ma, e), at(y, mb, e))
+		}
+		storeF64(out, r)
+		return nil
+	}
+	if op.i == nil {
+		return fmt.Errorf("%w: not implemented for %s", runtime.ErrInvalidArgument, runtime.DTypeName(common))
+	}
+	x, y := compareLoadI(a, common), compareLoadI(b, common)
+	r := make([]int64, n)
+	for e := range r {
+		r[e] = op.i(at(x, ma, e), at(y, mb, e))
+	}
+	storeI64(out, r)
+	return nil
+}
+
+// compareCheckCast refuses a result type that cannot be cast to out's type (c10's canCast:
+// floating to integral or Bool, integral to Bool).
+func compareCheckCast(common runtime.ScalarType, out *runtime.Tensor) error {
+	if category(common) > category(out.ScalarType()) {
+		return fmt.Errorf("%w: result type %s cannot be cast to out's %s", runtime.ErrInvalidArgument,
+			runtime.DTypeName(common), runtime.DTypeName(out.ScalarType()))
+	}
+	return nil
+}
+
+// compareTensorArgs reads (Tensor self, Tensor other, *, Tensor out) plus the return slot.
+func compareTensorArgs(args []*runtime.EValue) (a, b, out *runtime.Tensor, err error) {
+	if err = wantArgs(args, 4); err != nil {
+		return
+	}
+	if a, err = tensorArg(args, 0, "self"); err != nil {
+		return
+	}
+	if b, err = tensorArg(args, 1, "other"); err != nil {
+		return
+	}
+	out, err = tensorArg(args, 2, "out")
+	return
+}
+
+// compareScalarArgs reads (Tensor self, Scalar other, *, Tensor out) plus the return slot.
+func compareScalarArgs(args []*runtime.EValue) (a *runtime.Tensor, s scalar, out *runtime.Tensor, err error) {
+	if err = wantArgs(args, 4); err != nil {
+		return
+	}
+	if a, err = tensorArg(args, 0, "self"); err != nil {
+		return
+	}
+	if s, err = scalarArg(args, 1, "other"); err != nil {
+		return
+	}
+	out, err = tensorArg(args, 2, "out")
+	return
+}
+
+// compareUnaryArgs reads (Tensor self, *, Tensor out) plus the return slot.
+func compareUnaryArgs(args []*runtime.EValue) (a, out *runtime.Tensor, err error) {
+	if err = wantArgs(args, 3); err != nil {
+		return
+	}
+	if a, err = tensorArg(args, 0, "self"); err != nil {
+		return
+	}
+	out, err = tensorArg(args, 1, "out")
+	return
+}
+
+// comparePred is a comparison: its float and integer forms and a float32 form for the fast path.
+type comparePred struct {
+	f   func(x, y float64) bool
+	i   func(x, y int64) bool
+	f32 func(x, y float32) bool
+}
+
+// compareKernels returns the Tensor_out and Scalar_out kernels of the comparison op (eq, lt, ...):
+// the comparison is made in the promoted type of the inputs, and out (usually Bool, any real
+// type allowed) receives 0 or 1.
+func compareKernels(op string, p comparePred) []runtime.Kernel {
+	cop := compareOp{
+		f: func(x, y float64) float64 {
+			if p.f(x, y) {
+				return 1
+			}
+			return 0
+		},
+		i: func(x, y int64) int64 {
+			if p.i(x, y) {
+				return 1
+			}
+			return 0
+		},
+	}
+	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, b, out, err := compareTensorArgs(args)
+		if err != nil {
+			return err
+		}
+		common := new(typeState).tensor(a).tensor(b).result()
+		if ok, err := compareFastF32(a, b, out, common, p.f32); ok || err != nil {
+			return err
+		}
+		return compareApply(a, b, out, common, cop)
+	}
+	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, s, out, err := compareScalarArgs(args)
+		if err != nil {
+			return err
+		}
+		common := new(typeState).tensor(a).scalar(s).result()
+		b := scalarTensor(s)
+		if ok, err := compareFastF32(a, b, out, common, p.f32); ok || err != nil {
+			return err
+		}
+		return compareApply(a, b, out, common, cop)
+	}
+	return []runtime.Kernel{
+		{Name: "aten::" + op + ".Tensor_out", DTypes: realBoolTypes, Fn: tensorFn},
+		{Name: "aten::" + op + ".Scalar_out", DTypes: realBoolTypes, Fn: scalarFn},
+	}
+}
+
+// compareFastF32 handles the common case directly: a contiguous float32 self compared in
+// float32 with a contiguous float32 other of the same shape or with a single value, into a
+// contiguous Bool out. It reports whether it did the work.
+func compareFastF32(a, b, out *runtime.Tensor, common runtime.ScalarType, pred func(x, y float32) bool) (bool, error) {
+	if common != runtime.Float32 || a.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Bool ||
+		!a.IsContiguous() || !b.IsContiguous() || !out.IsContiguous() {
+		return false, nil
+	}
+	same := equalShape(a.Sizes(), b.Sizes()) && b.ScalarType() == runtime.Float32
+	single := b.Numel() == 1 && b.Dim() <= a.Dim()
+	if !same && !single {
+		return false, nil
+	}
+	if err := resize(out, a.Sizes()); err != nil {
+		return true, err
+	}
+	x, r := runtime.Data[float32](a), runtime.Data[bool](out)
+	if same {
+		y := runtime.Data[float32](b)
+		for k := range r {
+			r[k] = pred(x[k], y[k])
+		}
+		return true, nil
+	}
+	y := float32(loadF64(b)[0])
+	for k := range r {
+		r[k] = pred(x[k], y)
+	}
+	return true, nil
+}
+
+// compareLogicalKernel returns a logical binary kernel (and, or, xor): operands are read as
+// booleans, broadcast, and out (any real or Bool type) receives 0 or 1.
+func compareLogicalKernel(op string, f func(x, y bool) bool) runtime.Kernel {
+	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, b, out, err := compareTensorArgs(args)
+		if err != nil {
+			return err
+		}
+		shape, err := compareBroadcast(a, b, out)
+		if err != nil {
+			return err
+		}
+		ma, mb := broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
+		x, y := compareTruth(a), compareTruth(b)
+		r := make([]bool, out.Numel())
+		for e := range r {
+			r[e] = f(at(x, ma, e), at(y, mb, e))
+		}
+		compareStoreBool(out, r)
+		return nil
+	}
+	return runtime.Kernel{Name: "aten::" + op + ".out", DTypes: realBoolTypes, Fn: fn}
+}
+
+// compareBitwiseKernels returns the Tensor_out and Scalar_out kernels of a bitwise binary op:
+// integral and Bool operands only, computed in their promoted type.
+func compareBitwiseKernels(op string, f func(x, y int64) int64) []runtime.Kernel {
+	bop := compareOp{i: f}
+	check := func(common runtime.ScalarType, out *runtime.Tensor) error {
+		if isFloat(common) {
+			return fmt.Errorf("%w: %s is not implemented for %s operands (integral and bool only)",
+				runtime.ErrInvalidArgument, op, runtime.DTypeName(common))
+		}
+		return compareCheckCast(common, out)
+	}
+	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, b, out, err := compareTensorArgs(args)
+		if err != nil {
+			return err
+		}
+		common := new(typeState).tensor(a).tensor(b).result()
+		if err := check(common, out); err != nil {
+			return err
+		}
+		return compareApply(a, b, out, common, bop)
+	}
+	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, s, out, err := compareScalarArgs(args)
+		if err != nil {
+			return err
+		}
+		common := new(typeState).tensor(a).scalar(s).result()
+		if err := check(common, out); err != nil {
+			return err
+		}
+		return compareApply(a, scalarTensor(s), out, common, bop)
+	}
+	return []runtime.Kernel{
+		{Name: "aten::" + op + ".Tensor_out", DTypes: compareIntBoolTypes, Fn: tensorFn},
+		{Name: "aten::" + op + ".Scalar_out", DTypes: compareIntBoolTypes, Fn: scalarFn},
+	}
+}
+
+// compareMinMaxKernel returns maximum.out or minimum.out: elementwise in the promoted type,
+// NaN propagating. better(x, y) reports whether x is chosen over y.
+func compareMinMaxKernel(op string, betterF func(x, y float64) bool, betterI func(x, y int64) bool) runtime.Kernel {
+	mop := compareOp{
+		f: func(x, y float64) float64 {
+			switch {
+			case x != x:
+				return x
+			case y != y:
+				return y
+			case betterF(x, y):
+				return x
+			}
+			return y
+		},
+		i: func(x, y int64) int64 {
+			if betterI(x, y) {
+				return x
+			}
+			return y
+		},
+	}
+	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, b, out, err := compareTensorArgs(args)
+		if err != nil {
+			return err
+		}
+		common := new(typeState).tensor(a).tensor(b).result()
+		if err := compareCheckCast(common, out); err != nil {
+			return err
+		}
+		return compareApply(a, b, out, common, mop)
+	}
+	return runtime.Kernel{Name: "aten::" + op + ".out", DTypes: realBoolTypes, Fn: fn}
+}
+
+// compareClassifyKernel returns isnan.out or isinf.out: a Bool out, true where f holds; integral
+// and Bool inputs are never NaN or infinite.
+func compareClassifyKernel(op string, f func(float64) bool) runtime.Kernel {
+	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, out, err := compareUnaryArgs(args)
+		if err != nil {
+			return err
+		}
+		if out.ScalarType() != runtime.Bool {
+			return fmt.Errorf("%w: out is %s, %s needs a bool out", runtime.ErrInvalidArgument,
+				runtime.DTypeName(out.ScalarType()), op)
+		}
+		if err := resize(out, a.Sizes()); err != nil {
+			return err
+		}
+		r := make([]bool, out.Numel())
+		if isFloat(a.ScalarType()) {
+			for k, x := range loadF64(a) {
+				r[k] = f(x)
+			}
+		}
+		compareStoreBool(out, r)
+		return nil
+	}
+	return runtime.Kernel{Name: "aten::" + op + ".out", DTypes: realBoolTypes, Fn: fn}
+}

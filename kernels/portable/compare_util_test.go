@@ -1,0 +1,88 @@
+package portable
+
+import (
+	"math"
+	"testing"
+
+	"github.com/x448/float16"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// compareCase is one call of a compare-family kernel: the operator, its inputs (without out
+// and the return slot), the out tensor, and the expected sizes and values of out.
+type compareCase struct {
+	name  string
+	op    string
+	in    []any
+	out   *runtime.Tensor
+	sizes []int
+	want  []float64
+}
+
+// compareRun calls each case's operator, out passed as the out argument and the return slot.
+func compareRun(t *testing.T, cases []compareCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]any{}, tc.in...), tc.out, tc.out)
+			if err := call(t, tc.op, args...); err != nil {
+				t.Fatal(err)
+			}
+			wantValuesAny(t, tc.out, tc.sizes, tc.want)
+		})
+	}
+}
+
+func TestCompareRound(t *testing.T) {
+	for _, tc := range []struct {
+		t    runtime.ScalarType
+		x    float64
+		want float64
+	}{
+		{runtime.Float64, 0.1, 0.1},
+		{runtime.Float32, 0.1, float64(float32(0.1))},
+		{runtime.Float16, 2049, 2048},
+		{runtime.Float16, 0.1, 0.0999755859375},
+		{runtime.BFloat16, 257, 256},
+		{runtime.Float32, math.Inf(-1), math.Inf(-1)},
+	} {
+		if got := compareRoundF(tc.t, tc.x); got != tc.want {
+			t.Errorf("compareRoundF(%s, %v) = %v, want %v", runtime.DTypeName(tc.t), tc.x, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		t       runtime.ScalarType
+		x, want int64
+	}{
+		{runtime.Int8, 300, 44}, {runtime.Uint8, -1, 255}, {runtime.Int16, 70000, 4464},
+		{runtime.Int32, 1<<32 + 5, 5}, {runtime.Bool, 7, 1}, {runtime.Bool, 0, 0},
+		{runtime.Int64, -1 << 40, -1 << 40}, {runtime.Uint16, -1, 65535}, {runtime.Uint32, -1, 1<<32 - 1},
+	} {
+		if got := compareWrapI(tc.t, tc.x); got != tc.want {
+			t.Errorf("compareWrapI(%s, %d) = %d, want %d", runtime.DTypeName(tc.t), tc.x, got, tc.want)
+		}
+	}
+}
+
+// compareF16 builds a contiguous float16 tensor.
+func compareF16(t testing.TB, v []float32, sizes ...int) *runtime.Tensor {
+	t.Helper()
+	x := empty(t, runtime.Float16, sizes...)
+	d := runtime.Data[uint16](x)
+	for i, f := range v {
+		d[i] = float16.Fromfloat32(f).Bits()
+	}
+	return x
+}
+
+// compareBF16 builds a contiguous bfloat16 tensor.
+func compareBF16(t testing.TB, v []float32, sizes ...int) *runtime.Tensor {
+	t.Helper()
+	x := empty(t, runtime.BFloat16, sizes...)
+	d := runtime.Data[uint16](x)
+	for i, f := range v {
+		d[i] = toBF16(f)
+	}
+	return x
+}

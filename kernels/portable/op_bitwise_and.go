@@ -1,0 +1,8 @@
+package portable
+
+// aten::bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) and
+// aten::bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out): self & other for
+// integral and Bool operands, in their promoted type; floating operands are an error.
+func init() {
+	register(compareBitwiseKernels("bitwise_and", func(x, y int64) int64 { return x & y })...)
+}

@@ -1,0 +1,12 @@
+package portable
+
+// aten::le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) and
+// aten::le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out): self <= other, compared in
+// the promoted type of the inputs; out (usually Bool) receives 0 or 1.
+func init() {
+	register(compareKernels("le", comparePred{
+		f:   func(x, y float64) bool { return x <= y },
+		i:   func(x, y int64) bool { return x <= y },
+		f32: func(x, y float32) bool { return x <= y },
+	})...)
+}

@@ -1,0 +1,83 @@
+package portable
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::masked_fill.Scalar_out", DTypes: realBoolTypes, Fn: maskedFillScalarOut})
+}
+
+// aten::masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out): value
+// (cast to self's type) where the Bool mask is true, else self; self and mask broadcast; out has
+// self's dtype.
+func maskedFillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	mask, err := tensorArg(args, 1, "mask")
+	if err != nil {
+		return err
+	}
+	value, err := scalarArg(args, 2, "value")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	st := self.ScalarType()
+	if out.ScalarType() != st {
+		return fmt.Errorf("%w: out is %s, want self's %s", runtime.ErrInvalidArgument, runtime.DTypeName(out.ScalarType()), runtime.DTypeName(st))
+	}
+	if mask.ScalarType() != runtime.Bool {
+		return argErr(1, "mask", "want a bool tensor, got %s", runtime.DTypeName(mask.ScalarType()))
+	}
+	shape, err := compareBroadcast(self, mask, out)
+	if err != nil {
+		return err
+	}
+	ms, mm := broadcastIndex(self.Sizes(), shape), broadcastIndex(mask.Sizes(), shape)
+	m := compareTruth(mask)
+	n := out.Numel()
+	if isFloat(st) {
+		x := loadF64(self)
+		r := make([]float64, n)
+		for e := range r {
+			if at(m, mm, e) {
+				r[e] = value.f
+			} else {
+				r[e] = at(x, ms, e)
+			}
+		}
+		storeF64(out, r) // rounds value to self's precision
+		return nil
+	}
+	// Integral and Bool: a floating value truncates toward zero, except into Bool where any
+	// nonzero value (0.5 included) is true; integers wrap to self's width when stored.
+	fill := value.i
+	if value.isFloat {
+		fill = f64ToI64(value.f)
+		if st == runtime.Bool && value.f != 0 {
+			fill = 1
+		}
+	}
+	x := loadI64(self)
+	r := make([]int64, n)
+	for e := range r {
+		if at(m, mm, e) {
+			r[e] = fill
+		} else {
+			r[e] = at(x, ms, e)
+		}
+	}
+	storeI64(out, r)
+	return nil
+}

@@ -1,0 +1,94 @@
+package portable
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::where.self_out", DTypes: []runtime.ScalarType{runtime.Bool, runtime.Uint8}, Fn: whereOut})
+}
+
+// aten::where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out): self
+// where condition (Bool or Uint8) is true, else other, all three broadcast; out has the result
+// type of self and other.
+func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	cond, err := tensorArg(args, 0, "condition")
+	if err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 1, "self")
+	if err != nil {
+		return err
+	}
+	b, err := tensorArg(args, 2, "other")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if ct := cond.ScalarType(); ct != runtime.Bool && ct != runtime.Uint8 {
+		return argErr(0, "condition", "want a bool or uint8 tensor, got %s", runtime.DTypeName(ct))
+	}
+	common := new(typeState).tensor(a).tensor(b).result()
+	if out.ScalarType() != common {
+		return fmt.Errorf("%w: out is %s, want the result type %s of self and other", runtime.ErrInvalidArgument,
+			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(common))
+	}
+	ab, err := broadcastShape(a.Sizes(), b.Sizes())
+	if err != nil {
+		return err
+	}
+	shape, err := broadcastShape(ab, cond.Sizes())
+	if err != nil {
+		return err
+	}
+	if err := resize(out, shape); err != nil {
+		return err
+	}
+	mc, ma, mb := broadcastIndex(cond.Sizes(), shape), broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
+	c := compareTruth(cond)
+	n := out.Numel()
+	if common == runtime.Float32 && mc == nil && ma == nil && mb == nil && a.ScalarType() == common && b.ScalarType() == common &&
+		a.IsContiguous() && b.IsContiguous() && out.IsContiguous() {
+		x, y, r := runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
+		for e := range n {
+			if c[e] {
+				r[e] = x[e]
+			} else {
+				r[e] = y[e]
+			}
+		}
+		return nil
+	}
+	if isFloat(common) {
+		x, y := compareLoadF(a, common), compareLoadF(b, common)
+		r := make([]float64, n)
+		for e := range r {
+			if at(c, mc, e) {
+				r[e] = at(x, ma, e)
+			} else {
+				r[e] = at(y, mb, e)
+			}
+		}
+		storeF64(out, r)
+		return nil
+	}
+	x, y := compareLoadI(a, common), compareLoadI(b, common)
+	r := make([]int64, n)
+	for e := range r {
+		if at(c, mc, e) {
+			r[e] = at(x, ma, e)
+		} else {
+			r[e] = at(y, mb, e)
+		}
+	}
+	storeI64(out, r)
+	return nil
+}
