@@ -2,9 +2,6 @@ package portable
 
 import (
 	"fmt"
-	"math"
-
-	"github.com/x448/float16"
 
 	"github.com/etgo/etgo/runtime"
 )
@@ -16,65 +13,6 @@ import (
 
 // compareIntBoolTypes are the dtypes of the bitwise kernels: integral and Bool.
 var compareIntBoolTypes = append(append([]runtime.ScalarType{}, intTypes...), runtime.Bool)
-
-// compareRoundF rounds x to the precision of the floating type t (the identity for Float64).
-func compareRoundF(t runtime.ScalarType, x float64) float64 {
-	switch t {
-	case runtime.Float32:
-		return float64(float32(x))
-	case runtime.Float16:
-		return float64(float16.Fromfloat32(float32(x)).Float32())
-	case runtime.BFloat16:
-		return float64(math.Float32frombits(uint32(toBF16(float32(x))) << 16))
-	}
-	return x
-}
-
-// compareWrapI reduces x modulo the width of the integral (or Bool) type t, as a C++ cast does.
-func compareWrapI(t runtime.ScalarType, x int64) int64 {
-	switch t {
-	case runtime.Bool:
-		if x != 0 {
-			return 1
-		}
-		return 0
-	case runtime.Uint8:
-		return int64(uint8(x))
-	case runtime.Int8:
-		return int64(int8(x))
-	case runtime.Int16:
-		return int64(int16(x))
-	case runtime.Int32:
-		return int64(int32(x))
-	case runtime.Uint16:
-		return int64(uint16(x))
-	case runtime.Uint32:
-		return int64(uint32(x))
-	}
-	return x
-}
-
-// compareLoadF reads t in logical order, each value cast to the floating type common.
-func compareLoadF(t *runtime.Tensor, common runtime.ScalarType) []float64 {
-	v := loadF64(t)
-	if common != runtime.Float64 {
-		for i, x := range v {
-			v[i] = compareRoundF(common, x)
-		}
-	}
-	return v
-}
-
-// compareLoadI reads t in logical order, each value cast to the integral or Bool type common.
-func compareLoadI(t *runtime.Tensor, common runtime.ScalarType) []int64 {
-	v := loadI64(t)
-	if common != runtime.Int64 && common != runtime.Uint64 {
-		for i, x := range v {
-			v[i] = compareWrapI(common, x)
-		}
-	}
-	return v
-}
 
 // compareTruth reads t in logical order as booleans (nonzero, NaN included, is true).
 func compareTruth(t *runtime.Tensor) []bool {
@@ -144,7 +82,7 @@ func compareApply(a, b, out *runtime.Tensor, common runtime.ScalarType, op compa
 		if op.f == nil {
 			return fmt.Errorf("%w: not implemented for %s", runtime.ErrInvalidArgument, runtime.DTypeName(common))
 		}
-		x, y := compareLoadF(a, common), compareLoadF(b, common)
+		x, y := loadCastF64(a, common), loadCastF64(b, common)
 		r := make([]float64, n)
 		for e := range r {
 			r[e] = op.f(at(x, ma, e), at(y, mb, e))
@@ -155,7 +93,7 @@ func compareApply(a, b, out *runtime.Tensor, common runtime.ScalarType, op compa
 	if op.i == nil {
 		return fmt.Errorf("%w: not implemented for %s", runtime.ErrInvalidArgument, runtime.DTypeName(common))
 	}
-	x, y := compareLoadI(a, common), compareLoadI(b, common)
+	x, y := loadCastI64(a, common), loadCastI64(b, common)
 	r := make([]int64, n)
 	for e := range r {
 		r[e] = op.i(at(x, ma, e), at(y, mb, e))

@@ -47,8 +47,8 @@ func TestCompareRound(t *testing.T) {
 		{runtime.BFloat16, 257, 256},
 		{runtime.Float32, math.Inf(-1), math.Inf(-1)},
 	} {
-		if got := compareRoundF(tc.t, tc.x); got != tc.want {
-			t.Errorf("compareRoundF(%s, %v) = %v, want %v", runtime.DTypeName(tc.t), tc.x, got, tc.want)
+		if got := roundTo(tc.t, tc.x); got != tc.want {
+			t.Errorf("roundTo(%s, %v) = %v, want %v", runtime.DTypeName(tc.t), tc.x, got, tc.want)
 		}
 	}
 	for _, tc := range []struct {
@@ -59,8 +59,8 @@ func TestCompareRound(t *testing.T) {
 		{runtime.Int32, 1<<32 + 5, 5}, {runtime.Bool, 7, 1}, {runtime.Bool, 0, 0},
 		{runtime.Int64, -1 << 40, -1 << 40}, {runtime.Uint16, -1, 65535}, {runtime.Uint32, -1, 1<<32 - 1},
 	} {
-		if got := compareWrapI(tc.t, tc.x); got != tc.want {
-			t.Errorf("compareWrapI(%s, %d) = %d, want %d", runtime.DTypeName(tc.t), tc.x, got, tc.want)
+		if got := wrapInt(tc.t, tc.x); got != tc.want {
+			t.Errorf("wrapInt(%s, %d) = %d, want %d", runtime.DTypeName(tc.t), tc.x, got, tc.want)
 		}
 	}
 }

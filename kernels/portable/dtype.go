@@ -314,3 +314,65 @@ func toBF16(f float32) uint16 {
 	}
 	return uint16((b + 0x7fff + (b>>16)&1) >> 16)
 }
+
+// Operands are cast to the computation type before any arithmetic, as PyTorch does: an int64
+// added to a float32 is first rounded to float32, an int8 compared with 300 compares with 44.
+
+// roundTo rounds x to the precision of the floating type t (the identity for Float64).
+func roundTo(t runtime.ScalarType, x float64) float64 {
+	switch t {
+	case runtime.Float32:
+		return float64(float32(x))
+	case runtime.Float16:
+		return float64(float16.Fromfloat32(float32(x)).Float32())
+	case runtime.BFloat16:
+		return float64(math.Float32frombits(uint32(toBF16(float32(x))) << 16))
+	}
+	return x
+}
+
+// wrapInt reduces x modulo the width of the integral (or Bool) type t, as a C++ cast does.
+func wrapInt(t runtime.ScalarType, x int64) int64 {
+	switch t {
+	case runtime.Bool:
+		if x != 0 {
+			return 1
+		}
+		return 0
+	case runtime.Uint8:
+		return int64(uint8(x))
+	case runtime.Int8:
+		return int64(int8(x))
+	case runtime.Int16:
+		return int64(int16(x))
+	case runtime.Int32:
+		return int64(int32(x))
+	case runtime.Uint16:
+		return int64(uint16(x))
+	case runtime.Uint32:
+		return int64(uint32(x))
+	}
+	return x
+}
+
+// loadCastF64 reads t in logical order, each value cast to the floating type common.
+func loadCastF64(t *runtime.Tensor, common runtime.ScalarType) []float64 {
+	v := loadF64(t)
+	if common != runtime.Float64 {
+		for i, x := range v {
+			v[i] = roundTo(common, x)
+		}
+	}
+	return v
+}
+
+// loadCastI64 reads t in logical order, each value cast to the integral or Bool type common.
+func loadCastI64(t *runtime.Tensor, common runtime.ScalarType) []int64 {
+	v := loadI64(t)
+	if common != runtime.Int64 && common != runtime.Uint64 {
+		for i, x := range v {
+			v[i] = wrapInt(common, x)
+		}
+	}
+	return v
+}

@@ -40,7 +40,7 @@ func binaryAs(a, b, out *runtime.Tensor, common runtime.ScalarType, op binaryOp)
 	ma, mb := broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
 	n := out.Numel()
 	if isFloat(common) || op.i == nil {
-		x, y := loadF64(a), loadF64(b)
+		x, y := loadCastF64(a, common), loadCastF64(b, common)
 		r := make([]float64, n)
 		for e := range r {
 			r[e] = op.f(at(x, ma, e), at(y, mb, e))
@@ -48,7 +48,7 @@ func binaryAs(a, b, out *runtime.Tensor, common runtime.ScalarType, op binaryOp)
 		storeF64(out, r)
 		return nil
 	}
-	x, y := loadI64(a), loadI64(b)
+	x, y := loadCastI64(a, common), loadCastI64(b, common)
 	r := make([]int64, n)
 	for e := range r {
 		v, err := op.i(at(x, ma, e), at(y, mb, e))
@@ -58,32 +58,11 @@ func binaryAs(a, b, out *runtime.Tensor, common runtime.ScalarType, op binaryOp)
 		r[e] = v
 	}
 	// Wrap to the common type first (int8 + int8 wraps in int8), then cast to out.
-	if common != out.ScalarType() && common != runtime.Int64 {
-		r = wrapTo(common, r)
+	for i, v := range r {
+		r[i] = wrapInt(common, v)
 	}
 	storeI64(out, r)
 	return nil
-}
-
-// wrapTo reduces int64 results modulo the width of an integral type.
-func wrapTo(t runtime.ScalarType, v []int64) []int64 {
-	for i, x := range v {
-		switch t {
-		case runtime.Bool:
-			if x != 0 {
-				v[i] = 1
-			}
-		case runtime.Uint8:
-			v[i] = int64(uint8(x))
-		case runtime.Int8:
-			v[i] = int64(int8(x))
-		case runtime.Int16:
-			v[i] = int64(int16(x))
-		case runtime.Int32:
-			v[i] = int64(int32(x))
-		}
-	}
-	return v
 }
 
 // scalarTensor holds a Scalar's value as a 0-d tensor (float64 or int64: loads convert it to

@@ -24,6 +24,7 @@ func TestAdd(t *testing.T) {
 		{"int64 + float32 promotes", tensor(t, []int64{1, 2}, 2), f32([]float32{0.5, 0.25}, 2), 1, empty(t, runtime.Float32, 2), []int{2}, []float64{1.5, 2.25}},
 		{"int32 + 0-d int64 stays int32", tensor(t, []int32{1, 2}, 2), tensor(t, []int64{5}), 1, empty(t, runtime.Int32, 2), []int{2}, []float64{6, 7}},
 		{"bool + bool", tensor(t, []bool{true, false}, 2), tensor(t, []bool{true, false}, 2), 1, empty(t, runtime.Bool, 2), []int{2}, []float64{1, 0}},
+		{"operands cast to the result type first", f32([]float32{1}, 1), tensor(t, []int64{16777217}, 1), 1, empty(t, runtime.Float32, 1), []int{1}, []float64{16777216}},
 		{"int8 wraps", tensor(t, []int8{127}, 1), tensor(t, []int8{1}, 1), 1, empty(t, runtime.Int8, 1), []int{1}, []float64{-128}},
 		{"empty", f32([]float32{}, 0, 3), f32([]float32{1, 2, 3}, 3), 1, empty(t, runtime.Float32, 0, 3), []int{0, 3}, nil},
 		{"dynamic out resized", f32([]float32{1, 2}, 1, 2), f32([]float32{1, 1}, 1, 2), 1, dynamic(t, runtime.Float32, 4, 2), []int{1, 2}, []float64{2, 3}},

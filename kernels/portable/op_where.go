@@ -68,7 +68,7 @@ func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		return nil
 	}
 	if isFloat(common) {
-		x, y := compareLoadF(a, common), compareLoadF(b, common)
+		x, y := loadCastF64(a, common), loadCastF64(b, common)
 		r := make([]float64, n)
 		for e := range r {
 			if at(c, mc, e) {
@@ -80,7 +80,7 @@ func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		storeF64(out, r)
 		return nil
 	}
-	x, y := compareLoadI(a, common), compareLoadI(b, common)
+	x, y := loadCastI64(a, common), loadCastI64(b, common)
 	r := make([]int64, n)
 	for e := range r {
 		if at(c, mc, e) {

@@ -1,0 +1,412 @@
+package xnnpack
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/internal/fbverify"
+)
+
+// ErrInvalidBlob is wrapped by every error about a malformed delegate blob.
+var ErrInvalidBlob = errors.New("invalid XNNPACK blob")
+
+const (
+	headerMagic   = "XH00"
+	headerMinSize = 30
+	// invalidID marks "no value" (no bias, not external).
+	invalidID = 0xFFFFFFFF
+	// maxValues bounds a graph's value table; the official runtime caps externs at 4096.
+	maxExterns = 4096
+
+	flagExternalInput  = 1
+	flagExternalOutput = 2
+)
+
+// Graph is a decoded XNNPACK delegate graph.
+type Graph struct {
+	Version    string
+	NumExterns uint32
+	Values     []Value // in file order; Values[i].ID is its id (id_out)
+	Nodes      []Node
+	// Constants[k] describes constant_data[k]; k = 0 is the reserved "no data" entry.
+	Constants []ConstantRef
+	// ConstantRegion is the blob's inline constant data (after the flatbuffer).
+	ConstantRegion []byte
+	// Deprecated holds the constant_buffer of header-less (old) blobs.
+	Deprecated [][]byte
+	HasHeader  bool
+}
+
+// Value is one XNNPACK value (tensor).
+type Value struct {
+	ID          uint32
+	DType       schema.XNNDatatype
+	Dims        []uint32
+	ConstantIdx uint32 // 0: not a constant
+	ExternalID  uint32 // DelegateCall argument index, or invalidID
+	Flags       uint32
+	Quantized   bool
+}
+
+// IsInput and IsOutput report the external flags.
+func (v *Value) IsInput() bool  { return v.Flags&flagExternalInput != 0 }
+func (v *Value) IsOutput() bool { return v.Flags&flagExternalOutput != 0 }
+
+// ConstantRef locates constant data: in the named data store when HasKey, else at Offset in
+// the blob's constant region.
+type ConstantRef struct {
+	Offset, Size uint64
+	NamedKey     string
+	HasKey       bool
+}
+
+// Node is one XNNPACK operation with its operands and parameters.
+type Node struct {
+	Op          schema.XNodeUnion
+	DebugHandle uint32
+	// OutputMin/Max clamp the result (±Inf when the node has none).
+	OutputMin, OutputMax float32
+	Inputs               []uint32 // value ids, in the operation's order (e.g. input, filter, bias)
+	Outputs              []uint32
+	Flags                uint32
+	// Parameters, by table: conv, pooling, transpose/reshape/slice/pad shapes, concat axis, ...
+	Conv        *ConvParams
+	Pool        *PoolParams
+	Perm        []uint32
+	NewShape    []uint32
+	Offsets     []uint32
+	Sizes       []uint32
+	PrePadding  []uint32
+	PostPadding []uint32
+	PadValue    float32
+	Axis        uint32
+	Alpha       float32 // ELU alpha, LeakyReLU negative slope
+	NewHeight   uint32
+	NewWidth    uint32
+}
+
+// ConvParams are a (depthwise, transposed) convolution's geometry.
+type ConvParams struct {
+	PadTop, PadRight, PadBottom, PadLeft uint32
+	KernelH, KernelW                     uint32
+	StrideH, StrideW                     uint32
+	DilationH, DilationW                 uint32
+	GroupInputChannels                   uint32
+	GroupOutputChannels                  uint32
+	Groups                               uint32
+	AdjustmentH, AdjustmentW             uint32
+}
+
+// PoolParams are a pooling's geometry.
+type PoolParams struct {
+	PadTop, PadRight, PadBottom, PadLeft uint32
+	PoolH, PoolW                         uint32
+	StrideH, StrideW                     uint32
+	DilationH, DilationW                 uint32
+}
+
+// OpName is the node type's schema name, e.g. "XNNConv2d".
+func (n *Node) OpName() string { return n.Op.String() }
+
+func blobErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalidBlob, fmt.Sprintf(format, args...))
+}
+
+// ParseBlob verifies and decodes a delegate blob. The Graph's constant region aliases blob.
+func ParseBlob(blob []byte) (*Graph, error) {
+	fb, region, hasHeader, err := splitBlob(blob)
+	if err != nil {
+		return nil, err
+	}
+	if len(fb) < 8 {
+		return nil, blobErr("flatbuffer of %d bytes is too short", len(fb))
+	}
+	if id := string(fb[4:8]); id != "XN00" && id != "XN01" {
+		return nil, blobErr("identifier %q is not XN00 or XN01 (not an XNNPACK graph, or an unsupported version)", id)
+	}
+	if err := fbverify.Verify(fb, specGraph); err != nil {
+		return nil, blobErr("flatbuffer: %v", err)
+	}
+	g := decodeGraph(fb)
+	g.ConstantRegion, g.HasHeader = region, hasHeader
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// splitBlob separates the XH00 header's flatbuffer and constant regions; a blob without the
+// header is all flatbuffer.
+func splitBlob(b []byte) (fb, region []byte, hasHeader bool, err error) {
+	if len(b) < 8 || string(b[4:8]) != headerMagic {
+		return b, nil, false, nil
+	}
+	if len(b) < headerMinSize {
+		return nil, nil, false, blobErr("header needs %d bytes, the blob has %d", headerMinSize, len(b))
+	}
+	le := binary.LittleEndian
+	fbOff, fbSize := uint64(le.Uint32(b[10:])), uint64(le.Uint32(b[14:]))
+	cOff, cSize := uint64(le.Uint32(b[18:])), le.Uint64(b[22:])
+	n := uint64(len(b))
+	switch {
+	case fbSize < 8:
+		return nil, nil, false, blobErr("header: flatbuffer size %d is below 8", fbSize)
+	case fbOff > n || fbSize > n-fbOff:
+		return nil, nil, false, blobErr("header: flatbuffer [%d, +%d) runs past the blob's %d bytes", fbOff, fbSize, n)
+	case cOff > n || cSize > n-cOff:
+		return nil, nil, false, blobErr("header: constant data [%d, +%d) runs past the blob's %d bytes", cOff, cSize, n)
+	case cOff < fbOff+fbSize && cSize > 0:
+		return nil, nil, false, blobErr("header: constant data at %d starts inside the flatbuffer [%d, %d)", cOff, fbOff, fbOff+fbSize)
+	}
+	return b[fbOff : fbOff+fbSize], b[cOff : cOff+cSize], true, nil
+}
+
+func has(t flatbuffers.Table, slot int) bool { return t.Offset(flatbuffers.VOffsetT(4+2*slot)) != 0 }
+
+func uint32s(n int, at func(int) uint32) []uint32 {
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = at(i)
+	}
+	return out
+}
+
+// decodeGraph reads a verified flatbuffer.
+func decodeGraph(buf []byte) *Graph {
+	x := schema.GetRootAsXNNGraph(buf, 0)
+	g := &Graph{Version: string(x.Version()), NumExterns: x.NumExterns()}
+	var xv schema.XValue
+	for i := 0; i < x.XvaluesLength(); i++ {
+		x.Xvalues(&xv, i)
+		g.Values = append(g.Values, decodeValue(&xv))
+	}
+	var xn schema.XNode
+	for i := 0; i < x.XnodesLength(); i++ {
+		x.Xnodes(&xn, i)
+		g.Nodes = append(g.Nodes, decodeNode(&xn))
+	}
+	var cd schema.ConstantDataOffset
+	for i := 0; i < x.ConstantDataLength(); i++ {
+		x.ConstantData(&cd, i)
+		g.Constants = append(g.Constants, ConstantRef{Offset: cd.Offset(), Size: cd.Size(), NamedKey: string(cd.NamedKey()), HasKey: has(cd.Table(), 2)})
+	}
+	var b schema.Buffer
+	for i := 0; i < x.ConstantBufferLength(); i++ {
+		x.ConstantBuffer(&b, i)
+		g.Deprecated = append(g.Deprecated, b.StorageBytes())
+	}
+	return g
+}
+
+func decodeValue(xv *schema.XValue) Value {
+	var tab flatbuffers.Table
+	if !xv.XvalueUnion(&tab) {
+		return Value{DType: schema.XNNDatatypexnn_datatype_invalid}
+	}
+	var tv *schema.XNNTensorValue
+	quantized := false
+	switch xv.XvalueUnionType() {
+	case schema.XValueUnionXNNTensorValue:
+		tv = new(schema.XNNTensorValue)
+		tv.Init(tab.Bytes, tab.Pos)
+	case schema.XValueUnionXNNQuantizedTensorValue:
+		var q schema.XNNQuantizedTensorValue
+		q.Init(tab.Bytes, tab.Pos)
+		tv, quantized = q.TensorValue(nil), true
+	}
+	if tv == nil {
+		return Value{DType: schema.XNNDatatypexnn_datatype_invalid}
+	}
+	return Value{ID: tv.IdOut(), DType: tv.Datatype(), Dims: uint32s(tv.DimsLength(), tv.Dims), ConstantIdx: tv.ConstantBufferIdx(),
+		ExternalID: tv.ExternalId(), Flags: tv.Flags(), Quantized: quantized}
+}
+
+func decodeNode(xn *schema.XNode) Node {
+	n := Node{Op: xn.XnodeUnionType(), DebugHandle: xn.DebugHandle(), OutputMin: float32(math.Inf(-1)), OutputMax: float32(math.Inf(1))}
+	if mm := xn.OutputMinMax(nil); mm != nil {
+		n.OutputMin, n.OutputMax = mm.OutputMin(), mm.OutputMax()
+	}
+	var tab flatbuffers.Table
+	if !xn.XnodeUnion(&tab) {
+		return n
+	}
+	switch tableOf(n.Op) {
+	case specNode1x1:
+		var t schema.XNNNode1x1
+		t.Init(tab.Bytes, tab.Pos)
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specNode2x1:
+		var t schema.XNNNode2x1
+		t.Init(tab.Bytes, tab.Pos)
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.Input1Id(), t.Input2Id()}, []uint32{t.OutputId()}, t.Flags()
+	case specCat:
+		var t schema.XNNCat
+		t.Init(tab.Bytes, tab.Pos)
+		k := catInputs(n.Op)
+		n.Inputs = []uint32{t.Input1Id(), t.Input2Id(), t.Input3Id(), t.Input4Id(), t.Input5Id()}[:k]
+		n.Outputs, n.Flags, n.Axis = []uint32{t.OutputId()}, t.Flags(), t.Axis()
+	case specFC:
+		var t schema.XNNFullyConnected
+		t.Init(tab.Bytes, tab.Pos)
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.Input1Id(), t.FilterId(), t.BiasId()}, []uint32{t.OutputId()}, t.Flags()
+	case specConv:
+		var t schema.XNNNodeConv
+		t.Init(tab.Bytes, tab.Pos)
+		n.Conv = &ConvParams{PadTop: t.PaddingTop(), PadRight: t.PaddingRight(), PadBottom: t.PaddingBottom(), PadLeft: t.PaddingLeft(),
+			KernelH: t.KernelHeight(), KernelW: t.KernelWidth(), StrideH: t.SubsamplingHeight(), StrideW: t.SubsamplingWidth(),
+			DilationH: t.DilationHeight(), DilationW: t.DilationWidth(), GroupInputChannels: t.GroupInputChannels(),
+			GroupOutputChannels: t.GroupOutputChannels(), Groups: t.Groups(), AdjustmentH: t.AdjustmentHeight(), AdjustmentW: t.AdjustmentWidth()}
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.Input1Id(), t.FilterId(), t.BiasId()}, []uint32{t.OutputId()}, t.Flags()
+	case specPool:
+		var t schema.XNNPooling2D
+		t.Init(tab.Bytes, tab.Pos)
+		n.Pool = &PoolParams{PadTop: t.PaddingTop(), PadRight: t.PaddingRight(), PadBottom: t.PaddingBottom(), PadLeft: t.PaddingLeft(),
+			PoolH: t.PoolingHeight(), PoolW: t.PoolingWidth(), StrideH: t.StrideHeight(), StrideW: t.StrideWidth(),
+			DilationH: t.DilationHeight(), DilationW: t.DilationWidth()}
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specArgMaxPool:
+		var t schema.XNNArgMaxPooling2d
+		t.Init(tab.Bytes, tab.Pos)
+		n.Pool = &PoolParams{PadTop: t.PaddingTop(), PadRight: t.PaddingRight(), PadBottom: t.PaddingBottom(), PadLeft: t.PaddingLeft(),
+			PoolH: t.PoolingHeight(), PoolW: t.PoolingWidth(), StrideH: t.PoolingHeight(), StrideW: t.PoolingWidth(), DilationH: 1, DilationW: 1}
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputValueId(), t.OutputIndexId()}, t.Flags()
+	case specTranspose:
+		var t schema.XNNStaticTranspose
+		t.Init(tab.Bytes, tab.Pos)
+		n.Perm = uint32s(t.PermLength(), t.Perm)
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specReshape:
+		var t schema.XNNStaticReshape
+		t.Init(tab.Bytes, tab.Pos)
+		n.NewShape = uint32s(t.NewShapeLength(), t.NewShape)
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specSlice:
+		var t schema.XNNStaticSlice
+		t.Init(tab.Bytes, tab.Pos)
+		n.Offsets, n.Sizes = uint32s(t.OffsetsLength(), t.Offsets), uint32s(t.SizesLength(), t.Sizes)
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specPad:
+		var t schema.XNNStaticConstantPad
+		t.Init(tab.Bytes, tab.Pos)
+		n.PrePadding, n.PostPadding = uint32s(t.PrePaddingsLength(), t.PrePaddings), uint32s(t.PostPaddingsLength(), t.PostPaddings)
+		n.PadValue = t.PaddingValue()
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specResize:
+		var t schema.XNNStaticResizeBilinear2D
+		t.Init(tab.Bytes, tab.Pos)
+		n.NewHeight, n.NewWidth = t.NewHeight(), t.NewWidth()
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specELU:
+		var t schema.XNNELU
+		t.Init(tab.Bytes, tab.Pos)
+		n.Alpha = t.Alpha()
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specLeaky:
+		var t schema.XNNLeakyReLU
+		t.Init(tab.Bytes, tab.Pos)
+		n.Alpha = t.NegativeSlope()
+		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
+	case specSDPA:
+		var t schema.XNNScaledDotProductAttention
+		t.Init(tab.Bytes, tab.Pos)
+		n.Inputs = []uint32{t.QueryId(), t.KeyId(), t.ValueId(), t.ScaleId(), t.MaskId()}
+		n.Outputs, n.Flags = []uint32{t.OutputId()}, t.Flags()
+	}
+	return n
+}
+
+// tableOf returns the table a node tag is stored in (nil for an unknown tag).
+func tableOf(op schema.XNodeUnion) *fbverify.Table {
+	if op < 1 || int(op) > len(specNodeUnion.Members) {
+		return nil
+	}
+	return specNodeUnion.Members[op-1]
+}
+
+func catInputs(op schema.XNodeUnion) int {
+	switch op {
+	case schema.XNodeUnionXNNConcatenate2:
+		return 2
+	case schema.XNodeUnionXNNConcatenate3:
+		return 3
+	case schema.XNodeUnionXNNConcatenate4:
+		return 4
+	}
+	return 5
+}
+
+// maxDims is XNNPACK's XNN_MAX_TENSOR_DIMS.
+const maxDims = 6
+
+// validate checks every cross-reference, so that later stages index without checking: value
+// ids unique and referenced ids present, dims bounded, constant indices in range, flags known.
+func (g *Graph) validate() error {
+	if g.NumExterns > maxExterns {
+		return blobErr("num_externs %d exceeds %d", g.NumExterns, maxExterns)
+	}
+	ids := make(map[uint32]int, len(g.Values))
+	nConst := len(g.Constants)
+	if !g.HasHeader {
+		nConst = len(g.Deprecated)
+	}
+	for i := range g.Values {
+		v := &g.Values[i]
+		if v.DType == schema.XNNDatatypexnn_datatype_invalid {
+			return blobErr("value %d has no datatype (or an unknown value kind)", i)
+		}
+		if _, dup := ids[v.ID]; dup {
+			return blobErr("value %d: id %d appears twice", i, v.ID)
+		}
+		ids[v.ID] = i
+		if len(v.Dims) > maxDims {
+			return blobErr("value %d: %d dims exceed %d", v.ID, len(v.Dims), maxDims)
+		}
+		n := uint64(1)
+		for _, d := range v.Dims {
+			n *= uint64(d)
+			if n > 1<<40 {
+				return blobErr("value %d: dims %v are too large", v.ID, v.Dims)
+			}
+		}
+		if v.Flags&^(flagExternalInput|flagExternalOutput) != 0 {
+			return blobErr("value %d: unknown flags 0x%x", v.ID, v.Flags)
+		}
+		if v.Flags != 0 && v.ExternalID == invalidID {
+			return blobErr("value %d is external but has no external id", v.ID)
+		}
+		if v.Flags != 0 && v.ExternalID >= g.NumExterns {
+			return blobErr("value %d: external id %d out of range (num_externs %d)", v.ID, v.ExternalID, g.NumExterns)
+		}
+		if v.ConstantIdx != 0 && int(v.ConstantIdx) >= nConst {
+			return blobErr("value %d: constant %d out of range (the graph has %d)", v.ID, v.ConstantIdx, nConst)
+		}
+		if v.ConstantIdx != 0 && v.Flags != 0 {
+			return blobErr("value %d is both constant and external", v.ID)
+		}
+	}
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if tableOf(n.Op) == nil {
+			return blobErr("node %d: unknown node type %d", i, n.Op)
+		}
+		for _, group := range [][]uint32{n.Inputs, n.Outputs} {
+			for _, id := range group {
+				if id == invalidID {
+					continue // an absent optional operand (bias, mask)
+				}
+				if _, ok := ids[id]; !ok {
+					return blobErr("node %d (%s): value id %d does not exist", i, n.OpName(), id)
+				}
+			}
+		}
+		if len(n.Outputs) == 0 || n.Outputs[0] == invalidID {
+			return blobErr("node %d (%s) has no output", i, n.OpName())
+		}
+	}
+	return nil
+}

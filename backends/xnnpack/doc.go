@@ -1,0 +1,9 @@
+// Package xnnpack is etgo's XNNPACK-compatible backend: it reads the delegate blobs that
+// ExecuTorch's XnnpackPartitioner writes (an "XH00" header, an XNNGraph flatbuffer with
+// identifier XN00 or XN01, and constant data inline or in the program's named data) and executes
+// them in Go. Register it under "XnnpackBackend".
+//
+// A blob is untrusted input: ParseBlob verifies the header, the flatbuffer, every value id,
+// shape and constant reference before anything uses them, and returns errors that say what is
+// wrong and where. Unsupported node types and datatypes are refused at init, by name.
+package xnnpack
