@@ -1,0 +1,243 @@
+package xnnpack
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/runtime"
+)
+
+// BackendID is the id ExecuTorch's delegates name this backend by.
+const BackendID = "XnnpackBackend"
+
+// ErrUnsupported is wrapped when a blob uses a node type or datatype this backend does not run.
+var ErrUnsupported = errors.New("unsupported by etgo's XNNPACK backend")
+
+// Backend executes XNNPACK delegate blobs. It holds no state; each Init builds an independent
+// plan, so one Backend serves any number of Methods.
+type Backend struct{}
+
+// Register adds the backend to a registry under BackendID.
+func Register(r *runtime.Registry) error { return r.RegisterBackend(BackendID, Backend{}) }
+
+// IsAvailable is true: the backend is pure Go.
+func (Backend) IsAvailable() bool { return true }
+
+// Init parses and verifies the blob, resolves its constants (from the blob or the program's
+// named data) and builds an execution plan. The plan does not keep the blob.
+func (Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+	g, err := ParseBlob(processed)
+	if err != nil {
+		return nil, err
+	}
+	return newPlan(g, ctx.NamedData)
+}
+
+// Execute runs a plan on the delegate call's arguments (inputs, then outputs).
+func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateHandle, args []*runtime.EValue) error {
+	p, ok := h.(*plan)
+	if !ok {
+		return fmt.Errorf("%w: not an XNNPACK delegate handle", runtime.ErrInvalidArgument)
+	}
+	return p.execute(args)
+}
+
+// Destroy releases nothing: plans are garbage collected.
+func (Backend) Destroy(runtime.DelegateHandle) {}
+
+// tensor is a value during execution: NHWC or plain row-major fp32, as the graph says.
+type tensor struct {
+	dims []int
+	data []float32
+}
+
+func (t *tensor) numel() int {
+	n := 1
+	for _, d := range t.dims {
+		n *= d
+	}
+	return n
+}
+
+// plan is a compiled graph: one tensor per value, constants resolved, nodes in order.
+type plan struct {
+	g       *Graph
+	vals    []tensor
+	index   map[uint32]int // value id -> index
+	isConst []bool
+	inputs  []int // value indices of external inputs
+	outputs []int
+	steps   []step
+}
+
+type step struct {
+	node *Node
+	run  func(p *plan, n *Node) error
+}
+
+func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
+	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values))}
+	for i := range g.Values {
+		v := &g.Values[i]
+		p.index[v.ID] = i
+		if v.Quantized {
+			return nil, fmt.Errorf("%w: value %d is quantized (%s); quantized graphs are not supported yet", ErrUnsupported, v.ID, v.DType)
+		}
+		if v.DType != schema.XNNDatatypexnn_datatype_fp32 {
+			return nil, fmt.Errorf("%w: value %d has datatype %s; only fp32 graphs run", ErrUnsupported, v.ID, v.DType)
+		}
+		dims := make([]int, len(v.Dims))
+		for k, d := range v.Dims {
+			dims[k] = int(d)
+		}
+		p.vals[i].dims = dims
+		switch {
+		case v.ConstantIdx != 0:
+			data, err := g.constant(v, named)
+			if err != nil {
+				return nil, err
+			}
+			p.vals[i].data, p.isConst[i] = data, true
+		case v.IsInput():
+			p.inputs = append(p.inputs, i)
+		}
+		if v.IsOutput() {
+			p.outputs = append(p.outputs, i)
+		}
+	}
+	for k := range g.Nodes {
+		n := &g.Nodes[k]
+		run, ok := ops[n.Op]
+		if !ok {
+			return nil, fmt.Errorf("%w: node %d is %s", ErrUnsupported, k, n.OpName())
+		}
+		for _, id := range n.Outputs {
+			if id != invalidID && p.isConst[p.index[id]] {
+				return nil, blobErr("node %d (%s) writes into constant value %d", k, n.OpName(), id)
+			}
+		}
+		p.steps = append(p.steps, step{node: n, run: run})
+	}
+	return p, nil
+}
+
+// constant returns a constant value's fp32 data, checked against its dims.
+func (g *Graph) constant(v *Value, named func(string) ([]byte, error)) ([]float32, error) {
+	var raw []byte
+	switch {
+	case !g.HasHeader:
+		raw = g.Deprecated[v.ConstantIdx]
+	default:
+		ref := g.Constants[v.ConstantIdx]
+		if ref.HasKey {
+			if named == nil {
+				return nil, blobErr("value %d: constant %q is in named data, which this program does not provide", v.ID, ref.NamedKey)
+			}
+			b, err := named(ref.NamedKey)
+			if err != nil {
+				return nil, blobErr("value %d: constant %q: %v", v.ID, ref.NamedKey, err)
+			}
+			raw = b
+		} else {
+			if ref.Offset > uint64(len(g.ConstantRegion)) || ref.Size > uint64(len(g.ConstantRegion))-ref.Offset {
+				return nil, blobErr("value %d: constant data [%d, +%d) runs past the blob's %d-byte constant region", v.ID, ref.Offset, ref.Size, len(g.ConstantRegion))
+			}
+			// Inline constants are copied: the blob is not kept after Init.
+			raw = slices.Clone(g.ConstantRegion[ref.Offset : ref.Offset+ref.Size])
+		}
+	}
+	n := 1
+	for _, d := range v.Dims {
+		n *= int(d)
+	}
+	if len(raw) < 4*n {
+		return nil, blobErr("value %d: constant has %d bytes, dims %v need %d", v.ID, len(raw), v.Dims, 4*n)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if uintptr(unsafe.Pointer(&raw[0]))%4 != 0 {
+		raw = slices.Clone(raw[:4*n])
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&raw[0])), n), nil
+}
+
+func (p *plan) val(id uint32) *tensor { return &p.vals[p.index[id]] }
+
+// execute binds the external values to the delegate call's arguments, runs every node and
+// writes the outputs back.
+func (p *plan) execute(args []*runtime.EValue) error {
+	ext := func(i int) (*runtime.Tensor, error) {
+		v := &p.g.Values[i]
+		id := int(v.ExternalID)
+		if id >= len(args) || args[id] == nil || args[id].Tag != runtime.TagTensor {
+			return nil, fmt.Errorf("%w: delegate argument %d (value %d) is not a tensor (the call has %d arguments)", runtime.ErrInvalidArgument, id, v.ID, len(args))
+		}
+		t := args[id].Tensor
+		if t.ScalarType() != runtime.Float32 {
+			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes fp32", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()))
+		}
+		if !t.IsContiguous() {
+			return nil, fmt.Errorf("%w: delegate argument %d has dim order %v; delegate boundaries use the default", runtime.ErrInvalidArgument, id, t.DimOrder())
+		}
+		return t, nil
+	}
+	for _, i := range p.inputs {
+		t, err := ext(i)
+		if err != nil {
+			return err
+		}
+		if t.Dim() != len(p.g.Values[i].Dims) {
+			return fmt.Errorf("%w: delegate input %d has rank %d, the graph takes %d", runtime.ErrInvalidArgument, p.g.Values[i].ExternalID, t.Dim(), len(p.g.Values[i].Dims))
+		}
+		p.vals[i].dims = slices.Clone(t.Sizes())
+		p.vals[i].data = runtime.Data[float32](t)
+	}
+	for k := range p.steps {
+		s := &p.steps[k]
+		if err := s.run(p, s.node); err != nil {
+			return fmt.Errorf("node %d (%s): %w", k, s.node.OpName(), err)
+		}
+		clampOutput(p, s.node)
+	}
+	for _, i := range p.outputs {
+		t, err := ext(i)
+		if err != nil {
+			return err
+		}
+		v := &p.vals[i]
+		if err := t.Resize(v.dims); err != nil {
+			return fmt.Errorf("delegate output %d: %w", p.g.Values[i].ExternalID, err)
+		}
+		copy(runtime.Data[float32](t), v.data[:v.numel()])
+	}
+	return nil
+}
+
+// out sizes a node's output value for dims, reusing its memory when large enough.
+func (p *plan) out(id uint32, dims []int) *tensor {
+	t := p.val(id)
+	t.dims = dims
+	n := t.numel()
+	if cap(t.data) < n {
+		t.data = make([]float32, n)
+	}
+	t.data = t.data[:n]
+	return t
+}
+
+// clampOutput applies a node's fused output range.
+func clampOutput(p *plan, n *Node) {
+	lo, hi := n.OutputMin, n.OutputMax
+	if math.IsInf(float64(lo), -1) && math.IsInf(float64(hi), 1) {
+		return
+	}
+	t := p.val(n.Outputs[0])
+	for i, x := range t.data {
+		t.data[i] = min(max(x, lo), hi)
+	}
+}

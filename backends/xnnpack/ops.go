@@ -1,0 +1,425 @@
+package xnnpack
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+)
+
+// XNNPACK flags the graphs use.
+const (
+	flagTransposeWeights = 0x1
+	flagAlignCorners     = 0x8
+	flagKeepDims         = 0x40
+)
+
+// ops maps each supported node type to its implementation. Layout is the graph's: convolution
+// and pooling values are NHWC, filters OHWI ([out, kh, kw, in/groups]), depthwise filters
+// [1, kh, kw, channels].
+var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
+	schema.XNodeUnionXNNAdd:        binaryOp(func(x, y float32) float32 { return x + y }),
+	schema.XNodeUnionXNNSubtract:   binaryOp(func(x, y float32) float32 { return x - y }),
+	schema.XNodeUnionXNNMultiply:   binaryOp(func(x, y float32) float32 { return x * y }),
+	schema.XNodeUnionXNNDiv:        binaryOp(func(x, y float32) float32 { return x / y }),
+	schema.XNodeUnionXNNMinimum:    binaryOp(minNaN),
+	schema.XNodeUnionXNNMaximum:    binaryOp(maxNaN),
+	schema.XNodeUnionXNNClamp:      unaryOp(func(x float32) float32 { return x }), // range applied by clampOutput
+	schema.XNodeUnionXNNCopy:       unaryOp(func(x float32) float32 { return x }),
+	schema.XNodeUnionXNNConvert:    unaryOp(func(x float32) float32 { return x }), // fp32 to fp32 only
+	schema.XNodeUnionXNNAbs:        unaryOp(func(x float32) float32 { return float32(math.Abs(float64(x))) }),
+	schema.XNodeUnionXNNNegate:     unaryOp(func(x float32) float32 { return -x }),
+	schema.XNodeUnionXNNSquare:     unaryOp(func(x float32) float32 { return x * x }),
+	schema.XNodeUnionXNNSquareRoot: unaryOp(func(x float32) float32 { return float32(math.Sqrt(float64(x))) }),
+	schema.XNodeUnionXNNReciprocalSquareRoot: unaryOp(func(x float32) float32 {
+		return float32(1 / math.Sqrt(float64(x)))
+	}),
+	schema.XNodeUnionXNNFloor:   unaryOp(func(x float32) float32 { return float32(math.Floor(float64(x))) }),
+	schema.XNodeUnionXNNCeiling: unaryOp(func(x float32) float32 { return float32(math.Ceil(float64(x))) }),
+	schema.XNodeUnionXNNExp:     unaryOp(func(x float32) float32 { return float32(math.Exp(float64(x))) }),
+	schema.XNodeUnionXNNLog:     unaryOp(func(x float32) float32 { return float32(math.Log(float64(x))) }),
+	schema.XNodeUnionXNNSin:     unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
+	schema.XNodeUnionXNNCos:     unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
+	schema.XNodeUnionXNNTanh:    unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
+	schema.XNodeUnionXNNSigmoid: unaryOp(func(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }),
+	schema.XNodeUnionXNNGelu: unaryOp(func(x float32) float32 {
+		return float32(0.5 * float64(x) * (1 + math.Erf(float64(x)/math.Sqrt2)))
+	}),
+	schema.XNodeUnionXNNHardswish: unaryOp(func(x float32) float32 { return x * min(max(x+3, 0), 6) / 6 }),
+	schema.XNodeUnionXNNELU: func(p *plan, n *Node) error {
+		a := n.Alpha
+		return unaryOp(func(x float32) float32 {
+			if x > 0 {
+				return x
+			}
+			return a * float32(math.Expm1(float64(x)))
+		})(p, n)
+	},
+	schema.XNodeUnionXNNLeakyReLU: func(p *plan, n *Node) error {
+		s := n.Alpha
+		return unaryOp(func(x float32) float32 {
+			if x >= 0 {
+				return x
+			}
+			return s * x
+		})(p, n)
+	},
+	schema.XNodeUnionXNNPReLU:                  prelu,
+	schema.XNodeUnionXNNSoftmax:                softmax,
+	schema.XNodeUnionXNNFullyConnected:         fullyConnected,
+	schema.XNodeUnionXNNBatchMatrixMultiply:    batchMatMul,
+	schema.XNodeUnionXNNConv2d:                 conv2d,
+	schema.XNodeUnionXNNDepthwiseConv2d:        depthwiseConv2d,
+	schema.XNodeUnionXNNConvTranspose2d:        convTranspose2d,
+	schema.XNodeUnionXNNMaxPooling2d:           pool2d(true),
+	schema.XNodeUnionXNNAvgPooling2d:           pool2d(false),
+	schema.XNodeUnionXNNGlobalAvgPooling2d:     globalAvgPool,
+	schema.XNodeUnionXNNStaticTranspose:        transpose,
+	schema.XNodeUnionXNNStaticReshape:          reshape,
+	schema.XNodeUnionXNNStaticSlice:            slice,
+	schema.XNodeUnionXNNStaticConstantPad:      constantPad,
+	schema.XNodeUnionXNNConcatenate2:           concat,
+	schema.XNodeUnionXNNConcatenate3:           concat,
+	schema.XNodeUnionXNNConcatenate4:           concat,
+	schema.XNodeUnionXNNConcatenate5:           concat,
+	schema.XNodeUnionXNNStaticResizeBilinear2D: resizeBilinear,
+}
+
+func minNaN(x, y float32) float32 {
+	if x != x || y != y {
+		return float32(math.NaN())
+	}
+	return min(x, y)
+}
+
+func maxNaN(x, y float32) float32 {
+	if x != x || y != y {
+		return float32(math.NaN())
+	}
+	return max(x, y)
+}
+
+func errorf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalidBlob, fmt.Sprintf(format, args...))
+}
+
+// in returns an operand that must hold data for its dims (a value computed earlier, a
+// constant or an input).
+func (p *plan) in(id uint32) (*tensor, error) {
+	t := p.val(id)
+	if len(t.data) < t.numel() {
+		return nil, errorf("value %d is read before it is computed", id)
+	}
+	return t, nil
+}
+
+func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {
+	return func(p *plan, n *Node) error {
+		x, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+		for i, v := range x.data[:x.numel()] {
+			y.data[i] = f(v)
+		}
+		return nil
+	}
+}
+
+// broadcastDims applies numpy broadcasting to two shapes.
+func broadcastDims(a, b []int) ([]int, error) {
+	n := max(len(a), len(b))
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		x, y := 1, 1
+		if k := i - (n - len(a)); k >= 0 {
+			x = a[k]
+		}
+		if k := i - (n - len(b)); k >= 0 {
+			y = b[k]
+		}
+		switch {
+		case x == y || y == 1:
+			out[i] = x
+		case x == 1:
+			out[i] = y
+		default:
+			return nil, errorf("shapes %v and %v do not broadcast", a, b)
+		}
+	}
+	return out, nil
+}
+
+// broadcastStrides returns element strides of shape aligned to out, 0 where it broadcasts.
+func broadcastStrides(shape, out []int) []int {
+	s := make([]int, len(out))
+	step := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		k := i + len(out) - len(shape)
+		if shape[i] != 1 {
+			s[k] = step
+		}
+		step *= shape[i]
+	}
+	return s
+}
+
+func binaryOp(f func(x, y float32) float32) func(p *plan, n *Node) error {
+	return func(p *plan, n *Node) error {
+		a, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, err := p.in(n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		dims, err := broadcastDims(a.dims, b.dims)
+		if err != nil {
+			return err
+		}
+		y := p.out(n.Outputs[0], dims)
+		if equalDims(a.dims, dims) && equalDims(b.dims, dims) {
+			for i := range y.data {
+				y.data[i] = f(a.data[i], b.data[i])
+			}
+			return nil
+		}
+		if equalDims(a.dims, dims) && b.numel() == 1 {
+			s := b.data[0]
+			for i := range y.data {
+				y.data[i] = f(a.data[i], s)
+			}
+			return nil
+		}
+		sa, sb := broadcastStrides(a.dims, dims), broadcastStrides(b.dims, dims)
+		idx := make([]int, len(dims))
+		oa, ob := 0, 0
+		for i := range y.data {
+			y.data[i] = f(a.data[oa], b.data[ob])
+			for d := len(idx) - 1; d >= 0; d-- {
+				idx[d]++
+				oa += sa[d]
+				ob += sb[d]
+				if idx[d] < dims[d] {
+					break
+				}
+				oa -= idx[d] * sa[d]
+				ob -= idx[d] * sb[d]
+				idx[d] = 0
+			}
+		}
+		return nil
+	}
+}
+
+func equalDims(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// prelu: y = x >= 0 ? x : slope*x, the slope broadcast over the last (channel) dimension.
+func prelu(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	s, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+	c := s.numel()
+	if c == 0 || x.numel()%c != 0 {
+		return errorf("prelu slope of %d values does not divide the input %v", c, x.dims)
+	}
+	for i, v := range x.data[:x.numel()] {
+		if v < 0 {
+			v *= s.data[i%c]
+		}
+		y.data[i] = v
+	}
+	return nil
+}
+
+// softmax over the last dimension.
+func softmax(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+	if len(x.dims) == 0 {
+		return errorf("softmax of a scalar")
+	}
+	c := x.dims[len(x.dims)-1]
+	for r := 0; r+c <= x.numel() && c > 0; r += c {
+		row, out := x.data[r:r+c], y.data[r:r+c]
+		m := row[0]
+		for _, v := range row {
+			m = max(m, v)
+		}
+		sum := 0.0
+		for i, v := range row {
+			e := math.Exp(float64(v - m))
+			out[i] = float32(e)
+			sum += e
+		}
+		for i := range out {
+			out[i] = float32(float64(out[i]) / sum)
+		}
+	}
+	return nil
+}
+
+// fullyConnected: y[..., o] = sum_i x[..., i] * w[o, i] + b[o]; w is [in, out] when the
+// transpose-weights flag is set.
+func fullyConnected(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	w, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	if len(w.dims) != 2 || len(x.dims) == 0 {
+		return errorf("fully connected needs a 2-d filter, got %v for input %v", w.dims, x.dims)
+	}
+	oc, ic := w.dims[0], w.dims[1]
+	if n.Flags&flagTransposeWeights != 0 {
+		oc, ic = ic, oc
+	}
+	if x.dims[len(x.dims)-1] != ic {
+		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
+	}
+	var bias []float32
+	if n.Inputs[2] != invalidID {
+		b, err := p.in(n.Inputs[2])
+		if err != nil {
+			return err
+		}
+		if b.numel() != oc {
+			return errorf("bias of %d values for %d output channels", b.numel(), oc)
+		}
+		bias = b.data
+	}
+	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
+	y := p.out(n.Outputs[0], dims)
+	rows := x.numel() / max(ic, 1)
+	if ic == 0 {
+		rows = y.numel() / max(oc, 1)
+	}
+	if n.Flags&flagTransposeWeights != 0 {
+		gemm(x.data, w.data, y.data, rows, ic, oc, bias)
+	} else {
+		gemmBT(x.data, w.data, y.data, rows, ic, oc, bias)
+	}
+	return nil
+}
+
+// gemm computes c[m,n] = a[m,k] * b[k,n] (+ bias[n]).
+func gemm(a, b, c []float32, m, k, n int, bias []float32) {
+	for i := 0; i < m; i++ {
+		row := c[i*n : i*n+n]
+		if bias != nil {
+			copy(row, bias)
+		} else {
+			clear(row)
+		}
+		for kk := 0; kk < k; kk++ {
+			av := a[i*k+kk]
+			if av == 0 {
+				continue
+			}
+			br := b[kk*n : kk*n+n]
+			for j := range row {
+				row[j] += av * br[j]
+			}
+		}
+	}
+}
+
+// gemmBT computes c[m,n] = a[m,k] * b[n,k]^T (+ bias[n]).
+func gemmBT(a, b, c []float32, m, k, n int, bias []float32) {
+	for i := 0; i < m; i++ {
+		ar := a[i*k : i*k+k]
+		for j := 0; j < n; j++ {
+			br := b[j*k : j*k+k]
+			var s float32
+			for kk, v := range ar {
+				s += v * br[kk]
+			}
+			if bias != nil {
+				s += bias[j]
+			}
+			c[i*n+j] = s
+		}
+	}
+}
+
+// batchMatMul: [..., m, k] x [..., k, n] (or [..., n, k] with the transpose flag), batch dims
+// broadcast.
+func batchMatMul(p *plan, n *Node) error {
+	a, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	b, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	if len(a.dims) < 2 || len(b.dims) < 2 {
+		return errorf("batch matmul of %v and %v", a.dims, b.dims)
+	}
+	m, k := a.dims[len(a.dims)-2], a.dims[len(a.dims)-1]
+	kb, nn := b.dims[len(b.dims)-2], b.dims[len(b.dims)-1]
+	trans := n.Flags&flagTransposeWeights != 0
+	if trans {
+		kb, nn = nn, kb
+	}
+	if kb != k {
+		return errorf("batch matmul inner dimensions %d and %d differ", k, kb)
+	}
+	batch, err := broadcastDims(a.dims[:len(a.dims)-2], b.dims[:len(b.dims)-2])
+	if err != nil {
+		return err
+	}
+	y := p.out(n.Outputs[0], append(append([]int(nil), batch...), m, nn))
+	sa, sb := broadcastStrides(a.dims[:len(a.dims)-2], batch), broadcastStrides(b.dims[:len(b.dims)-2], batch)
+	nb := 1
+	for _, d := range batch {
+		nb *= d
+	}
+	idx := make([]int, len(batch))
+	for bi := 0; bi < nb; bi++ {
+		oa, ob := 0, 0
+		for d, x := range idx {
+			oa += x * sa[d]
+			ob += x * sb[d]
+		}
+		am := a.data[oa*m*k : (oa+1)*m*k]
+		bm := b.data[ob*k*nn : (ob+1)*k*nn]
+		cm := y.data[bi*m*nn : (bi+1)*m*nn]
+		if trans {
+			gemmBT(am, bm, cm, m, k, nn, nil)
+		} else {
+			gemm(am, bm, cm, m, k, nn, nil)
+		}
+		for d := len(idx) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < batch[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return nil
+}

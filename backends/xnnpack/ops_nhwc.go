@@ -1,0 +1,604 @@
+package xnnpack
+
+import (
+	"math"
+	"slices"
+)
+
+// outSize is a convolution or pooling's output extent.
+func outSize(in, padA, padB, kernel, stride, dilation int) int {
+	eff := dilation*(kernel-1) + 1
+	if stride <= 0 || in+padA+padB < eff {
+		return 0
+	}
+	return (in+padA+padB-eff)/stride + 1
+}
+
+// nhwc checks a 4-d NHWC operand.
+func nhwc(t *tensor, what string) (n, h, w, c int, err error) {
+	if len(t.dims) != 4 {
+		return 0, 0, 0, 0, errorf("%s must be 4-d NHWC, got %v", what, t.dims)
+	}
+	return t.dims[0], t.dims[1], t.dims[2], t.dims[3], nil
+}
+
+func convBias(p *plan, n *Node, oc int) ([]float32, error) {
+	if n.Inputs[2] == invalidID {
+		return nil, nil
+	}
+	b, err := p.in(n.Inputs[2])
+	if err != nil {
+		return nil, err
+	}
+	if b.numel() != oc {
+		return nil, errorf("bias of %d values for %d output channels", b.numel(), oc)
+	}
+	return b.data, nil
+}
+
+// conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in].
+func conv2d(p *plan, n *Node) error {
+	cp := n.Conv
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	w, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	N, H, W, C, err := nhwc(x, "conv input")
+	if err != nil {
+		return err
+	}
+	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	KH, KW := int(cp.KernelH), int(cp.KernelW)
+	OC := G * GOC
+	if G < 1 || C != G*GIC || !equalDims(w.dims, []int{OC, KH, KW, GIC}) {
+		return errorf("conv input %v and filter %v do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, w.dims, G, GIC, GOC, KH, KW)
+	}
+	bias, err := convBias(p, n, OC)
+	if err != nil {
+		return err
+	}
+	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
+	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	acc := make([]float32, OC)
+	for b := 0; b < N; b++ {
+		for oh := 0; oh < OH; oh++ {
+			for ow := 0; ow < OW; ow++ {
+				if bias != nil {
+					copy(acc, bias)
+				} else {
+					clear(acc)
+				}
+				for kh := 0; kh < KH; kh++ {
+					ih := oh*sh - pt + kh*dh
+					if ih < 0 || ih >= H {
+						continue
+					}
+					for kw := 0; kw < KW; kw++ {
+						iw := ow*sw - pl + kw*dw
+						if iw < 0 || iw >= W {
+							continue
+						}
+						px := x.data[((b*H+ih)*W+iw)*C:]
+						for g := 0; g < G; g++ {
+							xin := px[g*GIC : g*GIC+GIC]
+							for o := g * GOC; o < (g+1)*GOC; o++ {
+								wr := w.data[((o*KH+kh)*KW+kw)*GIC:][:GIC]
+								var s float32
+								for i, v := range xin {
+									s += v * wr[i]
+								}
+								acc[o] += s
+							}
+						}
+					}
+				}
+				copy(y.data[((b*OH+oh)*OW+ow)*OC:], acc)
+			}
+		}
+	}
+	return nil
+}
+
+// depthwiseConv2d: NHWC input, filter [1, kh, kw, channels*multiplier].
+func depthwiseConv2d(p *plan, n *Node) error {
+	cp := n.Conv
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	w, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	N, H, W, C, err := nhwc(x, "depthwise input")
+	if err != nil {
+		return err
+	}
+	G, M := int(cp.Groups), int(cp.GroupOutputChannels)
+	KH, KW := int(cp.KernelH), int(cp.KernelW)
+	OC := G * M
+	if C != G || !equalDims(w.dims, []int{1, KH, KW, OC}) {
+		return errorf("depthwise input %v and filter %v do not match %d channels x %d, kernel %dx%d", x.dims, w.dims, G, M, KH, KW)
+	}
+	bias, err := convBias(p, n, OC)
+	if err != nil {
+		return err
+	}
+	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
+	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	for b := 0; b < N; b++ {
+		for oh := 0; oh < OH; oh++ {
+			for ow := 0; ow < OW; ow++ {
+				acc := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+				if bias != nil {
+					copy(acc, bias)
+				} else {
+					clear(acc)
+				}
+				for kh := 0; kh < KH; kh++ {
+					ih := oh*sh - pt + kh*dh
+					if ih < 0 || ih >= H {
+						continue
+					}
+					for kw := 0; kw < KW; kw++ {
+						iw := ow*sw - pl + kw*dw
+						if iw < 0 || iw >= W {
+							continue
+						}
+						px := x.data[((b*H+ih)*W+iw)*C:][:C]
+						wr := w.data[(kh*KW+kw)*OC:][:OC]
+						for o := range acc {
+							acc[o] += px[o/M] * wr[o]
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// convTranspose2d: NHWC input, filter [groups*group_out, kh, kw, group_in].
+func convTranspose2d(p *plan, n *Node) error {
+	cp := n.Conv
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	w, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	N, H, W, C, err := nhwc(x, "deconvolution input")
+	if err != nil {
+		return err
+	}
+	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	KH, KW := int(cp.KernelH), int(cp.KernelW)
+	OC := G * GOC
+	if G < 1 || C != G*GIC || !equalDims(w.dims, []int{OC, KH, KW, GIC}) {
+		return errorf("deconvolution input %v and filter %v do not match groups %d x (%d in, %d out)", x.dims, w.dims, G, GIC, GOC)
+	}
+	bias, err := convBias(p, n, OC)
+	if err != nil {
+		return err
+	}
+	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	OH := sh*(H-1) + int(cp.AdjustmentH) + dh*(KH-1) + 1 - pt - int(cp.PadBottom)
+	OW := sw*(W-1) + int(cp.AdjustmentW) + dw*(KW-1) + 1 - pl - int(cp.PadRight)
+	if H == 0 || W == 0 || OH < 0 || OW < 0 {
+		OH, OW = max(OH, 0), max(OW, 0)
+	}
+	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	for i := 0; i < len(y.data); i += OC {
+		if bias != nil {
+			copy(y.data[i:i+OC], bias)
+		} else {
+			clear(y.data[i : i+OC])
+		}
+	}
+	for b := 0; b < N; b++ {
+		for ih := 0; ih < H; ih++ {
+			for iw := 0; iw < W; iw++ {
+				px := x.data[((b*H+ih)*W+iw)*C:][:C]
+				for kh := 0; kh < KH; kh++ {
+					oh := ih*sh - pt + kh*dh
+					if oh < 0 || oh >= OH {
+						continue
+					}
+					for kw := 0; kw < KW; kw++ {
+						ow := iw*sw - pl + kw*dw
+						if ow < 0 || ow >= OW {
+							continue
+						}
+						out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+						for g := 0; g < G; g++ {
+							xin := px[g*GIC : g*GIC+GIC]
+							for o := g * GOC; o < (g+1)*GOC; o++ {
+								wr := w.data[((o*KH+kh)*KW+kw)*GIC:][:GIC]
+								var s float32
+								for i, v := range xin {
+									s += v * wr[i]
+								}
+								out[o] += s
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// pool2d is max or average pooling over NHWC; the average excludes padding (the partitioner
+// only delegates average pools whose padding is not counted).
+func pool2d(isMax bool) func(p *plan, n *Node) error {
+	return func(p *plan, n *Node) error {
+		pp := n.Pool
+		x, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		N, H, W, C, err := nhwc(x, "pooling input")
+		if err != nil {
+			return err
+		}
+		PH, PW := int(pp.PoolH), int(pp.PoolW)
+		sh, sw := max(int(pp.StrideH), 1), max(int(pp.StrideW), 1)
+		dh, dw := max(int(pp.DilationH), 1), max(int(pp.DilationW), 1)
+		pt, pl := int(pp.PadTop), int(pp.PadLeft)
+		OH, OW := outSize(H, pt, int(pp.PadBottom), PH, sh, dh), outSize(W, pl, int(pp.PadRight), PW, sw, dw)
+		y := p.out(n.Outputs[0], []int{N, OH, OW, C})
+		for b := 0; b < N; b++ {
+			for oh := 0; oh < OH; oh++ {
+				for ow := 0; ow < OW; ow++ {
+					out := y.data[((b*OH+oh)*OW+ow)*C:][:C]
+					for c := range out {
+						if isMax {
+							out[c] = float32(math.Inf(-1))
+						} else {
+							out[c] = 0
+						}
+					}
+					count := 0
+					for kh := 0; kh < PH; kh++ {
+						ih := oh*sh - pt + kh*dh
+						if ih < 0 || ih >= H {
+							continue
+						}
+						for kw := 0; kw < PW; kw++ {
+							iw := ow*sw - pl + kw*dw
+							if iw < 0 || iw >= W {
+								continue
+							}
+							count++
+							px := x.data[((b*H+ih)*W+iw)*C:][:C]
+							for c, v := range px {
+								if isMax {
+									if v > out[c] || v != v {
+										out[c] = v
+									}
+								} else {
+									out[c] += v
+								}
+							}
+						}
+					}
+					if !isMax && count > 0 {
+						inv := 1 / float32(count)
+						for c := range out {
+							out[c] *= inv
+						}
+					}
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// globalAvgPool averages NHWC over H and W; keep-dims gives [N, 1, 1, C], else [N, C].
+func globalAvgPool(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	N, H, W, C, err := nhwc(x, "global pooling input")
+	if err != nil {
+		return err
+	}
+	dims := []int{N, C}
+	if n.Flags&flagKeepDims != 0 {
+		dims = []int{N, 1, 1, C}
+	}
+	y := p.out(n.Outputs[0], dims)
+	for b := 0; b < N; b++ {
+		acc := make([]float64, C)
+		for i := 0; i < H*W; i++ {
+			for c, v := range x.data[(b*H*W+i)*C:][:C] {
+				acc[c] += float64(v)
+			}
+		}
+		for c := range acc {
+			y.data[b*C+c] = float32(acc[c] / float64(max(H*W, 1)))
+		}
+	}
+	return nil
+}
+
+// transpose permutes dimensions: out.dims[i] = in.dims[perm[i]].
+func transpose(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	r := len(x.dims)
+	if len(n.Perm) != r {
+		return errorf("perm %v for a rank-%d input", n.Perm, r)
+	}
+	seen := make([]bool, r)
+	dims := make([]int, r)
+	for i, d := range n.Perm {
+		if int(d) >= r || seen[d] {
+			return errorf("perm %v is not a permutation of 0..%d", n.Perm, r-1)
+		}
+		seen[d] = true
+		dims[i] = x.dims[d]
+	}
+	y := p.out(n.Outputs[0], dims)
+	inStride := make([]int, r)
+	step := 1
+	for i := r - 1; i >= 0; i-- {
+		inStride[i] = step
+		step *= x.dims[i]
+	}
+	s := make([]int, r)
+	for i, d := range n.Perm {
+		s[i] = inStride[d]
+	}
+	idx := make([]int, r)
+	off := 0
+	for i := range y.data {
+		y.data[i] = x.data[off]
+		for d := r - 1; d >= 0; d-- {
+			idx[d]++
+			off += s[d]
+			if idx[d] < dims[d] {
+				break
+			}
+			off -= idx[d] * s[d]
+			idx[d] = 0
+		}
+	}
+	return nil
+}
+
+// reshape copies into new dims; one 0 entry is inferred from the element count.
+func reshape(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	dims := make([]int, len(n.NewShape))
+	known, infer := 1, -1
+	for i, d := range n.NewShape {
+		dims[i] = int(d)
+		if d == 0 {
+			if infer >= 0 {
+				return errorf("new shape %v has more than one dimension to infer", n.NewShape)
+			}
+			infer = i
+			continue
+		}
+		known *= int(d)
+	}
+	if infer >= 0 && known > 0 {
+		dims[infer] = x.numel() / known
+	}
+	total := 1
+	for _, d := range dims {
+		total *= d
+	}
+	if total != x.numel() {
+		return errorf("cannot reshape %v (%d elements) to %v", x.dims, x.numel(), n.NewShape)
+	}
+	y := p.out(n.Outputs[0], dims)
+	copy(y.data, x.data[:total])
+	return nil
+}
+
+// slice copies the box [offsets, offsets+sizes); a size of 0 runs to the end.
+func slice(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	r := len(x.dims)
+	if len(n.Offsets) != r || len(n.Sizes) != r {
+		return errorf("slice of %d offsets and %d sizes for rank %d", len(n.Offsets), len(n.Sizes), r)
+	}
+	dims := make([]int, r)
+	for i := range dims {
+		o, s := int(n.Offsets[i]), int(n.Sizes[i])
+		if s == 0 {
+			s = x.dims[i] - o
+		}
+		if o < 0 || s < 0 || o+s > x.dims[i] {
+			return errorf("slice offset %d size %d out of dimension %d of %v", o, s, i, x.dims)
+		}
+		dims[i] = s
+	}
+	y := p.out(n.Outputs[0], dims)
+	stride := make([]int, r)
+	step := 1
+	for i := r - 1; i >= 0; i-- {
+		stride[i] = step
+		step *= x.dims[i]
+	}
+	base := 0
+	for i := range dims {
+		base += int(n.Offsets[i]) * stride[i]
+	}
+	idx := make([]int, r)
+	off := base
+	for i := range y.data {
+		y.data[i] = x.data[off]
+		for d := r - 1; d >= 0; d-- {
+			idx[d]++
+			off += stride[d]
+			if idx[d] < dims[d] {
+				break
+			}
+			off -= idx[d] * stride[d]
+			idx[d] = 0
+		}
+	}
+	return nil
+}
+
+// constantPad pads each dimension with pre and post paddings of a constant.
+func constantPad(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	r := len(x.dims)
+	if len(n.PrePadding) != r || len(n.PostPadding) != r {
+		return errorf("padding of %d/%d entries for rank %d", len(n.PrePadding), len(n.PostPadding), r)
+	}
+	dims := make([]int, r)
+	for i := range dims {
+		dims[i] = x.dims[i] + int(n.PrePadding[i]) + int(n.PostPadding[i])
+	}
+	y := p.out(n.Outputs[0], dims)
+	for i := range y.data {
+		y.data[i] = n.PadValue
+	}
+	ystride := make([]int, r)
+	step := 1
+	for i := r - 1; i >= 0; i-- {
+		ystride[i] = step
+		step *= dims[i]
+	}
+	idx := make([]int, r)
+	for i := 0; i < x.numel(); i++ {
+		off := 0
+		for d, v := range idx {
+			off += (v + int(n.PrePadding[d])) * ystride[d]
+		}
+		y.data[off] = x.data[i]
+		for d := r - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < x.dims[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return nil
+}
+
+// concat joins the inputs along the node's axis.
+func concat(p *plan, n *Node) error {
+	var ins []*tensor
+	for _, id := range n.Inputs {
+		t, err := p.in(id)
+		if err != nil {
+			return err
+		}
+		ins = append(ins, t)
+	}
+	r := len(ins[0].dims)
+	ax := int(n.Axis)
+	if ax >= r {
+		return errorf("concatenation axis %d for rank %d", ax, r)
+	}
+	dims := slices.Clone(ins[0].dims)
+	dims[ax] = 0
+	for _, t := range ins {
+		if len(t.dims) != r {
+			return errorf("concatenating ranks %d and %d", r, len(t.dims))
+		}
+		for d := range t.dims {
+			if d != ax && t.dims[d] != ins[0].dims[d] {
+				return errorf("concatenating %v and %v along %d", ins[0].dims, t.dims, ax)
+			}
+		}
+		dims[ax] += t.dims[ax]
+	}
+	y := p.out(n.Outputs[0], dims)
+	outer := 1
+	for _, d := range dims[:ax] {
+		outer *= d
+	}
+	inner := 1
+	for _, d := range dims[ax+1:] {
+		inner *= d
+	}
+	off := 0
+	for o := 0; o < outer; o++ {
+		for _, t := range ins {
+			k := t.dims[ax] * inner
+			copy(y.data[off:off+k], t.data[o*k:o*k+k])
+			off += k
+		}
+	}
+	return nil
+}
+
+// resizeBilinear resizes NHWC H and W, with half-pixel centres or aligned corners.
+func resizeBilinear(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	N, H, W, C, err := nhwc(x, "resize input")
+	if err != nil {
+		return err
+	}
+	OH, OW := int(n.NewHeight), int(n.NewWidth)
+	y := p.out(n.Outputs[0], []int{N, OH, OW, C})
+	align := n.Flags&flagAlignCorners != 0
+	src := func(o, in, out int) float64 {
+		if align {
+			if out <= 1 {
+				return 0
+			}
+			return float64(o) * float64(in-1) / float64(out-1)
+		}
+		s := (float64(o)+0.5)*float64(in)/float64(out) - 0.5
+		return max(s, 0)
+	}
+	for b := 0; b < N; b++ {
+		for oh := 0; oh < OH; oh++ {
+			fy := src(oh, H, OH)
+			y0 := min(int(fy), H-1)
+			y1, wy := min(y0+1, H-1), fy-float64(y0)
+			for ow := 0; ow < OW; ow++ {
+				fx := src(ow, W, OW)
+				x0 := min(int(fx), W-1)
+				x1, wx := min(x0+1, W-1), fx-float64(x0)
+				out := y.data[((b*OH+oh)*OW+ow)*C:][:C]
+				p00 := x.data[((b*H+y0)*W+x0)*C:]
+				p01 := x.data[((b*H+y0)*W+x1)*C:]
+				p10 := x.data[((b*H+y1)*W+x0)*C:]
+				p11 := x.data[((b*H+y1)*W+x1)*C:]
+				for c := range out {
+					top := float64(p00[c]) + (float64(p01[c])-float64(p00[c]))*wx
+					bot := float64(p10[c]) + (float64(p11[c])-float64(p10[c]))*wx
+					out[c] = float32(top + (bot-top)*wy)
+				}
+			}
+		}
+	}
+	return nil
+}
