@@ -1,0 +1,261 @@
+// Package ir is etgo's ahead-of-time graph: the program torch.export produced, as nodes calling
+// operators on named values, with tensor metadata (dtype, sizes with symbolic dims and their
+// ranges) and the graph signature (parameters, buffers, constants, user inputs and outputs).
+//
+// Invariants: Nodes are in topological order (every argument value is a graph input or the
+// output of an earlier node); every Value has exactly one producer (a node or the graph's
+// inputs); names are unique. Constant data is not copied from its source (a mapped .pt2).
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DType is a tensor element type, numbered as ExecuTorch/c10 number them (float32 = 6).
+type DType int8
+
+const (
+	Uint8    DType = 0
+	Int8     DType = 1
+	Int16    DType = 2
+	Int32    DType = 3
+	Int64    DType = 4
+	Float16  DType = 5
+	Float32  DType = 6
+	Float64  DType = 7
+	Bool     DType = 11
+	BFloat16 DType = 15
+	Uint16   DType = 27
+	Uint32   DType = 28
+	Uint64   DType = 29
+)
+
+var dtypeInfo = map[DType]struct {
+	name string
+	size int
+}{
+	Uint8: {"uint8", 1}, Int8: {"int8", 1}, Int16: {"int16", 2}, Int32: {"int32", 4}, Int64: {"int64", 8},
+	Float16: {"float16", 2}, Float32: {"float32", 4}, Float64: {"float64", 8}, Bool: {"bool", 1},
+	BFloat16: {"bfloat16", 2}, Uint16: {"uint16", 2}, Uint32: {"uint32", 4}, Uint64: {"uint64", 8},
+}
+
+func (d DType) String() string {
+	if i, ok := dtypeInfo[d]; ok {
+		return i.name
+	}
+	return fmt.Sprintf("dtype(%d)", int8(d))
+}
+
+// Size is the bytes of one element (0 when unknown).
+func (d DType) Size() int { return dtypeInfo[d].size }
+
+// IsFloat reports a floating-point type.
+func (d DType) IsFloat() bool {
+	return d == Float16 || d == Float32 || d == Float64 || d == BFloat16
+}
+
+// Dim is one tensor dimension: a known size, or a symbol with the size it had when traced.
+type Dim struct {
+	Size   int64  // the static size, or the trace-time hint of a symbolic dim
+	Symbol string // "" for static dims; the sympy expression for symbolic ones (e.g. "s77")
+}
+
+// IsStatic reports a known size.
+func (d Dim) IsStatic() bool { return d.Symbol == "" }
+
+func (d Dim) String() string {
+	if d.IsStatic() {
+		return fmt.Sprint(d.Size)
+	}
+	return d.Symbol
+}
+
+// TensorMeta describes a tensor value.
+type TensorMeta struct {
+	DType DType
+	Sizes []Dim
+}
+
+// IsStatic reports whether every dim is known.
+func (m *TensorMeta) IsStatic() bool {
+	for _, d := range m.Sizes {
+		if !d.IsStatic() {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *TensorMeta) String() string {
+	s := make([]string, len(m.Sizes))
+	for i, d := range m.Sizes {
+		s[i] = d.String()
+	}
+	return fmt.Sprintf("%s[%s]", m.DType, strings.Join(s, ","))
+}
+
+// ValueKind says what a Value holds.
+type ValueKind uint8
+
+const (
+	TensorValue ValueKind = iota
+	SymIntValue
+	SymBoolValue
+	SymFloatValue
+)
+
+// Value is a named result: a graph input or a node output.
+type Value struct {
+	Name     string
+	Kind     ValueKind
+	Meta     *TensorMeta // tensors only
+	Producer *Node       // nil for graph inputs
+}
+
+// ArgKind says what an argument holds.
+type ArgKind uint8
+
+const (
+	ArgNone ArgKind = iota
+	ArgTensor
+	ArgTensors         // list of tensors
+	ArgOptionalTensors // list of tensors or None (nil entries)
+	ArgInt
+	ArgInts
+	ArgFloat
+	ArgFloats
+	ArgBool
+	ArgBools
+	ArgString
+	ArgStrings
+	ArgScalarType
+	ArgMemoryFormat
+	ArgLayout
+	ArgDevice
+	ArgSymInt  // a symbolic int value (Values[0])
+	ArgSymInts // a list mixing ints and symbolic ints (Ints, with Values non-nil where symbolic)
+)
+
+// Arg is one argument of a node, named as in the operator schema.
+type Arg struct {
+	Name   string
+	Kind   ArgKind
+	Values []*Value // tensors, or symbolic ints (nil entries where a list item is None or static)
+	Int    int64    // int, scalar type, memory format, layout
+	Ints   []int64
+	Float  float64
+	Floats []float64
+	Bool   bool
+	Bools  []bool
+	Str    string
+	Strs   []string
+	// KwargOnly is true for keyword-only arguments of the schema.
+	KwargOnly bool
+}
+
+// Node calls an operator.
+type Node struct {
+	Name string
+	// Target is the operator as "namespace.op.overload", e.g. "aten.convolution.default".
+	Target  string
+	Args    []Arg
+	Outputs []*Value // nil entries for unused outputs of multi-output ops
+	// ListOutput is true when the operator returns a list (outputs are its items).
+	ListOutput bool
+	// StackTrace and ModuleStack come from the exporter's metadata (for reports).
+	StackTrace  string
+	ModuleStack string
+}
+
+// InputKind classifies a graph input.
+type InputKind uint8
+
+const (
+	UserInput InputKind = iota
+	Parameter
+	Buffer
+	TensorConstant
+	ConstantInput // a non-tensor constant baked into the signature
+)
+
+// InputSpec is one graph input.
+type InputSpec struct {
+	Kind  InputKind
+	Value *Value
+	// Target is the fully qualified name of a parameter, buffer or constant ("fc1.weight").
+	Target     string
+	Persistent bool
+}
+
+// OutputKind classifies a graph output.
+type OutputKind uint8
+
+const (
+	UserOutput OutputKind = iota
+	BufferMutation
+	UserInputMutation
+)
+
+// OutputSpec is one graph output.
+type OutputSpec struct {
+	Kind   OutputKind
+	Value  *Value // nil when the output is a constant (None or a literal)
+	Target string // the mutated buffer or input
+}
+
+// Range bounds a symbol. Max < 0 means unbounded.
+type Range struct{ Min, Max int64 }
+
+// Constant is the data of a parameter, buffer or tensor constant.
+type Constant struct {
+	Meta TensorMeta
+	// Data holds the elements, contiguous, little-endian; it aliases the source archive.
+	Data []byte
+}
+
+// Graph is one exported program.
+type Graph struct {
+	Nodes   []*Node
+	Inputs  []InputSpec
+	Outputs []OutputSpec
+	// Constants maps each parameter, buffer and constant FQN to its data.
+	Constants map[string]*Constant
+	Ranges    map[string]Range
+	values    map[string]*Value
+}
+
+// NewGraph returns an empty graph.
+func NewGraph() *Graph {
+	return &Graph{Constants: map[string]*Constant{}, Ranges: map[string]Range{}, values: map[string]*Value{}}
+}
+
+// Value looks a value up by name.
+func (g *Graph) Value(name string) (*Value, bool) {
+	v, ok := g.values[name]
+	return v, ok
+}
+
+// AddValue registers a value; names must be unique.
+func (g *Graph) AddValue(v *Value) error {
+	if _, dup := g.values[v.Name]; dup {
+		return fmt.Errorf("ir: value %q defined twice", v.Name)
+	}
+	g.values[v.Name] = v
+	return nil
+}
+
+// Users returns, for each value, the nodes that take it as an argument, in graph order.
+func (g *Graph) Users() map[*Value][]*Node {
+	users := map[*Value][]*Node{}
+	for _, n := range g.Nodes {
+		for _, a := range n.Args {
+			for _, v := range a.Values {
+				if v != nil {
+					users[v] = append(users[v], n)
+				}
+			}
+		}
+	}
+	return users
+}
