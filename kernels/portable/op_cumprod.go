@@ -1,0 +1,46 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::cumprod.out", DTypes: realBoolTypes, Fn: cumprodOut})
+}
+
+// aten::cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out): the running
+// product along dim, out sized like self. The input is cast to out's dtype (which dtype, when
+// given, must name) and accumulated in float64 or int64, so integer outs wrap as PyTorch's do.
+func cumprodOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dim, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if _, _, err := reduceDtypeArg(args, 2, out); err != nil {
+		return err
+	}
+	set, err := reduceOneDim(self.Dim(), dim, 1, "dim")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	p := newReducePlan(self.Sizes(), set, true)
+	f, i, isF := reduceLoadAs(self, out.ScalarType())
+	if isF {
+		storeF64(out, reduceScan(p, f, 1, func(acc, x float64) float64 { return acc * x }))
+	} else {
+		storeI64(out, reduceScan(p, i, 1, func(acc, x int64) int64 { return acc * x }))
+	}
+	return nil
+}

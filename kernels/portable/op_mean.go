@@ -1,0 +1,84 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::mean.out", DTypes: realBoolTypes, Fn: meanOut},
+		runtime.Kernel{Name: "aten::mean.dtype_out", DTypes: realBoolTypes, Fn: meanDtypeOut},
+	)
+}
+
+// aten::mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
+// Tensor(a!) out). None or [] averages every dim. Without dtype the input and out must be
+// floating; with it, dtype must be floating and name out's dtype (the input may then be
+// integral). Sums accumulate in float64.
+func meanOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dims, _, err := optIntListArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	keepdim, err := boolArg(args, 2, "keepdim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	set, err := reduceDimList(self.Dim(), dims, 1, "dim")
+	if err != nil {
+		return err
+	}
+	return meanCore(args, self, set, keepdim, 3, out, 4)
+}
+
+// aten::mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out): the mean of
+// every element.
+func meanDtypeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	return meanCore(args, self, reduceAllDims(self.Dim()), false, 1, out, 2)
+}
+
+func meanCore(args []*runtime.EValue, self *runtime.Tensor, set []bool, keepdim bool, dtypeIdx int, out *runtime.Tensor, outIdx int) error {
+	dt, has, err := reduceDtypeArg(args, dtypeIdx, out)
+	if err != nil {
+		return err
+	}
+	switch {
+	case has && !isFloat(dt):
+		return argErr(dtypeIdx, "dtype", "mean needs a floating dtype, got %s", runtime.DTypeName(dt))
+	case !has && !isFloat(self.ScalarType()):
+		return argErr(0, "self", "mean of %s needs a floating input or a floating dtype argument", runtime.DTypeName(self.ScalarType()))
+	case !isFloat(out.ScalarType()):
+		return argErr(outIdx, "out", "mean needs a floating out, got %s", runtime.DTypeName(out.ScalarType()))
+	}
+	p := newReducePlan(self.Sizes(), set, keepdim)
+	if err := resize(out, p.outSizes); err != nil {
+		return err
+	}
+	n := float64(p.redNumel())
+	r := reduceSumF64(p, self)
+	for i := range r {
+		r[i] /= n // an empty reduction gives 0/0 = NaN, as in PyTorch
+	}
+	storeF64(out, r)
+	return nil
+}

@@ -1,0 +1,125 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::_native_batch_norm_legit_no_training.out", DTypes: floatTypes, Fn: nativeBatchNormNoTrainingOut})
+}
+
+// aten::_native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias,
+// Tensor running_mean, Tensor running_var, float momentum, float eps, *, Tensor(a!) out0,
+// Tensor(b!) out1, Tensor(c!) out2); the call ends with the TensorList return slot.
+// Inference batch norm over channel dim 1: (x - mean[c]) / sqrt(var[c] + eps) * weight[c] +
+// bias[c]. As in ExecuTorch (and PyTorch, which returns empty save_mean/save_invstd here),
+// out1 and out2 are resized to [0]. Every tensor has input's dtype; parameters are rank 1 of
+// size C. The per-channel scale is computed in float64; contiguous float32 is read and written
+// directly.
+func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 11); err != nil {
+		return err
+	}
+	in, err := tensorArg(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	weight, err := optTensorArg(args, 1, "weight")
+	if err != nil {
+		return err
+	}
+	bias, err := optTensorArg(args, 2, "bias")
+	if err != nil {
+		return err
+	}
+	runMean, err := tensorArg(args, 3, "running_mean")
+	if err != nil {
+		return err
+	}
+	runVar, err := tensorArg(args, 4, "running_var")
+	if err != nil {
+		return err
+	}
+	if _, err := doubleArg(args, 5, "momentum"); err != nil {
+		return err
+	}
+	eps, err := doubleArg(args, 6, "eps")
+	if err != nil {
+		return err
+	}
+	dt := in.ScalarType()
+	if !isFloat(dt) {
+		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
+	}
+	if in.Dim() < 2 {
+		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
+	}
+	out, out1, out2, err := reduceNormOuts(args, 7, dt)
+	if err != nil {
+		return err
+	}
+	c := in.Size(1)
+	for _, p := range []struct {
+		t    *runtime.Tensor
+		i    int
+		name string
+	}{{weight, 1, "weight"}, {bias, 2, "bias"}, {runMean, 3, "running_mean"}, {runVar, 4, "running_var"}} {
+		if p.t == nil {
+			continue
+		}
+		if err := reduceSameDtype(p.t, dt, p.i, p.name); err != nil {
+			return err
+		}
+		if p.t.Dim() != 1 || p.t.Size(0) != c {
+			return argErr(p.i, p.name, "sizes %v, want [%d] (input's channels)", p.t.Sizes(), c)
+		}
+	}
+	if err := resize(out, in.Sizes()); err != nil {
+		return err
+	}
+	if err := reduceResizeNamed(out1, []int{0}, "out1"); err != nil {
+		return err
+	}
+	if err := reduceResizeNamed(out2, []int{0}, "out2"); err != nil {
+		return err
+	}
+	// y = (x - mean) * scale + shift per channel.
+	mean, vr := loadF64(runMean), loadF64(runVar)
+	w, b := reduceF64OrNil(weight), reduceF64OrNil(bias)
+	scale, shift := make([]float64, c), make([]float64, c)
+	for k := range scale {
+		scale[k] = 1 / math.Sqrt(vr[k]+eps)
+		if w != nil {
+			scale[k] *= w[k]
+		}
+		if b != nil {
+			shift[k] = b[k]
+		}
+	}
+	outer, _, inner := reduceSplit(in.Sizes(), 1)
+	if reduceContiguousF32(in, out) {
+		batchNormApply(runtime.Data[float32](in), runtime.Data[float32](out), outer, c, inner, mean, scale, shift)
+		return nil
+	}
+	x := loadF64(in)
+	batchNormApply(x, x, outer, c, inner, mean, scale, shift)
+	storeF64(out, x)
+	return nil
+}
+
+// batchNormApply writes y = (x - mean[c]) * scale[c] + shift[c] over (outer, C, inner) rows.
+func batchNormApply[T float32 | float64](x, y []T, outer, c, inner int, mean, scale, shift []float64) {
+	e := 0
+	for o := 0; o < outer; o++ {
+		for k := 0; k < c; k++ {
+			mu, s, sh := mean[k], scale[k], shift[k]
+			xr, yr := x[e:e+inner], y[e:e+inner]
+			for j, v := range xr {
+				yr[j] = T((float64(v)-mu)*s + sh)
+			}
+			e += inner
+		}
+	}
+}

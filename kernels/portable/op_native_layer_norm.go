@@ -1,0 +1,130 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::native_layer_norm.out", DTypes: floatTypes, Fn: nativeLayerNormOut})
+}
+
+// aten::native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight,
+// Tensor? bias, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2); the call ends
+// with the TensorList return slot. Each row over the trailing normalized_shape dims is
+// normalized, (x - mean) * rstd * weight + bias with rstd = 1/sqrt(var + eps) (biased
+// variance); out1/out2 receive mean and rstd, sized like input with the normalized dims 1.
+// Statistics are computed in float64 in two passes; contiguous float32 takes a direct path.
+func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 9); err != nil {
+		return err
+	}
+	in, err := tensorArg(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	shape, err := intListArg(args, 1, "normalized_shape")
+	if err != nil {
+		return err
+	}
+	weight, err := optTensorArg(args, 2, "weight")
+	if err != nil {
+		return err
+	}
+	bias, err := optTensorArg(args, 3, "bias")
+	if err != nil {
+		return err
+	}
+	eps, err := doubleArg(args, 4, "eps")
+	if err != nil {
+		return err
+	}
+	dt := in.ScalarType()
+	if !isFloat(dt) {
+		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
+	}
+	out, mean, rstd, err := reduceNormOuts(args, 5, dt)
+	if err != nil {
+		return err
+	}
+	nd := len(shape)
+	if nd == 0 || nd > in.Dim() {
+		return argErr(1, "normalized_shape", "%v must name 1 to %d trailing dims of input %v", shape, in.Dim(), in.Sizes())
+	}
+	lead := in.Dim() - nd
+	for k, s := range shape {
+		if int64(in.Size(lead+k)) != s {
+			return argErr(1, "normalized_shape", "%v does not match input's trailing sizes %v", shape, in.Sizes()[lead:])
+		}
+	}
+	for _, p := range []struct {
+		t    *runtime.Tensor
+		i    int
+		name string
+	}{{weight, 2, "weight"}, {bias, 3, "bias"}} {
+		if p.t == nil {
+			continue
+		}
+		if err := reduceSameDtype(p.t, dt, p.i, p.name); err != nil {
+			return err
+		}
+		if !equalShape(p.t.Sizes(), in.Sizes()[lead:]) {
+			return argErr(p.i, p.name, "sizes %v, want the normalized shape %v", p.t.Sizes(), shape)
+		}
+	}
+	statSizes := make([]int, in.Dim())
+	for d := range statSizes {
+		statSizes[d] = 1
+		if d < lead {
+			statSizes[d] = in.Size(d)
+		}
+	}
+	if err := resize(out, in.Sizes()); err != nil {
+		return err
+	}
+	if err := reduceResizeNamed(mean, statSizes, "out1 (mean)"); err != nil {
+		return err
+	}
+	if err := reduceResizeNamed(rstd, statSizes, "out2 (rstd)"); err != nil {
+		return err
+	}
+	m, size, inner := reduceSplit(in.Sizes(), lead)
+	n := size * inner
+	if reduceContiguousF32(in, weight, bias, out, mean, rstd) {
+		layerNormRows(runtime.Data[float32](in), reduceF32OrNil(weight), reduceF32OrNil(bias),
+			runtime.Data[float32](out), runtime.Data[float32](mean), runtime.Data[float32](rstd), m, n, eps)
+		return nil
+	}
+	x := loadF64(in)
+	mv, rv := make([]float64, m), make([]float64, m)
+	layerNormRows(x, reduceF64OrNil(weight), reduceF64OrNil(bias), x, mv, rv, m, n, eps)
+	storeF64(out, x)
+	storeF64(mean, mv)
+	storeF64(rstd, rv)
+	return nil
+}
+
+// layerNormRows normalizes m rows of n elements of x into y (which may be x); w and b may be
+// nil. Empty rows get mean 0 and rstd NaN, as in PyTorch.
+func layerNormRows[T float32 | float64](x, w, b, y, mean, rstd []T, m, n int, eps float64) {
+	for i := 0; i < m; i++ {
+		if n == 0 {
+			mean[i], rstd[i] = 0, T(math.NaN())
+			continue
+		}
+		row, yr := x[i*n:(i+1)*n], y[i*n:(i+1)*n]
+		mu, r := reduceMeanRstd(row, eps)
+		for j, v := range row {
+			z := (float64(v) - mu) * r
+			if w != nil {
+				z *= float64(w[j])
+			}
+			if b != nil {
+				z += float64(b[j])
+			}
+			yr[j] = T(z)
+		}
+		mean[i], rstd[i] = T(mu), T(r)
+	}
+}

@@ -1,0 +1,90 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::prod.int_out", DTypes: realBoolTypes, Fn: prodIntOut},
+		runtime.Kernel{Name: "aten::prod.out", DTypes: realBoolTypes, Fn: prodOut},
+	)
+}
+
+// aten::prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None,
+// Tensor(a!) out): the product along dim. The input is cast to out's dtype (which dtype, when
+// given, must name) and multiplied in float64 or int64 (integers wrap as in PyTorch); an empty
+// product is 1.
+func prodIntOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dim, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	keepdim, err := boolArg(args, 2, "keepdim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	if _, _, err := reduceDtypeArg(args, 3, out); err != nil {
+		return err
+	}
+	set, err := reduceOneDim(self.Dim(), dim, 1, "dim")
+	if err != nil {
+		return err
+	}
+	return prodCore(self, set, keepdim, out)
+}
+
+// aten::prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out): the product of every
+// element into a 0-d out. Without dtype the out must be int64 for bool and integer input and
+// self's dtype otherwise, as in ExecuTorch.
+func prodOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	_, has, err := reduceDtypeArg(args, 1, out)
+	if err != nil {
+		return err
+	}
+	if !has {
+		want := self.ScalarType()
+		if !isFloat(want) {
+			want = runtime.Int64
+		}
+		if out.ScalarType() != want {
+			return argErr(2, "out", "out is %s; the product of %s is %s", runtime.DTypeName(out.ScalarType()),
+				runtime.DTypeName(self.ScalarType()), runtime.DTypeName(want))
+		}
+	}
+	return prodCore(self, reduceAllDims(self.Dim()), false, out)
+}
+
+func prodCore(self *runtime.Tensor, set []bool, keepdim bool, out *runtime.Tensor) error {
+	p := newReducePlan(self.Sizes(), set, keepdim)
+	if err := resize(out, p.outSizes); err != nil {
+		return err
+	}
+	f, i, isF := reduceLoadAs(self, out.ScalarType())
+	if isF {
+		storeF64(out, reduceFold(p, f, 1, func(acc, x float64) float64 { return acc * x }))
+	} else {
+		storeI64(out, reduceFold(p, i, 1, func(acc, x int64) int64 { return acc * x }))
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::_softmax.out", DTypes: floatTypes, Fn: softmaxOut})
+}
+
+// aten::_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out):
+// exp(x - max) / sum(exp(x - max)) along dim, out of self's floating dtype. half_to_float is
+// refused (as on CPU). Exponentials and sums are computed in float64; contiguous float32 reads
+// and writes the tensors directly.
+func softmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return softmaxCommon(args, false)
+}
+
+// softmaxCommon serves _softmax and _log_softmax.
+func softmaxCommon(args []*runtime.EValue, log bool) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dim, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	halfToFloat, err := boolArg(args, 2, "half_to_float")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if halfToFloat {
+		return argErr(2, "half_to_float", "half to float conversion is not supported")
+	}
+	if !isFloat(self.ScalarType()) {
+		return argErr(0, "self", "want a floating tensor, got %s", runtime.DTypeName(self.ScalarType()))
+	}
+	if out.ScalarType() != self.ScalarType() {
+		return argErr(3, "out", "out is %s; it must have the input's dtype %s", runtime.DTypeName(out.ScalarType()), runtime.DTypeName(self.ScalarType()))
+	}
+	d, err := normDim(dim, self.Dim(), 1, "dim")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	outer, n, inner := reduceSplit(self.Sizes(), d)
+	if reduceContiguousF32(self, out) {
+		softmaxLines(runtime.Data[float32](self), runtime.Data[float32](out), outer, n, inner, log)
+		return nil
+	}
+	x := loadF64(self)
+	softmaxLines(x, x, outer, n, inner, log)
+	storeF64(out, x)
+	return nil
+}
+
+// softmaxLines computes (log_)softmax of each line of n elements, stride inner, of x into y
+// (which may be x). A NaN, or a line whose max is infinite, gives NaN, as in PyTorch.
+func softmaxLines[T float32 | float64](x, y []T, outer, n, inner int, log bool) {
+	if outer*n*inner == 0 {
+		return
+	}
+	var scratch []float64
+	if !log {
+		scratch = make([]float64, n)
+	}
+	for o := 0; o < outer; o++ {
+		for i := 0; i < inner; i++ {
+			base := o*n*inner + i
+			m := math.Inf(-1)
+			for k := 0; k < n; k++ {
+				if v := float64(x[base+k*inner]); v > m || v != v {
+					m = v
+					if v != v {
+						break
+					}
+				}
+			}
+			sum := 0.0
+			if log {
+				for k := 0; k < n; k++ {
+					sum += math.Exp(float64(x[base+k*inner]) - m)
+				}
+				ls := math.Log(sum)
+				for k := 0; k < n; k++ {
+					j := base + k*inner
+					y[j] = T(float64(x[j]) - m - ls)
+				}
+				continue
+			}
+			for k := 0; k < n; k++ {
+				e := math.Exp(float64(x[base+k*inner]) - m)
+				scratch[k] = e
+				sum += e
+			}
+			for k := 0; k < n; k++ {
+				y[base+k*inner] = T(scratch[k] / sum)
+			}
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::sum.IntList_out", DTypes: realBoolTypes, Fn: sumIntListOut})
+}
+
+// aten::sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
+// Tensor(a!) out). None or [] sums every dim. The input is cast to out's dtype (which dtype, when
+// given, must name) and accumulated in float64 or int64, so bool and integer sums count exactly
+// and a narrower integer out wraps as PyTorch's does.
+func sumIntListOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dims, _, err := optIntListArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	keepdim, err := boolArg(args, 2, "keepdim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	if _, _, err := reduceDtypeArg(args, 3, out); err != nil {
+		return err
+	}
+	set, err := reduceDimList(self.Dim(), dims, 1, "dim")
+	if err != nil {
+		return err
+	}
+	p := newReducePlan(self.Sizes(), set, keepdim)
+	if err := resize(out, p.outSizes); err != nil {
+		return err
+	}
+	if isFloat(out.ScalarType()) {
+		storeF64(out, reduceSumF64(p, self))
+		return nil
+	}
+	_, i, _ := reduceLoadAs(self, out.ScalarType())
+	storeI64(out, reduceFold(p, i, 0, func(acc, x int64) int64 { return acc + x }))
+	return nil
+}

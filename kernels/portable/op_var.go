@@ -1,0 +1,119 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::var.correction_out", DTypes: floatTypes, Fn: varCorrectionOut},
+		runtime.Kernel{Name: "aten::var.out", DTypes: floatTypes, Fn: varOut},
+	)
+}
+
+// aten::var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None,
+// bool keepdim=False, Tensor(a!) out): sum((x - mean)^2) / max(0, N - correction) over dim
+// (None or [] = every dim), correction 1 when None. Floating input and out only; computed in
+// float64 with two passes.
+func varCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dims, _, err := optIntListArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	correction := 1.0
+	if v, err := arg(args, 2, "correction"); err != nil {
+		return err
+	} else if !v.IsNone() {
+		s, err := scalarArg(args, 2, "correction")
+		if err != nil {
+			return err
+		}
+		correction = s.f
+	}
+	keepdim, err := boolArg(args, 3, "keepdim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	return varCore(self, dims, correction, keepdim, out, 4)
+}
+
+// aten::var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *,
+// Tensor(a!) out): correction 1 when unbiased, else 0.
+func varOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dims, _, err := optIntListArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	unbiased, err := boolArg(args, 2, "unbiased")
+	if err != nil {
+		return err
+	}
+	keepdim, err := boolArg(args, 3, "keepdim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	return varCore(self, dims, reduceBool(unbiased), keepdim, out, 4)
+}
+
+// varCore follows PyTorch at the edges: with no degrees of freedom left the result is
+// sum2 / 0, so inf, or NaN when every deviation is 0 or nothing is reduced. (ExecuTorch's
+// portable kernel writes NaN whenever N - correction <= 0.)
+func varCore(self *runtime.Tensor, dims []int64, correction float64, keepdim bool, out *runtime.Tensor, outIdx int) error {
+	if !isFloat(self.ScalarType()) {
+		return argErr(0, "self", "var needs a floating input, got %s", runtime.DTypeName(self.ScalarType()))
+	}
+	if !isFloat(out.ScalarType()) {
+		return argErr(outIdx, "out", "var needs a floating out, got %s", runtime.DTypeName(out.ScalarType()))
+	}
+	set, err := reduceDimList(self.Dim(), dims, 1, "dim")
+	if err != nil {
+		return err
+	}
+	p := newReducePlan(self.Sizes(), set, keepdim)
+	if err := resize(out, p.outSizes); err != nil {
+		return err
+	}
+	x := loadF64(self)
+	n := float64(p.redNumel())
+	denom := math.Max(0, n-correction)
+	r := make([]float64, p.outNumel())
+	for o, b := range p.base {
+		sum := 0.0
+		for _, k := range p.inner {
+			sum += x[b+k]
+		}
+		mean := sum / n
+		sum2 := 0.0
+		for _, k := range p.inner {
+			d := x[b+k] - mean
+			sum2 += d * d
+		}
+		r[o] = sum2 / denom
+	}
+	storeF64(out, r)
+	return nil
+}

@@ -1,0 +1,15 @@
+package portable
+
+import (
+	"testing"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// reduceHalf builds a Float16 or BFloat16 vector from values (rounded to the type).
+func reduceHalf(t testing.TB, dtype runtime.ScalarType, v ...float64) *runtime.Tensor {
+	t.Helper()
+	x := empty(t, dtype, len(v))
+	storeF64(x, v)
+	return x
+}
