@@ -173,7 +173,9 @@ func reduceLoadAs(in *runtime.Tensor, outType runtime.ScalarType) (f []float64, 
 	}
 	v := loadI64(in)
 	if outType != runtime.Int64 && outType != in.ScalarType() {
-		v = wrapTo(outType, v)
+		for i, x := range v {
+			v[i] = wrapInt(outType, x)
+		}
 	}
 	return nil, v, false
 }
