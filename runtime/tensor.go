@@ -342,3 +342,25 @@ func CopyTensor(dst, src *Tensor) error {
 	copyTensor(dst, src)
 	return nil
 }
+
+// NewTensorWithDimOrder returns a zero-filled tensor whose memory follows dimOrder (outermost
+// dimension first, e.g. [0, 2, 3, 1] for channels-last NCHW).
+func NewTensorWithDimOrder(dtype ScalarType, sizes []int, dimOrder []uint8) (*Tensor, error) {
+	t, err := NewTensor(dtype, sizes...)
+	if err != nil {
+		return nil, err
+	}
+	if len(dimOrder) != len(sizes) {
+		return nil, fmt.Errorf("runtime: dim order %v for rank %d", dimOrder, len(sizes))
+	}
+	seen := make([]bool, len(sizes))
+	for _, d := range dimOrder {
+		if int(d) >= len(sizes) || seen[d] {
+			return nil, fmt.Errorf("runtime: dim order %v is not a permutation of 0..%d", dimOrder, len(sizes)-1)
+		}
+		seen[d] = true
+	}
+	t.dimOrder = slices.Clone(dimOrder)
+	t.strides = stridesFor(t.sizes, t.dimOrder)
+	return t, nil
+}
