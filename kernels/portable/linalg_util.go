@@ -1,0 +1,525 @@
+package portable
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// Shared machinery of the linalg family (mm, bmm, addmm, baddbmm, convolution): a blocked
+// matrix multiply over typed slices, im2col/col2im convolution on top of it, and the dtype
+// plumbing that lets one generic implementation serve every dtype. Floating types compute in
+// float32 (Float32, Float16, BFloat16) or float64; integral types in int64, wrapped to the out
+// type when stored (the same result as C++'s wrapping arithmetic in the narrow type).
+
+// linalgNum is a computation type.
+type linalgNum interface {
+	~float32 | ~float64 | ~int64
+}
+
+// linalgRowMajor reports whether t's elements lie in memory in logical row-major order: its
+// dim order is the default, or differs from it only in dimensions of size 1 (a transposed
+// convolution's weight with one output channel per group comes as [1, 0, 2, 3], for one).
+func linalgRowMajor(t *runtime.Tensor) bool {
+	if t.IsContiguous() || t.Numel() == 0 {
+		return true
+	}
+	sizes, strides := t.Sizes(), t.Strides()
+	step := 1
+	for d := len(sizes) - 1; d >= 0; d-- {
+		if sizes[d] == 1 {
+			continue
+		}
+		if strides[d] != step {
+			return false
+		}
+		step *= sizes[d]
+	}
+	return true
+}
+
+// linalgWantRowMajor refuses a tensor whose memory is not in the default dim order.
+func linalgWantRowMajor(t *runtime.Tensor, i int, name string) error {
+	if linalgRowMajor(t) {
+		return nil
+	}
+	return argErr(i, name, "dim order %v is not supported; this kernel needs the default (contiguous) dim order", t.DimOrder())
+}
+
+// linalgSameDType checks that every tensor has the dtype of the first.
+func linalgSameDType(ts []*runtime.Tensor, names []string) error {
+	for k := 1; k < len(ts); k++ {
+		if ts[k].ScalarType() != ts[0].ScalarType() {
+			return fmt.Errorf("%w: %s is %s but %s is %s; they must have the same dtype", runtime.ErrInvalidArgument,
+				names[k], runtime.DTypeName(ts[k].ScalarType()), names[0], runtime.DTypeName(ts[0].ScalarType()))
+		}
+	}
+	return nil
+}
+
+// linalgSupported reports whether a dtype is one this family computes with (floating and
+// integral; not Bool, as in PyTorch and ExecuTorch).
+func linalgSupported(t runtime.ScalarType) bool {
+	return isFloat(t) || (isIntegral(t) && t != runtime.Uint16 && t != runtime.Uint32 && t != runtime.Uint64)
+}
+
+// linalgComputeType names the computation type a dtype uses: 32 (float32), 64 (float64) or 0
+// (int64).
+func linalgComputeType(t runtime.ScalarType) int {
+	switch t {
+	case runtime.Float64:
+		return 64
+	case runtime.Float32, runtime.Float16, runtime.BFloat16:
+		return 32
+	}
+	return 0
+}
+
+// linalgNative returns t's own memory as []T when t holds T in a row-major layout.
+func linalgNative[T linalgNum](t *runtime.Tensor) ([]T, bool) {
+	if !linalgRowMajor(t) {
+		return nil, false
+	}
+	var z T
+	switch any(z).(type) {
+	case float32:
+		if t.ScalarType() == runtime.Float32 {
+			return any(runtime.Data[float32](t)).([]T), true
+		}
+	case float64:
+		if t.ScalarType() == runtime.Float64 {
+			return any(runtime.Data[float64](t)).([]T), true
+		}
+	case int64:
+		if t.ScalarType() == runtime.Int64 {
+			return any(runtime.Data[int64](t)).([]T), true
+		}
+	}
+	return nil, false
+}
+
+// linalgView returns t's elements in logical order in the computation type T: t's own memory
+// when its dtype is T and its layout row-major, otherwise a converted copy.
+func linalgView[T linalgNum](t *runtime.Tensor) []T {
+	if v, ok := linalgNative[T](t); ok {
+		return v
+	}
+	out := make([]T, t.Numel())
+	if isFloat(t.ScalarType()) {
+		for i, v := range loadF64(t) {
+			out[i] = T(v)
+		}
+	} else {
+		for i, v := range loadI64(t) {
+			out[i] = T(v)
+		}
+	}
+	return out
+}
+
+// linalgOutput returns a buffer for out's elements in logical order, and a function that
+// stores the buffer into out. The buffer is out's own memory, holding whatever out held, (and
+// the store a no-op) when out has type T, a row-major layout, and shares no memory with any
+// input; otherwise it is a zeroed scratch buffer. Callers set every element.
+func linalgOutput[T linalgNum](out *runtime.Tensor, inputs ...*runtime.Tensor) ([]T, func()) {
+	overlap := false
+	for _, in := range inputs {
+		if in != nil && linalgOverlap(in, out) {
+			overlap = true
+		}
+	}
+	if v, ok := linalgNative[T](out); ok && !overlap {
+		return v, func() {}
+	}
+	buf := make([]T, out.Numel())
+	return buf, func() {
+		var z T
+		if _, ok := any(z).(int64); ok {
+			iv := make([]int64, len(buf))
+			for i, x := range buf {
+				iv[i] = int64(x)
+			}
+			storeI64(out, iv)
+			return
+		}
+		fv := make([]float64, len(buf))
+		for i, x := range buf {
+			fv[i] = float64(x)
+		}
+		storeF64(out, fv)
+	}
+}
+
+// linalgOverlap reports whether two tensors share memory.
+func linalgOverlap(a, b *runtime.Tensor) bool {
+	x, y := a.Bytes(), b.Bytes()
+	if len(x) == 0 || len(y) == 0 {
+		return false
+	}
+	x0, y0 := uintptr(unsafe.Pointer(&x[0])), uintptr(unsafe.Pointer(&y[0]))
+	return x0 < y0+uintptr(len(y)) && y0 < x0+uintptr(len(x))
+}
+
+// Blocking of linalgGemm: a panel of linalgBlockK rows by linalgBlockN columns of b (128 KiB
+// of float32) stays in L2 while every row of a passes over it, and a row segment of c (2 KiB)
+// stays in L1 while it accumulates linalgBlockK products. (Measured on x86-64: the scalar
+// inner loop runs near the FP issue limit with these; larger or smaller blocks are no faster.)
+const (
+	linalgBlockN = 512
+	linalgBlockK = 64
+)
+
+// linalgGemm accumulates c += a·b for an m×k matrix a (row stride lda), a k×n matrix b (row
+// stride ldb) and an m×n matrix c (row stride ldc). The loops run i-k-j, so the innermost loop
+// streams a row of b into a row of c, four rows of b at a time.
+func linalgGemm[T linalgNum](m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	for j0 := 0; j0 < n; j0 += linalgBlockN {
+		j1 := min(j0+linalgBlockN, n)
+		nb := j1 - j0
+		for k0 := 0; k0 < k; k0 += linalgBlockK {
+			k1 := min(k0+linalgBlockK, k)
+			for i := 0; i < m; i++ {
+				arow := a[i*lda : i*lda+k]
+				crow := c[i*ldc+j0 : i*ldc+j1]
+				p := k0
+				for ; p+4 <= k1; p += 4 {
+					a0, a1, a2, a3 := arow[p], arow[p+1], arow[p+2], arow[p+3]
+					o := p*ldb + j0
+					b0 := b[o : o+nb]
+					b1 := b[o+ldb : o+ldb+nb]
+					b2 := b[o+2*ldb : o+2*ldb+nb]
+					b3 := b[o+3*ldb : o+3*ldb+nb]
+					b0, b1, b2, b3 = b0[:len(crow)], b1[:len(crow)], b2[:len(crow)], b3[:len(crow)]
+					for j := range crow {
+						crow[j] += (a0*b0[j] + a1*b1[j]) + (a2*b2[j] + a3*b3[j])
+					}
+				}
+				for ; p < k1; p++ {
+					a0 := arow[p]
+					b0 := b[p*ldb+j0 : p*ldb+j1]
+					b0 = b0[:len(crow)]
+					for j := range crow {
+						crow[j] += a0 * b0[j]
+					}
+				}
+			}
+		}
+	}
+}
+
+// linalgMM describes out[b] = alpha·(x[b]·y[b]) + beta·self for batch matrices x[b] (m×k) and
+// y[b] (k×n); self (nil for mm and bmm) broadcasts to out's shape and is ignored when beta is
+// zero, as PyTorch documents (its NaN and inf do not propagate). Every tensor is row-major.
+type linalgMM struct {
+	x, y, self, out *runtime.Tensor
+	batch, m, k, n  int
+	alpha, beta     scalar
+}
+
+func (p *linalgMM) run() {
+	switch linalgComputeType(p.out.ScalarType()) {
+	case 32:
+		linalgMMRun(p, float32(p.alpha.f), float32(p.beta.f))
+	case 64:
+		linalgMMRun(p, p.alpha.f, p.beta.f)
+	default: // integral: Scalars truncate to integers, as PyTorch's scalar_to does
+		linalgMMRun(p, p.alpha.i, p.beta.i)
+	}
+}
+
+func linalgMMRun[T linalgNum](p *linalgMM, alpha, beta T) {
+	xs, ys := linalgView[T](p.x), linalgView[T](p.y)
+	cs, flush := linalgOutput[T](p.out, p.x, p.y, p.self)
+	clear(cs)
+	mk, kn, mn := p.m*p.k, p.k*p.n, p.m*p.n
+	for b := 0; b < p.batch; b++ {
+		linalgGemm(p.m, p.n, p.k, xs[b*mk:(b+1)*mk], p.k, ys[b*kn:(b+1)*kn], p.n, cs[b*mn:(b+1)*mn], p.n)
+	}
+	if p.self != nil {
+		switch {
+		case beta == 0:
+			if alpha != 1 {
+				for i := range cs {
+					cs[i] *= alpha
+				}
+			}
+		default:
+			sv := linalgView[T](p.self)
+			idx := broadcastIndex(p.self.Sizes(), p.out.Sizes())
+			for i := range cs {
+				cs[i] = alpha*cs[i] + beta*at(sv, idx, i)
+			}
+		}
+	}
+	flush()
+}
+
+// linalgConvGeom is a 2-D convolution's geometry (a 1-D one has h = kh = oh = 1, with unit
+// stride and dilation and no padding along h). For a transposed convolution, c is the input's
+// channels, the weight is [c, oc/groups, kh, kw] and the output is the input's gradient shape.
+type linalgConvGeom struct {
+	n, c, h, w             int // input
+	oc, oh, ow             int // output
+	kh, kw                 int // kernel
+	sh, sw, ph, pw, dh, dw int // stride, padding, dilation
+	groups                 int
+	transposed             bool
+}
+
+// linalgValidRange returns the range [lo, hi) of positions o in [0, count) whose source
+// o*stride + off lies in [0, size).
+func linalgValidRange(off, stride, size, count int) (lo, hi int) {
+	if off < 0 {
+		lo = (-off + stride - 1) / stride
+	}
+	if last := size - 1 - off; last >= 0 {
+		hi = min(last/stride+1, count)
+	}
+	return min(lo, hi), hi
+}
+
+// linalgConv computes a convolution over row-major buffers: in [n, c, h, w], weight, bias (nil
+// or one value per output channel) into out [n, oc, oh, ow], which it overwrites.
+func linalgConv[T linalgNum](g *linalgConvGeom, in, w, bias, out []T) {
+	np := g.oh * g.ow
+	for b := 0; b < g.n; b++ {
+		for o := 0; o < g.oc; o++ {
+			var v T
+			if bias != nil {
+				v = bias[o]
+			}
+			plane := out[(b*g.oc+o)*np : (b*g.oc+o+1)*np]
+			for i := range plane {
+				plane[i] = v
+			}
+		}
+	}
+	if g.transposed {
+		linalgConvTransposed(g, in, w, out)
+	} else {
+		linalgConvForward(g, in, w, out)
+	}
+}
+
+// linalgConvForward accumulates a convolution into out: per image and group, the weight
+// [ocg, cg·kh·kw] times the im2col matrix [cg·kh·kw, oh·ow]. A 1×1 kernel with unit stride
+// and no padding multiplies the input planes directly; a group with one input channel
+// (depthwise) runs a direct loop instead, where im2col would cost as much as the product.
+func linalgConvForward[T linalgNum](g *linalgConvGeom, in, w, out []T) {
+	cg, ocg := g.c/g.groups, g.oc/g.groups
+	hw, np := g.h*g.w, g.oh*g.ow
+	kdim := cg * g.kh * g.kw
+	pointwise := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0
+	var col []T
+	var lo, hi []int // depthwise: each kernel column's range of output columns
+	switch {
+	case pointwise:
+	case cg == 1:
+		lo, hi = make([]int, g.kw), make([]int, g.kw)
+		for kx := range g.kw {
+			lo[kx], hi[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.w, g.ow)
+		}
+	default:
+		col = make([]T, kdim*np)
+	}
+	for b := 0; b < g.n; b++ {
+		for grp := 0; grp < g.groups; grp++ {
+			inG := in[(b*g.c+grp*cg)*hw : (b*g.c+(grp+1)*cg)*hw]
+			outG := out[(b*g.oc+grp*ocg)*np : (b*g.oc+(grp+1)*ocg)*np]
+			wG := w[grp*ocg*kdim : (grp+1)*ocg*kdim]
+			switch {
+			case pointwise:
+				linalgGemm(ocg, np, cg, wG, kdim, inG, hw, outG, np)
+			case cg == 1:
+				for o := 0; o < ocg; o++ {
+					linalgConvPlane(g, inG, wG[o*kdim:(o+1)*kdim], outG[o*np:(o+1)*np], lo, hi)
+				}
+			default:
+				linalgIm2col(g, inG, cg, col)
+				linalgGemm(ocg, np, kdim, wG, kdim, col, np, outG, np)
+			}
+		}
+	}
+}
+
+// linalgIm2col fills col [cg·kh·kw, oh·ow]: row (c, ky, kx) holds, for every output position,
+// the input value under kernel tap (ky, kx) of channel c, or zero in the padding.
+func linalgIm2col[T linalgNum](g *linalgConvGeom, in []T, cg int, col []T) {
+	np := g.oh * g.ow
+	r := 0
+	for c := 0; c < cg; c++ {
+		plane := in[c*g.h*g.w : (c+1)*g.h*g.w]
+		for ky := 0; ky < g.kh; ky++ {
+			for kx := 0; kx < g.kw; kx++ {
+				row := col[r*np : (r+1)*np]
+				r++
+				off := kx*g.dw - g.pw
+				lo, hi := linalgValidRange(off, g.sw, g.w, g.ow)
+				for oy := 0; oy < g.oh; oy++ {
+					dst := row[oy*g.ow : (oy+1)*g.ow]
+					iy := oy*g.sh - g.ph + ky*g.dh
+					if iy < 0 || iy >= g.h || lo == hi {
+						clear(dst)
+						continue
+					}
+					src := plane[iy*g.w : (iy+1)*g.w]
+					clear(dst[:lo])
+					clear(dst[hi:])
+					if g.sw == 1 {
+						copy(dst[lo:hi], src[lo+off:hi+off])
+					} else {
+						ix := lo*g.sw + off
+						for ox := lo; ox < hi; ox++ {
+							dst[ox] = src[ix]
+							ix += g.sw
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// linalgConvPlane accumulates one input plane [h, w] convolved with one kernel [kh, kw] into
+// one output plane [oh, ow], row by row so the output row stays in cache. Kernel column kx
+// reaches output columns [lo[kx], hi[kx]).
+func linalgConvPlane[T linalgNum](g *linalgConvGeom, in, k, out []T, lo, hi []int) {
+	for oy := 0; oy < g.oh; oy++ {
+		dst := out[oy*g.ow : (oy+1)*g.ow]
+		for ky := 0; ky < g.kh; ky++ {
+			iy := oy*g.sh - g.ph + ky*g.dh
+			if iy < 0 || iy >= g.h {
+				continue
+			}
+			src := in[iy*g.w : (iy+1)*g.w]
+			for kx := 0; kx < g.kw; kx++ {
+				wv := k[ky*g.kw+kx]
+				off := kx*g.dw - g.pw
+				if g.sw == 1 {
+					d := dst[lo[kx]:hi[kx]]
+					s := src[lo[kx]+off : hi[kx]+off]
+					s = s[:len(d)]
+					for j := range d {
+						d[j] += wv * s[j]
+					}
+					continue
+				}
+				ix := lo[kx]*g.sw + off
+				for ox := lo[kx]; ox < hi[kx]; ox++ {
+					dst[ox] += wv * src[ix]
+					ix += g.sw
+				}
+			}
+		}
+	}
+}
+
+// linalgConvTransposed accumulates a transposed convolution into out: per image and group,
+// col [ocg·kh·kw, h·w] = weightᵀ times the input [cg, h·w], then col2im adds each column entry
+// to the output position its kernel tap reaches.
+func linalgConvTransposed[T linalgNum](g *linalgConvGeom, in, w, out []T) {
+	cg, ocg := g.c/g.groups, g.oc/g.groups
+	hw, np := g.h*g.w, g.oh*g.ow
+	kdim := ocg * g.kh * g.kw
+	// wt holds each group's weight [cg, kdim] transposed to [kdim, cg].
+	wt := make([]T, len(w))
+	for grp := 0; grp < g.groups; grp++ {
+		src, dst := w[grp*cg*kdim:(grp+1)*cg*kdim], wt[grp*cg*kdim:(grp+1)*cg*kdim]
+		for ci := 0; ci < cg; ci++ {
+			for r := 0; r < kdim; r++ {
+				dst[r*cg+ci] = src[ci*kdim+r]
+			}
+		}
+	}
+	col := make([]T, kdim*hw)
+	lo, hi := make([]int, g.kw), make([]int, g.kw)
+	for kx := range g.kw {
+		lo[kx], hi[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.ow, g.w)
+	}
+	for b := 0; b < g.n; b++ {
+		for grp := 0; grp < g.groups; grp++ {
+			inG := in[(b*g.c+grp*cg)*hw : (b*g.c+(grp+1)*cg)*hw]
+			clear(col)
+			linalgGemm(kdim, hw, cg, wt[grp*cg*kdim:(grp+1)*cg*kdim], cg, inG, hw, col, hw)
+			r := 0
+			for o := 0; o < ocg; o++ {
+				plane := out[(b*g.oc+grp*ocg+o)*np : (b*g.oc+grp*ocg+o+1)*np]
+				for ky := 0; ky < g.kh; ky++ {
+					for kx := 0; kx < g.kw; kx++ {
+						row := col[r*hw : (r+1)*hw]
+						r++
+						off := kx*g.dw - g.pw
+						for iy := 0; iy < g.h; iy++ {
+							oy := iy*g.sh - g.ph + ky*g.dh
+							if oy < 0 || oy >= g.oh {
+								continue
+							}
+							dst := plane[oy*g.ow : (oy+1)*g.ow]
+							src := row[iy*g.w : (iy+1)*g.w]
+							ox := lo[kx]*g.sw + off
+							for ix := lo[kx]; ix < hi[kx]; ix++ {
+								dst[ox] += src[ix]
+								ox += g.sw
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// linalgMatmulCheck validates the operands of mm (batched false: x [m, k], y [k, n]) or bmm
+// (batched: x [b, m, k], y [b, k, n]) at argument positions ix and iy, and sizes out (at
+// position iout).
+func linalgMatmulCheck(x, y, out *runtime.Tensor, ix, iy, iout int, nx, ny string, batched bool) (*linalgMM, error) {
+	rank := 2
+	if batched {
+		rank = 3
+	}
+	for _, t := range []struct {
+		t    *runtime.Tensor
+		i    int
+		name string
+	}{{x, ix, nx}, {y, iy, ny}} {
+		if t.t.Dim() != rank {
+			return nil, argErr(t.i, t.name, "want a %d-D tensor, got %d-D sizes %v", rank, t.t.Dim(), t.t.Sizes())
+		}
+		if err := linalgWantRowMajor(t.t, t.i, t.name); err != nil {
+			return nil, err
+		}
+	}
+	if err := linalgSameDType([]*runtime.Tensor{x, y, out}, []string{nx, ny, "out"}); err != nil {
+		return nil, err
+	}
+	if !linalgSupported(x.ScalarType()) {
+		return nil, argErr(ix, nx, "dtype %s is not supported", runtime.DTypeName(x.ScalarType()))
+	}
+	p := &linalgMM{x: x, y: y, out: out, batch: 1, alpha: scalar{f: 1, i: 1}}
+	xs, ys := x.Sizes(), y.Sizes()
+	if batched {
+		if xs[0] != ys[0] {
+			return nil, argErr(iy, ny, "batch size %d does not match %s's %d", ys[0], nx, xs[0])
+		}
+		p.batch, xs, ys = xs[0], xs[1:], ys[1:]
+	}
+	p.m, p.k, p.n = xs[0], xs[1], ys[1]
+	if ys[0] != p.k {
+		return nil, argErr(iy, ny, "sizes %v cannot multiply %s's %v (inner sizes %d and %d differ)", y.Sizes(), nx, x.Sizes(), p.k, ys[0])
+	}
+	sizes := []int{p.m, p.n}
+	if batched {
+		sizes = []int{p.batch, p.m, p.n}
+	}
+	if out.Dim() != rank {
+		return nil, argErr(iout, "out", "want a %d-D tensor, got %d-D sizes %v", rank, out.Dim(), out.Sizes())
+	}
+	if err := resize(out, sizes); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

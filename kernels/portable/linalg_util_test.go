@@ -1,0 +1,132 @@
+package portable
+
+import (
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// Test helpers of the linalg family.
+
+// linalgSeq returns n deterministic values ((i·mul) mod m − off)·scale, the inputs the
+// expected values were computed from with torch.
+func linalgSeq(n, mul, m, off int, scale float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = float64((i*mul)%m-off) * scale
+	}
+	return v
+}
+
+func linalgNumel(sizes []int) int {
+	n := 1
+	for _, s := range sizes {
+		n *= s
+	}
+	return n
+}
+
+// linalgTensor builds a contiguous tensor of any dtype from values.
+func linalgTensor(t testing.TB, dtype runtime.ScalarType, v []float64, sizes ...int) *runtime.Tensor {
+	t.Helper()
+	x := empty(t, dtype, sizes...)
+	if x.Numel() != len(v) {
+		t.Fatalf("%d values for sizes %v", len(v), sizes)
+	}
+	storeF64(x, v)
+	return x
+}
+
+// linalgWithDimOrder returns a copy of x (logical values kept) laid out in another dim order.
+// runtime offers no constructor for that outside a program, so this sets the tensor's
+// unexported layout fields; the test skips if they change.
+func linalgWithDimOrder(t testing.TB, x *runtime.Tensor, order []uint8) *runtime.Tensor {
+	t.Helper()
+	vals := loadF64(x)
+	y := empty(t, x.ScalarType(), x.Sizes()...)
+	v := reflect.ValueOf(y).Elem()
+	set := func(name string, val any) {
+		f := v.FieldByName(name)
+		if !f.IsValid() || f.Type() != reflect.TypeOf(val) {
+			t.Skipf("runtime.Tensor has no field %s of type %T", name, val)
+		}
+		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(reflect.ValueOf(val))
+	}
+	sizes := x.Sizes()
+	strides := make([]int, len(sizes))
+	step := 1
+	for i := len(order) - 1; i >= 0; i-- {
+		strides[order[i]] = step
+		step *= max(sizes[order[i]], 1)
+	}
+	set("dimOrder", append([]uint8(nil), order...))
+	set("strides", strides)
+	storeF64(y, vals)
+	if got := loadF64(y); !reflect.DeepEqual(got, vals) || !reflect.DeepEqual(y.DimOrder(), order) {
+		t.Skip("could not build a tensor in another dim order")
+	}
+	return y
+}
+
+func TestLinalgRowMajor(t *testing.T) {
+	x := tensor(t, []float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	if !linalgRowMajor(x) {
+		t.Error("contiguous tensor not row-major")
+	}
+	if linalgRowMajor(linalgWithDimOrder(t, x, []uint8{1, 0})) {
+		t.Error("transposed layout taken as row-major")
+	}
+	// Dim orders that differ only in size-1 dimensions lay memory out the same way.
+	w := tensor(t, []float32{1, 2, 3, 4, 5, 6, 7, 8}, 2, 1, 2, 2)
+	if !linalgRowMajor(linalgWithDimOrder(t, w, []uint8{1, 0, 2, 3})) {
+		t.Error("[1, 0, 2, 3] with size(1) = 1 not row-major")
+	}
+	if !linalgRowMajor(linalgWithDimOrder(t, w, []uint8{0, 2, 3, 1})) {
+		t.Error("channels-last with one channel not row-major")
+	}
+	x4 := tensor(t, []float32{1, 2, 3, 4, 5, 6, 7, 8}, 1, 2, 2, 2)
+	if linalgRowMajor(linalgWithDimOrder(t, x4, []uint8{0, 2, 3, 1})) {
+		t.Error("channels-last with two channels taken as row-major")
+	}
+}
+
+func TestLinalgValidRange(t *testing.T) {
+	for _, tc := range []struct{ off, stride, size, count, lo, hi int }{
+		{0, 1, 5, 5, 0, 5},
+		{-1, 1, 5, 5, 1, 5},
+		{1, 1, 5, 5, 0, 4},
+		{-3, 2, 5, 4, 2, 4}, // o*2-3 in [0,5): o = 2, 3
+		{-10, 1, 5, 3, 3, 3},
+		{10, 1, 5, 3, 0, 0},
+	} {
+		lo, hi := linalgValidRange(tc.off, tc.stride, tc.size, tc.count)
+		if lo != tc.lo || hi != tc.hi {
+			t.Errorf("linalgValidRange(%d, %d, %d, %d) = %d, %d; want %d, %d", tc.off, tc.stride, tc.size, tc.count, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
+
+// TestLinalgGemmBlocks checks the blocked kernel against a naive product on sizes that cross
+// its block edges and leave remainders of the four-row unrolling.
+func TestLinalgGemmBlocks(t *testing.T) {
+	m, n, k := 3, 2*linalgBlockN+7, 2*linalgBlockK+3
+	a, b := linalgSeq(m*k, 7, 11, 5, 0.5), linalgSeq(k*n, 5, 7, 3, 0.25)
+	c := make([]float64, m*n)
+	for i := range c {
+		c[i] = 1 // accumulates onto what c holds
+	}
+	linalgGemm(m, n, k, a, k, b, n, c, n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			want := 1.0
+			for p := 0; p < k; p++ {
+				want += a[i*k+p] * b[p*n+j]
+			}
+			if c[i*n+j] != want {
+				t.Fatalf("c[%d,%d] = %v, want %v", i, j, c[i*n+j], want)
+			}
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::addmm.out", DTypes: realTypes, Fn: addmmOut})
+}
+
+// aten::addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1,
+// Tensor(a!) out): beta·self + alpha·(mat1 [m, k] · mat2 [k, n]), with self broadcasting to
+// [m, n]. With beta zero self is ignored (its NaN and inf do not propagate), as PyTorch
+// documents. All tensors share one dtype; for integral ones beta and alpha truncate to
+// integers, as in PyTorch.
+func addmmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return linalgAddmm(args, false)
+}
+
+// linalgAddmm implements addmm (batched false) and baddbmm (batched true), whose schemas
+// match: (self, mat1|batch1, mat2|batch2, *, beta, alpha, out).
+func linalgAddmm(args []*runtime.EValue, batched bool) error {
+	if err := wantArgs(args, 7); err != nil {
+		return err
+	}
+	n1, n2 := "mat1", "mat2"
+	if batched {
+		n1, n2 = "batch1", "batch2"
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	x, err := tensorArg(args, 1, n1)
+	if err != nil {
+		return err
+	}
+	y, err := tensorArg(args, 2, n2)
+	if err != nil {
+		return err
+	}
+	beta, err := scalarArg(args, 3, "beta")
+	if err != nil {
+		return err
+	}
+	alpha, err := scalarArg(args, 4, "alpha")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 5, "out")
+	if err != nil {
+		return err
+	}
+	if err := linalgSameDType([]*runtime.Tensor{self, x}, []string{"self", n1}); err != nil {
+		return err
+	}
+	p, err := linalgMatmulCheck(x, y, out, 1, 2, 5, n1, n2, batched)
+	if err != nil {
+		return err
+	}
+	if err := linalgWantRowMajor(self, 0, "self"); err != nil {
+		return err
+	}
+	if shape, err := broadcastShape(self.Sizes(), out.Sizes()); err != nil || !equalShape(shape, out.Sizes()) {
+		return argErr(0, "self", "sizes %v do not broadcast to the product's %v", self.Sizes(), out.Sizes())
+	}
+	p.self, p.alpha, p.beta = self, alpha, beta
+	p.run()
+	return nil
+}

@@ -1,0 +1,225 @@
+package portable
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::convolution.out", DTypes: realTypes, Fn: convolutionOut})
+}
+
+// aten::convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride,
+// SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups,
+// *, Tensor(a!) out).
+//
+// 1-D (input [N, C, L], weight [OC, C/groups, K]) and 2-D (input [N, C, H, W], weight
+// [OC, C/groups, KH, KW]) convolution with stride, padding, dilation and groups; transposed
+// convolution takes weight [C, OC/groups, K...] and output_padding. stride, padding, dilation
+// and output_padding hold one value per spatial dimension or one for all. input, weight and out
+// share one dtype; bias (one value per output channel) may have any real dtype. Floating
+// types compute in float32 (float64 for Float64), integral ones in int64, wrapped to the out
+// type. input and weight must be in the default dim order.
+func convolutionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 11); err != nil {
+		return err
+	}
+	in, err := tensorArg(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	w, err := tensorArg(args, 1, "weight")
+	if err != nil {
+		return err
+	}
+	bias, err := optTensorArg(args, 2, "bias")
+	if err != nil {
+		return err
+	}
+	stride, err := intListArg(args, 3, "stride")
+	if err != nil {
+		return err
+	}
+	padding, err := intListArg(args, 4, "padding")
+	if err != nil {
+		return err
+	}
+	dilation, err := intListArg(args, 5, "dilation")
+	if err != nil {
+		return err
+	}
+	transposed, err := boolArg(args, 6, "transposed")
+	if err != nil {
+		return err
+	}
+	outPadding, err := intListArg(args, 7, "output_padding")
+	if err != nil {
+		return err
+	}
+	groups, err := intArg(args, 8, "groups")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 9, "out")
+	if err != nil {
+		return err
+	}
+
+	g, err := convolutionGeometry(in, w, bias, stride, padding, dilation, transposed, outPadding, groups)
+	if err != nil {
+		return err
+	}
+	if err := linalgSameDType([]*runtime.Tensor{in, w, out}, []string{"input", "weight", "out"}); err != nil {
+		return err
+	}
+	if !linalgSupported(in.ScalarType()) {
+		return argErr(0, "input", "dtype %s is not supported", runtime.DTypeName(in.ScalarType()))
+	}
+	if bias != nil && !linalgSupported(bias.ScalarType()) {
+		return argErr(2, "bias", "dtype %s is not supported", runtime.DTypeName(bias.ScalarType()))
+	}
+	if out.Dim() != in.Dim() {
+		return argErr(9, "out", "want a %d-D tensor like input, got %d-D sizes %v", in.Dim(), out.Dim(), out.Sizes())
+	}
+	sizes := []int{g.n, g.oc, g.oh, g.ow}
+	if in.Dim() == 3 {
+		sizes = []int{g.n, g.oc, g.ow}
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	if out.Numel() == 0 {
+		return nil
+	}
+	switch linalgComputeType(out.ScalarType()) {
+	case 32:
+		convolutionRun[float32](g, in, w, bias, out)
+	case 64:
+		convolutionRun[float64](g, in, w, bias, out)
+	default:
+		convolutionRun[int64](g, in, w, bias, out)
+	}
+	return nil
+}
+
+func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *runtime.Tensor) {
+	var bv []T
+	if bias != nil {
+		bv = linalgView[T](bias)
+	}
+	ov, flush := linalgOutput[T](out, in, w, bias)
+	linalgConv(g, linalgView[T](in), linalgView[T](w), bv, ov)
+	flush()
+}
+
+// convolutionGeometry validates the convolution's arguments and derives its geometry, naming what is
+// wrong.
+func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int64) (*linalgConvGeom, error) {
+	rank := in.Dim()
+	if rank != 3 && rank != 4 {
+		return nil, argErr(0, "input", "want a 3-D [N, C, L] or 4-D [N, C, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
+	}
+	if w.Dim() != rank {
+		return nil, argErr(1, "weight", "want a %d-D tensor like input, got %d-D sizes %v", rank, w.Dim(), w.Sizes())
+	}
+	if err := linalgWantRowMajor(in, 0, "input"); err != nil {
+		return nil, err
+	}
+	if err := linalgWantRowMajor(w, 1, "weight"); err != nil {
+		return nil, err
+	}
+	spatial := rank - 2
+	param := func(i int, name string, l []int64, minVal int64) ([2]int, error) {
+		if len(l) != 1 && len(l) != spatial {
+			return [2]int{}, argErr(i, name, "want 1 or %d values, got %d", spatial, len(l))
+		}
+		var v [2]int
+		for d := range spatial {
+			x := l[min(d, len(l)-1)]
+			if x < minVal || x > 1<<31 {
+				return [2]int{}, argErr(i, name, "value %d out of range (minimum %d)", x, minVal)
+			}
+			v[d] = int(x)
+		}
+		return v, nil
+	}
+	s, err := param(3, "stride", stride, 1)
+	if err != nil {
+		return nil, err
+	}
+	p, err := param(4, "padding", padding, 0)
+	if err != nil {
+		return nil, err
+	}
+	d, err := param(5, "dilation", dilation, 1)
+	if err != nil {
+		return nil, err
+	}
+	var op [2]int
+	if transposed {
+		if op, err = param(7, "output_padding", outPadding, 0); err != nil {
+			return nil, err
+		}
+		for k := range spatial {
+			if op[k] >= s[k] && op[k] >= d[k] {
+				return nil, argErr(7, "output_padding", "%d must be smaller than either stride (%d) or dilation (%d)", op[k], s[k], d[k])
+			}
+		}
+	}
+	if groups < 1 {
+		return nil, argErr(8, "groups", "want a positive number, got %d", groups)
+	}
+	is, ws := in.Sizes(), w.Sizes()
+	gr := int(min(groups, 1<<31))
+	if ws[0] < gr || ws[0]%gr != 0 {
+		return nil, argErr(1, "weight", "size(0) = %d is not a positive multiple of groups = %d", ws[0], gr)
+	}
+	g := &linalgConvGeom{n: is[0], c: is[1], h: 1, w: is[rank-1], kh: 1, kw: ws[rank-1], sh: 1, dh: 1, groups: gr, transposed: transposed}
+	g.sw, g.pw, g.dw = s[0], p[0], d[0]
+	if rank == 4 {
+		g.h, g.kh = is[2], ws[2]
+		g.sh, g.ph, g.dh = s[0], p[0], d[0]
+		g.sw, g.pw, g.dw = s[1], p[1], d[1]
+	}
+	if !transposed {
+		if is[1] != gr*ws[1] {
+			return nil, argErr(0, "input", "has %d channels; weight %v with groups = %d expects %d", is[1], ws, gr, gr*ws[1])
+		}
+		g.oc = ws[0]
+	} else {
+		if is[1] != ws[0] {
+			return nil, argErr(0, "input", "has %d channels; a transposed convolution's weight %v expects %d (its size(0))", is[1], ws, ws[0])
+		}
+		g.oc = gr * ws[1]
+	}
+	if is[1] == 0 {
+		g.oc = 0 // as PyTorch and ExecuTorch: no input channels, no output channels
+	}
+	if bias != nil {
+		if bias.Dim() != 1 || bias.Size(0) != g.oc {
+			return nil, argErr(2, "bias", "sizes %v; want [%d], one value per output channel", bias.Sizes(), g.oc)
+		}
+	}
+	outSize := func(in, k, s, p, d, op int) int {
+		if transposed {
+			return (in-1)*s - 2*p + d*(k-1) + op + 1
+		}
+		span := in + 2*p - d*(k-1) - 1
+		if span < 0 {
+			return 0
+		}
+		return span/s + 1
+	}
+	if g.ow = outSize(g.w, g.kw, g.sw, g.pw, g.dw, op[spatial-1]); rank == 4 {
+		g.oh = outSize(g.h, g.kh, g.sh, g.ph, g.dh, op[0])
+	} else {
+		g.oh = 1
+	}
+	if g.oh < 1 || g.ow < 1 || g.kh < 1 || g.kw < 1 {
+		spat := is[2:]
+		return nil, fmt.Errorf("%w: input spatial sizes %v with kernel %v, stride %v, padding %v, dilation %v give output sizes %v; each must be at least 1",
+			runtime.ErrInvalidArgument, spat, ws[2:], s[:spatial], p[:spatial], d[:spatial], []int{g.oh, g.ow}[2-spatial:])
+	}
+	return g, nil
+}

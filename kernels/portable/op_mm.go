@@ -1,0 +1,34 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::mm.out", DTypes: realTypes, Fn: mmOut})
+}
+
+// aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out): the matrix product of self [m, k]
+// and mat2 [k, n] into out [m, n]. All three share one dtype (not Bool) and the default dim
+// order; integral products wrap in the out type.
+func mmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := tensorArg(args, 1, "mat2")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	p, err := linalgMatmulCheck(a, b, out, 0, 1, 2, "self", "mat2", false)
+	if err != nil {
+		return err
+	}
+	p.run()
+	return nil
+}
