@@ -111,6 +111,9 @@ func (p *Program) checkRegistry(plan *pte.ExecutionPlan) error {
 				}
 			}
 		}
+		if len(at) > 8 {
+			return strings.Join(at[:8], ", ") + fmt.Sprintf(", … (%d in all)", len(at))
+		}
 		return strings.Join(at, ", ")
 	}
 	for i, d := range plan.Delegates {
