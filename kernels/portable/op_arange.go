@@ -69,6 +69,21 @@ func shapeArange(start, end, step scalar, out *runtime.Tensor) error {
 		return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %v, end %v, step %v", runtime.ErrInvalidArgument, s, e, d)
 	}
 	nf := math.Ceil((e - s) / d)
+	ints := !start.isFloat && !end.isFloat && !step.isFloat
+	if ints { // exact for integer bounds, beyond 2^53 too
+		diff := end.i - start.i
+		if (diff > 0) != (end.i > start.i) || (diff < 0) != (end.i < start.i) {
+			return fmt.Errorf("%w: arange from %d to %d is too large", runtime.ErrInvalidArgument, start.i, end.i)
+		}
+		if !(step.i > 0 && diff >= 0) && !(step.i < 0 && diff <= 0) {
+			return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %d, end %d, step %d", runtime.ErrInvalidArgument, start.i, end.i, step.i)
+		}
+		q := diff / step.i
+		if q*step.i != diff {
+			q++ // same signs (checked above), so the quotient is positive and rounds up
+		}
+		nf = float64(q)
+	}
 	if nf > 1<<40 {
 		return fmt.Errorf("%w: arange of %v elements is too large", runtime.ErrInvalidArgument, nf)
 	}
@@ -79,7 +94,7 @@ func shapeArange(start, end, step scalar, out *runtime.Tensor) error {
 	if err := resize(out, []int{n}); err != nil {
 		return err
 	}
-	if isIntegral(out.ScalarType()) && !start.isFloat && !end.isFloat && !step.isFloat {
+	if isIntegral(out.ScalarType()) && ints {
 		v := make([]int64, n)
 		for i := range v {
 			v[i] = start.i + int64(i)*step.i

@@ -49,6 +49,8 @@ func splitWithSizesCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) e
 		if s < 0 {
 			return argErr(1, "split_sizes", "split size %d at %d is negative", s, k)
 		}
+	}
+	for k, s := range splits {
 		sum += s
 		if sum > int64(self.Size(dim)) {
 			break

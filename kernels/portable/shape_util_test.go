@@ -190,3 +190,23 @@ func shapeRun(t *testing.T, op string, cases []shapeCase) {
 
 // channelsLast is the dim order of a 4-d channels-last tensor.
 var channelsLast = []uint8{0, 2, 3, 1}
+
+// shapeWantList checks each tensor of a TensorList out.
+func shapeWantList(t *testing.T, outs []*runtime.Tensor, sizes [][]int, want [][]float64) {
+	t.Helper()
+	if len(outs) != len(want) {
+		t.Fatalf("%d outs, want %d", len(outs), len(want))
+	}
+	for k := range outs {
+		wantValuesAny(t, outs[k], sizes[k], want[k])
+	}
+}
+
+// shapeIotaF32 returns 0, 1, ..., n-1 as float32.
+func shapeIotaF32(n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(i)
+	}
+	return v
+}
