@@ -360,8 +360,8 @@ func shapeWrapIndex(v int64, n int, i int, name string) (int, error) {
 	return int(v), nil
 }
 
-// shapeGatherRows copies, for each k, element/row offsets: dst element (dstOffs[k]) gets src
-// element srcOffs[k]; both tensors have the same element size. Used by the indexing kernels.
+// shapeGatherElems sets dst's element at dstOffs[k] to src's element at srcOffs[k], for every
+// k; both tensors have the same element size. Used by the indexing kernels.
 func shapeGatherElems(dst *runtime.Tensor, dstOffs []int, src *runtime.Tensor, srcOffs []int) {
 	switch runtime.ElementSize(dst.ScalarType()) {
 	case 1:
@@ -400,11 +400,6 @@ func shapeOffsets(sizes, strides []int, base int) []int {
 		}
 	}
 	return out
-}
-
-// shapeOutList reads a TensorList of outs.
-func shapeOutList(args []*runtime.EValue, i int) ([]*runtime.Tensor, error) {
-	return tensorListArg(args, i, "out")
 }
 
 // shapeContigOut returns out itself when it is contiguous, else a contiguous scratch tensor of
