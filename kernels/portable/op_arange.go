@@ -1,0 +1,111 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::arange.out", DTypes: realTypes, Fn: arangeOut},
+		runtime.Kernel{Name: "aten::arange.start_out", DTypes: realTypes, Fn: arangeStartOut},
+	)
+}
+
+// aten::arange.out(Scalar end, *, Tensor(a!) out): 0, 1, ..., up to end (exclusive).
+func arangeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 3); err != nil {
+		return err
+	}
+	end, err := scalarArg(args, 0, "end")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 1, "out")
+	if err != nil {
+		return err
+	}
+	return shapeArange(scalar{}, end, scalar{f: 1, i: 1}, out)
+}
+
+// aten::arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out): start,
+// start+step, ... while before end; the length is ceil((end-start)/step).
+func arangeStartOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	start, err := scalarArg(args, 0, "start")
+	if err != nil {
+		return err
+	}
+	end, err := scalarArg(args, 1, "end")
+	if err != nil {
+		return err
+	}
+	step, err := scalarArg(args, 2, "step")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	return shapeArange(start, end, step, out)
+}
+
+// shapeArange fills a 1-d out with the range. Values are start + i*step computed in float64
+// and cast (as ExecuTorch does), or exactly in int64 when every bound is an integer and out is
+// integral.
+func shapeArange(start, end, step scalar, out *runtime.Tensor) error {
+	s, e, d := start.f, end.f, step.f
+	for _, v := range []float64{s, e, d} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: arange bounds and step must be finite, got start %v, end %v, step %v", runtime.ErrInvalidArgument, s, e, d)
+		}
+	}
+	if !(d > 0 && e >= s) && !(d < 0 && e <= s) {
+		return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %v, end %v, step %v", runtime.ErrInvalidArgument, s, e, d)
+	}
+	nf := math.Ceil((e - s) / d)
+	ints := !start.isFloat && !end.isFloat && !step.isFloat
+	if ints { // exact for integer bounds, beyond 2^53 too
+		diff := end.i - start.i
+		if (diff > 0) != (end.i > start.i) || (diff < 0) != (end.i < start.i) {
+			return fmt.Errorf("%w: arange from %d to %d is too large", runtime.ErrInvalidArgument, start.i, end.i)
+		}
+		if !(step.i > 0 && diff >= 0) && !(step.i < 0 && diff <= 0) {
+			return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %d, end %d, step %d", runtime.ErrInvalidArgument, start.i, end.i, step.i)
+		}
+		q := diff / step.i
+		if q*step.i != diff {
+			q++ // same signs (checked above), so the quotient is positive and rounds up
+		}
+		nf = float64(q)
+	}
+	if nf > 1<<40 {
+		return fmt.Errorf("%w: arange of %v elements is too large", runtime.ErrInvalidArgument, nf)
+	}
+	n := int(nf)
+	if out.Dim() != 1 {
+		return fmt.Errorf("%w: out: arange needs a 1-d out, got %d dimensions", runtime.ErrInvalidArgument, out.Dim())
+	}
+	if err := resize(out, []int{n}); err != nil {
+		return err
+	}
+	if isIntegral(out.ScalarType()) && ints {
+		v := make([]int64, n)
+		for i := range v {
+			v[i] = start.i + int64(i)*step.i
+		}
+		storeI64(out, v)
+		return nil
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = s + float64(i)*d
+	}
+	storeF64(out, v)
+	return nil
+}

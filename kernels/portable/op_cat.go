@@ -1,0 +1,88 @@
+package portable
+
+import (
+	"slices"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::cat.out", DTypes: shapeAllTypes, Fn: catOut})
+}
+
+// aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out): the tensors joined along dim.
+// As in PyTorch, 1-d empty tensors (shape [0]) are skipped whatever their rank; the others must
+// agree on every size but dim's. Inputs of other dtypes are converted to out's, which must be
+// able to hold them (no floating into integral, no integral into bool).
+func catOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	ts, err := tensorListArg(args, 0, "tensors")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if len(ts) == 0 {
+		return argErr(0, "tensors", "cat needs at least one tensor")
+	}
+	var ref *runtime.Tensor
+	for k, t := range ts {
+		if !shapeCanCast(t.ScalarType(), out.ScalarType()) {
+			return argErr(0, "tensors", "item %d is %s, which cannot be cast to out's %s", k,
+				runtime.DTypeName(t.ScalarType()), runtime.DTypeName(out.ScalarType()))
+		}
+		if ref == nil && !shapeCatSkipped(t) {
+			ref = t
+		}
+	}
+	if ref == nil { // only [0]-shaped tensors
+		return resize(out, []int{0})
+	}
+	if ref.Dim() == 0 {
+		return argErr(0, "tensors", "zero-dimensional tensors cannot be concatenated")
+	}
+	dim, err := normDim(d, ref.Dim(), 1, "dim")
+	if err != nil {
+		return err
+	}
+	sizes := slices.Clone(ref.Sizes())
+	sizes[dim] = 0
+	for k, t := range ts {
+		if shapeCatSkipped(t) {
+			continue
+		}
+		if t.Dim() != ref.Dim() {
+			return argErr(0, "tensors", "item %d has %d dimensions, the first has %d", k, t.Dim(), ref.Dim())
+		}
+		for i, s := range t.Sizes() {
+			if i != dim && s != ref.Size(i) {
+				return argErr(0, "tensors", "sizes must match except in dimension %d: item %d is %v, expected %v", dim, k, t.Sizes(), ref.Sizes())
+			}
+		}
+		sizes[dim] += t.Size(dim)
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	off := 0
+	for _, t := range ts {
+		if shapeCatSkipped(t) {
+			continue
+		}
+		c := shapeConvert(t, out.ScalarType())
+		shapeCopyView(out, off*out.Strides()[dim], out.Strides(), c, shapeViewOf(c))
+		off += t.Size(dim)
+	}
+	return nil
+}
+
+// shapeCatSkipped reports a legacy empty tensor, which cat ignores.
+func shapeCatSkipped(t *runtime.Tensor) bool { return t.Dim() == 1 && t.Size(0) == 0 }

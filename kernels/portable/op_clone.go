@@ -1,0 +1,40 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::clone.out", DTypes: shapeAllTypes, Fn: cloneOut})
+}
+
+// aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out): a copy of
+// self (same dtype), written in out's dim order. memory_format may be None, contiguous (out
+// must then be contiguous) or preserve.
+func cloneOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeMemoryFormat(args, 1, out); err != nil {
+		return err
+	}
+	return shapeCopySame(self, out)
+}
+
+// shapeCopySame copies self into out (same dtype, out resized to self's sizes, any dim orders).
+func shapeCopySame(self, out *runtime.Tensor) error {
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	shapeWrite(out, self, shapeViewOf(self))
+	return nil
+}

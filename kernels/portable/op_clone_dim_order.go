@@ -1,0 +1,31 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "dim_order_ops::_clone_dim_order.out", DTypes: shapeAllTypes, Fn: cloneDimOrderOut})
+}
+
+// dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]?
+// dim_order=None, Tensor(a!) out): a copy of self (same dtype) written in out's dim order. A
+// dim_order must equal out's; None keeps self's, which out must then have.
+func cloneDimOrderOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	if _, err := boolArg(args, 1, "non_blocking"); err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeCheckDimOrder(args, 2, self, out); err != nil {
+		return err
+	}
+	return shapeCopySame(self, out)
+}

@@ -1,0 +1,89 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::copy.out", DTypes: realBoolTypes, Fn: copyOut},
+		runtime.Kernel{Name: "aten::copy_", DTypes: realBoolTypes, Fn: copyInPlace},
+	)
+}
+
+// aten::copy.out(Tensor self, Tensor src, bool non_blocking=False, *, Tensor(a!) out): src,
+// broadcast to self's shape and converted to self's dtype (which out must have).
+func copyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	src, err := tensorArg(args, 1, "src")
+	if err != nil {
+		return err
+	}
+	if _, err := boolArg(args, 2, "non_blocking"); err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	return shapeCopyFrom(out, src, 1)
+}
+
+// aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!): writes src,
+// broadcast to self's shape and converted to self's dtype, into self. The call's arguments are
+// self, src, non_blocking and the return slot.
+func copyInPlace(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	src, err := tensorArg(args, 1, "src")
+	if err != nil {
+		return err
+	}
+	if _, err := boolArg(args, 2, "non_blocking"); err != nil {
+		return err
+	}
+	return shapeCopyFrom(self, src, 1)
+}
+
+// shapeCopyFrom writes src (argument i), broadcast to dst's sizes and converted to its dtype,
+// into dst.
+func shapeCopyFrom(dst, src *runtime.Tensor, i int) error {
+	if err := shapeConvertible(src, dst); err != nil {
+		return err
+	}
+	shape, err := broadcastShape(src.Sizes(), dst.Sizes())
+	if err != nil || !equalShape(shape, dst.Sizes()) {
+		return argErr(i, "src", "shape %v cannot be broadcast to %v", src.Sizes(), dst.Sizes())
+	}
+	c := shapeConvert(src, dst.ScalarType())
+	v, err := shapeBroadcastView(c, dst.Sizes())
+	if err != nil {
+		return err
+	}
+	shapeWrite(dst, c, v)
+	return nil
+}
+
+// shapeBroadcastView is the view of t broadcast to sizes (t's sizes must broadcast to them).
+func shapeBroadcastView(t *runtime.Tensor, sizes []int) (shapeView, error) {
+	l := make([]int64, len(sizes))
+	for k, s := range sizes {
+		l[k] = int64(s)
+	}
+	return shapeExpand(t, l, 1, "src")
+}

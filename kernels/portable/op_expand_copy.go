@@ -1,0 +1,80 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::expand_copy.out", DTypes: shapeAllTypes, Fn: expandCopyOut})
+}
+
+// aten::expand_copy.out(Tensor self, SymInt[] size, *, bool implicit=False, Tensor(a!) out):
+// self broadcast to size. Size -1 keeps self's size at that dimension; extra leading
+// dimensions are new (and may not be -1); a non-singleton dimension cannot change.
+func expandCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	size, err := intListArg(args, 1, "size")
+	if err != nil {
+		return err
+	}
+	if _, err := boolArg(args, 2, "implicit"); err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	v, err := shapeExpand(self, size, 1, "size")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, v.sizes); err != nil {
+		return err
+	}
+	shapeWrite(out, self, v)
+	return nil
+}
+
+// shapeExpand is the view of self broadcast to size (expand's rules).
+func shapeExpand(self *runtime.Tensor, size []int64, i int, name string) (shapeView, error) {
+	rank := self.Dim()
+	if len(size) < rank {
+		return shapeView{}, argErr(i, name, "%d sizes for a rank-%d tensor; expand needs at least as many", len(size), rank)
+	}
+	if len(size) > runtime.MaxRank {
+		return shapeView{}, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), runtime.MaxRank)
+	}
+	lead := len(size) - rank
+	v := shapeView{sizes: make([]int, len(size)), strides: make([]int, len(size))}
+	for k, s := range size {
+		if k < lead {
+			if s < 0 {
+				return shapeView{}, argErr(i, name, "size %d is not allowed in a new leading dimension %d", s, k)
+			}
+			v.sizes[k] = int(s)
+			continue
+		}
+		d := k - lead
+		have := self.Size(d)
+		switch {
+		case s == -1:
+			v.sizes[k], v.strides[k] = have, self.Strides()[d]
+		case s < 0:
+			return shapeView{}, argErr(i, name, "invalid size %d at dimension %d", s, k)
+		case have == 1:
+			v.sizes[k] = int(s)
+		case int64(have) != s:
+			return shapeView{}, argErr(i, name, "the expanded size %d must match the existing size %d at non-singleton dimension %d", s, have, d)
+		default:
+			v.sizes[k], v.strides[k] = have, self.Strides()[d]
+		}
+	}
+	return v, nil
+}

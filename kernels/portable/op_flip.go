@@ -1,0 +1,51 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::flip.out", DTypes: shapeAllTypes, Fn: flipOut})
+}
+
+// aten::flip.out(Tensor self, int[] dims, *, Tensor(a!) out): self reversed along each of dims
+// (each listed at most once; negative counts from the end).
+func flipOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dims, err := intListArg(args, 1, "dims")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	v := shapeViewOf(self)
+	seen := make([]bool, max(self.Dim(), 1))
+	for _, d := range dims {
+		n, err := normDim(d, self.Dim(), 1, "dims")
+		if err != nil {
+			return err
+		}
+		if seen[n] {
+			return argErr(1, "dims", "dimension %d appears more than once", d)
+		}
+		seen[n] = true
+		if self.Dim() > 0 && v.sizes[n] > 0 {
+			v.base += (v.sizes[n] - 1) * v.strides[n]
+			v.strides[n] = -v.strides[n]
+		}
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	shapeWrite(out, self, v)
+	return nil
+}

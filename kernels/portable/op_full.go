@@ -1,0 +1,40 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::full.out", DTypes: shapeAllTypes, Fn: fullOut})
+}
+
+// aten::full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out): out of the given size
+// filled with fill_value cast to out's dtype; a value out's dtype cannot hold is refused.
+func fullOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	l, err := intListArg(args, 0, "size")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "fill_value")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	sizes, err := shapeSizes(l, 0, "size")
+	if err != nil {
+		return err
+	}
+	v, err := shapeFillValue(s, out.ScalarType(), 1, "fill_value")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	shapeFill(out, v)
+	return nil
+}

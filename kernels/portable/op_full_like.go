@@ -1,0 +1,44 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::full_like.out", DTypes: shapeAllTypes, Fn: fullLikeOut})
+}
+
+// aten::full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None,
+// Tensor(a!) out): out of self's sizes (its own dtype) filled with fill_value.
+func fullLikeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "fill_value")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeMemoryFormat(args, 2, out); err != nil {
+		return err
+	}
+	return shapeFillLike(self, s, out, 1)
+}
+
+// shapeFillLike fills out, resized to self's sizes, with s (argument i).
+func shapeFillLike(self *runtime.Tensor, s scalar, out *runtime.Tensor, i int) error {
+	v, err := shapeFillValue(s, out.ScalarType(), i, "fill_value")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	shapeFill(out, v)
+	return nil
+}

@@ -1,0 +1,13 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::ones_like.out", DTypes: shapeAllTypes, Fn: onesLikeOut})
+}
+
+// aten::ones_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out): out of
+// self's sizes filled with ones.
+func onesLikeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return shapeConstLike(args, 1)
+}

@@ -1,0 +1,65 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::permute_copy.out", DTypes: shapeAllTypes, Fn: permuteCopyOut})
+}
+
+// aten::permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out): out[i0..] = self at the
+// permuted index; out.size(i) = self.size(dims[i]).
+func permuteCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dims, err := intListArg(args, 1, "dims")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	perm, err := shapePermutation(dims, self.Dim(), 1, "dims")
+	if err != nil {
+		return err
+	}
+	v := shapeViewOf(self)
+	pv := shapeView{sizes: make([]int, len(perm)), strides: make([]int, len(perm))}
+	for i, d := range perm {
+		pv.sizes[i], pv.strides[i] = v.sizes[d], v.strides[d]
+	}
+	if err := resize(out, pv.sizes); err != nil {
+		return err
+	}
+	shapeWrite(out, self, pv)
+	return nil
+}
+
+// shapePermutation normalises dims, which must be a permutation of the rank's dimensions.
+func shapePermutation(dims []int64, rank int, i int, name string) ([]int, error) {
+	if len(dims) != rank {
+		return nil, argErr(i, name, "%d dims for a rank-%d tensor", len(dims), rank)
+	}
+	perm := make([]int, rank)
+	seen := make([]bool, rank)
+	for k, d := range dims {
+		n, err := normDim(d, rank, i, name)
+		if err != nil {
+			return nil, err
+		}
+		if seen[n] {
+			return nil, argErr(i, name, "dimension %d appears more than once", d)
+		}
+		seen[n] = true
+		perm[k] = n
+	}
+	return perm, nil
+}

@@ -1,0 +1,58 @@
+package portable
+
+import (
+	"slices"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::select_copy.int_out", DTypes: shapeAllTypes, Fn: selectCopyOut})
+}
+
+// aten::select_copy.int_out(Tensor self, int dim, SymInt index, *, Tensor(a!) out): the slice
+// of self at index along dim, which is removed. index may be negative.
+func selectCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	index, err := intArg(args, 2, "index")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	if self.Dim() == 0 {
+		return argErr(0, "self", "select() cannot be applied to a 0-d tensor")
+	}
+	dim, err := normDim(d, self.Dim(), 1, "dim")
+	if err != nil {
+		return err
+	}
+	ix, err := shapeWrapIndex(index, self.Size(dim), 2, "index")
+	if err != nil {
+		return err
+	}
+	v := shapeViewOf(self)
+	v.base = ix * v.strides[dim]
+	v.sizes = slices.Delete(v.sizes, dim, dim+1)
+	v.strides = slices.Delete(v.strides, dim, dim+1)
+	if err := resize(out, v.sizes); err != nil {
+		return err
+	}
+	shapeWrite(out, self, v)
+	return nil
+}

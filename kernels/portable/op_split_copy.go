@@ -1,0 +1,58 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::split_copy.Tensor_out", DTypes: shapeAllTypes, Fn: splitCopyOut})
+}
+
+// aten::split_copy.Tensor_out(Tensor self, SymInt split_size, int dim=0, *, Tensor(a!)[] out)
+// -> (): self cut along dim into pieces of split_size (the last one possibly smaller); out is
+// a TensorList of ceil(size / split_size) tensors (one when split_size >= size).
+func splitCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	split, err := intArg(args, 1, "split_size")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 2, "dim")
+	if err != nil {
+		return err
+	}
+	outs, err := tensorListArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if self.Dim() == 0 {
+		return argErr(0, "self", "cannot split a 0-d tensor")
+	}
+	dim, err := normDim(d, self.Dim(), 2, "dim")
+	if err != nil {
+		return err
+	}
+	n := int64(self.Size(dim))
+	switch {
+	case split < 0:
+		return argErr(1, "split_size", "split size %d is negative", split)
+	case split == 0 && n > 0:
+		return argErr(1, "split_size", "split size 0 cannot split a dimension of size %d", n)
+	}
+	var sizes []int
+	if split >= n {
+		sizes = []int{int(n)}
+	} else {
+		for off := int64(0); off < n; off += split {
+			sizes = append(sizes, int(min(split, n-off)))
+		}
+	}
+	if len(outs) != len(sizes) {
+		return argErr(3, "out", "%d tensors; splitting size %d by %d makes %d", len(outs), n, split, len(sizes))
+	}
+	return shapeSplit(self, dim, sizes, outs)
+}

@@ -1,0 +1,85 @@
+package portable
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::split_with_sizes_copy.out", DTypes: shapeAllTypes, Fn: splitWithSizesCopyOut})
+}
+
+// aten::split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *,
+// Tensor(a!)[] out) -> (): self cut along dim into pieces of the given sizes, which must sum to
+// self.size(dim); out is a TensorList with one tensor per piece.
+func splitWithSizesCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	splits, err := intListArg(args, 1, "split_sizes")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 2, "dim")
+	if err != nil {
+		return err
+	}
+	outs, err := tensorListArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if self.Dim() == 0 {
+		return argErr(0, "self", "cannot split a 0-d tensor")
+	}
+	dim, err := normDim(d, self.Dim(), 2, "dim")
+	if err != nil {
+		return err
+	}
+	if len(splits) != len(outs) {
+		return argErr(3, "out", "%d tensors for %d split sizes", len(outs), len(splits))
+	}
+	sizes := make([]int, len(splits))
+	sum := int64(0)
+	for k, s := range splits {
+		if s < 0 {
+			return argErr(1, "split_sizes", "split size %d at %d is negative", s, k)
+		}
+	}
+	for k, s := range splits {
+		sum += s
+		if sum > int64(self.Size(dim)) {
+			break
+		}
+		sizes[k] = int(s)
+	}
+	if sum != int64(self.Size(dim)) {
+		return argErr(1, "split_sizes", "split sizes %v do not sum to the size %d of dimension %d", splits, self.Size(dim), dim)
+	}
+	return shapeSplit(self, dim, sizes, outs)
+}
+
+// shapeSplit copies consecutive pieces of self along dim, of the given sizes, into outs.
+func shapeSplit(self *runtime.Tensor, dim int, sizes []int, outs []*runtime.Tensor) error {
+	off := 0
+	for k, n := range sizes {
+		o := outs[k]
+		if o.ScalarType() != self.ScalarType() {
+			return fmt.Errorf("%w: out %d is %s, self is %s; split keeps the dtype", runtime.ErrInvalidArgument,
+				k, runtime.DTypeName(o.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		}
+		v := shapeViewOf(self)
+		v.base = off * v.strides[dim]
+		v.sizes[dim] = n
+		if err := o.Resize(v.sizes); err != nil {
+			return fmt.Errorf("out %d: %w", k, err)
+		}
+		shapeWrite(o, self, v)
+		off += n
+	}
+	return nil
+}

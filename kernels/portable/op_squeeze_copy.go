@@ -1,0 +1,110 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::squeeze_copy.out", DTypes: shapeAllTypes, Fn: squeezeCopyOut},
+		runtime.Kernel{Name: "aten::squeeze_copy.dim_out", DTypes: shapeAllTypes, Fn: squeezeCopyDimOut},
+		runtime.Kernel{Name: "aten::squeeze_copy.dims_out", DTypes: shapeAllTypes, Fn: squeezeCopyDimsOut},
+	)
+}
+
+// aten::squeeze_copy.out(Tensor self, *, Tensor(a!) out): self without its size-1 dimensions.
+func squeezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 3); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 1, "out")
+	if err != nil {
+		return err
+	}
+	drop := make([]bool, self.Dim())
+	for d := range drop {
+		drop[d] = true
+	}
+	return shapeSqueeze(self, drop, out)
+}
+
+// aten::squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out): self without dimension
+// dim if its size is 1 (unchanged otherwise).
+func squeezeCopyDimOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	dim, err := normDim(d, self.Dim(), 1, "dim")
+	if err != nil {
+		return err
+	}
+	drop := make([]bool, self.Dim())
+	if self.Dim() > 0 {
+		drop[dim] = true
+	}
+	return shapeSqueeze(self, drop, out)
+}
+
+// aten::squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out): self without those
+// of the listed dimensions whose size is 1. A dimension may be listed once.
+func squeezeCopyDimsOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	dims, err := intListArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	drop := make([]bool, max(self.Dim(), 1))
+	for _, d := range dims {
+		n, err := normDim(d, self.Dim(), 1, "dim")
+		if err != nil {
+			return err
+		}
+		if drop[n] {
+			return argErr(1, "dim", "dimension %d appears more than once", d)
+		}
+		drop[n] = true
+	}
+	return shapeSqueeze(self, drop[:self.Dim()], out)
+}
+
+// shapeSqueeze copies self into out without the dimensions marked in drop that have size 1.
+func shapeSqueeze(self *runtime.Tensor, drop []bool, out *runtime.Tensor) error {
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	sizes := []int{}
+	for d, s := range self.Sizes() {
+		if !drop[d] || s != 1 {
+			sizes = append(sizes, s)
+		}
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	shapeReshape(out, self)
+	return nil
+}

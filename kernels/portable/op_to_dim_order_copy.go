@@ -1,0 +1,68 @@
+package portable
+
+import (
+	"slices"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "dim_order_ops::_to_dim_order_copy.out", DTypes: realBoolTypes, Fn: toDimOrderCopyOut})
+}
+
+// dim_order_ops::_to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]?
+// dim_order=None, Tensor(a!) out): self converted to out's dtype and written in out's dim order
+// (e.g. contiguous <-> channels last). A dim_order must equal out's; None keeps self's, which
+// out must then have.
+func toDimOrderCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	if _, err := boolArg(args, 1, "non_blocking"); err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeCheckDimOrder(args, 2, self, out); err != nil {
+		return err
+	}
+	if err := shapeConvertible(self, out); err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	shapeConvertInto(out, self)
+	return nil
+}
+
+// shapeCheckDimOrder checks an int[]? dim_order argument against out's dim order (self's when
+// None), as ExecuTorch's _to_dim_order_copy does.
+func shapeCheckDimOrder(args []*runtime.EValue, i int, self, out *runtime.Tensor) error {
+	l, ok, err := optIntListArg(args, i, "dim_order")
+	if err != nil {
+		return err
+	}
+	have := out.DimOrder()
+	if !ok {
+		if !slices.Equal(have, self.DimOrder()) {
+			return argErr(i, "dim_order", "None keeps self's dim order %v, but out has %v", self.DimOrder(), have)
+		}
+		return nil
+	}
+	if len(l) != self.Dim() {
+		return argErr(i, "dim_order", "%v has %d entries for a rank-%d tensor", l, len(l), self.Dim())
+	}
+	for k, d := range l {
+		if k >= len(have) || int64(have[k]) != d {
+			return argErr(i, "dim_order", "%v differs from out's dim order %v", l, have)
+		}
+	}
+	return nil
+}

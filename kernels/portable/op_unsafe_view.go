@@ -1,0 +1,12 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::_unsafe_view.out", DTypes: shapeAllTypes, Fn: unsafeViewOut})
+}
+
+// aten::_unsafe_view.out(Tensor self, SymInt[] size, *, Tensor(a!) out): as view_copy.out.
+func unsafeViewOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return shapeViewCopy(args)
+}

@@ -1,0 +1,43 @@
+package portable
+
+import (
+	"slices"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::unsqueeze_copy.out", DTypes: shapeAllTypes, Fn: unsqueezeCopyOut})
+}
+
+// aten::unsqueeze_copy.out(Tensor self, int dim, *, Tensor(a!) out): self with a new dimension
+// of size 1 at dim, which may be negative (counting from the end of the result).
+func unsqueezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	dim, err := normDim(d, self.Dim()+1, 1, "dim")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, slices.Insert(slices.Clone(self.Sizes()), dim, 1)); err != nil {
+		return err
+	}
+	shapeReshape(out, self)
+	return nil
+}

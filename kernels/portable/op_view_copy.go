@@ -1,0 +1,88 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::view_copy.out", DTypes: shapeAllTypes, Fn: viewCopyOut})
+}
+
+// aten::view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out): self's elements, in
+// logical order, with new sizes; one size may be -1 (inferred).
+func viewCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return shapeViewCopy(args)
+}
+
+// shapeViewCopy is view_copy.out and _unsafe_view.out: (self, size, out, return).
+func shapeViewCopy(args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	size, err := intListArg(args, 1, "size")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	sizes, err := shapeInferSize(size, self.Numel(), 1, "size")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	shapeReshape(out, self)
+	return nil
+}
+
+// shapeInferSize resolves a view's sizes for numel elements: at most one -1, inferred.
+func shapeInferSize(size []int64, numel int, i int, name string) ([]int, error) {
+	if len(size) > runtime.MaxRank {
+		return nil, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), runtime.MaxRank)
+	}
+	out := make([]int, len(size))
+	infer := -1
+	known := 1
+	for k, s := range size {
+		switch {
+		case s == -1:
+			if infer >= 0 {
+				return nil, argErr(i, name, "only one dimension can be inferred (-1), %v has several", size)
+			}
+			infer = k
+		case s < 0:
+			return nil, argErr(i, name, "invalid size %d at dimension %d", s, k)
+		default:
+			if s > 1<<40 {
+				return nil, argErr(i, name, "size %d at dimension %d is too large", s, k)
+			}
+			out[k] = int(s)
+			known *= int(s)
+			if known > 1<<62 {
+				return nil, argErr(i, name, "shape %v is too large", size)
+			}
+		}
+	}
+	if infer >= 0 {
+		if known == 0 {
+			return nil, argErr(i, name, "cannot infer the -1 in shape %v for %d elements", size, numel)
+		}
+		if numel%known != 0 {
+			return nil, argErr(i, name, "shape %v is invalid for %d elements", size, numel)
+		}
+		out[infer] = numel / known
+		known = numel
+	}
+	if known != numel {
+		return nil, argErr(i, name, "shape %v is invalid for %d elements", size, numel)
+	}
+	return out, nil
+}
