@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -20,43 +19,12 @@ func shapeOrdered[T runtime.Element](t testing.TB, v []T, sizes []int, order []u
 	return x
 }
 
-// shapeOrderedEmpty returns a zero tensor with the given dim order (see shapeOrdered).
+// shapeOrderedEmpty returns a zero tensor with the given dim order.
 func shapeOrderedEmpty(t testing.TB, dtype runtime.ScalarType, sizes []int, order []uint8) *runtime.Tensor {
 	t.Helper()
-	s32 := make([]int32, len(sizes))
-	for i, s := range sizes {
-		s32[i] = int32(s)
-	}
-	plan := &pte.ExecutionPlan{
-		Name:                "forward",
-		ContainerMetaType:   &pte.ContainerMetadata{EncodedInpStr: "T1#1($)", EncodedOutStr: "$"},
-		Values:              []pte.EValue{&pte.Tensor{ScalarType: dtype, Sizes: s32, DimOrder: order}},
-		Inputs:              []int32{0},
-		Outputs:             []int32{0},
-		Chains:              []pte.Chain{{Inputs: []int32{}, Outputs: []int32{}, Instructions: []pte.Instruction{}}},
-		Operators:           []pte.Operator{},
-		Delegates:           []pte.BackendDelegate{},
-		NonConstBufferSizes: []int64{0},
-	}
-	b, err := pte.Write(&pte.Contents{Program: &pte.Program{ExecutionPlans: []*pte.ExecutionPlan{plan}}, Constants: [][]byte{{}}}, pte.WriteOptions{})
+	x, err := runtime.NewTensorWithDimOrder(dtype, sizes, order)
 	if err != nil {
 		t.Fatal(err)
-	}
-	f, err := pte.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: runtime.NewRegistry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := p.LoadMethod("forward")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := m.Input(0).Tensor
-	if !slices.Equal(x.DimOrder(), order) {
-		t.Fatalf("dim order %v, want %v", x.DimOrder(), order)
 	}
 	return x
 }
