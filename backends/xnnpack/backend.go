@@ -191,10 +191,14 @@ func (p *plan) execute(args []*runtime.EValue) error {
 		if err != nil {
 			return err
 		}
-		if t.Dim() != len(p.g.Values[i].Dims) {
+		dims := slices.Clone(t.Sizes())
+		if len(dims) == 0 && len(p.g.Values[i].Dims) == 1 {
+			dims = []int{1} // XNNPACK writes a rank-0 tensor as [1]
+		}
+		if len(dims) != len(p.g.Values[i].Dims) {
 			return fmt.Errorf("%w: delegate input %d has rank %d, the graph takes %d", runtime.ErrInvalidArgument, p.g.Values[i].ExternalID, t.Dim(), len(p.g.Values[i].Dims))
 		}
-		p.vals[i].dims = slices.Clone(t.Sizes())
+		p.vals[i].dims = dims
 		p.vals[i].data = runtime.Data[float32](t)
 	}
 	for k := range p.steps {
@@ -210,8 +214,10 @@ func (p *plan) execute(args []*runtime.EValue) error {
 			return err
 		}
 		v := &p.vals[i]
-		if err := t.Resize(v.dims); err != nil {
-			return fmt.Errorf("delegate output %d: %w", p.g.Values[i].ExternalID, err)
+		if !(t.Dim() == 0 && v.numel() == 1) { // a rank-0 output is [1] in the graph
+			if err := t.Resize(v.dims); err != nil {
+				return fmt.Errorf("delegate output %d: %w", p.g.Values[i].ExternalID, err)
+			}
 		}
 		copy(runtime.Data[float32](t), v.data[:v.numel()])
 	}
