@@ -198,8 +198,7 @@ func arithUnaryToFloat(self, out *runtime.Tensor, f func(float64) float64) error
 	if !isFloat(ct) {
 		ct = runtime.Float32
 	}
-	if ct == runtime.Float32 && self.ScalarType() == runtime.Float32 && out.ScalarType() == runtime.Float32 &&
-		self.IsContiguous() && out.IsContiguous() {
+	if ct == runtime.Float32 && self.ScalarType() == ct && out.ScalarType() == ct && self.IsContiguous() && out.IsContiguous() {
 		src, dst := runtime.Data[float32](self), runtime.Data[float32](out)
 		for k, v := range src {
 			dst[k] = float32(f(float64(v)))

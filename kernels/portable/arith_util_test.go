@@ -153,3 +153,13 @@ func arithTyped(t testing.TB, dtype runtime.ScalarType, v []float64, sizes ...in
 	storeF64(x, v)
 	return x
 }
+
+func negZero() float64 { return math.Copysign(0, -1) }
+
+func arithF32(v []float64) []float32 {
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(x)
+	}
+	return out
+}
