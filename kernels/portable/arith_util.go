@@ -1,0 +1,541 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/x448/float16"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// Shared helpers of the arithmetic family (sub, mul, div, pow, remainder, fmod, the unary math
+// and activation ops).
+
+// arithDivZero is the error of integer division, remainder and fmod by zero (PyTorch raises
+// ZeroDivisionError; ExecuTorch fails the kernel).
+func arithDivZero(op string) error {
+	return fmt.Errorf("%w: %s: integer division by zero", runtime.ErrInvalidArgument, op)
+}
+
+// arithRound rounds a float64 value to the precision of the floating type t: the computation
+// type of an operation, so that e.g. a float32 quotient cast into a float64 out matches PyTorch,
+// which computes in float32 and then casts.
+func arithRound(t runtime.ScalarType, v float64) float64 {
+	switch t {
+	case runtime.Float32:
+		return float64(float32(v))
+	case runtime.Float16:
+		return float64(float16.Fromfloat32(float32(v)).Float32())
+	case runtime.BFloat16:
+		return float64(math.Float32frombits(uint32(toBF16(float32(v))) << 16))
+	}
+	return v
+}
+
+// arithLoadF reads t as float64 in logical order, cast to the type a floating computation type
+// common does its math in (arithOpmath), as PyTorch and ExecuTorch convert a Scalar, a 0-d
+// tensor or an integral operand before computing.
+func arithLoadF(t *runtime.Tensor, common runtime.ScalarType) []float64 {
+	x := loadF64(t)
+	if m := arithOpmath(common); t.ScalarType() != m && m != runtime.Float64 {
+		for i, v := range x {
+			x[i] = arithRound(m, v)
+		}
+	}
+	return x
+}
+
+// arithLoadI reads t as int64 in logical order, wrapped to the integral computation type.
+func arithLoadI(t *runtime.Tensor, common runtime.ScalarType) []int64 {
+	x := loadI64(t)
+	if t.ScalarType() != common && common != runtime.Int64 {
+		x = wrapTo(common, x)
+	}
+	return x
+}
+
+// arithCheckOut refuses a computation type that cannot be cast to out (a floating result into an
+// integral out, an integral one into a bool out), as PyTorch's canCast does.
+func arithCheckOut(common runtime.ScalarType, out *runtime.Tensor) error {
+	if category(common) > category(out.ScalarType()) {
+		return fmt.Errorf("%w: result type %s cannot be cast to out's %s", runtime.ErrInvalidArgument,
+			runtime.DTypeName(common), runtime.DTypeName(out.ScalarType()))
+	}
+	return nil
+}
+
+// arithBinary computes out = op(a, b) with broadcasting in the computation type common: operands
+// are cast to common first, floating results are rounded to common before the cast to out, and
+// integral results wrap in common. op.i may return an error (integer division by zero).
+func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binaryOp) error {
+	if err := arithCheckOut(common, out); err != nil {
+		return err
+	}
+	shape, err := broadcastShape(a.Sizes(), b.Sizes())
+	if err != nil {
+		return err
+	}
+	if err := resize(out, shape); err != nil {
+		return err
+	}
+	ma, mb := broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
+	n := out.Numel()
+	if isFloat(common) || op.i == nil {
+		ct := common
+		if !isFloat(ct) {
+			ct = runtime.Float64
+		}
+		x, y := arithLoadF(a, ct), arithLoadF(b, ct)
+		r := make([]float64, n)
+		for e := range r {
+			r[e] = arithRound(ct, op.f(at(x, ma, e), at(y, mb, e)))
+		}
+		storeF64(out, r)
+		return nil
+	}
+	x, y := arithLoadI(a, common), arithLoadI(b, common)
+	r := make([]int64, n)
+	for e := range r {
+		v, err := op.i(at(x, ma, e), at(y, mb, e))
+		if err != nil {
+			return err
+		}
+		r[e] = v
+	}
+	if common != runtime.Int64 {
+		r = wrapTo(common, r)
+	}
+	storeI64(out, r)
+	return nil
+}
+
+// arithOptString reads a `str?` argument: ("", false) for None.
+func arithOptString(args []*runtime.EValue, i int, name string) (string, bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil || v.IsNone() {
+		return "", false, err
+	}
+	s, err := stringArg(args, i, name)
+	return s, err == nil, err
+}
+
+// arithOptScalar reads a `Scalar?` argument: (_, false) for None.
+func arithOptScalar(args []*runtime.EValue, i int, name string) (scalar, bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil || v.IsNone() {
+		return scalar{}, false, err
+	}
+	s, err := scalarArg(args, i, name)
+	return s, err == nil, err
+}
+
+// arithSameDType refuses an out whose dtype differs from self's (the ops that keep their input's
+// type: neg, abs, floor, the activations, ...).
+func arithSameDType(self, out *runtime.Tensor) error {
+	if self.ScalarType() != out.ScalarType() {
+		return fmt.Errorf("%w: out is %s, want self's dtype %s", runtime.ErrInvalidArgument,
+			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(self.ScalarType()))
+	}
+	return nil
+}
+
+// arithWantDTypes refuses a self whose dtype is not among ok.
+func arithWantDTypes(self *runtime.Tensor, ok []runtime.ScalarType, what string) error {
+	for _, t := range ok {
+		if self.ScalarType() == t {
+			return nil
+		}
+	}
+	return argErr(0, "self", "%s is not supported for %s", what, runtime.DTypeName(self.ScalarType()))
+}
+
+// arithUnaryKeep computes out = f(self) (floating types) or i(self) (integral types) keeping
+// self's dtype; out must have the same dtype. Integral results wrap in that type.
+func arithUnaryKeep(self, out *runtime.Tensor, f func(float64) float64, i func(int64) int64) error {
+	if err := arithSameDType(self, out); err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	t := self.ScalarType()
+	if t == runtime.Float32 && self.IsContiguous() && out.IsContiguous() {
+		src, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+		for k, v := range src {
+			dst[k] = float32(f(float64(v)))
+		}
+		return nil
+	}
+	if isFloat(t) || i == nil {
+		x := loadF64(self)
+		for k, v := range x {
+			x[k] = f(v)
+		}
+		storeF64(out, x)
+		return nil
+	}
+	x := loadI64(self)
+	for k, v := range x {
+		x[k] = i(v)
+	}
+	storeI64(out, wrapTo(t, x))
+	return nil
+}
+
+// arithUnaryToFloat computes out = f(self) for the ops whose result is floating (exp, log, sin,
+// sigmoid, ...): a floating self computes in its own type, an integral or bool one in float32
+// (PyTorch's default dtype); the result is cast to out, which must be floating.
+func arithUnaryToFloat(self, out *runtime.Tensor, f func(float64) float64) error {
+	if !isFloat(out.ScalarType()) {
+		return fmt.Errorf("%w: out is %s; this operation produces floating point", runtime.ErrInvalidArgument,
+			runtime.DTypeName(out.ScalarType()))
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	ct := self.ScalarType()
+	if !isFloat(ct) {
+		ct = runtime.Float32
+	}
+	if ct == runtime.Float32 && self.ScalarType() == ct && out.ScalarType() == ct && self.IsContiguous() && out.IsContiguous() {
+		src, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+		for k, v := range src {
+			dst[k] = float32(f(float64(v)))
+		}
+		return nil
+	}
+	x := arithLoadF(self, ct)
+	for k, v := range x {
+		x[k] = arithRound(ct, f(v))
+	}
+	storeF64(out, x)
+	return nil
+}
+
+// arithF32Op selects the float32 fast-path operation.
+type arithF32Op int
+
+const (
+	arithF32Mul arithF32Op = iota
+	arithF32Sub            // x - y (alpha 1)
+	arithF32Div
+)
+
+// arithFastF32 computes out = a op b directly on float32 memory when a, b and out are contiguous
+// float32 tensors and the broadcast is one of the shapes models use: same shapes, one operand a
+// single element, one operand repeating along leading dims ([N,C,H,W] with [W] or [H,W]), or one
+// operand constant along trailing dims ([N,T,D] with [N,T,1]). It reports whether it handled the
+// call; when it did not, the caller takes the general path (which also produces the errors).
+// float32 + - * / are correctly rounded, so the results equal the general path's.
+func arithFastF32(a, b, out *runtime.Tensor, op arithF32Op) (bool, error) {
+	if a.ScalarType() != runtime.Float32 || b.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 ||
+		!a.IsContiguous() || !b.IsContiguous() || !out.IsContiguous() {
+		return false, nil
+	}
+	shape, err := broadcastShape(a.Sizes(), b.Sizes())
+	if err != nil {
+		return false, nil
+	}
+	aFull, bFull := equalShape(a.Sizes(), shape), equalShape(b.Sizes(), shape)
+	var small []int
+	switch {
+	case aFull && bFull:
+	case aFull:
+		small = b.Sizes()
+	case bFull:
+		small = a.Sizes()
+	default:
+		return false, nil
+	}
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	inner, outer := 0, 0 // block lengths for the repeat patterns
+	if small != nil && n > 0 {
+		inner, outer = arithRepeat(small, shape)
+		if inner == 0 && outer == 0 {
+			return false, nil
+		}
+	}
+	if err := resize(out, shape); err != nil {
+		return true, err
+	}
+	x, y, dst := runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
+	switch {
+	case n == 0:
+	case small == nil:
+		arithF32Loop(op, dst, x, y)
+	case inner > 0: // small repeats every inner elements
+		for base := 0; base < n; base += inner {
+			if aFull {
+				arithF32Loop(op, dst[base:base+inner], x[base:base+inner], y)
+			} else {
+				arithF32Loop(op, dst[base:base+inner], x, y[base:base+inner])
+			}
+		}
+	default: // each element of small covers a block of outer elements
+		for k := 0; k < n/outer; k++ {
+			base := k * outer
+			if aFull {
+				arithF32Loop(op, dst[base:base+outer], x[base:base+outer], y[k:k+1])
+			} else {
+				arithF32Loop(op, dst[base:base+outer], x[k:k+1], y[base:base+outer])
+			}
+		}
+	}
+	return true, nil
+}
+
+// arithRepeat classifies how a smaller shape broadcasts to a non-empty shape: inner > 0 when
+// small (aligned right) equals shape's trailing dims after leading ones, so it repeats every
+// inner elements; outer > 0 when small equals shape's leading dims followed by ones, so each of
+// its elements covers outer consecutive elements (a single element covers them all). Both zero:
+// another pattern.
+func arithRepeat(small, shape []int) (inner, outer int) {
+	prod := func(d []int) int {
+		n := 1
+		for _, x := range d {
+			n *= x
+		}
+		return n
+	}
+	if prod(small) == 1 {
+		return 0, prod(shape)
+	}
+	pad := len(shape) - len(small)
+	s := make([]int, len(shape))
+	for i := range s {
+		s[i] = 1
+		if k := i - pad; k >= 0 {
+			s[i] = small[k]
+		}
+	}
+	ones := func(d []int) bool {
+		for _, x := range d {
+			if x != 1 {
+				return false
+			}
+		}
+		return true
+	}
+	p := len(s)
+	for p > 0 && s[p-1] == shape[p-1] {
+		p--
+	}
+	if ones(s[:p]) {
+		return prod(shape[p:]), 0
+	}
+	q := 0
+	for q < len(s) && s[q] == shape[q] {
+		q++
+	}
+	if ones(s[q:]) {
+		return 0, prod(shape[q:])
+	}
+	return 0, 0
+}
+
+// arithF32Loop writes dst[i] = x[i] op y[i], where x or y may hold a single element.
+func arithF32Loop(op arithF32Op, dst, x, y []float32) {
+	switch {
+	case len(x) == 1 && len(dst) != 1:
+		c := x[0]
+		y = y[:len(dst)]
+		switch op {
+		case arithF32Mul:
+			for i := range dst {
+				dst[i] = c * y[i]
+			}
+		case arithF32Sub:
+			for i := range dst {
+				dst[i] = c - y[i]
+			}
+		case arithF32Div:
+			for i := range dst {
+				dst[i] = c / y[i]
+			}
+		}
+	case len(y) == 1 && len(dst) != 1:
+		c := y[0]
+		x = x[:len(dst)]
+		switch op {
+		case arithF32Mul:
+			for i := range dst {
+				dst[i] = x[i] * c
+			}
+		case arithF32Sub:
+			for i := range dst {
+				dst[i] = x[i] - c
+			}
+		case arithF32Div:
+			for i := range dst {
+				dst[i] = x[i] / c
+			}
+		}
+	default:
+		x, y = x[:len(dst)], y[:len(dst)]
+		switch op {
+		case arithF32Mul:
+			for i := range dst {
+				dst[i] = x[i] * y[i]
+			}
+		case arithF32Sub:
+			for i := range dst {
+				dst[i] = x[i] - y[i]
+			}
+		case arithF32Div:
+			for i := range dst {
+				dst[i] = x[i] / y[i]
+			}
+		}
+	}
+}
+
+// arithFastF32Scalar computes out = self op c (or c op self when scalarFirst) for a contiguous
+// float32 self and out, c already cast to float32. It reports whether it handled the call.
+func arithFastF32Scalar(self, out *runtime.Tensor, c float32, op arithF32Op, scalarFirst bool) (bool, error) {
+	if self.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 ||
+		!self.IsContiguous() || !out.IsContiguous() {
+		return false, nil
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return true, err
+	}
+	x, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+	if len(dst) == 0 {
+		return true, nil
+	}
+	if scalarFirst {
+		arithF32Loop(op, dst, []float32{c}, x)
+	} else {
+		arithF32Loop(op, dst, x, []float32{c})
+	}
+	return true, nil
+}
+
+// arithIntRange is the range of an integral dtype.
+func arithIntRange(t runtime.ScalarType) (lo, hi int64) {
+	switch t {
+	case runtime.Bool:
+		return 0, 1
+	case runtime.Uint8:
+		return 0, math.MaxUint8
+	case runtime.Int8:
+		return math.MinInt8, math.MaxInt8
+	case runtime.Int16:
+		return math.MinInt16, math.MaxInt16
+	case runtime.Int32:
+		return math.MinInt32, math.MaxInt32
+	case runtime.Uint16:
+		return 0, math.MaxUint16
+	case runtime.Uint32:
+		return 0, math.MaxUint32
+	}
+	return math.MinInt64, math.MaxInt64
+}
+
+// arithScalarFits reports whether a Scalar converts to dtype t without overflow (ExecuTorch's
+// check_overflow_scalar_cast): integral types take the scalar truncated toward zero; floating
+// types accept any non-finite value and finite values within their range.
+func arithScalarFits(s scalar, t runtime.ScalarType) bool {
+	if isFloat(t) {
+		if math.IsInf(s.f, 0) || math.IsNaN(s.f) {
+			return true
+		}
+		var lim float64
+		switch t {
+		case runtime.Float32:
+			lim = math.MaxFloat32
+		case runtime.Float16:
+			lim = 65504
+		case runtime.BFloat16:
+			lim = float64(math.Float32frombits(0x7f7f0000))
+		default:
+			return true
+		}
+		return math.Abs(s.f) <= lim
+	}
+	if s.isFloat && (math.IsNaN(s.f) || math.IsInf(s.f, 0) || s.f >= 0x1p63 || s.f < -0x1p63) {
+		return false
+	}
+	lo, hi := arithIntRange(t)
+	return s.i >= lo && s.i <= hi
+}
+
+// arithMinNaN and arithMaxNaN are min and max that propagate NaN from either side (PyTorch's
+// clamp and hardtanh).
+func arithMaxNaN(a, b float64) float64 {
+	if a != a {
+		return a
+	}
+	if b != b {
+		return b
+	}
+	if b > a {
+		return b
+	}
+	return a
+}
+
+func arithMinNaN(a, b float64) float64 {
+	if a != a {
+		return a
+	}
+	if b != b {
+		return b
+	}
+	if b < a {
+		return b
+	}
+	return a
+}
+
+// arithOpmath is the type ExecuTorch and PyTorch compute a floating type's math in: float32 for
+// float32, float16 and bfloat16, float64 for float64.
+func arithOpmath(t runtime.ScalarType) runtime.ScalarType {
+	if t == runtime.Float64 {
+		return t
+	}
+	return runtime.Float32
+}
+
+// arithSelfOut reads the (self, *, out) arguments of a unary op: self, out and the return slot.
+func arithSelfOut(args []*runtime.EValue) (self, out *runtime.Tensor, err error) {
+	if err := wantArgs(args, 3); err != nil {
+		return nil, nil, err
+	}
+	if self, err = tensorArg(args, 0, "self"); err != nil {
+		return nil, nil, err
+	}
+	out, err = tensorArg(args, 1, "out")
+	return self, out, err
+}
+
+// arithFloatKernel is a unary op with a floating result (exp, log, sin, ...): any real or bool
+// self, a floating out.
+func arithFloatKernel(name string, f func(float64) float64) runtime.Kernel {
+	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		self, out, err := arithSelfOut(args)
+		if err != nil {
+			return err
+		}
+		return arithUnaryToFloat(self, out, f)
+	}}
+}
+
+// arithKeepKernel is a unary op that keeps self's dtype (neg, floor, ...): self of one of types,
+// out of the same dtype. i computes integral types (nil: only floating types are in types).
+func arithKeepKernel(name string, types []runtime.ScalarType, f func(float64) float64, i func(int64) int64) runtime.Kernel {
+	return runtime.Kernel{Name: name, DTypes: types, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		self, out, err := arithSelfOut(args)
+		if err != nil {
+			return err
+		}
+		if err := arithWantDTypes(self, types, name); err != nil {
+			return err
+		}
+		return arithUnaryKeep(self, out, f, i)
+	}}
+}

@@ -1,0 +1,205 @@
+package portable
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::clamp.out", DTypes: realBoolTypes, Fn: clampOut},
+		runtime.Kernel{Name: "aten::clamp.Tensor_out", DTypes: realBoolTypes, Fn: clampTensorOut},
+	)
+}
+
+func clampNoBounds() error {
+	return fmt.Errorf("%w: clamp: at least one of min and max must not be None", runtime.ErrInvalidArgument)
+}
+
+// aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out):
+// min(max(self, min), max) in the result type of self and the bounds (so an integral self with
+// a floating bound gives a floating result); NaN in self or a bound propagates. A bound must fit
+// out's dtype, as ExecuTorch checks.
+func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	lo, hasLo, err := arithOptScalar(args, 1, "min")
+	if err != nil {
+		return err
+	}
+	hi, hasHi, err := arithOptScalar(args, 2, "max")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if !hasLo && !hasHi {
+		return clampNoBounds()
+	}
+	ts := new(typeState).tensor(self)
+	for k, b := range []struct {
+		s    scalar
+		has  bool
+		name string
+	}{{lo, hasLo, "min"}, {hi, hasHi, "max"}} {
+		if !b.has {
+			continue
+		}
+		ts.scalar(b.s)
+		if ot := out.ScalarType(); ot != runtime.Bool && !arithScalarFits(b.s, ot) {
+			return argErr(1+k, b.name, "%v is out of range for out's %s", b.s.f, runtime.DTypeName(ot))
+		}
+	}
+	common := ts.result()
+	if err := arithCheckOut(common, out); err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	if isFloat(common) {
+		m := arithOpmath(common)
+		lf, hf := arithRound(m, lo.f), arithRound(m, hi.f)
+		f := func(v float64) float64 {
+			if hasLo {
+				v = arithMaxNaN(v, lf)
+			}
+			if hasHi {
+				v = arithMinNaN(v, hf)
+			}
+			return v
+		}
+		if common == runtime.Float32 && self.ScalarType() == runtime.Float32 && out.ScalarType() == runtime.Float32 &&
+			self.IsContiguous() && out.IsContiguous() {
+			src, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+			for k, v := range src {
+				dst[k] = float32(f(float64(v)))
+			}
+			return nil
+		}
+		x := arithLoadF(self, common)
+		for k, v := range x {
+			x[k] = arithRound(common, f(v))
+		}
+		storeF64(out, x)
+		return nil
+	}
+	x := arithLoadI(self, common)
+	for k, v := range x {
+		if hasLo {
+			v = max(v, lo.i)
+		}
+		if hasHi {
+			v = min(v, hi.i)
+		}
+		x[k] = v
+	}
+	storeI64(out, wrapTo(common, x))
+	return nil
+}
+
+// aten::clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out):
+// elementwise clamp with broadcasting of self, min and max, in their result type.
+func clampTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	lo, err := optTensorArg(args, 1, "min")
+	if err != nil {
+		return err
+	}
+	hi, err := optTensorArg(args, 2, "max")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if lo == nil && hi == nil {
+		return clampNoBounds()
+	}
+	ts := new(typeState).tensor(self)
+	shape := self.Sizes()
+	for _, b := range []*runtime.Tensor{lo, hi} {
+		if b == nil {
+			continue
+		}
+		ts.tensor(b)
+		if shape, err = broadcastShape(shape, b.Sizes()); err != nil {
+			return err
+		}
+	}
+	common := ts.result()
+	if err := arithCheckOut(common, out); err != nil {
+		return err
+	}
+	if err := resize(out, shape); err != nil {
+		return err
+	}
+	n := out.Numel()
+	ms := broadcastIndex(self.Sizes(), shape)
+	var ml, mh []int
+	if lo != nil {
+		ml = broadcastIndex(lo.Sizes(), shape)
+	}
+	if hi != nil {
+		mh = broadcastIndex(hi.Sizes(), shape)
+	}
+	if isFloat(common) {
+		x := arithLoadF(self, common)
+		var l, h []float64
+		if lo != nil {
+			l = arithLoadF(lo, common)
+		}
+		if hi != nil {
+			h = arithLoadF(hi, common)
+		}
+		r := make([]float64, n)
+		for e := range r {
+			v := at(x, ms, e)
+			if l != nil {
+				v = arithMaxNaN(v, at(l, ml, e))
+			}
+			if h != nil {
+				v = arithMinNaN(v, at(h, mh, e))
+			}
+			r[e] = arithRound(common, v)
+		}
+		storeF64(out, r)
+		return nil
+	}
+	x := arithLoadI(self, common)
+	var l, h []int64
+	if lo != nil {
+		l = arithLoadI(lo, common)
+	}
+	if hi != nil {
+		h = arithLoadI(hi, common)
+	}
+	r := make([]int64, n)
+	for e := range r {
+		v := at(x, ms, e)
+		if l != nil {
+			v = max(v, at(l, ml, e))
+		}
+		if h != nil {
+			v = min(v, at(h, mh, e))
+		}
+		r[e] = v
+	}
+	storeI64(out, wrapTo(common, r))
+	return nil
+}

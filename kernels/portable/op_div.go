@@ -1,0 +1,223 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::div.out", DTypes: realBoolTypes, Fn: divOut},
+		runtime.Kernel{Name: "aten::div.out_mode", DTypes: realBoolTypes, Fn: divOutMode},
+		runtime.Kernel{Name: "aten::div.Scalar_out", DTypes: realBoolTypes, Fn: divScalarOut},
+		runtime.Kernel{Name: "aten::div.Scalar_mode_out", DTypes: realBoolTypes, Fn: divScalarModeOut},
+	)
+}
+
+// divTrueOp is true division; integral and bool operands divide in float32 (PyTorch's default
+// dtype), so the out must be floating.
+var divTrueOp = binaryOp{f: func(x, y float64) float64 { return x / y }}
+
+// divTrueType is the computation type of true division: the operands' result type if floating,
+// else float32.
+func divTrueType(s *typeState) runtime.ScalarType {
+	if t := s.result(); isFloat(t) {
+		return t
+	}
+	return runtime.Float32
+}
+
+// aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out).
+func divOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, b, err := divTensors(args)
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	return divTrue(a, b, out)
+}
+
+func divTensors(args []*runtime.EValue) (a, b *runtime.Tensor, err error) {
+	if a, err = tensorArg(args, 0, "self"); err != nil {
+		return nil, nil, err
+	}
+	b, err = tensorArg(args, 1, "other")
+	return a, b, err
+}
+
+func divTrue(a, b, out *runtime.Tensor) error {
+	if ok, err := arithFastF32(a, b, out, arithF32Div); ok {
+		return err
+	}
+	return arithBinary(a, b, out, divTrueType(new(typeState).tensor(a).tensor(b)), divTrueOp)
+}
+
+// aten::div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out).
+func divOutMode(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	a, b, err := divTensors(args)
+	if err != nil {
+		return err
+	}
+	mode, has, err := divMode(args)
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if !has {
+		return divTrue(a, b, out)
+	}
+	common := new(typeState).tensor(a).tensor(b).result()
+	op, err := divRoundingOp(mode, common)
+	if err != nil {
+		return err
+	}
+	return arithBinary(a, b, out, common, op)
+}
+
+// aten::div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
+func divScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	return divScalarTrue(a, s, out)
+}
+
+func divScalarTrue(a *runtime.Tensor, s scalar, out *runtime.Tensor) error {
+	common := divTrueType(new(typeState).tensor(a).scalar(s))
+	if common == runtime.Float32 {
+		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Div, false); ok {
+			return err
+		}
+	}
+	return arithBinary(a, scalarTensor(s), out, common, divTrueOp)
+}
+
+// aten::div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out).
+func divScalarModeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	mode, has, err := divMode(args)
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if !has {
+		return divScalarTrue(a, s, out)
+	}
+	common := new(typeState).tensor(a).scalar(s).result()
+	op, err := divRoundingOp(mode, common)
+	if err != nil {
+		return err
+	}
+	if !isFloat(common) && s.i == 0 {
+		return arithDivZero("div")
+	}
+	return arithBinary(a, scalarTensor(s), out, common, op)
+}
+
+// divMode reads rounding_mode (argument 2): None, "trunc" or "floor".
+func divMode(args []*runtime.EValue) (string, bool, error) {
+	mode, has, err := arithOptString(args, 2, "rounding_mode")
+	if err == nil && has && mode != "trunc" && mode != "floor" {
+		err = argErr(2, "rounding_mode", "want None, \"trunc\" or \"floor\", got %q", mode)
+	}
+	return mode, has, err
+}
+
+// divRoundingOp is division rounded toward zero ("trunc") or down ("floor") in the computation
+// type common; integral division by zero is an error.
+func divRoundingOp(mode string, common runtime.ScalarType) (binaryOp, error) {
+	if common == runtime.Bool {
+		return binaryOp{}, fmt.Errorf("%w: div with rounding_mode=%q is not supported for bool", runtime.ErrInvalidArgument, mode)
+	}
+	m := arithOpmath(common)
+	if mode == "trunc" {
+		return binaryOp{
+			f: func(x, y float64) float64 { return math.Trunc(arithRound(m, x/y)) },
+			i: func(x, y int64) (int64, error) {
+				if y == 0 {
+					return 0, arithDivZero("div")
+				}
+				return x / y, nil
+			},
+		}, nil
+	}
+	return binaryOp{
+		f: func(x, y float64) float64 { return divFloorFloat(x, y, m) },
+		i: func(x, y int64) (int64, error) {
+			if y == 0 {
+				return 0, arithDivZero("div")
+			}
+			return divFloorInt(x, y), nil
+		},
+	}, nil
+}
+
+// divFloorFloat is PyTorch's floor division of floats, computed with every step rounded to the
+// type m (float32 or float64): (a - fmod(a, b)) / b, corrected so that a == q*b + remainder(a, b)
+// holds, and rounded to the nearest integer to undo the division's rounding error.
+func divFloorFloat(a, b float64, m runtime.ScalarType) float64 {
+	if b == 0 {
+		return arithRound(m, a/b)
+	}
+	mod := math.Mod(a, b)
+	div := arithRound(m, arithRound(m, a-mod)/b)
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div = arithRound(m, div-1)
+	}
+	if div == 0 {
+		return math.Copysign(0, a/b)
+	}
+	fd := math.Floor(div)
+	if arithRound(m, div-fd) > 0.5 {
+		fd = arithRound(m, fd+1)
+	}
+	return fd
+}
+
+// divFloorInt is floor division of integers (b != 0).
+func divFloorInt(a, b int64) int64 {
+	q := a / b
+	if (a < 0) != (b < 0) && q*b != a {
+		q--
+	}
+	return q
+}

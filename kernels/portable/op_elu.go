@@ -1,0 +1,48 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::elu.out", DTypes: floatTypes, Fn: eluOut})
+}
+
+// aten::elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *,
+// Tensor(a!) out): x*scale if x > 0 else expm1(x*input_scale) * alpha*scale; floating types
+// only, out of self's dtype.
+func eluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	var sc [3]float64
+	for k, name := range []string{"alpha", "scale", "input_scale"} {
+		s, err := scalarArg(args, 1+k, name)
+		if err != nil {
+			return err
+		}
+		sc[k] = s.f
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	if err := arithWantDTypes(self, floatTypes, "elu"); err != nil {
+		return err
+	}
+	m := arithOpmath(self.ScalarType())
+	alpha, scale, inScale := arithRound(m, sc[0]), arithRound(m, sc[1]), arithRound(m, sc[2])
+	neg := arithRound(m, alpha*scale)
+	return arithUnaryKeep(self, out, func(x float64) float64 {
+		if x <= 0 {
+			return math.Expm1(arithRound(m, x*inScale)) * neg
+		}
+		return x * scale
+	}, nil)
+}

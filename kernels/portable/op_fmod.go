@@ -1,0 +1,76 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::fmod.Tensor_out", DTypes: realBoolTypes, Fn: fmodTensorOut},
+		runtime.Kernel{Name: "aten::fmod.Scalar_out", DTypes: realBoolTypes, Fn: fmodScalarOut},
+	)
+}
+
+// fmodOp is C's fmod: the remainder of division rounded toward zero, with the dividend's sign.
+var fmodOp = binaryOp{
+	f: math.Mod,
+	i: func(x, y int64) (int64, error) {
+		if y == 0 {
+			return 0, arithDivZero("fmod")
+		}
+		if y == -1 {
+			return 0, nil
+		}
+		return x % y, nil
+	},
+}
+
+// aten::fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out).
+func fmodTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, b, err := divTensors(args)
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).tensor(b).result()
+	if common == runtime.Bool {
+		return fmt.Errorf("%w: fmod is not supported for bool", runtime.ErrInvalidArgument)
+	}
+	return arithBinary(a, b, out, common, fmodOp)
+}
+
+// aten::fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
+func fmodScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).scalar(s).result()
+	switch {
+	case common == runtime.Bool:
+		return fmt.Errorf("%w: fmod is not supported for bool", runtime.ErrInvalidArgument)
+	case !isFloat(common) && s.i == 0:
+		return arithDivZero("fmod")
+	}
+	return arithBinary(a, scalarTensor(s), out, common, fmodOp)
+}

@@ -1,0 +1,56 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::gelu.out", DTypes: floatTypes, Fn: geluOut})
+}
+
+// aten::gelu.out(Tensor self, *, str approximate="none", Tensor(a!) out):
+// "none": x/2 * (1 + erf(x/sqrt(2))); "tanh": x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715x^3))).
+func geluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	approx, err := stringArg(args, 1, "approximate")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := arithWantDTypes(self, floatTypes, "gelu"); err != nil {
+		return err
+	}
+	var f func(float64) float64
+	switch approx {
+	case "none":
+		f = func(x float64) float64 {
+			if math.IsInf(x, 0) {
+				return math.Max(x, 0)
+			}
+			return 0.5 * x * (1 + math.Erf(x*(1/math.Sqrt2)))
+		}
+	case "tanh":
+		const beta = 0.7978845608028654 // sqrt(2/pi)
+		const kappa = 0.044715
+		f = func(x float64) float64 {
+			if math.IsInf(x, 0) {
+				return math.Max(x, 0)
+			}
+			return 0.5 * x * (1 + math.Tanh(beta*(x+kappa*x*x*x)))
+		}
+	default:
+		return argErr(1, "approximate", "want \"none\" or \"tanh\", got %q", approx)
+	}
+	return arithUnaryKeep(self, out, f, nil)
+}

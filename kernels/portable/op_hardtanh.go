@@ -1,0 +1,47 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::hardtanh.out", DTypes: realTypes, Fn: hardtanhOut})
+}
+
+// aten::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out):
+// min(max(self, min_val), max_val), NaN propagating; out of self's dtype. For integral self the
+// bounds truncate toward zero and must fit the dtype.
+func hardtanhOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	lo, err := scalarArg(args, 1, "min_val")
+	if err != nil {
+		return err
+	}
+	hi, err := scalarArg(args, 2, "max_val")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	t := self.ScalarType()
+	if err := arithWantDTypes(self, realTypes, "hardtanh"); err != nil {
+		return err
+	}
+	if !arithScalarFits(lo, t) {
+		return argErr(1, "min_val", "%v is out of range for %s", lo.f, runtime.DTypeName(t))
+	}
+	if !arithScalarFits(hi, t) {
+		return argErr(2, "max_val", "%v is out of range for %s", hi.f, runtime.DTypeName(t))
+	}
+	m := arithOpmath(t)
+	lf, hf := arithRound(m, lo.f), arithRound(m, hi.f)
+	return arithUnaryKeep(self, out,
+		func(x float64) float64 { return arithMinNaN(arithMaxNaN(x, lf), hf) },
+		func(x int64) int64 { return min(max(x, lo.i), hi.i) })
+}

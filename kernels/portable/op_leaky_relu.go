@@ -1,0 +1,40 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::leaky_relu.out", DTypes: floatTypes, Fn: leakyReluOut})
+}
+
+// aten::leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out):
+// x if x >= 0 else x*negative_slope; floating types only, out of self's dtype.
+func leakyReluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	slope, err := scalarArg(args, 1, "negative_slope")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := arithWantDTypes(self, floatTypes, "leaky_relu"); err != nil {
+		return err
+	}
+	if !arithScalarFits(slope, self.ScalarType()) {
+		return argErr(1, "negative_slope", "%v is out of range for %s", slope.f, runtime.DTypeName(self.ScalarType()))
+	}
+	s := arithRound(arithOpmath(self.ScalarType()), slope.f)
+	return arithUnaryKeep(self, out, func(x float64) float64 {
+		if x >= 0 {
+			return x
+		}
+		return x * s
+	}, nil)
+}

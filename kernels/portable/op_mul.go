@@ -1,0 +1,64 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::mul.out", DTypes: realBoolTypes, Fn: mulOut},
+		runtime.Kernel{Name: "aten::mul.Scalar_out", DTypes: realBoolTypes, Fn: mulScalarOut},
+	)
+}
+
+var mulOp = binaryOp{
+	f: func(x, y float64) float64 { return x * y },
+	i: func(x, y int64) (int64, error) { return x * y, nil },
+}
+
+// aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out).
+func mulOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := tensorArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if ok, err := arithFastF32(a, b, out, arithF32Mul); ok {
+		return err
+	}
+	return arithBinary(a, b, out, new(typeState).tensor(a).tensor(b).result(), mulOp)
+}
+
+// aten::mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
+func mulScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).scalar(s).result()
+	if common == runtime.Float32 {
+		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Mul, false); ok {
+			return err
+		}
+	}
+	return arithBinary(a, scalarTensor(s), out, common, mulOp)
+}

@@ -1,0 +1,147 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::pow.Tensor_Tensor_out", DTypes: realBoolTypes, Fn: powTensorTensorOut},
+		runtime.Kernel{Name: "aten::pow.Tensor_Scalar_out", DTypes: realBoolTypes, Fn: powTensorScalarOut},
+		runtime.Kernel{Name: "aten::pow.Scalar_out", DTypes: realBoolTypes, Fn: powScalarOut},
+	)
+}
+
+// powOp raises x to y: math.Pow for floating types, exact integer powers (wrapping) for
+// integral ones, where a negative exponent gives 1 for base 1, ±1 for base -1 and 0 otherwise.
+var powOp = binaryOp{
+	f: math.Pow,
+	i: func(x, y int64) (int64, error) { return powInt(x, y), nil },
+}
+
+func powInt(a, b int64) int64 {
+	if b < 0 {
+		switch a {
+		case 1:
+			return 1
+		case -1:
+			if b%2 != 0 {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	}
+	r := int64(1)
+	for b > 0 {
+		if b&1 != 0 {
+			r *= a
+		}
+		a *= a
+		b >>= 1
+	}
+	return r
+}
+
+func powCheckBool(common runtime.ScalarType) error {
+	if common == runtime.Bool {
+		return fmt.Errorf("%w: pow is not supported for bool base and exponent", runtime.ErrInvalidArgument)
+	}
+	return nil
+}
+
+// aten::pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out).
+func powTensorTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := tensorArg(args, 1, "exponent")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).tensor(b).result()
+	if err := powCheckBool(common); err != nil {
+		return err
+	}
+	return arithBinary(a, b, out, common, powOp)
+}
+
+// aten::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out).
+func powTensorScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	e, err := scalarArg(args, 1, "exponent")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).scalar(e).result()
+	if err := powCheckBool(common); err != nil {
+		return err
+	}
+	if !isFloat(common) && e.i < 0 {
+		return argErr(1, "exponent", "integers to negative integer powers are not allowed")
+	}
+	if common == runtime.Float32 && a.ScalarType() == runtime.Float32 && out.ScalarType() == runtime.Float32 &&
+		a.IsContiguous() && out.IsContiguous() {
+		if err := resize(out, a.Sizes()); err != nil {
+			return err
+		}
+		x, dst := runtime.Data[float32](a), runtime.Data[float32](out)
+		ef := float64(float32(e.f))
+		if ef == 2 { // x*x is exact in float64, so this equals the rounded math.Pow
+			for k, v := range x {
+				dst[k] = v * v
+			}
+			return nil
+		}
+		for k, v := range x {
+			dst[k] = float32(math.Pow(float64(v), ef))
+		}
+		return nil
+	}
+	return arithBinary(a, scalarTensor(e), out, common, powOp)
+}
+
+// aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out).
+func powScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := tensorArg(args, 1, "exponent")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(b).scalar(s).result()
+	if err := powCheckBool(common); err != nil {
+		return err
+	}
+	return arithBinary(scalarTensor(s), b, out, common, powOp)
+}

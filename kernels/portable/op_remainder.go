@@ -1,0 +1,89 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::remainder.Tensor_out", DTypes: realBoolTypes, Fn: remainderTensorOut},
+		runtime.Kernel{Name: "aten::remainder.Scalar_out", DTypes: realBoolTypes, Fn: remainderScalarOut},
+	)
+}
+
+// remainderOp is Python's modulus: the result has the sign of the divisor.
+func remainderOp(common runtime.ScalarType) binaryOp {
+	m := arithOpmath(common)
+	return binaryOp{
+		f: func(x, y float64) float64 {
+			r := math.Mod(x, y)
+			if r != 0 && (y < 0) != (r < 0) {
+				r = arithRound(m, r+y)
+			}
+			return r
+		},
+		i: func(x, y int64) (int64, error) {
+			if y == 0 {
+				return 0, arithDivZero("remainder")
+			}
+			if y == -1 { // avoids MinInt64 % -1 questions; the remainder is 0
+				return 0, nil
+			}
+			r := x % y
+			if r != 0 && (r < 0) != (y < 0) {
+				r += y
+			}
+			return r, nil
+		},
+	}
+}
+
+// aten::remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out).
+func remainderTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, b, err := divTensors(args)
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).tensor(b).result()
+	if common == runtime.Bool {
+		return fmt.Errorf("%w: remainder is not supported for bool", runtime.ErrInvalidArgument)
+	}
+	return arithBinary(a, b, out, common, remainderOp(common))
+}
+
+// aten::remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
+func remainderScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).scalar(s).result()
+	switch {
+	case common == runtime.Bool:
+		return fmt.Errorf("%w: remainder is not supported for bool", runtime.ErrInvalidArgument)
+	case !isFloat(common) && s.i == 0:
+		return arithDivZero("remainder")
+	}
+	return arithBinary(a, scalarTensor(s), out, common, remainderOp(common))
+}

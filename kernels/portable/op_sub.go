@@ -1,0 +1,114 @@
+package portable
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::sub.out", DTypes: realTypes, Fn: subOut},
+		runtime.Kernel{Name: "aten::sub.Scalar_out", DTypes: realTypes, Fn: subScalarOut},
+	)
+}
+
+// aten::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): self - alpha*other.
+func subOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	b, err := tensorArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	alpha, err := scalarArg(args, 2, "alpha")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if a.ScalarType() == runtime.Bool || b.ScalarType() == runtime.Bool {
+		return subBoolErr()
+	}
+	common := new(typeState).tensor(a).tensor(b).result()
+	if err := subCheckAlpha(alpha, common); err != nil {
+		return err
+	}
+	if alpha.f == 1 {
+		if ok, err := arithFastF32(a, b, out, arithF32Sub); ok {
+			return err
+		}
+	}
+	al := arithRound(arithOpmath(common), alpha.f)
+	return arithBinary(a, b, out, common, binaryOp{
+		f: func(x, y float64) float64 { return x - al*y },
+		i: func(x, y int64) (int64, error) { return x - alpha.i*y, nil },
+	})
+}
+
+// aten::sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out).
+func subScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 5); err != nil {
+		return err
+	}
+	a, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "other")
+	if err != nil {
+		return err
+	}
+	alpha, err := scalarArg(args, 2, "alpha")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 3, "out")
+	if err != nil {
+		return err
+	}
+	if a.ScalarType() == runtime.Bool || s.isBool {
+		return subBoolErr()
+	}
+	common := new(typeState).tensor(a).scalar(s).result()
+	if err := subCheckAlpha(alpha, common); err != nil {
+		return err
+	}
+	// As ExecuTorch does, alpha*other is formed once in the computation type.
+	var c scalar
+	if isFloat(common) {
+		m := arithOpmath(common)
+		c = scalar{f: arithRound(m, arithRound(m, alpha.f)*arithRound(m, s.f)), isFloat: true}
+		if ok, err := arithFastF32Scalar(a, out, float32(c.f), arithF32Sub, false); ok {
+			return err
+		}
+	} else {
+		c = scalar{i: alpha.i * s.i}
+	}
+	return arithBinary(a, scalarTensor(c), out, common, binaryOp{
+		f: func(x, y float64) float64 { return x - y },
+		i: func(x, y int64) (int64, error) { return x - y, nil },
+	})
+}
+
+func subBoolErr() error {
+	return fmt.Errorf("%w: subtraction with a bool tensor or scalar is not supported", runtime.ErrInvalidArgument)
+}
+
+// subCheckAlpha refuses a bool alpha and a floating alpha for an integral result.
+func subCheckAlpha(alpha scalar, common runtime.ScalarType) error {
+	if alpha.isBool {
+		return argErr(2, "alpha", "a bool alpha is not supported")
+	}
+	if alpha.isFloat && !isFloat(common) {
+		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", runtime.DTypeName(common))
+	}
+	return nil
+}

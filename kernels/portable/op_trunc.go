@@ -1,0 +1,9 @@
+package portable
+
+import "math"
+
+// aten::trunc.out(Tensor self, *, Tensor(a!) out): rounds toward zero; integral types are
+// unchanged.
+func init() {
+	register(arithKeepKernel("aten::trunc.out", realTypes, math.Trunc, func(x int64) int64 { return x }))
+}
