@@ -376,3 +376,11 @@ func loadCastI64(t *runtime.Tensor, common runtime.ScalarType) []int64 {
 	}
 	return v
 }
+
+// wrapTo reduces every value modulo the width of the integral (or Bool) type t, in place.
+func wrapTo(t runtime.ScalarType, v []int64) []int64 {
+	for i, x := range v {
+		v[i] = wrapInt(t, x)
+	}
+	return v
+}

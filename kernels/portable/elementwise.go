@@ -58,9 +58,7 @@ func binaryAs(a, b, out *runtime.Tensor, common runtime.ScalarType, op binaryOp)
 		r[e] = v
 	}
 	// Wrap to the common type first (int8 + int8 wraps in int8), then cast to out.
-	for i, v := range r {
-		r[i] = wrapInt(common, v)
-	}
+	wrapTo(common, r)
 	storeI64(out, r)
 	return nil
 }

@@ -173,9 +173,7 @@ func reduceLoadAs(in *runtime.Tensor, outType runtime.ScalarType) (f []float64, 
 	}
 	v := loadI64(in)
 	if outType != runtime.Int64 && outType != in.ScalarType() {
-		for i, x := range v {
-			v[i] = wrapInt(outType, x)
-		}
+		wrapTo(outType, v)
 	}
 	return nil, v, false
 }
