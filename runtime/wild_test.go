@@ -1,0 +1,79 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/runtime"
+)
+
+func runFile(t *testing.T, path, method string, inputs ...*runtime.EValue) []*runtime.EValue {
+	t.Helper()
+	p, err := runtime.Open(path, runtime.Options{Registry: portableRegistry(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, err := p.LoadMethod(method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	outs, err := m.Execute(context.Background(), inputs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return outs
+}
+
+func f32s(t *testing.T, v *runtime.EValue) []float32 {
+	t.Helper()
+	x, err := runtime.Values[float32](v.Tensor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// The wild add models, from the ExecuTorch repository, run.
+func TestWildAddModels(t *testing.T) {
+	wild := testutil.WildDir(t)
+	x, _ := runtime.FromSlice([]float32{1, -2, 3.5}, 3)
+	out := runFile(t, filepath.Join(wild, "examples__arduino__examples__AddModel__model.pte"), "forward", tv(x))
+	if got := f32s(t, out[0]); got[0] != 2 || got[1] != -1 || got[2] != 4.5 {
+		t.Errorf("AddModel(x) = %v, want x + 1 = [2 -1 4.5]", got)
+	}
+	a, _ := runtime.FromSlice([]float32{1.25}, 1)
+	b, _ := runtime.FromSlice([]float32{2.5}, 1)
+	out = runFile(t, filepath.Join(wild, "extension__apple__ExecuTorch____tests____resources__add.pte"), "forward", tv(a), tv(b))
+	if got := f32s(t, out[0]); got[0] != 3.75 {
+		t.Errorf("add(1.25, 2.5) = %v", got)
+	}
+}
+
+// Constant methods ("prim getters") return the traced values.
+func TestConstantMethods(t *testing.T) {
+	path := testutil.Testdata(t, "pte", "multi_method.pte")
+	for method, want := range map[string]runtime.EValue{
+		"get_answer": {Tag: runtime.TagInt, Int: 42},
+		"get_scale":  {Tag: runtime.TagDouble, Double: 0.5},
+		"get_flag":   {Tag: runtime.TagBool, Bool: true},
+	} {
+		out := runFile(t, path, method)
+		if len(out) != 1 || out[0].Tag != want.Tag || out[0].Int != want.Int || out[0].Double != want.Double || out[0].Bool != want.Bool {
+			t.Errorf("%s() = %v, want %v", method, out, &want)
+		}
+	}
+}
+
+// Weights kept in a .ptd are refused at load by name, not misread.
+func TestExternalDataRefusedByName(t *testing.T) {
+	err := loadErr(t, testutil.Testdata(t, "pte", "external_constants.pte"), "forward", portableRegistry(t))
+	if !errors.Is(err, runtime.ErrNotSupported) || !strings.Contains(err.Error(), "fc.") {
+		t.Errorf("error %v, want ErrNotSupported naming the external tensor", err)
+	}
+}
