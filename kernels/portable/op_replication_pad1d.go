@@ -1,0 +1,16 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::replication_pad1d.out", DTypes: realBoolTypes, Fn: replicationPad1dOut})
+}
+
+// aten::replication_pad1d.out(Tensor self, SymInt[2] padding, *, Tensor(a!) out).
+//
+// padding is (left, right); the kernel repeats the edge elements,
+// for [C,W] or [N,C,W] inputs of any real dtype or Bool (a copy).
+// A negative pad crops, as in PyTorch.
+func replicationPad1dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return poolEdgePad(args, 1, "replication_pad1d", false)
+}

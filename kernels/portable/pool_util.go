@@ -1,0 +1,397 @@
+package portable
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// Shared helpers of the pooling, padding and upsampling kernels. The spatial kernels treat
+// their input as planes: a rank-3 [C,H,W] or rank-4 [N,C,H,W] tensor is N*C planes of H×W in
+// logical order, whatever its dim order.
+
+// poolWindow holds a 2-d window's parameters, [0] for H and [1] for W.
+type poolWindow struct {
+	k, s, p, d [2]int
+	ceil       bool
+}
+
+// poolPair expands an int[2] argument given as one or two values (or none, when def is
+// non-nil: stride's empty list means the kernel size).
+func poolPair(args []*runtime.EValue, i int, name, op string, def []int) ([2]int, error) {
+	v, err := intListArg(args, i, name)
+	if err != nil {
+		return [2]int{}, err
+	}
+	switch {
+	case len(v) == 0 && def != nil:
+		return [2]int{def[0], def[1]}, nil
+	case len(v) == 1:
+		return [2]int{int(v[0]), int(v[0])}, nil
+	case len(v) == 2:
+		return [2]int{int(v[0]), int(v[1])}, nil
+	}
+	if def != nil {
+		return [2]int{}, argErr(i, name, "%s: %s must either be omitted, a single int, or a tuple of two ints, got %v", op, name, v)
+	}
+	return [2]int{}, argErr(i, name, "%s: %s must either be a single int, or a tuple of two ints, got %v", op, name, v)
+}
+
+// poolCheckInput accepts [C,H,W] with no zero size and [N,C,H,W] with only N possibly zero.
+func poolCheckInput(in *runtime.Tensor) error {
+	s := in.Sizes()
+	ok := (len(s) == 3 && s[0] != 0 && s[1] != 0 && s[2] != 0) ||
+		(len(s) == 4 && s[1] != 0 && s[2] != 0 && s[3] != 0)
+	if !ok {
+		return argErr(0, "self", "expected 3D or 4D (batch mode) tensor with optional 0 dim batch size, got sizes %v", s)
+	}
+	return nil
+}
+
+// poolFloorDiv divides rounding toward negative infinity.
+func poolFloorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// poolOutSize is PyTorch's pooling_output_shape: in ceil mode the last window must start
+// inside the input or its left padding.
+func poolOutSize(in, k, p, s, d int, ceil bool) int {
+	num := in + 2*p - d*(k-1) - 1
+	if ceil {
+		num += s - 1
+	}
+	o := poolFloorDiv(num, s) + 1
+	if ceil && (o-1)*s >= in+p {
+		o--
+	}
+	return o
+}
+
+// poolShape validates a window against the input (PyTorch's pool2d_shape_check) and returns
+// the out sizes.
+func poolShape(in *runtime.Tensor, w *poolWindow) ([]int, error) {
+	for i, v := range [][2]int{w.k, w.s, w.p, w.d} {
+		if v[0] > math.MaxInt32 || v[1] > math.MaxInt32 {
+			name := [...]string{"kernel_size", "stride", "padding", "dilation"}[i]
+			return nil, argErr(i+1, name, "%v is too large", v)
+		}
+	}
+	if w.k[0] <= 0 || w.k[1] <= 0 {
+		return nil, argErr(1, "kernel_size", "kernel size should be greater than zero, got %v", w.k)
+	}
+	if w.s[0] <= 0 || w.s[1] <= 0 {
+		return nil, argErr(2, "stride", "stride should be greater than zero, got %v", w.s)
+	}
+	if w.p[0] < 0 || w.p[1] < 0 {
+		return nil, argErr(3, "padding", "pad must be non-negative, got %v", w.p)
+	}
+	if w.d[0] <= 0 || w.d[1] <= 0 {
+		return nil, argErr(4, "dilation", "dilation should be greater than zero, got %v", w.d)
+	}
+	if w.p[0] > w.k[0]/2 || w.p[1] > w.k[1]/2 {
+		return nil, argErr(3, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p, w.k)
+	}
+	if err := poolCheckInput(in); err != nil {
+		return nil, err
+	}
+	s := in.Sizes()
+	r := len(s)
+	oh := poolOutSize(s[r-2], w.k[0], w.p[0], w.s[0], w.d[0], w.ceil)
+	ow := poolOutSize(s[r-1], w.k[1], w.p[1], w.s[1], w.d[1], w.ceil)
+	if oh < 1 || ow < 1 {
+		return nil, fmt.Errorf("%w: given input size %v, the calculated output size %dx%d is too small", runtime.ErrInvalidArgument, s, oh, ow)
+	}
+	out := append([]int(nil), s...)
+	out[r-2], out[r-1] = oh, ow
+	return out, nil
+}
+
+// poolPlanes returns the number of planes and the plane height and width of a rank ≥ 2 shape.
+func poolPlanes(s []int) (planes, h, w int) {
+	planes = 1
+	for _, d := range s[:len(s)-2] {
+		planes *= d
+	}
+	return planes, s[len(s)-2], s[len(s)-1]
+}
+
+// poolSameDtype refuses an out whose dtype differs from the input's.
+func poolSameDtype(in, out *runtime.Tensor, name string) error {
+	if in.ScalarType() != out.ScalarType() {
+		return fmt.Errorf("%w: %s is %s, want the input's %s", runtime.ErrInvalidArgument, name,
+			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(in.ScalarType()))
+	}
+	return nil
+}
+
+// poolDtype refuses input dtypes outside the kernel's set.
+func poolDtype(in *runtime.Tensor, op string, ok []runtime.ScalarType) error {
+	for _, t := range ok {
+		if in.ScalarType() == t {
+			return nil
+		}
+	}
+	return argErr(0, "self", "%s does not support %s", op, runtime.DTypeName(in.ScalarType()))
+}
+
+// poolOffsets maps logical element indices to memory offsets; nil for a contiguous tensor.
+func poolOffsets(t *runtime.Tensor) []int {
+	if t.IsContiguous() {
+		return nil
+	}
+	offs := make([]int, t.Numel())
+	forEach(t, func(i, o int) { offs[i] = o })
+	return offs
+}
+
+// poolGather writes out[i] = in[src[i]] bit for bit (logical indices, any dim order and
+// dtype); where src[i] < 0 it writes fill's only element (fill has out's dtype).
+func poolGather(in, out *runtime.Tensor, src []int, fill *runtime.Tensor) error {
+	switch runtime.ElementSize(out.ScalarType()) {
+	case 1:
+		poolGatherT[uint8](in, out, src, fill)
+	case 2:
+		poolGatherT[uint16](in, out, src, fill)
+	case 4:
+		poolGatherT[uint32](in, out, src, fill)
+	case 8:
+		poolGatherT[uint64](in, out, src, fill)
+	default:
+		return fmt.Errorf("%w: unsupported dtype %s", runtime.ErrInvalidArgument, runtime.DTypeName(out.ScalarType()))
+	}
+	return nil
+}
+
+func poolGatherT[T uint8 | uint16 | uint32 | uint64](in, out *runtime.Tensor, src []int, fill *runtime.Tensor) {
+	if len(src) == 0 {
+		return
+	}
+	x, y := runtime.Data[T](in), runtime.Data[T](out)
+	xo, yo := poolOffsets(in), poolOffsets(out)
+	var f T
+	if fill != nil {
+		f = runtime.Data[T](fill)[0]
+	}
+	for i, s := range src {
+		v := f
+		if s >= 0 {
+			if xo != nil {
+				s = xo[s]
+			}
+			v = x[s]
+		}
+		if yo != nil {
+			y[yo[i]] = v
+		} else {
+			y[i] = v
+		}
+	}
+}
+
+// poolGather2d fills src for planes of oh×ow taken from planes of ih×iw through row and
+// column maps (a map entry < 0 means fill).
+func poolGather2d(planes, ih, iw int, rows, cols []int) []int {
+	oh, ow := len(rows), len(cols)
+	src := make([]int, planes*oh*ow)
+	e := 0
+	for p := 0; p < planes; p++ {
+		base := p * ih * iw
+		for _, r := range rows {
+			for _, c := range cols {
+				if r < 0 || c < 0 {
+					src[e] = -1
+				} else {
+					src[e] = base + r*iw + c
+				}
+				e++
+			}
+		}
+	}
+	return src
+}
+
+// poolOptDoubles reads a float[]? argument (nil, false for None).
+func poolOptDoubles(args []*runtime.EValue, i int, name string) ([]float64, bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil || v.IsNone() {
+		return nil, false, err
+	}
+	if v.Tag != runtime.TagDoubleList {
+		return nil, false, argErr(i, name, "want DoubleList or None, got %s", v.Tag)
+	}
+	return v.Doubles, true, nil
+}
+
+// poolLowest is the identity of max for a dtype: -Inf for floats, the type's minimum for
+// integers.
+func poolLowest(t runtime.ScalarType) (float64, int64) {
+	switch t {
+	case runtime.Uint8, runtime.Uint16, runtime.Uint32, runtime.Uint64, runtime.Bool:
+		return math.Inf(-1), 0
+	case runtime.Int8:
+		return math.Inf(-1), math.MinInt8
+	case runtime.Int16:
+		return math.Inf(-1), math.MinInt16
+	case runtime.Int32:
+		return math.Inf(-1), math.MinInt32
+	}
+	return math.Inf(-1), math.MinInt64
+}
+
+// poolF32 converts float64 values (exact float32 values) to float32.
+func poolF32(v []float64) []float32 {
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(x)
+	}
+	return out
+}
+
+// poolF64 widens float32 values.
+func poolF64(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// poolEdgePad is reflection_pad{1,2}d.out and replication_pad{1,2}d.out(Tensor self,
+// SymInt[2n] padding, *, Tensor(a!) out): padding holds (left, right[, top, bottom]) and a
+// negative pad crops. The input is [C,W] or [N,C,W] (n=1), [C,H,W] or [N,C,H,W] (n=2), only N
+// possibly zero.
+func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	in, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	pad, err := intListArg(args, 1, "padding")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if len(pad) != 2*n {
+		return argErr(1, "padding", "want %d values, got %d", 2*n, len(pad))
+	}
+	s := in.Sizes()
+	rank := len(s)
+	if rank != n+1 && rank != n+2 {
+		return argErr(0, "self", "%s expects a %dD or %dD (batch mode) tensor, got sizes %v", op, n+1, n+2, s)
+	}
+	first := 0
+	if rank == n+2 {
+		first = 1 // the batch may be empty
+	}
+	for d := first; d < rank; d++ {
+		if s[d] == 0 {
+			return argErr(0, "self", "%s expects non-zero sizes except the batch, got sizes %v", op, s)
+		}
+	}
+	if err := poolDtype(in, op, realBoolTypes); err != nil {
+		return err
+	}
+	if err := poolSameDtype(in, out, "out"); err != nil {
+		return err
+	}
+	sizes := append([]int(nil), s...)
+	for i := 0; i < n; i++ {
+		d := rank - 1 - i
+		lo, hi := pad[2*i], pad[2*i+1]
+		if reflect && (lo >= int64(s[d]) || hi >= int64(s[d])) {
+			return argErr(1, "padding", "padding (%d, %d) should be less than the size %d of dimension %d", lo, hi, s[d], d)
+		}
+		if lo > math.MaxInt32 || hi > math.MaxInt32 || lo < math.MinInt32 || hi < math.MinInt32 {
+			return argErr(1, "padding", "padding (%d, %d) is too large", lo, hi)
+		}
+		sizes[d] = s[d] + int(lo) + int(hi)
+		if sizes[d] < 1 {
+			return argErr(1, "padding", "dimension %d of size %d padded by (%d, %d) leaves size %d, want at least 1", d, s[d], lo, hi, sizes[d])
+		}
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	maps := make([][]int, 2) // rows, cols
+	maps[0] = []int{0}
+	for i := 0; i < n; i++ {
+		d := rank - 1 - i
+		lo := int(pad[2*i])
+		m := make([]int, sizes[d])
+		for j := range m {
+			switch {
+			case j < lo && reflect:
+				m[j] = lo - j
+			case j < lo:
+				m[j] = 0
+			case j < s[d]+lo:
+				m[j] = j - lo
+			case reflect:
+				m[j] = 2*s[d] + lo - j - 2
+			default:
+				m[j] = s[d] - 1
+			}
+		}
+		maps[1-i] = m
+	}
+	planes, ih, iw := 1, 1, s[rank-1]
+	for _, d := range s[:rank-n] {
+		planes *= d
+	}
+	if n == 2 {
+		ih = s[rank-2]
+	}
+	return poolGather(in, out, poolGather2d(planes, ih, iw, maps[0], maps[1]), nil)
+}
+
+// poolUpsampleArgs reads the output_size and scale_factors of an upsample_*2d.vec_out call
+// (exactly one is given) and returns the out sizes and the scales PyTorch passes to its
+// kernel (hasScale false when output_size was given).
+func poolUpsampleArgs(args []*runtime.EValue, in *runtime.Tensor, sizeArg, scaleArg int) (sizes []int, scale [2]float64, hasScale bool, err error) {
+	osz, hasSize, err := optIntListArg(args, sizeArg, "output_size")
+	if err != nil {
+		return nil, scale, false, err
+	}
+	sf, hasScale, err := poolOptDoubles(args, scaleArg, "scale_factors")
+	if err != nil {
+		return nil, scale, false, err
+	}
+	if hasSize == hasScale {
+		return nil, scale, false, argErr(sizeArg, "output_size", "must specify exactly one of output_size and scale_factors")
+	}
+	if hasSize && len(osz) != 2 {
+		return nil, scale, false, argErr(sizeArg, "output_size", "want 2 sizes, got %v", osz)
+	}
+	if hasScale && len(sf) != 2 {
+		return nil, scale, false, argErr(scaleArg, "scale_factors", "want 2 scales, got %v", sf)
+	}
+	s := in.Sizes()
+	if len(s) != 4 {
+		return nil, scale, false, argErr(0, "input", "expected a 4D [N,C,H,W] tensor, got sizes %v", s)
+	}
+	sizes = append([]int(nil), s...)
+	if hasSize {
+		sizes[2], sizes[3] = int(osz[0]), int(osz[1])
+	} else {
+		scale = [2]float64{sf[0], sf[1]}
+		sizes[2], sizes[3] = int(float64(s[2])*sf[0]), int(float64(s[3])*sf[1])
+	}
+	if s[2] <= 0 || s[3] <= 0 || sizes[2] <= 0 || sizes[3] <= 0 {
+		return nil, scale, false, fmt.Errorf("%w: input and output sizes should be greater than 0, got input %dx%d, output %dx%d",
+			runtime.ErrInvalidArgument, s[2], s[3], sizes[2], sizes[3])
+	}
+	if s[1] == 0 {
+		return nil, scale, false, argErr(0, "input", "non-empty 4D tensor expected (only the batch may be empty), got sizes %v", s)
+	}
+	return sizes, scale, hasScale, nil
+}
