@@ -3,11 +3,15 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -76,4 +80,64 @@ func TestExternalDataRefusedByName(t *testing.T) {
 	if !errors.Is(err, runtime.ErrNotSupported) || !strings.Contains(err.Error(), "fc.") {
 		t.Errorf("error %v, want ErrNotSupported naming the external tensor", err)
 	}
+}
+
+// TestFormatFixturesRun runs the small official files of testdata/pte against the official
+// runtime's outputs: a mutable buffer's state carried across calls, and two methods.
+func TestFormatFixturesRun(t *testing.T) {
+	load := func(rel ...string) *runtime.Tensor {
+		a, err := npy.Load(testutil.Testdata(t, append([]string{"pte"}, rel...)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := npyconv.Tensor(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	p, err := runtime.Open(testutil.Testdata(t, "pte", "mutable_buffer.pte"), runtime.Options{Registry: portableRegistry(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, err := p.LoadMethod("forward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	x := load("inputs", "mutable_buffer", "input_0.npy")
+	var outs []*runtime.Tensor
+	for call := 0; call < 2; call++ {
+		if outs, err = m.Run(context.Background(), x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := compareTensors(outs[0], load("outputs", "mutable_buffer", "forward_call2", "output_0.npy"), 0); err != nil {
+		t.Errorf("mutable buffer after two calls: %v", err)
+	}
+	a, b := load("inputs", "multi_method", "input_0.npy"), load("inputs", "multi_method", "input_1.npy")
+	for method, in := range map[string][]*runtime.Tensor{"forward": {a}, "subtract": {a, b}} {
+		var evs []*runtime.EValue
+		for _, x := range in {
+			evs = append(evs, tv(x))
+		}
+		out := runFile(t, testutil.Testdata(t, "pte", "multi_method.pte"), method, evs...)
+		if err := compareTensors(out[0].Tensor, load("outputs", "multi_method", method, "output_0.npy"), 0); err != nil {
+			t.Errorf("%s: %v", method, err)
+		}
+	}
+}
+
+func compareTensors(got, want *runtime.Tensor, tol float64) error {
+	g, w := asF64(got), asF64(want)
+	if got.ScalarType() != want.ScalarType() || len(g) != len(w) {
+		return fmt.Errorf("got %v, want %v", got, want)
+	}
+	for i := range g {
+		if math.Abs(g[i]-w[i]) > tol {
+			return fmt.Errorf("element %d = %v, want %v", i, g[i], w[i])
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ func TestCLI(t *testing.T) {
 	xnn := testutil.Testdata(t, "zoo", "conv_relu", "xnnpack.pte")
 	bundled := filepath.Join(testutil.WildDir(t), "extension__module__test__resources__bundled_program.bpte")
 	rewritten := filepath.Join(t.TempDir(), "rewritten.pte")
+	outDir := t.TempDir()
 	fortran := testutil.Testdata(t, "npy", "f32_fortran.npy")
 	for _, tc := range []struct {
 		name     string
@@ -39,6 +41,14 @@ func TestCLI(t *testing.T) {
 		{"inspect no file", []string{"inspect"}, 2, "", "usage: etgo inspect"},
 		{"rewrite", []string{"rewrite", xnn, rewritten}, 0, "-> " + rewritten, ""},
 		{"inspect rewritten", []string{"inspect", rewritten}, 0, "XnnpackBackend", ""},
+		{"run portable", []string{"run", testutil.Testdata(t, "zoo", "conv_relu", "portable.pte"), "--input", input, "--output-dir", outDir}, 0, "output 0: float32[1,8,32,32]", ""},
+		{"run xnnpack", []string{"run", xnn, "--input", input}, 0, "output 0: float32[1,8,32,32]", ""},
+		{"run wrong input count", []string{"run", xnn}, 1, "", "takes 1 inputs, got 0"},
+		{"run unknown method", []string{"run", xnn, "--method", "backward", "--input", input}, 1, "", "method not found"},
+		{"check xnnpack", []string{"check", xnn}, 0, "ok      backend  XnnpackBackend", ""},
+		{"check cortex_m", []string{"check", filepath.Join(testutil.WildDir(t), "examples__arduino__examples__KeywordSpotting__model.pte")}, 1, "MISSING kernel   cortex_m::quantized_linear.out", "7 of its needs are missing"},
+		{"check qnn", []string{"check", filepath.Join(testutil.WildDir(t), "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte")}, 1, "MISSING backend  QnnBackend", "missing"},
+		{"bench", []string{"bench", xnn, "--iterations", "3", "--warmup", "1", "--json"}, 0, `"median_ms"`, ""},
 		{"rewrite bad alignment", []string{"rewrite", "--segment-alignment", "100", xnn, rewritten}, 1, "", "not a power of two"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,5 +64,17 @@ func TestCLI(t *testing.T) {
 				t.Errorf("stderr %q lacks %q", &stderr, tc.err)
 			}
 		})
+	}
+	// etgo run wrote the output numpy would: byte-identical to the official runtime's .npy.
+	got, err := os.ReadFile(filepath.Join(outDir, "output_0.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(testutil.Testdata(t, "zoo", "conv_relu", "expected", "portable", "output_0.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || string(got[:128]) != string(want[:128]) {
+		t.Errorf("output_0.npy header differs from the official one")
 	}
 }

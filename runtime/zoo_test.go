@@ -1,0 +1,241 @@
+package runtime_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/runtime"
+)
+
+func portableRegistry(t testing.TB) *runtime.Registry {
+	t.Helper()
+	reg := runtime.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// compare checks an output against an expected array: same dtype and shape, floats within
+// tol, integers and booleans exact.
+func compare(got *runtime.Tensor, want *npy.Array, tol float64) error {
+	w, err := npyconv.Tensor(want)
+	if err != nil {
+		return err
+	}
+	if got.ScalarType() != w.ScalarType() || !slices.Equal(got.Sizes(), w.Sizes()) {
+		return fmt.Errorf("got %v, want %v", got, w)
+	}
+	gv, wv := asF64(got), asF64(w)
+	worst := 0.0
+	for i := range gv {
+		d := math.Abs(gv[i] - wv[i])
+		if math.IsNaN(gv[i]) != math.IsNaN(wv[i]) {
+			d = math.Inf(1)
+		}
+		worst = max(worst, d)
+	}
+	limit := tol
+	if got.ScalarType() != runtime.Float32 && got.ScalarType() != runtime.Float64 && got.ScalarType() != runtime.Float16 {
+		limit = 0
+	}
+	if worst > limit {
+		return fmt.Errorf("max abs error %g > %g", worst, limit)
+	}
+	return nil
+}
+
+func asF64(t *runtime.Tensor) []float64 {
+	c := t.Clone()
+	switch t.ScalarType() {
+	case runtime.Float32:
+		v, _ := runtime.Values[float32](c)
+		return conv(v)
+	case runtime.Float64:
+		v, _ := runtime.Values[float64](c)
+		return v
+	case runtime.Int64:
+		v, _ := runtime.Values[int64](c)
+		return conv(v)
+	case runtime.Int32:
+		v, _ := runtime.Values[int32](c)
+		return conv(v)
+	case runtime.Uint8:
+		v, _ := runtime.Values[uint8](c)
+		return conv(v)
+	case runtime.Bool:
+		v, _ := runtime.Values[bool](c)
+		out := make([]float64, len(v))
+		for i, b := range v {
+			if b {
+				out[i] = 1
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func conv[T int32 | int64 | uint8 | float32](v []T) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// runZoo runs one .pte of a zoo model on its inputs and compares with the expected outputs.
+func runZoo(t *testing.T, reg *runtime.Registry, m zoo.Model, v zoo.Variant) {
+	t.Helper()
+	p, err := runtime.Open(m.PTE(v), runtime.Options{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	meth, err := p.LoadMethod("forward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer meth.Close()
+	outs, err := meth.Run(context.Background(), zooInputs(t, m)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.LoadExpected(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != len(want) {
+		t.Fatalf("%d outputs, want %d", len(outs), len(want))
+	}
+	for i := range outs {
+		if err := compare(outs[i], want[i], 1e-4); err != nil {
+			t.Errorf("output %d: %v", i, err)
+		}
+	}
+}
+
+// TestZooPortable runs every zoo portable.pte and compares with the official runtime's outputs.
+func TestZooPortable(t *testing.T) {
+	reg := portableRegistry(t)
+	zoo.Each(t, func(t *testing.T, m zoo.Model) { runZoo(t, reg, m, zoo.Portable) })
+}
+
+// TestConcurrentMethods: one Program shared by 8 goroutines, each with its own Method, 1,000 runs
+// in total, every output identical to the first (run it with -race).
+func TestConcurrentMethods(t *testing.T) {
+	m := zooModel(t, "residual_cnn")
+	p, err := runtime.Open(m.Portable, runtime.Options{Registry: portableRegistry(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	inputs := zooInputs(t, m)
+	const workers, total = 8, 1000
+	results := make(chan []byte, total)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			meth, err := p.LoadMethod("forward")
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer meth.Close()
+			for i := 0; i < total/workers; i++ {
+				outs, err := meth.Run(context.Background(), inputs...)
+				if err != nil {
+					errs <- err
+					return
+				}
+				results <- outs[0].Bytes()
+			}
+		}()
+	}
+	wg.Wait()
+	close(results)
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	var first []byte
+	n := 0
+	for r := range results {
+		if first == nil {
+			first = r
+		} else if !bytes.Equal(r, first) {
+			t.Fatalf("run %d differs from run 0", n)
+		}
+		n++
+	}
+	if n != total {
+		t.Fatalf("%d runs, want %d", n, total)
+	}
+}
+
+func zooModel(t testing.TB, name string) zoo.Model {
+	t.Helper()
+	for _, m := range zoo.Models(t) {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("no zoo model %s", name)
+	return zoo.Model{}
+}
+
+func zooInputs(t testing.TB, m zoo.Model) []*runtime.Tensor {
+	t.Helper()
+	arrays, err := m.LoadInputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*runtime.Tensor
+	for _, a := range arrays {
+		x, err := npyconv.Tensor(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// BenchmarkZooPortable times Execute of every zoo portable.pte on its inputs (one thread).
+func BenchmarkZooPortable(b *testing.B) {
+	reg := portableRegistry(b)
+	for _, m := range zoo.Models(b) {
+		b.Run(m.Name, func(b *testing.B) {
+			p, err := runtime.Open(m.Portable, runtime.Options{Registry: reg})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			meth, err := p.LoadMethod("forward")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer meth.Close()
+			inputs := zooInputs(b, m)
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := meth.Run(ctx, inputs...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
