@@ -72,6 +72,8 @@ type plan struct {
 	inputs  []int // value indices of external inputs
 	outputs []int
 	steps   []step
+	// packed holds filters repacked once at init for nodes whose filter is a constant.
+	packed map[*Node][]float32
 }
 
 type step struct {
@@ -122,7 +124,46 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		}
 		p.steps = append(p.steps, step{node: n, run: run})
 	}
+	// Pack constant weights once.
+	p.packed = map[*Node][]float32{}
+	for k := range g.Nodes {
+		n := &g.Nodes[k]
+		if len(n.Inputs) < 2 || n.Inputs[1] == invalidID || !p.isConst[p.index[n.Inputs[1]]] {
+			continue
+		}
+		w := &p.vals[p.index[n.Inputs[1]]]
+		switch n.Op {
+		case schema.XNodeUnionXNNConv2d:
+			cp := n.Conv
+			if want := int(cp.Groups) * int(cp.GroupOutputChannels) * int(cp.KernelH) * int(cp.KernelW) * int(cp.GroupInputChannels); len(w.data) == want && want > 0 {
+				p.packed[n] = packConv(w.data, cp)
+			}
+		case schema.XNodeUnionXNNFullyConnected:
+			if n.Flags&flagTransposeWeights == 0 && len(w.dims) == 2 && len(w.data) == w.dims[0]*w.dims[1] {
+				p.packed[n] = transpose2(w.data, w.dims[0], w.dims[1])
+			}
+		}
+	}
 	return p, nil
+}
+
+// packedFilter returns a node's filter packed at init, or packs a non-constant one now.
+func (p *plan) packedFilter(n *Node, w []float32) []float32 {
+	if pw, ok := p.packed[n]; ok {
+		return pw
+	}
+	return packConv(w, n.Conv)
+}
+
+// transpose2 returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
+func transpose2(a []float32, rows, cols int) []float32 {
+	out := make([]float32, len(a))
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			out[c*rows+r] = a[r*cols+c]
+		}
+	}
+	return out
 }
 
 // constant returns a constant value's fp32 data, checked against its dims.

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // XNNPACK flags the graphs use.
@@ -314,56 +315,25 @@ func fullyConnected(p *plan, n *Node) error {
 	}
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y := p.out(n.Outputs[0], dims)
-	rows := x.numel() / max(ic, 1)
-	if ic == 0 {
-		rows = y.numel() / max(oc, 1)
-	}
-	if n.Flags&flagTransposeWeights != 0 {
-		gemm(x.data, w.data, y.data, rows, ic, oc, bias)
-	} else {
-		gemmBT(x.data, w.data, y.data, rows, ic, oc, bias)
-	}
-	return nil
-}
-
-// gemm computes c[m,n] = a[m,k] * b[k,n] (+ bias[n]).
-func gemm(a, b, c []float32, m, k, n int, bias []float32) {
-	for i := 0; i < m; i++ {
-		row := c[i*n : i*n+n]
+	rows := y.numel() / max(oc, 1)
+	for r := 0; r < rows; r++ {
 		if bias != nil {
-			copy(row, bias)
+			copy(y.data[r*oc:(r+1)*oc], bias)
 		} else {
-			clear(row)
-		}
-		for kk := 0; kk < k; kk++ {
-			av := a[i*k+kk]
-			if av == 0 {
-				continue
-			}
-			br := b[kk*n : kk*n+n]
-			for j := range row {
-				row[j] += av * br[j]
-			}
+			clear(y.data[r*oc : (r+1)*oc])
 		}
 	}
-}
-
-// gemmBT computes c[m,n] = a[m,k] * b[n,k]^T (+ bias[n]).
-func gemmBT(a, b, c []float32, m, k, n int, bias []float32) {
-	for i := 0; i < m; i++ {
-		ar := a[i*k : i*k+k]
-		for j := 0; j < n; j++ {
-			br := b[j*k : j*k+k]
-			var s float32
-			for kk, v := range ar {
-				s += v * br[kk]
-			}
-			if bias != nil {
-				s += bias[j]
-			}
-			c[i*n+j] = s
+	// The GEMM wants the filter as [in, out]: as stored with the transpose flag, else packed.
+	wt := w.data
+	if n.Flags&flagTransposeWeights == 0 {
+		if pw, ok := p.packed[n]; ok {
+			wt = pw
+		} else {
+			wt = transpose2(w.data, oc, ic)
 		}
 	}
+	gemm.Gemm(rows, oc, ic, x.data, ic, wt, oc, y.data, oc)
+	return nil
 }
 
 // batchMatMul: [..., m, k] x [..., k, n] (or [..., n, k] with the transpose flag), batch dims
@@ -409,11 +379,11 @@ func batchMatMul(p *plan, n *Node) error {
 		am := a.data[oa*m*k : (oa+1)*m*k]
 		bm := b.data[ob*k*nn : (ob+1)*k*nn]
 		cm := y.data[bi*m*nn : (bi+1)*m*nn]
+		clear(cm)
 		if trans {
-			gemmBT(am, bm, cm, m, k, nn, nil)
-		} else {
-			gemm(am, bm, cm, m, k, nn, nil)
+			bm = transpose2(bm, nn, k)
 		}
+		gemm.Gemm(m, nn, k, am, k, bm, nn, cm, nn)
 		for d := len(idx) - 1; d >= 0; d-- {
 			if idx[d]++; idx[d] < batch[d] {
 				break

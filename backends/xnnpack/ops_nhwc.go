@@ -3,6 +3,8 @@ package xnnpack
 import (
 	"math"
 	"slices"
+
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // outSize is a convolution or pooling's output extent.
@@ -36,7 +38,27 @@ func convBias(p *plan, n *Node, oc int) ([]float32, error) {
 	return b.data, nil
 }
 
-// conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in].
+// packConv reorders a conv filter [groups*gout, kh, kw, gin] into one [kh*kw*gin, gout] matrix
+// per group, the layout the i-k-j GEMM streams.
+func packConv(w []float32, cp *ConvParams) []float32 {
+	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	KK := int(cp.KernelH) * int(cp.KernelW)
+	K := KK * GIC
+	out := make([]float32, G*K*GOC)
+	for g := 0; g < G; g++ {
+		pg := out[g*K*GOC:]
+		for o := 0; o < GOC; o++ {
+			src := w[(g*GOC+o)*K:][:K]
+			for k, v := range src {
+				pg[k*GOC+o] = v
+			}
+		}
+	}
+	return out
+}
+
+// conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in]: an im2col of one output row at
+// a time times the packed filter.
 func conv2d(p *plan, n *Node) error {
 	cp := n.Conv
 	x, err := p.in(n.Inputs[0])
@@ -65,40 +87,42 @@ func conv2d(p *plan, n *Node) error {
 	pt, pl := int(cp.PadTop), int(cp.PadLeft)
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	acc := make([]float32, OC)
+	for i := 0; i < len(y.data); i += OC {
+		if bias != nil {
+			copy(y.data[i:i+OC], bias)
+		} else {
+			clear(y.data[i : i+OC])
+		}
+	}
+	packed := p.packedFilter(n, w.data)
+	K := KH * KW * GIC
+	if G == 1 && KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W {
+		gemm.Gemm(N*H*W, OC, C, x.data, C, packed, OC, y.data, OC) // a 1x1 convolution is one GEMM
+		return nil
+	}
+	col := make([]float32, OW*K)
 	for b := 0; b < N; b++ {
 		for oh := 0; oh < OH; oh++ {
-			for ow := 0; ow < OW; ow++ {
-				if bias != nil {
-					copy(acc, bias)
-				} else {
-					clear(acc)
-				}
-				for kh := 0; kh < KH; kh++ {
-					ih := oh*sh - pt + kh*dh
-					if ih < 0 || ih >= H {
-						continue
-					}
-					for kw := 0; kw < KW; kw++ {
-						iw := ow*sw - pl + kw*dw
-						if iw < 0 || iw >= W {
+			yrow := y.data[(b*OH+oh)*OW*OC:]
+			for g := 0; g < G; g++ {
+				clear(col)
+				for ow := 0; ow < OW; ow++ {
+					dst := col[ow*K:]
+					for kh := 0; kh < KH; kh++ {
+						ih := oh*sh - pt + kh*dh
+						if ih < 0 || ih >= H {
 							continue
 						}
-						px := x.data[((b*H+ih)*W+iw)*C:]
-						for g := 0; g < G; g++ {
-							xin := px[g*GIC : g*GIC+GIC]
-							for o := g * GOC; o < (g+1)*GOC; o++ {
-								wr := w.data[((o*KH+kh)*KW+kw)*GIC:][:GIC]
-								var s float32
-								for i, v := range xin {
-									s += v * wr[i]
-								}
-								acc[o] += s
+						for kw := 0; kw < KW; kw++ {
+							iw := ow*sw - pl + kw*dw
+							if iw < 0 || iw >= W {
+								continue
 							}
+							copy(dst[(kh*KW+kw)*GIC:][:GIC], x.data[((b*H+ih)*W+iw)*C+g*GIC:][:GIC])
 						}
 					}
 				}
-				copy(y.data[((b*OH+oh)*OW+ow)*OC:], acc)
+				gemm.Gemm(OW, GOC, K, col, K, packed[g*K*GOC:], GOC, yrow[g*GOC:], OC)
 			}
 		}
 	}
@@ -155,6 +179,13 @@ func depthwiseConv2d(p *plan, n *Node) error {
 						}
 						px := x.data[((b*H+ih)*W+iw)*C:][:C]
 						wr := w.data[(kh*KW+kw)*OC:][:OC]
+						if M == 1 { // the usual depthwise: one output channel per input channel
+							wr, px = wr[:len(acc)], px[:len(acc)]
+							for o, v := range px {
+								acc[o] += v * wr[o]
+							}
+							continue
+						}
 						for o := range acc {
 							acc[o] += px[o/M] * wr[o]
 						}

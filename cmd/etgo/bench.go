@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 func init() {
 	commands["bench"] = command{
 		summary: "time a method: load time and the latency distribution of Execute",
-		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--warmup 5] [--iterations 50] [--json]",
+		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--warmup 5] [--iterations 50] [--json] [--cpuprofile FILE]",
 		run:     runBench,
 	}
 }
@@ -40,6 +42,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	warmup := fs.Int("warmup", 5, "untimed runs first")
 	iters := fs.Int("iterations", 50, "timed runs")
 	asJSON := fs.Bool("json", false, "print JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs here (go tool pprof)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input (default: seeded random values of the declared shapes)")
 	var path string
@@ -79,6 +82,17 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if _, err := m.Execute(ctx, in...); err != nil {
 			return err
 		}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	times := make([]float64, *iters)
 	for i := range times {

@@ -2,6 +2,7 @@ package portable
 
 import (
 	"fmt"
+	"github.com/etgo/etgo/internal/gemm"
 	"unsafe"
 
 	"github.com/etgo/etgo/runtime"
@@ -161,54 +162,9 @@ func linalgOverlap(a, b *runtime.Tensor) bool {
 	return x0 < y0+uintptr(len(y)) && y0 < x0+uintptr(len(x))
 }
 
-// Blocking of linalgGemm: a panel of linalgBlockK rows by linalgBlockN columns of b (128 KiB
-// of float32) stays in L2 while every row of a passes over it, and a row segment of c (2 KiB)
-// stays in L1 while it accumulates linalgBlockK products. (Measured on x86-64: the scalar
-// inner loop runs near the FP issue limit with these; larger or smaller blocks are no faster.)
-const (
-	linalgBlockN = 512
-	linalgBlockK = 64
-)
-
-// linalgGemm accumulates c += a·b for an m×k matrix a (row stride lda), a k×n matrix b (row
-// stride ldb) and an m×n matrix c (row stride ldc). The loops run i-k-j, so the innermost loop
-// streams a row of b into a row of c, four rows of b at a time.
+// linalgGemm accumulates c += a·b (row-major, with row strides); see internal/gemm.
 func linalgGemm[T linalgNum](m, n, k int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
-	if m == 0 || n == 0 || k == 0 {
-		return
-	}
-	for j0 := 0; j0 < n; j0 += linalgBlockN {
-		j1 := min(j0+linalgBlockN, n)
-		nb := j1 - j0
-		for k0 := 0; k0 < k; k0 += linalgBlockK {
-			k1 := min(k0+linalgBlockK, k)
-			for i := 0; i < m; i++ {
-				arow := a[i*lda : i*lda+k]
-				crow := c[i*ldc+j0 : i*ldc+j1]
-				p := k0
-				for ; p+4 <= k1; p += 4 {
-					a0, a1, a2, a3 := arow[p], arow[p+1], arow[p+2], arow[p+3]
-					o := p*ldb + j0
-					b0 := b[o : o+nb]
-					b1 := b[o+ldb : o+ldb+nb]
-					b2 := b[o+2*ldb : o+2*ldb+nb]
-					b3 := b[o+3*ldb : o+3*ldb+nb]
-					b0, b1, b2, b3 = b0[:len(crow)], b1[:len(crow)], b2[:len(crow)], b3[:len(crow)]
-					for j := range crow {
-						crow[j] += (a0*b0[j] + a1*b1[j]) + (a2*b2[j] + a3*b3[j])
-					}
-				}
-				for ; p < k1; p++ {
-					a0 := arow[p]
-					b0 := b[p*ldb+j0 : p*ldb+j1]
-					b0 = b0[:len(crow)]
-					for j := range crow {
-						crow[j] += a0 * b0[j]
-					}
-				}
-			}
-		}
-	}
+	gemm.Gemm(m, n, k, a, lda, b, ldb, c, ldc)
 }
 
 // linalgMM describes out[b] = alpha·(x[b]·y[b]) + beta·self for batch matrices x[b] (m×k) and

@@ -1,6 +1,7 @@
 package portable
 
 import (
+	"github.com/etgo/etgo/internal/gemm"
 	"testing"
 
 	"github.com/etgo/etgo/runtime"
@@ -91,7 +92,7 @@ func TestLinalgValidRange(t *testing.T) {
 // TestLinalgGemmBlocks checks the blocked kernel against a naive product on sizes that cross
 // its block edges and leave remainders of the four-row unrolling.
 func TestLinalgGemmBlocks(t *testing.T) {
-	m, n, k := 3, 2*linalgBlockN+7, 2*linalgBlockK+3
+	m, n, k := 3, 2*gemm.BlockN+7, 2*gemm.BlockK+3
 	a, b := linalgSeq(m*k, 7, 11, 5, 0.5), linalgSeq(k*n, 5, 7, 3, 0.25)
 	c := make([]float64, m*n)
 	for i := range c {
