@@ -1,0 +1,23 @@
+// Package runtime loads and executes ExecuTorch programs (.pte files): etgo's counterpart of
+// ExecuTorch's runtime/executor.
+//
+// Ownership and threading:
+//   - A Program is immutable and safe to share between goroutines. It holds the verified,
+//     memory-mapped file; constants are read in place from it.
+//   - A Method belongs to one goroutine at a time. It owns its planned memory (one buffer per
+//     memory id, sized by the program), its value table and its delegate handles; make one Method
+//     per concurrent caller (LoadMethod is cheap next to a model's weights, which are shared).
+//   - Execute copies inputs into the method's memory, converting dim order when the caller's
+//     tensor differs; it never keeps or writes caller memory. Outputs are copies owned by the
+//     caller, valid after the next Execute.
+//
+// Error model: every failure wraps a sentinel (ErrOperatorMissing, ErrBackendNotRegistered,
+// ErrDelegateInit, ErrInvalidArgument, ErrKernelFailed, ...) and names the method, the
+// instruction and the operator or backend. LoadMethod resolves every kernel and backend before
+// allocating anything and reports all that are missing at once. A kernel or backend panic is
+// recovered into ErrKernelFailed; bad inputs to Execute leave the Method usable.
+//
+// Memory: planned buffers come from the program's non_const_buffer_sizes (memory id k is buffer
+// k-1), bounded by Options.MaxPlannedBytes; tensors with bounded dynamic shapes resize within
+// the capacity planned for their upper bounds.
+package runtime
