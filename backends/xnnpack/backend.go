@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/internal/gemm"
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -72,8 +73,9 @@ type plan struct {
 	inputs  []int // value indices of external inputs
 	outputs []int
 	steps   []step
-	// packed holds filters repacked once at init for nodes whose filter is a constant.
-	packed map[*Node][]float32
+	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
+	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
+	packed map[*Node][]*gemm.PackedB
 }
 
 type step struct {
@@ -125,7 +127,7 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		p.steps = append(p.steps, step{node: n, run: run})
 	}
 	// Pack constant weights once.
-	p.packed = map[*Node][]float32{}
+	p.packed = map[*Node][]*gemm.PackedB{}
 	for k := range g.Nodes {
 		n := &g.Nodes[k]
 		if len(n.Inputs) < 2 || n.Inputs[1] == invalidID || !p.isConst[p.index[n.Inputs[1]]] {
@@ -139,8 +141,8 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 				p.packed[n] = packConv(w.data, cp)
 			}
 		case schema.XNodeUnionXNNFullyConnected:
-			if n.Flags&flagTransposeWeights == 0 && len(w.dims) == 2 && len(w.data) == w.dims[0]*w.dims[1] {
-				p.packed[n] = transpose2(w.data, w.dims[0], w.dims[1])
+			if len(w.dims) == 2 && len(w.data) == w.dims[0]*w.dims[1] {
+				p.packed[n] = []*gemm.PackedB{packFC(w.data, w.dims[0], w.dims[1], n.Flags)}
 			}
 		}
 	}
@@ -148,11 +150,22 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 }
 
 // packedFilter returns a node's filter packed at init, or packs a non-constant one now.
-func (p *plan) packedFilter(n *Node, w []float32) []float32 {
+func (p *plan) packedFilter(n *Node, w []float32) []*gemm.PackedB {
 	if pw, ok := p.packed[n]; ok {
 		return pw
 	}
 	return packConv(w, n.Conv)
+}
+
+// packFC packs a fully connected filter as the [in, out] matrix the GEMM multiplies by; the
+// filter is [out, in], or [in, out] with the transpose-weights flag.
+func packFC(w []float32, d0, d1 int, flags uint32) *gemm.PackedB {
+	if flags&flagTransposeWeights != 0 {
+		pb, _ := gemm.PackB(w, d0, d1, d1) // sizes checked by the caller
+		return pb
+	}
+	pb, _ := gemm.PackB(transpose2(w, d0, d1), d1, d0, d0)
+	return pb
 }
 
 // transpose2 returns the [cols, rows] transpose of a row-major [rows, cols] matrix.

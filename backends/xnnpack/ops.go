@@ -323,16 +323,13 @@ func fullyConnected(p *plan, n *Node) error {
 			clear(y.data[r*oc : (r+1)*oc])
 		}
 	}
-	// The GEMM wants the filter as [in, out]: as stored with the transpose flag, else packed.
-	wt := w.data
-	if n.Flags&flagTransposeWeights == 0 {
-		if pw, ok := p.packed[n]; ok {
-			wt = pw
-		} else {
-			wt = transpose2(w.data, oc, ic)
-		}
+	var pb *gemm.PackedB
+	if pw, ok := p.packed[n]; ok {
+		pb = pw[0]
+	} else {
+		pb = packFC(w.data, w.dims[0], w.dims[1], n.Flags)
 	}
-	gemm.Gemm(rows, oc, ic, x.data, ic, wt, oc, y.data, oc)
+	pb.Gemm(rows, x.data, ic, y.data, oc)
 	return nil
 }
 

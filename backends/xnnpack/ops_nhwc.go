@@ -38,21 +38,20 @@ func convBias(p *plan, n *Node, oc int) ([]float32, error) {
 	return b.data, nil
 }
 
-// packConv reorders a conv filter [groups*gout, kh, kw, gin] into one [kh*kw*gin, gout] matrix
-// per group, the layout the i-k-j GEMM streams.
-func packConv(w []float32, cp *ConvParams) []float32 {
+// packConv packs a conv filter [groups*gout, kh, kw, gin] as one [kh*kw*gin, gout] matrix per
+// group, for the packed GEMM.
+func packConv(w []float32, cp *ConvParams) []*gemm.PackedB {
 	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
-	KK := int(cp.KernelH) * int(cp.KernelW)
-	K := KK * GIC
-	out := make([]float32, G*K*GOC)
+	K := int(cp.KernelH) * int(cp.KernelW) * GIC
+	out := make([]*gemm.PackedB, G)
+	m := make([]float32, K*GOC)
 	for g := 0; g < G; g++ {
-		pg := out[g*K*GOC:]
 		for o := 0; o < GOC; o++ {
-			src := w[(g*GOC+o)*K:][:K]
-			for k, v := range src {
-				pg[k*GOC+o] = v
+			for k, v := range w[(g*GOC+o)*K:][:K] {
+				m[k*GOC+o] = v
 			}
 		}
+		out[g], _ = gemm.PackB(m, K, GOC, GOC) // sizes are the filter's own
 	}
 	return out
 }
@@ -97,7 +96,7 @@ func conv2d(p *plan, n *Node) error {
 	packed := p.packedFilter(n, w.data)
 	K := KH * KW * GIC
 	if G == 1 && KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W {
-		gemm.Gemm(N*H*W, OC, C, x.data, C, packed, OC, y.data, OC) // a 1x1 convolution is one GEMM
+		packed[0].Gemm(N*H*W, x.data, C, y.data, OC) // a 1x1 convolution is one GEMM over NHWC
 		return nil
 	}
 	col := make([]float32, OW*K)
@@ -122,7 +121,7 @@ func conv2d(p *plan, n *Node) error {
 						}
 					}
 				}
-				gemm.Gemm(OW, GOC, K, col, K, packed[g*K*GOC:], GOC, yrow[g*GOC:], OC)
+				packed[g].Gemm(OW, col, K, yrow[g*GOC:], OC)
 			}
 		}
 	}

@@ -1,0 +1,90 @@
+package gemm
+
+import "fmt"
+
+// The packed GEMM computes C += A·B with B packed once (weights) into panels of NR columns, and
+// runs a register-tiled MR×NR microkernel over it: Go assembly with AVX2 FMA where the CPU has it
+// (kernel_amd64.s), the pure-Go kernel elsewhere and under the purego build tag.
+const (
+	MR = 6  // rows of A per microkernel call
+	NR = 16 // columns of B per panel (two 8-wide vectors)
+)
+
+// PackedB is a K×N matrix stored as ceil(N/NR) panels of K rows by NR columns, zero padded.
+type PackedB struct {
+	K, N   int
+	panels []float32
+}
+
+// PackB packs a row-major K×N matrix b (row stride ldb).
+func PackB(b []float32, k, n, ldb int) (*PackedB, error) {
+	if k < 0 || n < 0 || (k > 0 && n > 0 && (ldb < n || len(b) < (k-1)*ldb+n)) {
+		return nil, fmt.Errorf("gemm: %d values with row stride %d cannot hold a %dx%d matrix", len(b), ldb, k, n)
+	}
+	np := (n + NR - 1) / NR
+	p := &PackedB{K: k, N: n, panels: make([]float32, np*k*NR)}
+	for j := 0; j < np; j++ {
+		panel := p.panels[j*k*NR:]
+		cols := min(NR, n-j*NR)
+		for kk := 0; kk < k; kk++ {
+			copy(panel[kk*NR:kk*NR+cols], b[kk*ldb+j*NR:kk*ldb+j*NR+cols])
+		}
+	}
+	return p, nil
+}
+
+// Gemm accumulates C[m×N] += A[m×K]·B for a row-major A (row stride lda) and C (row stride ldc).
+func (p *PackedB) Gemm(m int, a []float32, lda int, c []float32, ldc int) {
+	k, n := p.K, p.N
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	var tile [MR * NR]float32
+	var scratch []float32
+	for j := 0; j*NR < n; j++ {
+		panel := p.panels[j*k*NR : (j+1)*k*NR]
+		cols := min(NR, n-j*NR)
+		for i0 := 0; i0 < m; i0 += MR {
+			rows := min(MR, m-i0)
+			// The kernel reads MR full rows of K values; short tiles read a zero-padded copy.
+			arows, astride := a[i0*lda:], lda
+			if rows < MR || len(arows) < (MR-1)*lda+k {
+				if scratch == nil {
+					scratch = make([]float32, MR*k)
+				}
+				clear(scratch)
+				for r := 0; r < rows; r++ {
+					copy(scratch[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
+				}
+				arows, astride = scratch, k
+			}
+			for r := 0; r < MR; r++ {
+				t := tile[r*NR : (r+1)*NR]
+				if r < rows {
+					copy(t[:cols], c[(i0+r)*ldc+j*NR:])
+					clear(t[cols:])
+				} else {
+					clear(t)
+				}
+			}
+			microkernel(arows, astride, panel, tile[:], k)
+			for r := 0; r < rows; r++ {
+				copy(c[(i0+r)*ldc+j*NR:(i0+r)*ldc+j*NR+cols], tile[r*NR:r*NR+cols])
+			}
+		}
+	}
+}
+
+// kernelGo is the portable microkernel: tile[MR×NR] += a[MR rows of k, stride lda] · panel[k×NR].
+func kernelGo(a []float32, lda int, panel []float32, tile []float32, k int) {
+	for r := 0; r < MR; r++ {
+		row := a[r*lda : r*lda+k]
+		t := tile[r*NR : (r+1)*NR : (r+1)*NR]
+		for kk, av := range row {
+			b := panel[kk*NR : (kk+1)*NR : (kk+1)*NR]
+			for j := range t {
+				t[j] += av * b[j]
+			}
+		}
+	}
+}
