@@ -260,7 +260,9 @@ func (p *plan) execute(args []*runtime.EValue) error {
 		if err := s.run(p, s.node); err != nil {
 			return fmt.Errorf("node %d (%s): %w", k, s.node.OpName(), err)
 		}
-		clampOutput(p, s.node)
+		if !fusesClamp[s.node.Op] {
+			clampOutput(p, s.node)
+		}
 	}
 	for _, i := range p.outputs {
 		t, err := ext(i)
@@ -296,8 +298,11 @@ func clampOutput(p *plan, n *Node) {
 	if math.IsInf(float64(lo), -1) && math.IsInf(float64(hi), 1) {
 		return
 	}
-	t := p.val(n.Outputs[0])
-	for i, x := range t.data {
-		t.data[i] = min(max(x, lo), hi)
-	}
+	gemm.Clamp(p.val(n.Outputs[0]).data, lo, hi)
+}
+
+// fusesClamp lists the node types that apply their output range themselves (in the GEMM store).
+var fusesClamp = map[schema.XNodeUnion]bool{
+	schema.XNodeUnionXNNConv2d:         true,
+	schema.XNodeUnionXNNFullyConnected: true,
 }

@@ -316,20 +316,13 @@ func fullyConnected(p *plan, n *Node) error {
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y := p.out(n.Outputs[0], dims)
 	rows := y.numel() / max(oc, 1)
-	for r := 0; r < rows; r++ {
-		if bias != nil {
-			copy(y.data[r*oc:(r+1)*oc], bias)
-		} else {
-			clear(y.data[r*oc : (r+1)*oc])
-		}
-	}
 	var pb *gemm.PackedB
 	if pw, ok := p.packed[n]; ok {
 		pb = pw[0]
 	} else {
 		pb = packFC(w.data, w.dims[0], w.dims[1], n.Flags)
 	}
-	pb.Gemm(rows, x.data, ic, y.data, oc)
+	pb.GemmBias(rows, x.data, ic, bias, y.data, oc, n.OutputMin, n.OutputMax) // bias and range fused
 	return nil
 }
 

@@ -86,17 +86,17 @@ func conv2d(p *plan, n *Node) error {
 	pt, pl := int(cp.PadTop), int(cp.PadLeft)
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	for i := 0; i < len(y.data); i += OC {
-		if bias != nil {
-			copy(y.data[i:i+OC], bias)
-		} else {
-			clear(y.data[i : i+OC])
-		}
-	}
 	packed := p.packedFilter(n, w.data)
 	K := KH * KW * GIC
+	// Bias and the node's output range are fused into the GEMM's store.
+	groupBias := func(g int) []float32 {
+		if bias == nil {
+			return nil
+		}
+		return bias[g*GOC : (g+1)*GOC]
+	}
 	if G == 1 && KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W {
-		packed[0].Gemm(N*H*W, x.data, C, y.data, OC) // a 1x1 convolution is one GEMM over NHWC
+		packed[0].GemmBias(N*H*W, x.data, C, bias, y.data, OC, n.OutputMin, n.OutputMax) // a 1x1 convolution is one GEMM over NHWC
 		return nil
 	}
 	col := make([]float32, OW*K)
@@ -121,7 +121,7 @@ func conv2d(p *plan, n *Node) error {
 						}
 					}
 				}
-				packed[g].Gemm(OW, col, K, yrow[g*GOC:], OC)
+				packed[g].GemmBias(OW, col, K, groupBias(g), yrow[g*GOC:], OC, n.OutputMin, n.OutputMax)
 			}
 		}
 	}
@@ -179,10 +179,7 @@ func depthwiseConv2d(p *plan, n *Node) error {
 						px := x.data[((b*H+ih)*W+iw)*C:][:C]
 						wr := w.data[(kh*KW+kw)*OC:][:OC]
 						if M == 1 { // the usual depthwise: one output channel per input channel
-							wr, px = wr[:len(acc)], px[:len(acc)]
-							for o, v := range px {
-								acc[o] += v * wr[o]
-							}
+							gemm.MulAdd(acc, px, wr)
 							continue
 						}
 						for o := range acc {

@@ -59,6 +59,31 @@ func TestPackedAgainstNaive(t *testing.T) {
 			}
 		}
 	}
+	// GemmBias: C = clamp(bias + A·B) for the same shapes, with and without a bias.
+	for _, s := range []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3}} {
+		a := randSlice(r, max(s.m*s.lda, 1))
+		b := randSlice(r, max(s.k*s.n, 1))
+		for _, bias := range [][]float32{nil, randSlice(r, s.n)} {
+			p, _ := PackB(b, s.k, s.n, s.n)
+			c := randSlice(r, s.m*s.ldc) // overwritten, not accumulated
+			p.GemmBias(s.m, a, s.lda, bias, c, s.ldc, -0.5, 1)
+			for i := 0; i < s.m; i++ {
+				for j := 0; j < s.n; j++ {
+					w := 0.0
+					if bias != nil {
+						w = float64(bias[j])
+					}
+					for kk := 0; kk < s.k; kk++ {
+						w += float64(a[i*s.lda+kk]) * float64(b[kk*s.n+j])
+					}
+					w = math.Min(math.Max(w, -0.5), 1)
+					if d := math.Abs(float64(c[i*s.ldc+j]) - w); d > 1e-4 {
+						t.Fatalf("GemmBias %+v bias %v: c[%d,%d] = %v, want %v", s, bias != nil, i, j, c[i*s.ldc+j], w)
+					}
+				}
+			}
+		}
+	}
 	if _, err := PackB(make([]float32, 5), 2, 3, 3); err == nil {
 		t.Error("PackB accepted 5 values for a 2x3 matrix")
 	}
@@ -79,3 +104,35 @@ func BenchmarkPacked_3136x96x24(b *testing.B)  { benchPacked(b, 3136, 24, 96) }
 func BenchmarkPacked_784x192x32(b *testing.B)  { benchPacked(b, 784, 32, 192) }
 func BenchmarkPacked_49x960x320(b *testing.B)  { benchPacked(b, 49, 320, 960) }
 func BenchmarkPacked_256x256x256(b *testing.B) { benchPacked(b, 256, 256, 256) }
+
+func TestClampAndMulAdd(t *testing.T) {
+	for _, n := range []int{0, 3, 8, 21} {
+		d := make([]float32, n)
+		for i := range d {
+			d[i] = float32(i) - 5
+		}
+		if n > 2 {
+			d[2] = float32(math.NaN())
+		}
+		Clamp(d, -1, 4)
+		for i, x := range d {
+			want := math.Min(math.Max(float64(i)-5, -1), 4)
+			if i == 2 {
+				want = -1 // NaN becomes lo
+			}
+			if float64(x) != want {
+				t.Fatalf("n=%d: clamp[%d] = %v, want %v", n, i, x, want)
+			}
+		}
+		acc, x, w := make([]float32, n), make([]float32, n+1), make([]float32, n+2)
+		for i := range acc {
+			acc[i], x[i], w[i] = 1, float32(i), 2
+		}
+		MulAdd(acc, x, w)
+		for i, v := range acc {
+			if v != 1+2*float32(i) {
+				t.Fatalf("n=%d: muladd[%d] = %v", n, i, v)
+			}
+		}
+	}
+}

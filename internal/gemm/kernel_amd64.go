@@ -4,21 +4,69 @@ package gemm
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects the assembly microkernel, which needs AVX2 and FMA3.
+// useAVX2 selects the assembly kernels, which need AVX2 and FMA3.
 var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
-func kernel6x16(a *float32, lda int, b *float32, c *float32, k int)
+func kernel6x16(a *float32, lda int, b *float32, c *float32, ldc int, k int)
+
+//go:noescape
+func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func clamp8(d *float32, n int, lo float32, hi float32)
+
+//go:noescape
+func mulAdd8(acc *float32, x *float32, w *float32, n int)
 
 // microkernel runs the AVX2 kernel; the caller (Gemm) guarantees a holds MR rows of k values at
-// stride lda, panel k×NR values and tile MR×NR.
-func microkernel(a []float32, lda int, panel []float32, tile []float32, k int) {
+// stride lda, panel k×NR values and c MR rows of NR values at stride ldc.
+func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
 	if !useAVX2 {
-		kernelGo(a, lda, panel, tile, k)
+		kernelGo(a, lda, panel, c, ldc, k)
 		return
 	}
 	_ = a[(MR-1)*lda+k-1]
 	_ = panel[k*NR-1]
-	_ = tile[MR*NR-1]
-	kernel6x16(&a[0], lda, &panel[0], &tile[0], k)
+	_ = c[(MR-1)*ldc+NR-1]
+	kernel6x16(&a[0], lda, &panel[0], &c[0], ldc, k)
+}
+
+// microkernelBias: c[MR×NR, stride ldc] = clamp(bias[NR] + a·panel, lo, hi), same guarantees.
+func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	if !useAVX2 {
+		kernelBiasGo(a, lda, panel, bias, c, ldc, k, lo, hi)
+		return
+	}
+	_ = a[(MR-1)*lda+k-1]
+	_ = panel[k*NR-1]
+	_ = bias[NR-1]
+	_ = c[(MR-1)*ldc+NR-1]
+	kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+}
+
+// MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).
+func MulAdd(acc, x, w []float32) {
+	n := len(acc)
+	x, w = x[:n], w[:n]
+	v := n &^ 7
+	if useAVX2 && v > 0 {
+		mulAdd8(&acc[0], &x[0], &w[0], v)
+	} else {
+		v = 0
+	}
+	for i := v; i < n; i++ {
+		acc[i] += x[i] * w[i]
+	}
+}
+
+// Clamp sets every element to min(max(x, lo), hi), branch-free (a NaN becomes lo).
+func Clamp(d []float32, lo, hi float32) {
+	v := len(d) &^ 7
+	if useAVX2 && v > 0 {
+		clamp8(&d[0], v, lo, hi)
+	} else {
+		v = 0
+	}
+	clampGo(d[v:], lo, hi)
 }

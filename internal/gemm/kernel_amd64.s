@@ -2,35 +2,43 @@
 
 #include "textflag.h"
 
-// func kernel6x16(a *float32, lda int, b *float32, c *float32, k int)
+// func kernel6x16(a *float32, lda int, b *float32, c *float32, ldc int, k int)
 //
-// c[6x16] += a[6 rows, stride lda floats] x b[k x 16], with 12 ymm accumulators: per k step
-// two loads of b, six broadcasts of a, twelve FMAs.
-TEXT ·kernel6x16(SB), NOSPLIT, $0-40
+// c[6x16, row stride ldc floats] += a[6 rows, stride lda floats] x b[k x 16], with 12 ymm
+// accumulators: per k step two loads of b, six broadcasts of a, twelve FMAs.
+TEXT ·kernel6x16(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
 	MOVQ b+16(FP), DI
 	MOVQ c+24(FP), DX
-	MOVQ k+32(FP), CX
+	MOVQ ldc+32(FP), R15
+	SHLQ $2, R15
+	MOVQ k+40(FP), CX
 	MOVQ SI, R9
 	LEAQ (R9)(R8*1), R10
 	LEAQ (R10)(R8*1), R11
 	LEAQ (R11)(R8*1), R12
 	LEAQ (R12)(R8*1), R13
 	LEAQ (R13)(R8*1), BX
-	VMOVUPS 0(DX), Y0
-	VMOVUPS 32(DX), Y1
-	VMOVUPS 64(DX), Y2
-	VMOVUPS 96(DX), Y3
-	VMOVUPS 128(DX), Y4
-	VMOVUPS 160(DX), Y5
-	VMOVUPS 192(DX), Y6
-	VMOVUPS 224(DX), Y7
-	VMOVUPS 256(DX), Y8
-	VMOVUPS 288(DX), Y9
-	VMOVUPS 320(DX), Y10
-	VMOVUPS 352(DX), Y11
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	ADDQ R15, AX
+	VMOVUPS 0(AX), Y2
+	VMOVUPS 32(AX), Y3
+	ADDQ R15, AX
+	VMOVUPS 0(AX), Y4
+	VMOVUPS 32(AX), Y5
+	ADDQ R15, AX
+	VMOVUPS 0(AX), Y6
+	VMOVUPS 32(AX), Y7
+	ADDQ R15, AX
+	VMOVUPS 0(AX), Y8
+	VMOVUPS 32(AX), Y9
+	ADDQ R15, AX
+	VMOVUPS 0(AX), Y10
+	VMOVUPS 32(AX), Y11
 	TESTQ CX, CX
 	JEQ done
 loop:
@@ -64,17 +72,181 @@ loop:
 	DECQ CX
 	JNZ loop
 done:
-	VMOVUPS Y0, 0(DX)
-	VMOVUPS Y1, 32(DX)
-	VMOVUPS Y2, 64(DX)
-	VMOVUPS Y3, 96(DX)
-	VMOVUPS Y4, 128(DX)
-	VMOVUPS Y5, 160(DX)
-	VMOVUPS Y6, 192(DX)
-	VMOVUPS Y7, 224(DX)
-	VMOVUPS Y8, 256(DX)
-	VMOVUPS Y9, 288(DX)
-	VMOVUPS Y10, 320(DX)
-	VMOVUPS Y11, 352(DX)
+	MOVQ DX, AX
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ R15, AX
+	VMOVUPS Y2, 0(AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ R15, AX
+	VMOVUPS Y4, 0(AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ R15, AX
+	VMOVUPS Y6, 0(AX)
+	VMOVUPS Y7, 32(AX)
+	ADDQ R15, AX
+	VMOVUPS Y8, 0(AX)
+	VMOVUPS Y9, 32(AX)
+	ADDQ R15, AX
+	VMOVUPS Y10, 0(AX)
+	VMOVUPS Y11, 32(AX)
+	VZEROUPPER
+	RET
+
+// func mulAdd8(acc *float32, x *float32, w *float32, n int)
+//
+// acc[i] += x[i] * w[i] for i < n; n is a multiple of 8.
+TEXT ·mulAdd8(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ w+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JEQ madone
+maloop:
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 0(SI), Y1
+	VFMADD231PS 0(DX), Y1, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ maloop
+madone:
+	VZEROUPPER
+	RET
+
+// func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+//
+// c[6x16, row stride ldc] = clamp(bias[16] + a[6 rows, stride lda] x b[k x 16], lo, hi): the
+// accumulators start from the bias and the clamp is applied before the one store.
+TEXT ·kernel6x16Bias(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R8
+	SHLQ $2, R8
+	MOVQ b+16(FP), DI
+	MOVQ bias+24(FP), AX
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R15
+	SHLQ $2, R15
+	MOVQ k+48(FP), CX
+	MOVQ SI, R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	LEAQ (R11)(R8*1), R12
+	LEAQ (R12)(R8*1), R13
+	LEAQ (R13)(R8*1), BX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y1, Y7
+	VMOVAPS Y0, Y8
+	VMOVAPS Y1, Y9
+	VMOVAPS Y0, Y10
+	VMOVAPS Y1, Y11
+	TESTQ CX, CX
+	JEQ bdone
+bloop:
+	VMOVUPS 0(DI), Y12
+	VMOVUPS 32(DI), Y13
+	VBROADCASTSS (R9), Y14
+	VFMADD231PS Y12, Y14, Y0
+	VFMADD231PS Y13, Y14, Y1
+	VBROADCASTSS (R10), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (R11), Y14
+	VFMADD231PS Y12, Y14, Y4
+	VFMADD231PS Y13, Y14, Y5
+	VBROADCASTSS (R12), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (R13), Y14
+	VFMADD231PS Y12, Y14, Y8
+	VFMADD231PS Y13, Y14, Y9
+	VBROADCASTSS (BX), Y15
+	VFMADD231PS Y12, Y15, Y10
+	VFMADD231PS Y13, Y15, Y11
+	ADDQ $4, R9
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ $4, R13
+	ADDQ $4, BX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ bloop
+bdone:
+	VBROADCASTSS lo+56(FP), Y14
+	VBROADCASTSS hi+60(FP), Y15
+	MOVQ DX, AX
+	VMAXPS Y14, Y0, Y0
+	VMINPS Y15, Y0, Y0
+	VMAXPS Y14, Y1, Y1
+	VMINPS Y15, Y1, Y1
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ R15, AX
+	VMAXPS Y14, Y2, Y2
+	VMINPS Y15, Y2, Y2
+	VMAXPS Y14, Y3, Y3
+	VMINPS Y15, Y3, Y3
+	VMOVUPS Y2, 0(AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ R15, AX
+	VMAXPS Y14, Y4, Y4
+	VMINPS Y15, Y4, Y4
+	VMAXPS Y14, Y5, Y5
+	VMINPS Y15, Y5, Y5
+	VMOVUPS Y4, 0(AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ R15, AX
+	VMAXPS Y14, Y6, Y6
+	VMINPS Y15, Y6, Y6
+	VMAXPS Y14, Y7, Y7
+	VMINPS Y15, Y7, Y7
+	VMOVUPS Y6, 0(AX)
+	VMOVUPS Y7, 32(AX)
+	ADDQ R15, AX
+	VMAXPS Y14, Y8, Y8
+	VMINPS Y15, Y8, Y8
+	VMAXPS Y14, Y9, Y9
+	VMINPS Y15, Y9, Y9
+	VMOVUPS Y8, 0(AX)
+	VMOVUPS Y9, 32(AX)
+	ADDQ R15, AX
+	VMAXPS Y14, Y10, Y10
+	VMINPS Y15, Y10, Y10
+	VMAXPS Y14, Y11, Y11
+	VMINPS Y15, Y11, Y11
+	VMOVUPS Y10, 0(AX)
+	VMOVUPS Y11, 32(AX)
+	VZEROUPPER
+	RET
+
+// func clamp8(d *float32, n int, lo float32, hi float32)
+//
+// d[i] = min(max(d[i], lo), hi) for i < n; n is a multiple of 8.
+TEXT ·clamp8(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	VBROADCASTSS lo+16(FP), Y1
+	VBROADCASTSS hi+20(FP), Y2
+	SHRQ $3, CX
+	JEQ cdone
+cloop:
+	VMOVUPS 0(DI), Y0
+	VMAXPS Y1, Y0, Y0
+	VMINPS Y2, Y0, Y0
+	VMOVUPS Y0, 0(DI)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ cloop
+cdone:
 	VZEROUPPER
 	RET

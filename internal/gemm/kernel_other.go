@@ -3,6 +3,22 @@
 package gemm
 
 // microkernel is the portable kernel on machines (or builds) without the assembly one.
-func microkernel(a []float32, lda int, panel []float32, tile []float32, k int) {
-	kernelGo(a, lda, panel, tile, k)
+func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
+	kernelGo(a, lda, panel, c, ldc, k)
 }
+
+// MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).
+func MulAdd(acc, x, w []float32) {
+	x, w = x[:len(acc)], w[:len(acc)]
+	for i := range acc {
+		acc[i] += x[i] * w[i]
+	}
+}
+
+// microkernelBias is the portable bias-and-clamp kernel.
+func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	kernelBiasGo(a, lda, panel, bias, c, ldc, k, lo, hi)
+}
+
+// Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).
+func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }

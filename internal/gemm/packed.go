@@ -58,6 +58,11 @@ func (p *PackedB) Gemm(m int, a []float32, lda int, c []float32, ldc int) {
 				}
 				arows, astride = scratch, k
 			}
+			if rows == MR && cols == NR && len(c) >= (i0+MR-1)*ldc+j*NR+NR {
+				// A full tile: the kernel accumulates into C in place.
+				microkernel(arows, astride, panel, c[i0*ldc+j*NR:], ldc, k)
+				continue
+			}
 			for r := 0; r < MR; r++ {
 				t := tile[r*NR : (r+1)*NR]
 				if r < rows {
@@ -67,7 +72,7 @@ func (p *PackedB) Gemm(m int, a []float32, lda int, c []float32, ldc int) {
 					clear(t)
 				}
 			}
-			microkernel(arows, astride, panel, tile[:], k)
+			microkernel(arows, astride, panel, tile[:], NR, k)
 			for r := 0; r < rows; r++ {
 				copy(c[(i0+r)*ldc+j*NR:(i0+r)*ldc+j*NR+cols], tile[r*NR:r*NR+cols])
 			}
@@ -75,16 +80,105 @@ func (p *PackedB) Gemm(m int, a []float32, lda int, c []float32, ldc int) {
 	}
 }
 
-// kernelGo is the portable microkernel: tile[MR×NR] += a[MR rows of k, stride lda] · panel[k×NR].
-func kernelGo(a []float32, lda int, panel []float32, tile []float32, k int) {
+// kernelGo is the portable microkernel: c[MR×NR, stride ldc] += a[MR rows of k, stride lda] ·
+// panel[k×NR].
+func kernelGo(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
 	for r := 0; r < MR; r++ {
 		row := a[r*lda : r*lda+k]
-		t := tile[r*NR : (r+1)*NR : (r+1)*NR]
+		t := c[r*ldc : r*ldc+NR : r*ldc+NR]
 		for kk, av := range row {
 			b := panel[kk*NR : (kk+1)*NR : (kk+1)*NR]
 			for j := range t {
 				t[j] += av * b[j]
 			}
 		}
+	}
+}
+
+// kernelBiasGo is the portable bias-and-clamp microkernel.
+func kernelBiasGo(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	for r := 0; r < MR; r++ {
+		copy(c[r*ldc:r*ldc+NR], bias[:NR])
+	}
+	kernelGo(a, lda, panel, c, ldc, k)
+	for r := 0; r < MR; r++ {
+		for j, x := range c[r*ldc : r*ldc+NR] {
+			// Written as max-then-min like the vector kernel (a NaN becomes lo there too).
+			if !(x > lo) {
+				x = lo
+			}
+			if !(x < hi) {
+				x = hi
+			}
+			c[r*ldc+j] = x
+		}
+	}
+}
+
+// GemmBias computes C[m×N] = clamp(bias + A[m×K]·B, lo, hi): a fully connected layer or a
+// convolution with its bias (nil for none) and fused activation in one pass over C.
+func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []float32, ldc int, lo, hi float32) {
+	k, n := p.K, p.N
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 { // an empty product: C is the clamped bias
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				var x float32
+				if bias != nil {
+					x = bias[j]
+				}
+				c[i*ldc+j] = min(max(x, lo), hi)
+			}
+		}
+		return
+	}
+	var tile [MR * NR]float32
+	var bpanel [NR]float32
+	var scratch []float32
+	for j := 0; j*NR < n; j++ {
+		panel := p.panels[j*k*NR : (j+1)*k*NR]
+		cols := min(NR, n-j*NR)
+		clear(bpanel[:])
+		if bias != nil {
+			copy(bpanel[:cols], bias[j*NR:])
+		}
+		for i0 := 0; i0 < m; i0 += MR {
+			rows := min(MR, m-i0)
+			arows, astride := a[i0*lda:], lda
+			if rows < MR || len(arows) < (MR-1)*lda+k {
+				if scratch == nil {
+					scratch = make([]float32, MR*k)
+				}
+				clear(scratch)
+				for r := 0; r < rows; r++ {
+					copy(scratch[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
+				}
+				arows, astride = scratch, k
+			}
+			if rows == MR && cols == NR && len(c) >= (i0+MR-1)*ldc+j*NR+NR {
+				microkernelBias(arows, astride, panel, bpanel[:], c[i0*ldc+j*NR:], ldc, k, lo, hi)
+				continue
+			}
+			microkernelBias(arows, astride, panel, bpanel[:], tile[:], NR, k, lo, hi)
+			for r := 0; r < rows; r++ {
+				copy(c[(i0+r)*ldc+j*NR:(i0+r)*ldc+j*NR+cols], tile[r*NR:r*NR+cols])
+			}
+		}
+	}
+}
+
+// clampGo is the scalar clamp with the vector kernel's NaN behaviour: VMAXPS returns its second
+// source, the bound, when an element is NaN, so a NaN becomes lo.
+func clampGo(d []float32, lo, hi float32) {
+	for i, x := range d {
+		if !(x > lo) {
+			x = lo
+		}
+		if !(x < hi) {
+			x = hi
+		}
+		d[i] = x
 	}
 }
