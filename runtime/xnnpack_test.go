@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
@@ -10,9 +11,13 @@ import (
 // TestZooXnnpack runs every official zoo xnnpack.pte with etgo's XNNPACK backend (and portable
 // kernels for what stayed outside the delegates) and compares with the official runtime.
 func TestZooXnnpack(t *testing.T) {
-	reg := portableRegistry(t)
-	if err := xnnpack.Register(reg); err != nil {
-		t.Fatal(err)
+	for _, threads := range []int{1, 2} {
+		reg := portableRegistry(t)
+		if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
+			zoo.Each(t, func(t *testing.T, m zoo.Model) { runZoo(t, reg, m, zoo.Xnnpack) })
+		})
 	}
-	zoo.Each(t, func(t *testing.T, m zoo.Model) { runZoo(t, reg, m, zoo.Xnnpack) })
 }

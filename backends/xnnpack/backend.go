@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
@@ -18,11 +19,15 @@ const BackendID = "XnnpackBackend"
 // ErrUnsupported is wrapped when a blob uses a node type or datatype this backend does not run.
 var ErrUnsupported = errors.New("unsupported by etgo's XNNPACK backend")
 
-// Backend executes XNNPACK delegate blobs. It holds no state; each Init builds an independent
-// plan, so one Backend serves any number of Methods.
-type Backend struct{}
+// Backend executes XNNPACK delegate blobs. Each Init builds an independent plan, so one Backend
+// serves any number of Methods.
+type Backend struct {
+	// Threads is how many goroutines one delegate call may use for its convolutions and
+	// matrix products (0 or 1: the calling goroutine only, the default).
+	Threads int
+}
 
-// Register adds the backend to a registry under BackendID.
+// Register adds a single-threaded backend to a registry under BackendID.
 func Register(r *runtime.Registry) error { return r.RegisterBackend(BackendID, Backend{}) }
 
 // IsAvailable is true: the backend is pure Go.
@@ -30,12 +35,17 @@ func (Backend) IsAvailable() bool { return true }
 
 // Init parses and verifies the blob, resolves its constants (from the blob or the program's
 // named data) and builds an execution plan. The plan does not keep the blob.
-func (Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs []runtime.CompileSpec) (runtime.DelegateHandle, error) {
 	g, err := ParseBlob(processed)
 	if err != nil {
 		return nil, err
 	}
-	return newPlan(g, ctx.NamedData)
+	p, err := newPlan(g, ctx.NamedData)
+	if err != nil {
+		return nil, err
+	}
+	p.threads = max(b.Threads, 1)
+	return p, nil
 }
 
 // Execute runs a plan on the delegate call's arguments (inputs, then outputs).
@@ -73,6 +83,7 @@ type plan struct {
 	inputs  []int // value indices of external inputs
 	outputs []int
 	steps   []step
+	threads int
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*Node][]*gemm.PackedB
@@ -84,7 +95,7 @@ type step struct {
 }
 
 func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
-	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values))}
+	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)), threads: 1}
 	for i := range g.Values {
 		v := &g.Values[i]
 		p.index[v.ID] = i
@@ -147,6 +158,28 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// parallel splits rows [0, n) into p.threads chunks (multiples of unit rows, so GEMM tiles stay
+// whole) and runs f on each; one chunk runs on the calling goroutine.
+func (p *plan) parallel(n, unit int, f func(lo, hi int)) {
+	t := p.threads
+	if t <= 1 || n < 2*unit {
+		f(0, n)
+		return
+	}
+	chunk := (n + t - 1) / t
+	chunk = (chunk + unit - 1) / unit * unit
+	var wg sync.WaitGroup
+	for lo := chunk; lo < n; lo += chunk {
+		wg.Add(1)
+		go func(lo int) {
+			defer wg.Done()
+			f(lo, min(lo+chunk, n))
+		}(lo)
+	}
+	f(0, min(chunk, n))
+	wg.Wait()
 }
 
 // packedFilter returns a node's filter packed at init, or packs a non-constant one now.

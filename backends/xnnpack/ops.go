@@ -322,7 +322,9 @@ func fullyConnected(p *plan, n *Node) error {
 	} else {
 		pb = packFC(w.data, w.dims[0], w.dims[1], n.Flags)
 	}
-	pb.GemmBias(rows, x.data, ic, bias, y.data, oc, n.OutputMin, n.OutputMax) // bias and range fused
+	p.parallel(rows, gemm.MR, func(lo, hi int) { // bias and range fused into the store
+		pb.GemmBias(hi-lo, x.data[lo*ic:], ic, bias, y.data[lo*oc:], oc, n.OutputMin, n.OutputMax)
+	})
 	return nil
 }
 

@@ -96,12 +96,16 @@ func conv2d(p *plan, n *Node) error {
 		return bias[g*GOC : (g+1)*GOC]
 	}
 	if G == 1 && KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W {
-		packed[0].GemmBias(N*H*W, x.data, C, bias, y.data, OC, n.OutputMin, n.OutputMax) // a 1x1 convolution is one GEMM over NHWC
+		// A 1x1 convolution is one GEMM over NHWC pixels.
+		p.parallel(N*H*W, gemm.MR, func(lo, hi int) {
+			packed[0].GemmBias(hi-lo, x.data[lo*C:], C, bias, y.data[lo*OC:], OC, n.OutputMin, n.OutputMax)
+		})
 		return nil
 	}
-	col := make([]float32, OW*K)
-	for b := 0; b < N; b++ {
-		for oh := 0; oh < OH; oh++ {
+	p.parallel(N*OH, 1, func(lo, hi int) {
+		col := make([]float32, OW*K)
+		for r := lo; r < hi; r++ {
+			b, oh := r/OH, r%OH
 			yrow := y.data[(b*OH+oh)*OW*OC:]
 			for g := 0; g < G; g++ {
 				clear(col)
@@ -124,7 +128,7 @@ func conv2d(p *plan, n *Node) error {
 				packed[g].GemmBias(OW, col, K, groupBias(g), yrow[g*GOC:], OC, n.OutputMin, n.OutputMax)
 			}
 		}
-	}
+	})
 	return nil
 }
 
@@ -157,8 +161,9 @@ func depthwiseConv2d(p *plan, n *Node) error {
 	pt, pl := int(cp.PadTop), int(cp.PadLeft)
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	for b := 0; b < N; b++ {
-		for oh := 0; oh < OH; oh++ {
+	p.parallel(N*OH, 1, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			b, oh := r/OH, r%OH
 			for ow := 0; ow < OW; ow++ {
 				acc := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
 				if bias != nil {
@@ -189,7 +194,7 @@ func depthwiseConv2d(p *plan, n *Node) error {
 				}
 			}
 		}
-	}
+	})
 	return nil
 }
 

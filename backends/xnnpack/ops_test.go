@@ -2,6 +2,7 @@ package xnnpack
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -152,34 +153,41 @@ func TestOpsAgainstTorch(t *testing.T) {
 		t.Fatalf("only %d cases", len(cases))
 	}
 	for i := range cases {
-		c := &cases[i]
-		t.Run(c.Name, func(t *testing.T) {
-			p, err := newPlan(graphFor(t, c), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var args []*runtime.EValue
-			for _, in := range c.Inputs {
-				x, err := runtime.FromSlice(f32(in.Data), in.Dims...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
-			}
-			out, err := runtime.NewTensor(runtime.Float32, c.Output.Dims...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: out})
-			if err := p.execute(args); err != nil {
-				t.Fatal(err)
-			}
-			got := runtime.Data[float32](out)
-			for k, w := range c.Output.Data {
-				if d := math.Abs(float64(got[k]) - w); d > 1e-4*math.Max(1, math.Abs(w)) {
-					t.Fatalf("element %d = %v, torch %v", k, got[k], w)
-				}
-			}
-		})
+		for _, threads := range []int{1, 2, 3} {
+			c := &cases[i]
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) {
+				runCase(t, c, threads)
+			})
+		}
+	}
+}
+
+func runCase(t *testing.T, c *opCase, threads int) {
+	p, err := newPlan(graphFor(t, c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.threads = threads
+	var args []*runtime.EValue
+	for _, in := range c.Inputs {
+		x, err := runtime.FromSlice(f32(in.Data), in.Dims...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+	}
+	out, err := runtime.NewTensor(runtime.Float32, c.Output.Dims...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: out})
+	if err := p.execute(args); err != nil {
+		t.Fatal(err)
+	}
+	got := runtime.Data[float32](out)
+	for k, w := range c.Output.Data {
+		if d := math.Abs(float64(got[k]) - w); d > 1e-4*math.Max(1, math.Abs(w)) {
+			t.Fatalf("element %d = %v, torch %v", k, got[k], w)
+		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 func init() {
 	commands["bench"] = command{
 		summary: "time a method: load time and the latency distribution of Execute",
-		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--warmup 5] [--iterations 50] [--json] [--cpuprofile FILE]",
+		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--threads 1] [--warmup 5] [--iterations 50] [--json] [--cpuprofile FILE]",
 		run:     runBench,
 	}
 }
@@ -28,6 +28,7 @@ func init() {
 type benchResult struct {
 	File       string  `json:"file"`
 	Method     string  `json:"method"`
+	Threads    int     `json:"threads"`
 	LoadMS     float64 `json:"load_ms"`
 	Iterations int     `json:"iterations"`
 	MinMS      float64 `json:"min_ms"`
@@ -42,6 +43,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	warmup := fs.Int("warmup", 5, "untimed runs first")
 	iters := fs.Int("iterations", 50, "timed runs")
 	asJSON := fs.Bool("json", false, "print JSON")
+	threads := fs.Int("threads", 1, "goroutines a delegate call may use (XNNPACK)")
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs here (go tool pprof)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input (default: seeded random values of the declared shapes)")
@@ -57,7 +59,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	} else if path == "" || fs.NArg() != 0 || *iters < 1 || *warmup < 0 {
 		return errUsage
 	}
-	reg, err := newRegistry()
+	reg, err := newRegistry(*threads)
 	if err != nil {
 		return err
 	}
@@ -108,13 +110,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	for _, t := range times {
 		mean += t
 	}
-	r := benchResult{File: path, Method: *method, LoadMS: float64(load.Nanoseconds()) / 1e6, Iterations: *iters,
+	r := benchResult{File: path, Method: *method, Threads: *threads, LoadMS: float64(load.Nanoseconds()) / 1e6, Iterations: *iters,
 		MinMS: sorted[0], MedianMS: sorted[len(sorted)/2], P90MS: sorted[len(sorted)*9/10], MeanMS: mean / float64(len(times))}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(r)
 	}
-	fmt.Fprintf(stdout, "%s %s: load %.2f ms; %d runs: min %.3f ms, median %.3f ms, p90 %.3f ms\n",
-		path, *method, r.LoadMS, r.Iterations, r.MinMS, r.MedianMS, r.P90MS)
+	fmt.Fprintf(stdout, "%s %s (%d thread(s)): load %.2f ms; %d runs: min %.3f ms, median %.3f ms, p90 %.3f ms\n",
+		path, *method, *threads, r.LoadMS, r.Iterations, r.MinMS, r.MedianMS, r.P90MS)
 	return nil
 }
 

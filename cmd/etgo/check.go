@@ -31,7 +31,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	reg, err := newRegistry()
+	reg, err := newRegistry(1)
 	if err != nil {
 		return err
 	}

@@ -6,13 +6,14 @@ import (
 	"github.com/etgo/etgo/runtime"
 )
 
-// newRegistry returns the kernels and backends this binary carries.
-func newRegistry() (*runtime.Registry, error) {
+// newRegistry returns the kernels and backends this binary carries; threads is how many
+// goroutines a delegate call may use (the portable kernels run on the calling one).
+func newRegistry(threads int) (*runtime.Registry, error) {
 	reg := runtime.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		return nil, err
 	}
-	if err := xnnpack.Register(reg); err != nil {
+	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {
 		return nil, err
 	}
 	return reg, nil

@@ -17,7 +17,7 @@ import (
 func init() {
 	commands["run"] = command{
 		summary: "run a method of a .pte on .npy inputs; print and save the outputs",
-		usage:   "run FILE.pte [--method forward] [--input a.npy]... [--output-dir DIR]",
+		usage:   "run FILE.pte [--method forward] [--input a.npy]... [--output-dir DIR] [--threads N]",
 		run:     runRun,
 	}
 }
@@ -34,6 +34,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	method := fs.String("method", "forward", "method to run")
 	outDir := fs.String("output-dir", "", "write output_<i>.npy files here")
+	threads := fs.Int("threads", 1, "goroutines a delegate call may use (XNNPACK)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input, in order")
 	// Accept the file before or after the flags.
@@ -49,7 +50,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	} else if path == "" || fs.NArg() != 0 {
 		return errUsage
 	}
-	reg, err := newRegistry()
+	reg, err := newRegistry(*threads)
 	if err != nil {
 		return err
 	}

@@ -135,33 +135,37 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 		return
 	}
 	var tile [MR * NR]float32
-	var bpanel [NR]float32
 	var scratch []float32
-	for j := 0; j*NR < n; j++ {
-		panel := p.panels[j*k*NR : (j+1)*k*NR]
-		cols := min(NR, n-j*NR)
-		clear(bpanel[:])
-		if bias != nil {
-			copy(bpanel[:cols], bias[j*NR:])
-		}
-		for i0 := 0; i0 < m; i0 += MR {
-			rows := min(MR, m-i0)
-			arows, astride := a[i0*lda:], lda
-			if rows < MR || len(arows) < (MR-1)*lda+k {
-				if scratch == nil {
-					scratch = make([]float32, MR*k)
-				}
-				clear(scratch)
-				for r := 0; r < rows; r++ {
-					copy(scratch[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
-				}
-				arows, astride = scratch, k
+	np := (n + NR - 1) / NR
+	// Bias per panel, zero padded to NR.
+	bpanels := make([]float32, np*NR)
+	if bias != nil {
+		copy(bpanels, bias[:n])
+	}
+	// Row tiles outside, panels inside: the MR×K slice of A stays in L1 while the packed weights
+	// stream past it (as XNNPACK's kernels loop), instead of A being re-read once per panel.
+	for i0 := 0; i0 < m; i0 += MR {
+		rows := min(MR, m-i0)
+		arows, astride := a[i0*lda:], lda
+		if rows < MR || len(arows) < (MR-1)*lda+k {
+			if scratch == nil {
+				scratch = make([]float32, MR*k)
 			}
+			clear(scratch)
+			for r := 0; r < rows; r++ {
+				copy(scratch[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
+			}
+			arows, astride = scratch, k
+		}
+		for j := 0; j < np; j++ {
+			panel := p.panels[j*k*NR : (j+1)*k*NR]
+			bpanel := bpanels[j*NR : (j+1)*NR]
+			cols := min(NR, n-j*NR)
 			if rows == MR && cols == NR && len(c) >= (i0+MR-1)*ldc+j*NR+NR {
-				microkernelBias(arows, astride, panel, bpanel[:], c[i0*ldc+j*NR:], ldc, k, lo, hi)
+				microkernelBias(arows, astride, panel, bpanel, c[i0*ldc+j*NR:], ldc, k, lo, hi)
 				continue
 			}
-			microkernelBias(arows, astride, panel, bpanel[:], tile[:], NR, k, lo, hi)
+			microkernelBias(arows, astride, panel, bpanel, tile[:], NR, k, lo, hi)
 			for r := 0; r < rows; r++ {
 				copy(c[(i0+r)*ldc+j*NR:(i0+r)*ldc+j*NR+cols], tile[r*NR:r*NR+cols])
 			}

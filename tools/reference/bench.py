@@ -54,9 +54,9 @@ def official(pte: Path, inputs, warmup: int, iterations: int):
     return load_ms, times
 
 
-def etgo(binary: Path, pte: Path, inputs, warmup: int, iterations: int):
-    # etgo's portable kernels run on the calling goroutine: one thread.
-    cmd = [str(binary), "bench", str(pte), "--json", "--warmup", str(warmup), "--iterations", str(iterations)]
+def etgo(binary: Path, pte: Path, inputs, warmup: int, iterations: int, threads: int):
+    cmd = [str(binary), "bench", str(pte), "--json", "--warmup", str(warmup), "--iterations", str(iterations),
+           "--threads", str(max(threads, 1))]
     for p in inputs:
         cmd += ["--input", str(p)]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -72,7 +72,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--iterations", type=int, default=30)
-    ap.add_argument("--threads", type=int, default=1, help="threads of the official runtime's pool (0: its default)")
+    ap.add_argument("--threads", type=int, default=1, help="threads for both runtimes (the official pool, etgo's XNNPACK)")
     ap.add_argument("--official-only", action="store_true")
     ap.add_argument("--json", type=Path, default=None, help="write raw results here")
     args = ap.parse_args()
@@ -98,7 +98,7 @@ def main():
             _, t = official(pte, inputs, args.warmup, args.iterations)
             off.append(statistics.median(t))
             if not args.official_only:
-                r, err = etgo(binary, pte, inputs, args.warmup, args.iterations)
+                r, err = etgo(binary, pte, inputs, args.warmup, args.iterations, args.threads)
                 if err:
                     break
                 ours.append(r["median_ms"])
