@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/x448/float16"
-
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -18,21 +16,6 @@ func arithDivZero(op string) error {
 	return fmt.Errorf("%w: %s: integer division by zero", runtime.ErrInvalidArgument, op)
 }
 
-// arithRound rounds a float64 value to the precision of the floating type t: the computation
-// type of an operation, so that e.g. a float32 quotient cast into a float64 out matches PyTorch,
-// which computes in float32 and then casts.
-func arithRound(t runtime.ScalarType, v float64) float64 {
-	switch t {
-	case runtime.Float32:
-		return float64(float32(v))
-	case runtime.Float16:
-		return float64(float16.Fromfloat32(float32(v)).Float32())
-	case runtime.BFloat16:
-		return float64(math.Float32frombits(uint32(toBF16(float32(v))) << 16))
-	}
-	return v
-}
-
 // arithLoadF reads t as float64 in logical order, cast to the type a floating computation type
 // common does its math in (arithOpmath), as PyTorch and ExecuTorch convert a Scalar, a 0-d
 // tensor or an integral operand before computing.
@@ -40,7 +23,7 @@ func arithLoadF(t *runtime.Tensor, common runtime.ScalarType) []float64 {
 	x := loadF64(t)
 	if m := arithOpmath(common); t.ScalarType() != m && m != runtime.Float64 {
 		for i, v := range x {
-			x[i] = arithRound(m, v)
+			x[i] = roundTo(m, v)
 		}
 	}
 	return x
@@ -89,7 +72,7 @@ func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binary
 		x, y := arithLoadF(a, ct), arithLoadF(b, ct)
 		r := make([]float64, n)
 		for e := range r {
-			r[e] = arithRound(ct, op.f(at(x, ma, e), at(y, mb, e)))
+			r[e] = roundTo(ct, op.f(at(x, ma, e), at(y, mb, e)))
 		}
 		storeF64(out, r)
 		return nil
@@ -207,7 +190,7 @@ func arithUnaryToFloat(self, out *runtime.Tensor, f func(float64) float64) error
 	}
 	x := arithLoadF(self, ct)
 	for k, v := range x {
-		x[k] = arithRound(ct, f(v))
+		x[k] = roundTo(ct, f(v))
 	}
 	storeF64(out, x)
 	return nil

@@ -24,43 +24,11 @@ func binaryScalar(a *runtime.Tensor, s scalar, out *runtime.Tensor, op binaryOp)
 	return binaryAs(a, scalarTensor(s), out, new(typeState).tensor(a).scalar(s).result(), op)
 }
 
-// binaryAs computes out = op(a, b) in the given computation type.
+// binaryAs computes out = op(a, b) in the given computation type: operands cast to it first,
+// floating results rounded to it before the cast to out, integral results wrapped in it (see
+// arithBinary, which the arithmetic family made exact to PyTorch and every binary op shares).
 func binaryAs(a, b, out *runtime.Tensor, common runtime.ScalarType, op binaryOp) error {
-	if category(common) > category(out.ScalarType()) {
-		return fmt.Errorf("%w: result type %s cannot be cast to out's %s", runtime.ErrInvalidArgument,
-			runtime.DTypeName(common), runtime.DTypeName(out.ScalarType()))
-	}
-	shape, err := broadcastShape(a.Sizes(), b.Sizes())
-	if err != nil {
-		return err
-	}
-	if err := resize(out, shape); err != nil {
-		return err
-	}
-	ma, mb := broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
-	n := out.Numel()
-	if isFloat(common) || op.i == nil {
-		x, y := loadCastF64(a, common), loadCastF64(b, common)
-		r := make([]float64, n)
-		for e := range r {
-			r[e] = op.f(at(x, ma, e), at(y, mb, e))
-		}
-		storeF64(out, r)
-		return nil
-	}
-	x, y := loadCastI64(a, common), loadCastI64(b, common)
-	r := make([]int64, n)
-	for e := range r {
-		v, err := op.i(at(x, ma, e), at(y, mb, e))
-		if err != nil {
-			return err
-		}
-		r[e] = v
-	}
-	// Wrap to the common type first (int8 + int8 wraps in int8), then cast to out.
-	wrapTo(common, r)
-	storeI64(out, r)
-	return nil
+	return arithBinary(a, b, out, common, op)
 }
 
 // scalarTensor holds a Scalar's value as a 0-d tensor (float64 or int64: loads convert it to

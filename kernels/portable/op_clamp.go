@@ -67,7 +67,7 @@ func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	}
 	if isFloat(common) {
 		m := arithOpmath(common)
-		lf, hf := arithRound(m, lo.f), arithRound(m, hi.f)
+		lf, hf := roundTo(m, lo.f), roundTo(m, hi.f)
 		f := func(v float64) float64 {
 			if hasLo {
 				v = arithMaxNaN(v, lf)
@@ -87,7 +87,7 @@ func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		}
 		x := arithLoadF(self, common)
 		for k, v := range x {
-			x[k] = arithRound(common, f(v))
+			x[k] = roundTo(common, f(v))
 		}
 		storeF64(out, x)
 		return nil
@@ -176,7 +176,7 @@ func clampTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 			if h != nil {
 				v = arithMinNaN(v, at(h, mh, e))
 			}
-			r[e] = arithRound(common, v)
+			r[e] = roundTo(common, v)
 		}
 		storeF64(out, r)
 		return nil

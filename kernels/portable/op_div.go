@@ -171,7 +171,7 @@ func divRoundingOp(mode string, common runtime.ScalarType) (binaryOp, error) {
 	m := arithOpmath(common)
 	if mode == "trunc" {
 		return binaryOp{
-			f: func(x, y float64) float64 { return math.Trunc(arithRound(m, x/y)) },
+			f: func(x, y float64) float64 { return math.Trunc(roundTo(m, x/y)) },
 			i: func(x, y int64) (int64, error) {
 				if y == 0 {
 					return 0, arithDivZero("div")
@@ -196,19 +196,19 @@ func divRoundingOp(mode string, common runtime.ScalarType) (binaryOp, error) {
 // holds, and rounded to the nearest integer to undo the division's rounding error.
 func divFloorFloat(a, b float64, m runtime.ScalarType) float64 {
 	if b == 0 {
-		return arithRound(m, a/b)
+		return roundTo(m, a/b)
 	}
 	mod := math.Mod(a, b)
-	div := arithRound(m, arithRound(m, a-mod)/b)
+	div := roundTo(m, roundTo(m, a-mod)/b)
 	if mod != 0 && (b < 0) != (mod < 0) {
-		div = arithRound(m, div-1)
+		div = roundTo(m, div-1)
 	}
 	if div == 0 {
 		return math.Copysign(0, a/b)
 	}
 	fd := math.Floor(div)
-	if arithRound(m, div-fd) > 0.5 {
-		fd = arithRound(m, fd+1)
+	if roundTo(m, div-fd) > 0.5 {
+		fd = roundTo(m, fd+1)
 	}
 	return fd
 }

@@ -37,11 +37,11 @@ func eluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		return err
 	}
 	m := arithOpmath(self.ScalarType())
-	alpha, scale, inScale := arithRound(m, sc[0]), arithRound(m, sc[1]), arithRound(m, sc[2])
-	neg := arithRound(m, alpha*scale)
+	alpha, scale, inScale := roundTo(m, sc[0]), roundTo(m, sc[1]), roundTo(m, sc[2])
+	neg := roundTo(m, alpha*scale)
 	return arithUnaryKeep(self, out, func(x float64) float64 {
 		if x <= 0 {
-			return math.Expm1(arithRound(m, x*inScale)) * neg
+			return math.Expm1(roundTo(m, x*inScale)) * neg
 		}
 		return x * scale
 	}, nil)

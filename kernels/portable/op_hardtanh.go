@@ -40,7 +40,7 @@ func hardtanhOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		return argErr(2, "max_val", "%v is out of range for %s", hi.f, runtime.DTypeName(t))
 	}
 	m := arithOpmath(t)
-	lf, hf := arithRound(m, lo.f), arithRound(m, hi.f)
+	lf, hf := roundTo(m, lo.f), roundTo(m, hi.f)
 	return arithUnaryKeep(self, out,
 		func(x float64) float64 { return arithMinNaN(arithMaxNaN(x, lf), hf) },
 		func(x int64) int64 { return min(max(x, lo.i), hi.i) })

@@ -30,7 +30,7 @@ func leakyReluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if !arithScalarFits(slope, self.ScalarType()) {
 		return argErr(1, "negative_slope", "%v is out of range for %s", slope.f, runtime.DTypeName(self.ScalarType()))
 	}
-	s := arithRound(arithOpmath(self.ScalarType()), slope.f)
+	s := roundTo(arithOpmath(self.ScalarType()), slope.f)
 	return arithUnaryKeep(self, out, func(x float64) float64 {
 		if x >= 0 {
 			return x

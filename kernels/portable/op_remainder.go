@@ -21,7 +21,7 @@ func remainderOp(common runtime.ScalarType) binaryOp {
 		f: func(x, y float64) float64 {
 			r := math.Mod(x, y)
 			if r != 0 && (y < 0) != (r < 0) {
-				r = arithRound(m, r+y)
+				r = roundTo(m, r+y)
 			}
 			return r
 		},

@@ -40,7 +40,7 @@ func rsubScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 			return err
 		}
 	}
-	al := arithRound(arithOpmath(common), alpha.f)
+	al := roundTo(arithOpmath(common), alpha.f)
 	return arithBinary(scalarTensor(s), a, out, common, binaryOp{
 		f: func(x, y float64) float64 { return x - al*y },
 		i: func(x, y int64) (int64, error) { return x - alpha.i*y, nil },

@@ -46,7 +46,7 @@ func subOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 			return err
 		}
 	}
-	al := arithRound(arithOpmath(common), alpha.f)
+	al := roundTo(arithOpmath(common), alpha.f)
 	return arithBinary(a, b, out, common, binaryOp{
 		f: func(x, y float64) float64 { return x - al*y },
 		i: func(x, y int64) (int64, error) { return x - alpha.i*y, nil },
@@ -85,7 +85,7 @@ func subScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	var c scalar
 	if isFloat(common) {
 		m := arithOpmath(common)
-		c = scalar{f: arithRound(m, arithRound(m, alpha.f)*arithRound(m, s.f)), isFloat: true}
+		c = scalar{f: roundTo(m, roundTo(m, alpha.f)*roundTo(m, s.f)), isFloat: true}
 		if ok, err := arithFastF32Scalar(a, out, float32(c.f), arithF32Sub, false); ok {
 			return err
 		}
