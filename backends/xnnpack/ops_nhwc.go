@@ -56,34 +56,54 @@ func packConv(w []float32, cp *ConvParams) []*gemm.PackedB {
 	return out
 }
 
-// conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in]: an im2col of one output row at
-// a time times the packed filter.
-func conv2d(p *plan, n *Node) error {
+// convOp is a convolution's checked operands and geometry.
+type convOp struct {
+	x, w                                *tensor
+	bias                                []float32
+	N, H, W, C, G, GIC, GOC, KH, KW, OC int
+	sh, sw, dh, dw, pt, pl              int
+}
+
+// convOperands checks a (transposed) convolution's input [N, H, W, groups*gin] and filter
+// [groups*gout, kh, kw, gin] against its parameters.
+func convOperands(p *plan, n *Node, what string) (*convOp, error) {
 	cp := n.Conv
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	w, err := p.in(n.Inputs[1])
 	if err != nil {
-		return err
+		return nil, err
 	}
-	N, H, W, C, err := nhwc(x, "conv input")
+	c := &convOp{x: x, w: w}
+	if c.N, c.H, c.W, c.C, err = nhwc(x, what+" input"); err != nil {
+		return nil, err
+	}
+	c.G, c.GIC, c.GOC = int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	c.KH, c.KW = int(cp.KernelH), int(cp.KernelW)
+	c.OC = c.G * c.GOC
+	if c.G < 1 || c.C != c.G*c.GIC || !equalDims(w.dims, []int{c.OC, c.KH, c.KW, c.GIC}) {
+		return nil, errorf("%s input %v and filter %v do not match groups %d x (%d in, %d out), kernel %dx%d", what, x.dims, w.dims, c.G, c.GIC, c.GOC, c.KH, c.KW)
+	}
+	if c.bias, err = convBias(p, n, c.OC); err != nil {
+		return nil, err
+	}
+	c.sh, c.sw, c.dh, c.dw = int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	c.pt, c.pl = int(cp.PadTop), int(cp.PadLeft)
+	return c, nil
+}
+
+// conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in]: an im2col of one output row at
+// a time times the packed filter.
+func conv2d(p *plan, n *Node) error {
+	c, err := convOperands(p, n, "conv")
 	if err != nil {
 		return err
 	}
-	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
-	KH, KW := int(cp.KernelH), int(cp.KernelW)
-	OC := G * GOC
-	if G < 1 || C != G*GIC || !equalDims(w.dims, []int{OC, KH, KW, GIC}) {
-		return errorf("conv input %v and filter %v do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, w.dims, G, GIC, GOC, KH, KW)
-	}
-	bias, err := convBias(p, n, OC)
-	if err != nil {
-		return err
-	}
-	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	x, w, bias, cp := c.x, c.w, c.bias, n.Conv
+	N, H, W, C, G, GIC, GOC, KH, KW, OC := c.N, c.H, c.W, c.C, c.G, c.GIC, c.GOC, c.KH, c.KW, c.OC
+	sh, sw, dh, dw, pt, pl := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
 	packed := p.packedFilter(n, w.data)
@@ -200,31 +220,13 @@ func depthwiseConv2d(p *plan, n *Node) error {
 
 // convTranspose2d: NHWC input, filter [groups*group_out, kh, kw, group_in].
 func convTranspose2d(p *plan, n *Node) error {
-	cp := n.Conv
-	x, err := p.in(n.Inputs[0])
+	c, err := convOperands(p, n, "deconvolution")
 	if err != nil {
 		return err
 	}
-	w, err := p.in(n.Inputs[1])
-	if err != nil {
-		return err
-	}
-	N, H, W, C, err := nhwc(x, "deconvolution input")
-	if err != nil {
-		return err
-	}
-	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
-	KH, KW := int(cp.KernelH), int(cp.KernelW)
-	OC := G * GOC
-	if G < 1 || C != G*GIC || !equalDims(w.dims, []int{OC, KH, KW, GIC}) {
-		return errorf("deconvolution input %v and filter %v do not match groups %d x (%d in, %d out)", x.dims, w.dims, G, GIC, GOC)
-	}
-	bias, err := convBias(p, n, OC)
-	if err != nil {
-		return err
-	}
-	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	x, w, bias, cp := c.x, c.w, c.bias, n.Conv
+	N, H, W, C, G, GIC, GOC, KH, KW, OC := c.N, c.H, c.W, c.C, c.G, c.GIC, c.GOC, c.KH, c.KW, c.OC
+	sh, sw, dh, dw, pt, pl := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl
 	OH := sh*(H-1) + int(cp.AdjustmentH) + dh*(KH-1) + 1 - pt - int(cp.PadBottom)
 	OW := sw*(W-1) + int(cp.AdjustmentW) + dw*(KW-1) + 1 - pl - int(cp.PadRight)
 	if H == 0 || W == 0 || OH < 0 || OW < 0 {
