@@ -322,7 +322,7 @@ func fullyConnected(p *plan, n *Node) error {
 	} else {
 		pb = packFC(w.data, w.dims[0], w.dims[1], n.Flags)
 	}
-	p.parallel(rows, gemm.MR, func(lo, hi int) { // bias and range fused into the store
+	p.parallel(rows, gemm.TileRows(), func(lo, hi int) { // bias and range fused into the store
 		pb.GemmBias(hi-lo, x.data[lo*ic:], ic, bias, y.data[lo*oc:], oc, n.OutputMin, n.OutputMax)
 	})
 	return nil

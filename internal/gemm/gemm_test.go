@@ -59,31 +59,7 @@ func TestPackedAgainstNaive(t *testing.T) {
 			}
 		}
 	}
-	// GemmBias: C = clamp(bias + A·B) for the same shapes, with and without a bias.
-	for _, s := range []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3}} {
-		a := randSlice(r, max(s.m*s.lda, 1))
-		b := randSlice(r, max(s.k*s.n, 1))
-		for _, bias := range [][]float32{nil, randSlice(r, s.n)} {
-			p, _ := PackB(b, s.k, s.n, s.n)
-			c := randSlice(r, s.m*s.ldc) // overwritten, not accumulated
-			p.GemmBias(s.m, a, s.lda, bias, c, s.ldc, -0.5, 1)
-			for i := 0; i < s.m; i++ {
-				for j := 0; j < s.n; j++ {
-					w := 0.0
-					if bias != nil {
-						w = float64(bias[j])
-					}
-					for kk := 0; kk < s.k; kk++ {
-						w += float64(a[i*s.lda+kk]) * float64(b[kk*s.n+j])
-					}
-					w = math.Min(math.Max(w, -0.5), 1)
-					if d := math.Abs(float64(c[i*s.ldc+j]) - w); d > 1e-4 {
-						t.Fatalf("GemmBias %+v bias %v: c[%d,%d] = %v, want %v", s, bias != nil, i, j, c[i*s.ldc+j], w)
-					}
-				}
-			}
-		}
-	}
+	checkGemmBias(t, r)
 	if _, err := PackB(make([]float32, 5), 2, 3, 3); err == nil {
 		t.Error("PackB accepted 5 values for a 2x3 matrix")
 	}
@@ -132,6 +108,36 @@ func TestClampAndMulAdd(t *testing.T) {
 		for i, v := range acc {
 			if v != 1+2*float32(i) {
 				t.Fatalf("n=%d: muladd[%d] = %v", n, i, v)
+			}
+		}
+	}
+}
+
+// checkGemmBias: C = clamp(bias + A·B) over full and partial tiles, with and without a bias.
+func checkGemmBias(t *testing.T, r *rand.Rand) {
+	t.Helper()
+	for _, s := range []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
+		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33}} {
+		a := randSlice(r, max(s.m*s.lda, 1))
+		b := randSlice(r, max(s.k*s.n, 1))
+		for _, bias := range [][]float32{nil, randSlice(r, s.n)} {
+			p, _ := PackB(b, s.k, s.n, s.n)
+			c := randSlice(r, s.m*s.ldc) // overwritten, not accumulated
+			p.GemmBias(s.m, a, s.lda, bias, c, s.ldc, -0.5, 1)
+			for i := 0; i < s.m; i++ {
+				for j := 0; j < s.n; j++ {
+					w := 0.0
+					if bias != nil {
+						w = float64(bias[j])
+					}
+					for kk := 0; kk < s.k; kk++ {
+						w += float64(a[i*s.lda+kk]) * float64(b[kk*s.n+j])
+					}
+					w = math.Min(math.Max(w, -0.5), 1)
+					if d := math.Abs(float64(c[i*s.ldc+j]) - w); d > 1e-4 {
+						t.Fatalf("GemmBias %+v bias %v: c[%d,%d] = %v, want %v", s, bias != nil, i, j, c[i*s.ldc+j], w)
+					}
+				}
 			}
 		}
 	}

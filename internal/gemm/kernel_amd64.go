@@ -4,14 +4,24 @@ package gemm
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects the assembly kernels, which need AVX2 and FMA3.
-var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+// useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the 14-row
+// AVX-512F bias kernel (twice the rows per B load: fewer loads per FMA at small K).
+var (
+	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+)
+
+// biasMR is the row count of the bias kernel GemmBias runs.
+var biasMR = map[bool]int{true: 14, false: MR}[useAVX512]
 
 //go:noescape
 func kernel6x16(a *float32, lda int, b *float32, c *float32, ldc int, k int)
 
 //go:noescape
 func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernel14x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -32,17 +42,22 @@ func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k 
 	kernel6x16(&a[0], lda, &panel[0], &c[0], ldc, k)
 }
 
-// microkernelBias: c[MR×NR, stride ldc] = clamp(bias[NR] + a·panel, lo, hi), same guarantees.
+// microkernelBias: c[biasMR×NR, stride ldc] = clamp(bias[NR] + a·panel, lo, hi); a holds biasMR
+// rows of k values at stride lda, panel k×NR values.
 func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	if !useAVX2 {
-		kernelBiasGo(a, lda, panel, bias, c, ldc, k, lo, hi)
-		return
-	}
-	_ = a[(MR-1)*lda+k-1]
+	mr := biasMR
+	_ = a[(mr-1)*lda+k-1]
 	_ = panel[k*NR-1]
 	_ = bias[NR-1]
-	_ = c[(MR-1)*ldc+NR-1]
-	kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	_ = c[(mr-1)*ldc+NR-1]
+	switch {
+	case useAVX512:
+		kernel14x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX2:
+		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	default:
+		kernelBiasGo(mr, a, lda, panel, bias, c, ldc, k, lo, hi)
+	}
 }
 
 // MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).

@@ -15,9 +15,12 @@ func MulAdd(acc, x, w []float32) {
 	}
 }
 
+// biasMR is the row count of the bias kernel GemmBias runs.
+var biasMR = MR
+
 // microkernelBias is the portable bias-and-clamp kernel.
 func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	kernelBiasGo(a, lda, panel, bias, c, ldc, k, lo, hi)
+	kernelBiasGo(MR, a, lda, panel, bias, c, ldc, k, lo, hi)
 }
 
 // Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).

@@ -95,13 +95,19 @@ func kernelGo(a []float32, lda int, panel []float32, c []float32, ldc int, k int
 	}
 }
 
-// kernelBiasGo is the portable bias-and-clamp microkernel.
-func kernelBiasGo(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	for r := 0; r < MR; r++ {
+// TileRows is how many rows of A GemmBias computes per kernel call: split work on multiples
+// of it so every chunk runs whole tiles.
+func TileRows() int { return biasMR }
+
+// kernelBiasGo is the portable bias-and-clamp microkernel over mr rows (a multiple of MR).
+func kernelBiasGo(mr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	for r := 0; r < mr; r++ {
 		copy(c[r*ldc:r*ldc+NR], bias[:NR])
 	}
-	kernelGo(a, lda, panel, c, ldc, k)
-	for r := 0; r < MR; r++ {
+	for r0 := 0; r0 < mr; r0 += MR {
+		kernelGo(a[r0*lda:], lda, panel, c[r0*ldc:], ldc, k)
+	}
+	for r := 0; r < mr; r++ {
 		for j, x := range c[r*ldc : r*ldc+NR] {
 			// Written as max-then-min like the vector kernel (a NaN becomes lo there too).
 			if !(x > lo) {
@@ -134,7 +140,8 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 		}
 		return
 	}
-	var tile [MR * NR]float32
+	mr := biasMR
+	var tile [14 * NR]float32
 	var scratch []float32
 	np := (n + NR - 1) / NR
 	// Bias per panel, zero padded to NR.
@@ -144,12 +151,12 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 	}
 	// Row tiles outside, panels inside: the MR×K slice of A stays in L1 while the packed weights
 	// stream past it (as XNNPACK's kernels loop), instead of A being re-read once per panel.
-	for i0 := 0; i0 < m; i0 += MR {
-		rows := min(MR, m-i0)
+	for i0 := 0; i0 < m; i0 += mr {
+		rows := min(mr, m-i0)
 		arows, astride := a[i0*lda:], lda
-		if rows < MR || len(arows) < (MR-1)*lda+k {
+		if rows < mr || len(arows) < (mr-1)*lda+k {
 			if scratch == nil {
-				scratch = make([]float32, MR*k)
+				scratch = make([]float32, mr*k)
 			}
 			clear(scratch)
 			for r := 0; r < rows; r++ {
@@ -161,7 +168,7 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 			panel := p.panels[j*k*NR : (j+1)*k*NR]
 			bpanel := bpanels[j*NR : (j+1)*NR]
 			cols := min(NR, n-j*NR)
-			if rows == MR && cols == NR && len(c) >= (i0+MR-1)*ldc+j*NR+NR {
+			if rows == mr && cols == NR && len(c) >= (i0+mr-1)*ldc+j*NR+NR {
 				microkernelBias(arows, astride, panel, bpanel, c[i0*ldc+j*NR:], ldc, k, lo, hi)
 				continue
 			}

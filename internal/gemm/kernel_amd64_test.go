@@ -1,0 +1,20 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestAVX2BiasKernel runs the bias checks on the 6-row AVX2 kernel on machines that would
+// otherwise take the AVX-512 one, so both assembly kernels are tested where the CPU allows.
+func TestAVX2BiasKernel(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2/FMA: only the portable kernel runs here, and TestPackedAgainstNaive covers it")
+	}
+	saved512, savedMR := useAVX512, biasMR
+	defer func() { useAVX512, biasMR = saved512, savedMR }()
+	useAVX512, biasMR = false, MR
+	checkGemmBias(t, rand.New(rand.NewPCG(5, 6)))
+}
