@@ -179,3 +179,22 @@ func TestQnnMethodsShareOneBlob(t *testing.T) {
 		t.Errorf("unknown method: %v", err)
 	}
 }
+
+// TestOldExtendedHeader reads the program a bundled program embeds (at byte 64, 1696 bytes): an
+// ExecuTorch file of the pre-1.0 era with the 24-byte extended header (no segment_data_size).
+func TestOldExtendedHeader(t *testing.T) {
+	b := readFixture(t, filepath.Join(testutil.WildDir(t), "extension__module__test__resources__bundled_program.bpte"))
+	if len(b) < 64+1696 {
+		t.Fatalf("bundled program of %d bytes", len(b))
+	}
+	f, err := Parse(b[64 : 64+1696])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Header == nil || f.Header.Length != 24 || f.Header.SegmentDataSize != 0 {
+		t.Fatalf("header %+v, want a 24-byte one", f.Header)
+	}
+	if _, err := f.Method("forward"); err != nil {
+		t.Error(err)
+	}
+}
