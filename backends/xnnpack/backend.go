@@ -336,6 +336,7 @@ func clampOutput(p *plan, n *Node) {
 
 // fusesClamp lists the node types that apply their output range themselves (in the GEMM store).
 var fusesClamp = map[schema.XNodeUnion]bool{
-	schema.XNodeUnionXNNConv2d:         true,
-	schema.XNodeUnionXNNFullyConnected: true,
+	schema.XNodeUnionXNNConv2d:          true,
+	schema.XNodeUnionXNNDepthwiseConv2d: true,
+	schema.XNodeUnionXNNFullyConnected:  true,
 }

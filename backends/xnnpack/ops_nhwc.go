@@ -181,37 +181,62 @@ func depthwiseConv2d(p *plan, n *Node) error {
 	pt, pl := int(cp.PadTop), int(cp.PadLeft)
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	p.parallel(N*OH, 1, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
+	if bias == nil {
+		bias = make([]float32, OC)
+	}
+	lo, hi := n.OutputMin, n.OutputMax // fused: depthwise applies its own output range
+	if M != 1 {
+		// A channel multiplier: output channel o reads input channel o/M. Rare; plain loops.
+		p.parallel(N*OH, 1, func(rlo, rhi int) {
+			for r := rlo; r < rhi; r++ {
+				b, oh := r/OH, r%OH
+				for ow := 0; ow < OW; ow++ {
+					acc := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+					copy(acc, bias)
+					for kh := 0; kh < KH; kh++ {
+						ih := oh*sh - pt + kh*dh
+						if ih < 0 || ih >= H {
+							continue
+						}
+						for kw := 0; kw < KW; kw++ {
+							iw := ow*sw - pl + kw*dw
+							if iw < 0 || iw >= W {
+								continue
+							}
+							px := x.data[((b*H+ih)*W+iw)*C:][:C]
+							wr := w.data[(kh*KW+kw)*OC:][:OC]
+							for o := range acc {
+								acc[o] += px[o/M] * wr[o]
+							}
+						}
+					}
+					gemm.Clamp(acc, lo, hi)
+				}
+			}
+		})
+		return nil
+	}
+	// One output channel per input channel: every tap of an output pixel is an input pixel (or
+	// zeros at the border), accumulated in registers across channels.
+	zeros := make([]float32, C)
+	p.parallel(N*OH, 1, func(rlo, rhi int) {
+		taps := make([][]float32, KH*KW)
+		for r := rlo; r < rhi; r++ {
 			b, oh := r/OH, r%OH
 			for ow := 0; ow < OW; ow++ {
-				acc := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
-				if bias != nil {
-					copy(acc, bias)
-				} else {
-					clear(acc)
-				}
 				for kh := 0; kh < KH; kh++ {
 					ih := oh*sh - pt + kh*dh
-					if ih < 0 || ih >= H {
-						continue
-					}
 					for kw := 0; kw < KW; kw++ {
 						iw := ow*sw - pl + kw*dw
-						if iw < 0 || iw >= W {
-							continue
-						}
-						px := x.data[((b*H+ih)*W+iw)*C:][:C]
-						wr := w.data[(kh*KW+kw)*OC:][:OC]
-						if M == 1 { // the usual depthwise: one output channel per input channel
-							gemm.MulAdd(acc, px, wr)
-							continue
-						}
-						for o := range acc {
-							acc[o] += px[o/M] * wr[o]
+						t := &taps[kh*KW+kw]
+						if ih < 0 || ih >= H || iw < 0 || iw >= W {
+							*t = zeros
+						} else {
+							*t = x.data[((b*H+ih)*W+iw)*C:][:C]
 						}
 					}
 				}
+				gemm.DepthwiseTaps(y.data[((b*OH+oh)*OW+ow)*OC:][:OC], taps, w.data, OC, bias, lo, hi)
 			}
 		}
 	})

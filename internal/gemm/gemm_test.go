@@ -142,3 +142,38 @@ func checkGemmBias(t *testing.T, r *rand.Rand) {
 		}
 	}
 }
+
+func TestDepthwiseTaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 8, 19, 96} {
+		for _, ntaps := range []int{1, 9, 25} {
+			for _, withBias := range []bool{false, true} {
+				wstride := n + 3
+				taps := make([][]float32, ntaps)
+				for i := range taps {
+					taps[i] = randSlice(r, n+i) // taps may be longer than the output
+				}
+				w := randSlice(r, (ntaps-1)*wstride+n)
+				var bias []float32
+				if withBias {
+					bias = randSlice(r, n)
+				}
+				out := make([]float32, n)
+				DepthwiseTaps(out, taps, w, wstride, bias, -1, 1.5)
+				for c := 0; c < n; c++ {
+					want := 0.0
+					if bias != nil {
+						want = float64(bias[c])
+					}
+					for i := range taps {
+						want += float64(taps[i][c]) * float64(w[i*wstride+c])
+					}
+					want = math.Min(math.Max(want, -1), 1.5)
+					if d := math.Abs(float64(out[c]) - want); d > 1e-4 {
+						t.Fatalf("n=%d taps=%d bias=%v: out[%d] = %v, want %v", n, ntaps, withBias, c, out[c], want)
+					}
+				}
+			}
+		}
+	}
+}

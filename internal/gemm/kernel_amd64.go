@@ -2,7 +2,11 @@
 
 package gemm
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the 14-row
 // AVX-512F bias kernel (twice the rows per B load: fewer loads per FMA at small K).
@@ -22,6 +26,9 @@ func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, 
 
 //go:noescape
 func kernel14x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func dwTaps8(out *float32, taps *unsafe.Pointer, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -84,4 +91,19 @@ func Clamp(d []float32, lo, hi float32) {
 		v = 0
 	}
 	clampGo(d[v:], lo, hi)
+}
+
+// depthwiseVector runs the vector part of DepthwiseTaps (the caller checked every length) and
+// returns how many leading channels it computed.
+func depthwiseVector(out []float32, taps [][]float32, w []float32, wstride int, bias []float32, lo, hi float32) int {
+	n := len(out) &^ 7
+	if !useAVX2 || n == 0 || len(taps) > maxTaps {
+		return 0
+	}
+	var ptrs [maxTaps]unsafe.Pointer
+	for t, x := range taps {
+		ptrs[t] = unsafe.Pointer(&x[0])
+	}
+	dwTaps8(&out[0], &ptrs[0], len(taps), &w[0], wstride, &bias[0], n, lo, hi)
+	return n
 }

@@ -369,3 +369,45 @@ zdone:
 	VMOVUPS Z13, (DX)
 	VZEROUPPER
 	RET
+
+// func dwTaps8(out *float32, taps *unsafe.Pointer, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+//
+// out[c] = clamp(bias[c] + sum over t of taps[t][c] * w[t*wstride + c], lo, hi) for c < n (a
+// multiple of 8; ntaps >= 1): one depthwise output pixel, the taps' input pixels given by
+// pointer (padding taps point at zeros), accumulated in registers 8 channels at a time.
+TEXT ·dwTaps8(SB), NOSPLIT, $0-64
+	MOVQ out+0(FP), DI
+	MOVQ taps+8(FP), SI
+	MOVQ ntaps+16(FP), R8
+	MOVQ w+24(FP), R9
+	MOVQ wstride+32(FP), R10
+	SHLQ $2, R10
+	MOVQ bias+40(FP), R11
+	MOVQ n+48(FP), CX
+	SHLQ $2, CX
+	VBROADCASTSS lo+56(FP), Y14
+	VBROADCASTSS hi+60(FP), Y15
+	XORQ BX, BX
+dwc:
+	CMPQ BX, CX
+	JGE dwdone
+	VMOVUPS (R11)(BX*1), Y0
+	MOVQ SI, R12
+	MOVQ R9, R13
+	MOVQ R8, DX
+dwt:
+	MOVQ (R12), AX
+	VMOVUPS (AX)(BX*1), Y1
+	VFMADD231PS (R13)(BX*1), Y1, Y0
+	ADDQ $8, R12
+	ADDQ R10, R13
+	DECQ DX
+	JNZ dwt
+	VMAXPS Y14, Y0, Y0
+	VMINPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)(BX*1)
+	ADDQ $32, BX
+	JMP dwc
+dwdone:
+	VZEROUPPER
+	RET

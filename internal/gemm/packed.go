@@ -193,3 +193,39 @@ func clampGo(d []float32, lo, hi float32) {
 		d[i] = x
 	}
 }
+
+// maxTaps bounds the taps one DepthwiseTaps call takes (a 5x5 kernel has 25).
+const maxTaps = 49
+
+// DepthwiseTaps computes one depthwise output pixel: out[c] = clamp(bias[c] + Σ_t taps[t][c] ·
+// w[t*wstride + c], lo, hi). A padding tap is a slice of zeros; bias nil means zero. Every tap
+// and bias must hold len(out) values and w (len(taps)-1)*wstride + len(out).
+func DepthwiseTaps(out []float32, taps [][]float32, w []float32, wstride int, bias []float32, lo, hi float32) {
+	n := len(out)
+	if n == 0 {
+		return
+	}
+	if len(taps) == 0 || len(w) < (len(taps)-1)*wstride+n || (bias != nil && len(bias) < n) {
+		panic("gemm.DepthwiseTaps: operands shorter than the output") // callers size them; a bug otherwise
+	}
+	for _, x := range taps {
+		if len(x) < n {
+			panic("gemm.DepthwiseTaps: a tap shorter than the output")
+		}
+	}
+	done := 0
+	if bias != nil {
+		done = depthwiseVector(out, taps, w, wstride, bias, lo, hi)
+	}
+	for c := done; c < n; c++ {
+		var acc float32
+		if bias != nil {
+			acc = bias[c]
+		}
+		for t, x := range taps {
+			acc += x[c] * w[t*wstride+c]
+		}
+		out[c] = acc
+	}
+	clampGo(out[done:], lo, hi)
+}
