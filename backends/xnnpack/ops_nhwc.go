@@ -3,6 +3,7 @@ package xnnpack
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/etgo/etgo/internal/gemm"
 )
@@ -220,7 +221,8 @@ func depthwiseConv2d(p *plan, n *Node) error {
 	// zeros at the border), accumulated in registers across channels.
 	zeros := make([]float32, C)
 	p.parallel(N*OH, 1, func(rlo, rhi int) {
-		taps := make([][]float32, KH*KW)
+		taps := make([][]float32, OW*KH*KW)
+		var scratch []unsafe.Pointer
 		for r := rlo; r < rhi; r++ {
 			b, oh := r/OH, r%OH
 			for ow := 0; ow < OW; ow++ {
@@ -228,7 +230,7 @@ func depthwiseConv2d(p *plan, n *Node) error {
 					ih := oh*sh - pt + kh*dh
 					for kw := 0; kw < KW; kw++ {
 						iw := ow*sw - pl + kw*dw
-						t := &taps[kh*KW+kw]
+						t := &taps[(ow*KH+kh)*KW+kw]
 						if ih < 0 || ih >= H || iw < 0 || iw >= W {
 							*t = zeros
 						} else {
@@ -236,8 +238,8 @@ func depthwiseConv2d(p *plan, n *Node) error {
 						}
 					}
 				}
-				gemm.DepthwiseTaps(y.data[((b*OH+oh)*OW+ow)*OC:][:OC], taps, w.data, OC, bias, lo, hi)
 			}
+			gemm.DepthwiseRow(y.data[(b*OH+oh)*OW*OC:][:OW*OC], taps, OW, KH*KW, w.data, OC, bias, lo, hi, &scratch)
 		}
 	})
 	return nil

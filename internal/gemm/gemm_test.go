@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 func naive(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
@@ -143,34 +144,31 @@ func checkGemmBias(t *testing.T, r *rand.Rand) {
 	}
 }
 
-func TestDepthwiseTaps(t *testing.T) {
+func TestDepthwiseRow(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{1, 8, 19, 96} {
 		for _, ntaps := range []int{1, 9, 25} {
-			for _, withBias := range []bool{false, true} {
+			for _, npix := range []int{1, 3} {
 				wstride := n + 3
-				taps := make([][]float32, ntaps)
+				taps := make([][]float32, npix*ntaps)
 				for i := range taps {
-					taps[i] = randSlice(r, n+i) // taps may be longer than the output
+					taps[i] = randSlice(r, n+i%3) // taps may be longer than a pixel
 				}
 				w := randSlice(r, (ntaps-1)*wstride+n)
-				var bias []float32
-				if withBias {
-					bias = randSlice(r, n)
-				}
-				out := make([]float32, n)
-				DepthwiseTaps(out, taps, w, wstride, bias, -1, 1.5)
-				for c := 0; c < n; c++ {
-					want := 0.0
-					if bias != nil {
-						want = float64(bias[c])
-					}
-					for i := range taps {
-						want += float64(taps[i][c]) * float64(w[i*wstride+c])
-					}
-					want = math.Min(math.Max(want, -1), 1.5)
-					if d := math.Abs(float64(out[c]) - want); d > 1e-4 {
-						t.Fatalf("n=%d taps=%d bias=%v: out[%d] = %v, want %v", n, ntaps, withBias, c, out[c], want)
+				bias := randSlice(r, n)
+				out := make([]float32, npix*n)
+				var scratch []unsafe.Pointer
+				DepthwiseRow(out, taps, npix, ntaps, w, wstride, bias, -1, 1.5, &scratch)
+				for p := 0; p < npix; p++ {
+					for c := 0; c < n; c++ {
+						want := float64(bias[c])
+						for i := 0; i < ntaps; i++ {
+							want += float64(taps[p*ntaps+i][c]) * float64(w[i*wstride+c])
+						}
+						want = math.Min(math.Max(want, -1), 1.5)
+						if d := math.Abs(float64(out[p*n+c]) - want); d > 1e-4 {
+							t.Fatalf("n=%d taps=%d pix=%d: out[%d,%d] = %v, want %v", n, ntaps, npix, p, c, out[p*n+c], want)
+						}
 					}
 				}
 			}

@@ -28,7 +28,7 @@ func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, 
 func kernel14x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
 //go:noescape
-func dwTaps8(out *float32, taps *unsafe.Pointer, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+func dwRow8(out *float32, taps *unsafe.Pointer, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -93,17 +93,13 @@ func Clamp(d []float32, lo, hi float32) {
 	clampGo(d[v:], lo, hi)
 }
 
-// depthwiseVector runs the vector part of DepthwiseTaps (the caller checked every length) and
-// returns how many leading channels it computed.
-func depthwiseVector(out []float32, taps [][]float32, w []float32, wstride int, bias []float32, lo, hi float32) int {
-	n := len(out) &^ 7
-	if !useAVX2 || n == 0 || len(taps) > maxTaps {
-		return 0
+// depthwiseRowVector runs the vector kernel over a row of pixels when every pixel's channel count
+// is a multiple of 8 (the caller checked every length); it reports whether it did.
+func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32) bool {
+	n := len(out) / npix
+	if !useAVX2 || n%8 != 0 || n == 0 {
+		return false
 	}
-	var ptrs [maxTaps]unsafe.Pointer
-	for t, x := range taps {
-		ptrs[t] = unsafe.Pointer(&x[0])
-	}
-	dwTaps8(&out[0], &ptrs[0], len(taps), &w[0], wstride, &bias[0], n, lo, hi)
-	return n
+	dwRow8(&out[0], &taps[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
+	return true
 }

@@ -370,27 +370,32 @@ zdone:
 	VZEROUPPER
 	RET
 
-// func dwTaps8(out *float32, taps *unsafe.Pointer, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+// func dwRow8(out *float32, taps *unsafe.Pointer, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 //
-// out[c] = clamp(bias[c] + sum over t of taps[t][c] * w[t*wstride + c], lo, hi) for c < n (a
-// multiple of 8; ntaps >= 1): one depthwise output pixel, the taps' input pixels given by
-// pointer (padding taps point at zeros), accumulated in registers 8 channels at a time.
-TEXT ·dwTaps8(SB), NOSPLIT, $0-64
+// A row of depthwise output pixels: for each pixel p < npix, out[p*n + c] = clamp(bias[c] +
+// sum over t of taps[p*ntaps + t][c] * w[t*wstride + c], lo, hi) for c < n (a multiple of 8;
+// ntaps >= 1). Taps are input-pixel pointers (padding taps point at zeros); the accumulator
+// lives in a register across the taps, 8 channels at a time.
+TEXT ·dwRow8(SB), NOSPLIT, $0-72
 	MOVQ out+0(FP), DI
 	MOVQ taps+8(FP), SI
-	MOVQ ntaps+16(FP), R8
-	MOVQ w+24(FP), R9
-	MOVQ wstride+32(FP), R10
+	MOVQ npix+16(FP), R15
+	MOVQ ntaps+24(FP), R8
+	MOVQ w+32(FP), R9
+	MOVQ wstride+40(FP), R10
 	SHLQ $2, R10
-	MOVQ bias+40(FP), R11
-	MOVQ n+48(FP), CX
+	MOVQ bias+48(FP), R11
+	MOVQ n+56(FP), CX
 	SHLQ $2, CX
-	VBROADCASTSS lo+56(FP), Y14
-	VBROADCASTSS hi+60(FP), Y15
+	VBROADCASTSS lo+64(FP), Y14
+	VBROADCASTSS hi+68(FP), Y15
+	TESTQ R15, R15
+	JEQ dwdone
+dwp:
 	XORQ BX, BX
 dwc:
 	CMPQ BX, CX
-	JGE dwdone
+	JGE dwnext
 	VMOVUPS (R11)(BX*1), Y0
 	MOVQ SI, R12
 	MOVQ R9, R13
@@ -408,6 +413,13 @@ dwt:
 	VMOVUPS Y0, (DI)(BX*1)
 	ADDQ $32, BX
 	JMP dwc
+dwnext:
+	ADDQ CX, DI
+	MOVQ R8, AX
+	SHLQ $3, AX
+	ADDQ AX, SI
+	DECQ R15
+	JNZ dwp
 dwdone:
 	VZEROUPPER
 	RET

@@ -2,6 +2,8 @@
 
 package gemm
 
+import "unsafe"
+
 // microkernel is the portable kernel on machines (or builds) without the assembly one.
 func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
 	kernelGo(a, lda, panel, c, ldc, k)
@@ -26,7 +28,7 @@ func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, l
 // Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).
 func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }
 
-// depthwiseVector has no vector kernel here: DepthwiseTaps computes every channel in Go.
-func depthwiseVector(out []float32, taps [][]float32, w []float32, wstride int, bias []float32, lo, hi float32) int {
-	return 0
+// depthwiseRowVector has no vector kernel here.
+func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32) bool {
+	return false
 }
