@@ -518,3 +518,96 @@ func reduceMeanRstd[T float32 | float64](v []T, eps float64) (float64, float64) 
 	}
 	return mu, 1 / math.Sqrt(ss/float64(len(v))+eps)
 }
+
+// truthKernels returns the out, dims_out and all_out overloads of aten::any (all false) or
+// aten::all (all true), which differ only in the reduction.
+func truthKernels(name string, all bool) []runtime.Kernel {
+	return []runtime.Kernel{
+		{Name: "aten::" + name + ".out", DTypes: realBoolTypes, Fn: truthDimOut(all)},
+		{Name: "aten::" + name + ".dims_out", DTypes: realBoolTypes, Fn: truthDimsOut(all)},
+		{Name: "aten::" + name + ".all_out", DTypes: realBoolTypes, Fn: truthAllOut(all)},
+	}
+}
+
+// truthDimOut is {any,all}.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out).
+func truthDimOut(all bool) runtime.KernelFunc {
+	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		if err := wantArgs(args, 5); err != nil {
+			return err
+		}
+		self, err := tensorArg(args, 0, "self")
+		if err != nil {
+			return err
+		}
+		dim, err := intArg(args, 1, "dim")
+		if err != nil {
+			return err
+		}
+		keepdim, err := boolArg(args, 2, "keepdim")
+		if err != nil {
+			return err
+		}
+		out, err := tensorArg(args, 3, "out")
+		if err != nil {
+			return err
+		}
+		set, err := reduceOneDim(self.Dim(), dim, 1, "dim")
+		if err != nil {
+			return err
+		}
+		return reduceTruthOut(self, set, keepdim, out, 3, all)
+	}
+}
+
+// truthDimsOut is {any,all}.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *,
+// Tensor(a!) out). None reduces every dim; an empty list reduces none (the out is self's truth,
+// elementwise), as in PyTorch and ExecuTorch.
+func truthDimsOut(all bool) runtime.KernelFunc {
+	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		if err := wantArgs(args, 5); err != nil {
+			return err
+		}
+		self, err := tensorArg(args, 0, "self")
+		if err != nil {
+			return err
+		}
+		dims, hasDims, err := optIntListArg(args, 1, "dim")
+		if err != nil {
+			return err
+		}
+		keepdim, err := boolArg(args, 2, "keepdim")
+		if err != nil {
+			return err
+		}
+		out, err := tensorArg(args, 3, "out")
+		if err != nil {
+			return err
+		}
+		var set []bool // nil: no reduction
+		if !hasDims || len(dims) > 0 {
+			if set, err = reduceDimList(self.Dim(), dims, 1, "dim"); err != nil {
+				return err
+			}
+		}
+		return reduceTruthOut(self, set, keepdim, out, 3, all)
+	}
+}
+
+// truthAllOut is {any,all}.all_out(Tensor self, *, Tensor(a!) out): over every element, into a
+// 0-d out.
+func truthAllOut(all bool) runtime.KernelFunc {
+	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		if err := wantArgs(args, 3); err != nil {
+			return err
+		}
+		self, err := tensorArg(args, 0, "self")
+		if err != nil {
+			return err
+		}
+		out, err := tensorArg(args, 1, "out")
+		if err != nil {
+			return err
+		}
+		return reduceTruthOut(self, reduceAllDims(self.Dim()), false, out, 1, all)
+	}
+}
