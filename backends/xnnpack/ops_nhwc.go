@@ -427,21 +427,27 @@ func transpose(p *plan, n *Node) error {
 	for i, d := range n.Perm {
 		s[i] = inStride[d]
 	}
-	idx := make([]int, r)
-	off := 0
-	for i := range y.data {
-		y.data[i] = x.data[off]
-		for d := r - 1; d >= 0; d-- {
+	gather(y.data, x.data, 0, s, dims)
+	return nil
+}
+
+// gather fills dst (row-major over dims) with src[base + Σ idx[d]·strides[d]]: a transpose,
+// slice or broadcast read.
+func gather(dst, src []float32, base int, strides, dims []int) {
+	idx := make([]int, len(dims))
+	off := base
+	for i := range dst {
+		dst[i] = src[off]
+		for d := len(idx) - 1; d >= 0; d-- {
 			idx[d]++
-			off += s[d]
+			off += strides[d]
 			if idx[d] < dims[d] {
 				break
 			}
-			off -= idx[d] * s[d]
+			off -= idx[d] * strides[d]
 			idx[d] = 0
 		}
 	}
-	return nil
 }
 
 // reshape copies into new dims; one 0 entry is inferred from the element count.
@@ -510,20 +516,7 @@ func slice(p *plan, n *Node) error {
 	for i := range dims {
 		base += int(n.Offsets[i]) * stride[i]
 	}
-	idx := make([]int, r)
-	off := base
-	for i := range y.data {
-		y.data[i] = x.data[off]
-		for d := r - 1; d >= 0; d-- {
-			idx[d]++
-			off += stride[d]
-			if idx[d] < dims[d] {
-				break
-			}
-			off -= idx[d] * stride[d]
-			idx[d] = 0
-		}
-	}
+	gather(y.data, x.data, base, stride, dims)
 	return nil
 }
 
