@@ -259,3 +259,54 @@ func (g *Graph) Users() map[*Value][]*Node {
 	}
 	return users
 }
+
+// ReplaceAllUses makes every argument and graph output that refers to old refer to repl.
+func (g *Graph) ReplaceAllUses(old, repl *Value) int {
+	n := 0
+	for _, node := range g.Nodes {
+		for ai := range node.Args {
+			for vi, v := range node.Args[ai].Values {
+				if v == old {
+					node.Args[ai].Values[vi] = repl
+					n++
+				}
+			}
+		}
+	}
+	for i := range g.Outputs {
+		if g.Outputs[i].Value == old {
+			g.Outputs[i].Value = repl
+			n++
+		}
+	}
+	return n
+}
+
+// RemoveNodes deletes the given nodes and their output values from the graph. Callers ensure no
+// remaining node or output uses them.
+func (g *Graph) RemoveNodes(dead map[*Node]bool) {
+	kept := g.Nodes[:0]
+	for _, n := range g.Nodes {
+		if dead[n] {
+			for _, v := range n.Outputs {
+				if v != nil {
+					delete(g.values, v.Name)
+				}
+			}
+			continue
+		}
+		kept = append(kept, n)
+	}
+	clear(g.Nodes[len(kept):])
+	g.Nodes = kept
+}
+
+// IsGraphOutput reports whether v is one of the graph's outputs.
+func (g *Graph) IsGraphOutput(v *Value) bool {
+	for _, o := range g.Outputs {
+		if o.Value == v {
+			return true
+		}
+	}
+	return false
+}
