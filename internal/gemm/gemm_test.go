@@ -175,3 +175,21 @@ func TestDepthwiseRow(t *testing.T) {
 		}
 	}
 }
+
+func benchBias(b *testing.B, m, n, k int) {
+	r := rand.New(rand.NewPCG(1, 2))
+	a, w, c, bias := randSlice(r, m*k), randSlice(r, k*n), make([]float32, m*n), randSlice(r, n)
+	p, _ := PackB(w, k, n, n)
+	b.SetBytes(int64(2 * m * n * k)) // FLOPs, reported as MB/s = MFLOP/s
+	for i := 0; i < b.N; i++ {
+		p.GemmBias(m, a, k, bias, c, n, 0, 6)
+	}
+}
+
+// MobileNetV2's 1x1 convolutions at 224x224: pixels x in -> out.
+func BenchmarkBias_12544x16x96(b *testing.B) { benchBias(b, 12544, 96, 16) }
+func BenchmarkBias_3136x144x24(b *testing.B) { benchBias(b, 3136, 24, 144) }
+func BenchmarkBias_784x32x192(b *testing.B)  { benchBias(b, 784, 192, 32) }
+func BenchmarkBias_196x384x64(b *testing.B)  { benchBias(b, 196, 64, 384) }
+func BenchmarkBias_49x960x160(b *testing.B)  { benchBias(b, 49, 160, 960) }
+func BenchmarkBias_49x320x1280(b *testing.B) { benchBias(b, 49, 1280, 320) }
