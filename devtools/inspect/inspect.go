@@ -6,8 +6,10 @@ package inspect
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
+	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/pte/schema"
 )
@@ -83,6 +85,18 @@ type Delegate struct {
 	Location     string   `json:"location"`
 	Index        uint32   `json:"index"`
 	CompileSpecs []string `json:"compile_specs"` // keys
+	// XNNPACK is the delegated graph's summary when the blob is an XNNPACK one etgo can read.
+	XNNPACK *XNNPACKGraph `json:"xnnpack,omitempty"`
+}
+
+// XNNPACKGraph summarises an XNNPACK delegate blob.
+type XNNPACKGraph struct {
+	Nodes  int `json:"nodes"`
+	Values int `json:"values"`
+	// Ops counts nodes by type ("XNNConv2d": 3).
+	Ops map[string]int `json:"ops"`
+	// Error says why the blob could not be read (it is then not summarised further).
+	Error string `json:"error,omitempty"`
 }
 
 // Constants describes the constant tensor data.
@@ -195,7 +209,11 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan) Method {
 		for _, cs := range d.CompileSpecs {
 			keys = append(keys, cs.Key)
 		}
-		m.Delegates = append(m.Delegates, Delegate{BackendID: d.ID, Size: len(b), Location: loc, Index: d.Processed.Index, CompileSpecs: keys})
+		del := Delegate{BackendID: d.ID, Size: len(b), Location: loc, Index: d.Processed.Index, CompileSpecs: keys}
+		if d.ID == xnnpack.BackendID {
+			del.XNNPACK = summarizeXNNPACK(b)
+		}
+		m.Delegates = append(m.Delegates, del)
 	}
 	for _, chain := range plan.Chains {
 		for _, in := range chain.Instructions {
@@ -216,6 +234,18 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan) Method {
 	}
 	m.KernelCalls, m.DelegateCalls = m.Instructions.KernelCalls, m.Instructions.DelegateCalls
 	return m
+}
+
+func summarizeXNNPACK(blob []byte) *XNNPACKGraph {
+	g, err := xnnpack.ParseBlob(blob)
+	if err != nil {
+		return &XNNPACKGraph{Error: err.Error()}
+	}
+	s := &XNNPACKGraph{Nodes: len(g.Nodes), Values: len(g.Values), Ops: map[string]int{}}
+	for i := range g.Nodes {
+		s.Ops[g.Nodes[i].OpName()]++
+	}
+	return s
 }
 
 func describeValues(plan *pte.ExecutionPlan, idx []int32) []Value {
@@ -269,6 +299,13 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  delegates (%d):\n", len(m.Delegates))
 			for i, d := range m.Delegates {
 				fmt.Fprintf(w, "    %3d  %s: %d bytes, %s %d, compile specs %s\n", i, d.BackendID, d.Size, d.Location, d.Index, keys(d.CompileSpecs))
+				if x := d.XNNPACK; x != nil {
+					if x.Error != "" {
+						fmt.Fprintf(w, "         unreadable XNNPACK graph: %s\n", x.Error)
+					} else {
+						fmt.Fprintf(w, "         XNNPACK graph: %d nodes (%s), %d values\n", x.Nodes, opCounts(x.Ops), x.Values)
+					}
+				}
 			}
 		}
 		fmt.Fprintf(w, "  planned memory: %s bytes\n", ints(m.PlannedBuffers))
@@ -347,6 +384,25 @@ func ints[T int | int32 | int64](v []T) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return "[" + strings.Join(s, ",") + "]"
+}
+
+// opCounts renders {"XNNConv2d": 3, "XNNAdd": 1} as "3 XNNConv2d, 1 XNNAdd", most frequent first.
+func opCounts(ops map[string]int) string {
+	names := make([]string, 0, len(ops))
+	for n := range ops {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if ops[names[i]] != ops[names[j]] {
+			return ops[names[i]] > ops[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%d %s", ops[n], strings.TrimPrefix(n, "XNN"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func keys(k []string) string {
