@@ -84,6 +84,11 @@ type plan struct {
 	outputs []int
 	steps   []step
 	threads int
+	// releaseAfter[k] lists the values whose last reader is node k: their memory returns to the
+	// pool after node k runs and the next outputs reuse it, so the working set stays in cache
+	// (as XNNPACK's own memory planning does) instead of every value holding its own buffer.
+	releaseAfter [][]int
+	pool         [][]float32
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*Node][]*gemm.PackedB
@@ -137,6 +142,7 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		}
 		p.steps = append(p.steps, step{node: n, run: run})
 	}
+	p.planReuse()
 	// Pack constant weights once.
 	p.packed = map[*Node][]*gemm.PackedB{}
 	for k := range g.Nodes {
@@ -158,6 +164,47 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// planReuse computes, for each intermediate value, the node after which nothing reads it.
+// External values (the caller's memory, or copied out at the end) and constants are never pooled.
+func (p *plan) planReuse() {
+	last := make([]int, len(p.vals))
+	for i := range last {
+		last[i] = -1
+	}
+	produced := make([]bool, len(p.vals))
+	for k, n := range p.g.Nodes {
+		for _, id := range n.Inputs {
+			if id != invalidID {
+				last[p.index[id]] = k
+			}
+		}
+		for _, id := range n.Outputs {
+			if id != invalidID {
+				produced[p.index[id]] = true
+				last[p.index[id]] = max(last[p.index[id]], k) // an unread output frees after its node
+			}
+		}
+	}
+	p.releaseAfter = make([][]int, len(p.g.Nodes))
+	for i, k := range last {
+		v := &p.g.Values[i]
+		if k < 0 || !produced[i] || p.isConst[i] || v.IsInput() || v.IsOutput() {
+			continue
+		}
+		p.releaseAfter[k] = append(p.releaseAfter[k], i)
+	}
+}
+
+// release returns the memory of values nothing reads any more to the pool.
+func (p *plan) release(k int) {
+	for _, i := range p.releaseAfter[k] {
+		if d := p.vals[i].data; cap(d) > 0 {
+			p.pool = append(p.pool, d[:cap(d)])
+		}
+		p.vals[i].data = nil // a stale read now fails in p.in instead of seeing reused memory
+	}
 }
 
 // parallel splits rows [0, n) into p.threads chunks (multiples of unit rows, so GEMM tiles stay
@@ -296,6 +343,7 @@ func (p *plan) execute(args []*runtime.EValue) error {
 		if !fusesClamp[s.node.Op] {
 			clampOutput(p, s.node)
 		}
+		p.release(k)
 	}
 	for _, i := range p.outputs {
 		t, err := ext(i)
@@ -319,10 +367,27 @@ func (p *plan) out(id uint32, dims []int) *tensor {
 	t.dims = dims
 	n := t.numel()
 	if cap(t.data) < n {
-		t.data = make([]float32, n)
+		t.data = p.take(n)
 	}
 	t.data = t.data[:n]
 	return t
+}
+
+// take returns the smallest pooled buffer that holds n values, or a new one.
+func (p *plan) take(n int) []float32 {
+	best := -1
+	for i, b := range p.pool {
+		if cap(b) >= n && (best < 0 || cap(b) < cap(p.pool[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return make([]float32, n)
+	}
+	b := p.pool[best]
+	p.pool[best] = p.pool[len(p.pool)-1]
+	p.pool = p.pool[:len(p.pool)-1]
+	return b
 }
 
 // clampOutput applies a node's fused output range.
