@@ -91,10 +91,27 @@ cases.append({"name": "elu", "op": "XNNELU", "alpha": 0.7, "inputs": [flat(s)], 
 cases.append({"name": "leaky relu", "op": "XNNLeakyReLU", "alpha": 0.1, "inputs": [flat(s)], "output": flat(F.leaky_relu(s, 0.1))})
 cases.append({"name": "clamp", "op": "XNNClamp", "min_max": [-0.5, 1.5], "inputs": [flat(s)], "output": flat(s.clamp(-0.5, 1.5))})
 
+pos = torch.rand(3, 7, generator=g) * 4 + 0.1  # positive: sqrt, rsqrt, log
+for op, fn, x in [("XNNAbs", torch.abs, s), ("XNNNegate", torch.neg, s), ("XNNSquare", torch.square, s),
+                  ("XNNSquareRoot", torch.sqrt, pos), ("XNNReciprocalSquareRoot", torch.rsqrt, pos),
+                  ("XNNFloor", torch.floor, s), ("XNNCeiling", torch.ceil, s), ("XNNExp", torch.exp, s),
+                  ("XNNLog", torch.log, pos), ("XNNSin", torch.sin, s), ("XNNCos", torch.cos, s),
+                  ("XNNTanh", torch.tanh, s), ("XNNCopy", lambda t: t.clone(), s), ("XNNConvert", lambda t: t.clone(), s)]:
+    cases.append({"name": op[3:].lower(), "op": op, "inputs": [flat(x)], "output": flat(fn(x))})
+
 u, v = r(2, 3, 4), r(3, 1)
 cases.append({"name": "add broadcast", "op": "XNNAdd", "inputs": [flat(u), flat(v)], "output": flat(u + v)})
 cases.append({"name": "multiply with relu range", "op": "XNNMultiply", "min_max": [0, 1e30], "inputs": [flat(u), flat(v)], "output": flat(torch.relu(u * v))})
 cases.append({"name": "divide", "op": "XNNDiv", "inputs": [flat(u), flat(v)], "output": flat(u / v)})
+cases.append({"name": "subtract", "op": "XNNSubtract", "inputs": [flat(u), flat(v)], "output": flat(u - v)})
+cases.append({"name": "minimum", "op": "XNNMinimum", "inputs": [flat(u), flat(v)], "output": flat(torch.minimum(u, v))})
+cases.append({"name": "maximum", "op": "XNNMaximum", "inputs": [flat(u), flat(v)], "output": flat(torch.maximum(u, v))})
+img4 = r(1, 5, 5, 3)  # NHWC: the slope is per channel, the last dimension
+slope = r(3) * 0.2
+cases.append({"name": "prelu", "op": "XNNPReLU", "inputs": [flat(img4), flat(slope)], "output": flat(torch.where(img4 >= 0, img4, img4 * slope))})
+w3 = r(2, 1, 4)
+cases.append({"name": "concatenate 3", "op": "XNNConcatenate3", "axis": 1, "inputs": [flat(u), flat(w3), flat(u)],
+              "output": flat(torch.cat([u, w3, u], 1))})
 cases.append({"name": "transpose", "op": "XNNStaticTranspose", "perm": [2, 0, 1], "inputs": [flat(u)], "output": flat(u.permute(2, 0, 1))})
 cases.append({"name": "reshape", "op": "XNNStaticReshape", "new_shape": [4, 6], "inputs": [flat(u)], "output": flat(u.reshape(4, 6))})
 cases.append({"name": "slice", "op": "XNNStaticSlice", "offsets": [0, 1, 1], "sizes": [2, 2, 3], "inputs": [flat(u)], "output": flat(u[:, 1:3, 1:4])})
