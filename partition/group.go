@@ -1,10 +1,14 @@
 // Package partition holds the delegation machinery that is independent of any backend: the
 // dependency view of a graph, the grouping of claimed nodes into regions that can become one
 // delegate call each (cycle-free, as ExecuTorch's group-based partitioner builds them), and the
-// per-node decision report.
+// per-node decision report. Lower runs an ordered list of Partitioners as
+// to_edge_transform_and_lower does: each one's regions become executorch_call_delegate nodes
+// before the next one sees the graph.
 //
-// Invariant of every proposal: each region is closed under the graph's paths (no path leaves a
-// region and comes back into it), so collapsing it into one call keeps the graph acyclic.
+// Invariants: every region is closed under the graph's paths (no path leaves a region and comes
+// back into it), so collapsing it into one call keeps the graph acyclic; no node is in two
+// regions; a later partitioner never claims an earlier one's delegate; after Lower the
+// remaining graph is topologically sorted and every node of the input graph has a Decision.
 package partition
 
 import (
@@ -220,4 +224,60 @@ func (b bitset) members() []int {
 		}
 	}
 	return out
+}
+
+// Claim is one node a backend rule accepted, with the nodes (a fused activation, getitems) and
+// constants (weights, biases) the rule takes along with it.
+type Claim struct {
+	Nodes     []*ir.Node
+	Constants []*ir.Value
+}
+
+// GroupBased turns claims into regions the way ExecuTorch's configuration-based partitioner
+// does: overlapping claims are unioned into groups, groups are merged greedily while no cycle
+// forms (or kept one per region in perOp mode), and a constant claimed by several rules goes
+// with the first claim only, so a shared weight is owned once.
+func GroupBased(g *ir.Graph, claims []Claim, perOp bool) []Region {
+	d := NewDAG(g)
+	var groups [][]int
+	for _, c := range claims {
+		var ids []int
+		for _, n := range c.Nodes {
+			if i, ok := d.Index(n); ok {
+				ids = append(ids, i)
+			}
+		}
+		if len(ids) > 0 {
+			groups = append(groups, ids)
+		}
+	}
+	parts := d.Propose(UnionGroups(len(g.Nodes), groups), perOp)
+	regionOf := make([]int, len(g.Nodes))
+	for i := range regionOf {
+		regionOf[i] = -1
+	}
+	regions := make([]Region, len(parts))
+	for ri, p := range parts {
+		for _, i := range p {
+			regionOf[i] = ri
+			regions[ri].Nodes = append(regions[ri].Nodes, d.Nodes[i])
+		}
+	}
+	owned := map[*ir.Value]bool{}
+	for _, c := range claims {
+		if len(c.Nodes) == 0 {
+			continue
+		}
+		i, ok := d.Index(c.Nodes[0])
+		if !ok || regionOf[i] < 0 {
+			continue
+		}
+		for _, v := range c.Constants {
+			if !owned[v] {
+				owned[v] = true
+				regions[regionOf[i]].Constants = append(regions[regionOf[i]].Constants, v)
+			}
+		}
+	}
+	return regions
 }
