@@ -110,6 +110,10 @@ type Decision struct {
 	// Declines holds, in partitioner order, each refusal the node got before it was claimed or
 	// left to the portable kernels.
 	Declines []PartitionerDecline
+	// Getitems is how many getitem nodes an FX graph has for this node: one per used output of
+	// an operator that returns several values or a list (ExecuTorch's delegation counts include
+	// them; etgo's IR keeps multiple outputs on the node instead).
+	Getitems int
 }
 
 // PartitionerDecline is a refusal attributed to a partitioner.
@@ -136,9 +140,18 @@ type Plan struct {
 func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 	plan := &Plan{Graph: g}
 	at := map[*ir.Node]int{}
+	users := g.Users()
 	for i, n := range g.Nodes {
 		at[n] = i
-		plan.Decisions = append(plan.Decisions, Decision{Node: n.Name, Target: n.Target, Delegate: -1})
+		d := Decision{Node: n.Name, Target: n.Target, Delegate: -1}
+		if n.ListOutput || len(n.Outputs) > 1 {
+			for _, v := range n.Outputs {
+				if v != nil && (len(users[v]) > 0 || g.IsGraphOutput(v)) {
+					d.Getitems++
+				}
+			}
+		}
+		plan.Decisions = append(plan.Decisions, d)
 	}
 	for pi, p := range ps {
 		spec := p.Spec()
@@ -384,6 +397,36 @@ func (p *Plan) Summary() string {
 			t.nodes, len(p.Decisions), b, t.regions, plural(t.regions)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// OperatorCount is how many nodes of one operator were delegated and how many were not.
+type OperatorCount struct{ Delegated, NonDelegated int }
+
+// OperatorCounts tallies the input graph's nodes by target, in the terms of ExecuTorch's
+// get_delegation_info: the "getitem" row counts the getitems of multi-output operators (inside
+// a delegate when their operator is) plus one non-delegated getitem per output of every delegate
+// call, which is how the lowered FX graph reads a delegate's results.
+func (p *Plan) OperatorCounts() map[string]OperatorCount {
+	out := map[string]OperatorCount{}
+	var get OperatorCount
+	for _, d := range p.Decisions {
+		c := out[d.Target]
+		if d.Delegate >= 0 {
+			c.Delegated++
+			get.Delegated += d.Getitems
+		} else {
+			c.NonDelegated++
+			get.NonDelegated += d.Getitems
+		}
+		out[d.Target] = c
+	}
+	for _, d := range p.Delegates {
+		get.NonDelegated += len(d.Call.Outputs)
+	}
+	if get != (OperatorCount{}) {
+		out["getitem"] = get
+	}
+	return out
 }
 
 func plural(n int) string {

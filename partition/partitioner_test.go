@@ -319,3 +319,24 @@ func TestLowerReorders(t *testing.T) {
 		t.Errorf("call outputs %v, want [a d]", outs)
 	}
 }
+
+// TestOperatorCounts: counts follow get_delegation_info, where a multi-output operator reads
+// each used output through a getitem and a delegate's results are read through getitems too.
+func TestOperatorCounts(t *testing.T) {
+	g := build(t, "bn: x\nu: bn")
+	bn := g.Nodes[0]
+	stat := &ir.Value{Name: "bn_mean", Meta: &ir.TensorMeta{DType: ir.Float32}, Producer: bn}
+	unused := &ir.Value{Name: "bn_var", Meta: &ir.TensorMeta{DType: ir.Float32}, Producer: bn}
+	bn.Outputs = append(bn.Outputs, stat, unused)
+	g.Outputs = append(g.Outputs, ir.OutputSpec{Value: stat})
+	plan, err := Lower(g, []Partitioner{opSet{backend: "A", ops: []string{"bn"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(plan.OperatorCounts())
+	// bn: 2 used outputs → 2 getitems inside the delegate; the call has 2 outputs read outside.
+	want := "map[aten.bn.default:{1 0} aten.u.default:{0 1} getitem:{2 2}]"
+	if got != want {
+		t.Errorf("counts %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,156 @@
+package xnnpack_test
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/frontend/pt2"
+	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/passes"
+)
+
+// needsDecomposition lists the zoo models whose exported graph holds an operator that must be
+// decomposed before it is Edge (etgo has no decomposition table yet), with the first such
+// operator. Every other zoo model must partition exactly as the official lowering did. When
+// decompositions land, entries leave this table and the model joins the comparison.
+var needsDecomposition = map[string]string{
+	"conv_relu":                "aten.conv2d.default",
+	"int_bool":                 "aten._assert_tensor_metadata.default",
+	"inverted_residual":        "aten.conv2d.default",
+	"mobilenet_v2_small":       "aten.conv2d.default",
+	"mobilenet_v3_small_small": "aten.conv2d.default",
+	"residual_cnn":             "aten.conv2d.default",
+	"resnet18_small":           "aten.conv2d.default",
+	"shape_ops":                "aten.reshape.default",
+	"transformer_encoder":      "aten.layer_norm.default",
+}
+
+// toEdge runs what etgo has of the Edge lowering: views become copies, then the transform
+// passes, then the Edge check.
+func toEdge(t *testing.T, path string, transform []passes.Pass, keep []string) (*ir.Graph, error) {
+	t.Helper()
+	prog, err := pt2.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := append([]passes.Pass{passes.ReplaceViewOps{}}, transform...)
+	if _, err := passes.NewManager(all...).Run(prog.Graph); err != nil {
+		t.Fatal(err)
+	}
+	return prog.Graph, passes.VerifyEdge(prog.Graph, keep)
+}
+
+// TestZooPlanMatchesOfficial: for every zoo model etgo can bring to Edge, the XNNPACK plan has
+// the official number of delegates, the same operators in each, and the same delegated and
+// non-delegated count per operator (getitems included, as get_delegation_info counts them).
+func TestZooPlanMatchesOfficial(t *testing.T) {
+	recommended, err := passes.Recommended("xnnpack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	zoo.Each(t, func(t *testing.T, m zoo.Model) {
+		p := &xnnpack.Partitioner{}
+		keep, _ := p.OpsToNotDecompose()
+		g, err := toEdge(t, m.PT2, recommended, keep)
+		if want, listed := needsDecomposition[m.Name]; listed {
+			if !errors.Is(err, passes.ErrNotEdge) || !strings.Contains(err.Error(), "calls "+want+",") {
+				t.Fatalf("listed as needing a decomposition of %s, but the Edge check says: %v", want, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := partition.Lower(g, []partition.Partitioner{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := m.Delegation
+		if len(plan.Delegates) != d.NumDelegatedSubgraphs {
+			t.Errorf("%d delegates, official %d", len(plan.Delegates), d.NumDelegatedSubgraphs)
+		}
+		got := map[string]zoo.OperatorBreakdown{}
+		// get_delegation_info keys rows by FX node name: the target, lowercased, dots as underscores.
+		for target, c := range plan.OperatorCounts() {
+			got[strings.ToLower(strings.ReplaceAll(target, ".", "_"))] = zoo.OperatorBreakdown{Delegated: c.Delegated, NonDelegated: c.NonDelegated}
+		}
+		if !maps.Equal(got, d.ByOperator) {
+			t.Errorf("per-operator counts\n got %v\nwant %v", got, d.ByOperator)
+		}
+		if g, w := regionTargets(plan), officialRegionTargets(d); g != w {
+			t.Errorf("regions\n got %s\nwant %s", g, w)
+		}
+		compared++
+	})
+	if compared == 0 {
+		t.Error("no zoo model reached the comparison")
+	}
+}
+
+// regionTargets renders each delegate's sorted targets, regions sorted, for comparison.
+func regionTargets(p *partition.Plan) string {
+	var rs []string
+	for _, d := range p.Delegates {
+		var ts []string
+		for _, n := range d.Region.Nodes {
+			ts = append(ts, n.Target)
+		}
+		slices.Sort(ts)
+		rs = append(rs, fmt.Sprint(ts))
+	}
+	slices.Sort(rs)
+	return strings.Join(rs, " ")
+}
+
+func officialRegionTargets(d zoo.Delegation) string {
+	var rs []string
+	for _, r := range d.Regions {
+		ts := slices.Clone(r.Targets)
+		slices.Sort(ts)
+		rs = append(rs, fmt.Sprint(ts))
+	}
+	slices.Sort(rs)
+	return strings.Join(rs, " ")
+}
+
+// TestRecommendedPassesJoinRegions: in noop_expand a no-op expand sits between supported ops.
+// XNNPACK has no expand, so without RemoveNoopExpandCopyPass it splits the delegation; with the
+// recommended passes (what the official fixture used) there is one region.
+func TestRecommendedPassesJoinRegions(t *testing.T) {
+	var m zoo.Model
+	for _, x := range zoo.Models(t) {
+		if x.Name == "noop_expand" {
+			m = x
+		}
+	}
+	if m.Name == "" {
+		t.Fatal("zoo model noop_expand is missing")
+	}
+	recommended, _ := passes.Recommended("xnnpack")
+	regions := map[string]int{}
+	for name, transform := range map[string][]passes.Pass{"none": nil, "recommended": recommended} {
+		p := &xnnpack.Partitioner{}
+		keep, _ := p.OpsToNotDecompose()
+		g, err := toEdge(t, m.PT2, transform, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := partition.Lower(g, []partition.Partitioner{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		regions[name] = len(plan.Delegates)
+	}
+	if regions["recommended"] != m.Delegation.NumDelegatedSubgraphs || regions["none"] <= regions["recommended"] {
+		t.Errorf("regions without passes %d, with recommended %d (official %d); want more without",
+			regions["none"], regions["recommended"], m.Delegation.NumDelegatedSubgraphs)
+	}
+}
