@@ -38,7 +38,7 @@ func IsEdgeOp(target string) bool {
 func VerifyEdge(g *ir.Graph, keep []string) error {
 	for i, n := range g.Nodes {
 		if !IsEdgeOp(n.Target) && !slices.Contains(keep, n.Target) {
-			return fmt.Errorf("%w: node %d (%s) calls %s, which is not core ATen and no partitioner keeps it whole",
+			return fmt.Errorf("%w: node %d (%s) calls %s, which is not core ATen, no partitioner keeps it whole, and etgo has no decomposition for it yet",
 				ErrNotEdge, i, n.Name, n.Target)
 		}
 	}

@@ -47,16 +47,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs here (go tool pprof)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input (default: seeded random values of the declared shapes)")
-	var path string
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		path, args = args[0], args[1:]
-	}
-	if err := parseFlags(fs, args); err != nil {
+	path, err := parseFileAndFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if path == "" && fs.NArg() == 1 {
-		path = fs.Arg(0)
-	} else if path == "" || fs.NArg() != 0 || *iters < 1 || *warmup < 0 {
+	if *iters < 1 || *warmup < 0 {
 		return errUsage
 	}
 	reg, err := newRegistry(*threads)

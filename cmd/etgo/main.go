@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand. run returns an error to print; errUsage prints the usage instead.
@@ -80,6 +81,25 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses args and turns a bad flag into a usage error (exit status 2).
+// parseFileAndFlags parses a command line of one file and flags, the file before or after the
+// flags ("etgo run m.pte --input x.npy" and "etgo run --input x.npy m.pte").
+func parseFileAndFlags(fs *flag.FlagSet, args []string) (string, error) {
+	var path string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		path, args = args[0], args[1:]
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return "", err
+	}
+	if path == "" && fs.NArg() == 1 {
+		return fs.Arg(0), nil
+	}
+	if path == "" || fs.NArg() != 0 {
+		return "", errUsage
+	}
+	return path, nil
+}
+
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

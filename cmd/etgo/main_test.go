@@ -49,6 +49,17 @@ func TestCLI(t *testing.T) {
 		{"check cortex_m", []string{"check", filepath.Join(testutil.WildDir(t), "examples__arduino__examples__KeywordSpotting__model.pte")}, 1, "MISSING kernel   cortex_m::quantized_linear.out", "7 of its needs are missing"},
 		{"check qnn", []string{"check", filepath.Join(testutil.WildDir(t), "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte")}, 1, "MISSING backend  QnnBackend", "missing"},
 		{"bench", []string{"bench", xnn, "--iterations", "3", "--warmup", "1", "--json"}, 0, `"median_ms"`, ""},
+		{"lower plan", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "8 of 10 operators delegated to XnnpackBackend in 3 regions", ""},
+		{"lower plan reasons", []string{"lower", "--plan", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2")}, 0, "XnnpackBackend: unsupported-operator: XNNPACK has no partitioner config for aten.cumsum.default", ""},
+		{"lower plan json", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--json"}, 0, `"reason": "unsupported-operator"`, ""},
+		{"lower per-op", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--per-op"}, 0, "3 of 3 operators delegated to XnnpackBackend in 2 regions", ""},
+		{"lower without recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan", "--transform-passes", "none"}, 0, "in 2 regions", ""},
+		{"lower with recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan"}, 0, "in 1 region\n", ""},
+		{"lower not yet Edge", []string{"lower", testutil.Testdata(t, "zoo", "conv_relu", "model.pt2"), "--plan"}, 1, "", "calls aten.conv2d.default, which is not core ATen"},
+		{"lower unknown partitioner", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--partitioner", "coreml"}, 1, "", `unknown partitioner "coreml"`},
+		{"lower unknown pass", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--transform-passes", "Nope"}, 1, "", `unknown pass "Nope"`},
+		{"lower without plan", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2")}, 1, "", "use --plan"},
+		{"lower not a pt2", []string{"lower", xnn, "--plan"}, 1, "", "not a zip archive"},
 		{"rewrite bad alignment", []string{"rewrite", "--segment-alignment", "100", xnn, rewritten}, 1, "", "not a power of two"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

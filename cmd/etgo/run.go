@@ -37,18 +37,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	threads := fs.Int("threads", 1, "goroutines a delegate call may use (XNNPACK)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input, in order")
-	// Accept the file before or after the flags.
-	var path string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		path, args = args[0], args[1:]
-	}
-	if err := parseFlags(fs, args); err != nil {
+	path, err := parseFileAndFlags(fs, args)
+	if err != nil {
 		return err
-	}
-	if path == "" && fs.NArg() == 1 {
-		path = fs.Arg(0)
-	} else if path == "" || fs.NArg() != 0 {
-		return errUsage
 	}
 	reg, err := newRegistry(*threads)
 	if err != nil {

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/frontend/pt2"
+	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/passes"
+)
+
+func init() {
+	commands["lower"] = command{
+		summary: "lower a torch.export .pt2 with an ordered list of partitioners (--plan: show the partition plan)",
+		usage: "lower MODEL.pt2 --plan [--partitioner xnnpack]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--json]\n\n" +
+			"  --partitioner NAME       a partitioner, in order (repeatable; default xnnpack); known: xnnpack\n" +
+			"  --transform-passes SPEC  recommended (each partitioner's backend set), none, or pass names\n" +
+			"  --per-op                 one delegate per claimed operator\n" +
+			"  --plan                   print the partition plan instead of writing a .pte\n" +
+			"  --json                   the plan and the per-node decision report as JSON",
+		run: runLower,
+	}
+}
+
+// newPartitioner makes a partitioner by its CLI name.
+func newPartitioner(name string, perOp bool) (partition.Partitioner, string, error) {
+	switch name {
+	case "xnnpack":
+		return &xnnpack.Partitioner{PerOp: perOp}, "xnnpack", nil
+	}
+	return nil, "", fmt.Errorf("unknown partitioner %q (known: xnnpack)", name)
+}
+
+func runLower(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("lower", stderr)
+	var names stringList
+	fs.Var(&names, "partitioner", "partitioner, in order (repeatable)")
+	spec := fs.String("transform-passes", "recommended", "recommended, none, or pass names")
+	perOp := fs.Bool("per-op", false, "one delegate per claimed operator")
+	planOnly := fs.Bool("plan", false, "print the partition plan")
+	asJSON := fs.Bool("json", false, "JSON output")
+	path, err := parseFileAndFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if !*planOnly {
+		return errors.New("writing a .pte from a .pt2 is not implemented yet (preprocess and emission are the next steps); use --plan to see the partition plan")
+	}
+	if len(names) == 0 {
+		names = stringList{"xnnpack"}
+	}
+	var parts []partition.Partitioner
+	var transform []passes.Pass
+	seen := map[string]bool{}
+	var keep []string
+	for _, name := range names {
+		p, backend, err := newPartitioner(name, *perOp)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, p)
+		ps, err := passes.Select(*spec, backend)
+		if err != nil {
+			return err
+		}
+		for _, pass := range ps {
+			if !seen[pass.Name()] {
+				seen[pass.Name()] = true
+				transform = append(transform, pass)
+			}
+		}
+		ops, _ := p.OpsToNotDecompose()
+		keep = append(keep, ops...)
+	}
+
+	prog, err := pt2.Open(path)
+	if err != nil {
+		return err
+	}
+	g := prog.Graph
+	nodes := len(g.Nodes)
+	edge, err := passes.NewManager(passes.ReplaceViewOps{}).Run(g)
+	if err != nil {
+		return err
+	}
+	reports, err := passes.NewManager(transform...).Run(g)
+	if err != nil {
+		return err
+	}
+	if err := passes.VerifyEdge(g, keep); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	plan, err := partition.Lower(g, parts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(planJSON(path, nodes, append(edge, reports...), plan))
+	}
+	printPlan(stdout, path, nodes, append(edge, reports...), plan)
+	return nil
+}
+
+func printPlan(w io.Writer, path string, nodes int, reports []passes.Report, plan *partition.Plan) {
+	fmt.Fprintf(w, "%s: %d operators exported, %d after transform passes\n", path, nodes, len(plan.Decisions))
+	for _, r := range reports {
+		what := "no change"
+		if r.Changed {
+			what = r.Summary
+		}
+		fmt.Fprintf(w, "  pass %-36s %s\n", r.Pass, what)
+	}
+	for i, d := range plan.Delegates {
+		var ins, outs []string
+		for _, v := range d.Call.Args[0].Values {
+			ins = append(ins, v.Name)
+		}
+		for _, v := range d.Call.Outputs {
+			outs = append(outs, v.Name)
+		}
+		fmt.Fprintf(w, "\ndelegate %d  %s  %d operator(s), %d constant(s) owned\n", i, d.Spec.BackendID, len(d.Region.Nodes), len(d.Region.Constants))
+		fmt.Fprintf(w, "  inputs:  %s\n  outputs: %s\n", strings.Join(ins, ", "), strings.Join(outs, ", "))
+		for _, n := range d.Region.Nodes {
+			fmt.Fprintf(w, "  %-28s %s\n", n.Name, n.Target)
+		}
+	}
+	fallback := 0
+	for _, d := range plan.Decisions {
+		if d.Delegate < 0 {
+			if fallback == 0 {
+				fmt.Fprintf(w, "\nfallback (portable kernels):\n")
+			}
+			fallback++
+			fmt.Fprintf(w, "  %-28s %s\n", d.Node, d.Target)
+			for _, x := range d.Declines {
+				fmt.Fprintf(w, "      %s: %s: %s\n", x.BackendID, x.Reason, x.Detail)
+			}
+		}
+	}
+	counts := plan.OperatorCounts()
+	targets := make([]string, 0, len(counts))
+	for t := range counts {
+		targets = append(targets, t)
+	}
+	sort.Strings(targets)
+	fmt.Fprintf(w, "\n%-52s %9s %13s\n", "operator", "delegated", "non-delegated")
+	for _, t := range targets {
+		fmt.Fprintf(w, "%-52s %9d %13d\n", t, counts[t].Delegated, counts[t].NonDelegated)
+	}
+	fmt.Fprintf(w, "\n%s\n", plan.Summary())
+}
+
+type jsonDecline struct {
+	Partitioner int    `json:"partitioner"`
+	BackendID   string `json:"backend_id"`
+	Reason      string `json:"reason"`
+	Detail      string `json:"detail"`
+}
+
+type jsonDecision struct {
+	Node     string        `json:"node"`
+	Target   string        `json:"target"`
+	Delegate *int          `json:"delegate"`
+	Declines []jsonDecline `json:"declines,omitempty"`
+}
+
+type jsonDelegate struct {
+	BackendID   string     `json:"backend_id"`
+	Partitioner int        `json:"partitioner"`
+	Nodes       [][]string `json:"nodes"` // [name, target]
+	Constants   []string   `json:"constants"`
+	Inputs      []string   `json:"inputs"`
+	Outputs     []string   `json:"outputs"`
+}
+
+type jsonPlan struct {
+	Model     string                             `json:"model"`
+	Exported  int                                `json:"exported_operators"`
+	Passes    []passes.Report                    `json:"passes"`
+	Delegates []jsonDelegate                     `json:"delegates"`
+	Decisions []jsonDecision                     `json:"decisions"`
+	Operators map[string]partition.OperatorCount `json:"operators"`
+	Summary   string                             `json:"summary"`
+}
+
+func planJSON(path string, nodes int, reports []passes.Report, plan *partition.Plan) jsonPlan {
+	out := jsonPlan{Model: path, Exported: nodes, Passes: reports, Operators: plan.OperatorCounts(), Summary: plan.Summary(),
+		Delegates: []jsonDelegate{}, Decisions: []jsonDecision{}}
+	for _, d := range plan.Delegates {
+		jd := jsonDelegate{BackendID: d.Spec.BackendID, Partitioner: d.Partitioner, Constants: []string{}, Inputs: []string{}, Outputs: []string{}}
+		for _, n := range d.Region.Nodes {
+			jd.Nodes = append(jd.Nodes, []string{n.Name, n.Target})
+		}
+		for _, c := range d.Region.Constants {
+			jd.Constants = append(jd.Constants, c.Name)
+		}
+		for _, v := range d.Call.Args[0].Values {
+			jd.Inputs = append(jd.Inputs, v.Name)
+		}
+		for _, v := range d.Call.Outputs {
+			jd.Outputs = append(jd.Outputs, v.Name)
+		}
+		out.Delegates = append(out.Delegates, jd)
+	}
+	for _, d := range plan.Decisions {
+		jd := jsonDecision{Node: d.Node, Target: d.Target}
+		if d.Delegate >= 0 {
+			k := d.Delegate
+			jd.Delegate = &k
+		}
+		for _, x := range d.Declines {
+			jd.Declines = append(jd.Declines, jsonDecline{x.Partitioner, x.BackendID, string(x.Reason), x.Detail})
+		}
+		out.Decisions = append(out.Decisions, jd)
+	}
+	return out
+}
