@@ -310,3 +310,39 @@ func (g *Graph) IsGraphOutput(v *Value) bool {
 	}
 	return false
 }
+
+// NewValue registers a tensor value named base, or base_1, base_2, … when base is taken.
+func (g *Graph) NewValue(base string, meta *TensorMeta, producer *Node) *Value {
+	name := base
+	for i := 1; ; i++ {
+		if _, taken := g.values[name]; !taken {
+			break
+		}
+		name = fmt.Sprintf("%s_%d", base, i)
+	}
+	v := &Value{Name: name, Kind: TensorValue, Meta: meta, Producer: producer}
+	g.values[name] = v
+	return v
+}
+
+// InsertBefore puts n into the node list just before at (at the end when at is not found).
+func (g *Graph) InsertBefore(at, n *Node) {
+	for i, x := range g.Nodes {
+		if x == at {
+			g.Nodes = append(g.Nodes[:i+1], g.Nodes[i:]...)
+			g.Nodes[i] = n
+			return
+		}
+	}
+	g.Nodes = append(g.Nodes, n)
+}
+
+// Arg returns the argument with the given schema name, or nil.
+func (n *Node) Arg(name string) *Arg {
+	for i := range n.Args {
+		if n.Args[i].Name == name {
+			return &n.Args[i]
+		}
+	}
+	return nil
+}

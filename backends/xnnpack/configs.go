@@ -217,7 +217,7 @@ func gemmDeps(p *Partitioner, c *config, f *graphFacts, n *ir.Node, weight, bias
 
 func checkAlpha(op string) func(*Partitioner, *graphFacts, *ir.Node) *partition.Decline {
 	return func(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-		a := arg(n, "alpha")
+		a := n.Arg("alpha")
 		if a == nil {
 			return nil
 		}
@@ -310,7 +310,7 @@ func checkBatchNorm(_ *Partitioner, f *graphFacts, n *ir.Node) *partition.Declin
 			return decline(partition.NonConstantWeight, "batch norm %s is computed at run time, not a parameter", name)
 		}
 	}
-	if a := arg(n, "eps"); a != nil && a.Kind != ir.ArgFloat {
+	if a := n.Arg("eps"); a != nil && a.Kind != ir.ArgFloat {
 		return decline(partition.DynamicShape, "batch norm eps is not a constant")
 	}
 	return nil
@@ -367,7 +367,7 @@ const (
 // checkClone admits clones that keep the dim order. etgo's IR carries tensors in the default
 // dim order, so a clone changes it exactly when it asks for another memory format.
 func checkClone(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-	if a := arg(n, "memory_format"); a != nil && a.Kind == ir.ArgMemoryFormat && a.Int != memoryContiguous && a.Int != memoryPreserve {
+	if a := n.Arg("memory_format"); a != nil && a.Kind == ir.ArgMemoryFormat && a.Int != memoryContiguous && a.Int != memoryPreserve {
 		return decline(partition.Geometry, "clone changes the dim order (memory format %d)", a.Int)
 	}
 	return nil
@@ -426,7 +426,7 @@ func checkMeanDim(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline 
 	if r != 4 {
 		return decline(partition.Geometry, "mean.dim on a rank-%d input; XNNPACK averages rank-4 tensors", r)
 	}
-	if a := arg(n, "dtype"); a != nil && a.Kind == ir.ArgScalarType {
+	if a := n.Arg("dtype"); a != nil && a.Kind == ir.ArgScalarType {
 		return decline(partition.UnsupportedDType, "mean.dim with a dtype argument")
 	}
 	dims := intsArg(n, "dim")
@@ -451,7 +451,7 @@ func checkMeanDim(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline 
 }
 
 func checkPow(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-	a := arg(n, "exponent")
+	a := n.Arg("exponent")
 	if a == nil || a.Kind != ir.ArgInt {
 		return decline(partition.Geometry, "pow with a non-integer exponent; XNNPACK lowers only x**2")
 	}
@@ -529,7 +529,7 @@ func checkUpsample(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline
 }
 
 func checkViewCopy(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-	a := arg(n, "size")
+	a := n.Arg("size")
 	if a == nil {
 		return nil
 	}

@@ -277,19 +277,9 @@ func (f *graphFacts) soleUser(v *ir.Value) *ir.Node {
 	return f.users[v][0]
 }
 
-// arg finds a node's argument by schema name.
-func arg(n *ir.Node, name string) *ir.Arg {
-	for i := range n.Args {
-		if n.Args[i].Name == name {
-			return &n.Args[i]
-		}
-	}
-	return nil
-}
-
 // tensorArg returns the tensor passed as the named argument, or nil.
 func tensorArg(n *ir.Node, name string) *ir.Value {
-	a := arg(n, name)
+	a := n.Arg(name)
 	if a == nil || a.Kind != ir.ArgTensor || len(a.Values) != 1 {
 		return nil
 	}
@@ -298,7 +288,7 @@ func tensorArg(n *ir.Node, name string) *ir.Value {
 
 // intArg returns an int argument, or def when it is absent or None.
 func intArg(n *ir.Node, name string, def int64) int64 {
-	if a := arg(n, name); a != nil && a.Kind == ir.ArgInt {
+	if a := n.Arg(name); a != nil && a.Kind == ir.ArgInt {
 		return a.Int
 	}
 	return def
@@ -306,7 +296,7 @@ func intArg(n *ir.Node, name string, def int64) int64 {
 
 // boolArg returns a bool argument, or def when it is absent.
 func boolArg(n *ir.Node, name string, def bool) bool {
-	if a := arg(n, name); a != nil && a.Kind == ir.ArgBool {
+	if a := n.Arg(name); a != nil && a.Kind == ir.ArgBool {
 		return a.Bool
 	}
 	return def
@@ -314,7 +304,7 @@ func boolArg(n *ir.Node, name string, def bool) bool {
 
 // intsArg returns an int-list argument (nil when absent).
 func intsArg(n *ir.Node, name string) []int64 {
-	if a := arg(n, name); a != nil && (a.Kind == ir.ArgInts || a.Kind == ir.ArgSymInts) {
+	if a := n.Arg(name); a != nil && (a.Kind == ir.ArgInts || a.Kind == ir.ArgSymInts) {
 		return a.Ints
 	}
 	return nil

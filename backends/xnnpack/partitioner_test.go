@@ -2,155 +2,22 @@ package xnnpack
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/internal/irtext"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 )
 
-// parseGraph builds an Edge graph from a small text form, one statement per line:
-//
-//	in x f32[1,3,8,8]           a user input (dims may be symbols: f32[s0,16])
-//	param w f32[8,3,3,3]        a parameter
-//	sym s0                      a symbolic int input
-//	y = aten.relu.default(self=x) -> f32[1,3,8,8]
-//	y, m, v = aten._native_batch_norm_legit_no_training.default(input=x, …) -> f32[…], f32[0], f32[0]
-//	out y                       a graph output
-//
-// Argument values: a value name, [a, b] of value names, [1, 2] of ints (a $name inside is a
-// symbolic int), an int, a float (with a dot), true/false, none, or mf:N (a memory format);
-// names starting with "kw_" are keyword-only (the prefix is dropped).
+// parseGraph builds a graph from irtext's notation.
 func parseGraph(t *testing.T, src string) *ir.Graph {
 	t.Helper()
-	g := ir.NewGraph()
-	val := func(name string) *ir.Value {
-		v, ok := g.Value(name)
-		if !ok {
-			t.Fatalf("unknown value %q", name)
-		}
-		return v
-	}
-	meta := func(s string) *ir.TensorMeta {
-		s = strings.TrimSpace(s)
-		dt, dims, ok := strings.Cut(strings.TrimSuffix(s, "]"), "[")
-		if !ok {
-			t.Fatalf("bad tensor type %q", s)
-		}
-		m := &ir.TensorMeta{DType: map[string]ir.DType{"f32": ir.Float32, "f16": ir.Float16, "i64": ir.Int64, "bool": ir.Bool, "i8": ir.Int8}[dt]}
-		for _, d := range strings.Split(dims, ",") {
-			if d = strings.TrimSpace(d); d == "" {
-				continue
-			}
-			if n, err := strconv.ParseInt(d, 10, 64); err == nil {
-				m.Sizes = append(m.Sizes, ir.Dim{Size: n})
-			} else {
-				m.Sizes = append(m.Sizes, ir.Dim{Size: 4, Symbol: d})
-			}
-		}
-		return m
-	}
-	for _, line := range strings.Split(strings.TrimSpace(src), "\n") {
-		line = strings.TrimSpace(line)
-		f := strings.Fields(line)
-		switch f[0] {
-		case "in", "param":
-			v := &ir.Value{Name: f[1], Meta: meta(f[2])}
-			g.AddValue(v)
-			kind := ir.UserInput
-			if f[0] == "param" {
-				kind = ir.Parameter
-			}
-			g.Inputs = append(g.Inputs, ir.InputSpec{Kind: kind, Value: v, Target: f[1]})
-			continue
-		case "sym":
-			v := &ir.Value{Name: f[1], Kind: ir.SymIntValue}
-			g.AddValue(v)
-			g.Inputs = append(g.Inputs, ir.InputSpec{Kind: ir.UserInput, Value: v})
-			continue
-		case "out":
-			g.Outputs = append(g.Outputs, ir.OutputSpec{Value: val(f[1])})
-			continue
-		}
-		lhs, rhs, _ := strings.Cut(line, " = ")
-		call, types, _ := strings.Cut(rhs, " -> ")
-		target, args, _ := strings.Cut(strings.TrimSuffix(call, ")"), "(")
-		n := &ir.Node{Name: strings.TrimSpace(strings.Split(lhs, ",")[0]), Target: target}
-		for _, a := range splitArgs(args) {
-			name, v, _ := strings.Cut(a, "=")
-			arg := ir.Arg{Name: strings.TrimPrefix(name, "kw_"), KwargOnly: strings.HasPrefix(name, "kw_")}
-			switch {
-			case v == "none":
-				arg.Kind = ir.ArgNone
-			case v == "true" || v == "false":
-				arg.Kind, arg.Bool = ir.ArgBool, v == "true"
-			case strings.HasPrefix(v, "mf:"):
-				arg.Kind = ir.ArgMemoryFormat
-				arg.Int, _ = strconv.ParseInt(v[3:], 10, 64)
-			case strings.HasPrefix(v, "["):
-				items := strings.Split(strings.Trim(v, "[]"), ",")
-				arg.Kind = ir.ArgInts
-				for _, it := range items {
-					it = strings.TrimSpace(it)
-					if n, err := strconv.ParseInt(it, 10, 64); err == nil {
-						arg.Ints = append(arg.Ints, n)
-						arg.Values = append(arg.Values, nil)
-					} else if strings.HasPrefix(it, "$") {
-						arg.Kind = ir.ArgSymInts
-						arg.Ints = append(arg.Ints, 0)
-						arg.Values = append(arg.Values, val(it[1:]))
-					} else if it != "" {
-						arg.Kind = ir.ArgTensors
-						arg.Values = append(arg.Values, val(it))
-					}
-				}
-				if arg.Kind == ir.ArgInts {
-					arg.Values = nil
-				}
-			default:
-				if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-					arg.Kind, arg.Int = ir.ArgInt, n
-				} else if x, err := strconv.ParseFloat(v, 64); err == nil {
-					arg.Kind, arg.Float = ir.ArgFloat, x
-				} else {
-					arg.Kind, arg.Values = ir.ArgTensor, []*ir.Value{val(v)}
-				}
-			}
-			n.Args = append(n.Args, arg)
-		}
-		for i, name := range strings.Split(lhs, ",") {
-			ts := strings.Split(types, ", ")
-			v := &ir.Value{Name: strings.TrimSpace(name), Meta: meta(ts[i]), Producer: n}
-			g.AddValue(v)
-			n.Outputs = append(n.Outputs, v)
-		}
-		g.Nodes = append(g.Nodes, n)
+	g, err := irtext.Parse(src)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return g
-}
-
-// splitArgs splits "a=x, b=[1, 2]" at top-level commas.
-func splitArgs(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	if rest := strings.TrimSpace(s[start:]); rest != "" {
-		out = append(out, rest)
-	}
-	return out
 }
 
 // render describes a proposal as "{a b}[w] {c} | d=reason e=reason".
