@@ -44,3 +44,15 @@ func VerifyEdge(g *ir.Graph, keep []string) error {
 	}
 	return nil
 }
+
+// ToEdge lowers an exported ATen graph to the Edge dialect as far as etgo can: in-place ops
+// become functional, operators with a decomposition are decomposed (except those in keep, which
+// partitioners asked to keep whole), views become copies, dead nodes go, and the result is
+// checked with VerifyEdge.
+func ToEdge(g *ir.Graph, keep []string) ([]Report, error) {
+	reports, err := NewManager(Functionalize{}, Decompose{Keep: keep}, ReplaceViewOps{}, DeadCodeElimination{}).Run(g)
+	if err != nil {
+		return reports, err
+	}
+	return reports, VerifyEdge(g, keep)
+}

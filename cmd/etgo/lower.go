@@ -84,16 +84,13 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	}
 	g := prog.Graph
 	nodes := len(g.Nodes)
-	edge, err := passes.NewManager(passes.ReplaceViewOps{}).Run(g)
+	edge, err := passes.ToEdge(g, keep)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: to Edge: %w", path, err)
 	}
 	reports, err := passes.NewManager(transform...).Run(g)
 	if err != nil {
 		return err
-	}
-	if err := passes.VerifyEdge(g, keep); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	plan, err := partition.Lower(g, parts)
 	if err != nil {
@@ -109,7 +106,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 }
 
 func printPlan(w io.Writer, path string, nodes int, reports []passes.Report, plan *partition.Plan) {
-	fmt.Fprintf(w, "%s: %d operators exported, %d after transform passes\n", path, nodes, len(plan.Decisions))
+	fmt.Fprintf(w, "%s: %d operators exported, %d in Edge after transform passes\n", path, nodes, len(plan.Decisions))
 	for _, r := range reports {
 		what := "no change"
 		if r.Changed {

@@ -1,0 +1,344 @@
+package passes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/etgo/etgo/ir"
+)
+
+// Decompose rewrites operators outside core ATen into core ATen (and ExecuTorch's dim-order
+// operators), as to_edge's run_decompositions does with the default table, for the operators
+// etgo has a decomposition for. Operators in Keep (what the partitioners asked to keep whole)
+// are left alone. Operators with no decomposition here are left too: VerifyEdge names them.
+// Each decomposition produces what torch's produces, so partition plans match the official ones.
+type Decompose struct {
+	Keep []string
+}
+
+func (Decompose) Name() string { return "Decompose" }
+
+// decomposition rewrites one node; it may retarget it, insert nodes before it, or remove it.
+type decomposition func(g *ir.Graph, n *ir.Node, st *strides) error
+
+var decompositions = map[string]decomposition{
+	"aten.conv1d.default":                  decomposeConv,
+	"aten.conv2d.default":                  decomposeConv,
+	"aten.conv3d.default":                  decomposeConv,
+	"aten.batch_norm.default":              decomposeBatchNorm,
+	"aten.dropout.default":                 decomposeDropout,
+	"aten.adaptive_avg_pool2d.default":     decomposeAdaptiveAvgPool2d,
+	"aten.flatten.using_ints":              decomposeFlatten,
+	"aten.reshape.default":                 decomposeReshape,
+	"aten._unsafe_view.default":            decomposeReshape,
+	"aten._assert_tensor_metadata.default": removeAssert,
+	"aten.to.dtype":                        decomposeToDtype,
+	"aten.__and__.Tensor":                  retarget("aten.bitwise_and.Tensor"),
+	"aten.__or__.Tensor":                   retarget("aten.bitwise_or.Tensor"),
+	"aten.__xor__.Tensor":                  retarget("aten.bitwise_xor.Tensor"),
+}
+
+func (d Decompose) Run(g *ir.Graph) (string, error) {
+	st := &strides{known: map[*ir.Value][]int64{}}
+	counts := map[string]int{}
+	for _, n := range slices.Clone(g.Nodes) {
+		fn, ok := decompositions[n.Target]
+		if !ok || slices.Contains(d.Keep, n.Target) {
+			continue
+		}
+		target := n.Target
+		if err := fn(g, n, st); err != nil {
+			return "", fmt.Errorf("node %s (%s): %w", n.Name, target, err)
+		}
+		counts[target]++
+	}
+	if len(counts) == 0 {
+		return "", nil
+	}
+	var parts []string
+	for _, t := range slices.Sorted(func(yield func(string) bool) {
+		for t := range counts {
+			if !yield(t) {
+				return
+			}
+		}
+	}) {
+		parts = append(parts, fmt.Sprintf("%s ×%d", t, counts[t]))
+	}
+	return "decomposed " + strings.Join(parts, ", "), nil
+}
+
+func retarget(to string) decomposition {
+	return func(_ *ir.Graph, n *ir.Node, _ *strides) error { n.Target = to; return nil }
+}
+
+// tensorIn returns the tensor passed as the named argument.
+func tensorIn(n *ir.Node, name string) (*ir.Value, error) {
+	a := n.Arg(name)
+	if a == nil || a.Kind != ir.ArgTensor || len(a.Values) != 1 || a.Values[0] == nil || a.Values[0].Meta == nil {
+		return nil, fmt.Errorf("argument %s is not a tensor", name)
+	}
+	return a.Values[0], nil
+}
+
+// result is the node's single tensor output.
+func result(n *ir.Node) (*ir.Value, error) {
+	if len(n.Outputs) != 1 || n.Outputs[0] == nil || n.Outputs[0].Meta == nil {
+		return nil, fmt.Errorf("expected one tensor result")
+	}
+	return n.Outputs[0], nil
+}
+
+func intsOr(n *ir.Node, name string, def []int64) []int64 {
+	if a := n.Arg(name); a != nil && a.Kind == ir.ArgInts {
+		return a.Ints
+	}
+	return def
+}
+
+func intOr(n *ir.Node, name string, def int64) int64 {
+	if a := n.Arg(name); a != nil && a.Kind == ir.ArgInt {
+		return a.Int
+	}
+	return def
+}
+
+func boolOr(n *ir.Node, name string, def bool) bool {
+	if a := n.Arg(name); a != nil && a.Kind == ir.ArgBool {
+		return a.Bool
+	}
+	return def
+}
+
+func repeat(x int64, k int) []int64 {
+	out := make([]int64, k)
+	for i := range out {
+		out[i] = x
+	}
+	return out
+}
+
+func tensorArgOf(name string, v *ir.Value) ir.Arg {
+	return ir.Arg{Name: name, Kind: ir.ArgTensor, Values: []*ir.Value{v}}
+}
+
+// forward removes n, whose result is its input unchanged, and makes its readers read the input.
+func forward(g *ir.Graph, n *ir.Node, in *ir.Value) {
+	for _, out := range n.Outputs {
+		if out != nil {
+			g.ReplaceAllUses(out, in)
+		}
+	}
+	g.RemoveNodes(map[*ir.Node]bool{n: true})
+}
+
+// decomposeConv: convN(input, weight, bias, stride, padding, dilation, groups) is
+// convolution(input, weight, bias, stride, padding, dilation, transposed=False,
+// output_padding=0…, groups).
+func decomposeConv(_ *ir.Graph, n *ir.Node, _ *strides) error {
+	in, err := tensorIn(n, "input")
+	if err != nil {
+		return err
+	}
+	w, err := tensorIn(n, "weight")
+	if err != nil {
+		return err
+	}
+	spatial := len(w.Meta.Sizes) - 2
+	if spatial < 1 {
+		return fmt.Errorf("weight %s has rank %d", w.Name, len(w.Meta.Sizes))
+	}
+	bias := ir.Arg{Name: "bias", Kind: ir.ArgNone}
+	if b := n.Arg("bias"); b != nil {
+		bias = *b
+	}
+	n.Target = "aten.convolution.default"
+	n.Args = []ir.Arg{
+		tensorArgOf("input", in), tensorArgOf("weight", w), bias,
+		{Name: "stride", Kind: ir.ArgInts, Ints: intsOr(n, "stride", repeat(1, spatial))},
+		{Name: "padding", Kind: ir.ArgInts, Ints: intsOr(n, "padding", repeat(0, spatial))},
+		{Name: "dilation", Kind: ir.ArgInts, Ints: intsOr(n, "dilation", repeat(1, spatial))},
+		{Name: "transposed", Kind: ir.ArgBool},
+		{Name: "output_padding", Kind: ir.ArgInts, Ints: repeat(0, spatial)},
+		{Name: "groups", Kind: ir.ArgInt, Int: intOr(n, "groups", 1)},
+	}
+	return nil
+}
+
+// decomposeBatchNorm: batch_norm in inference (training=False, running statistics given) is
+// _native_batch_norm_legit_no_training, whose first result is the output; the saved mean and
+// rstd results are unused.
+func decomposeBatchNorm(_ *ir.Graph, n *ir.Node, _ *strides) error {
+	if boolOr(n, "training", false) {
+		return fmt.Errorf("training-mode batch norm; export the model in eval mode")
+	}
+	in, err := tensorIn(n, "input")
+	if err != nil {
+		return err
+	}
+	mean, err := tensorIn(n, "running_mean")
+	if err != nil {
+		return fmt.Errorf("batch norm without running statistics: %w", err)
+	}
+	variance, err := tensorIn(n, "running_var")
+	if err != nil {
+		return fmt.Errorf("batch norm without running statistics: %w", err)
+	}
+	if _, err := result(n); err != nil {
+		return err
+	}
+	opt := func(name string) ir.Arg {
+		if a := n.Arg(name); a != nil {
+			return *a
+		}
+		return ir.Arg{Name: name, Kind: ir.ArgNone}
+	}
+	momentum, eps := n.Arg("momentum"), n.Arg("eps")
+	if momentum == nil || eps == nil {
+		return fmt.Errorf("momentum and eps must be given")
+	}
+	n.Target = "aten._native_batch_norm_legit_no_training.default"
+	n.Args = []ir.Arg{tensorArgOf("input", in), opt("weight"), opt("bias"),
+		tensorArgOf("running_mean", mean), tensorArgOf("running_var", variance), *momentum, *eps}
+	n.Outputs = append(n.Outputs, nil, nil)
+	return nil
+}
+
+// decomposeDropout: dropout outside training is the identity.
+func decomposeDropout(g *ir.Graph, n *ir.Node, _ *strides) error {
+	if boolOr(n, "train", true) {
+		return fmt.Errorf("training-mode dropout; export the model in eval mode")
+	}
+	// dropout names its tensor input, the functionalised dropout_ self.
+	in, err := tensorIn(n, "input")
+	if err != nil {
+		if in, err = tensorIn(n, "self"); err != nil {
+			return err
+		}
+	}
+	forward(g, n, in)
+	return nil
+}
+
+// decomposeAdaptiveAvgPool2d: to a 1×1 output it is a mean over H and W keeping dims (ATen's
+// own shortcut); otherwise the core _adaptive_avg_pool2d.
+func decomposeAdaptiveAvgPool2d(_ *ir.Graph, n *ir.Node, _ *strides) error {
+	in, err := tensorIn(n, "self")
+	if err != nil {
+		return err
+	}
+	size := intsOr(n, "output_size", nil)
+	if slices.Equal(size, []int64{1, 1}) {
+		n.Target = "aten.mean.dim"
+		n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "dim", Kind: ir.ArgInts, Ints: []int64{-1, -2}}, {Name: "keepdim", Kind: ir.ArgBool, Bool: true}}
+		return nil
+	}
+	n.Target = "aten._adaptive_avg_pool2d.default"
+	return nil
+}
+
+// decomposeFlatten: flatten is a reshape to its result's shape, or nothing when it merges a
+// single dim.
+func decomposeFlatten(g *ir.Graph, n *ir.Node, st *strides) error {
+	in, err := tensorIn(n, "self")
+	if err != nil {
+		return err
+	}
+	r := int64(len(in.Meta.Sizes))
+	start, end := intOr(n, "start_dim", 0), intOr(n, "end_dim", -1)
+	if r > 0 {
+		start, end = (start%r+r)%r, (end%r+r)%r
+		if start == end {
+			forward(g, n, in)
+			return nil
+		}
+	}
+	return reshapeTo(g, n, in, st)
+}
+
+func decomposeReshape(g *ir.Graph, n *ir.Node, st *strides) error {
+	in, err := tensorIn(n, "self")
+	if err != nil {
+		return err
+	}
+	return reshapeTo(g, n, in, st)
+}
+
+// reshapeTo turns n into view(in, result shape) when in's strides allow a view (ATen's
+// computeStride), and otherwise into a contiguous copy (_clone_dim_order) followed by the view.
+func reshapeTo(g *ir.Graph, n *ir.Node, in *ir.Value, st *strides) error {
+	out, err := result(n)
+	if err != nil {
+		return err
+	}
+	if !in.Meta.IsStatic() || !out.Meta.IsStatic() {
+		return fmt.Errorf("reshape with symbolic sizes (%s to %s) is not decomposed yet", in.Meta, out.Meta)
+	}
+	src := in
+	if !viewable(sizesOf(in.Meta), st.of(in), sizesOf(out.Meta)) {
+		clone := &ir.Node{Name: n.Name + "_clone", Target: "dim_order_ops._clone_dim_order.default",
+			Args: []ir.Arg{tensorArgOf("self", in), {Name: "dim_order", Kind: ir.ArgInts, Ints: identity(len(in.Meta.Sizes)), KwargOnly: true}}}
+		meta := *in.Meta
+		meta.Sizes = slices.Clone(in.Meta.Sizes)
+		src = g.NewValue(n.Name+"_clone", &meta, clone)
+		clone.Outputs = []*ir.Value{src}
+		g.InsertBefore(n, clone)
+	}
+	n.Target = "aten.view.default"
+	n.Args = []ir.Arg{tensorArgOf("self", src), {Name: "size", Kind: ir.ArgInts, Ints: sizesOf(out.Meta)}}
+	return nil
+}
+
+// removeAssert drops _assert_tensor_metadata, as RemoveNonCoreAtenOpGraphAssertsPass does.
+func removeAssert(g *ir.Graph, n *ir.Node, _ *strides) error {
+	for _, v := range n.Outputs {
+		if v != nil && (len(g.Users()[v]) > 0 || g.IsGraphOutput(v)) {
+			return fmt.Errorf("its result is used")
+		}
+	}
+	g.RemoveNodes(map[*ir.Node]bool{n: true})
+	return nil
+}
+
+// decomposeToDtype: to(dtype) is the identity when the dtype already matches (and no copy is
+// asked for), and otherwise a dtype-converting copy, which Edge spells _to_dim_order_copy.
+func decomposeToDtype(g *ir.Graph, n *ir.Node, _ *strides) error {
+	in, err := tensorIn(n, "self")
+	if err != nil {
+		return err
+	}
+	out, err := result(n)
+	if err != nil {
+		return err
+	}
+	if in.Meta.DType == out.Meta.DType && !boolOr(n, "copy", false) {
+		forward(g, n, in)
+		return nil
+	}
+	dt := n.Arg("dtype")
+	if dt == nil || dt.Kind != ir.ArgScalarType {
+		return fmt.Errorf("argument dtype is not a scalar type")
+	}
+	n.Target = "dim_order_ops._to_dim_order_copy.default"
+	n.Args = []ir.Arg{tensorArgOf("self", in),
+		{Name: "dtype", Kind: ir.ArgScalarType, Int: dt.Int, KwargOnly: true},
+		{Name: "dim_order", Kind: ir.ArgInts, Ints: identity(len(in.Meta.Sizes)), KwargOnly: true}}
+	return nil
+}
+
+func identity(k int) []int64 {
+	out := make([]int64, k)
+	for i := range out {
+		out[i] = int64(i)
+	}
+	return out
+}
+
+func sizesOf(m *ir.TensorMeta) []int64 {
+	out := make([]int64, len(m.Sizes))
+	for i, d := range m.Sizes {
+		out[i] = d.Size
+	}
+	return out
+}

@@ -1,0 +1,207 @@
+package passes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/etgo/etgo/internal/irtext"
+	"github.com/etgo/etgo/ir"
+)
+
+// show renders a graph as "name: target(args) | outputs", with tensor arguments by value name
+// and other arguments by value, so a test can state the whole expected graph.
+func show(g *ir.Graph) string {
+	var lines []string
+	for _, n := range g.Nodes {
+		var args []string
+		for _, a := range n.Args {
+			var v string
+			switch a.Kind {
+			case ir.ArgTensor, ir.ArgTensors:
+				var names []string
+				for _, x := range a.Values {
+					names = append(names, x.Name)
+				}
+				v = strings.Join(names, ",")
+			case ir.ArgInts:
+				v = fmt.Sprint(a.Ints)
+			case ir.ArgInt, ir.ArgScalarType:
+				v = fmt.Sprint(a.Int)
+			case ir.ArgFloat:
+				v = fmt.Sprint(a.Float)
+			case ir.ArgBool:
+				v = fmt.Sprint(a.Bool)
+			case ir.ArgNone:
+				v = "none"
+			}
+			args = append(args, a.Name+"="+v)
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s(%s)", n.Name, n.Target, strings.Join(args, " ")))
+	}
+	var outs []string
+	for _, o := range g.Outputs {
+		outs = append(outs, o.Value.Name)
+	}
+	return strings.Join(lines, "\n") + "\n| " + strings.Join(outs, " ")
+}
+
+func TestToEdge(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		keep  []string
+		graph string
+		want  string
+		err   string
+	}{
+		{
+			name: "conv2d gets convolution's full argument list, defaults filled in",
+			graph: `
+in x f32[1,3,8,8]
+param w f32[8,3,3,3]
+c = aten.conv2d.default(input=x, weight=w, padding=[1,1]) -> f32[1,8,8,8]
+out c`,
+			want: "c: aten.convolution.default(input=x weight=w bias=none stride=[1 1] padding=[1 1] dilation=[1 1] transposed=false output_padding=[0 0] groups=1)\n| c",
+		},
+		{
+			name: "conv1d has one spatial dim",
+			graph: `
+in x f32[1,3,8]
+param w f32[8,3,3]
+param b f32[8]
+c = aten.conv1d.default(input=x, weight=w, bias=b, stride=[2], groups=1) -> f32[1,8,3]
+out c`,
+			want: "c: aten.convolution.default(input=x weight=w bias=b stride=[2] padding=[0] dilation=[1] transposed=false output_padding=[0] groups=1)\n| c",
+		},
+		{
+			name: "in-place ops become functional and later readers read their result",
+			graph: `
+in x f32[4]
+param w f32[4]
+a = aten.mul.Tensor(self=x, other=w) -> f32[4]
+r = aten.relu_.default(self=a) -> f32[4]
+s = aten.add_.Tensor(self=a, other=x) -> f32[4]
+out a`,
+			want: "a: aten.mul.Tensor(self=x other=w)\nr: aten.relu.default(self=a)\ns: aten.add.Tensor(self=r other=x)\n| s",
+		},
+		{
+			name: "in-place op on a graph input is refused",
+			graph: `
+in x f32[4]
+r = aten.relu_.default(self=x) -> f32[4]
+out r`,
+			err: "mutates the graph input x",
+		},
+		{
+			name: "batch norm in eval mode, dropout gone, 1x1 adaptive pool is a mean, flatten a view",
+			graph: `
+in x f32[1,8,4,4]
+param g f32[8]
+param b f32[8]
+param m f32[8]
+param v f32[8]
+bn = aten.batch_norm.default(input=x, weight=g, bias=b, running_mean=m, running_var=v, training=false, momentum=0.1, eps=0.00001, cudnn_enabled=false) -> f32[1,8,4,4]
+p = aten.adaptive_avg_pool2d.default(self=bn, output_size=[1,1]) -> f32[1,8,1,1]
+f = aten.flatten.using_ints(self=p, start_dim=1) -> f32[1,8]
+d = aten.dropout.default(input=f, p=0.2, train=false) -> f32[1,8]
+out d`,
+			want: "bn: aten._native_batch_norm_legit_no_training.default(input=x weight=g bias=b running_mean=m running_var=v momentum=0.1 eps=1e-05)\n" +
+				"p: aten.mean.dim(self=bn dim=[-1 -2] keepdim=true)\nf: aten.view_copy.default(self=p size=[1 8])\n| f",
+		},
+		{
+			name: "training-mode batch norm is refused",
+			graph: `
+in x f32[1,8,4,4]
+param m f32[8]
+param v f32[8]
+bn = aten.batch_norm.default(input=x, weight=none, bias=none, running_mean=m, running_var=v, training=true, momentum=0.1, eps=0.00001, cudnn_enabled=false) -> f32[1,8,4,4]
+out bn`,
+			err: "training-mode batch norm",
+		},
+		{
+			name: "reshape is a view when the strides allow one (b keeps the sliced dims adjacent), else a copy then a view",
+			graph: `
+in x f32[2,8,10]
+a = aten.reshape.default(self=x, shape=[16,10]) -> f32[16,10]
+s = aten.slice.Tensor(self=x, dim=1, start=2, end=6) -> f32[2,4,10]
+b = aten.reshape.default(self=s, shape=[2,40]) -> f32[2,40]
+c = aten.reshape.default(self=s, shape=[8,10]) -> f32[8,10]
+out a
+out b
+out c`,
+			want: "a: aten.view_copy.default(self=x size=[16 10])\ns: aten.slice_copy.Tensor(self=x dim=1 start=2 end=6)\n" +
+				"b: aten.view_copy.default(self=s size=[2 40])\n" +
+				"c_clone: dim_order_ops._clone_dim_order.default(self=s dim_order=[0 1 2])\nc: aten.view_copy.default(self=c_clone size=[8 10])\n| a b c",
+		},
+		{
+			name: "reshape after a permute that keeps merged dims together is still a view",
+			graph: `
+in x f32[2,3,4]
+p = aten.permute.default(self=x, dims=[1,0,2]) -> f32[3,2,4]
+r = aten.reshape.default(self=p, shape=[3,2,2,2]) -> f32[3,2,2,2]
+out r`,
+			want: "p: aten.permute_copy.default(self=x dims=[1 0 2])\nr: aten.view_copy.default(self=p size=[3 2 2 2])\n| r",
+		},
+		{
+			name: "to(dtype) converts through _to_dim_order_copy, or is nothing when the dtype matches",
+			graph: `
+in x f32[4]
+a = aten.to.dtype(self=x, dtype=dt:4) -> i64[4]
+b = aten.to.dtype(self=x, dtype=dt:6) -> f32[4]
+t = aten._assert_tensor_metadata.default(a=x, dtype=dt:6) -> f32[0]
+c = aten.__and__.Tensor(self=a, other=a) -> i64[4]
+out b
+out c`,
+			want: "a: dim_order_ops._to_dim_order_copy.default(self=x dtype=4 dim_order=[0])\nc: aten.bitwise_and.Tensor(self=a other=a)\n| x c",
+		},
+		{
+			name: "operators a partitioner keeps whole stay; others with no decomposition are named",
+			keep: []string{"aten.linear.default"},
+			graph: `
+in x f32[2,4]
+param w f32[3,4]
+l = aten.linear.default(input=x, weight=w) -> f32[2,3]
+n = aten.layer_norm.default(input=l, normalized_shape=[3]) -> f32[2,3]
+out n`,
+			err: "node 1 (n) calls aten.layer_norm.default, which is not core ATen",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := irtext.MustParse(tc.graph)
+			_, err := ToEdge(g, tc.keep)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := show(g); got != tc.want {
+				t.Errorf("\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestViewStrides(t *testing.T) {
+	for _, tc := range []struct {
+		sizes, strides, to []int64
+		want               []int64 // nil: no view exists
+	}{
+		{[]int64{2, 3, 4}, []int64{12, 4, 1}, []int64{6, 4}, []int64{4, 1}},
+		{[]int64{2, 3, 4}, []int64{12, 4, 1}, []int64{24}, []int64{1}},
+		{[]int64{2, 4, 10}, []int64{80, 10, 1}, []int64{8, 10}, nil},            // sliced on dim 1
+		{[]int64{2, 4, 10}, []int64{80, 10, 1}, []int64{2, 40}, []int64{80, 1}}, // dims 1,2 still adjacent
+		{[]int64{4, 3}, []int64{1, 4}, []int64{12}, nil},                        // transposed
+		{[]int64{4, 3}, []int64{1, 4}, []int64{2, 2, 3}, []int64{2, 1, 4}},      // splitting a dim is fine
+		{[]int64{2, 1, 4}, []int64{4, 99, 1}, []int64{8}, []int64{1}},           // size-1 dims' strides do not matter
+	} {
+		got, ok := viewStrides(tc.sizes, tc.strides, tc.to)
+		if (tc.want == nil) == ok || (ok && !slices.Equal(got, tc.want)) {
+			t.Errorf("view %v (strides %v) as %v: %v %v, want %v", tc.sizes, tc.strides, tc.to, got, ok, tc.want)
+		}
+	}
+}
