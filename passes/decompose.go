@@ -1,6 +1,7 @@
 package passes
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,6 +35,7 @@ var decompositions = map[string]decomposition{
 	"aten._unsafe_view.default":            decomposeReshape,
 	"aten._assert_tensor_metadata.default": removeAssert,
 	"aten.to.dtype":                        decomposeToDtype,
+	"aten.hardsigmoid.default":             decomposeHardsigmoid,
 	"aten.__and__.Tensor":                  retarget("aten.bitwise_and.Tensor"),
 	"aten.__or__.Tensor":                   retarget("aten.bitwise_or.Tensor"),
 	"aten.__xor__.Tensor":                  retarget("aten.bitwise_xor.Tensor"),
@@ -121,6 +123,17 @@ func repeat(x int64, k int) []int64 {
 
 func tensorArgOf(name string, v *ir.Value) ir.Arg {
 	return ir.Arg{Name: name, Kind: ir.ArgTensor, Values: []*ir.Value{v}}
+}
+
+// insertBefore adds a node calling target with args before at; the node and its one result
+// share a fresh name built from base.
+func insertBefore(g *ir.Graph, at *ir.Node, base, target string, meta *ir.TensorMeta, args ...ir.Arg) *ir.Value {
+	node := &ir.Node{Target: target, Args: args}
+	v := g.NewValue(base, meta, node)
+	node.Name = v.Name
+	node.Outputs = []*ir.Value{v}
+	g.InsertBefore(at, node)
+	return v
 }
 
 // forward removes n, whose result is its input unchanged, and makes its readers read the input.
@@ -277,13 +290,10 @@ func reshapeTo(g *ir.Graph, n *ir.Node, in *ir.Value, st *strides) error {
 	}
 	src := in
 	if !viewable(sizesOf(in.Meta), st.of(in), sizesOf(out.Meta)) {
-		clone := &ir.Node{Name: n.Name + "_clone", Target: "dim_order_ops._clone_dim_order.default",
-			Args: []ir.Arg{tensorArgOf("self", in), {Name: "dim_order", Kind: ir.ArgInts, Ints: identity(len(in.Meta.Sizes)), KwargOnly: true}}}
 		meta := *in.Meta
 		meta.Sizes = slices.Clone(in.Meta.Sizes)
-		src = g.NewValue(n.Name+"_clone", &meta, clone)
-		clone.Outputs = []*ir.Value{src}
-		g.InsertBefore(n, clone)
+		src = insertBefore(g, n, n.Name+"_clone", "dim_order_ops._clone_dim_order.default", &meta,
+			tensorArgOf("self", in), ir.Arg{Name: "dim_order", Kind: ir.ArgInts, Ints: identity(len(in.Meta.Sizes)), KwargOnly: true})
 	}
 	n.Target = "aten.view.default"
 	n.Args = []ir.Arg{tensorArgOf("self", src), {Name: "size", Kind: ir.ArgInts, Ints: sizesOf(out.Meta)}}
@@ -341,4 +351,60 @@ func sizesOf(m *ir.TensorMeta) []int64 {
 		out[i] = d.Size
 	}
 	return out
+}
+
+// decomposeHardsigmoid: hardsigmoid(x) = clamp(clamp(x + 3, min=0), max=6) / 6, with the
+// scalars 3 and 6 as Edge has them: int64 tensor constants (ScalarToTensorPass) converted to
+// x's dtype by _to_dim_order_copy (RemoveMixedTypeOperators).
+func decomposeHardsigmoid(g *ir.Graph, n *ir.Node, _ *strides) error {
+	x, err := tensorIn(n, "self")
+	if err != nil {
+		return err
+	}
+	if _, err := result(n); err != nil {
+		return err
+	}
+	scalar := func(k int64) *ir.Value {
+		return insertBefore(g, n, n.Name+"_scalar", "dim_order_ops._to_dim_order_copy.default", &ir.TensorMeta{DType: x.Meta.DType},
+			tensorArgOf("self", liftScalar(g, k)),
+			ir.Arg{Name: "dtype", Kind: ir.ArgScalarType, Int: int64(x.Meta.DType), KwargOnly: true},
+			ir.Arg{Name: "dim_order", Kind: ir.ArgInts, Ints: []int64{}, KwargOnly: true})
+	}
+	like := func() *ir.TensorMeta { m := *x.Meta; m.Sizes = slices.Clone(x.Meta.Sizes); return &m }
+	step := func(name, target string, args ...ir.Arg) *ir.Value {
+		return insertBefore(g, n, n.Name+"_"+name, target, like(), args...)
+	}
+	three := scalar(3)
+	sum := step("add", "aten.add.Tensor", tensorArgOf("self", x), tensorArgOf("other", three))
+	low := step("clamp", "aten.clamp.default", tensorArgOf("self", sum), ir.Arg{Name: "min", Kind: ir.ArgInt, Int: 0})
+	high := step("clamp_max", "aten.clamp.default", tensorArgOf("self", low), ir.Arg{Name: "min", Kind: ir.ArgNone}, ir.Arg{Name: "max", Kind: ir.ArgInt, Int: 6})
+	six := scalar(6)
+	n.Target = "aten.div.Tensor"
+	n.Args = []ir.Arg{tensorArgOf("self", high), tensorArgOf("other", six)}
+	return nil
+}
+
+// liftScalar adds an int64 scalar tensor constant to the graph, as lift_constant_tensor_pass
+// names them (_lifted_tensor_constantN), listed before the user inputs.
+func liftScalar(g *ir.Graph, k int64) *ir.Value {
+	name := ""
+	for i := 0; ; i++ {
+		name = fmt.Sprintf("_lifted_tensor_constant%d", i)
+		if _, taken := g.Value(name); !taken && g.Constants[name] == nil {
+			break
+		}
+	}
+	meta := ir.TensorMeta{DType: ir.Int64}
+	v := g.NewValue(name, &meta, nil)
+	g.Constants[name] = &ir.Constant{Meta: meta, Data: binary.LittleEndian.AppendUint64(nil, uint64(k))}
+	spec := ir.InputSpec{Kind: ir.TensorConstant, Value: v, Target: name}
+	at := len(g.Inputs)
+	for i, in := range g.Inputs {
+		if in.Kind == ir.UserInput {
+			at = i
+			break
+		}
+	}
+	g.Inputs = slices.Insert(g.Inputs, at, spec)
+	return v
 }

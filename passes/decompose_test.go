@@ -156,6 +156,18 @@ out c`,
 			want: "a: dim_order_ops._to_dim_order_copy.default(self=x dtype=4 dim_order=[0])\nc: aten.bitwise_and.Tensor(self=a other=a)\n| x c",
 		},
 		{
+			name: "hardsigmoid is add, two clamps and a div, its scalars lifted int64 constants converted to float",
+			graph: `
+in x f32[4]
+h = aten.hardsigmoid.default(self=x) -> f32[4]
+out h`,
+			want: "h_scalar: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant0 dtype=6 dim_order=[])\n" +
+				"h_add: aten.add.Tensor(self=x other=h_scalar)\nh_clamp: aten.clamp.default(self=h_add min=0)\n" +
+				"h_clamp_max: aten.clamp.default(self=h_clamp min=none max=6)\n" +
+				"h_scalar_1: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant1 dtype=6 dim_order=[])\n" +
+				"h: aten.div.Tensor(self=h_clamp_max other=h_scalar_1)\n| h",
+		},
+		{
 			name: "operators a partitioner keeps whole stay; others with no decomposition are named",
 			keep: []string{"aten.linear.default"},
 			graph: `
@@ -181,6 +193,11 @@ out n`,
 			}
 			if got := show(g); got != tc.want {
 				t.Errorf("\n got %s\nwant %s", got, tc.want)
+			}
+			for _, in := range g.Inputs {
+				if in.Kind == ir.TensorConstant && g.Constants[in.Target] == nil {
+					t.Errorf("constant input %s has no data", in.Target)
+				}
 			}
 		})
 	}

@@ -22,7 +22,6 @@ import (
 // operator. Every other zoo model must partition exactly as the official lowering did. When
 // decompositions land, entries leave this table and the model joins the comparison.
 var needsDecomposition = map[string]string{
-	"mobilenet_v3_small_small": "aten.hardsigmoid.default",
 	"transformer_encoder":      "aten.layer_norm.default",
 }
 
