@@ -168,15 +168,39 @@ out h`,
 				"h: aten.div.Tensor(self=h_clamp_max other=h_scalar_1)\n| h",
 		},
 		{
+			name: "layer_norm, chunk (uneven), transpose and softmax",
+			graph: `
+in x f32[2,10]
+param w f32[10]
+n = aten.layer_norm.default(input=x, normalized_shape=[10], weight=w, bias=none, eps=0.001, cudnn_enable=false) -> f32[2,10]
+a, b, c = aten.chunk.default(self=n, chunks=3, dim=-1) -> f32[2,4], f32[2,4], f32[2,2]
+t = aten.transpose.int(self=a, dim0=0, dim1=-1) -> f32[4,2]
+s = aten.softmax.int(self=t, dim=0) -> f32[4,2]
+out s
+out c`,
+			want: "n: aten.native_layer_norm.default(input=x normalized_shape=[10] weight=w bias=none eps=0.001)\n" +
+				"a: aten.split_with_sizes_copy.default(self=n split_sizes=[4 4 2] dim=-1)\n" +
+				"t: aten.permute_copy.default(self=a dims=[1 0])\ns: aten._softmax.default(self=t dim=0 half_to_float=false)\n| s c",
+		},
+		{
+			name: "attention with a mask is not decomposed yet",
+			graph: `
+in q f32[1,2,4,8]
+in m f32[4,4]
+o = aten.scaled_dot_product_attention.default(query=q, key=q, value=q, attn_mask=m) -> f32[1,2,4,8]
+out o`,
+			err: "attention with a mask is not decomposed yet",
+		},
+		{
 			name: "operators a partitioner keeps whole stay; others with no decomposition are named",
 			keep: []string{"aten.linear.default"},
 			graph: `
 in x f32[2,4]
 param w f32[3,4]
 l = aten.linear.default(input=x, weight=w) -> f32[2,3]
-n = aten.layer_norm.default(input=l, normalized_shape=[3]) -> f32[2,3]
+n = aten.cumulative_trapezoid.x(y=l, x=l) -> f32[2,3]
 out n`,
-			err: "node 1 (n) calls aten.layer_norm.default, which is not core ATen",
+			err: "node 1 (n) calls aten.cumulative_trapezoid.x, which is not core ATen",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

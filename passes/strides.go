@@ -50,6 +50,11 @@ func (st *strides) compute(v *ir.Value) []int64 {
 	inSizes, inStrides := sizesOf(in.Meta), st.of(in)
 	r := len(inSizes)
 	switch n.Target {
+	case "aten.split_with_sizes.default", "aten.split.Tensor", "aten.chunk.default", "aten.unbind.int":
+		// Pieces of a split keep the input's strides (unbind drops the split dim).
+		if len(out) == r {
+			return append([]int64(nil), inStrides...)
+		}
 	case "aten.permute.default":
 		dims := intsOr(n, "dims", nil)
 		if len(dims) != r {

@@ -1,7 +1,6 @@
 package xnnpack_test
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -16,14 +15,6 @@ import (
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
 )
-
-// needsDecomposition lists the zoo models whose exported graph holds an operator that must be
-// decomposed before it is Edge (etgo has no decomposition table yet), with the first such
-// operator. Every other zoo model must partition exactly as the official lowering did. When
-// decompositions land, entries leave this table and the model joins the comparison.
-var needsDecomposition = map[string]string{
-	"transformer_encoder":      "aten.layer_norm.default",
-}
 
 // toEdge runs etgo's Edge lowering, then the transform passes.
 func toEdge(t *testing.T, path string, transform []passes.Pass, keep []string) (*ir.Graph, error) {
@@ -41,7 +32,7 @@ func toEdge(t *testing.T, path string, transform []passes.Pass, keep []string) (
 	return prog.Graph, nil
 }
 
-// TestZooPlanMatchesOfficial: for every zoo model etgo can bring to Edge, the XNNPACK plan has
+// TestZooPlanMatchesOfficial: for every zoo model, the XNNPACK plan etgo makes from model.pt2 has
 // the official number of delegates, the same operators in each, and the same delegated and
 // non-delegated count per operator (getitems included, as get_delegation_info counts them).
 func TestZooPlanMatchesOfficial(t *testing.T) {
@@ -54,12 +45,6 @@ func TestZooPlanMatchesOfficial(t *testing.T) {
 		p := &xnnpack.Partitioner{}
 		keep, _ := p.OpsToNotDecompose()
 		g, err := toEdge(t, m.PT2, recommended, keep)
-		if want, listed := needsDecomposition[m.Name]; listed {
-			if !errors.Is(err, passes.ErrNotEdge) || !strings.Contains(err.Error(), "calls "+want+",") {
-				t.Fatalf("listed as needing a decomposition of %s, but the Edge check says: %v", want, err)
-			}
-			return
-		}
 		if err != nil {
 			t.Fatal(err)
 		}

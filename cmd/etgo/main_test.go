@@ -56,7 +56,7 @@ func TestCLI(t *testing.T) {
 		{"lower without recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan", "--transform-passes", "none"}, 0, "in 2 regions", ""},
 		{"lower with recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan"}, 0, "in 1 region\n", ""},
 		{"lower decomposes", []string{"lower", testutil.Testdata(t, "zoo", "resnet18_small", "model.pt2"), "--plan"}, 0, "69 of 69 operators delegated to XnnpackBackend in 1 region", ""},
-		{"lower not yet Edge", []string{"lower", testutil.Testdata(t, "zoo", "transformer_encoder", "model.pt2"), "--plan"}, 1, "", "calls aten.layer_norm.default, which is not core ATen"},
+		{"lower transformer", []string{"lower", testutil.Testdata(t, "zoo", "transformer_encoder", "model.pt2"), "--plan"}, 0, "29 of 40 operators delegated to XnnpackBackend in 5 regions", ""},
 		{"lower unknown partitioner", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--partitioner", "coreml"}, 1, "", `unknown partitioner "coreml"`},
 		{"lower unknown pass", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--transform-passes", "Nope"}, 1, "", `unknown pass "Nope"`},
 		{"lower without plan", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2")}, 1, "", "use --plan"},
