@@ -11,11 +11,15 @@ import (
 
 // Decompose rewrites operators outside core ATen into core ATen (and ExecuTorch's dim-order
 // operators), as to_edge's run_decompositions does with the default table, for the operators
-// etgo has a decomposition for. Operators in Keep (what the partitioners asked to keep whole)
-// are left alone. Operators with no decomposition here are left too: VerifyEdge names them.
-// Each decomposition produces what torch's produces, so partition plans match the official ones.
+// etgo has a decomposition for. Nodes a partitioner keeps whole (Preserve) are left alone.
+// Operators with no decomposition here are left too: VerifyEdge names them. Each decomposition
+// produces what torch's produces, so partition plans match the official ones.
+//
+// With several partitioners, ExecuTorch decomposes once per partitioner, each time sparing only
+// that partitioner's operators; etgo spares the union, which differs only when a later
+// partitioner would decompose what an earlier one kept.
 type Decompose struct {
-	Keep []string
+	Preserve []Preserve
 }
 
 func (Decompose) Name() string { return "Decompose" }
@@ -51,7 +55,7 @@ func (d Decompose) Run(g *ir.Graph) (string, error) {
 	counts := map[string]int{}
 	for _, n := range slices.Clone(g.Nodes) {
 		fn, ok := decompositions[n.Target]
-		if !ok || slices.Contains(d.Keep, n.Target) {
+		if !ok || preserved(g, n, d.Preserve) {
 			continue
 		}
 		target := n.Target

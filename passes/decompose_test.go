@@ -50,7 +50,7 @@ func show(g *ir.Graph) string {
 func TestToEdge(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		keep  []string
+		keep  []Preserve
 		graph string
 		want  string
 		err   string
@@ -156,6 +156,27 @@ out c`,
 			want: "a: dim_order_ops._to_dim_order_copy.default(self=x dtype=4 dim_order=[0])\nc: aten.bitwise_and.Tensor(self=a other=a)\n| x c",
 		},
 		{
+			name: "a node the keeping partitioner's filter declines is not kept",
+			keep: []Preserve{{Ops: []string{"aten.linear.default"}, Keep: func(_ *ir.Graph, n *ir.Node) bool { return n.Name == "a" }}},
+			graph: `
+in x f32[2,4]
+param w f32[3,4]
+a = aten.linear.default(input=x, weight=w) -> f32[2,3]
+b = aten.linear.default(input=x, weight=w) -> f32[2,3]
+out a
+out b`,
+			err: "node 1 (b) calls aten.linear.default, which is not core ATen, the partitioner that keeps this operator whole declines this node",
+		},
+		{
+			name: "operators on ExecuTorch's blocklist are never kept",
+			keep: []Preserve{{Ops: []string{"aten.item.default"}}},
+			graph: `
+in x f32[1]
+m = aten.item.default(self=x) -> f32[]
+out m`,
+			err: "node 0 (m) calls aten.item.default, which is not core ATen",
+		},
+		{
 			name: "hardsigmoid is add, two clamps and a div, its scalars lifted int64 constants converted to float",
 			graph: `
 in x f32[4]
@@ -193,7 +214,7 @@ out o`,
 		},
 		{
 			name: "operators a partitioner keeps whole stay; others with no decomposition are named",
-			keep: []string{"aten.linear.default"},
+			keep: []Preserve{{Ops: []string{"aten.linear.default"}}},
 			graph: `
 in x f32[2,4]
 param w f32[3,4]

@@ -33,26 +33,62 @@ func IsEdgeOp(target string) bool {
 	return ns == "aten" && isCopy && viewOps[base] && coreATen["aten."+base+"."+overload]
 }
 
-// VerifyEdge checks that every node of g calls an Edge operator or one of keep (the operators
-// partitioners asked to keep whole). The error names the first node that does not.
-func VerifyEdge(g *ir.Graph, keep []string) error {
-	for i, n := range g.Nodes {
-		if !IsEdgeOp(n.Target) && !slices.Contains(keep, n.Target) {
-			return fmt.Errorf("%w: node %d (%s) calls %s, which is not core ATen, no partitioner keeps it whole, and etgo has no decomposition for it yet",
-				ErrNotEdge, i, n.Name, n.Target)
+// Preserve is one partitioner's request to keep operators whole through the lowering to Edge
+// (its ops_to_not_decompose): the operators, and the per-node filter that decides whether a
+// given node is kept (nil: every node).
+type Preserve struct {
+	Ops  []string
+	Keep func(*ir.Graph, *ir.Node) bool
+}
+
+// neverPreserved are operators ExecuTorch drops from every preserve list
+// (_remove_invalid_ops_for_not_decompose's fixed blocklist): they must be decomposed or stay
+// core whatever a partitioner asks.
+var neverPreserved = map[string]bool{
+	"aten._to_copy.default": true, "aten.mul.Tensor": true, "aten.add.Tensor": true, "aten.sub.Tensor": true,
+	"aten.div.Tensor": true, "aten.item.default": true, "aten._local_scalar_dense.default": true,
+	"aten.unbind.int": true, "aten.split_with_sizes.default": true,
+}
+
+// preserved reports whether some partitioner keeps node n whole.
+func preserved(g *ir.Graph, n *ir.Node, ps []Preserve) bool {
+	if neverPreserved[n.Target] {
+		return false
+	}
+	for _, p := range ps {
+		if slices.Contains(p.Ops, n.Target) && (p.Keep == nil || p.Keep(g, n)) {
+			return true
 		}
+	}
+	return false
+}
+
+// VerifyEdge checks that every node of g calls an Edge operator or is kept whole by a
+// partitioner. The error names the first node that does not.
+func VerifyEdge(g *ir.Graph, ps []Preserve) error {
+	for i, n := range g.Nodes {
+		if IsEdgeOp(n.Target) || preserved(g, n, ps) {
+			continue
+		}
+		why := "no partitioner keeps it whole"
+		for _, p := range ps {
+			if slices.Contains(p.Ops, n.Target) {
+				why = "the partitioner that keeps this operator whole declines this node"
+			}
+		}
+		return fmt.Errorf("%w: node %d (%s) calls %s, which is not core ATen, %s, and etgo has no decomposition for it yet",
+			ErrNotEdge, i, n.Name, n.Target, why)
 	}
 	return nil
 }
 
 // ToEdge lowers an exported ATen graph to the Edge dialect as far as etgo can: in-place ops
-// become functional, operators with a decomposition are decomposed (except those in keep, which
-// partitioners asked to keep whole), views become copies, dead nodes go, and the result is
-// checked with VerifyEdge.
-func ToEdge(g *ir.Graph, keep []string) ([]Report, error) {
-	reports, err := NewManager(Functionalize{}, Decompose{Keep: keep}, ReplaceViewOps{}, DeadCodeElimination{}).Run(g)
+// become functional, operators with a decomposition are decomposed unless a partitioner keeps
+// the node whole, views become copies, dead nodes go, and the result is checked with VerifyEdge.
+func ToEdge(g *ir.Graph, ps []Preserve) ([]Report, error) {
+	reports, err := NewManager(Functionalize{}, Decompose{Preserve: ps}, ReplaceViewOps{}, DeadCodeElimination{}).Run(g)
 	if err != nil {
 		return reports, err
 	}
-	return reports, VerifyEdge(g, keep)
+	return reports, VerifyEdge(g, ps)
 }

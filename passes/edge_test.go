@@ -33,7 +33,7 @@ func TestIsEdgeOp(t *testing.T) {
 func TestVerifyEdge(t *testing.T) {
 	g := ir.NewGraph()
 	g.Nodes = []*ir.Node{{Name: "fc", Target: "aten.linear.default"}, {Name: "r", Target: "aten.relu.default"}}
-	if err := VerifyEdge(g, []string{"aten.linear.default"}); err != nil {
+	if err := VerifyEdge(g, []Preserve{{Ops: []string{"aten.linear.default"}}}); err != nil {
 		t.Errorf("linear kept whole: %v", err)
 	}
 	err := VerifyEdge(g, nil)

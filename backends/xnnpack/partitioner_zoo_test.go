@@ -17,13 +17,14 @@ import (
 )
 
 // toEdge runs etgo's Edge lowering, then the transform passes.
-func toEdge(t *testing.T, path string, transform []passes.Pass, keep []string) (*ir.Graph, error) {
+func toEdge(t *testing.T, path string, transform []passes.Pass, p *xnnpack.Partitioner) (*ir.Graph, error) {
 	t.Helper()
 	prog, err := pt2.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := passes.ToEdge(prog.Graph, keep); err != nil {
+	ops, keep := p.OpsToNotDecompose()
+	if _, err := passes.ToEdge(prog.Graph, []passes.Preserve{{Ops: ops, Keep: keep}}); err != nil {
 		return nil, err
 	}
 	if _, err := passes.NewManager(transform...).Run(prog.Graph); err != nil {
@@ -43,8 +44,7 @@ func TestZooPlanMatchesOfficial(t *testing.T) {
 	compared := 0
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
 		p := &xnnpack.Partitioner{}
-		keep, _ := p.OpsToNotDecompose()
-		g, err := toEdge(t, m.PT2, recommended, keep)
+		g, err := toEdge(t, m.PT2, recommended, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,8 +139,7 @@ func TestRecommendedPassesJoinRegions(t *testing.T) {
 	regions := map[string]int{}
 	for name, transform := range map[string][]passes.Pass{"none": nil, "recommended": recommended} {
 		p := &xnnpack.Partitioner{}
-		keep, _ := p.OpsToNotDecompose()
-		g, err := toEdge(t, m.PT2, transform, keep)
+		g, err := toEdge(t, m.PT2, transform, p)
 		if err != nil {
 			t.Fatal(err)
 		}

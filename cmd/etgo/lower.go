@@ -57,7 +57,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	var parts []partition.Partitioner
 	var transform []passes.Pass
 	seen := map[string]bool{}
-	var keep []string
+	var preserve []passes.Preserve
 	for _, name := range names {
 		p, backend, err := newPartitioner(name, *perOp)
 		if err != nil {
@@ -74,8 +74,8 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 				transform = append(transform, pass)
 			}
 		}
-		ops, _ := p.OpsToNotDecompose()
-		keep = append(keep, ops...)
+		ops, keep := p.OpsToNotDecompose()
+		preserve = append(preserve, passes.Preserve{Ops: ops, Keep: keep})
 	}
 
 	prog, err := pt2.Open(path)
@@ -84,7 +84,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	}
 	g := prog.Graph
 	nodes := len(g.Nodes)
-	edge, err := passes.ToEdge(g, keep)
+	edge, err := passes.ToEdge(g, preserve)
 	if err != nil {
 		return fmt.Errorf("%s: to Edge: %w", path, err)
 	}
