@@ -346,3 +346,42 @@ func (n *Node) Arg(name string) *Arg {
 	}
 	return nil
 }
+
+// TensorArg returns the tensor passed as the named argument, or nil.
+func (n *Node) TensorArg(name string) *Value {
+	a := n.Arg(name)
+	if a == nil || a.Kind != ArgTensor || len(a.Values) != 1 {
+		return nil
+	}
+	return a.Values[0]
+}
+
+// IntArg returns an int argument, or def when it is absent, None or not an int.
+func (n *Node) IntArg(name string, def int64) int64 {
+	if a := n.Arg(name); a != nil && a.Kind == ArgInt {
+		return a.Int
+	}
+	return def
+}
+
+// BoolArg returns a bool argument, or def when it is absent or not a bool.
+func (n *Node) BoolArg(name string, def bool) bool {
+	if a := n.Arg(name); a != nil && a.Kind == ArgBool {
+		return a.Bool
+	}
+	return def
+}
+
+// IntsArg returns an int-list argument, or def when it is absent or holds a symbolic entry.
+func (n *Node) IntsArg(name string, def []int64) []int64 {
+	a := n.Arg(name)
+	if a == nil || (a.Kind != ArgInts && a.Kind != ArgSymInts) {
+		return def
+	}
+	for _, v := range a.Values {
+		if v != nil {
+			return def
+		}
+	}
+	return a.Ints
+}

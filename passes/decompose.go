@@ -84,13 +84,13 @@ func retarget(to string) decomposition {
 	return func(_ *ir.Graph, n *ir.Node, _ *strides) error { n.Target = to; return nil }
 }
 
-// tensorIn returns the tensor passed as the named argument.
+// tensorIn returns the tensor passed as the named argument, with its metadata.
 func tensorIn(n *ir.Node, name string) (*ir.Value, error) {
-	a := n.Arg(name)
-	if a == nil || a.Kind != ir.ArgTensor || len(a.Values) != 1 || a.Values[0] == nil || a.Values[0].Meta == nil {
+	v := n.TensorArg(name)
+	if v == nil || v.Meta == nil {
 		return nil, fmt.Errorf("argument %s is not a tensor", name)
 	}
-	return a.Values[0], nil
+	return v, nil
 }
 
 // result is the node's single tensor output.
@@ -99,27 +99,6 @@ func result(n *ir.Node) (*ir.Value, error) {
 		return nil, fmt.Errorf("expected one tensor result")
 	}
 	return n.Outputs[0], nil
-}
-
-func intsOr(n *ir.Node, name string, def []int64) []int64 {
-	if a := n.Arg(name); a != nil && a.Kind == ir.ArgInts {
-		return a.Ints
-	}
-	return def
-}
-
-func intOr(n *ir.Node, name string, def int64) int64 {
-	if a := n.Arg(name); a != nil && a.Kind == ir.ArgInt {
-		return a.Int
-	}
-	return def
-}
-
-func boolOr(n *ir.Node, name string, def bool) bool {
-	if a := n.Arg(name); a != nil && a.Kind == ir.ArgBool {
-		return a.Bool
-	}
-	return def
 }
 
 func repeat(x int64, k int) []int64 {
@@ -178,12 +157,12 @@ func decomposeConv(_ *ir.Graph, n *ir.Node, _ *strides) error {
 	n.Target = "aten.convolution.default"
 	n.Args = []ir.Arg{
 		tensorArgOf("input", in), tensorArgOf("weight", w), bias,
-		{Name: "stride", Kind: ir.ArgInts, Ints: intsOr(n, "stride", repeat(1, spatial))},
-		{Name: "padding", Kind: ir.ArgInts, Ints: intsOr(n, "padding", repeat(0, spatial))},
-		{Name: "dilation", Kind: ir.ArgInts, Ints: intsOr(n, "dilation", repeat(1, spatial))},
+		{Name: "stride", Kind: ir.ArgInts, Ints: n.IntsArg("stride", repeat(1, spatial))},
+		{Name: "padding", Kind: ir.ArgInts, Ints: n.IntsArg("padding", repeat(0, spatial))},
+		{Name: "dilation", Kind: ir.ArgInts, Ints: n.IntsArg("dilation", repeat(1, spatial))},
 		{Name: "transposed", Kind: ir.ArgBool},
 		{Name: "output_padding", Kind: ir.ArgInts, Ints: repeat(0, spatial)},
-		{Name: "groups", Kind: ir.ArgInt, Int: intOr(n, "groups", 1)},
+		{Name: "groups", Kind: ir.ArgInt, Int: n.IntArg("groups", 1)},
 	}
 	return nil
 }
@@ -192,7 +171,7 @@ func decomposeConv(_ *ir.Graph, n *ir.Node, _ *strides) error {
 // _native_batch_norm_legit_no_training, whose first result is the output; the saved mean and
 // rstd results are unused.
 func decomposeBatchNorm(_ *ir.Graph, n *ir.Node, _ *strides) error {
-	if boolOr(n, "training", false) {
+	if n.BoolArg("training", false) {
 		return fmt.Errorf("training-mode batch norm; export the model in eval mode")
 	}
 	in, err := tensorIn(n, "input")
@@ -229,7 +208,7 @@ func decomposeBatchNorm(_ *ir.Graph, n *ir.Node, _ *strides) error {
 
 // decomposeDropout: dropout outside training is the identity.
 func decomposeDropout(g *ir.Graph, n *ir.Node, _ *strides) error {
-	if boolOr(n, "train", true) {
+	if n.BoolArg("train", true) {
 		return fmt.Errorf("training-mode dropout; export the model in eval mode")
 	}
 	// dropout names its tensor input, the functionalised dropout_ self.
@@ -250,7 +229,7 @@ func decomposeAdaptiveAvgPool2d(_ *ir.Graph, n *ir.Node, _ *strides) error {
 	if err != nil {
 		return err
 	}
-	size := intsOr(n, "output_size", nil)
+	size := n.IntsArg("output_size", nil)
 	if slices.Equal(size, []int64{1, 1}) {
 		n.Target = "aten.mean.dim"
 		n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "dim", Kind: ir.ArgInts, Ints: []int64{-1, -2}}, {Name: "keepdim", Kind: ir.ArgBool, Bool: true}}
@@ -268,7 +247,7 @@ func decomposeFlatten(g *ir.Graph, n *ir.Node, st *strides) error {
 		return err
 	}
 	r := int64(len(in.Meta.Sizes))
-	start, end := intOr(n, "start_dim", 0), intOr(n, "end_dim", -1)
+	start, end := n.IntArg("start_dim", 0), n.IntArg("end_dim", -1)
 	if r > 0 {
 		start, end = (start%r+r)%r, (end%r+r)%r
 		if start == end {
@@ -331,7 +310,7 @@ func decomposeToDtype(g *ir.Graph, n *ir.Node, _ *strides) error {
 	if err != nil {
 		return err
 	}
-	if in.Meta.DType == out.Meta.DType && !boolOr(n, "copy", false) {
+	if in.Meta.DType == out.Meta.DType && !n.BoolArg("copy", false) {
 		forward(g, n, in)
 		return nil
 	}

@@ -47,8 +47,8 @@ func decomposeChunk(_ *ir.Graph, n *ir.Node, _ *strides) error {
 	if err != nil {
 		return err
 	}
-	chunks := intOr(n, "chunks", 0)
-	d, ok := norm(intOr(n, "dim", 0), len(in.Meta.Sizes))
+	chunks := n.IntArg("chunks", 0)
+	d, ok := norm(n.IntArg("dim", 0), len(in.Meta.Sizes))
 	if chunks < 1 || !ok || !in.Meta.Sizes[d].IsStatic() {
 		return fmt.Errorf("chunk of a symbolic or invalid dim, or %d chunks", chunks)
 	}
@@ -62,7 +62,7 @@ func decomposeChunk(_ *ir.Graph, n *ir.Node, _ *strides) error {
 		return fmt.Errorf("chunk into %d pieces but %d results", len(sizes), len(n.Outputs))
 	}
 	n.Target = "aten.split_with_sizes.default"
-	n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "split_sizes", Kind: ir.ArgInts, Ints: sizes}, {Name: "dim", Kind: ir.ArgInt, Int: intOr(n, "dim", 0)}}
+	n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "split_sizes", Kind: ir.ArgInts, Ints: sizes}, {Name: "dim", Kind: ir.ArgInt, Int: n.IntArg("dim", 0)}}
 	return nil
 }
 
@@ -73,8 +73,8 @@ func decomposeTranspose(_ *ir.Graph, n *ir.Node, _ *strides) error {
 		return err
 	}
 	r := len(in.Meta.Sizes)
-	i, ok1 := norm(intOr(n, "dim0", 0), r)
-	j, ok2 := norm(intOr(n, "dim1", 0), r)
+	i, ok1 := norm(n.IntArg("dim0", 0), r)
+	j, ok2 := norm(n.IntArg("dim1", 0), r)
 	if !ok1 || !ok2 {
 		return fmt.Errorf("dims out of range for rank %d", r)
 	}
@@ -95,7 +95,7 @@ func decomposeSoftmax(_ *ir.Graph, n *ir.Node, _ *strides) error {
 		return fmt.Errorf("softmax with a dtype is not decomposed yet")
 	}
 	n.Target = "aten._softmax.default"
-	n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "dim", Kind: ir.ArgInt, Int: intOr(n, "dim", -1)}, {Name: "half_to_float", Kind: ir.ArgBool}}
+	n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "dim", Kind: ir.ArgInt, Int: n.IntArg("dim", -1)}, {Name: "half_to_float", Kind: ir.ArgBool}}
 	return nil
 }
 
@@ -126,7 +126,7 @@ func decomposeSDPA(g *ir.Graph, n *ir.Node, _ *strides) error {
 	if a := n.Arg("dropout_p"); a != nil && a.Float != 0 {
 		return fmt.Errorf("attention with dropout is not decomposed yet")
 	}
-	if boolOr(n, "is_causal", false) || boolOr(n, "enable_gqa", false) {
+	if n.BoolArg("is_causal", false) || n.BoolArg("enable_gqa", false) {
 		return fmt.Errorf("causal or grouped-query attention is not decomposed yet")
 	}
 	for _, x := range []*ir.Value{q, k, v, out} {

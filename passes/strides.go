@@ -56,7 +56,7 @@ func (st *strides) compute(v *ir.Value) []int64 {
 			return append([]int64(nil), inStrides...)
 		}
 	case "aten.permute.default":
-		dims := intsOr(n, "dims", nil)
+		dims := n.IntsArg("dims", nil)
 		if len(dims) != r {
 			break
 		}
@@ -70,7 +70,7 @@ func (st *strides) compute(v *ir.Value) []int64 {
 		}
 		return s
 	case "aten.transpose.int", "aten.t.default":
-		a, b := intOr(n, "dim0", 0), intOr(n, "dim1", 1)
+		a, b := n.IntArg("dim0", 0), n.IntArg("dim1", 1)
 		i, ok1 := norm(a, r)
 		j, ok2 := norm(b, r)
 		if !ok1 || !ok2 {
@@ -80,21 +80,21 @@ func (st *strides) compute(v *ir.Value) []int64 {
 		s[i], s[j] = s[j], s[i]
 		return s
 	case "aten.slice.Tensor":
-		d, ok := norm(intOr(n, "dim", 0), r)
+		d, ok := norm(n.IntArg("dim", 0), r)
 		if !ok || len(out) != r {
 			break
 		}
 		s := append([]int64(nil), inStrides...)
-		s[d] *= intOr(n, "step", 1)
+		s[d] *= n.IntArg("step", 1)
 		return s
 	case "aten.select.int":
-		d, ok := norm(intOr(n, "dim", 0), r)
+		d, ok := norm(n.IntArg("dim", 0), r)
 		if !ok {
 			break
 		}
 		return append(append([]int64(nil), inStrides[:d]...), inStrides[d+1:]...)
 	case "aten.unsqueeze.default":
-		d, ok := norm(intOr(n, "dim", 0), r+1)
+		d, ok := norm(n.IntArg("dim", 0), r+1)
 		if !ok {
 			break
 		}
@@ -145,9 +145,9 @@ func squeezes(n *ir.Node, i, r int) bool {
 	if n.Target == "aten.squeeze.default" {
 		return true
 	}
-	dims := intsOr(n, "dim", nil)
+	dims := n.IntsArg("dim", nil)
 	if n.Target == "aten.squeeze.dim" {
-		dims = []int64{intOr(n, "dim", 0)}
+		dims = []int64{n.IntArg("dim", 0)}
 	}
 	for _, d := range dims {
 		if k, ok := norm(d, r); ok && k == i {

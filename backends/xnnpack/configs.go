@@ -160,7 +160,7 @@ func gemmConfig(name, target string, precisions []Precision, aten, weight, bias,
 		if d != nil || target != "convolution.default" {
 			return d
 		}
-		if k := rank(tensorArg(n, weight)); k-2 > 2 {
+		if k := rank(n.TensorArg(weight)); k-2 > 2 {
 			return decline(partition.Geometry, "%d-D convolution; XNNPACK supports 1-D and 2-D", k-2)
 		}
 		return nil
@@ -177,7 +177,7 @@ func gemmConfig(name, target string, precisions []Precision, aten, weight, bias,
 // ExecuTorch does); the quantised paths themselves are not implemented yet and decline.
 func gemmDeps(p *Partitioner, c *config, f *graphFacts, n *ir.Node, weight, bias string, linearLike bool) (partition.Claim, *partition.Decline) {
 	claim := partition.Claim{Nodes: []*ir.Node{n}}
-	w := tensorArg(n, weight)
+	w := n.TensorArg(weight)
 	if w == nil {
 		return claim, decline(partition.Geometry, "%s has no %s argument", n.Target, weight)
 	}
@@ -192,7 +192,7 @@ func gemmDeps(p *Partitioner, c *config, f *graphFacts, n *ir.Node, weight, bias
 		takeWeight = false // quantised linear partitioned as fp32: the dq chain stays outside
 	}
 	if !p.ForceNonStaticWeightsForF32Linear && bias != "" && len(tensorInputs(n)) > 2 {
-		if b := tensorArg(n, bias); b != nil {
+		if b := n.TensorArg(bias); b != nil {
 			if !f.isParam(b) {
 				return claim, decline(partition.NonConstantWeight, "bias %s is computed at run time, not a parameter", b.Name)
 			}
@@ -244,21 +244,21 @@ func poolArgs(n *ir.Node) (kernel, stride, padding [2]int64) {
 		}
 		return [2]int64{v[0], v[1]}
 	}
-	kernel = pair(intsArg(n, "kernel_size"), [2]int64{1, 1})
-	stride = pair(intsArg(n, "stride"), kernel)
-	padding = pair(intsArg(n, "padding"), [2]int64{0, 0})
+	kernel = pair(n.IntsArg("kernel_size", nil), [2]int64{1, 1})
+	stride = pair(n.IntsArg("stride", nil), kernel)
+	padding = pair(n.IntsArg("padding", nil), [2]int64{0, 0})
 	return
 }
 
 func checkAvgPool(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
 	kernel, _, padding := poolArgs(n)
-	if boolArg(n, "ceil_mode", false) {
+	if n.BoolArg("ceil_mode", false) {
 		return decline(partition.Geometry, "avg_pool2d with ceil_mode")
 	}
-	if boolArg(n, "count_include_pad", true) && (padding[0] != 0 || padding[1] != 0) {
+	if n.BoolArg("count_include_pad", true) && (padding[0] != 0 || padding[1] != 0) {
 		return decline(partition.Geometry, "avg_pool2d counting padding %v in the average", padding)
 	}
-	if d := intArg(n, "divisor_override", kernel[0]*kernel[1]); d != kernel[0]*kernel[1] {
+	if d := n.IntArg("divisor_override", kernel[0]*kernel[1]); d != kernel[0]*kernel[1] {
 		return decline(partition.Geometry, "avg_pool2d with divisor_override %d", d)
 	}
 	return nil
@@ -266,7 +266,7 @@ func checkAvgPool(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline 
 
 func checkMaxPool(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
 	kernel, stride, _ := poolArgs(n)
-	if boolArg(n, "ceil_mode", false) && len(n.Outputs) > 0 && n.Outputs[0] != nil && n.Outputs[0].Meta != nil && !n.Outputs[0].Meta.IsStatic() {
+	if n.BoolArg("ceil_mode", false) && len(n.Outputs) > 0 && n.Outputs[0] != nil && n.Outputs[0].Meta != nil && !n.Outputs[0].Meta.IsStatic() {
 		return decline(partition.DynamicShape, "max_pool2d with ceil_mode on a dynamic shape")
 	}
 	if stride[0] > kernel[0] || stride[1] > kernel[1] {
@@ -291,7 +291,7 @@ func checkBatchNorm(_ *Partitioner, f *graphFacts, n *ir.Node) *partition.Declin
 	if !onlyFirstOutputUsed(f, n) {
 		return decline(partition.Geometry, "batch norm's saved statistics are used; XNNPACK only produces its output")
 	}
-	in := tensorArg(n, "input")
+	in := n.TensorArg("input")
 	if canFuseBatchNorm(f, in, n) {
 		return nil
 	}
@@ -302,7 +302,7 @@ func checkBatchNorm(_ *Partitioner, f *graphFacts, n *ir.Node) *partition.Declin
 		return decline(partition.DynamicShape, "batch norm channel dim is the symbol %s", in.Meta.Sizes[1].Symbol)
 	}
 	for _, name := range []string{"weight", "bias", "running_mean", "running_var"} {
-		v := tensorArg(n, name)
+		v := n.TensorArg(name)
 		if v == nil && (name == "weight" || name == "bias") {
 			continue
 		}
@@ -327,11 +327,11 @@ func canFuseBatchNorm(f *graphFacts, in *ir.Value, bn *ir.Node) bool {
 	if !isConv && prev.Target != "aten.linear.default" {
 		return false
 	}
-	if !f.isParam(tensorArg(prev, "weight")) || !f.isParam(tensorArg(bn, "weight")) {
+	if !f.isParam(prev.TensorArg("weight")) || !f.isParam(bn.TensorArg("weight")) {
 		return false
 	}
 	if isConv {
-		if r := rank(tensorArg(prev, "input")); r != 3 && r != 4 {
+		if r := rank(prev.TensorArg("input")); r != 3 && r != 4 {
 			return false
 		}
 	}
@@ -374,7 +374,7 @@ func checkClone(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
 }
 
 func checkCloneDimOrder(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-	order := intsArg(n, "dim_order")
+	order := n.IntsArg("dim_order", nil)
 	if order == nil {
 		return nil
 	}
@@ -387,9 +387,9 @@ func checkCloneDimOrder(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.De
 }
 
 func checkConstantPad(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-	for _, p := range intsArg(n, "pad") {
+	for _, p := range n.IntsArg("pad", nil) {
 		if p < 0 {
-			return decline(partition.Geometry, "constant_pad_nd with negative padding %v (cropping)", intsArg(n, "pad"))
+			return decline(partition.Geometry, "constant_pad_nd with negative padding %v (cropping)", n.IntsArg("pad", nil))
 		}
 	}
 	return nil
@@ -429,7 +429,7 @@ func checkMeanDim(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline 
 	if a := n.Arg("dtype"); a != nil && a.Kind == ir.ArgScalarType {
 		return decline(partition.UnsupportedDType, "mean.dim with a dtype argument")
 	}
-	dims := intsArg(n, "dim")
+	dims := n.IntsArg("dim", nil)
 	norm := make([]int64, len(dims))
 	for i, d := range dims {
 		if d < -int64(r) || d >= int64(r) {
@@ -444,7 +444,7 @@ func checkMeanDim(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline 
 	if !slices.Equal(norm, []int64{2, 3}) {
 		return decline(partition.Geometry, "mean.dim over dims %v; XNNPACK averages over H and W (2, 3)", dims)
 	}
-	if !boolArg(n, "keepdim", false) {
+	if !n.BoolArg("keepdim", false) {
 		return decline(partition.Geometry, "mean.dim without keepdim")
 	}
 	return nil
@@ -482,7 +482,7 @@ func checkToDimOrderCopy(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.D
 }
 
 func checkSlice(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-	if s := intArg(n, "step", 1); s != 1 {
+	if s := n.IntArg("step", 1); s != 1 {
 		return decline(partition.Geometry, "slice with step %d", s)
 	}
 	vals := []*ir.Value{firstInput(n)}
@@ -507,7 +507,7 @@ func checkSlice(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
 
 func checkSoftmax(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
 	r := int64(rank(firstInput(n)))
-	if d := intArg(n, "dim", -1); d != -1 && d != r-1 {
+	if d := n.IntArg("dim", -1); d != -1 && d != r-1 {
 		return decline(partition.Geometry, "softmax over dim %d of a rank-%d tensor; XNNPACK takes the last dim", d, r)
 	}
 	return nil
@@ -515,7 +515,7 @@ func checkSoftmax(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline 
 
 func checkUnsqueeze(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
 	r := int64(rank(firstInput(n)))
-	if d := intArg(n, "dim", 0); d != -1 && d != r {
+	if d := n.IntArg("dim", 0); d != -1 && d != r {
 		return decline(partition.Geometry, "unsqueeze at dim %d of a rank-%d tensor; XNNPACK adds trailing dims only", d, r)
 	}
 	return nil

@@ -277,39 +277,6 @@ func (f *graphFacts) soleUser(v *ir.Value) *ir.Node {
 	return f.users[v][0]
 }
 
-// tensorArg returns the tensor passed as the named argument, or nil.
-func tensorArg(n *ir.Node, name string) *ir.Value {
-	a := n.Arg(name)
-	if a == nil || a.Kind != ir.ArgTensor || len(a.Values) != 1 {
-		return nil
-	}
-	return a.Values[0]
-}
-
-// intArg returns an int argument, or def when it is absent or None.
-func intArg(n *ir.Node, name string, def int64) int64 {
-	if a := n.Arg(name); a != nil && a.Kind == ir.ArgInt {
-		return a.Int
-	}
-	return def
-}
-
-// boolArg returns a bool argument, or def when it is absent.
-func boolArg(n *ir.Node, name string, def bool) bool {
-	if a := n.Arg(name); a != nil && a.Kind == ir.ArgBool {
-		return a.Bool
-	}
-	return def
-}
-
-// intsArg returns an int-list argument (nil when absent).
-func intsArg(n *ir.Node, name string) []int64 {
-	if a := n.Arg(name); a != nil && (a.Kind == ir.ArgInts || a.Kind == ir.ArgSymInts) {
-		return a.Ints
-	}
-	return nil
-}
-
 // firstInput is the node's first tensor argument.
 func firstInput(n *ir.Node) *ir.Value {
 	for _, a := range n.Args {
