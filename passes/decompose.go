@@ -11,13 +11,10 @@ import (
 
 // Decompose rewrites operators outside core ATen into core ATen (and ExecuTorch's dim-order
 // operators), as to_edge's run_decompositions does with the default table, for the operators
-// etgo has a decomposition for. Nodes a partitioner keeps whole (Preserve) are left alone.
-// Operators with no decomposition here are left too: VerifyEdge names them. Each decomposition
-// produces what torch's produces, so partition plans match the official ones.
-//
-// With several partitioners, ExecuTorch decomposes once per partitioner, each time sparing only
-// that partitioner's operators; etgo spares the union, which differs only when a later
-// partitioner would decompose what an earlier one kept.
+// etgo has a decomposition for. Nodes every Preserve keeps whole are left alone (ToEdge runs
+// one Decompose per partitioner, as ExecuTorch does). Operators with no decomposition here are
+// left too: VerifyEdge names them. Each decomposition produces what torch's produces, so
+// partition plans match the official ones.
 type Decompose struct {
 	Preserve []Preserve
 }

@@ -165,7 +165,27 @@ a = aten.linear.default(input=x, weight=w) -> f32[2,3]
 b = aten.linear.default(input=x, weight=w) -> f32[2,3]
 out a
 out b`,
-			err: "node 1 (b) calls aten.linear.default, which is not core ATen, the partitioner that keeps this operator whole declines this node",
+			err: "node 1 (b) calls aten.linear.default, which is not core ATen, not every partitioner keeps this node whole",
+		},
+		{
+			name: "a later partitioner that does not keep an operator undoes an earlier one's keeping",
+			keep: []Preserve{{Ops: []string{"aten.conv2d.default"}}, {Ops: nil}},
+			graph: `
+in x f32[1,3,8,8]
+param w f32[8,3,3,3]
+c = aten.conv2d.default(input=x, weight=w) -> f32[1,8,6,6]
+out c`,
+			want: "c: aten.convolution.default(input=x weight=w bias=none stride=[1 1] padding=[0 0] dilation=[1 1] transposed=false output_padding=[0 0] groups=1)\n| c",
+		},
+		{
+			name: "an operator every partitioner keeps stays",
+			keep: []Preserve{{Ops: []string{"aten.conv2d.default"}}, {Ops: []string{"aten.conv2d.default"}}},
+			graph: `
+in x f32[1,3,8,8]
+param w f32[8,3,3,3]
+c = aten.conv2d.default(input=x, weight=w) -> f32[1,8,6,6]
+out c`,
+			want: "c: aten.conv2d.default(input=x weight=w)\n| c",
 		},
 		{
 			name: "operators on ExecuTorch's blocklist are never kept",

@@ -50,17 +50,20 @@ var neverPreserved = map[string]bool{
 	"aten.unbind.int": true, "aten.split_with_sizes.default": true,
 }
 
-// preserved reports whether some partitioner keeps node n whole.
+// preserved reports whether node n survives the decomposition rounds: ExecuTorch decomposes
+// once per partitioner, each round sparing only that partitioner's operators (and its second,
+// full-table pass decomposing the nodes its filter declined), so a node stays whole only if
+// every partitioner keeps it — a later partitioner undoes an earlier one's preservation.
 func preserved(g *ir.Graph, n *ir.Node, ps []Preserve) bool {
-	if neverPreserved[n.Target] {
+	if neverPreserved[n.Target] || len(ps) == 0 {
 		return false
 	}
 	for _, p := range ps {
-		if slices.Contains(p.Ops, n.Target) && (p.Keep == nil || p.Keep(g, n)) {
-			return true
+		if !slices.Contains(p.Ops, n.Target) || (p.Keep != nil && !p.Keep(g, n)) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // VerifyEdge checks that every node of g calls an Edge operator or is kept whole by a
@@ -73,7 +76,7 @@ func VerifyEdge(g *ir.Graph, ps []Preserve) error {
 		why := "no partitioner keeps it whole"
 		for _, p := range ps {
 			if slices.Contains(p.Ops, n.Target) {
-				why = "the partitioner that keeps this operator whole declines this node"
+				why = "not every partitioner keeps this node whole (a filter declines it, or a later partitioner does not list it)"
 			}
 		}
 		return fmt.Errorf("%w: node %d (%s) calls %s, which is not core ATen, %s, and etgo has no decomposition for it yet",
@@ -83,10 +86,19 @@ func VerifyEdge(g *ir.Graph, ps []Preserve) error {
 }
 
 // ToEdge lowers an exported ATen graph to the Edge dialect as far as etgo can: in-place ops
-// become functional, operators with a decomposition are decomposed unless a partitioner keeps
-// the node whole, views become copies, dead nodes go, and the result is checked with VerifyEdge.
+// become functional, then one decomposition round per partitioner (in order) spares what that
+// partitioner keeps whole, views become copies, dead nodes go, and the result is checked with
+// VerifyEdge.
 func ToEdge(g *ir.Graph, ps []Preserve) ([]Report, error) {
-	reports, err := NewManager(Functionalize{}, Decompose{Preserve: ps}, ReplaceViewOps{}, DeadCodeElimination{}).Run(g)
+	all := []Pass{Functionalize{}}
+	if len(ps) == 0 {
+		all = append(all, Decompose{})
+	}
+	for _, p := range ps {
+		all = append(all, Decompose{Preserve: []Preserve{p}})
+	}
+	all = append(all, ReplaceViewOps{}, DeadCodeElimination{})
+	reports, err := NewManager(all...).Run(g)
 	if err != nil {
 		return reports, err
 	}
