@@ -33,6 +33,10 @@ func (st *strides) of(v *ir.Value) []int64 {
 		return s
 	}
 	s := st.compute(v)
+	if len(s) != len(v.Meta.Sizes) {
+		// Metadata that disagrees with the operator (a malformed graph): assume a fresh tensor.
+		s = contiguous(sizesOf(v.Meta))
+	}
 	st.known[v] = s
 	return s
 }

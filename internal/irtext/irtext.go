@@ -79,6 +79,12 @@ func statement(g *ir.Graph, line string) error {
 		return nil
 	}
 	switch f[0] {
+	case "sym", "out":
+		if len(f) != 2 {
+			return fmt.Errorf("want: %s NAME", f[0])
+		}
+	}
+	switch f[0] {
 	case "in", "param":
 		if len(f) != 3 {
 			return fmt.Errorf("want: %s NAME TYPE", f[0])
