@@ -180,8 +180,10 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 			plan.Decisions[i].Declines = append(plan.Decisions[i].Declines,
 				PartitionerDecline{Partitioner: pi, BackendID: spec.BackendID, Decline: d})
 		}
+		// One users map serves every region: a region's nodes stay "outside" for the others.
+		users := g.Users()
 		for _, r := range res.Regions {
-			call := collapse(g, r, len(plan.Delegates))
+			call := collapse(g, users, r, len(plan.Delegates))
 			for _, n := range r.Nodes {
 				if i, ok := at[n]; ok {
 					plan.Decisions[i].Delegate = len(plan.Delegates)
@@ -241,7 +243,7 @@ func checkRegions(g *ir.Graph, regions []Region) error {
 // the region reads from outside (owned constants excluded); its outputs are the region's values
 // that outside nodes or the graph's outputs use. Value objects are kept, so every outside use
 // now refers to the call.
-func collapse(g *ir.Graph, r Region, k int) *ir.Node {
+func collapse(g *ir.Graph, users map[*ir.Value][]*ir.Node, r Region, k int) *ir.Node {
 	in := map[*ir.Node]bool{}
 	for _, n := range r.Nodes {
 		in[n] = true
@@ -265,7 +267,6 @@ func collapse(g *ir.Graph, r Region, k int) *ir.Node {
 		}
 	}
 	call.Args = []ir.Arg{{Name: "inputs", Kind: ir.ArgTensors, Values: inputs}}
-	users := g.Users()
 	for _, n := range r.Nodes {
 		for _, v := range n.Outputs {
 			if v == nil {

@@ -3,6 +3,7 @@ package passes
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -65,13 +66,7 @@ func (d Decompose) Run(g *ir.Graph) (string, error) {
 		return "", nil
 	}
 	var parts []string
-	for _, t := range slices.Sorted(func(yield func(string) bool) {
-		for t := range counts {
-			if !yield(t) {
-				return
-			}
-		}
-	}) {
+	for _, t := range slices.Sorted(maps.Keys(counts)) {
 		parts = append(parts, fmt.Sprintf("%s ×%d", t, counts[t]))
 	}
 	return "decomposed " + strings.Join(parts, ", "), nil

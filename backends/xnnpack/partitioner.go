@@ -101,6 +101,11 @@ func (p *Partitioner) Partition(g *ir.Graph) (*partition.Result, error) {
 		if c.deps != nil {
 			claim = c.deps(p, facts, n)
 		}
+		if len(claim.Nodes) == 0 {
+			res.Declined[n] = partition.Decline{Reason: partition.UnsupportedOperator,
+				Detail: fmt.Sprintf("%s only keeps %s whole through lowering; it claims nothing", c.name, n.Target)}
+			continue
+		}
 		claims = append(claims, claim)
 	}
 	res.Regions = partition.GroupBased(g, claims, p.PerOp)

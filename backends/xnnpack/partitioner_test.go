@@ -174,6 +174,10 @@ in x f32[4]
 a = aten.abs.default(self=x) -> f32[4]
 r = aten.relu.default(self=a) -> f32[4]
 out r`, "{r} | a=precision-not-enabled"},
+		{"the affine quantisation configs keep their op whole but claim nothing", Partitioner{}, `
+in x f32[4]
+q = torchao.quantize_affine.default(input=x) -> i8[4]
+out q`, " | q=unsupported-operator"},
 		{"prelu owns its weight; a computed one is declined", Partitioner{}, `
 in x f32[1,4,8,8]
 param s f32[4]
