@@ -282,8 +282,9 @@ func reshapeTo(g *ir.Graph, n *ir.Node, in *ir.Value, st *strides) error {
 
 // removeAssert drops _assert_tensor_metadata, as RemoveNonCoreAtenOpGraphAssertsPass does.
 func removeAssert(g *ir.Graph, n *ir.Node, _ *strides) error {
+	users := g.Users()
 	for _, v := range n.Outputs {
-		if v != nil && (len(g.Users()[v]) > 0 || g.IsGraphOutput(v)) {
+		if v != nil && (len(users[v]) > 0 || g.IsGraphOutput(v)) {
 			return fmt.Errorf("its result is used")
 		}
 	}
