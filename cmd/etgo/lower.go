@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
@@ -96,16 +97,47 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	kernels, err := fallbackKernels(plan)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(planJSON(path, nodes, append(edge, reports...), plan))
+		out := planJSON(path, nodes, append(edge, reports...), plan)
+		out.Kernels = kernels
+		return enc.Encode(out)
 	}
-	printPlan(stdout, path, nodes, append(edge, reports...), plan)
+	printPlan(stdout, path, nodes, append(edge, reports...), plan, kernels)
 	return nil
 }
 
-func printPlan(w io.Writer, path string, nodes int, reports []passes.Report, plan *partition.Plan) {
+type jsonKernel struct {
+	Name      string   `json:"name"`
+	Nodes     []string `json:"nodes"`
+	Available bool     `json:"available"`
+}
+
+// fallbackKernels lists the out-variant kernels the plan leaves to the portable path and
+// whether this binary carries each (the check the runtime would otherwise make at load).
+func fallbackKernels(plan *partition.Plan) ([]jsonKernel, error) {
+	ks, err := emit.FallbackKernels(plan)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := newRegistry(1)
+	if err != nil {
+		return nil, err
+	}
+	out := []jsonKernel{}
+	for _, k := range ks {
+		_, ok := reg.Kernel(k.Name)
+		out = append(out, jsonKernel{Name: k.Name, Nodes: k.Nodes, Available: ok})
+	}
+	return out, nil
+}
+
+func printPlan(w io.Writer, path string, nodes int, reports []passes.Report, plan *partition.Plan, kernels []jsonKernel) {
 	fmt.Fprintf(w, "%s: %d operators exported, %d in Edge after transform passes\n", path, nodes, len(plan.Decisions))
 	for _, r := range reports {
 		what := "no change"
@@ -151,6 +183,16 @@ func printPlan(w io.Writer, path string, nodes int, reports []passes.Report, pla
 	for _, t := range targets {
 		fmt.Fprintf(w, "%-52s %9d %13d\n", t, counts[t].Delegated, counts[t].NonDelegated)
 	}
+	if len(kernels) > 0 {
+		fmt.Fprintf(w, "\nportable kernels the fallback operators need (in this binary?):\n")
+		for _, k := range kernels {
+			mark := "ok     "
+			if !k.Available {
+				mark = "MISSING"
+			}
+			fmt.Fprintf(w, "  %s %s\n", mark, k.Name)
+		}
+	}
 	fmt.Fprintf(w, "\n%s\n", plan.Summary())
 }
 
@@ -184,6 +226,7 @@ type jsonPlan struct {
 	Delegates []jsonDelegate                     `json:"delegates"`
 	Decisions []jsonDecision                     `json:"decisions"`
 	Operators map[string]partition.OperatorCount `json:"operators"`
+	Kernels   []jsonKernel                       `json:"portable_kernels"`
 	Summary   string                             `json:"summary"`
 }
 

@@ -51,6 +51,7 @@ func TestCLI(t *testing.T) {
 		{"bench", []string{"bench", xnn, "--iterations", "3", "--warmup", "1", "--json"}, 0, `"median_ms"`, ""},
 		{"lower plan", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "8 of 10 operators delegated to XnnpackBackend in 3 regions", ""},
 		{"lower plan reasons", []string{"lower", "--plan", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2")}, 0, "XnnpackBackend: unsupported-operator: XNNPACK has no partitioner config for aten.cumsum.default", ""},
+		{"lower plan kernels", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "ok      aten::cumsum.out", ""},
 		{"lower plan json", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--json"}, 0, `"reason": "unsupported-operator"`, ""},
 		{"lower per-op", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--per-op"}, 0, "3 of 3 operators delegated to XnnpackBackend in 2 regions", ""},
 		{"lower without recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan", "--transform-passes", "none"}, 0, "in 2 regions", ""},

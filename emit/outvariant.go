@@ -1,0 +1,58 @@
+package emit
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/etgo/etgo/partition"
+)
+
+// ErrNoOutVariant is wrapped when an Edge operator has no out variant, so no kernel can run it.
+var ErrNoOutVariant = errors.New("no out variant")
+
+// OutVariant returns the kernel name to_executorch calls for an Edge operator:
+// "aten.sum.dim_IntList" runs as "aten::sum.IntList_out". The table is ExecuTorch's own
+// to_out_variant, generated from torch (outvariant_gen.go).
+func OutVariant(target string) (string, error) {
+	if k, ok := outVariants[target]; ok {
+		return k, nil
+	}
+	if noOutVariant[target] {
+		return "", fmt.Errorf("%w: %s has no out form and cannot run as a kernel", ErrNoOutVariant, target)
+	}
+	return "", fmt.Errorf("%w: %s is not an Edge operator etgo knows", ErrNoOutVariant, target)
+}
+
+// Kernel is one out-variant kernel a plan's fallback operators need.
+type Kernel struct {
+	Name  string   // "aten::add.out"
+	Nodes []string // the nodes that call it
+}
+
+// FallbackKernels lists the kernels the plan's remaining (non-delegated) operators need, sorted
+// by name. Delegate calls need their backend, not a kernel, and are skipped.
+func FallbackKernels(plan *partition.Plan) ([]Kernel, error) {
+	byName := map[string]*Kernel{}
+	for _, n := range plan.Graph.Nodes {
+		if n.Target == partition.CallDelegate {
+			continue
+		}
+		name, err := OutVariant(n.Target)
+		if err != nil {
+			return nil, fmt.Errorf("node %s: %w", n.Name, err)
+		}
+		k, ok := byName[name]
+		if !ok {
+			k = &Kernel{Name: name}
+			byName[name] = k
+		}
+		k.Nodes = append(k.Nodes, n.Name)
+	}
+	out := make([]Kernel, 0, len(byName))
+	for _, k := range byName {
+		out = append(out, *k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
