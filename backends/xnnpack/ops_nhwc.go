@@ -417,12 +417,7 @@ func transpose(p *plan, n *Node) error {
 		dims[i] = x.dims[d]
 	}
 	y := p.out(n.Outputs[0], dims)
-	inStride := make([]int, r)
-	step := 1
-	for i := r - 1; i >= 0; i-- {
-		inStride[i] = step
-		step *= x.dims[i]
-	}
+	inStride := rowMajorStrides(x.dims)
 	s := make([]int, r)
 	for i, d := range n.Perm {
 		s[i] = inStride[d]
@@ -506,12 +501,7 @@ func slice(p *plan, n *Node) error {
 		dims[i] = s
 	}
 	y := p.out(n.Outputs[0], dims)
-	stride := make([]int, r)
-	step := 1
-	for i := r - 1; i >= 0; i-- {
-		stride[i] = step
-		step *= x.dims[i]
-	}
+	stride := rowMajorStrides(x.dims)
 	base := 0
 	for i := range dims {
 		base += int(n.Offsets[i]) * stride[i]
@@ -538,12 +528,7 @@ func constantPad(p *plan, n *Node) error {
 	for i := range y.data {
 		y.data[i] = n.PadValue
 	}
-	ystride := make([]int, r)
-	step := 1
-	for i := r - 1; i >= 0; i-- {
-		ystride[i] = step
-		step *= dims[i]
-	}
+	ystride := rowMajorStrides(dims)
 	idx := make([]int, r)
 	for i := 0; i < x.numel(); i++ {
 		off := 0
@@ -655,4 +640,15 @@ func resizeBilinear(p *plan, n *Node) error {
 		}
 	}
 	return nil
+}
+
+// rowMajorStrides returns the element strides of a contiguous tensor of these dims.
+func rowMajorStrides(dims []int) []int {
+	s := make([]int, len(dims))
+	step := 1
+	for i := len(dims) - 1; i >= 0; i-- {
+		s[i] = step
+		step *= dims[i]
+	}
+	return s
 }
