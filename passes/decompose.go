@@ -368,6 +368,11 @@ func decomposeHardsigmoid(g *ir.Graph, n *ir.Node, _ *strides) error {
 // liftScalar adds an int64 scalar tensor constant to the graph, as lift_constant_tensor_pass
 // names them (_lifted_tensor_constantN), listed before the user inputs.
 func liftScalar(g *ir.Graph, k int64) *ir.Value {
+	return liftConstant(g, ir.Int64, binary.LittleEndian.AppendUint64(nil, uint64(k)))
+}
+
+// liftConstant adds a 0-d tensor constant holding data (one element of dtype).
+func liftConstant(g *ir.Graph, dtype ir.DType, data []byte) *ir.Value {
 	name := ""
 	for i := 0; ; i++ {
 		name = fmt.Sprintf("_lifted_tensor_constant%d", i)
@@ -375,9 +380,9 @@ func liftScalar(g *ir.Graph, k int64) *ir.Value {
 			break
 		}
 	}
-	meta := ir.TensorMeta{DType: ir.Int64}
+	meta := ir.TensorMeta{DType: dtype}
 	v := g.NewValue(name, &meta, nil)
-	g.Constants[name] = &ir.Constant{Meta: meta, Data: binary.LittleEndian.AppendUint64(nil, uint64(k))}
+	g.Constants[name] = &ir.Constant{Meta: meta, Data: data}
 	spec := ir.InputSpec{Kind: ir.TensorConstant, Value: v, Target: name}
 	at := len(g.Inputs)
 	for i, in := range g.Inputs {
