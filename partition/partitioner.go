@@ -99,6 +99,9 @@ type Delegate struct {
 	// and its outputs the region's values used outside it.
 	Call   *ir.Node
 	Region Region
+	// ConstantSpecs are the graph-input specs of Region.Constants, in the same order (the
+	// remaining graph drops them once only the blob uses them).
+	ConstantSpecs []ir.InputSpec
 }
 
 // Decision says what happened to one node of the graph handed to Lower.
@@ -189,7 +192,8 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 					plan.Decisions[i].Delegate = len(plan.Delegates)
 				}
 			}
-			plan.Delegates = append(plan.Delegates, Delegate{Spec: spec, Partitioner: pi, Call: call, Region: r})
+			plan.Delegates = append(plan.Delegates, Delegate{Spec: spec, Partitioner: pi, Call: call, Region: r,
+				ConstantSpecs: inputSpecs(g, r.Constants)})
 		}
 		if err := sortTopologically(g); err != nil {
 			return nil, fmt.Errorf("partition: after %s: %w", spec.BackendID, err)
