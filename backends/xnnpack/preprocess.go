@@ -1,0 +1,418 @@
+package xnnpack
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/pte"
+)
+
+// Processed is one region compiled for XnnpackBackend: the blob the delegate call carries and
+// the weights it reads from the program's named data.
+type Processed struct {
+	Blob []byte
+	// NamedData holds one entry per distinct weight, keyed by the SHA-256 of its bytes (so equal
+	// weights in different regions share one entry), aligned to 16 bytes.
+	NamedData []pte.NamedBlob
+}
+
+// defaultDebugHandle marks nodes the preprocess inserts (layout conversions), as ExecuTorch's
+// DEFAULT_DEBUG_HANDLE does.
+const defaultDebugHandle = 65535
+
+// Preprocess compiles a region (partition.Delegate.Program) into an XNNPACK blob, as
+// XnnpackBackend.preprocess does: the XNNPACK passes (clone removal, batch-norm and activation
+// fusion, concatenation splitting, conv1d as conv2d, channels-last tagging with layout
+// conversions only where the layout changes), then one XNNPACK node per operator, with weights
+// pre-transformed and stored as named data. prog is rewritten in place.
+//
+// External values follow the region's signature: user inputs get ids 0..k-1 in order, then the
+// outputs in order; the delegate call's arguments are laid out the same way.
+func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("xnnpack: preprocess: internal error: %v", r)
+		}
+	}()
+	p := &preprocessor{
+		g:       prog,
+		consts:  map[*ir.Value]*ir.Constant{},
+		nhwc:    map[*ir.Value]bool{},
+		partner: map[*ir.Value]*ir.Value{},
+		fused:   map[*ir.Node][2]float32{},
+		handle:  map[*ir.Node]uint32{},
+		ids:     map[*ir.Value]uint32{},
+		ext:     map[*ir.Value]external{},
+		named:   map[string]bool{},
+		out:     &Graph{Version: "0", Constants: []ConstantRef{{HasKey: true}}, HasHeader: true},
+	}
+	for _, in := range prog.Inputs {
+		if in.Kind == ir.UserInput || in.Value == nil {
+			continue
+		}
+		c, ok := prog.Constants[in.Target]
+		if !ok {
+			return nil, fmt.Errorf("xnnpack: preprocess: constant %s (%s) has no data", in.Value.Name, in.Target)
+		}
+		p.consts[in.Value] = c
+	}
+	for i, n := range prog.Nodes {
+		p.handle[n] = uint32(i + 1)
+	}
+	for _, step := range []struct {
+		name string
+		run  func() error
+	}{
+		{"remove clones", p.removeClones},
+		{"fuse batch norm", p.fuseBatchNorm},
+		{"fuse activations", p.fuseActivations},
+		{"decompose concatenate", p.decomposeCat},
+		{"conv1d as conv2d", p.conv1dUnsqueeze},
+		{"channels-last tagging", p.tagChannelsLast},
+		{"remove redundant copies", p.removeRedundantCopies},
+		{"external ids", p.externals},
+		{"define nodes", p.defineNodes},
+	} {
+		if err := step.run(); err != nil {
+			return nil, fmt.Errorf("xnnpack: preprocess: %s: %w", step.name, err)
+		}
+	}
+	p.out.NumExterns = uint32(len(p.ext))
+	blob, err := p.out.Encode()
+	if err != nil {
+		return nil, err
+	}
+	return &Processed{Blob: blob, NamedData: p.blobs}, nil
+}
+
+type external struct{ id, flag uint32 }
+
+type preprocessor struct {
+	g      *ir.Graph
+	consts map[*ir.Value]*ir.Constant // parameters, buffers and constants, by value
+	// nhwc is the channels-last tag (XNN_NHWC_NODE): present and true for NHWC values, present
+	// and false for values known to be NCHW.
+	nhwc    map[*ir.Value]bool
+	partner map[*ir.Value]*ir.Value // a value's copy in the other layout
+	fused   map[*ir.Node][2]float32 // output min/max folded into a node
+	handle  map[*ir.Node]uint32     // debug handles
+	ids     map[*ir.Value]uint32    // XNNPACK value ids
+	ext     map[*ir.Value]external  // external inputs and outputs
+	named   map[string]bool         // named-data keys already stored
+	blobs   []pte.NamedBlob
+	out     *Graph
+}
+
+func (p *preprocessor) isParam(v *ir.Value) bool { _, ok := p.consts[v]; return ok }
+
+func (p *preprocessor) isUserInput(v *ir.Value) bool {
+	return v.Producer == nil && !p.isParam(v)
+}
+
+// usersOf counts the nodes reading v, plus one when v is a graph output (FX counts the output
+// node as a user).
+func (p *preprocessor) usersOf(v *ir.Value) int {
+	n := len(p.g.Users()[v])
+	if p.g.IsGraphOutput(v) {
+		n++
+	}
+	return n
+}
+
+func (p *preprocessor) remove(n *ir.Node) { p.g.RemoveNodes(map[*ir.Node]bool{n: true}) }
+
+// insertAfter puts n right after the producer of v (before every node when v is an input), as
+// FX's inserting_after does.
+func (p *preprocessor) insertAfter(v *ir.Value, n *ir.Node) {
+	at := 0
+	if v.Producer != nil {
+		for i, x := range p.g.Nodes {
+			if x == v.Producer {
+				at = i + 1
+				break
+			}
+		}
+	}
+	p.g.Nodes = slices.Insert(p.g.Nodes, at, n)
+}
+
+func (p *preprocessor) addConstant(name string, meta ir.TensorMeta, data []byte) *ir.Value {
+	v := p.g.NewValue(name, &ir.TensorMeta{DType: meta.DType, Sizes: meta.Sizes}, nil)
+	c := &ir.Constant{Meta: meta, Data: data}
+	target := "_xnnpack." + v.Name
+	p.g.Constants[target] = c
+	p.g.Inputs = append(p.g.Inputs, ir.InputSpec{Kind: ir.Parameter, Value: v, Target: target})
+	p.consts[v] = c
+	return v
+}
+
+func out0(n *ir.Node) *ir.Value {
+	if len(n.Outputs) == 0 {
+		return nil
+	}
+	return n.Outputs[0]
+}
+
+// dimsOf returns a tensor value's sizes as XNNPACK values carry them: a symbolic dimension at
+// its upper bound (the runtime reshapes to the actual sizes at execute), a rank-0 tensor as [1].
+func (p *preprocessor) dimsOf(v *ir.Value) ([]uint32, error) {
+	if v.Meta == nil {
+		return nil, fmt.Errorf("value %s has no tensor metadata", v.Name)
+	}
+	if len(v.Meta.Sizes) == 0 {
+		return []uint32{1}, nil
+	}
+	d := make([]uint32, len(v.Meta.Sizes))
+	for i, s := range v.Meta.Sizes {
+		size := s.Size
+		if !s.IsStatic() {
+			if r, ok := p.g.Ranges[s.Symbol]; ok && r.Max > 0 {
+				size = r.Max
+			}
+		}
+		if size < 0 || size > math.MaxUint32 {
+			return nil, fmt.Errorf("value %s: dim %d is %d", v.Name, i, size)
+		}
+		d[i] = uint32(size)
+	}
+	return d, nil
+}
+
+// scalarArg returns a numeric argument (int or float), or def when it is absent or None.
+func scalarArg(n *ir.Node, name string, def float64) float64 {
+	a := n.Arg(name)
+	if a == nil {
+		return def
+	}
+	switch a.Kind {
+	case ir.ArgInt:
+		return float64(a.Int)
+	case ir.ArgFloat:
+		return a.Float
+	case ir.ArgBool:
+		if a.Bool {
+			return 1
+		}
+		return 0
+	}
+	return def
+}
+
+func hasScalar(n *ir.Node, name string) bool {
+	a := n.Arg(name)
+	return a != nil && (a.Kind == ir.ArgInt || a.Kind == ir.ArgFloat)
+}
+
+// float32Data returns a constant's elements as float32 (the dtype XNNPACK weights are stored
+// in), converting float64.
+func float32Data(c *ir.Constant, name string) ([]float32, error) {
+	n := 1
+	for _, d := range c.Meta.Sizes {
+		n *= int(d.Size)
+	}
+	switch c.Meta.DType {
+	case ir.Float32:
+		if len(c.Data) != 4*n {
+			return nil, fmt.Errorf("constant %s: %d bytes for %d float32 elements", name, len(c.Data), n)
+		}
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(c.Data[4*i:]))
+		}
+		return out, nil
+	case ir.Float64:
+		if len(c.Data) != 8*n {
+			return nil, fmt.Errorf("constant %s: %d bytes for %d float64 elements", name, len(c.Data), n)
+		}
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(c.Data[8*i:])))
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("constant %s is %s; etgo's XNNPACK preprocess stores float32 weights only", name, c.Meta.DType)
+}
+
+func float32Bytes(f []float32) []byte {
+	b := make([]byte, 4*len(f))
+	for i, x := range f {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// storeConstant records weight bytes as named data under their SHA-256 and returns the
+// constant_data index that refers to them.
+func (p *preprocessor) storeConstant(data []byte) uint32 {
+	sum := sha256.Sum256(data)
+	key := hex.EncodeToString(sum[:])
+	idx := uint32(len(p.out.Constants))
+	p.out.Constants = append(p.out.Constants, ConstantRef{Offset: math.MaxUint64, Size: uint64(len(data)), NamedKey: key, HasKey: true})
+	if !p.named[key] {
+		p.named[key] = true
+		p.blobs = append(p.blobs, pte.NamedBlob{Key: key, Data: data, Alignment: constantAlignment})
+	}
+	return idx
+}
+
+// tensorOpts are define_tensor's options.
+type tensorOpts struct {
+	nhwc   bool // write the dims (and a constant's data) channels-last
+	swapIO bool // a depthwise or transposed convolution's weight: swap its first two axes
+	groups int
+}
+
+// define adds v to the XNNPACK graph once, with its external id, dims in the layout its tag or
+// the visitor asks for, and, for a constant, its transformed data.
+func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
+	if _, ok := p.ids[v]; ok {
+		return nil
+	}
+	if v.Kind != ir.TensorValue {
+		return fmt.Errorf("value %s is not a tensor", v.Name)
+	}
+	o.nhwc = o.nhwc || p.nhwc[v]
+	dims, err := p.dimsOf(v)
+	if err != nil {
+		return err
+	}
+	groups := o.groups
+	if groups < 1 {
+		groups = 1
+	}
+	if o.swapIO {
+		if len(dims) < 2 || dims[0]%uint32(groups) != 0 {
+			return fmt.Errorf("cannot swap the channel axes of %s %v with %d groups", v.Name, dims, groups)
+		}
+		dims = append([]uint32{dims[1] * uint32(groups), dims[0] / uint32(groups)}, dims[2:]...)
+	}
+	if o.nhwc {
+		if len(dims) != 4 {
+			return fmt.Errorf("value %s %v: channels-last needs 4 dims", v.Name, dims)
+		}
+		dims = []uint32{dims[0], dims[2], dims[3], dims[1]}
+	}
+	dtype := schema.XNNDatatypexnn_datatype_fp32
+	switch v.Meta.DType {
+	case ir.Float16:
+		dtype = schema.XNNDatatypexnn_datatype_fp16
+	case ir.BFloat16:
+		dtype = schema.XNNDatatypexnn_datatype_bf16
+	}
+	val := Value{ID: uint32(len(p.out.Values)), DType: dtype, Dims: dims, ExternalID: invalidID}
+	if c, ok := p.consts[v]; ok {
+		data, err := p.weightBytes(v, c, o)
+		if err != nil {
+			return err
+		}
+		val.ConstantIdx = p.storeConstant(data)
+		val.DType = schema.XNNDatatypexnn_datatype_fp32
+	} else if o.swapIO {
+		return fmt.Errorf("value %s: swapping channel axes is only valid for constant weights", v.Name)
+	}
+	if e, ok := p.ext[v]; ok {
+		val.ExternalID, val.Flags = e.id, e.flag
+	}
+	p.ids[v] = val.ID
+	p.out.Values = append(p.out.Values, val)
+	return nil
+}
+
+// weightBytes lays a constant out as XNNPACK reads it: float32, channel axes swapped for
+// depthwise and transposed convolutions, channels-last when asked.
+func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([]byte, error) {
+	f, err := float32Data(c, v.Name)
+	if err != nil {
+		return nil, err
+	}
+	if len(f) == 0 {
+		return nil, fmt.Errorf("constant %s has no bytes", v.Name)
+	}
+	shape := make([]int, len(c.Meta.Sizes))
+	for i, d := range c.Meta.Sizes {
+		shape[i] = int(d.Size)
+	}
+	if o.swapIO {
+		g := max(o.groups, 1)
+		// (s0, s1, rest) viewed as (g, s0/g, s1, rest), axes 1 and 2 swapped, giving (s1*g, s0/g, rest).
+		s0, s1 := shape[0], shape[1]
+		inner := len(f) / (s0 * s1)
+		out := make([]float32, len(f))
+		per := s0 / g
+		for gi := 0; gi < g; gi++ {
+			for a := 0; a < per; a++ {
+				for b := 0; b < s1; b++ {
+					src := ((gi*per+a)*s1 + b) * inner
+					dst := ((gi*s1+b)*per + a) * inner
+					copy(out[dst:dst+inner], f[src:src+inner])
+				}
+			}
+		}
+		f = out
+		shape = append([]int{s1 * g, per}, shape[2:]...)
+	}
+	if o.nhwc || p.nhwc[v] {
+		if len(shape) != 4 {
+			return nil, fmt.Errorf("constant %s %v: channels-last needs 4 dims", v.Name, shape)
+		}
+		n, ch, h, w := shape[0], shape[1], shape[2], shape[3]
+		out := make([]float32, len(f))
+		for i := 0; i < n; i++ {
+			for c := 0; c < ch; c++ {
+				for y := 0; y < h; y++ {
+					for x := 0; x < w; x++ {
+						out[((i*h+y)*w+x)*ch+c] = f[((i*ch+c)*h+y)*w+x]
+					}
+				}
+			}
+		}
+		f = out
+	}
+	return float32Bytes(f), nil
+}
+
+// externals numbers the region's inputs and outputs as generate_node_to_external_map does. A
+// value that is both an input and an output cannot be expressed (XNNPACK has no pass-through).
+func (p *preprocessor) externals() error {
+	for _, in := range p.g.Inputs {
+		if in.Kind == ir.UserInput && in.Value != nil {
+			if _, dup := p.ext[in.Value]; !dup {
+				p.ext[in.Value] = external{uint32(len(p.ext)), flagExternalInput}
+			}
+		}
+	}
+	for _, o := range p.g.Outputs {
+		if o.Value == nil {
+			return fmt.Errorf("an output of the region is not a tensor")
+		}
+		if e, ok := p.ext[o.Value]; ok && e.flag == flagExternalInput {
+			return fmt.Errorf("output %s is also an input of the region: pass-through arguments are not supported by the XNNPACK delegate", o.Value.Name)
+		}
+		if p.isParam(o.Value) {
+			return fmt.Errorf("output %s is a constant of the region", o.Value.Name)
+		}
+		if _, dup := p.ext[o.Value]; dup {
+			return fmt.Errorf("output %s appears twice", o.Value.Name)
+		}
+		p.ext[o.Value] = external{uint32(len(p.ext)), flagExternalOutput}
+	}
+	if len(p.ext) > maxExterns {
+		return fmt.Errorf("%d external values exceed XNNPACK's %d", len(p.ext), maxExterns)
+	}
+	return nil
+}
+
+func (p *preprocessor) defineNodes() error {
+	for _, n := range p.g.Nodes {
+		if err := p.visit(n); err != nil {
+			return fmt.Errorf("node %s (%s): %w", n.Name, n.Target, err)
+		}
+	}
+	return nil
+}

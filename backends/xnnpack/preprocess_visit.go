@@ -1,0 +1,721 @@
+package xnnpack
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/ir"
+)
+
+// One visitor per Edge operator the partitioner claims, as the node visitors of ExecuTorch's
+// backends/xnnpack/operators define them: which values are defined, in which layout, and the
+// node's parameters.
+
+var (
+	permNCHWToNHWC = [4]uint32{0, 2, 3, 1}
+	permNHWCToNCHW = [4]uint32{0, 3, 1, 2}
+)
+
+// unaryOps are the one-input, one-output operators with no parameters.
+var unaryOps = map[string]schema.XNodeUnion{
+	"aten.abs.default":       schema.XNodeUnionXNNAbs,
+	"aten.ceil.default":      schema.XNodeUnionXNNCeiling,
+	"aten.floor.default":     schema.XNodeUnionXNNFloor,
+	"aten.sigmoid.default":   schema.XNodeUnionXNNSigmoid,
+	"aten.tanh.default":      schema.XNodeUnionXNNTanh,
+	"aten.exp.default":       schema.XNodeUnionXNNExp,
+	"aten.log.default":       schema.XNodeUnionXNNLog,
+	"aten.sqrt.default":      schema.XNodeUnionXNNSquareRoot,
+	"aten.rsqrt.default":     schema.XNodeUnionXNNReciprocalSquareRoot,
+	"aten.neg.default":       schema.XNodeUnionXNNNegate,
+	"aten.sin.default":       schema.XNodeUnionXNNSin,
+	"aten.cos.default":       schema.XNodeUnionXNNCos,
+	"aten.gelu.default":      schema.XNodeUnionXNNGelu,
+	"aten.hardswish.default": schema.XNodeUnionXNNHardswish,
+}
+
+// binaryOps are the two-input elementwise operators (broadcasting).
+var binaryOps = map[string]schema.XNodeUnion{
+	"aten.add.Tensor":      schema.XNodeUnionXNNAdd,
+	"aten.sub.Tensor":      schema.XNodeUnionXNNSubtract,
+	"aten.mul.Tensor":      schema.XNodeUnionXNNMultiply,
+	"aten.div.Tensor":      schema.XNodeUnionXNNDiv,
+	"aten.maximum.default": schema.XNodeUnionXNNMaximum,
+	"aten.minimum.default": schema.XNodeUnionXNNMinimum,
+	"aten.bmm.default":     schema.XNodeUnionXNNBatchMatrixMultiply,
+	"aten.prelu.default":   schema.XNodeUnionXNNPReLU,
+}
+
+// node appends an XNNPACK node, with the output clamp fused into n if any.
+func (p *preprocessor) node(n *ir.Node, x Node) {
+	x.DebugHandle = p.handle[n]
+	x.OutputMin, x.OutputMax = float32(math.Inf(-1)), float32(math.Inf(1))
+	if f, ok := p.fused[n]; ok {
+		x.OutputMin, x.OutputMax = f[0], f[1]
+	}
+	p.out.Nodes = append(p.out.Nodes, x)
+}
+
+// defineIO defines the output, then every input (define_nodes_tensor_inputs_outputs).
+func (p *preprocessor) defineIO(n *ir.Node, nhwc bool) error {
+	if err := p.define(out0(n), tensorOpts{nhwc: nhwc}); err != nil {
+		return err
+	}
+	for _, v := range tensorInputs(n) {
+		if err := p.define(v, tensorOpts{nhwc: nhwc}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preprocessor) visit(n *ir.Node) error {
+	out := out0(n)
+	if out == nil {
+		return fmt.Errorf("no output")
+	}
+	in := firstInput(n)
+	id := func(v *ir.Value) uint32 { return p.ids[v] }
+	if op, ok := unaryOps[n.Target]; ok {
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		if n.Target == "aten.gelu.default" {
+			if a := n.Arg("approximate"); a != nil && a.Kind == ir.ArgString && a.Str != "none" {
+				return fmt.Errorf("XNNPACK's GELU is exact; approximate=%q is not supported", a.Str)
+			}
+		}
+		p.node(n, Node{Op: op, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	}
+	if op, ok := binaryOps[n.Target]; ok {
+		if (n.Target == "aten.add.Tensor" || n.Target == "aten.sub.Tensor") && scalarArg(n, "alpha", 1) != 1 {
+			return fmt.Errorf("alpha %v is not supported", scalarArg(n, "alpha", 1))
+		}
+		a, b := n.TensorArg("self"), n.TensorArg("other")
+		if b == nil {
+			b = n.TensorArg("mat2")
+		}
+		if b == nil {
+			b = n.TensorArg("weight")
+		}
+		if a == nil || b == nil {
+			return fmt.Errorf("needs two tensor operands")
+		}
+		if fuseableOps[n.Target] { // inputs, then the output (the arithmetic visitors' order)
+			for _, v := range []*ir.Value{a, b, out} {
+				if err := p.define(v, tensorOpts{}); err != nil {
+					return err
+				}
+			}
+		} else if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		p.node(n, Node{Op: op, Inputs: []uint32{id(a), id(b)}, Outputs: []uint32{id(out)}})
+		return nil
+	}
+	switch n.Target {
+	case targetConv:
+		return p.visitConv(n)
+	case targetLinear:
+		return p.visitLinear(n)
+	case "aten.addmm.default", "aten.mm.default":
+		return p.visitMatmul(n)
+	case targetToCopy, targetToDimOrder:
+		toCL := toChannelsLast(n)
+		if err := p.define(in, tensorOpts{nhwc: !toCL && rank(in) == 4}); err != nil {
+			return err
+		}
+		if err := p.define(out, tensorOpts{nhwc: toCL}); err != nil {
+			return err
+		}
+		if rank(in) != 4 {
+			return fmt.Errorf("a layout conversion needs a 4-d tensor, not %s", in.Meta)
+		}
+		perm := permNHWCToNCHW
+		if toCL {
+			perm = permNCHWToNHWC
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNStaticTranspose, Perm: perm[:], Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	case targetClone, targetCloneDimOrder:
+		if err := p.define(out, tensorOpts{}); err != nil {
+			return err
+		}
+		if err := p.define(in, tensorOpts{}); err != nil {
+			return err
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNCopy, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	case "aten.relu.default", "aten.hardtanh.default", "aten.clamp.default":
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		lo, hi := float32(math.Inf(-1)), float32(math.Inf(1))
+		switch n.Target {
+		case "aten.relu.default":
+			lo = 0
+		case "aten.hardtanh.default":
+			lo, hi = float32(scalarArg(n, "min_val", -1)), float32(scalarArg(n, "max_val", 1))
+		default:
+			if hasScalar(n, "min") {
+				lo = float32(scalarArg(n, "min", 0))
+			}
+			if hasScalar(n, "max") {
+				hi = float32(scalarArg(n, "max", 0))
+			}
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNClamp, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		x := &p.out.Nodes[len(p.out.Nodes)-1]
+		x.OutputMin, x.OutputMax = lo, hi
+		return nil
+	case "aten._softmax.default":
+		if d := n.IntArg("dim", -1); d != -1 && d != int64(rank(in)-1) {
+			return fmt.Errorf("softmax over dim %d; XNNPACK only takes the last", d)
+		}
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNSoftmax, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	case "aten.pow.Tensor_Scalar":
+		if scalarArg(n, "exponent", 0) != 2 {
+			return fmt.Errorf("only the square (exponent 2) is supported")
+		}
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNSquare, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	case "aten.leaky_relu.default", "aten.elu.default":
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		x := Node{Op: schema.XNodeUnionXNNLeakyReLU, Alpha: float32(scalarArg(n, "negative_slope", 0.01)), Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}}
+		if n.Target == "aten.elu.default" {
+			if scalarArg(n, "scale", 1) != 1 || scalarArg(n, "input_scale", 1) != 1 {
+				return fmt.Errorf("ELU with scale or input_scale other than 1 is not supported")
+			}
+			x.Op, x.Alpha = schema.XNodeUnionXNNELU, float32(scalarArg(n, "alpha", 1))
+		}
+		p.node(n, x)
+		return nil
+	case "aten.permute_copy.default":
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		dims := n.IntsArg("dims", nil)
+		r := rank(in)
+		perm := make([]uint32, len(dims))
+		for i, d := range dims {
+			if d < 0 {
+				d += int64(r)
+			}
+			if d < 0 || int(d) >= r {
+				return fmt.Errorf("permutation %v out of range for rank %d", dims, r)
+			}
+			perm[i] = uint32(d)
+		}
+		if p.nhwc[out] {
+			if len(perm) != 4 {
+				return fmt.Errorf("a channels-last permute must be 4-d")
+			}
+			var contig, cl [4]uint32
+			for i, d := range perm {
+				contig[i] = permNHWCToNCHW[d]
+			}
+			for i := range cl {
+				cl[i] = contig[permNCHWToNHWC[i]]
+			}
+			perm = cl[:]
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNStaticTranspose, Perm: perm, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	case "aten.view_copy.default":
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		a := n.Arg("size")
+		if a == nil || a.Kind != ir.ArgInts {
+			return fmt.Errorf("symbolic reshape sizes are not supported by XNNStaticReshape")
+		}
+		shape, dynamic := make([]uint32, len(a.Ints)), 0
+		for i, d := range a.Ints {
+			if d == -1 {
+				d, dynamic = 0, dynamic+1
+			}
+			if d < 0 || d > math.MaxUint32 {
+				return fmt.Errorf("reshape size %v", a.Ints)
+			}
+			shape[i] = uint32(d)
+		}
+		if dynamic > 1 {
+			return fmt.Errorf("XNNPACK reshape takes at most one inferred dimension")
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNStaticReshape, NewShape: shape, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	case "aten.squeeze_copy.dim", "aten.unsqueeze_copy.default":
+		d, r := n.IntArg("dim", 0), rank(in)
+		last := int64(r - 1)
+		if n.Target == "aten.unsqueeze_copy.default" {
+			last = int64(r)
+		}
+		if d != -1 && d != last {
+			return fmt.Errorf("only the last dimension is supported (dim %d)", d)
+		}
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+		shape, dynamic := make([]uint32, len(out.Meta.Sizes)), 0
+		for i, s := range out.Meta.Sizes {
+			if !s.IsStatic() {
+				dynamic++
+				continue
+			}
+			shape[i] = uint32(s.Size)
+		}
+		if dynamic > 1 {
+			return fmt.Errorf("XNNPACK reshape takes at most one dynamic dimension")
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNStaticReshape, NewShape: shape, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		return nil
+	case "aten.slice_copy.Tensor":
+		return p.visitSlice(n)
+	case targetCat:
+		return p.visitCat(n)
+	case "aten.constant_pad_nd.default":
+		return p.visitPad(n)
+	case "aten.upsample_bilinear2d.vec":
+		if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
+			return err
+		}
+		if err := p.define(in, tensorOpts{nhwc: true}); err != nil {
+			return err
+		}
+		sz := out.Meta.Sizes
+		if len(sz) != 4 || !sz[2].IsStatic() || !sz[3].IsStatic() {
+			return fmt.Errorf("bilinear resize needs a static 4-d output, not %s", out.Meta)
+		}
+		var flags uint32
+		if n.BoolArg("align_corners", false) {
+			flags = flagAlignCorners
+		}
+		p.node(n, Node{Op: schema.XNodeUnionXNNStaticResizeBilinear2D, NewHeight: uint32(sz[2].Size), NewWidth: uint32(sz[3].Size),
+			Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}, Flags: flags})
+		return nil
+	case "aten.mean.dim":
+		return p.visitMean(n)
+	case "aten.avg_pool2d.default", "aten.max_pool2d.default", "aten.max_pool2d_with_indices.default":
+		return p.visitPool(n)
+	case "aten.amax.default", "aten.max.dim":
+		return p.visitMaxDim(n)
+	}
+	return fmt.Errorf("%s is not supported in XNNPACK delegate (etgo has no visitor for it)", n.Target)
+}
+
+func (p *preprocessor) visitConv(n *ir.Node) error {
+	in, w, b, out := n.TensorArg("input"), n.TensorArg("weight"), n.TensorArg("bias"), out0(n)
+	if in == nil || w == nil {
+		return fmt.Errorf("convolution without input or weight")
+	}
+	if err := p.define(in, tensorOpts{nhwc: true}); err != nil {
+		return err
+	}
+	ks := w.Meta.Sizes
+	if len(ks) != 4 {
+		return fmt.Errorf("XNNPACK convolves 2-d only; the weight is %s", w.Meta)
+	}
+	groups := n.IntArg("groups", 1)
+	transposed := n.BoolArg("transposed", false)
+	if groups < 1 || ks[0].Size%groups != 0 {
+		return fmt.Errorf("groups %d does not divide the weight %s", groups, w.Meta)
+	}
+	var gin, gout int64
+	if transposed {
+		gin, gout = ks[0].Size/groups, ks[1].Size
+	} else {
+		gin, gout = ks[1].Size, ks[0].Size/groups
+	}
+	depthwise := gin == 1 && gout%gin == 0 && !transposed
+	g := 1
+	if transposed {
+		g = int(groups)
+	}
+	if err := p.define(w, tensorOpts{nhwc: true, swapIO: depthwise || transposed, groups: g}); err != nil {
+		return err
+	}
+	if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
+		return err
+	}
+	bias := uint32(invalidID)
+	if b != nil {
+		if err := p.define(b, tensorOpts{}); err != nil {
+			return err
+		}
+		bias = p.ids[b]
+	}
+	pair := func(name string, def int64) ([2]uint32, error) {
+		v := n.IntsArg(name, nil)
+		switch len(v) {
+		case 0:
+			v = []int64{def, def}
+		case 1:
+			v = []int64{v[0], v[0]}
+		case 2:
+		default:
+			return [2]uint32{}, fmt.Errorf("%s %v: XNNPACK convolves 2-d only", name, v)
+		}
+		if v[0] < 0 || v[1] < 0 {
+			return [2]uint32{}, fmt.Errorf("%s %v is negative", name, v)
+		}
+		return [2]uint32{uint32(v[0]), uint32(v[1])}, nil
+	}
+	stride, err := pair("stride", 1)
+	if err != nil {
+		return err
+	}
+	pad, err := pair("padding", 0)
+	if err != nil {
+		return err
+	}
+	dil, err := pair("dilation", 1)
+	if err != nil {
+		return err
+	}
+	adj, err := pair("output_padding", 0)
+	if err != nil {
+		return err
+	}
+	op := schema.XNodeUnionXNNConv2d
+	switch {
+	case depthwise:
+		op = schema.XNodeUnionXNNDepthwiseConv2d
+	case transposed:
+		op = schema.XNodeUnionXNNConvTranspose2d
+	}
+	p.node(n, Node{Op: op, Conv: &ConvParams{PadTop: pad[0], PadRight: pad[1], PadBottom: pad[0], PadLeft: pad[1],
+		KernelH: uint32(ks[2].Size), KernelW: uint32(ks[3].Size), StrideH: stride[0], StrideW: stride[1],
+		DilationH: dil[0], DilationW: dil[1], GroupInputChannels: uint32(gin), GroupOutputChannels: uint32(gout),
+		Groups: uint32(groups), AdjustmentH: adj[0], AdjustmentW: adj[1]},
+		Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+func (p *preprocessor) visitLinear(n *ir.Node) error {
+	in, w, b, out := n.TensorArg("input"), n.TensorArg("weight"), n.TensorArg("bias"), out0(n)
+	if in == nil || w == nil {
+		return fmt.Errorf("linear without input or weight")
+	}
+	for _, v := range []*ir.Value{in, w, b, out} {
+		if v != nil {
+			if err := p.define(v, tensorOpts{}); err != nil {
+				return err
+			}
+		}
+	}
+	bias := uint32(invalidID)
+	if b != nil {
+		bias = p.ids[b]
+	}
+	p.node(n, Node{Op: schema.XNodeUnionXNNFullyConnected, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+// visitMatmul serialises addmm (bias + mat1 @ mat2) and mm as a fully-connected node whose
+// filter is stored [K, N] (XNN_FLAG_TRANSPOSE_WEIGHTS).
+func (p *preprocessor) visitMatmul(n *ir.Node) error {
+	out := out0(n)
+	var in, w, b *ir.Value
+	if n.Target == "aten.addmm.default" {
+		if scalarArg(n, "beta", 1) != 1 || scalarArg(n, "alpha", 1) != 1 {
+			return fmt.Errorf("addmm with beta or alpha other than 1 is not supported")
+		}
+		b, in, w = n.TensorArg("self"), n.TensorArg("mat1"), n.TensorArg("mat2")
+		if b == nil {
+			return fmt.Errorf("addmm without bias")
+		}
+		for _, v := range []*ir.Value{out, in, w, b} {
+			if err := p.define(v, tensorOpts{}); err != nil {
+				return err
+			}
+		}
+	} else {
+		in, w = n.TensorArg("self"), n.TensorArg("mat2")
+		if err := p.defineIO(n, false); err != nil {
+			return err
+		}
+	}
+	if in == nil || w == nil {
+		return fmt.Errorf("matrix multiply without both operands")
+	}
+	bias := uint32(invalidID)
+	if b != nil {
+		bias = p.ids[b]
+	}
+	p.node(n, Node{Op: schema.XNodeUnionXNNFullyConnected, Flags: flagTransposeWeights, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+// nhwcAxis maps an NCHW axis to its position in an NHWC tensor.
+func nhwcAxis(d int) int { return int(permNHWCToNCHW[d]) }
+
+func (p *preprocessor) visitSlice(n *ir.Node) error {
+	in, out := firstInput(n), out0(n)
+	if err := p.defineIO(n, false); err != nil {
+		return err
+	}
+	if n.IntArg("step", 1) != 1 {
+		return fmt.Errorf("XNNPACK slices with stride 1 only")
+	}
+	inShape, err := p.dimsOf(in)
+	if err != nil {
+		return err
+	}
+	outShape, err := p.dimsOf(out)
+	if err != nil {
+		return err
+	}
+	dim := int(n.IntArg("dim", 0))
+	if dim < 0 {
+		dim += len(inShape)
+	}
+	if dim < 0 || dim >= len(inShape) {
+		return fmt.Errorf("slice dim %d out of range", n.IntArg("dim", 0))
+	}
+	if p.nhwc[out] {
+		if len(inShape) != 4 {
+			return fmt.Errorf("a channels-last slice must be 4-d")
+		}
+		inShape = []uint32{inShape[0], inShape[2], inShape[3], inShape[1]}
+		outShape = []uint32{outShape[0], outShape[2], outShape[3], outShape[1]}
+		dim = nhwcAxis(dim)
+	}
+	start := n.IntArg("start", 0)
+	if start < 0 {
+		start += int64(inShape[dim])
+	}
+	start = max(0, min(start, int64(inShape[dim])))
+	offsets := make([]uint32, len(inShape))
+	offsets[dim] = uint32(start)
+	p.node(n, Node{Op: schema.XNodeUnionXNNStaticSlice, Offsets: offsets, Sizes: outShape, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+func (p *preprocessor) visitCat(n *ir.Node) error {
+	a, out := n.Arg("tensors"), out0(n)
+	if a == nil || len(a.Values) < 2 || len(a.Values) > 5 {
+		return fmt.Errorf("XNNPACK concatenates 2 to 5 tensors")
+	}
+	for _, v := range a.Values {
+		if err := p.define(v, tensorOpts{}); err != nil {
+			return err
+		}
+	}
+	if err := p.define(out, tensorOpts{}); err != nil {
+		return err
+	}
+	axis := int(n.IntArg("dim", 0))
+	if axis < 0 {
+		axis += rank(a.Values[0])
+	}
+	if axis < 0 || axis >= rank(out) {
+		return fmt.Errorf("cat dim %d out of range", n.IntArg("dim", 0))
+	}
+	if p.nhwc[out] {
+		axis = nhwcAxis(axis)
+	}
+	ops := []schema.XNodeUnion{schema.XNodeUnionXNNConcatenate2, schema.XNodeUnionXNNConcatenate3, schema.XNodeUnionXNNConcatenate4, schema.XNodeUnionXNNConcatenate5}
+	ins := make([]uint32, len(a.Values))
+	for i, v := range a.Values {
+		ins[i] = p.ids[v]
+	}
+	p.node(n, Node{Op: ops[len(ins)-2], Axis: uint32(axis), Inputs: ins, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+func (p *preprocessor) visitPad(n *ir.Node) error {
+	in, out := firstInput(n), out0(n)
+	if err := p.defineIO(n, false); err != nil {
+		return err
+	}
+	pads := n.IntsArg("pad", nil)
+	r := rank(in)
+	if len(pads)%2 != 0 || len(pads) > 2*r {
+		return fmt.Errorf("padding %v does not fit rank %d", pads, r)
+	}
+	all := make([]int64, 2*r)
+	copy(all, pads)
+	pre, post := make([]uint32, r), make([]uint32, r)
+	// pad lists (left, right) pairs from the last dimension backwards.
+	for d := 0; d < r; d++ {
+		lo, hi := all[2*(r-1-d)], all[2*(r-1-d)+1]
+		if lo < 0 || hi < 0 {
+			return fmt.Errorf("negative padding %v", pads)
+		}
+		pre[d], post[d] = uint32(lo), uint32(hi)
+	}
+	if p.nhwc[out] {
+		if r != 4 {
+			return fmt.Errorf("a channels-last pad must be 4-d")
+		}
+		pre = []uint32{pre[0], pre[2], pre[3], pre[1]}
+		post = []uint32{post[0], post[2], post[3], post[1]}
+	}
+	p.node(n, Node{Op: schema.XNodeUnionXNNStaticConstantPad, PrePadding: pre, PostPadding: post, PadValue: float32(scalarArg(n, "value", 0)),
+		Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+func (p *preprocessor) visitMean(n *ir.Node) error {
+	in, out := firstInput(n), out0(n)
+	if err := p.defineIO(n, true); err != nil {
+		return err
+	}
+	if rank(in) != 4 {
+		return fmt.Errorf("mean.dim needs a 4-d input")
+	}
+	if a := n.Arg("dtype"); a != nil && a.Kind == ir.ArgScalarType {
+		return fmt.Errorf("mean.dim with a dtype is not supported")
+	}
+	dims := n.IntsArg("dim", nil)
+	seen := map[int64]bool{}
+	for _, d := range dims {
+		if d < 0 {
+			d += 4
+		}
+		seen[d] = true
+	}
+	if len(dims) != 2 || !seen[2] || !seen[3] {
+		return fmt.Errorf("only the mean over the two innermost dimensions is supported (dims %v)", dims)
+	}
+	if !n.BoolArg("keepdim", false) {
+		return fmt.Errorf("only mean.dim that keeps dims is supported")
+	}
+	p.node(n, Node{Op: schema.XNodeUnionXNNGlobalAvgPooling2d, Flags: flagKeepDims, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+// poolGeometry is poolArgs as unsigned XNNPACK parameters, with the dilation (default 1).
+func poolGeometry(n *ir.Node) (kernel, stride, pad, dil [2]uint32, err error) {
+	k, s, pd := poolArgs(n)
+	d := [2]int64{1, 1}
+	if v := n.IntsArg("dilation", nil); len(v) == 1 {
+		d = [2]int64{v[0], v[0]}
+	} else if len(v) == 2 {
+		d = [2]int64{v[0], v[1]}
+	}
+	for i, x := range [][2]int64{k, s, pd, d} {
+		if x[0] < 0 || x[1] < 0 || x[0] > math.MaxUint32 || x[1] > math.MaxUint32 {
+			return kernel, stride, pad, dil, fmt.Errorf("pooling parameter %d (%v) out of range", i, x)
+		}
+	}
+	u := func(x [2]int64) [2]uint32 { return [2]uint32{uint32(x[0]), uint32(x[1])} }
+	return u(k), u(s), u(pd), u(d), nil
+}
+
+func (p *preprocessor) visitPool(n *ir.Node) error {
+	in, out := firstInput(n), out0(n)
+	if n.Target == "aten.max_pool2d_with_indices.default" {
+		if len(n.Outputs) > 1 && n.Outputs[1] != nil && (len(p.g.Users()[n.Outputs[1]]) > 0 || p.g.IsGraphOutput(n.Outputs[1])) {
+			return fmt.Errorf("the indices of max_pool2d_with_indices are used; XNNPACK's max pooling returns values only")
+		}
+	}
+	// Only the values output is defined (RemoveGetItemPass).
+	if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
+		return err
+	}
+	if err := p.define(in, tensorOpts{nhwc: true}); err != nil {
+		return err
+	}
+	if rank(in) != 4 {
+		return fmt.Errorf("pooling needs a 4-d input")
+	}
+	kernel, stride, pad, dil, err := poolGeometry(n)
+	if err != nil {
+		return err
+	}
+	pp := &PoolParams{PadTop: pad[0], PadRight: pad[1], PadBottom: pad[0], PadLeft: pad[1], PoolH: kernel[0], PoolW: kernel[1],
+		StrideH: stride[0], StrideW: stride[1]}
+	op := schema.XNodeUnionXNNAvgPooling2d
+	if n.Target == "aten.avg_pool2d.default" {
+		if n.BoolArg("ceil_mode", false) {
+			return fmt.Errorf("average pooling with ceil_mode is not supported")
+		}
+		if a := n.Arg("divisor_override"); a != nil && a.Kind == ir.ArgInt {
+			return fmt.Errorf("average pooling with divisor_override is not supported")
+		}
+	} else {
+		op = schema.XNodeUnionXNNMaxPooling2d
+		pp.DilationH, pp.DilationW = dil[0], dil[1]
+		if n.BoolArg("ceil_mode", false) {
+			sz := in.Meta.Sizes
+			pp.PadBottom += ceilPad(sz[2].Size, kernel[0], stride[0], pad[0], dil[0])
+			pp.PadRight += ceilPad(sz[3].Size, kernel[1], stride[1], pad[1], dil[1])
+		}
+	}
+	p.node(n, Node{Op: op, Pool: pp, Flags: flagKeepDims, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+// ceilPad is the extra trailing padding that makes floor-mode pooling produce ceil-mode's
+// output size (the max_pool2d visitor's calculate_pad_amount_1d).
+func ceilPad(in int64, kernel, stride, pad, dil uint32) uint32 {
+	k, s, pd, d := int64(kernel), int64(stride), int64(pad), int64(dil)
+	if s == 0 {
+		return 0
+	}
+	noCeil := in + 2*pd - d*(k-1) - 1
+	numer := noCeil + s - 1
+	outSize := numer/s + 1
+	needsAdjust := (outSize-1)*s >= in+pd
+	partial := noCeil % s
+	if partial > 0 && !needsAdjust {
+		return uint32(s - partial)
+	}
+	return 0
+}
+
+func (p *preprocessor) visitMaxDim(n *ir.Node) error {
+	in, out := firstInput(n), out0(n)
+	if !n.BoolArg("keepdim", false) {
+		return fmt.Errorf("%s only supports keepdim=True", n.Target)
+	}
+	dim := n.IntArg("dim", -1)
+	if dims := n.IntsArg("dim", nil); len(dims) == 1 {
+		dim = dims[0]
+	}
+	if dim != 2 && dim != 3 {
+		return fmt.Errorf("%s only supports dim 2 or 3", n.Target)
+	}
+	if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
+		return err
+	}
+	if err := p.define(in, tensorOpts{nhwc: true}); err != nil {
+		return err
+	}
+	shape := p.out.Values[p.ids[in]].Dims // NHWC
+	if len(shape) != 4 {
+		return fmt.Errorf("needs a 4-d input")
+	}
+	ph, pw := uint32(1), uint32(1)
+	if dim == 2 {
+		ph = shape[1]
+	} else {
+		pw = shape[2]
+	}
+	if n.Target == "aten.amax.default" {
+		p.node(n, Node{Op: schema.XNodeUnionXNNMaxPooling2d, Pool: &PoolParams{PoolH: ph, PoolW: pw, StrideH: ph, StrideW: pw, DilationH: 1, DilationW: 1},
+			Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+		return nil
+	}
+	if len(n.Outputs) < 2 || n.Outputs[1] == nil {
+		return fmt.Errorf("max.dim needs both its values and its indices")
+	}
+	if err := p.define(n.Outputs[1], tensorOpts{nhwc: true}); err != nil {
+		return err
+	}
+	p.node(n, Node{Op: schema.XNodeUnionXNNArgMaxPooling2d, Pool: &PoolParams{PoolH: ph, PoolW: pw},
+		Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out], p.ids[n.Outputs[1]]}})
+	return nil
+}

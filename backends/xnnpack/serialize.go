@@ -1,0 +1,254 @@
+package xnnpack
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+)
+
+// headerSize is the XH00 header (30 bytes) padded to the constant alignment.
+const (
+	headerSize        = 32
+	constantAlignment = 16
+	// writerIdentifier is the flatbuffer identifier the AoT schema (schema.fbs) declares; the
+	// runtime accepts it and XN00.
+	writerIdentifier = "XN01"
+)
+
+// Encode serialises g as the official preprocess does: the XH00 header, the XNNGraph
+// flatbuffer (identifier XN01) padded to 16 bytes, then g.ConstantRegion. Values and nodes are
+// written in order; value ids must already be their positions. The result is deterministic.
+// Encode is the inverse of ParseBlob for every field ParseBlob decodes (quantized values
+// excepted: etgo's preprocess does not produce them).
+func (g *Graph) Encode() ([]byte, error) {
+	for i := range g.Values {
+		if g.Values[i].Quantized {
+			return nil, fmt.Errorf("xnnpack: encode: value %d is quantized; etgo does not serialise quantized values", g.Values[i].ID)
+		}
+	}
+	b := flatbuffers.NewBuilder(1024)
+	nodes := make([]flatbuffers.UOffsetT, len(g.Nodes))
+	for i := range g.Nodes {
+		off, err := encodeNode(b, &g.Nodes[i])
+		if err != nil {
+			return nil, fmt.Errorf("xnnpack: encode: node %d: %w", i, err)
+		}
+		nodes[i] = off
+	}
+	values := make([]flatbuffers.UOffsetT, len(g.Values))
+	for i := range g.Values {
+		values[i] = encodeValue(b, &g.Values[i])
+	}
+	consts := make([]flatbuffers.UOffsetT, len(g.Constants))
+	for i, c := range g.Constants {
+		var key flatbuffers.UOffsetT
+		if c.HasKey {
+			key = b.CreateString(c.NamedKey)
+		}
+		schema.ConstantDataOffsetStart(b)
+		b.PrependUint64(c.Offset) // written even when 0, as flatc does from the writer's JSON
+		b.Slot(0)
+		b.PrependUint64(c.Size)
+		b.Slot(1)
+		if c.HasKey {
+			schema.ConstantDataOffsetAddNamedKey(b, key)
+		}
+		consts[i] = schema.ConstantDataOffsetEnd(b)
+	}
+	nodeVec := offsets(b, schema.XNNGraphStartXnodesVector, nodes)
+	valueVec := offsets(b, schema.XNNGraphStartXvaluesVector, values)
+	constVec := offsets(b, schema.XNNGraphStartConstantDataVector, consts)
+	inputIDs := u32Vector(b, nil)
+	outputIDs := u32Vector(b, nil)
+	version := b.CreateString(g.Version)
+	schema.XNNGraphStart(b)
+	schema.XNNGraphAddVersion(b, version)
+	schema.XNNGraphAddXnodes(b, nodeVec)
+	schema.XNNGraphAddXvalues(b, valueVec)
+	schema.XNNGraphAddNumExterns(b, g.NumExterns)
+	schema.XNNGraphAddInputIds(b, inputIDs)
+	schema.XNNGraphAddOutputIds(b, outputIDs)
+	schema.XNNGraphAddConstantData(b, constVec)
+	b.FinishWithFileIdentifier(schema.XNNGraphEnd(b), []byte(writerIdentifier))
+	fb := b.FinishedBytes()
+
+	fbPadded := alignUp(len(fb), constantAlignment)
+	out := make([]byte, headerSize+fbPadded+len(g.ConstantRegion))
+	copy(out[4:8], headerMagic)
+	binary.LittleEndian.PutUint16(out[8:], headerMinSize)
+	binary.LittleEndian.PutUint32(out[10:], headerSize)
+	binary.LittleEndian.PutUint32(out[14:], uint32(len(fb)))
+	binary.LittleEndian.PutUint32(out[18:], uint32(headerSize+fbPadded))
+	binary.LittleEndian.PutUint64(out[22:], uint64(len(g.ConstantRegion)))
+	copy(out[headerSize:], fb)
+	copy(out[headerSize+fbPadded:], g.ConstantRegion)
+	return out, nil
+}
+
+func alignUp(n, a int) int { return (n + a - 1) / a * a }
+
+func offsets(b *flatbuffers.Builder, start func(*flatbuffers.Builder, int) flatbuffers.UOffsetT, offs []flatbuffers.UOffsetT) flatbuffers.UOffsetT {
+	start(b, len(offs))
+	for i := len(offs) - 1; i >= 0; i-- {
+		b.PrependUOffsetT(offs[i])
+	}
+	return b.EndVector(len(offs))
+}
+
+func u32Vector(b *flatbuffers.Builder, v []uint32) flatbuffers.UOffsetT {
+	b.StartVector(4, len(v), 4)
+	for i := len(v) - 1; i >= 0; i-- {
+		b.PrependUint32(v[i])
+	}
+	return b.EndVector(len(v))
+}
+
+func encodeValue(b *flatbuffers.Builder, v *Value) flatbuffers.UOffsetT {
+	dims := u32Vector(b, v.Dims)
+	schema.XNNTensorValueStart(b)
+	schema.XNNTensorValueAddDatatype(b, v.DType)
+	schema.XNNTensorValueAddNumDims(b, uint32(len(v.Dims)))
+	schema.XNNTensorValueAddDims(b, dims)
+	schema.XNNTensorValueAddConstantBufferIdx(b, v.ConstantIdx)
+	schema.XNNTensorValueAddExternalId(b, v.ExternalID)
+	schema.XNNTensorValueAddFlags(b, v.Flags)
+	schema.XNNTensorValueAddIdOut(b, v.ID)
+	tv := schema.XNNTensorValueEnd(b)
+	schema.XValueStart(b)
+	schema.XValueAddXvalueUnionType(b, schema.XValueUnionXNNTensorValue)
+	schema.XValueAddXvalueUnion(b, tv)
+	return schema.XValueEnd(b)
+}
+
+// u32Table writes a table whose fields are all uint32, in slot order.
+func u32Table(b *flatbuffers.Builder, fields ...uint32) flatbuffers.UOffsetT {
+	b.StartObject(len(fields))
+	for i, f := range fields {
+		b.PrependUint32Slot(i, f, 0)
+	}
+	return b.EndObject()
+}
+
+func idAt(ids []uint32, i int) uint32 {
+	if i < len(ids) {
+		return ids[i]
+	}
+	return invalidID
+}
+
+func encodeNode(b *flatbuffers.Builder, n *Node) (flatbuffers.UOffsetT, error) {
+	in := func(i int) uint32 { return idAt(n.Inputs, i) }
+	out := func(i int) uint32 { return idAt(n.Outputs, i) }
+	var body flatbuffers.UOffsetT
+	switch tableOf(n.Op) {
+	case specNode1x1:
+		body = u32Table(b, in(0), out(0), n.Flags)
+	case specNode2x1:
+		body = u32Table(b, in(0), in(1), out(0), n.Flags)
+	case specCat:
+		body = u32Table(b, n.Axis, in(0), in(1), in(2), in(3), out(0), n.Flags, in(4))
+	case specFC:
+		body = u32Table(b, in(0), in(1), in(2), out(0), n.Flags)
+	case specConv:
+		c := n.Conv
+		if c == nil {
+			return 0, fmt.Errorf("%s has no convolution parameters", n.OpName())
+		}
+		body = u32Table(b, c.PadTop, c.PadRight, c.PadBottom, c.PadLeft, c.KernelH, c.KernelW, c.StrideH, c.StrideW,
+			c.DilationH, c.DilationW, c.GroupInputChannels, c.GroupOutputChannels, c.Groups, c.AdjustmentH, c.AdjustmentW,
+			in(0), in(1), in(2), out(0), n.Flags)
+	case specPool:
+		p := n.Pool
+		if p == nil {
+			return 0, fmt.Errorf("%s has no pooling parameters", n.OpName())
+		}
+		body = u32Table(b, p.PadTop, p.PadRight, p.PadBottom, p.PadLeft, p.PoolH, p.PoolW, p.StrideH, p.StrideW,
+			p.DilationH, p.DilationW, in(0), out(0), n.Flags)
+	case specArgMaxPool:
+		p := n.Pool
+		if p == nil {
+			return 0, fmt.Errorf("%s has no pooling parameters", n.OpName())
+		}
+		body = u32Table(b, p.PadTop, p.PadRight, p.PadBottom, p.PadLeft, p.PoolH, p.PoolW, in(0), out(0), out(1), n.Flags)
+	case specResize:
+		body = u32Table(b, n.NewHeight, n.NewWidth, in(0), out(0), n.Flags)
+	case specSDPA:
+		body = u32Table(b, in(0), in(1), in(2), in(3), in(4), out(0), n.Flags)
+	case specTranspose:
+		v := u32Vector(b, n.Perm)
+		schema.XNNStaticTransposeStart(b)
+		schema.XNNStaticTransposeAddNumDims(b, uint32(len(n.Perm)))
+		schema.XNNStaticTransposeAddPerm(b, v)
+		schema.XNNStaticTransposeAddInputId(b, in(0))
+		schema.XNNStaticTransposeAddOutputId(b, out(0))
+		schema.XNNStaticTransposeAddFlags(b, n.Flags)
+		body = schema.XNNStaticTransposeEnd(b)
+	case specReshape:
+		v := u32Vector(b, n.NewShape)
+		schema.XNNStaticReshapeStart(b)
+		schema.XNNStaticReshapeAddNumDims(b, uint32(len(n.NewShape)))
+		schema.XNNStaticReshapeAddNewShape(b, v)
+		schema.XNNStaticReshapeAddInputId(b, in(0))
+		schema.XNNStaticReshapeAddOutputId(b, out(0))
+		schema.XNNStaticReshapeAddFlags(b, n.Flags)
+		body = schema.XNNStaticReshapeEnd(b)
+	case specSlice:
+		offs, sizes := u32Vector(b, n.Offsets), u32Vector(b, n.Sizes)
+		schema.XNNStaticSliceStart(b)
+		schema.XNNStaticSliceAddNumDims(b, uint32(len(n.Offsets)))
+		schema.XNNStaticSliceAddOffsets(b, offs)
+		schema.XNNStaticSliceAddSizes(b, sizes)
+		schema.XNNStaticSliceAddInputId(b, in(0))
+		schema.XNNStaticSliceAddOutputId(b, out(0))
+		schema.XNNStaticSliceAddFlags(b, n.Flags)
+		body = schema.XNNStaticSliceEnd(b)
+	case specPad:
+		pre, post := u32Vector(b, n.PrePadding), u32Vector(b, n.PostPadding)
+		schema.XNNStaticConstantPadStart(b)
+		schema.XNNStaticConstantPadAddPrePaddings(b, pre)
+		schema.XNNStaticConstantPadAddPostPaddings(b, post)
+		schema.XNNStaticConstantPadAddPaddingValue(b, n.PadValue)
+		schema.XNNStaticConstantPadAddInputId(b, in(0))
+		schema.XNNStaticConstantPadAddOutputId(b, out(0))
+		schema.XNNStaticConstantPadAddFlags(b, n.Flags)
+		body = schema.XNNStaticConstantPadEnd(b)
+	case specELU:
+		schema.XNNELUStart(b)
+		schema.XNNELUAddAlpha(b, n.Alpha)
+		schema.XNNELUAddInputId(b, in(0))
+		schema.XNNELUAddOutputId(b, out(0))
+		schema.XNNELUAddFlags(b, n.Flags)
+		body = schema.XNNELUEnd(b)
+	case specLeaky:
+		schema.XNNLeakyReLUStart(b)
+		schema.XNNLeakyReLUAddNegativeSlope(b, n.Alpha)
+		schema.XNNLeakyReLUAddInputId(b, in(0))
+		schema.XNNLeakyReLUAddOutputId(b, out(0))
+		schema.XNNLeakyReLUAddFlags(b, n.Flags)
+		body = schema.XNNLeakyReLUEnd(b)
+	default:
+		return 0, fmt.Errorf("unknown node type %d", n.Op)
+	}
+	var minMax flatbuffers.UOffsetT
+	fused := !math.IsInf(float64(n.OutputMin), -1) || !math.IsInf(float64(n.OutputMax), 1)
+	if fused {
+		schema.OutputMinMaxStart(b)
+		b.PrependFloat32(n.OutputMin)
+		b.Slot(0)
+		b.PrependFloat32(n.OutputMax)
+		b.Slot(1)
+		minMax = schema.OutputMinMaxEnd(b)
+	}
+	schema.XNodeStart(b)
+	schema.XNodeAddXnodeUnionType(b, n.Op)
+	schema.XNodeAddXnodeUnion(b, body)
+	schema.XNodeAddDebugHandle(b, n.DebugHandle)
+	if fused {
+		schema.XNodeAddOutputMinMax(b, minMax)
+	}
+	return schema.XNodeEnd(b), nil
+}

@@ -1,0 +1,37 @@
+package xnnpack
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// TestEncodeRoundTrip: every official zoo blob, decoded and encoded again, decodes to the same
+// graph, and encoding is a fixed point.
+func TestEncodeRoundTrip(t *testing.T) {
+	blobs, _ := zooBlobs(t)
+	for i, b := range blobs {
+		g, err := ParseBlob(b)
+		if err != nil {
+			t.Fatalf("blob %d: %v", i, err)
+		}
+		enc, err := g.Encode()
+		if err != nil {
+			t.Fatalf("blob %d: encode: %v", i, err)
+		}
+		g2, err := ParseBlob(enc)
+		if err != nil {
+			t.Fatalf("blob %d: re-parse: %v", i, err)
+		}
+		if !reflect.DeepEqual(g, g2) {
+			t.Errorf("blob %d: graph changed in a round trip", i)
+		}
+		enc2, err := g2.Encode()
+		if err != nil || !bytes.Equal(enc, enc2) {
+			t.Errorf("blob %d: encoding is not a fixed point (%v)", i, err)
+		}
+		if len(enc) > len(b)+64 {
+			t.Errorf("blob %d: %d bytes re-encoded, %d official", i, len(enc), len(b))
+		}
+	}
+}
