@@ -3,8 +3,6 @@ package runtime_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,15 +127,11 @@ func TestFormatFixturesRun(t *testing.T) {
 	}
 }
 
+// compareTensors compares two tensors through npyconv.Compare (exact when tol is 0).
 func compareTensors(got, want *runtime.Tensor, tol float64) error {
-	g, w := asF64(got), asF64(want)
-	if got.ScalarType() != want.ScalarType() || len(g) != len(w) {
-		return fmt.Errorf("got %v, want %v", got, want)
+	w, err := npyconv.Array(want)
+	if err != nil {
+		return err
 	}
-	for i := range g {
-		if math.Abs(g[i]-w[i]) > tol {
-			return fmt.Errorf("element %d = %v, want %v", i, g[i], w[i])
-		}
-	}
-	return nil
+	return npyconv.Compare(got, w, tol)
 }

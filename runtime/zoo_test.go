@@ -3,16 +3,12 @@ package runtime_test
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"math"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/kernels/portable"
-	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -23,74 +19,6 @@ func portableRegistry(t testing.TB) *runtime.Registry {
 		t.Fatal(err)
 	}
 	return reg
-}
-
-// compare checks an output against an expected array: same dtype and shape, floats within
-// tol, integers and booleans exact.
-func compare(got *runtime.Tensor, want *npy.Array, tol float64) error {
-	w, err := npyconv.Tensor(want)
-	if err != nil {
-		return err
-	}
-	if got.ScalarType() != w.ScalarType() || !slices.Equal(got.Sizes(), w.Sizes()) {
-		return fmt.Errorf("got %v, want %v", got, w)
-	}
-	gv, wv := asF64(got), asF64(w)
-	worst := 0.0
-	for i := range gv {
-		d := math.Abs(gv[i] - wv[i])
-		if math.IsNaN(gv[i]) != math.IsNaN(wv[i]) {
-			d = math.Inf(1)
-		}
-		worst = max(worst, d)
-	}
-	limit := tol
-	if got.ScalarType() != runtime.Float32 && got.ScalarType() != runtime.Float64 && got.ScalarType() != runtime.Float16 {
-		limit = 0
-	}
-	if worst > limit {
-		return fmt.Errorf("max abs error %g > %g", worst, limit)
-	}
-	return nil
-}
-
-func asF64(t *runtime.Tensor) []float64 {
-	c := t.Clone()
-	switch t.ScalarType() {
-	case runtime.Float32:
-		v, _ := runtime.Values[float32](c)
-		return conv(v)
-	case runtime.Float64:
-		v, _ := runtime.Values[float64](c)
-		return v
-	case runtime.Int64:
-		v, _ := runtime.Values[int64](c)
-		return conv(v)
-	case runtime.Int32:
-		v, _ := runtime.Values[int32](c)
-		return conv(v)
-	case runtime.Uint8:
-		v, _ := runtime.Values[uint8](c)
-		return conv(v)
-	case runtime.Bool:
-		v, _ := runtime.Values[bool](c)
-		out := make([]float64, len(v))
-		for i, b := range v {
-			if b {
-				out[i] = 1
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-func conv[T int32 | int64 | uint8 | float32](v []T) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = float64(x)
-	}
-	return out
 }
 
 // runZoo runs one .pte of a zoo model on its inputs and compares with the expected outputs.
@@ -118,7 +46,7 @@ func runZoo(t *testing.T, reg *runtime.Registry, m zoo.Model, v zoo.Variant) {
 		t.Fatalf("%d outputs, want %d", len(outs), len(want))
 	}
 	for i := range outs {
-		if err := compare(outs[i], want[i], 1e-4); err != nil {
+		if err := npyconv.Compare(outs[i], want[i], 1e-4); err != nil {
 			t.Errorf("output %d: %v", i, err)
 		}
 	}

@@ -1,0 +1,82 @@
+package npyconv
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/runtime"
+)
+
+// Compare checks an output against an expected array: same dtype and shape, floating-point
+// elements within tol (NaN only where NaN is expected), integers and booleans exact. The error
+// gives the worst difference.
+func Compare(got *runtime.Tensor, want *npy.Array, tol float64) error {
+	w, err := Tensor(want)
+	if err != nil {
+		return err
+	}
+	if got.ScalarType() != w.ScalarType() || !slices.Equal(got.Sizes(), w.Sizes()) {
+		return fmt.Errorf("got %v, want %v", got, w)
+	}
+	gv, wv := asF64(got), asF64(w)
+	if gv == nil || wv == nil {
+		return fmt.Errorf("cannot compare %v tensors", got.ScalarType())
+	}
+	worst := 0.0
+	for i := range gv {
+		d := math.Abs(gv[i] - wv[i])
+		if math.IsNaN(gv[i]) != math.IsNaN(wv[i]) {
+			d = math.Inf(1)
+		}
+		worst = max(worst, d)
+	}
+	limit := tol
+	if st := got.ScalarType(); st != runtime.Float32 && st != runtime.Float64 && st != runtime.Float16 {
+		limit = 0
+	}
+	if worst > limit {
+		return fmt.Errorf("max abs error %g > %g", worst, limit)
+	}
+	return nil
+}
+
+func asF64(t *runtime.Tensor) []float64 {
+	c := t.Clone()
+	switch t.ScalarType() {
+	case runtime.Float32:
+		v, _ := runtime.Values[float32](c)
+		return widen(v)
+	case runtime.Float64:
+		v, _ := runtime.Values[float64](c)
+		return v
+	case runtime.Int64:
+		v, _ := runtime.Values[int64](c)
+		return widen(v)
+	case runtime.Int32:
+		v, _ := runtime.Values[int32](c)
+		return widen(v)
+	case runtime.Uint8:
+		v, _ := runtime.Values[uint8](c)
+		return widen(v)
+	case runtime.Bool:
+		v, _ := runtime.Values[bool](c)
+		out := make([]float64, len(v))
+		for i, b := range v {
+			if b {
+				out[i] = 1
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func widen[T int32 | int64 | uint8 | float32](v []T) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
