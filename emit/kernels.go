@@ -1,0 +1,63 @@
+package emit
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/etgo/etgo/pte"
+	"github.com/etgo/etgo/runtime"
+)
+
+// ErrKernelMissing is wrapped when a program calls operators a kernel registry lacks.
+var ErrKernelMissing = errors.New("kernel missing")
+
+// CheckKernels reports, in one error wrapping ErrKernelMissing, every operator the program's
+// KernelCalls use that reg has no kernel for, each with the instructions that call it. ExecuTorch
+// only finds this when the program is loaded (pytorch/executorch#21950); checking it when the
+// program is emitted lets a lowering refuse, or warn, before a .pte ships.
+func CheckKernels(p *pte.Program, reg *runtime.Registry) error {
+	if p == nil || reg == nil {
+		return fmt.Errorf("emit: CheckKernels needs a program and a registry")
+	}
+	var missing []string
+	for _, plan := range p.ExecutionPlans {
+		at := map[string][]string{}
+		for c, chain := range plan.Chains {
+			for i, in := range chain.Instructions {
+				kc, ok := in.(pte.KernelCall)
+				if !ok {
+					continue
+				}
+				if kc.OpIndex < 0 || int(kc.OpIndex) >= len(plan.Operators) {
+					return fmt.Errorf("emit: method %q chain %d instruction %d: operator index %d out of range", plan.Name, c, i, kc.OpIndex)
+				}
+				name := plan.Operators[kc.OpIndex].KernelName()
+				if _, ok := reg.Kernel(name); !ok {
+					where := fmt.Sprint(i)
+					if len(plan.Chains) > 1 {
+						where = fmt.Sprintf("%d:%d", c, i)
+					}
+					at[name] = append(at[name], where)
+				}
+			}
+		}
+		for _, name := range sortedKeys(at) {
+			missing = append(missing, fmt.Sprintf("%s (method %q, instructions %s)", name, plan.Name, strings.Join(at[name], ", ")))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%w: %d operator(s) have no kernel in this registry: %s", ErrKernelMissing, len(missing), strings.Join(missing, "; "))
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
