@@ -10,6 +10,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
 )
 
@@ -415,4 +416,19 @@ func (p *preprocessor) defineNodes() error {
 		}
 	}
 	return nil
+}
+
+// PreprocessDelegate compiles one lowered region of a plan whose remaining graph is parent:
+// the region's own program (partition.Delegate.Program), then Preprocess. Its signature is
+// emit.PreprocessFunc's once parent is bound.
+func PreprocessDelegate(parent *ir.Graph, d *partition.Delegate) ([]byte, []pte.NamedBlob, error) {
+	prog, err := d.Program(parent)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := Preprocess(prog)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", d.Call.Name, err)
+	}
+	return p.Blob, p.NamedData, nil
 }

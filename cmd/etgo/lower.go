@@ -5,20 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
+	"github.com/etgo/etgo/pte"
 )
 
 func init() {
 	commands["lower"] = command{
 		summary: "lower a torch.export .pt2 with an ordered list of partitioners (--plan: show the partition plan)",
-		usage: "lower MODEL.pt2 --plan [--partitioner xnnpack]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--json]\n\n" +
+		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner xnnpack]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--allow-missing-kernels] [--json]\n\n" +
+			"  -o OUT.pte               write the lowered program\n" +
+			"  --report R.json          also write the plan and the per-node decision report as JSON\n" +
+			"  --allow-missing-kernels  write the program even when a fallback operator has no kernel in this binary\n" +
 			"  --partitioner NAME       a partitioner, in order (repeatable; default xnnpack); known: xnnpack\n" +
 			"  --transform-passes SPEC  recommended (each partitioner's backend set), none, or pass names\n" +
 			"  --per-op                 one delegate per claimed operator\n" +
@@ -45,12 +51,24 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	perOp := fs.Bool("per-op", false, "one delegate per claimed operator")
 	planOnly := fs.Bool("plan", false, "print the partition plan")
 	asJSON := fs.Bool("json", false, "JSON output")
+	outPath := fs.String("o", "", "write the lowered program to this .pte")
+	reportPath := fs.String("report", "", "write the decision report (JSON) here")
+	allowMissing := fs.Bool("allow-missing-kernels", false, "write the program even when kernels are missing")
 	path, err := parseFileAndFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if !*planOnly {
-		return errors.New("writing a .pte from a .pt2 is not implemented yet (preprocess and emission are the next steps); use --plan to see the partition plan")
+	if !*planOnly && *outPath == "" {
+		return errors.New("give -o OUT.pte to write the lowered program, or --plan to print the partition plan")
+	}
+	if *planOnly && *outPath != "" {
+		return errors.New("--plan prints the plan only; drop it to write -o " + *outPath)
+	}
+	start := time.Now()
+	progress := func(stage string) {
+		if *outPath != "" {
+			fmt.Fprintf(stderr, "  %-10s %7.1f ms\n", stage, float64(time.Since(start).Microseconds())/1000)
+		}
 	}
 	if len(names) == 0 {
 		names = stringList{"xnnpack"}
@@ -85,6 +103,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	}
 	g := prog.Graph
 	nodes := len(g.Nodes)
+	progress("read")
 	edge, err := passes.ToEdge(g, preserve)
 	if err != nil {
 		return fmt.Errorf("%s: to Edge: %w", path, err)
@@ -93,22 +112,80 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	progress("to Edge")
 	plan, err := partition.Lower(g, parts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	progress("partition")
 	kernels, err := fallbackKernels(plan)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	report := planJSON(path, nodes, append(edge, reports...), plan)
+	report.Kernels = kernels
+	if *reportPath != "" {
+		b, err := json.MarshalIndent(report, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*reportPath, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if *planOnly {
+		if *asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(report)
+		}
+		printPlan(stdout, path, nodes, append(edge, reports...), plan, kernels)
+		return nil
+	}
+	// The plan is printed before emission so a failure there still shows what was attempted.
+	if !*asJSON {
+		printPlan(stdout, path, nodes, append(edge, reports...), plan, kernels)
+	}
+	contents, err := emit.Program(plan, emit.Options{Preprocess: map[string]emit.PreprocessFunc{
+		xnnpack.BackendID: func(d *partition.Delegate) ([]byte, []pte.NamedBlob, error) {
+			return xnnpack.PreprocessDelegate(plan.Graph, d)
+		},
+	}})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	progress("emit")
+	reg, err := newRegistry(1)
+	if err != nil {
+		return err
+	}
+	if err := emit.CheckKernels(contents.Program, reg); err != nil {
+		if !*allowMissing {
+			return fmt.Errorf("%s: %w\n(the official runtime would refuse this program at load; --allow-missing-kernels writes it anyway)", path, err)
+		}
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+	}
+	data, err := pte.Write(contents, pte.DefaultWriteOptions)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.WriteFile(*outPath, data, 0o644); err != nil {
+		return err
+	}
+	progress("write")
+	var planned int64
+	for _, m := range contents.Program.ExecutionPlans {
+		for _, s := range m.NonConstBufferSizes {
+			planned += s
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		out := planJSON(path, nodes, append(edge, reports...), plan)
-		out.Kernels = kernels
-		return enc.Encode(out)
+		return enc.Encode(report)
 	}
-	printPlan(stdout, path, nodes, append(edge, reports...), plan, kernels)
+	fmt.Fprintf(stdout, "wrote %s: %d bytes, %d delegate(s), %d named weight(s), %d bytes planned memory\n",
+		*outPath, len(data), len(plan.Delegates), len(contents.NamedData), planned)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,8 @@ func TestCLI(t *testing.T) {
 	bundled := filepath.Join(testutil.WildDir(t), "extension__module__test__resources__bundled_program.bpte")
 	rewritten := filepath.Join(t.TempDir(), "rewritten.pte")
 	outDir := t.TempDir()
+	lowered := filepath.Join(t.TempDir(), "lowered.pte")
+	report := filepath.Join(t.TempDir(), "report.json")
 	fortran := testutil.Testdata(t, "npy", "f32_fortran.npy")
 	for _, tc := range []struct {
 		name     string
@@ -60,7 +63,11 @@ func TestCLI(t *testing.T) {
 		{"lower transformer", []string{"lower", testutil.Testdata(t, "zoo", "transformer_encoder", "model.pt2"), "--plan"}, 0, "29 of 40 operators delegated to XnnpackBackend in 5 regions", ""},
 		{"lower unknown partitioner", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--partitioner", "coreml"}, 1, "", `unknown partitioner "coreml"`},
 		{"lower unknown pass", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--transform-passes", "Nope"}, 1, "", `unknown pass "Nope"`},
-		{"lower without plan", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2")}, 1, "", "use --plan"},
+		{"lower without output", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2")}, 1, "", "give -o OUT.pte"},
+		{"lower -o", []string{"lower", testutil.Testdata(t, "zoo", "conv_relu", "model.pt2"), "-o", lowered, "--report", report}, 0, "wrote " + lowered, "emit"},
+		{"run lowered", []string{"run", lowered, "--input", input}, 0, "output 0: float32[1,8,32,32]", ""},
+		{"check lowered", []string{"check", lowered}, 0, "ok      backend  XnnpackBackend", ""},
+		{"lower -o and --plan", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "-o", lowered}, 1, "", "--plan prints the plan only"},
 		{"lower not a pt2", []string{"lower", xnn, "--plan"}, 1, "", "not a zip archive"},
 		{"rewrite bad alignment", []string{"rewrite", "--segment-alignment", "100", xnn, rewritten}, 1, "", "not a power of two"},
 	} {
@@ -89,5 +96,12 @@ func TestCLI(t *testing.T) {
 	}
 	if len(got) != len(want) || string(got[:128]) != string(want[:128]) {
 		t.Errorf("output_0.npy header differs from the official one")
+	}
+	// lower --report wrote the decision report.
+	var r struct {
+		Delegates []any `json:"delegates"`
+	}
+	if b, err := os.ReadFile(report); err != nil || json.Unmarshal(b, &r) != nil || len(r.Delegates) != 1 {
+		t.Errorf("report %s: %v, %d delegates", report, err, len(r.Delegates))
 	}
 }

@@ -1,0 +1,166 @@
+package xnnpack_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/emit"
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/passes"
+	"github.com/etgo/etgo/pte"
+	"github.com/etgo/etgo/runtime"
+)
+
+// lowerZoo lowers a zoo model end to end with the recommended passes and the XNNPACK
+// partitioner and returns the .pte bytes and the plan.
+func lowerZoo(t *testing.T, m zoo.Model) ([]byte, *partition.Plan) {
+	t.Helper()
+	recommended, err := passes.Recommended("xnnpack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &xnnpack.Partitioner{}
+	g, err := toEdge(t, m.PT2, recommended, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := partition.Lower(g, []partition.Partitioner{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := emit.Program(plan, emit.Options{Preprocess: map[string]emit.PreprocessFunc{
+		xnnpack.BackendID: func(d *partition.Delegate) ([]byte, []pte.NamedBlob, error) {
+			return xnnpack.PreprocessDelegate(plan.Graph, d)
+		},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := pte.Write(c, pte.DefaultWriteOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, plan
+}
+
+// TestZooLoweredRuns: every zoo model lowered by etgo (pt2 → Edge → XNNPACK partition →
+// preprocess → emission) has the official number of delegate calls, runs in etgo's runtime
+// with outputs matching eager PyTorch (≤ 1e-4), and lowers to the same bytes twice.
+func TestZooLoweredRuns(t *testing.T) {
+	reg := runtime.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	zoo.Each(t, func(t *testing.T, m zoo.Model) {
+		data, plan := lowerZoo(t, m)
+		if again, _ := lowerZoo(t, m); !bytes.Equal(data, again) {
+			t.Error("lowering twice gave different bytes")
+		}
+		if len(plan.Delegates) != m.Delegation.NumDelegatedSubgraphs {
+			t.Errorf("%d delegate calls, official %d", len(plan.Delegates), m.Delegation.NumDelegatedSubgraphs)
+		}
+		f, err := pte.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		meth, err := prog.LoadMethod("forward")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer meth.Close()
+		ins, err := m.LoadInputs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args []*runtime.Tensor
+		for _, a := range ins {
+			x, err := npyconv.Tensor(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args = append(args, x)
+		}
+		outs, err := meth.Run(context.Background(), args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.LoadExpected(zoo.Eager)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(outs) != len(want) {
+			t.Fatalf("%d outputs, want %d", len(outs), len(want))
+		}
+		for i := range outs {
+			if err := npyconv.Compare(outs[i], want[i], 1e-4); err != nil {
+				t.Errorf("output %d: %v", i, err)
+			}
+		}
+	})
+}
+
+// TestLoweredReport enforces testdata/lowered_report.json, written by
+// tools/reference/check_lowered.py: every etgo-lowered zoo model loaded and ran in the official
+// runtime with outputs within 1e-4 of eager PyTorch, with the official number of delegate calls
+// and no more planned memory than the official file; and the report is about today's bytes
+// (the sha256 it records is what etgo lowers now — rerun the script after changing lowering).
+func TestLoweredReport(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "lowered_report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Model           string   `json:"model"`
+		Runtime         string   `json:"official_runtime"`
+		SHA256          string   `json:"sha256"`
+		MaxDiff         *float64 `json:"max_abs_diff_vs_eager"`
+		Delegates       int      `json:"delegate_calls"`
+		OfficialDelegs  int      `json:"official_delegate_calls"`
+		Planned         int64    `json:"planned_bytes"`
+		OfficialPlanned int64    `json:"official_planned_bytes"`
+	}
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]int{}
+	for i, r := range rows {
+		byName[r.Model] = i
+	}
+	zoo.Each(t, func(t *testing.T, m zoo.Model) {
+		i, ok := byName[m.Name]
+		if !ok {
+			t.Fatal("not in the report")
+		}
+		r := rows[i]
+		if r.Runtime != "ok" || r.MaxDiff == nil || *r.MaxDiff > 1e-4 {
+			t.Errorf("official runtime: %s, max abs diff %v", r.Runtime, r.MaxDiff)
+		}
+		if r.Delegates != r.OfficialDelegs {
+			t.Errorf("%d delegate calls, official %d", r.Delegates, r.OfficialDelegs)
+		}
+		if r.Planned > r.OfficialPlanned {
+			t.Errorf("planned %d bytes, official %d", r.Planned, r.OfficialPlanned)
+		}
+		data, _ := lowerZoo(t, m)
+		if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != r.SHA256 {
+			t.Errorf("etgo now lowers to different bytes than the report checked; rerun tools/reference/check_lowered.py")
+		}
+	})
+}
