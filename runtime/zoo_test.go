@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/runtime"
@@ -29,27 +28,7 @@ func runZoo(t *testing.T, reg *runtime.Registry, m zoo.Model, v zoo.Variant) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	meth, err := p.LoadMethod("forward")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer meth.Close()
-	outs, err := meth.Run(context.Background(), zooInputs(t, m)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := m.LoadExpected(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(outs) != len(want) {
-		t.Fatalf("%d outputs, want %d", len(outs), len(want))
-	}
-	for i := range outs {
-		if err := npyconv.Compare(outs[i], want[i], 1e-4); err != nil {
-			t.Errorf("output %d: %v", i, err)
-		}
-	}
+	m.RunAndCheck(t, p, v)
 }
 
 // TestZooPortable runs every zoo portable.pte and compares with the official runtime's outputs.
@@ -67,7 +46,7 @@ func TestConcurrentMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	inputs := zooInputs(t, m)
+	inputs := m.InputTensors(t)
 	const workers, total = 8, 1000
 	results := make(chan []byte, total)
 	errs := make(chan error, workers)
@@ -124,22 +103,6 @@ func zooModel(t testing.TB, name string) zoo.Model {
 	return zoo.Model{}
 }
 
-func zooInputs(t testing.TB, m zoo.Model) []*runtime.Tensor {
-	t.Helper()
-	arrays, err := m.LoadInputs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*runtime.Tensor
-	for _, a := range arrays {
-		x, err := npyconv.Tensor(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, x)
-	}
-	return out
-}
 
 // BenchmarkZooPortable times Execute of every zoo portable.pte on its inputs (one thread).
 func BenchmarkZooPortable(b *testing.B) {
@@ -156,7 +119,7 @@ func BenchmarkZooPortable(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer meth.Close()
-			inputs := zooInputs(b, m)
+			inputs := m.InputTensors(b)
 			ctx := context.Background()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
