@@ -11,26 +11,23 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/zoo"
-	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
 )
 
-// toEdge runs etgo's Edge lowering, then the transform passes.
-func toEdge(t *testing.T, path string, transform []passes.Pass, p *xnnpack.Partitioner) (*ir.Graph, error) {
+// zooPlan lowers a zoo model to its partition plan with the XNNPACK partitioner p.
+func zooPlan(t *testing.T, path string, transform []passes.Pass, p *xnnpack.Partitioner) *partition.Plan {
 	t.Helper()
 	prog, err := pt2.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, keep := p.OpsToNotDecompose()
-	if _, err := passes.ToEdge(prog.Graph, []passes.Preserve{{Ops: ops, Keep: keep}}); err != nil {
-		return nil, err
-	}
-	if _, err := passes.NewManager(transform...).Run(prog.Graph); err != nil {
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{p}, TransformPasses: transform})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return prog.Graph, nil
+	return edge.Plan
 }
 
 // TestZooPlanMatchesOfficial: for every zoo model, the XNNPACK plan etgo makes from model.pt2 has
@@ -44,14 +41,7 @@ func TestZooPlanMatchesOfficial(t *testing.T) {
 	compared := 0
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
 		p := &xnnpack.Partitioner{}
-		g, err := toEdge(t, m.PT2, recommended, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan, err := partition.Lower(g, []partition.Partitioner{p})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := zooPlan(t, m.PT2, recommended, p)
 		d := m.Delegation
 		if len(plan.Delegates) != d.NumDelegatedSubgraphs {
 			t.Errorf("%d delegates, official %d", len(plan.Delegates), d.NumDelegatedSubgraphs)
@@ -139,14 +129,7 @@ func TestRecommendedPassesJoinRegions(t *testing.T) {
 	regions := map[string]int{}
 	for name, transform := range map[string][]passes.Pass{"none": nil, "recommended": recommended} {
 		p := &xnnpack.Partitioner{}
-		g, err := toEdge(t, m.PT2, transform, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan, err := partition.Lower(g, []partition.Partitioner{p})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := zooPlan(t, m.PT2, transform, p)
 		regions[name] = len(plan.Delegates)
 	}
 	if regions["recommended"] != m.Delegation.NumDelegatedSubgraphs || regions["none"] <= regions["recommended"] {

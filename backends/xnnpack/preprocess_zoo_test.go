@@ -8,7 +8,6 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/internal/zoo"
-	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 )
@@ -88,14 +87,7 @@ func TestZooPreprocessMatchesOfficial(t *testing.T) {
 	}
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
 		p := &xnnpack.Partitioner{}
-		g, err := toEdge(t, m.PT2, recommended, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan, err := partition.Lower(g, []partition.Partitioner{p})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := zooPlan(t, m.PT2, recommended, p)
 		f, err := pte.Open(m.Xnnpack)
 		if err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
+	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
@@ -76,7 +77,6 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	var parts []partition.Partitioner
 	var transform []passes.Pass
 	seen := map[string]bool{}
-	var preserve []passes.Preserve
 	for _, name := range names {
 		p, backend, err := newPartitioner(name, *perOp)
 		if err != nil {
@@ -93,36 +93,25 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 				transform = append(transform, pass)
 			}
 		}
-		ops, keep := p.OpsToNotDecompose()
-		preserve = append(preserve, passes.Preserve{Ops: ops, Keep: keep})
 	}
 
 	prog, err := pt2.Open(path)
 	if err != nil {
 		return err
 	}
-	g := prog.Graph
-	nodes := len(g.Nodes)
+	nodes := len(prog.Graph.Nodes)
 	progress("read")
-	edge, err := passes.ToEdge(g, preserve)
-	if err != nil {
-		return fmt.Errorf("%s: to Edge: %w", path, err)
-	}
-	reports, err := passes.NewManager(transform...).Run(g)
-	if err != nil {
-		return err
-	}
-	progress("to Edge")
-	plan, err := partition.Lower(g, parts)
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: parts, TransformPasses: transform})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	plan := edge.Plan
 	progress("partition")
 	kernels, err := fallbackKernels(plan)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	report := planJSON(path, nodes, append(edge, reports...), plan)
+	report := planJSON(path, nodes, edge.Reports, plan)
 	report.Kernels = kernels
 	if *reportPath != "" {
 		b, err := json.MarshalIndent(report, "", "  ")
@@ -133,24 +122,23 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	writeReport := func() error {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(report)
+	}
 	if *planOnly {
 		if *asJSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(report)
+			return writeReport()
 		}
-		printPlan(stdout, path, nodes, append(edge, reports...), plan, kernels)
+		printPlan(stdout, path, nodes, edge.Reports, plan, kernels)
 		return nil
 	}
 	// The plan is printed before emission so a failure there still shows what was attempted.
 	if !*asJSON {
-		printPlan(stdout, path, nodes, append(edge, reports...), plan, kernels)
+		printPlan(stdout, path, nodes, edge.Reports, plan, kernels)
 	}
-	contents, err := emit.Program(plan, emit.Options{Preprocess: map[string]emit.PreprocessFunc{
-		xnnpack.BackendID: func(d *partition.Delegate) ([]byte, []pte.NamedBlob, error) {
-			return xnnpack.PreprocessDelegate(plan.Graph, d)
-		},
-	}})
+	contents, err := lower.ToExecuTorch(plan)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -173,16 +161,14 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	progress("write")
+	if *asJSON {
+		return writeReport()
+	}
 	var planned int64
 	for _, m := range contents.Program.ExecutionPlans {
 		for _, s := range m.NonConstBufferSizes {
 			planned += s
 		}
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(report)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d bytes, %d delegate(s), %d named weight(s), %d bytes planned memory\n",
 		*outPath, len(data), len(plan.Delegates), len(contents.NamedData), planned)

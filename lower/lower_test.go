@@ -1,8 +1,7 @@
-package xnnpack_test
+package lower_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,39 +9,35 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
-	"github.com/etgo/etgo/emit"
-	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
 
-// lowerZoo lowers a zoo model end to end with the recommended passes and the XNNPACK
-// partitioner and returns the .pte bytes and the plan.
+// lowerZoo lowers a zoo model as `etgo lower -o` does (recommended passes, the XNNPACK
+// partitioner) and returns the .pte bytes and the plan.
 func lowerZoo(t *testing.T, m zoo.Model) ([]byte, *partition.Plan) {
 	t.Helper()
 	recommended, err := passes.Recommended("xnnpack")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &xnnpack.Partitioner{}
-	g, err := toEdge(t, m.PT2, recommended, p)
+	prog, err := pt2.Open(m.PT2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := partition.Lower(g, []partition.Partitioner{p})
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{
+		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := emit.Program(plan, emit.Options{Preprocess: map[string]emit.PreprocessFunc{
-		xnnpack.BackendID: func(d *partition.Delegate) ([]byte, []pte.NamedBlob, error) {
-			return xnnpack.PreprocessDelegate(plan.Graph, d)
-		},
-	}})
+	c, err := lower.ToExecuTorch(edge.Plan)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +45,7 @@ func lowerZoo(t *testing.T, m zoo.Model) ([]byte, *partition.Plan) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data, plan
+	return data, edge.Plan
 }
 
 // TestZooLoweredRuns: every zoo model lowered by etgo (pt2 → Edge → XNNPACK partition →
@@ -80,40 +75,26 @@ func TestZooLoweredRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		meth, err := prog.LoadMethod("forward")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer meth.Close()
-		ins, err := m.LoadInputs()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var args []*runtime.Tensor
-		for _, a := range ins {
-			x, err := npyconv.Tensor(a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			args = append(args, x)
-		}
-		outs, err := meth.Run(context.Background(), args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := m.LoadExpected(zoo.Eager)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(outs) != len(want) {
-			t.Fatalf("%d outputs, want %d", len(outs), len(want))
-		}
-		for i := range outs {
-			if err := npyconv.Compare(outs[i], want[i], 1e-4); err != nil {
-				t.Errorf("output %d: %v", i, err)
-			}
-		}
+		m.RunAndCheck(t, prog, zoo.Eager)
 	})
+}
+
+// TestToExecuTorchUnknownBackend: a delegate whose backend has no preprocess in this binary is
+// refused, naming the backend.
+func TestToExecuTorchUnknownBackend(t *testing.T) {
+	m := zoo.Models(t)[0]
+	prog, err := pt2.Open(m.PT2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge.Plan.Delegates[0].Spec.BackendID = "NoSuchBackend"
+	if _, err := lower.ToExecuTorch(edge.Plan); err == nil || !bytes.Contains([]byte(err.Error()), []byte("NoSuchBackend")) {
+		t.Errorf("error %v, want one naming NoSuchBackend", err)
+	}
 }
 
 // TestLoweredReport enforces testdata/lowered_report.json, written by
