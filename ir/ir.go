@@ -372,6 +372,26 @@ func (n *Node) BoolArg(name string, def bool) bool {
 	return def
 }
 
+// ScalarArg returns a number argument (a schema Scalar, given as an int or a float), or def
+// when it is absent, None or not a number.
+func (n *Node) ScalarArg(name string, def float64) float64 {
+	if a := n.Arg(name); a != nil {
+		switch a.Kind {
+		case ArgInt:
+			return float64(a.Int)
+		case ArgFloat:
+			return a.Float
+		}
+	}
+	return def
+}
+
+// HasScalarArg reports whether a number argument is given (not absent or None).
+func (n *Node) HasScalarArg(name string) bool {
+	a := n.Arg(name)
+	return a != nil && (a.Kind == ArgInt || a.Kind == ArgFloat)
+}
+
 // IntsArg returns an int-list argument, or def when it is absent or holds a symbolic entry.
 func (n *Node) IntsArg(name string, def []int64) []int64 {
 	a := n.Arg(name)

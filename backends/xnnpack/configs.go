@@ -217,15 +217,7 @@ func gemmDeps(p *Partitioner, c *config, f *graphFacts, n *ir.Node, weight, bias
 
 func checkAlpha(op string) func(*Partitioner, *graphFacts, *ir.Node) *partition.Decline {
 	return func(_ *Partitioner, _ *graphFacts, n *ir.Node) *partition.Decline {
-		a := n.Arg("alpha")
-		if a == nil {
-			return nil
-		}
-		alpha := a.Float
-		if a.Kind == ir.ArgInt {
-			alpha = float64(a.Int)
-		}
-		if alpha < 1-1e-9 || alpha > 1+1e-9 {
+		if alpha := n.ScalarArg("alpha", 1); alpha < 1-1e-9 || alpha > 1+1e-9 {
 			return decline(partition.Geometry, "%s with alpha %g; XNNPACK supports alpha 1", op, alpha)
 		}
 		return nil

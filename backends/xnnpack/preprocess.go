@@ -185,31 +185,6 @@ func (p *preprocessor) dimsOf(v *ir.Value) ([]uint32, error) {
 	return d, nil
 }
 
-// scalarArg returns a numeric argument (int or float), or def when it is absent or None.
-func scalarArg(n *ir.Node, name string, def float64) float64 {
-	a := n.Arg(name)
-	if a == nil {
-		return def
-	}
-	switch a.Kind {
-	case ir.ArgInt:
-		return float64(a.Int)
-	case ir.ArgFloat:
-		return a.Float
-	case ir.ArgBool:
-		if a.Bool {
-			return 1
-		}
-		return 0
-	}
-	return def
-}
-
-func hasScalar(n *ir.Node, name string) bool {
-	a := n.Arg(name)
-	return a != nil && (a.Kind == ir.ArgInt || a.Kind == ir.ArgFloat)
-}
-
 // float32Data returns a constant's elements as float32 (the dtype XNNPACK weights are stored
 // in), converting float64.
 func float32Data(c *ir.Constant, name string) ([]float32, error) {
@@ -358,7 +333,7 @@ func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([
 		f = out
 		shape = append([]int{s1 * g, per}, shape[2:]...)
 	}
-	if o.nhwc || p.nhwc[v] {
+	if o.nhwc { // define has already merged the value's channels-last tag into o
 		if len(shape) != 4 {
 			return nil, fmt.Errorf("constant %s %v: channels-last needs 4 dims", v.Name, shape)
 		}

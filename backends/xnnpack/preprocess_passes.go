@@ -151,7 +151,7 @@ func (p *preprocessor) fuseBatchNormInto(n, bn *ir.Node, isConv bool) error {
 	if b == nil {
 		b = filled(ch, 0)
 	}
-	eps := float32(scalarArg(bn, "eps", 1e-5))
+	eps := float32(bn.ScalarArg("eps", 1e-5))
 	// rsqrt(var + eps), each step rounded to float32 as torch computes it.
 	rs := make([]float32, ch)
 	for c := range rs {
@@ -266,7 +266,7 @@ func (p *preprocessor) fuseActivations() error {
 		case "aten.relu.default":
 			lo, hi = 0, float32(math.Inf(1))
 		case "aten.hardtanh.default":
-			lo, hi = float32(scalarArg(act, "min_val", -1)), float32(scalarArg(act, "max_val", 1))
+			lo, hi = float32(act.ScalarArg("min_val", -1)), float32(act.ScalarArg("max_val", 1))
 		default:
 			continue
 		}

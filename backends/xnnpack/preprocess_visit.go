@@ -90,8 +90,8 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		return nil
 	}
 	if op, ok := binaryOps[n.Target]; ok {
-		if (n.Target == "aten.add.Tensor" || n.Target == "aten.sub.Tensor") && scalarArg(n, "alpha", 1) != 1 {
-			return fmt.Errorf("alpha %v is not supported", scalarArg(n, "alpha", 1))
+		if (n.Target == "aten.add.Tensor" || n.Target == "aten.sub.Tensor") && n.ScalarArg("alpha", 1) != 1 {
+			return fmt.Errorf("alpha %v is not supported", n.ScalarArg("alpha", 1))
 		}
 		a, b := n.TensorArg("self"), n.TensorArg("other")
 		if b == nil {
@@ -157,13 +157,13 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		case "aten.relu.default":
 			lo = 0
 		case "aten.hardtanh.default":
-			lo, hi = float32(scalarArg(n, "min_val", -1)), float32(scalarArg(n, "max_val", 1))
+			lo, hi = float32(n.ScalarArg("min_val", -1)), float32(n.ScalarArg("max_val", 1))
 		default:
-			if hasScalar(n, "min") {
-				lo = float32(scalarArg(n, "min", 0))
+			if n.HasScalarArg("min") {
+				lo = float32(n.ScalarArg("min", 0))
 			}
-			if hasScalar(n, "max") {
-				hi = float32(scalarArg(n, "max", 0))
+			if n.HasScalarArg("max") {
+				hi = float32(n.ScalarArg("max", 0))
 			}
 		}
 		p.node(n, Node{Op: schema.XNodeUnionXNNClamp, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
@@ -180,7 +180,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		p.node(n, Node{Op: schema.XNodeUnionXNNSoftmax, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.pow.Tensor_Scalar":
-		if scalarArg(n, "exponent", 0) != 2 {
+		if n.ScalarArg("exponent", 0) != 2 {
 			return fmt.Errorf("only the square (exponent 2) is supported")
 		}
 		if err := p.defineIO(n, false); err != nil {
@@ -192,12 +192,12 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		if err := p.defineIO(n, false); err != nil {
 			return err
 		}
-		x := Node{Op: schema.XNodeUnionXNNLeakyReLU, Alpha: float32(scalarArg(n, "negative_slope", 0.01)), Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}}
+		x := Node{Op: schema.XNodeUnionXNNLeakyReLU, Alpha: float32(n.ScalarArg("negative_slope", 0.01)), Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}}
 		if n.Target == "aten.elu.default" {
-			if scalarArg(n, "scale", 1) != 1 || scalarArg(n, "input_scale", 1) != 1 {
+			if n.ScalarArg("scale", 1) != 1 || n.ScalarArg("input_scale", 1) != 1 {
 				return fmt.Errorf("ELU with scale or input_scale other than 1 is not supported")
 			}
-			x.Op, x.Alpha = schema.XNodeUnionXNNELU, float32(scalarArg(n, "alpha", 1))
+			x.Op, x.Alpha = schema.XNodeUnionXNNELU, float32(n.ScalarArg("alpha", 1))
 		}
 		p.node(n, x)
 		return nil
@@ -428,7 +428,7 @@ func (p *preprocessor) visitMatmul(n *ir.Node) error {
 	out := out0(n)
 	var in, w, b *ir.Value
 	if n.Target == "aten.addmm.default" {
-		if scalarArg(n, "beta", 1) != 1 || scalarArg(n, "alpha", 1) != 1 {
+		if n.ScalarArg("beta", 1) != 1 || n.ScalarArg("alpha", 1) != 1 {
 			return fmt.Errorf("addmm with beta or alpha other than 1 is not supported")
 		}
 		b, in, w = n.TensorArg("self"), n.TensorArg("mat1"), n.TensorArg("mat2")
@@ -562,7 +562,7 @@ func (p *preprocessor) visitPad(n *ir.Node) error {
 		pre = []uint32{pre[0], pre[2], pre[3], pre[1]}
 		post = []uint32{post[0], post[2], post[3], post[1]}
 	}
-	p.node(n, Node{Op: schema.XNodeUnionXNNStaticConstantPad, PrePadding: pre, PostPadding: post, PadValue: float32(scalarArg(n, "value", 0)),
+	p.node(n, Node{Op: schema.XNodeUnionXNNStaticConstantPad, PrePadding: pre, PostPadding: post, PadValue: float32(n.ScalarArg("value", 0)),
 		Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
