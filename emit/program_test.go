@@ -2,9 +2,7 @@ package emit_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
-	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/kernels/portable"
@@ -37,24 +34,14 @@ func portableRegistry(t testing.TB) *runtime.Registry {
 }
 
 // lowerPortable lowers a zoo model with no partitioner, as to_edge + to_executorch would for
-// portable.pte. The operators passes cannot decompose yet go through standInDecompose first;
-// anything else passes cannot bring to Edge skips the model, naming why.
+// portable.pte.
 func lowerPortable(t *testing.T, m zoo.Model) *partition.Plan {
 	t.Helper()
 	prog, err := pt2.Open(m.PT2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := passes.NewManager(passes.Functionalize{}).Run(prog.Graph); err != nil {
-		t.Fatal(err)
-	}
-	if err := standInDecompose(prog.Graph); err != nil {
-		t.Skip(err)
-	}
 	if _, err := passes.ToEdge(prog.Graph, nil); err != nil {
-		if errors.Is(err, passes.ErrNotEdge) {
-			t.Skipf("passes.ToEdge without a partitioner: %v", err)
-		}
 		t.Fatal(err)
 	}
 	plan, err := partition.Lower(prog.Graph, nil)
@@ -154,39 +141,7 @@ func runAndCompare(t *testing.T, reg *runtime.Registry, file []byte, m zoo.Model
 	if err != nil {
 		t.Fatal(err)
 	}
-	meth, err := p.LoadMethod("forward")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer meth.Close()
-	arrays, err := m.LoadInputs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inputs []*runtime.Tensor
-	for _, a := range arrays {
-		x, err := npyconv.Tensor(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, x)
-	}
-	outs, err := meth.Run(context.Background(), inputs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := m.LoadExpected(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(outs) != len(want) {
-		t.Fatalf("%d outputs, want %d", len(outs), len(want))
-	}
-	for i := range outs {
-		if err := npyconv.Compare(outs[i], want[i], 1e-4); err != nil {
-			t.Errorf("output %d: %v", i, err)
-		}
-	}
+	m.RunAndCheck(t, p, v)
 }
 
 // TestZooPlannedMemory: etgo's memory plan never needs more bytes than the official default

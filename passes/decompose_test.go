@@ -157,15 +157,44 @@ out c`,
 		},
 		{
 			name: "a node the keeping partitioner's filter declines is not kept",
-			keep: []Preserve{{Ops: []string{"aten.linear.default"}, Keep: func(_ *ir.Graph, n *ir.Node) bool { return n.Name == "a" }}},
+			keep: []Preserve{{Ops: []string{"aten.prelu.default"}, Keep: func(_ *ir.Graph, n *ir.Node) bool { return n.Name == "a" }}},
 			graph: `
 in x f32[2,4]
-param w f32[3,4]
-a = aten.linear.default(input=x, weight=w) -> f32[2,3]
-b = aten.linear.default(input=x, weight=w) -> f32[2,3]
+param w f32[4]
+a = aten.prelu.default(self=x, weight=w) -> f32[2,4]
+b = aten.prelu.default(self=x, weight=w) -> f32[2,4]
 out a
 out b`,
-			err: "node 1 (b) calls aten.linear.default, which is not core ATen, not every partitioner keeps this node whole",
+			err: "node 1 (b) calls aten.prelu.default, which is not core ATen, not every partitioner keeps this node whole",
+		},
+		{
+			name: "linear is addmm of the permuted weight, flattened and viewed back beyond 2-D",
+			graph: `
+in x f32[2,5,4]
+param w f32[3,4]
+param b f32[3]
+y = aten.linear.default(input=x, weight=w, bias=b) -> f32[2,5,3]
+out y`,
+			want: "y_permute: aten.permute_copy.default(self=w dims=[1 0])\n" +
+				"y_view: aten.view_copy.default(self=x size=[10 4])\n" +
+				"y_mm: aten.addmm.default(self=b mat1=y_view mat2=y_permute)\n" +
+				"y: aten.view_copy.default(self=y_mm size=[2 5 3])\n| y",
+		},
+		{
+			name: "max_pool2d is max_pool2d_with_indices with the indices unused; hardswish is x*clamp(x+3)/6",
+			graph: `
+in x f32[1,2,4,4]
+p = aten.max_pool2d.default(self=x, kernel_size=[2,2]) -> f32[1,2,2,2]
+h = aten.hardswish.default(self=p) -> f32[1,2,2,2]
+out h`,
+			want: "p: aten.max_pool2d_with_indices.default(self=x kernel_size=[2 2])\n" +
+				"h_scalar: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant0 dtype=6 dim_order=[])\n" +
+				"h_add: aten.add.Tensor(self=p other=h_scalar)\n" +
+				"h_clamp: aten.clamp.default(self=h_add min=0)\n" +
+				"h_clamp_max: aten.clamp.default(self=h_clamp min=none max=6)\n" +
+				"h_mul: aten.mul.Tensor(self=p other=h_clamp_max)\n" +
+				"h_scalar_1: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant1 dtype=6 dim_order=[])\n" +
+				"h: aten.div.Tensor(self=h_mul other=h_scalar_1)\n| h",
 		},
 		{
 			name: "a later partitioner that does not keep an operator undoes an earlier one's keeping",
