@@ -103,7 +103,6 @@ func zooModel(t testing.TB, name string) zoo.Model {
 	return zoo.Model{}
 }
 
-
 // BenchmarkZooPortable times Execute of every zoo portable.pte on its inputs (one thread).
 func BenchmarkZooPortable(b *testing.B) {
 	reg := portableRegistry(b)
