@@ -13,6 +13,7 @@ import (
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
@@ -141,7 +142,7 @@ func runAndCompare(t *testing.T, reg *runtime.Registry, file []byte, m zoo.Model
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.RunAndCheck(t, p, v)
+	zoorun.Check(t, p, m, v)
 }
 
 // TestZooPlannedMemory: etgo's memory plan never needs more bytes than the official default

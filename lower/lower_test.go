@@ -12,6 +12,7 @@ import (
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
@@ -75,7 +76,7 @@ func TestZooLoweredRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.RunAndCheck(t, prog, zoo.Eager)
+		zoorun.Check(t, prog, m, zoo.Eager)
 	})
 }
 

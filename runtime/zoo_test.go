@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/runtime"
 )
@@ -28,7 +29,7 @@ func runZoo(t *testing.T, reg *runtime.Registry, m zoo.Model, v zoo.Variant) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	m.RunAndCheck(t, p, v)
+	zoorun.Check(t, p, m, v)
 }
 
 // TestZooPortable runs every zoo portable.pte and compares with the official runtime's outputs.
@@ -46,7 +47,7 @@ func TestConcurrentMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	inputs := m.InputTensors(t)
+	inputs := zoorun.Inputs(t, m)
 	const workers, total = 8, 1000
 	results := make(chan []byte, total)
 	errs := make(chan error, workers)
@@ -118,7 +119,7 @@ func BenchmarkZooPortable(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer meth.Close()
-			inputs := m.InputTensors(b)
+			inputs := zoorun.Inputs(b, m)
 			ctx := context.Background()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
