@@ -375,31 +375,14 @@ func dropUnusedInputs(g *ir.Graph) {
 // Summary is the plan's one-line verdict for each backend: "N of M operators delegated to X in
 // K regions". M counts the input graph's nodes.
 func (p *Plan) Summary() string {
-	type tally struct{ nodes, regions int }
-	byBackend := map[string]*tally{}
-	var order []string
-	for _, d := range p.Delegates {
-		t, ok := byBackend[d.Spec.BackendID]
-		if !ok {
-			t = &tally{}
-			byBackend[d.Spec.BackendID] = t
-			order = append(order, d.Spec.BackendID)
-		}
-		t.regions++
-	}
-	for _, dec := range p.Decisions {
-		if dec.Delegate >= 0 {
-			byBackend[p.Delegates[dec.Delegate].Spec.BackendID].nodes++
-		}
-	}
-	if len(order) == 0 {
+	cov := p.Coverage()
+	if len(cov) == 0 {
 		return fmt.Sprintf("0 of %d operators delegated", len(p.Decisions))
 	}
 	var parts []string
-	for _, b := range order {
-		t := byBackend[b]
+	for _, c := range cov {
 		parts = append(parts, fmt.Sprintf("%d of %d operators delegated to %s in %d region%s",
-			t.nodes, len(p.Decisions), b, t.regions, plural(t.regions)))
+			c.Delegated, c.Operators, c.BackendID, c.Regions, plural(c.Regions)))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -340,3 +340,32 @@ func TestOperatorCounts(t *testing.T) {
 		t.Errorf("counts %s, want %s", got, want)
 	}
 }
+
+// TestCoverage: per backend, in partitioner order, the share of operators, the regions and the
+// tensors (with their bytes) crossing each delegate call.
+func TestCoverage(t *testing.T) {
+	g := build(t, "a: x, w1\nu: a\nb: u\nc: b, x")
+	x := g.Inputs[0].Value
+	x.Meta.Sizes = []ir.Dim{{Size: 2}, {Size: 3, Symbol: "s0"}} // symbolic dims count at their hint
+	plan, err := Lower(g, []Partitioner{opSet{backend: "A", ops: []string{"a", "b", "c"}}, opSet{backend: "B", ops: []string{"u"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%+v", plan.Coverage())
+	// A: {a}[w1] takes x (24 B) and returns a (4 B); {b c} takes u and x, returns c.
+	want := "[{BackendID:A Operators:4 Delegated:3 Regions:2 Inputs:3 Outputs:2 InputBytes:52 OutputBytes:8} " +
+		"{BackendID:B Operators:4 Delegated:1 Regions:1 Inputs:1 Outputs:1 InputBytes:4 OutputBytes:4}]"
+	if got != want {
+		t.Errorf("coverage\n %s\nwant\n %s", got, want)
+	}
+	if s := plan.Summary(); s != "3 of 4 operators delegated to A in 2 regions; 1 of 4 operators delegated to B in 1 region" {
+		t.Errorf("summary %q", s)
+	}
+	empty, err := Lower(build(t, "u: x"), []Partitioner{opSet{backend: "A"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := empty.Coverage(); len(c) != 0 {
+		t.Errorf("nothing delegated: coverage %+v", c)
+	}
+}
