@@ -13,24 +13,9 @@ import (
 // elements within tol (NaN only where NaN is expected), integers and booleans exact. The error
 // gives the worst difference.
 func Compare(got *runtime.Tensor, want *npy.Array, tol float64) error {
-	w, err := Tensor(want)
+	worst, err := MaxAbsDiff(got, want)
 	if err != nil {
 		return err
-	}
-	if got.ScalarType() != w.ScalarType() || !slices.Equal(got.Sizes(), w.Sizes()) {
-		return fmt.Errorf("got %v, want %v", got, w)
-	}
-	gv, wv := asF64(got), asF64(w)
-	if gv == nil || wv == nil {
-		return fmt.Errorf("cannot compare %v tensors", got.ScalarType())
-	}
-	worst := 0.0
-	for i := range gv {
-		d := math.Abs(gv[i] - wv[i])
-		if math.IsNaN(gv[i]) != math.IsNaN(wv[i]) {
-			d = math.Inf(1)
-		}
-		worst = max(worst, d)
 	}
 	limit := tol
 	if st := got.ScalarType(); st != runtime.Float32 && st != runtime.Float64 && st != runtime.Float16 {
@@ -40,6 +25,33 @@ func Compare(got *runtime.Tensor, want *npy.Array, tol float64) error {
 		return fmt.Errorf("max abs error %g > %g", worst, limit)
 	}
 	return nil
+}
+
+// MaxAbsDiff is the largest absolute elementwise difference between an output and an expected
+// array of the same dtype and shape (+Inf where one is NaN and the other is not).
+func MaxAbsDiff(got *runtime.Tensor, want *npy.Array) (float64, error) {
+	w, err := Tensor(want)
+	if err != nil {
+		return 0, err
+	}
+	if got.ScalarType() != w.ScalarType() || !slices.Equal(got.Sizes(), w.Sizes()) {
+		return 0, fmt.Errorf("got %v, want %v", got, w)
+	}
+	gv, wv := asF64(got), asF64(w)
+	if gv == nil || wv == nil {
+		return 0, fmt.Errorf("cannot compare %v tensors", got.ScalarType())
+	}
+	worst := 0.0
+	for i := range gv {
+		d := math.Abs(gv[i] - wv[i])
+		if math.IsNaN(gv[i]) != math.IsNaN(wv[i]) {
+			d = math.Inf(1)
+		} else if math.IsNaN(d) {
+			d = 0 // NaN where NaN is expected
+		}
+		worst = max(worst, d)
+	}
+	return worst, nil
 }
 
 func asF64(t *runtime.Tensor) []float64 {
