@@ -20,6 +20,7 @@ func TestCLI(t *testing.T) {
 	lowered := filepath.Join(t.TempDir(), "lowered.pte")
 	report := filepath.Join(t.TempDir(), "report.json")
 	fortran := testutil.Testdata(t, "npy", "f32_fortran.npy")
+	demoOut := filepath.Join(t.TempDir(), "demo.pte")
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -69,6 +70,13 @@ func TestCLI(t *testing.T) {
 		{"check lowered", []string{"check", lowered}, 0, "ok      backend  XnnpackBackend", ""},
 		{"lower -o and --plan", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "-o", lowered}, 1, "", "--plan prints the plan only"},
 		{"lower not a pt2", []string{"lower", xnn, "--plan"}, 1, "", "not a zip archive"},
+		{"demo lowers", []string{"demo"}, 0, "2 of 2 operators delegated to XnnpackBackend in 1 region", ""},
+		{"demo graph", []string{"demo"}, 0, "  get_attr       lowered_module_0", ""},
+		{"demo runs", []string{"demo", "--threads", "2"}, 0, "matches eager PyTorch: max abs difference", ""},
+		{"demo refuses", []string{"demo"}, 0, "needs backend XnnpackBackend (delegate 0, instruction 0), but this runtime has no backends registered", ""},
+		{"demo -o", []string{"demo", "-o", demoOut}, 0, "wrote " + demoOut, ""},
+		{"check demo", []string{"check", demoOut}, 0, "ok      backend  XnnpackBackend", ""},
+		{"demo arguments", []string{"demo", "model.pt2"}, 2, "", "usage: etgo demo"},
 		{"rewrite bad alignment", []string{"rewrite", "--segment-alignment", "100", xnn, rewritten}, 1, "", "not a power of two"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,5 +111,26 @@ func TestCLI(t *testing.T) {
 	}
 	if b, err := os.ReadFile(report); err != nil || json.Unmarshal(b, &r) != nil || len(r.Delegates) != 1 {
 		t.Errorf("report %s: %v, %d delegates", report, err, len(r.Delegates))
+	}
+}
+
+// TestDemoAssets: the model etgo demo embeds is the zoo's conv_relu, with its input and eager
+// PyTorch's output for it; the copies must not drift from the fixtures the oracle produced.
+func TestDemoAssets(t *testing.T) {
+	for _, tc := range []struct {
+		embedded []byte
+		fixture  []string
+	}{
+		{demoModel, []string{"zoo", "conv_relu", "model.pt2"}},
+		{demoInput, []string{"zoo", "conv_relu", "inputs", "input_0.npy"}},
+		{demoExpected, []string{"zoo", "conv_relu", "expected", "eager", "output_0.npy"}},
+	} {
+		want, err := os.ReadFile(testutil.Testdata(t, tc.fixture...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(tc.embedded, want) {
+			t.Errorf("cmd/etgo/demo differs from testdata/%s: copy it again", filepath.Join(tc.fixture...))
+		}
 	}
 }

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/frontend/pt2"
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/lower"
+	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/passes"
+	"github.com/etgo/etgo/pte"
+	"github.com/etgo/etgo/runtime"
+)
+
+// The demo model is the zoo's conv_relu (TestDemoAssets keeps these copies identical to
+// testdata/zoo/conv_relu): the program torch.export.save wrote, the input the zoo ran, and the
+// output eager PyTorch computed for it.
+var (
+	//go:embed demo/model.pt2
+	demoModel []byte
+	//go:embed demo/input_0.npy
+	demoInput []byte
+	//go:embed demo/expected_0.npy
+	demoExpected []byte
+)
+
+const (
+	demoDescription = "Conv2d(3, 8, 3, padding=1) + ReLU"
+	// demoTolerance is the zoo's bound for fp32 outputs against eager PyTorch.
+	demoTolerance = 1e-4
+)
+
+func init() {
+	commands["demo"] = command{
+		summary: "lower an embedded Conv2d+ReLU model to XNNPACK, run it, and load it where the backend is missing",
+		usage: "demo [-o OUT.pte] [--threads N]\n\n" +
+			"  -o OUT.pte   also write the lowered program (try etgo inspect / run / check on it)\n" +
+			"  --threads N  goroutines the XNNPACK delegate may use",
+		run: runDemo,
+	}
+}
+
+func runDemo(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("demo", stderr)
+	outPath := fs.String("o", "", "write the lowered program here")
+	threads := fs.Int("threads", 1, "goroutines the XNNPACK delegate may use")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 || *threads < 1 {
+		return errUsage
+	}
+	fmt.Fprintf(stdout, "etgo demo: %s, exported with torch.export (model.pt2, %d bytes, embedded in this binary)\n",
+		demoDescription, len(demoModel))
+
+	// 1. Lower, exactly as `etgo lower` does with its defaults.
+	fmt.Fprintf(stdout, "\n== 1. lower: Edge dialect, XNNPACK's recommended transform passes, XnnpackPartitioner, preprocess, emit\n\n")
+	start := time.Now()
+	prog, err := pt2.Parse(demoModel)
+	if err != nil {
+		return fmt.Errorf("embedded model: %w", err)
+	}
+	transform, err := passes.Select("recommended", "xnnpack")
+	if err != nil {
+		return err
+	}
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{
+		Partitioners:    []partition.Partitioner{&xnnpack.Partitioner{}},
+		TransformPasses: transform,
+	})
+	if err != nil {
+		return fmt.Errorf("embedded model: %w", err)
+	}
+	plan := edge.Plan
+	if err := printLoweredGraph(stdout, plan); err != nil {
+		return err
+	}
+	contents, err := lower.ToExecuTorch(plan)
+	if err != nil {
+		return fmt.Errorf("embedded model: %w", err)
+	}
+	data, err := pte.Write(contents, pte.DefaultWriteOptions)
+	if err != nil {
+		return fmt.Errorf("embedded model: %w", err)
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintln(stdout)
+	printCoverage(stdout, plan)
+	var planned int64
+	for _, m := range contents.Program.ExecutionPlans {
+		for _, s := range m.NonConstBufferSizes {
+			planned += s
+		}
+	}
+	fmt.Fprintf(stdout, "program: %d bytes, %d delegate blob(s), %d named weight(s), %d bytes of planned memory; lowered in %.1f ms\n",
+		len(data), len(plan.Delegates), len(contents.NamedData), planned, float64(elapsed.Microseconds())/1000)
+	if *outPath != "" {
+		if err := os.WriteFile(*outPath, data, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", *outPath)
+	}
+
+	// 2. Run it in this binary's runtime and compare with eager PyTorch.
+	fmt.Fprintf(stdout, "\n== 2. run it with etgo's runtime (portable kernels + XnnpackBackend)\n\n")
+	full, err := newRegistry(*threads)
+	if err != nil {
+		return err
+	}
+	if err := demoRun(stdout, data, full); err != nil {
+		return err
+	}
+
+	// 3. The same program where the backend is not registered: load fails, naming it.
+	fmt.Fprintf(stdout, "\n== 3. load the same .pte in a runtime without XnnpackBackend (portable kernels only)\n\n")
+	bare := runtime.NewRegistry()
+	if err := portable.Register(bare); err != nil {
+		return err
+	}
+	err = demoLoad(data, bare)
+	if err == nil {
+		return errors.New("the program loaded without XnnpackBackend; it should have been refused")
+	}
+	if !errors.Is(err, runtime.ErrBackendNotRegistered) {
+		return fmt.Errorf("loading without XnnpackBackend failed for another reason: %w", err)
+	}
+	fmt.Fprintf(stdout, "LoadMethod(\"forward\") fails:\n  %v\n\n", err)
+	fmt.Fprintln(stdout, "This is \"works in Python, fails in the app\": a .pte loads only where every backend it")
+	fmt.Fprintln(stdout, "names is registered. `etgo check FILE.pte` says whether a binary carries what a file needs.")
+	return nil
+}
+
+// demoLoad loads the forward method of a program held in memory.
+func demoLoad(data []byte, reg *runtime.Registry) error {
+	_, _, err := demoMethod(data, reg)
+	return err
+}
+
+func demoMethod(data []byte, reg *runtime.Registry) (*runtime.Program, *runtime.Method, error) {
+	f, err := pte.Parse(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := p.LoadMethod("forward")
+	if err != nil {
+		p.Close()
+		return nil, nil, err
+	}
+	return p, m, nil
+}
+
+// demoRun executes the lowered program on the embedded input and checks the output against
+// eager PyTorch's.
+func demoRun(w io.Writer, data []byte, reg *runtime.Registry) error {
+	p, m, err := demoMethod(data, reg)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	defer m.Close()
+	in, err := npy.Decode(demoInput)
+	if err != nil {
+		return fmt.Errorf("embedded input: %w", err)
+	}
+	want, err := npy.Decode(demoExpected)
+	if err != nil {
+		return fmt.Errorf("embedded expected output: %w", err)
+	}
+	x, err := npyconv.Tensor(in)
+	if err != nil {
+		return fmt.Errorf("embedded input: %w", err)
+	}
+	start := time.Now()
+	outs, err := m.Execute(context.Background(), &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	if len(outs) != 1 || outs[0].Tag != runtime.TagTensor {
+		return fmt.Errorf("the program returned %d values, want one tensor", len(outs))
+	}
+	got := outs[0].Tensor
+	diff, err := npyconv.MaxAbsDiff(got, want)
+	if err != nil {
+		return fmt.Errorf("output 0 against eager PyTorch: %w", err)
+	}
+	fmt.Fprintf(w, "input 0:  %v\noutput 0: %v in %.2f ms (first run, cold)\n", x, got, float64(elapsed.Microseconds())/1000)
+	if diff > demoTolerance {
+		return fmt.Errorf("output 0 differs from eager PyTorch by up to %g (tolerance %g)", diff, demoTolerance)
+	}
+	fmt.Fprintf(w, "matches eager PyTorch: max abs difference %.2g (tolerance %g)\n", diff, demoTolerance)
+	return nil
+}
+
+// printLoweredGraph prints the remaining graph as an FX graph reads after lowering (node kind,
+// name, target), with each delegate's region under its lowered_module, as ExecuTorch's
+// format_delegated_graph does. etgo keeps a call's outputs on the call node; FX reads them
+// through one getitem each, so those are printed.
+func printLoweredGraph(w io.Writer, plan *partition.Plan) error {
+	fmt.Fprintln(w, "lowered graph (kind, name, target):")
+	line := func(indent, kind, name, target string) {
+		fmt.Fprintf(w, "%s%-14s %-28s %s\n", indent, kind, name, target)
+	}
+	placeholders := func(indent string, g *ir.Graph) {
+		for _, in := range g.Inputs {
+			meta := ""
+			if in.Value.Meta != nil {
+				meta = in.Value.Meta.String()
+			}
+			line(indent, "placeholder", in.Value.Name, meta)
+		}
+	}
+	outputs := func(indent string, g *ir.Graph, rename map[*ir.Value]string) {
+		var names []string
+		for _, o := range g.Outputs {
+			if o.Value == nil {
+				names = append(names, "None")
+			} else if n, ok := rename[o.Value]; ok {
+				names = append(names, n)
+			} else {
+				names = append(names, o.Value.Name)
+			}
+		}
+		line(indent, "output", "output", "("+strings.Join(names, ", ")+")")
+	}
+	delegateOf := map[*ir.Node]int{}
+	for i, d := range plan.Delegates {
+		delegateOf[d.Call] = i
+	}
+	placeholders("  ", plan.Graph)
+	getitems := 0
+	rename := map[*ir.Value]string{}
+	for _, n := range plan.Graph.Nodes {
+		k, isCall := delegateOf[n]
+		if !isCall {
+			line("  ", "call_function", n.Name, n.Target)
+			continue
+		}
+		d := plan.Delegates[k]
+		module := fmt.Sprintf("lowered_module_%d", k)
+		line("  ", "get_attr", module, "")
+		fmt.Fprintf(w, "      backend_id: %s\n      lowered graph():\n", d.Spec.BackendID)
+		sub, err := d.Program(plan.Graph)
+		if err != nil {
+			return fmt.Errorf("delegate %d: %w", k, err)
+		}
+		placeholders("        ", sub)
+		for _, sn := range sub.Nodes {
+			line("        ", "call_function", sn.Name, sn.Target)
+		}
+		outputs("        ", sub, nil)
+		line("  ", "call_function", n.Name, "torch.ops.higher_order."+partition.CallDelegate)
+		for _, v := range n.Outputs {
+			name := "getitem"
+			if getitems > 0 {
+				name = fmt.Sprintf("getitem_%d", getitems)
+			}
+			getitems++
+			rename[v] = name
+			line("  ", "call_function", name, "operator.getitem")
+		}
+	}
+	outputs("  ", plan.Graph, rename)
+	return nil
+}
+
+// printCoverage prints how much of the graph each backend took, in how many regions, and the
+// tensors crossing its boundaries in one run.
+func printCoverage(w io.Writer, plan *partition.Plan) {
+	fmt.Fprintf(w, "coverage: %s\n", plan.Summary())
+	for _, c := range plan.Coverage() {
+		pct := 0.0
+		if c.Operators > 0 {
+			pct = 100 * float64(c.Delegated) / float64(c.Operators)
+		}
+		fmt.Fprintf(w, "  %s: %.0f%% of operators, %s; per run %s in (%s), %d out (%s)\n",
+			c.BackendID, pct, count(c.Regions, "region"), count(c.Inputs, "tensor"), byteSize(c.InputBytes), c.Outputs, byteSize(c.OutputBytes))
+	}
+	fallback := 0
+	for _, d := range plan.Decisions {
+		if d.Delegate < 0 {
+			fallback++
+		}
+	}
+	fmt.Fprintf(w, "  portable kernels: %s\n", count(fallback, "operator"))
+}
+
+// count is "1 region", "2 regions".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
