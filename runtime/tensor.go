@@ -204,6 +204,9 @@ func (t *Tensor) IsContiguous() bool {
 	return true
 }
 
+// ReadOnly reports memory a kernel must not write: a constant in the program file, or a view of one.
+func (t *Tensor) ReadOnly() bool { return t.readOnly }
+
 // Dynamism is the shape dynamism the program declared.
 func (t *Tensor) Dynamism() schema.TensorShapeDynamism { return t.dynamism }
 
@@ -226,8 +229,51 @@ func (t *Tensor) Resize(sizes []int) error {
 	if n > t.capacity {
 		return fmt.Errorf("%w: sizes %v (%d elements) exceed the tensor's planned capacity of %d elements", ErrInvalidArgument, sizes, n, t.capacity)
 	}
+	if n*ElementSize(t.dtype) > len(t.data) {
+		// A view (ViewOf) holds only its source's bytes.
+		return fmt.Errorf("%w: sizes %v (%d elements) exceed the %d bytes this view of another tensor holds", ErrInvalidArgument, sizes, n, len(t.data))
+	}
 	copy(t.sizes, sizes)
 	t.strides = stridesFor(t.sizes, t.dimOrder)
+	return nil
+}
+
+// ViewOf makes t a view of src with new sizes, sharing src's memory, as ExecuTorch's et_view
+// does for a view whose shape is only known at run time: t is resized (within the bounds the
+// program declared for it) and its data re-pointed at src's. Both must have the same scalar
+// type and element count, and src must be contiguous. A view of a constant is read-only.
+func (t *Tensor) ViewOf(src *Tensor, sizes []int) error {
+	if t.dtype != src.dtype {
+		return fmt.Errorf("%w: a %s view of a %s tensor", ErrInvalidArgument, DTypeName(t.dtype), DTypeName(src.dtype))
+	}
+	if !src.IsContiguous() {
+		return fmt.Errorf("%w: a view of a tensor that is not contiguous (dim order %v)", ErrInvalidArgument, src.dimOrder)
+	}
+	if !t.IsContiguous() {
+		return fmt.Errorf("%w: a view with dim order %v", ErrInvalidArgument, t.dimOrder)
+	}
+	if len(sizes) != len(t.sizes) {
+		return fmt.Errorf("%w: cannot view as rank %d a rank-%d tensor", ErrInvalidArgument, len(sizes), len(t.sizes))
+	}
+	n, err := numel(sizes)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidArgument, err)
+	}
+	if n != src.Numel() {
+		return fmt.Errorf("%w: cannot view %d elements as %v (%d elements)", ErrInvalidArgument, src.Numel(), sizes, n)
+	}
+	if !slices.Equal(sizes, t.sizes) {
+		if t.dynamism == Static {
+			return fmt.Errorf("%w: cannot resize a static view of sizes %v to %v", ErrInvalidArgument, t.sizes, sizes)
+		}
+		if n > t.capacity {
+			return fmt.Errorf("%w: view sizes %v (%d elements) exceed the bound of %d elements the program declared", ErrInvalidArgument, sizes, n, t.capacity)
+		}
+	}
+	copy(t.sizes, sizes)
+	t.strides = stridesFor(t.sizes, t.dimOrder)
+	t.data = src.data[:src.NBytes():src.NBytes()]
+	t.readOnly = src.readOnly
 	return nil
 }
 

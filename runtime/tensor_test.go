@@ -59,3 +59,39 @@ func TestResize(t *testing.T) {
 		t.Error("resize to another rank accepted")
 	}
 }
+
+// TestViewOf: a view shares its source's memory, within the bounds declared for it, and holds
+// only the source's bytes afterwards.
+func TestViewOf(t *testing.T) {
+	src, _ := FromSlice([]float32{1, 2, 3, 4, 5, 6}, 6)
+	v, _ := NewDynamicTensor(Float32, 4, 4) // declared bound: 16 elements
+	if err := v.ViewOf(src, []int{2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	Data[float32](src)[4] = 50
+	if got := Data[float32](v); !slices.Equal(got, []float32{1, 2, 3, 4, 50, 6}) || !slices.Equal(v.Sizes(), []int{2, 3}) {
+		t.Errorf("view %v of sizes %v", got, v.Sizes())
+	}
+	if err := v.Resize([]int{3, 3}); err == nil {
+		t.Error("a view grew past its source's bytes")
+	}
+	for _, tc := range []struct {
+		name  string
+		sizes []int
+	}{{"numel", []int{2, 2}}, {"rank", []int{6}}, {"bound", []int{1, 6}}} {
+		small, _ := NewDynamicTensor(Float32, 2, 2)
+		if tc.name == "bound" {
+			if err := small.ViewOf(src, []int{1, 6}); err == nil {
+				t.Errorf("%s: a view beyond its declared bound accepted", tc.name)
+			}
+			continue
+		}
+		if err := v.ViewOf(src, tc.sizes); err == nil {
+			t.Errorf("%s: view of %v as %v accepted", tc.name, src.Sizes(), tc.sizes)
+		}
+	}
+	i64, _ := NewDynamicTensor(Int64, 6)
+	if err := i64.ViewOf(src, []int{6}); err == nil {
+		t.Error("an int64 view of a float32 tensor accepted")
+	}
+}

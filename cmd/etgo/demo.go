@@ -14,7 +14,6 @@ import (
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/ir"
-	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/partition"
@@ -124,8 +123,8 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 
 	// 3. The same program where the backend is not registered: load fails, naming it.
 	fmt.Fprintf(stdout, "\n== 3. load the same .pte in a runtime without XnnpackBackend (portable kernels only)\n\n")
-	bare := runtime.NewRegistry()
-	if err := portable.Register(bare); err != nil {
+	bare, err := kernelRegistry()
+	if err != nil {
 		return err
 	}
 	err = demoLoad(data, bare)

@@ -3,17 +3,30 @@ package main
 import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/runtime"
 )
 
 // newRegistry returns the kernels and backends this binary carries; threads is how many
 // goroutines a delegate call may use (the portable kernels run on the calling one).
 func newRegistry(threads int) (*runtime.Registry, error) {
+	reg, err := kernelRegistry()
+	if err != nil {
+		return nil, err
+	}
+	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {
+		return nil, err
+	}
+	return reg, nil
+}
+
+// kernelRegistry returns the portable and primitive operators, without any backend.
+func kernelRegistry() (*runtime.Registry, error) {
 	reg := runtime.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		return nil, err
 	}
-	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {
+	if err := prim.Register(reg); err != nil {
 		return nil, err
 	}
 	return reg, nil

@@ -1,0 +1,234 @@
+package prim_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/kernels/prim"
+	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/pte"
+	"github.com/etgo/etgo/runtime"
+)
+
+func kernel(t *testing.T, name string) runtime.KernelFunc {
+	t.Helper()
+	for _, k := range prim.Kernels() {
+		if k.Name == name {
+			return k.Fn
+		}
+	}
+	t.Fatalf("no kernel %s", name)
+	return nil
+}
+
+func i(v int64) *runtime.EValue   { return &runtime.EValue{Tag: runtime.TagInt, Int: v} }
+func d(v float64) *runtime.EValue { return &runtime.EValue{Tag: runtime.TagDouble, Double: v} }
+func b(v bool) *runtime.EValue    { return &runtime.EValue{Tag: runtime.TagBool, Bool: v} }
+func show(v *runtime.EValue) string {
+	return fmt.Sprintf("%s(%v)", v.Tag, map[runtime.Tag]any{runtime.TagInt: v.Int, runtime.TagDouble: v.Double, runtime.TagBool: v.Bool}[v.Tag])
+}
+
+func TestScalarOps(t *testing.T) {
+	x, err := runtime.NewTensor(runtime.Float32, 2, 3, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv := &runtime.EValue{Tag: runtime.TagTensor, Tensor: x}
+	one, _ := runtime.FromSlice([]float32{2.5}, 1)
+	f := &runtime.EValue{Tag: runtime.TagTensor, Tensor: one}
+	for _, tc := range []struct {
+		op   string
+		args []*runtime.EValue
+		want string // the result, or the start of the error
+	}{
+		{"aten::sym_size.int", []*runtime.EValue{tv, i(1)}, "Int(3)"},
+		{"aten::sym_size.int", []*runtime.EValue{tv, i(-1)}, "Int(4)"},
+		{"aten::sym_size.int", []*runtime.EValue{tv, i(3)}, "error: invalid argument: aten::sym_size.int: dim 3 out of range"},
+		{"aten::sym_size.int", []*runtime.EValue{i(1), i(0)}, "error: invalid argument: aten::sym_size.int: takes a Tensor, got Int"},
+		{"aten::sym_numel", []*runtime.EValue{tv}, "Int(24)"},
+		{"aten::_local_scalar_dense", []*runtime.EValue{f}, "Double(2.5)"},
+		{"executorch_prim::add.Scalar", []*runtime.EValue{i(2), i(3)}, "Int(5)"},
+		{"executorch_prim::add.Scalar", []*runtime.EValue{i(2), d(0.5)}, "Double(2.5)"},
+		{"executorch_prim::sub.Scalar", []*runtime.EValue{d(1), i(3)}, "Double(-2)"},
+		{"executorch_prim::mul.Scalar", []*runtime.EValue{i(4), i(-3)}, "Int(-12)"},
+		{"executorch_prim::mul.Scalar", []*runtime.EValue{b(true), i(3)}, "error: invalid argument: executorch_prim::mul.Scalar: takes an Int or a Double, got Bool"},
+		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(-7), i(2)}, "Int(-4)"},
+		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(7), i(2)}, "Int(3)"},
+		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(-8), i(2)}, "Int(-4)"},
+		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{d(-7), d(2)}, "Double(-4)"},
+		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{d(-1), i(0)}, "Double(-Inf)"},
+		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(1), i(0)}, "error: invalid argument: executorch_prim::floordiv.Scalar: integer division by zero"},
+		{"executorch_prim::truediv.Scalar", []*runtime.EValue{i(7), i(2)}, "Double(3.5)"},
+		{"executorch_prim::floordiv.int", []*runtime.EValue{i(-7), i(2)}, "Int(-3)"}, // C++ truncation, as ExecuTorch
+		{"executorch_prim::mod.int", []*runtime.EValue{i(-7), i(2)}, "Int(-1)"},
+		{"executorch_prim::mod.Scalar", []*runtime.EValue{i(7), i(0)}, "error: invalid argument: executorch_prim::mod.Scalar: integer division by zero"},
+		{"executorch_prim::sym_max.Scalar", []*runtime.EValue{i(7), i(2)}, "Int(7)"},
+		{"executorch_prim::sym_min.Scalar", []*runtime.EValue{i(7), d(2)}, "error: invalid argument: executorch_prim::sym_min.Scalar: takes two Ints, got Int and Double"},
+		{"executorch_prim::sym_float.Scalar", []*runtime.EValue{i(3)}, "Double(3)"},
+		{"executorch_prim::sym_int.Scalar", []*runtime.EValue{d(-3.7)}, "Int(-3)"},
+		{"executorch_prim::sym_int.Scalar", []*runtime.EValue{d(math.NaN())}, "error: invalid argument: executorch_prim::sym_int.Scalar: NaN does not fit an Int"},
+		{"executorch_prim::eq.Scalar", []*runtime.EValue{i(3), d(3)}, "Bool(true)"},
+		{"executorch_prim::lt.Scalar", []*runtime.EValue{b(false), b(true)}, "Bool(true)"},
+		{"executorch_prim::ge.Scalar", []*runtime.EValue{d(math.NaN()), d(1)}, "Bool(false)"},
+		{"executorch_prim::gt.Scalar", []*runtime.EValue{i(4), i(3)}, "Bool(true)"},
+		{"executorch_prim::le.Scalar", []*runtime.EValue{i(4), i(3)}, "Bool(false)"},
+		{"executorch_prim::neg.Scalar", []*runtime.EValue{i(4)}, "Int(-4)"},
+		{"executorch_prim::sym_not.Scalar", []*runtime.EValue{b(false)}, "Bool(true)"},
+		{"executorch_prim::sym_ite.Scalar", []*runtime.EValue{b(false), i(1), d(2)}, "Double(2)"},
+		{"executorch_prim::ceil.Scalar", []*runtime.EValue{d(2.1)}, "Int(3)"},
+		{"executorch_prim::round.Scalar", []*runtime.EValue{d(2.5)}, "Int(2)"}, // half to even, as Python
+		{"executorch_prim::round.Scalar", []*runtime.EValue{d(3.5)}, "Int(4)"},
+		{"executorch_prim::trunc.Scalar", []*runtime.EValue{d(-2.9)}, "Int(-2)"},
+		{"executorch_prim::trunc.Scalar", []*runtime.EValue{i(2)}, "error: invalid argument: executorch_prim::trunc.Scalar: takes a Double, got Int"},
+	} {
+		t.Run(tc.op+" "+tc.want, func(t *testing.T) {
+			out := &runtime.EValue{}
+			err := kernel(t, tc.op)(&runtime.KernelContext{}, append(tc.args, out))
+			got := "error: " + fmt.Sprint(err)
+			if err == nil {
+				got = show(out)
+			}
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+	// Wrong arity is refused, not indexed past.
+	if err := kernel(t, "executorch_prim::add.Scalar")(&runtime.KernelContext{}, []*runtime.EValue{i(1), i(2)}); err == nil {
+		t.Error("add.Scalar with two values (no return slot) succeeded")
+	}
+}
+
+func intList(vs ...int64) *runtime.EValue {
+	l := &runtime.EValue{Tag: runtime.TagIntList}
+	for _, v := range vs {
+		l.IntRefs = append(l.IntRefs, i(v))
+	}
+	return l
+}
+
+func TestEtView(t *testing.T) {
+	self, _ := runtime.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	view := kernel(t, "executorch_prim::et_view.default")
+	for _, tc := range []struct {
+		name string
+		size *runtime.EValue
+		want string
+	}{
+		{"infer", intList(3, -1), "[3 2]"},
+		{"explicit", intList(1, 6), "[1 6]"},
+		{"two -1", intList(-1, -1), "at most one dim can be -1"},
+		{"negative", intList(-2, 3), "negative size"},
+		{"zero with -1", intList(0, -1), "cannot infer a dim alongside a zero dim"},
+		{"numel", intList(4, 2), "cannot view 6 elements as [4 2]"},
+		{"rank", intList(6), "has 1 dims, out has 2"},
+		{"huge", intList(1<<40, 1<<40), "more elements than any tensor holds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The out tensor a program declares for a dynamic view: bounded, 8 elements of room.
+			out, _ := runtime.NewTensor(runtime.Float32, 8, 1)
+			outV := &runtime.EValue{Tag: runtime.TagTensor, Tensor: out}
+			err := view(&runtime.KernelContext{}, []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: self}, tc.size, outV})
+			if err != nil {
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("error %v, want %q", err, tc.want)
+				}
+				return
+			}
+			if fmt.Sprint(out.Sizes()) != tc.want {
+				t.Errorf("sizes %v, want %s", out.Sizes(), tc.want)
+			}
+		})
+	}
+}
+
+func TestEtCopyIndex(t *testing.T) {
+	to, _ := runtime.NewTensor(runtime.Float32, 3, 2)
+	row, _ := runtime.FromSlice([]float32{7, 8}, 2)
+	copyIndex := kernel(t, "executorch_prim::et_copy_index.tensor")
+	args := func(idx int64) []*runtime.EValue {
+		return []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: to}, {Tag: runtime.TagTensor, Tensor: row}, i(idx)}
+	}
+	// A static copy_to can only be "resized" to its own sizes: the last row.
+	if err := copyIndex(&runtime.KernelContext{}, args(2)); err != nil {
+		t.Fatal(err)
+	}
+	if got := runtime.Data[float32](to); fmt.Sprint(got) != "[0 0 0 0 7 8]" {
+		t.Errorf("copy_to %v", got)
+	}
+	for _, idx := range []int64{0, -1, 3} {
+		if err := copyIndex(&runtime.KernelContext{}, args(idx)); err == nil {
+			t.Errorf("index %d into a static [3 2] accepted", idx)
+		}
+	}
+}
+
+// TestDynamicPrograms runs the official toolchain's programs whose shapes are known only at run
+// time, at several sizes of the dynamic dim, with one Method (views re-point every run). They
+// need the primitive operators: sym_size, symbolic arithmetic, et_view.
+func TestDynamicPrograms(t *testing.T) {
+	dir := testutil.Testdata(t, "prim", "dynamic_view")
+	f, err := pte.Open(filepath.Join(dir, "portable.pte"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runCases(t, f, dir)
+}
+
+func runCases(t *testing.T, f *pte.File, dir string) {
+	t.Helper()
+	reg := runtime.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := prim.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := os.ReadDir(filepath.Join(dir, "inputs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, err := p.LoadMethod("forward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for _, c := range cases {
+		in, err := npy.Load(filepath.Join(dir, "inputs", c.Name(), "input_0.npy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := npyconv.Tensor(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs, err := m.Run(context.Background(), x)
+		if err != nil {
+			t.Errorf("%s: %v", c.Name(), err)
+			continue
+		}
+		for k, o := range outs {
+			want, err := npy.Load(filepath.Join(dir, "expected", c.Name(), fmt.Sprintf("output_%d.npy", k)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := npyconv.Compare(o, want, 1e-5); err != nil {
+				t.Errorf("%s output %d: %v", c.Name(), k, err)
+			}
+		}
+	}
+}
