@@ -269,7 +269,16 @@ func reshapeTo(g *ir.Graph, n *ir.Node, in *ir.Value, st *strides) error {
 		return err
 	}
 	if !in.Meta.IsStatic() || !out.Meta.IsStatic() {
-		return fmt.Errorf("reshape with symbolic sizes (%s to %s) is not decomposed yet", in.Meta, out.Meta)
+		// Strides of symbolic shapes are not tracked; a view is certain only for a contiguous
+		// input, and then the view takes reshape's own size list, symbolic entries and -1 as
+		// they are (ExecuTorch resolves them at run time, in et_view).
+		shape := n.Arg("shape")
+		if shape == nil || (shape.Kind != ir.ArgInts && shape.Kind != ir.ArgSymInts) || !surelyContiguous(in) {
+			return fmt.Errorf("reshape with symbolic sizes (%s to %s) of a tensor that may not be contiguous is not decomposed yet", in.Meta, out.Meta)
+		}
+		n.Target = "aten.view.default"
+		n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "size", Kind: shape.Kind, Ints: shape.Ints, Values: shape.Values}}
+		return nil
 	}
 	src := in
 	if !viewable(sizesOf(in.Meta), st.of(in), sizesOf(out.Meta)) {
@@ -281,6 +290,31 @@ func reshapeTo(g *ir.Graph, n *ir.Node, in *ir.Value, st *strides) error {
 	n.Target = "aten.view.default"
 	n.Args = []ir.Arg{tensorArgOf("self", src), {Name: "size", Kind: ir.ArgInts, Ints: sizesOf(out.Meta)}}
 	return nil
+}
+
+// surelyContiguous reports a value whose memory is certainly contiguous: a graph input or a
+// fresh result, possibly through views that keep contiguity (view, unsqueeze, squeeze).
+// Stride-changing views (permute, transpose, slice, select, expand, split) make it unsure.
+func surelyContiguous(v *ir.Value) bool {
+	for v != nil && v.Producer != nil {
+		n := v.Producer
+		switch n.Target {
+		case "aten.view.default", "aten.alias.default", "aten.detach.default", "aten.unsqueeze.default",
+			"aten.squeeze.dim", "aten.squeeze.dims", "aten.squeeze.default":
+			if len(n.Args) == 0 || len(n.Args[0].Values) != 1 {
+				return false
+			}
+			v = n.Args[0].Values[0]
+		case "aten.permute.default", "aten.transpose.int", "aten.t.default", "aten.slice.Tensor",
+			"aten.select.int", "aten.expand.default", "aten.split_with_sizes.default", "aten.split.Tensor",
+			"aten.chunk.default", "aten.unbind.int", "aten.narrow.default", "aten.as_strided.default",
+			"aten.diagonal.default", "aten.unfold.default":
+			return false
+		default:
+			return true
+		}
+	}
+	return true
 }
 
 // removeAssert drops _assert_tensor_metadata, as RemoveNonCoreAtenOpGraphAssertsPass does.

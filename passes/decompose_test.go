@@ -27,6 +27,15 @@ func show(g *ir.Graph) string {
 				v = strings.Join(names, ",")
 			case ir.ArgInts:
 				v = fmt.Sprint(a.Ints)
+			case ir.ArgSymInts:
+				items := make([]string, len(a.Ints))
+				for i, x := range a.Ints {
+					items[i] = fmt.Sprint(x)
+					if a.Values[i] != nil {
+						items[i] = "$" + a.Values[i].Name
+					}
+				}
+				v = "[" + strings.Join(items, " ") + "]"
 			case ir.ArgInt, ir.ArgScalarType:
 				v = fmt.Sprint(a.Int)
 			case ir.ArgFloat:
@@ -133,6 +142,26 @@ out c`,
 			want: "a: aten.view_copy.default(self=x size=[16 10])\ns: aten.slice_copy.Tensor(self=x dim=1 start=2 end=6)\n" +
 				"b: aten.view_copy.default(self=s size=[2 40])\n" +
 				"c_clone: dim_order_ops._clone_dim_order.default(self=s dim_order=[0 1 2])\nc: aten.view_copy.default(self=c_clone size=[8 10])\n| a b c",
+		},
+		{
+			name: "a reshape with symbolic sizes of a contiguous tensor is a view with reshape's own size list",
+			graph: `
+sym s0
+in x f32[s0,4,5]
+v = aten.view.default(self=x, size=[$s0,-1]) -> f32[s0,20]
+r = aten.reshape.default(self=v, shape=[$s0,2,-1]) -> f32[s0,2,10]
+out r`,
+			want: "v: aten.view_copy.default(self=x size=[$s0 -1])\nr: aten.view_copy.default(self=v size=[$s0 2 -1])\n| r",
+		},
+		{
+			name: "a reshape with symbolic sizes of a permuted tensor is refused",
+			graph: `
+sym s0
+in x f32[s0,4,5]
+p = aten.permute.default(self=x, dims=[1,0,2]) -> f32[4,s0,5]
+r = aten.reshape.default(self=p, shape=[-1]) -> f32[20*s0]
+out r`,
+			err: "may not be contiguous",
 		},
 		{
 			name: "reshape after a permute that keeps merged dims together is still a view",
