@@ -36,6 +36,8 @@ func show(g *ir.Graph) string {
 					}
 				}
 				v = "[" + strings.Join(items, " ") + "]"
+			case ir.ArgSymInt:
+				v = "$" + a.Values[0].Name
 			case ir.ArgInt, ir.ArgScalarType:
 				v = fmt.Sprint(a.Int)
 			case ir.ArgFloat:

@@ -22,9 +22,10 @@ var edgeDialectOps = map[string]bool{
 }
 
 // IsEdgeOp reports whether target belongs to the Edge dialect: a core ATen operator, the _copy
-// form of a core ATen view (views are replaced by copies), or one of ExecuTorch's dim-order ops.
+// form of a core ATen view (views are replaced by copies), one of ExecuTorch's dim-order ops, or
+// arithmetic on symbolic sizes (PrimOps).
 func IsEdgeOp(target string) bool {
-	if coreATen[target] || edgeDialectOps[target] {
+	if coreATen[target] || edgeDialectOps[target] || PrimOps[target] != "" {
 		return true
 	}
 	ns, rest, _ := strings.Cut(target, ".")

@@ -8,8 +8,8 @@
 //	y, m, v = aten._native_batch_norm_legit_no_training.default(input=x, …) -> f32[…], f32[0], f32[0]
 //	out y                       a graph output
 //
-// Argument values: a value name, [a, b] of value names, [1, 2] of ints (a $name inside is a
-// symbolic int), an int, a float (with a dot), true/false, none, mf:N (a memory format) or
+// Argument values: a value name, $name (a symbolic int), [a, b] of value names, [1, 2] of ints
+// (a $name inside is a symbolic int), an int, a float (with a dot), true/false, none, mf:N (a memory format) or
 // dt:N (a scalar type); names starting with "kw_" are keyword-only (the prefix is dropped).
 // Dtypes: f32, f16, bf16, f64, i8, u8, i32, i64, bool.
 package irtext
@@ -198,6 +198,12 @@ func argument(a string, val func(string) (*ir.Value, error)) (ir.Arg, error) {
 		if arg.Kind == ir.ArgInts {
 			arg.Values = nil
 		}
+	case strings.HasPrefix(v, "$"):
+		x, verr := val(v[1:])
+		if verr != nil {
+			return arg, verr
+		}
+		arg.Kind, arg.Values = ir.ArgSymInt, []*ir.Value{x}
 	default:
 		if n, perr := strconv.ParseInt(v, 10, 64); perr == nil {
 			arg.Kind, arg.Int = ir.ArgInt, n
