@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/passes"
 )
 
 // ErrNoOutVariant is wrapped when an Edge operator has no out variant, so no kernel can run it.
@@ -38,7 +40,7 @@ func FallbackKernels(plan *partition.Plan) ([]Kernel, error) {
 		if n.Target == partition.CallDelegate {
 			continue
 		}
-		name, err := OutVariant(n.Target)
+		name, err := kernelOf(n)
 		if err != nil {
 			return nil, fmt.Errorf("node %s: %w", n.Name, err)
 		}
@@ -55,4 +57,16 @@ func FallbackKernels(plan *partition.Plan) ([]Kernel, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// kernelOf is the kernel a remaining node runs: its out variant, or the primitive operator of a
+// symbolic-size node (sym_size, arithmetic on sizes), which has no out form.
+func kernelOf(n *ir.Node) (string, error) {
+	if n.Target == "aten.sym_size.int" {
+		return "aten::sym_size.int", nil
+	}
+	if k := passes.PrimOps[n.Target]; k != "" {
+		return k, nil
+	}
+	return OutVariant(n.Target)
 }

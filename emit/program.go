@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/pte/schema"
 )
@@ -135,6 +135,8 @@ func (e *emitter) run() error {
 			err = e.emitView(n)
 		case n.Target == "aten.sym_size.int":
 			err = e.emitSymSize(n)
+		case passes.PrimOps[n.Target] != "":
+			err = e.emitPrimOp(n, passes.PrimOps[n.Target])
 		default:
 			err = e.emitKernel(n)
 		}
@@ -293,7 +295,7 @@ func (e *emitter) tensorMeta(m *ir.TensorMeta, order []uint8) (*pte.Tensor, erro
 	for i, d := range m.Sizes {
 		size := d.Size
 		if !d.IsStatic() {
-			ub, err := upperBound(d.Symbol, e.g.Ranges)
+			ub, err := boundOf(d.Symbol, e.g.Ranges)
 			if err != nil {
 				return nil, err
 			}
@@ -310,33 +312,6 @@ func (e *emitter) tensorMeta(m *ir.TensorMeta, order []uint8) (*pte.Tensor, erro
 		copy(t.DimOrder, order)
 	}
 	return t, nil
-}
-
-// upperBound evaluates a symbolic size with every symbol at its maximum. Only sums and
-// products of symbols and non-negative integers are accepted: they grow with their symbols, so
-// the maxima give the bound (ExecuTorch's ConstraintBasedSymShapeEvalPass does the same).
-func upperBound(expr string, ranges map[string]ir.Range) (int64, error) {
-	var total int64
-	for _, term := range strings.Split(expr, "+") {
-		prod := int64(1)
-		for _, f := range strings.Split(term, "*") {
-			f = strings.TrimSpace(f)
-			if k, err := strconv.ParseInt(f, 10, 64); err == nil && k >= 0 {
-				prod *= k
-				continue
-			}
-			r, ok := ranges[f]
-			if !ok {
-				return 0, fmt.Errorf("%w: symbolic size %q (only sums and products of bounded symbols are supported)", ErrUnsupported, expr)
-			}
-			if r.Max < 0 {
-				return 0, fmt.Errorf("%w: symbol %s in size %q has no upper bound (DYNAMIC_UNBOUND)", ErrUnsupported, f, expr)
-			}
-			prod *= r.Max
-		}
-		total += prod
-	}
-	return total, nil
 }
 
 func numel(m *ir.TensorMeta) int64 {
@@ -431,6 +406,52 @@ func (e *emitter) emitSymSize(n *ir.Node) error {
 	ret := e.add(pte.Int{}) // the kernel overwrites it
 	e.ids[n.Outputs[0]] = ret
 	e.instrs = append(e.instrs, pte.KernelCall{OpIndex: e.operator("aten::sym_size", "int"), Args: []int32{e.ids[self], d, ret}})
+	return nil
+}
+
+// emitPrimOp emits arithmetic on symbolic sizes (x.shape[0] * 2) as the ExecuTorch primitive
+// operator kernel: its operands, symbolic values or numbers, then the value it writes.
+func (e *emitter) emitPrimOp(n *ir.Node, kernel string) error {
+	if len(n.Outputs) != 1 || n.Outputs[0] == nil {
+		return nodeErr(n, "a symbolic operation has one output")
+	}
+	var args []int32
+	for _, a := range n.Args {
+		switch a.Kind {
+		case ir.ArgSymInt:
+			if len(a.Values) != 1 || a.Values[0] == nil {
+				return nodeErr(n, "argument %s holds no symbolic value", a.Name)
+			}
+			id, err := e.ref(n, a.Values[0])
+			if err != nil {
+				return err
+			}
+			args = append(args, id)
+		case ir.ArgInt:
+			args = append(args, e.add(pte.Int{Val: a.Int}))
+		case ir.ArgFloat:
+			args = append(args, e.add(pte.Double{Val: a.Float}))
+		case ir.ArgBool:
+			args = append(args, e.add(pte.Bool{Val: a.Bool}))
+		default:
+			return nodeErr(n, "%w: argument %s of kind %d to %s", ErrUnsupported, a.Name, a.Kind, kernel)
+		}
+	}
+	// The kernel overwrites the value; its initial kind says what it will hold.
+	var ret int32
+	switch out := n.Outputs[0]; out.Kind {
+	case ir.SymIntValue:
+		ret = e.add(pte.Int{})
+	case ir.SymFloatValue:
+		ret = e.add(pte.Double{})
+	case ir.SymBoolValue:
+		ret = e.add(pte.Bool{})
+	default:
+		return nodeErr(n, "%s returns a tensor, not a symbolic number", n.Target)
+	}
+	e.ids[n.Outputs[0]] = ret
+	name, ov := splitKernel(kernel)
+	e.instrs = append(e.instrs, pte.KernelCall{OpIndex: e.operator(name, ov), Args: append(args, ret)})
 	return nil
 }
 

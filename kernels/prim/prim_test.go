@@ -6,13 +6,16 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
+	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
@@ -181,6 +184,41 @@ func TestDynamicPrograms(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	runCases(t, f, dir)
+}
+
+// TestDynamicLowered lowers the same .pt2 with etgo (portable only) and runs it the same way:
+// etgo's emission must produce the primitive operators too.
+func TestDynamicLowered(t *testing.T) {
+	dir := testutil.Testdata(t, "prim", "dynamic_view")
+	prog, err := pt2.Open(filepath.Join(dir, "model.pt2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contents, err := lower.ToExecuTorch(edge.Plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := pte.Write(contents, pte.DefaultWriteOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := pte.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	official, err := pte.Open(filepath.Join(dir, "portable.pte"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer official.Close()
+	if got, want := f.RequiredOperators(), official.RequiredOperators(); !slices.Equal(got, want) {
+		t.Errorf("etgo's program needs\n %v\nthe official one\n %v", got, want)
+	}
 	runCases(t, f, dir)
 }
 
