@@ -7,7 +7,10 @@ type Coverage struct {
 	BackendID string
 	// Operators counts the input graph's nodes; Delegated those this backend took.
 	Operators, Delegated int
-	Regions              int
+	// FLOPs is the whole graph's estimated work, DelegatedFLOPs this backend's share of it: node
+	// counts treat a reshape like a convolution, work does not.
+	FLOPs, DelegatedFLOPs int64
+	Regions               int
 	// Inputs and Outputs count the tensors handed to and returned by this backend's delegate
 	// calls in one run, InputBytes and OutputBytes their sizes (symbolic dims at their trace-time
 	// sizes). Every one is a hand-off between the backend and the rest of the program, which a
@@ -21,12 +24,16 @@ type Coverage struct {
 func (p *Plan) Coverage() []Coverage {
 	var out []Coverage
 	at := map[string]int{}
+	var total int64
+	for _, dec := range p.Decisions {
+		total += dec.FLOPs
+	}
 	for _, d := range p.Delegates {
 		i, ok := at[d.Spec.BackendID]
 		if !ok {
 			i = len(out)
 			at[d.Spec.BackendID] = i
-			out = append(out, Coverage{BackendID: d.Spec.BackendID, Operators: len(p.Decisions)})
+			out = append(out, Coverage{BackendID: d.Spec.BackendID, Operators: len(p.Decisions), FLOPs: total})
 		}
 		c := &out[i]
 		c.Regions++
@@ -47,7 +54,9 @@ func (p *Plan) Coverage() []Coverage {
 	}
 	for _, dec := range p.Decisions {
 		if dec.Delegate >= 0 {
-			out[at[p.Delegates[dec.Delegate].Spec.BackendID]].Delegated++
+			c := &out[at[p.Delegates[dec.Delegate].Spec.BackendID]]
+			c.Delegated++
+			c.DelegatedFLOPs += dec.FLOPs
 		}
 	}
 	return out
@@ -57,9 +66,5 @@ func tensorBytes(v *ir.Value) int64 {
 	if v.Meta == nil {
 		return 0
 	}
-	n := int64(v.Meta.DType.Size())
-	for _, d := range v.Meta.Sizes {
-		n *= d.Size
-	}
-	return n
+	return numel(v.Meta) * int64(v.Meta.DType.Size())
 }

@@ -113,6 +113,8 @@ type Decision struct {
 	// Declines holds, in partitioner order, each refusal the node got before it was claimed or
 	// left to the portable kernels.
 	Declines []PartitionerDecline
+	// FLOPs is the node's estimated work (FLOPs): what coverage is weighted by.
+	FLOPs int64
 	// Getitems is how many getitem nodes an FX graph has for this node: one per used output of
 	// an operator that returns several values or a list (ExecuTorch's delegation counts include
 	// them; etgo's IR keeps multiple outputs on the node instead).
@@ -146,7 +148,7 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 	users := g.Users()
 	for i, n := range g.Nodes {
 		at[n] = i
-		d := Decision{Node: n.Name, Target: n.Target, Delegate: -1}
+		d := Decision{Node: n.Name, Target: n.Target, Delegate: -1, FLOPs: FLOPs(n)}
 		if n.ListOutput || len(n.Outputs) > 1 {
 			for _, v := range n.Outputs {
 				if v != nil && (len(users[v]) > 0 || g.IsGraphOutput(v)) {

@@ -353,8 +353,9 @@ func TestCoverage(t *testing.T) {
 	}
 	got := fmt.Sprintf("%+v", plan.Coverage())
 	// A: {a}[w1] takes x (24 B) and returns a (4 B); {b c} takes u and x, returns c.
-	want := "[{BackendID:A Operators:4 Delegated:3 Regions:2 Inputs:3 Outputs:2 InputBytes:52 OutputBytes:8} " +
-		"{BackendID:B Operators:4 Delegated:1 Regions:1 Inputs:1 Outputs:1 InputBytes:4 OutputBytes:4}]"
+	// Every node here is elementwise on one element: 1 FLOP each.
+	want := "[{BackendID:A Operators:4 Delegated:3 FLOPs:4 DelegatedFLOPs:3 Regions:2 Inputs:3 Outputs:2 InputBytes:52 OutputBytes:8} " +
+		"{BackendID:B Operators:4 Delegated:1 FLOPs:4 DelegatedFLOPs:1 Regions:1 Inputs:1 Outputs:1 InputBytes:4 OutputBytes:4}]"
 	if got != want {
 		t.Errorf("coverage\n %s\nwant\n %s", got, want)
 	}

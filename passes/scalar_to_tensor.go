@@ -45,7 +45,14 @@ func (ScalarToTensor) Run(g *ir.Graph) (string, error) {
 	if lifted == 0 && converted == 0 {
 		return "", nil
 	}
-	return fmt.Sprintf("made %d scalar operand(s) tensors, converted %d operand(s) to their operator's type", lifted, converted), nil
+	var parts []string
+	if lifted > 0 {
+		parts = append(parts, fmt.Sprintf("made %d scalar operand(s) tensors", lifted))
+	}
+	if converted > 0 {
+		parts = append(parts, fmt.Sprintf("converted %d operand(s) to their operator's type", converted))
+	}
+	return strings.Join(parts, ", "), nil
 }
 
 // scalarToTensor replaces a number argument a of node by a 0-d tensor and reports whether it did.

@@ -278,25 +278,49 @@ func printLoweredGraph(w io.Writer, plan *partition.Plan) error {
 	return nil
 }
 
-// printCoverage prints how much of the graph each backend took, in how many regions, and the
-// tensors crossing its boundaries in one run.
+// printCoverage prints how much of the graph each backend took, by operators and by estimated
+// work, in how many regions, and the tensors crossing its boundaries in one run.
 func printCoverage(w io.Writer, plan *partition.Plan) {
 	fmt.Fprintf(w, "coverage: %s\n", plan.Summary())
+	var delegated int64
 	for _, c := range plan.Coverage() {
-		pct := 0.0
-		if c.Operators > 0 {
-			pct = 100 * float64(c.Delegated) / float64(c.Operators)
-		}
-		fmt.Fprintf(w, "  %s: %.0f%% of operators, %s; per run %s in (%s), %d out (%s)\n",
-			c.BackendID, pct, count(c.Regions, "region"), count(c.Inputs, "tensor"), byteSize(c.InputBytes), c.Outputs, byteSize(c.OutputBytes))
+		delegated += c.DelegatedFLOPs
+		fmt.Fprintf(w, "  %s: %s of the work (%s of %s FLOPs), %s of operators, %s; per run %s in (%s), %d out (%s)\n",
+			c.BackendID, percent(c.DelegatedFLOPs, c.FLOPs), flops(c.DelegatedFLOPs), flops(c.FLOPs), percent(int64(c.Delegated), int64(c.Operators)),
+			count(c.Regions, "region"), count(c.Inputs, "tensor"), byteSize(c.InputBytes), c.Outputs, byteSize(c.OutputBytes))
 	}
-	fallback := 0
+	var fallback, total int64
 	for _, d := range plan.Decisions {
+		total += d.FLOPs
 		if d.Delegate < 0 {
 			fallback++
 		}
 	}
-	fmt.Fprintf(w, "  portable kernels: %s\n", count(fallback, "operator"))
+	fmt.Fprintf(w, "  portable kernels: %s, %s of the work\n", count(int(fallback), "operator"), percent(total-delegated, total))
+}
+
+func percent(part, whole int64) string {
+	if whole == 0 {
+		return "0%"
+	}
+	p := 100 * float64(part) / float64(whole)
+	if p > 99.9 && part < whole {
+		return ">99.9%" // do not round a remainder away
+	}
+	return fmt.Sprintf("%.3g%%", p)
+}
+
+// flops is a FLOP count with an SI prefix.
+func flops(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2fG", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }
 
 // count is "1 region", "2 regions".

@@ -256,7 +256,8 @@ func printPlan(w io.Writer, path string, nodes int, reports []passes.Report, pla
 			fmt.Fprintf(w, "  %s %s\n", mark, k.Name)
 		}
 	}
-	fmt.Fprintf(w, "\n%s\n", plan.Summary())
+	fmt.Fprintln(w)
+	printCoverage(w, plan)
 }
 
 type jsonDecline struct {
@@ -270,6 +271,7 @@ type jsonDecision struct {
 	Node     string        `json:"node"`
 	Target   string        `json:"target"`
 	Delegate *int          `json:"delegate"`
+	FLOPs    int64         `json:"flops"`
 	Declines []jsonDecline `json:"declines,omitempty"`
 }
 
@@ -291,11 +293,29 @@ type jsonPlan struct {
 	Operators map[string]partition.OperatorCount `json:"operators"`
 	Kernels   []jsonKernel                       `json:"portable_kernels"`
 	Summary   string                             `json:"summary"`
+	Coverage  []jsonCoverage                     `json:"coverage"`
+}
+
+// jsonCoverage is partition.Coverage with stable names.
+type jsonCoverage struct {
+	BackendID      string `json:"backend_id"`
+	Operators      int    `json:"operators"`
+	Delegated      int    `json:"delegated_operators"`
+	FLOPs          int64  `json:"flops"`
+	DelegatedFLOPs int64  `json:"delegated_flops"`
+	Regions        int    `json:"regions"`
+	Inputs         int    `json:"boundary_inputs"`
+	Outputs        int    `json:"boundary_outputs"`
+	InputBytes     int64  `json:"boundary_input_bytes"`
+	OutputBytes    int64  `json:"boundary_output_bytes"`
 }
 
 func planJSON(path string, nodes int, reports []passes.Report, plan *partition.Plan) jsonPlan {
 	out := jsonPlan{Model: path, Exported: nodes, Passes: reports, Operators: plan.OperatorCounts(), Summary: plan.Summary(),
-		Delegates: []jsonDelegate{}, Decisions: []jsonDecision{}}
+		Delegates: []jsonDelegate{}, Decisions: []jsonDecision{}, Coverage: []jsonCoverage{}}
+	for _, c := range plan.Coverage() {
+		out.Coverage = append(out.Coverage, jsonCoverage(c))
+	}
 	for _, d := range plan.Delegates {
 		jd := jsonDelegate{BackendID: d.Spec.BackendID, Partitioner: d.Partitioner, Constants: []string{}, Inputs: []string{}, Outputs: []string{}}
 		for _, n := range d.Region.Nodes {
@@ -313,7 +333,7 @@ func planJSON(path string, nodes int, reports []passes.Report, plan *partition.P
 		out.Delegates = append(out.Delegates, jd)
 	}
 	for _, d := range plan.Decisions {
-		jd := jsonDecision{Node: d.Node, Target: d.Target}
+		jd := jsonDecision{Node: d.Node, Target: d.Target, FLOPs: d.FLOPs}
 		if d.Delegate >= 0 {
 			k := d.Delegate
 			jd.Delegate = &k

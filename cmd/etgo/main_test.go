@@ -56,6 +56,8 @@ func TestCLI(t *testing.T) {
 		{"lower plan", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "8 of 10 operators delegated to XnnpackBackend in 3 regions", ""},
 		{"lower plan reasons", []string{"lower", "--plan", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2")}, 0, "XnnpackBackend: unsupported-operator: XNNPACK has no partitioner config for aten.cumsum.default", ""},
 		{"lower plan kernels", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "ok      aten::cumsum.out", ""},
+		{"lower plan coverage by work", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "XnnpackBackend: 98.7% of the work (19.1k of 19.3k FLOPs), 80% of operators, 3 regions; per run 7 tensors in (2.0 KiB), 4 out (1.6 KiB)", ""},
+		{"lower plan json coverage", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--json"}, 0, `"delegated_flops": 19072`, ""},
 		{"lower plan json", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--json"}, 0, `"reason": "unsupported-operator"`, ""},
 		{"lower per-op", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--per-op"}, 0, "3 of 3 operators delegated to XnnpackBackend in 2 regions", ""},
 		{"lower without recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan", "--transform-passes", "none"}, 0, "in 2 regions", ""},
