@@ -1,0 +1,7 @@
+package portable
+
+import "math"
+
+// aten::asin.out(Tensor self, *, Tensor(a!) out): the arcsine. Integral and bool inputs compute in
+// float32; out must be floating.
+func init() { register(arithFloatKernel("aten::asin.out", math.Asin)) }
