@@ -114,9 +114,6 @@ func TestZooEmit(t *testing.T) {
 		official := officialPlan(t, m.Portable)
 		got := c.Program.ExecutionPlans[0]
 		w := operatorSet(official)
-		if k, ok := knownOperatorDiffs[m.Name]; ok {
-			w = slices.DeleteFunc(w, func(s string) bool { return s == k })
-		}
 		if g := operatorSet(got); !slices.Equal(g, w) {
 			t.Errorf("operator table\n got %v\nwant %v (official portable.pte)", g, w)
 		}
@@ -126,11 +123,6 @@ func TestZooEmit(t *testing.T) {
 		runAndCompare(t, reg, file, m, zoo.Portable)
 	})
 }
-
-// knownOperatorDiffs lists the official operators etgo's graph lacks for a reason outside the
-// emitter: passes' SDPA decomposition leaves out the no-op expand_copy nodes torch's keeps
-// (the outputs agree; the difference belongs to passes).
-var knownOperatorDiffs = map[string]string{"transformer_encoder": "aten::expand_copy.out"}
 
 func runAndCompare(t *testing.T, reg *runtime.Registry, file []byte, m zoo.Model, v zoo.Variant) {
 	t.Helper()

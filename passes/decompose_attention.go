@@ -100,8 +100,10 @@ func decomposeSoftmax(_ *ir.Graph, n *ir.Node, _ *strides) error {
 }
 
 // decomposeSDPA is torch's math decomposition of scaled_dot_product_attention for 4-D inputs
-// without mask, dropout or causality: q and kᵀ each scaled by √scale, batched matmuls through
-// 3-D views, a softmax whose all -inf rows become zeros (_safe_softmax), and the output laid out
+// without dropout or grouped-query heads, node for node as to_edge leaves it: q and kᵀ each
+// scaled by √scale, batched matmuls through no-op expands and 3-D views, the mask added to the
+// scores (a float mask as is; a bool mask, or the causal one built from two aranges, as a 0/-inf
+// where), a softmax whose all -inf rows become zeros (_safe_softmax), and the output laid out
 // like the query (permute, contiguous copy, permute back).
 func decomposeSDPA(g *ir.Graph, n *ir.Node, _ *strides) error {
 	q, err := tensorIn(n, "query")
@@ -120,14 +122,21 @@ func decomposeSDPA(g *ir.Graph, n *ir.Node, _ *strides) error {
 	if err != nil {
 		return err
 	}
+	var mask *ir.Value
 	if a := n.Arg("attn_mask"); a != nil && a.Kind != ir.ArgNone {
-		return fmt.Errorf("attention with a mask is not decomposed yet")
+		if mask, err = tensorIn(n, "attn_mask"); err != nil {
+			return err
+		}
 	}
 	if a := n.Arg("dropout_p"); a != nil && a.Float != 0 {
 		return fmt.Errorf("attention with dropout is not decomposed yet")
 	}
-	if n.BoolArg("is_causal", false) || n.BoolArg("enable_gqa", false) {
-		return fmt.Errorf("causal or grouped-query attention is not decomposed yet")
+	causal := n.BoolArg("is_causal", false)
+	if causal && mask != nil {
+		return fmt.Errorf("attention with both a mask and is_causal (torch refuses it)")
+	}
+	if n.BoolArg("enable_gqa", false) {
+		return fmt.Errorf("grouped-query attention is not decomposed yet")
 	}
 	for _, x := range []*ir.Value{q, k, v, out} {
 		if len(x.Meta.Sizes) != 4 || !x.Meta.IsStatic() {
@@ -163,11 +172,46 @@ func decomposeSDPA(g *ir.Graph, n *ir.Node, _ *strides) error {
 		return op("permute", "aten.permute.default", meta(dt, sizes...), tensorArgOf("self", x), ints("dims", dims...))
 	}
 
+	// expand is the no-op broadcast torch's matmul inserts before each 3-D view (RemoveNoopExpandCopyPass
+	// drops it again for XNNPACK; the portable program keeps it, as ExecuTorch's does).
+	expand := func(x *ir.Value, sizes ...int64) *ir.Value {
+		return op("expand", "aten.expand.default", meta(dt, sizes...), tensorArgOf("self", x), ints("size", sizes...))
+	}
+	// additive turns a bool mask (true = attend) into 0 where true and -inf where false.
+	additive := func(m *ir.Value) *ir.Value {
+		number := func(x float64) *ir.Value {
+			return op("scalar_tensor", "aten.scalar_tensor.default", meta(dt), ir.Arg{Name: "s", Kind: ir.ArgFloat, Float: x},
+				ir.Arg{Name: "dtype", Kind: ir.ArgScalarType, Int: int64(dt), KwargOnly: true})
+		}
+		negInf, zero := number(math.Inf(-1)), number(0)
+		return op("where", "aten.where.self", &ir.TensorMeta{DType: dt, Sizes: m.Meta.Sizes},
+			tensorArgOf("condition", m), tensorArgOf("self", zero), tensorArgOf("other", negInf))
+	}
+	if mask != nil && mask.Meta.DType == ir.Bool {
+		mask = additive(mask)
+	}
 	qScaled := scaled(q, b, h, l, e)
+	if causal {
+		// tril(ones(L, S)) as torch spells it: j - i <= 0, and-ed with an all-true full.
+		all := op("full", "aten.full.default", meta(ir.Bool, l, s), ints("size", l, s), ir.Arg{Name: "fill_value", Kind: ir.ArgBool, Bool: true},
+			ir.Arg{Name: "dtype", Kind: ir.ArgScalarType, Int: int64(ir.Bool), KwargOnly: true})
+		arange := func(end int64, dim int64, sizes ...int64) *ir.Value {
+			r := op("arange", "aten.arange.start_step", meta(ir.Int64, end), ir.Arg{Name: "start", Kind: ir.ArgInt, Int: 0}, ir.Arg{Name: "end", Kind: ir.ArgInt, Int: end})
+			return op("unsqueeze", "aten.unsqueeze.default", meta(ir.Int64, sizes...), tensorArgOf("self", r), ir.Arg{Name: "dim", Kind: ir.ArgInt, Int: dim})
+		}
+		cols, rows := arange(s, -2, 1, s), arange(l, -1, l, 1)
+		diff := op("sub", "aten.sub.Tensor", meta(ir.Int64, l, s), tensorArgOf("self", cols), tensorArgOf("other", rows))
+		below := op("le", "aten.le.Scalar", meta(ir.Bool, l, s), tensorArgOf("self", diff), ir.Arg{Name: "other", Kind: ir.ArgInt, Int: 0})
+		mask = additive(op("logical_and", "aten.logical_and.default", meta(ir.Bool, l, s), tensorArgOf("self", below), tensorArgOf("other", all)))
+	}
 	kT := permute(k, []int64{0, 1, 3, 2}, b, h, e, s)
 	kScaled := scaled(kT, b, h, e, s)
-	scores := op("bmm", "aten.bmm.default", meta(dt, b*h, l, s), tensorArgOf("self", view(qScaled, b*h, l, e)), tensorArgOf("mat2", view(kScaled, b*h, e, s)))
+	scores := op("bmm", "aten.bmm.default", meta(dt, b*h, l, s), tensorArgOf("self", view(expand(qScaled, b, h, l, e), b*h, l, e)),
+		tensorArgOf("mat2", view(expand(kScaled, b, h, e, s), b*h, e, s)))
 	scores4 := view(scores, b, h, l, s)
+	if mask != nil {
+		scores4 = op("add", "aten.add.Tensor", meta(dt, b, h, l, s), tensorArgOf("self", scores4), tensorArgOf("other", mask))
+	}
 	probs := op("softmax", "aten._softmax.default", meta(dt, b, h, l, s), tensorArgOf("self", scores4), ir.Arg{Name: "dim", Kind: ir.ArgInt, Int: -1}, ir.Arg{Name: "half_to_float", Kind: ir.ArgBool})
 	isInf := op("eq", "aten.eq.Scalar", meta(ir.Bool, b, h, l, s), tensorArgOf("self", scores4), ir.Arg{Name: "other", Kind: ir.ArgFloat, Float: math.Inf(-1)})
 	finite := op("logical_not", "aten.logical_not.default", meta(ir.Bool, b, h, l, s), tensorArgOf("self", isInf))
@@ -175,7 +219,8 @@ func decomposeSDPA(g *ir.Graph, n *ir.Node, _ *strides) error {
 	allInf := op("logical_not", "aten.logical_not.default", meta(ir.Bool, b, h, l, 1), tensorArgOf("self", anyFinite))
 	zeros := op("full_like", "aten.full_like.default", meta(dt, b, h, l, s), tensorArgOf("self", probs), ir.Arg{Name: "fill_value", Kind: ir.ArgInt})
 	safe := op("where", "aten.where.self", meta(dt, b, h, l, s), tensorArgOf("condition", allInf), tensorArgOf("self", zeros), tensorArgOf("other", probs))
-	o := op("bmm", "aten.bmm.default", meta(dt, b*h, l, ev), tensorArgOf("self", view(safe, b*h, l, s)), tensorArgOf("mat2", view(v, b*h, s, ev)))
+	o := op("bmm", "aten.bmm.default", meta(dt, b*h, l, ev), tensorArgOf("self", view(expand(safe, b, h, l, s), b*h, l, s)),
+		tensorArgOf("mat2", view(expand(v, b, h, s, ev), b*h, s, ev)))
 	o4 := view(o, b, h, l, ev)
 	lbh := permute(o4, []int64{2, 0, 1, 3}, l, b, h, ev)
 	dense := op("clone", "dim_order_ops._clone_dim_order.default", meta(dt, l, b, h, ev), tensorArgOf("self", lbh), ir.Arg{Name: "dim_order", Kind: ir.ArgInts, Ints: identity(4), KwargOnly: true})

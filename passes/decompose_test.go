@@ -284,13 +284,50 @@ out c`,
 				"t: aten.permute_copy.default(self=a dims=[1 0])\ns: aten._softmax.default(self=t dim=0 half_to_float=false)\n| s c",
 		},
 		{
-			name: "attention with a mask is not decomposed yet",
+			name: "causal attention adds the 0/-inf mask torch builds from two aranges",
 			graph: `
 in q f32[1,2,4,8]
-in m f32[4,4]
+o = aten.scaled_dot_product_attention.default(query=q, key=q, value=q, is_causal=true) -> f32[1,2,4,8]
+out o`,
+			want: "o_mul: aten.mul.Scalar(self=q other=0.5946035575013605)\no_full: aten.full.default(size=[4 4] fill_value=true dtype=11)\no_arange: aten.arange.start_step(start=0 end=4)\n" +
+				"o_unsqueeze: aten.unsqueeze_copy.default(self=o_arange dim=-2)\no_arange_1: aten.arange.start_step(start=0 end=4)\no_unsqueeze_1: aten.unsqueeze_copy.default(self=o_arange_1 dim=-1)\n" +
+				"o_sub: aten.sub.Tensor(self=o_unsqueeze other=o_unsqueeze_1)\no_le: aten.le.Scalar(self=o_sub other=0)\no_logical_and: aten.logical_and.default(self=o_le other=o_full)\n" +
+				"o_scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6)\no_scalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6)\no_where: aten.where.self(condition=o_logical_and self=o_scalar_tensor_1 other=o_scalar_tensor)\n" +
+				"o_permute: aten.permute_copy.default(self=q dims=[0 1 3 2])\no_mul_1: aten.mul.Scalar(self=o_permute other=0.5946035575013605)\no_expand: aten.expand_copy.default(self=o_mul size=[1 2 4 8])\n" +
+				"o_view: aten.view_copy.default(self=o_expand size=[2 4 8])\no_expand_1: aten.expand_copy.default(self=o_mul_1 size=[1 2 8 4])\no_view_1: aten.view_copy.default(self=o_expand_1 size=[2 8 4])\n" +
+				"o_bmm: aten.bmm.default(self=o_view mat2=o_view_1)\no_view_2: aten.view_copy.default(self=o_bmm size=[1 2 4 4])\no_add: aten.add.Tensor(self=o_view_2 other=o_where)\n" +
+				"o_softmax: aten._softmax.default(self=o_add dim=-1 half_to_float=false)\no_eq: aten.eq.Scalar(self=o_add other=-Inf)\no_logical_not: aten.logical_not.default(self=o_eq)\n" +
+				"o_any: aten.any.dim(self=o_logical_not dim=-1 keepdim=true)\no_logical_not_1: aten.logical_not.default(self=o_any)\no_full_like: aten.full_like.default(self=o_softmax fill_value=0)\n" +
+				"o_where_1: aten.where.self(condition=o_logical_not_1 self=o_full_like other=o_softmax)\no_expand_2: aten.expand_copy.default(self=o_where_1 size=[1 2 4 4])\no_view_3: aten.view_copy.default(self=o_expand_2 size=[2 4 4])\n" +
+				"o_expand_3: aten.expand_copy.default(self=q size=[1 2 4 8])\no_view_4: aten.view_copy.default(self=o_expand_3 size=[2 4 8])\no_bmm_1: aten.bmm.default(self=o_view_3 mat2=o_view_4)\n" +
+				"o_view_5: aten.view_copy.default(self=o_bmm_1 size=[1 2 4 8])\no_permute_1: aten.permute_copy.default(self=o_view_5 dims=[2 0 1 3])\no_clone: dim_order_ops._clone_dim_order.default(self=o_permute_1 dim_order=[0 1 2 3])\n" +
+				"o: aten.permute_copy.default(self=o_clone dims=[1 2 0 3])\n| o",
+		},
+		{
+			name: "a bool mask becomes 0/-inf before anything else",
+			graph: `
+in q f32[1,2,4,8]
+in m bool[4,4]
 o = aten.scaled_dot_product_attention.default(query=q, key=q, value=q, attn_mask=m) -> f32[1,2,4,8]
 out o`,
-			err: "attention with a mask is not decomposed yet",
+			want: "o_scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6)\no_scalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6)\no_where: aten.where.self(condition=m self=o_scalar_tensor_1 other=o_scalar_tensor)\n" +
+				"o_mul: aten.mul.Scalar(self=q other=0.5946035575013605)\no_permute: aten.permute_copy.default(self=q dims=[0 1 3 2])\no_mul_1: aten.mul.Scalar(self=o_permute other=0.5946035575013605)\n" +
+				"o_expand: aten.expand_copy.default(self=o_mul size=[1 2 4 8])\no_view: aten.view_copy.default(self=o_expand size=[2 4 8])\no_expand_1: aten.expand_copy.default(self=o_mul_1 size=[1 2 8 4])\n" +
+				"o_view_1: aten.view_copy.default(self=o_expand_1 size=[2 8 4])\no_bmm: aten.bmm.default(self=o_view mat2=o_view_1)\no_view_2: aten.view_copy.default(self=o_bmm size=[1 2 4 4])\n" +
+				"o_add: aten.add.Tensor(self=o_view_2 other=o_where)\no_softmax: aten._softmax.default(self=o_add dim=-1 half_to_float=false)\no_eq: aten.eq.Scalar(self=o_add other=-Inf)\n" +
+				"o_logical_not: aten.logical_not.default(self=o_eq)\no_any: aten.any.dim(self=o_logical_not dim=-1 keepdim=true)\no_logical_not_1: aten.logical_not.default(self=o_any)\n" +
+				"o_full_like: aten.full_like.default(self=o_softmax fill_value=0)\no_where_1: aten.where.self(condition=o_logical_not_1 self=o_full_like other=o_softmax)\no_expand_2: aten.expand_copy.default(self=o_where_1 size=[1 2 4 4])\n" +
+				"o_view_3: aten.view_copy.default(self=o_expand_2 size=[2 4 4])\no_expand_3: aten.expand_copy.default(self=q size=[1 2 4 8])\no_view_4: aten.view_copy.default(self=o_expand_3 size=[2 4 8])\n" +
+				"o_bmm_1: aten.bmm.default(self=o_view_3 mat2=o_view_4)\no_view_5: aten.view_copy.default(self=o_bmm_1 size=[1 2 4 8])\no_permute_1: aten.permute_copy.default(self=o_view_5 dims=[2 0 1 3])\n" +
+				"o_clone: dim_order_ops._clone_dim_order.default(self=o_permute_1 dim_order=[0 1 2 3])\no: aten.permute_copy.default(self=o_clone dims=[1 2 0 3])\n| o",
+		},
+		{
+			name: "attention with dropout is refused",
+			graph: `
+in q f32[1,2,4,8]
+o = aten.scaled_dot_product_attention.default(query=q, key=q, value=q, dropout_p=0.5) -> f32[1,2,4,8]
+out o`,
+			err: "attention with dropout is not decomposed yet",
 		},
 		{
 			name: "operators a partitioner keeps whole stay; others with no decomposition are named",
