@@ -127,7 +127,8 @@ func UnionGroups(n int, groups [][]int) [][]int {
 // Propose turns groups of supported nodes into regions. With perOp, every group is its own
 // region. Otherwise groups are seeded in reverse graph order and then merged greedily, each
 // region absorbing every later one whose union with it stays cycle-free; regions need not be
-// connected. A group that is cyclic on its own is split into its nodes.
+// connected. A group that is cyclic on its own is split into its nodes. Regions come in seed
+// order (the reference's partition ids, tag0 first): the order ExecuTorch fuses them in.
 func (d *DAG) Propose(groups [][]int, perOp bool) [][]int {
 	n := len(d.Nodes)
 	var parts []bitset
@@ -189,7 +190,6 @@ func (d *DAG) Propose(groups [][]int, perOp bool) [][]int {
 	for _, p := range parts {
 		out = append(out, p.members())
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a][0] < out[b][0] })
 	return out
 }
 

@@ -61,12 +61,13 @@ func TestPropose(t *testing.T) {
 		want      string
 	}{
 		{"one chain becomes one region", "a: x\nb: a\nc: b", [][]string{{"a"}, {"b"}, {"c"}}, false, "{a b c}"},
-		{"an unsupported node in the middle splits the chain", "a: x\nb: a\nc: b", [][]string{{"a"}, {"c"}}, false, "{a} {c}"},
+		// Regions come in seed order, from the end of the graph (the reference's tag0 first).
+		{"an unsupported node in the middle splits the chain", "a: x\nb: a\nc: b", [][]string{{"a"}, {"c"}}, false, "{c} {a}"},
 		// Seeded in reverse (c, b, a), c absorbs b first; a cannot join: a→u→c would re-enter.
 		{"no region swallows a declined node between two of its parts (diamond)",
-			"a: x\nb: a\nu: a\nc: b, u", [][]string{{"a"}, {"b"}, {"c"}}, false, "{a} {b c}"},
+			"a: x\nb: a\nu: a\nc: b, u", [][]string{{"a"}, {"b"}, {"c"}}, false, "{b c} {a}"},
 		{"unconnected regions merge when that makes no cycle", "a: x\nb: y\nc: a\nd: b", [][]string{{"a"}, {"b"}}, false, "{a b}"},
-		{"per-op mode keeps one region per group", "a: x\nb: a\nc: b", [][]string{{"a"}, {"b"}, {"c"}}, true, "{a} {b} {c}"},
+		{"per-op mode keeps one region per group", "a: x\nb: a\nc: b", [][]string{{"a"}, {"b"}, {"c"}}, true, "{c} {b} {a}"},
 		{"overlapping claims are one group", "w: x\na: w\nb: a", [][]string{{"a", "w"}, {"b", "w"}}, true, "{w a b}"},
 		{"a group that is itself cyclic splits", "a: x\nu: a\nb: u", [][]string{{"a", "b"}}, true, "{a} {b}"},
 		{"nothing supported", "a: x\nb: a", nil, false, ""},
@@ -120,7 +121,8 @@ func TestProposeLargeGraph(t *testing.T) {
 	if len(regions) != 201 {
 		t.Errorf("%d regions, want 201 (200 declined nodes cut the chain)", len(regions))
 	}
-	if !slices.Equal(regions[0], []int{0, 1, 2, 3, 4}) {
-		t.Errorf("first region %v", regions[0])
+	// Seeded from the end: the first region proposed is the chain's tail, the last its head.
+	if !slices.Equal(regions[0], []int{1996, 1997, 1998, 1999}) || !slices.Equal(regions[200], []int{0, 1, 2, 3, 4}) {
+		t.Errorf("first region %v, last %v", regions[0], regions[200])
 	}
 }

@@ -187,8 +187,16 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 		}
 		// One users map serves every region: a region's nodes stay "outside" for the others.
 		users := g.Users()
+		first := len(plan.Delegates)
 		for _, r := range res.Regions {
+			// ExecuTorch fuses regions one at a time, re-sorting the graph after each
+			// (legalize); a region's nodes are taken in the order the graph has then.
+			inGraphOrder(g, r.Nodes)
 			call := collapse(g, users, r, len(plan.Delegates))
+			if err := sortTopologically(g); err != nil {
+				return nil, fmt.Errorf("partition: after %s: %w", spec.BackendID, err)
+			}
+			legalize(g, call)
 			for _, n := range r.Nodes {
 				if i, ok := at[n]; ok {
 					plan.Decisions[i].Delegate = len(plan.Delegates)
@@ -200,6 +208,7 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 		if err := sortTopologically(g); err != nil {
 			return nil, fmt.Errorf("partition: after %s: %w", spec.BackendID, err)
 		}
+		plan.numberDelegates(first)
 		dropUnusedInputs(g)
 	}
 	for _, p := range ps {
@@ -212,6 +221,33 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// numberDelegates renumbers the delegates from index first on by their calls' positions in the
+// graph: regions are fused in the partitioner's order, but ExecuTorch names the lowered modules
+// (and so orders the program's delegates) as their calls appear in the final graph.
+func (p *Plan) numberDelegates(first int) {
+	pos := map[*ir.Node]int{}
+	for i, n := range p.Graph.Nodes {
+		pos[n] = i
+	}
+	fresh := slices.Clone(p.Delegates[first:])
+	order := make([]int, len(fresh))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return pos[fresh[order[a]].Call] < pos[fresh[order[b]].Call] })
+	renumber := make(map[int]int, len(order))
+	for to, from := range order {
+		p.Delegates[first+to] = fresh[from]
+		renumber[first+from] = first + to
+		p.Delegates[first+to].Call.Name = fmt.Sprintf("%s_%d", CallDelegate, first+to)
+	}
+	for i := range p.Decisions {
+		if k, ok := renumber[p.Decisions[i].Delegate]; ok {
+			p.Decisions[i].Delegate = k
+		}
+	}
 }
 
 // checkRegions verifies a partitioner's proposal: nodes belong to g, no node is claimed twice,
@@ -271,6 +307,25 @@ func collapse(g *ir.Graph, users map[*ir.Value][]*ir.Node, r Region, k int) *ir.
 				inputs = append(inputs, v)
 			}
 		}
+	}
+	// fuse_as_graphmodule takes external inputs in the order the region's nodes read them, or in
+	// graph order when every one (owned constants included) is a graph input.
+	allInputs := len(inputs) > 0
+	for _, n := range r.Nodes {
+		for _, a := range n.Args {
+			for _, v := range a.Values {
+				if v != nil && !(v.Producer != nil && in[v.Producer]) && v.Producer != nil {
+					allInputs = false
+				}
+			}
+		}
+	}
+	if allInputs {
+		at := map[*ir.Value]int{}
+		for i, spec := range g.Inputs {
+			at[spec.Value] = i
+		}
+		sort.SliceStable(inputs, func(i, j int) bool { return at[inputs[i]] < at[inputs[j]] })
 	}
 	call.Args = []ir.Arg{{Name: "inputs", Kind: ir.ArgTensors, Values: inputs}}
 	for _, n := range r.Nodes {

@@ -94,7 +94,7 @@ param w2 f32[16,16]
 fc1 = aten.linear.default(input=x, weight=w1) -> f32[2,16]
 cs = aten.cumsum.default(self=fc1, dim=1) -> f32[2,16]
 fc2 = aten.linear.default(input=cs, weight=w2) -> f32[2,16]
-out fc2`, "{fc1}[w1] {fc2}[w2] | cs=unsupported-operator"},
+out fc2`, "{fc2}[w2] {fc1}[w1] | cs=unsupported-operator"}, // proposal order: from the end
 		{"a weight shared by two linears is owned by the first claim", Partitioner{}, `
 in x f32[2,16]
 param w f32[16,16]

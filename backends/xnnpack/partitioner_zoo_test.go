@@ -65,7 +65,12 @@ func TestZooPlanMatchesOfficial(t *testing.T) {
 
 // fxName is how get_delegation_info keys an operator: FX's node name for the target, dots as
 // underscores and CamelCase snake-cased ("aten.sum.dim_IntList" is "aten_sum_dim_int_list").
+// ATen operators to_edge leaves as they are (its DISALLOW_LIST) are named by FX as plain
+// OpOverloads: the operator name alone.
 func fxName(target string) string {
+	if target == "aten.scalar_tensor.default" {
+		return "scalar_tensor"
+	}
 	var b strings.Builder
 	prevLower := false
 	for _, c := range strings.ReplaceAll(target, ".", "_") {

@@ -253,6 +253,22 @@ def _resnet18(width_div, classes):
     return randomize_batchnorm(NarrowResNet())
 
 
+class MaskedAttention(nn.Module):
+    """scaled_dot_product_attention three ways, with more keys than queries: causal, a bool mask
+    (one row all False, so _safe_softmax's zero rows are exercised) and an additive float mask."""
+
+    def forward(self, q, k, v, bool_mask, float_mask):
+        return (F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                F.scaled_dot_product_attention(q, k, v, attn_mask=bool_mask),
+                F.scaled_dot_product_attention(q, k, v, attn_mask=float_mask))
+
+
+def _masked_attention_inputs(g):
+    bool_mask = torch.rand(6, 9, generator=g) > 0.3
+    bool_mask[2] = False
+    return (randn(g, 1, 2, 6, 8), randn(g, 1, 2, 9, 8), randn(g, 1, 2, 9, 8), bool_mask, randn(g, 6, 9))
+
+
 def _dynamic_batch_shapes():
     from torch.export import Dim
 
@@ -270,6 +286,8 @@ ZOO = [
          lambda: randomize_batchnorm(InvertedResidual()), lambda g: (randn(g, 1, 16, 16, 16),)),
     Spec("transformer_encoder", "tiny encoder layer: SDPA attention, LayerNorm, GELU, softmax",
          EncoderLayer, lambda g: (randn(g, 1, 16, 64),)),
+    Spec("masked_attention", "SDPA causal, with a bool mask (one row fully masked) and with a float mask",
+         MaskedAttention, _masked_attention_inputs),
     Spec("split_delegation", "linear/relu around cumsum and an erf GELU, which XNNPACK declines",
          SplitDelegation, lambda g: (randn(g, 4, 32),)),
     Spec("shape_ops", "two outputs; permute, cat, slice, unsqueeze, view, no-op expand",
