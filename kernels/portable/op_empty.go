@@ -1,0 +1,31 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::empty.out", DTypes: shapeAllTypes, Fn: emptyOut})
+}
+
+// aten::empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out): out
+// resized to size; its contents are whatever the memory held (as in ExecuTorch).
+func emptyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	l, err := intListArg(args, 0, "size")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeMemoryFormat(args, 1, out); err != nil {
+		return err
+	}
+	sizes, err := shapeSizes(l, 0, "size")
+	if err != nil {
+		return err
+	}
+	return resize(out, sizes)
+}

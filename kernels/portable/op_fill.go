@@ -1,0 +1,78 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::fill.Scalar_out", DTypes: shapeAllTypes, Fn: fillScalarOut},
+		runtime.Kernel{Name: "aten::fill.Tensor_out", DTypes: shapeAllTypes, Fn: fillTensorOut},
+	)
+}
+
+// aten::fill.Scalar_out(Tensor self, Scalar value, *, Tensor(a!) out): out shaped and typed like
+// self, every element value (a value self's dtype cannot hold is refused).
+func fillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	s, err := scalarArg(args, 1, "value")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	v, err := shapeFillValue(s, out.ScalarType(), 1, "value")
+	if err != nil {
+		return err
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	shapeFill(out, v)
+	return nil
+}
+
+// aten::fill.Tensor_out(Tensor self, Tensor value, *, Tensor(a!) out): as fill.Scalar_out with
+// the one element of a 0-dim value, converted to self's dtype.
+func fillTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	value, err := tensorArg(args, 1, "value")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	if value.Dim() != 0 {
+		return argErr(1, "value", "must be a 0-dim tensor, got %d dims", value.Dim())
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	v, err := runtime.NewTensor(out.ScalarType())
+	if err != nil {
+		return err
+	}
+	shapeConvertInto(v, value)
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	shapeFill(out, v)
+	return nil
+}

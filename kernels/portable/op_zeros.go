@@ -1,0 +1,41 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::zeros.out", DTypes: shapeAllTypes, Fn: factoryOut(0)},
+		runtime.Kernel{Name: "aten::ones.out", DTypes: shapeAllTypes, Fn: factoryOut(1)},
+	)
+}
+
+// factoryOut is aten::zeros.out / aten::ones.out(SymInt[] size, *, Tensor(a!) out): out resized
+// to size and filled with k.
+func factoryOut(k int64) runtime.KernelFunc {
+	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		if err := wantArgs(args, 3); err != nil {
+			return err
+		}
+		l, err := intListArg(args, 0, "size")
+		if err != nil {
+			return err
+		}
+		out, err := tensorArg(args, 1, "out")
+		if err != nil {
+			return err
+		}
+		sizes, err := shapeSizes(l, 0, "size")
+		if err != nil {
+			return err
+		}
+		v, err := shapeFillValue(scalar{i: k}, out.ScalarType(), 0, "size")
+		if err != nil {
+			return err
+		}
+		if err := resize(out, sizes); err != nil {
+			return err
+		}
+		shapeFill(out, v)
+		return nil
+	}
+}
