@@ -1,0 +1,63 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::narrow_copy.out", DTypes: shapeAllTypes, Fn: narrowCopyOut})
+}
+
+// aten::narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out):
+// length elements of self along dim from start (negative start counts from the end).
+func narrowCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 1, "dim")
+	if err != nil {
+		return err
+	}
+	start, err := intArg(args, 2, "start")
+	if err != nil {
+		return err
+	}
+	length, err := intArg(args, 3, "length")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	if self.Dim() == 0 {
+		return argErr(0, "self", "narrow() cannot be applied to a 0-d tensor")
+	}
+	dim, err := normDim(d, self.Dim(), 1, "dim")
+	if err != nil {
+		return err
+	}
+	n := int64(self.Size(dim))
+	if start < -n || start > n {
+		return argErr(2, "start", "start %d is out of range for dimension %d of size %d", start, dim, n)
+	}
+	if start < 0 {
+		start += n
+	}
+	if length < 0 || start+length > n {
+		return argErr(3, "length", "start %d + length %d exceeds dimension %d of size %d", start, length, dim, n)
+	}
+	v := shapeViewOf(self)
+	v.base = int(start) * v.strides[dim]
+	v.sizes[dim] = int(length)
+	if err := resize(out, v.sizes); err != nil {
+		return err
+	}
+	shapeWrite(out, self, v)
+	return nil
+}

@@ -1,0 +1,67 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::unfold_copy.out", DTypes: shapeAllTypes, Fn: unfoldCopyOut})
+}
+
+// aten::unfold_copy.out(Tensor self, int dimension, int size, int step, *, Tensor(a!) out): every
+// window of size elements along dimension, step apart: that dimension counts the windows and a new
+// last dimension of length size holds each.
+func unfoldCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 1, "dimension")
+	if err != nil {
+		return err
+	}
+	size, err := intArg(args, 2, "size")
+	if err != nil {
+		return err
+	}
+	step, err := intArg(args, 3, "step")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	dim, err := normDim(d, self.Dim(), 1, "dimension")
+	if err != nil {
+		return err
+	}
+	v := shapeViewOf(self)
+	n, stride := int64(1), 1
+	if self.Dim() > 0 {
+		n, stride = int64(v.sizes[dim]), v.strides[dim]
+	}
+	if size < 0 || size > n {
+		return argErr(2, "size", "size %d exceeds dimension %d of size %d", size, dim, n)
+	}
+	if step <= 0 {
+		return argErr(3, "step", "step must be positive, got %d", step)
+	}
+	windows := int((n-size)/step + 1)
+	if self.Dim() == 0 {
+		v.sizes, v.strides = []int{int(size)}, []int{1}
+	} else {
+		v.sizes[dim], v.strides[dim] = windows, stride*int(step)
+		v.sizes = append(v.sizes, int(size))
+		v.strides = append(v.strides, stride)
+	}
+	if err := resize(out, v.sizes); err != nil {
+		return err
+	}
+	shapeWrite(out, self, v)
+	return nil
+}
