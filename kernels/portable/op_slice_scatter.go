@@ -1,0 +1,139 @@
+package portable
+
+import (
+	"slices"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::slice_scatter.out", DTypes: shapeAllTypes, Fn: sliceScatterOut},
+		runtime.Kernel{Name: "aten::select_scatter.out", DTypes: shapeAllTypes, Fn: selectScatterOut},
+	)
+}
+
+// aten::slice_scatter.out(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None,
+// SymInt step=1, *, Tensor(a!) out): self with the slice start:end:step along dim replaced by
+// src, whose sizes must equal the slice's. start and end clamp as Python slicing does.
+func sliceScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 8); err != nil {
+		return err
+	}
+	self, src, out, err := scatterOperands(args, 6)
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 2, "dim")
+	if err != nil {
+		return err
+	}
+	startV, hasStart, err := optIntArg(args, 3, "start")
+	if err != nil {
+		return err
+	}
+	endV, hasEnd, err := optIntArg(args, 4, "end")
+	if err != nil {
+		return err
+	}
+	step, err := intArg(args, 5, "step")
+	if err != nil {
+		return err
+	}
+	if self.Dim() == 0 {
+		return argErr(0, "self", "slice_scatter cannot be applied to a 0-d tensor")
+	}
+	dim, err := normDim(d, self.Dim(), 2, "dim")
+	if err != nil {
+		return err
+	}
+	if step <= 0 {
+		return argErr(5, "step", "step must be positive, got %d", step)
+	}
+	n := int64(self.Size(dim))
+	clampIndex := func(v int64, has bool, def int64) int64 {
+		if !has {
+			return def
+		}
+		if v < 0 {
+			v += n
+		}
+		return min(max(v, 0), n)
+	}
+	start, end := clampIndex(startV, hasStart, 0), clampIndex(endV, hasEnd, n)
+	count := int64(0)
+	if end > start {
+		count = (end - start + step - 1) / step
+	}
+	want := slices.Clone(self.Sizes())
+	want[dim] = int(count)
+	if !slices.Equal(src.Sizes(), want) {
+		return argErr(1, "src", "sizes %v, want %v (the slice of self it replaces)", src.Sizes(), want)
+	}
+	if err := shapeCopySame(self, out); err != nil {
+		return err
+	}
+	dst := slices.Clone(out.Strides())
+	base := int(start) * dst[dim]
+	dst[dim] *= int(step)
+	shapeCopyView(out, base, dst, src, shapeViewOf(src))
+	return nil
+}
+
+// aten::select_scatter.out(Tensor self, Tensor src, int dim, SymInt index, *, Tensor(a!) out):
+// self with the slice at index along dim (which src lacks) replaced by src.
+func selectScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, src, out, err := scatterOperands(args, 4)
+	if err != nil {
+		return err
+	}
+	d, err := intArg(args, 2, "dim")
+	if err != nil {
+		return err
+	}
+	index, err := intArg(args, 3, "index")
+	if err != nil {
+		return err
+	}
+	if self.Dim() == 0 {
+		return argErr(0, "self", "select_scatter cannot be applied to a 0-d tensor")
+	}
+	dim, err := normDim(d, self.Dim(), 2, "dim")
+	if err != nil {
+		return err
+	}
+	ix, err := shapeWrapIndex(index, self.Size(dim), 3, "index")
+	if err != nil {
+		return err
+	}
+	want := slices.Delete(slices.Clone(self.Sizes()), dim, dim+1)
+	if !slices.Equal(src.Sizes(), want) {
+		return argErr(1, "src", "sizes %v, want %v (self without dimension %d)", src.Sizes(), want, dim)
+	}
+	if err := shapeCopySame(self, out); err != nil {
+		return err
+	}
+	dst := out.Strides()
+	shapeCopyView(out, ix*dst[dim], slices.Delete(slices.Clone(dst), dim, dim+1), src, shapeViewOf(src))
+	return nil
+}
+
+// scatterOperands reads self, src (same dtype as self) and the out at position outAt.
+func scatterOperands(args []*runtime.EValue, outAt int) (self, src, out *runtime.Tensor, err error) {
+	if self, err = tensorArg(args, 0, "self"); err != nil {
+		return
+	}
+	if src, err = tensorArg(args, 1, "src"); err != nil {
+		return
+	}
+	if out, err = tensorArg(args, outAt, "out"); err != nil {
+		return
+	}
+	if src.ScalarType() != self.ScalarType() {
+		err = argErr(1, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
+	}
+	return
+}
