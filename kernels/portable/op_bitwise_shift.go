@@ -1,0 +1,71 @@
+package portable
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out),
+// aten::bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) and the
+// same two for bitwise_right_shift: self shifted by other bits in the operands' promoted integral
+// type. A shift by a negative amount or by the type's width or more is what PyTorch gives (0 for
+// a left shift; the sign, 0 or -1, for a right one) rather than C++'s undefined behaviour.
+func init() {
+	register(shiftKernels("bitwise_left_shift", true)...)
+	register(shiftKernels("bitwise_right_shift", false)...)
+}
+
+func shiftKernels(op string, left bool) []runtime.Kernel {
+	opFor := func(common runtime.ScalarType) compareOp {
+		width := int64(8 * runtime.ElementSize(common))
+		unsigned := shapeIsUnsigned(common)
+		return compareOp{i: func(x, y int64) int64 {
+			out := y < 0 || y >= width
+			switch {
+			case left && out:
+				return 0
+			case left:
+				return x << uint(y)
+			case out && (unsigned || x >= 0):
+				return 0
+			case out:
+				return -1
+			}
+			return x >> uint(y)
+		}}
+	}
+	check := func(common runtime.ScalarType, out *runtime.Tensor) error {
+		if isFloat(common) || common == runtime.Bool {
+			return fmt.Errorf("%w: %s is not implemented for %s operands (integral only)",
+				runtime.ErrInvalidArgument, op, runtime.DTypeName(common))
+		}
+		return compareCheckCast(common, out)
+	}
+	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, b, out, err := compareTensorArgs(args)
+		if err != nil {
+			return err
+		}
+		common := new(typeState).tensor(a).tensor(b).result()
+		if err := check(common, out); err != nil {
+			return err
+		}
+		return compareApply(a, b, out, common, opFor(common))
+	}
+	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		a, s, out, err := compareScalarArgs(args)
+		if err != nil {
+			return err
+		}
+		common := new(typeState).tensor(a).scalar(s).result()
+		if err := check(common, out); err != nil {
+			return err
+		}
+		return compareApply(a, scalarTensor(s), out, common, opFor(common))
+	}
+	return []runtime.Kernel{
+		{Name: "aten::" + op + ".Tensor_out", DTypes: intTypes, Fn: tensorFn},
+		{Name: "aten::" + op + ".Tensor_Scalar_out", DTypes: intTypes, Fn: scalarFn},
+	}
+}

@@ -1,0 +1,30 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::floor_divide.out", DTypes: realTypes, Fn: floorDivideOut})
+}
+
+// aten::floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out): self // other, which is
+// div with rounding_mode="floor": in the operands' promoted type, rounded toward negative
+// infinity; integral division by zero is an error.
+func floorDivideOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 4); err != nil {
+		return err
+	}
+	a, b, err := divTensors(args)
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 2, "out")
+	if err != nil {
+		return err
+	}
+	common := new(typeState).tensor(a).tensor(b).result()
+	op, err := divRoundingOp("floor", common)
+	if err != nil {
+		return err
+	}
+	return arithBinary(a, b, out, common, op)
+}
