@@ -47,7 +47,7 @@ func varCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	if err != nil {
 		return err
 	}
-	return varCore(self, dims, correction, keepdim, out, 4)
+	return varCore(self, dims, correction, keepdim, out, 4, nil)
 }
 
 // aten::var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *,
@@ -76,13 +76,14 @@ func varOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	return varCore(self, dims, reduceBool(unbiased), keepdim, out, 4)
+	return varCore(self, dims, reduceBool(unbiased), keepdim, out, 4, nil)
 }
 
 // varCore follows PyTorch at the edges: with no degrees of freedom left the result is
 // sum2 / 0, so inf, or NaN when every deviation is 0 or nothing is reduced. (ExecuTorch's
-// portable kernel writes NaN whenever N - correction <= 0.)
-func varCore(self *runtime.Tensor, dims []int64, correction float64, keepdim bool, out *runtime.Tensor, outIdx int) error {
+// portable kernel writes NaN whenever N - correction <= 0.) A non-nil mean also receives the
+// means (var_mean).
+func varCore(self *runtime.Tensor, dims []int64, correction float64, keepdim bool, out *runtime.Tensor, outIdx int, mean *runtime.Tensor) error {
 	if !isFloat(self.ScalarType()) {
 		return argErr(0, "self", "var needs a floating input, got %s", runtime.DTypeName(self.ScalarType()))
 	}
@@ -97,16 +98,26 @@ func varCore(self *runtime.Tensor, dims []int64, correction float64, keepdim boo
 	if err := resize(out, p.outSizes); err != nil {
 		return err
 	}
+	if mean != nil {
+		if !isFloat(mean.ScalarType()) {
+			return argErr(outIdx+1, "out1", "var_mean needs a floating mean out, got %s", runtime.DTypeName(mean.ScalarType()))
+		}
+		if err := resize(mean, p.outSizes); err != nil {
+			return err
+		}
+	}
 	x := loadF64(self)
 	n := float64(p.redNumel())
 	denom := math.Max(0, n-correction)
 	r := make([]float64, p.outNumel())
+	means := make([]float64, p.outNumel())
 	for o, b := range p.base {
 		sum := 0.0
 		for _, k := range p.inner {
 			sum += x[b+k]
 		}
 		mean := sum / n
+		means[o] = mean
 		sum2 := 0.0
 		for _, k := range p.inner {
 			d := x[b+k] - mean
@@ -115,5 +126,8 @@ func varCore(self *runtime.Tensor, dims []int64, correction float64, keepdim boo
 		r[o] = sum2 / denom
 	}
 	storeF64(out, r)
+	if mean != nil {
+		storeF64(mean, means)
+	}
 	return nil
 }
