@@ -70,10 +70,10 @@ func benchPacked(b *testing.B, m, n, k int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	a, w, c := randSlice(r, m*k), randSlice(r, k*n), make([]float32, m*n)
 	p, _ := PackB(w, k, n, n)
-	b.SetBytes(int64(2 * m * n * k)) // FLOPs, reported as MB/s = MFLOP/s
 	for i := 0; i < b.N; i++ {
 		p.Gemm(m, a, k, c, n)
 	}
+	reportGFLOPs(b, float64(2*m*n*k))
 }
 
 // Shapes of MobileNetV2's 1x1 convolutions (pixels x in -> out).
@@ -180,10 +180,10 @@ func benchBias(b *testing.B, m, n, k int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	a, w, c, bias := randSlice(r, m*k), randSlice(r, k*n), make([]float32, m*n), randSlice(r, n)
 	p, _ := PackB(w, k, n, n)
-	b.SetBytes(int64(2 * m * n * k)) // FLOPs, reported as MB/s = MFLOP/s
 	for i := 0; i < b.N; i++ {
 		p.GemmBias(m, a, k, bias, c, n, 0, 6)
 	}
+	reportGFLOPs(b, float64(2*m*n*k))
 }
 
 // MobileNetV2's 1x1 convolutions at 224x224: pixels x in -> out.
