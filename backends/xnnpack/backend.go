@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
@@ -207,26 +206,22 @@ func (p *plan) release(k int) {
 	}
 }
 
-// parallel splits rows [0, n) into p.threads chunks (multiples of unit rows, so GEMM tiles stay
-// whole) and runs f on each; one chunk runs on the calling goroutine.
+// parallel splits rows [0, n) into chunks (multiples of unit rows, so GEMM tiles stay whole) and
+// runs f on each across the plan's threads. There are a few chunks per thread, claimed
+// dynamically, so a thread slowed by the machine's other load does not hold the others up.
 func (p *plan) parallel(n, unit int, f func(lo, hi int)) {
 	t := p.threads
 	if t <= 1 || n < 2*unit {
 		f(0, n)
 		return
 	}
-	chunk := (n + t - 1) / t
-	chunk = (chunk + unit - 1) / unit * unit
-	var wg sync.WaitGroup
-	for lo := chunk; lo < n; lo += chunk {
-		wg.Add(1)
-		go func(lo int) {
-			defer wg.Done()
-			f(lo, min(lo+chunk, n))
-		}(lo)
-	}
-	f(0, min(chunk, n))
-	wg.Wait()
+	units := (n + unit - 1) / unit
+	tasks := min(units, 4*t)
+	chunk := (units + tasks - 1) / tasks * unit
+	tasks = (n + chunk - 1) / chunk
+	pool.run(t, tasks, func(i int) {
+		f(i*chunk, min((i+1)*chunk, n))
+	})
 }
 
 // packedFilter returns a node's filter packed at init, or packs a non-constant one now.

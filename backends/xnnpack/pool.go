@@ -1,0 +1,120 @@
+package xnnpack
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// workerPool is a process-wide set of persistent goroutines for parallel regions. Starting a
+// goroutine per region and waking an idle P costs tens of microseconds on a VM (an IPI and a futex
+// wake-up), as much as a whole small layer; these workers instead spin on an atomic for a short
+// while after each region, so the next region (usually microseconds later) starts at once, and
+// park only when the model goes quiet. Work is split into tasks claimed with an atomic counter, so
+// the caller also takes a late worker's share instead of waiting for it.
+type workerPool struct {
+	mu      sync.Mutex // one region at a time; a concurrent caller runs its region alone
+	gen     atomic.Uint64
+	job     atomic.Pointer[poolJob]
+	workers []*poolWorker
+}
+
+type poolWorker struct {
+	sleeping atomic.Bool
+	wake     chan struct{}
+}
+
+// poolJob is one parallel region: tasks [0, n) of fn, claimed in order.
+type poolJob struct {
+	fn        func(task int)
+	n         int64
+	helpers   int // workers allowed to join (the plan's thread count minus the caller)
+	next      atomic.Int64
+	remaining atomic.Int64
+}
+
+// spinFor is how long an idle worker polls for the next region before parking: long enough to
+// bridge the serial gaps between layers, short enough that an idle process stops burning a core.
+const spinFor = 500 * time.Microsecond
+
+var pool workerPool
+
+// ensure starts workers until there are n.
+func (wp *workerPool) ensure(n int) {
+	for len(wp.workers) < n {
+		w := &poolWorker{wake: make(chan struct{}, 1)}
+		wp.workers = append(wp.workers, w)
+		go wp.loop(len(wp.workers)-1, w, wp.gen.Load())
+	}
+}
+
+func (wp *workerPool) loop(id int, w *poolWorker, seen uint64) {
+	for {
+		start := time.Now()
+		for spins := 0; wp.gen.Load() == seen; spins++ {
+			if spins&1023 != 1023 {
+				continue
+			}
+			if time.Since(start) < spinFor {
+				runtime.Gosched() // let the GC or another goroutine have this P if it wants it
+				continue
+			}
+			w.sleeping.Store(true)
+			if wp.gen.Load() != seen { // a region began while going to sleep
+				w.sleeping.Store(false)
+				break
+			}
+			<-w.wake
+			start = time.Now()
+		}
+		seen = wp.gen.Load()
+		if j := wp.job.Load(); j != nil && id < j.helpers {
+			j.work()
+		}
+	}
+}
+
+// work claims and runs tasks until none are left.
+func (j *poolJob) work() {
+	for {
+		t := j.next.Add(1) - 1
+		if t >= j.n {
+			return
+		}
+		j.fn(int(t))
+		j.remaining.Add(-1)
+	}
+}
+
+// run executes fn(0..n-1) on the caller and up to threads-1 workers, returning when all are done.
+func (wp *workerPool) run(threads, n int, fn func(task int)) {
+	if threads <= 1 || n <= 1 || !wp.mu.TryLock() {
+		for t := 0; t < n; t++ {
+			fn(t)
+		}
+		return
+	}
+	defer wp.mu.Unlock()
+	helpers := min(threads-1, n-1)
+	wp.ensure(helpers)
+	j := &poolJob{fn: fn, n: int64(n), helpers: helpers}
+	j.remaining.Store(int64(n))
+	wp.job.Store(j)
+	wp.gen.Add(1)
+	for _, w := range wp.workers[:helpers] {
+		if w.sleeping.Swap(false) {
+			select {
+			case w.wake <- struct{}{}:
+			default:
+			}
+		}
+	}
+	j.work()
+	for spins := 0; j.remaining.Load() != 0; spins++ {
+		if spins&255 == 255 {
+			runtime.Gosched()
+		}
+	}
+	wp.job.Store(nil) // drop fn's captures
+}
