@@ -19,9 +19,9 @@ const (
 // and pooling values are NHWC, filters OHWI ([out, kh, kw, in/groups]), depthwise filters
 // [1, kh, kw, channels].
 var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
-	schema.XNodeUnionXNNAdd:        binaryOp(func(x, y float32) float32 { return x + y }),
+	schema.XNodeUnionXNNAdd:        binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
 	schema.XNodeUnionXNNSubtract:   binaryOp(func(x, y float32) float32 { return x - y }),
-	schema.XNodeUnionXNNMultiply:   binaryOp(func(x, y float32) float32 { return x * y }),
+	schema.XNodeUnionXNNMultiply:   binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
 	schema.XNodeUnionXNNDiv:        binaryOp(func(x, y float32) float32 { return x / y }),
 	schema.XNodeUnionXNNMinimum:    binaryOp(minNaN),
 	schema.XNodeUnionXNNMaximum:    binaryOp(maxNaN),
@@ -46,7 +46,7 @@ var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
 	schema.XNodeUnionXNNGelu: unaryOp(func(x float32) float32 {
 		return float32(0.5 * float64(x) * (1 + math.Erf(float64(x)/math.Sqrt2)))
 	}),
-	schema.XNodeUnionXNNHardswish: unaryOp(func(x float32) float32 { return x * min(max(x+3, 0), 6) / 6 }),
+	schema.XNodeUnionXNNHardswish: unaryOpVec(gemm.Hardswish),
 	schema.XNodeUnionXNNELU: func(p *plan, n *Node) error {
 		a := n.Alpha
 		return unaryOp(func(x float32) float32 {
@@ -112,6 +112,99 @@ func (p *plan) in(id uint32) (*tensor, error) {
 		return nil, errorf("value %d is read before it is computed", id)
 	}
 	return t, nil
+}
+
+// elementwiseGrain is the element count below which an elementwise op runs on one thread: a
+// parallel region's hand-off costs about as much as a few thousand elements' work.
+const elementwiseGrain = 1 << 14
+
+// unaryOpVec is an elementwise op with a slice kernel, split across threads when large.
+func unaryOpVec(f func(dst, src []float32)) func(p *plan, n *Node) error {
+	return func(p *plan, n *Node) error {
+		x, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+		p.elementwise(len(y.data), func(lo, hi int) { f(y.data[lo:hi], x.data[lo:hi]) })
+		return nil
+	}
+}
+
+// elementwise runs f over [0, n) in chunks, in parallel when n is large enough to pay for it.
+func (p *plan) elementwise(n int, f func(lo, hi int)) {
+	if n < 2*elementwiseGrain || p.threads <= 1 {
+		f(0, n)
+		return
+	}
+	p.parallel(n, elementwiseGrain/4, f)
+}
+
+// binaryOpVec is binaryOp with a slice kernel for the shapes that dominate CNNs: equal shapes
+// (residual adds) and one operand broadcast along the leading dimensions of the other (a
+// squeeze-and-excitation scale [N,1,1,C] times [N,H,W,C]). commutative says the operands may
+// be swapped to reach the second form.
+func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), commutative bool) func(p *plan, n *Node) error {
+	slow := binaryOp(f)
+	return func(p *plan, n *Node) error {
+		a, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, err := p.in(n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		dims, err := broadcastDims(a.dims, b.dims)
+		if err != nil {
+			return err
+		}
+		if equalDims(a.dims, dims) && equalDims(b.dims, dims) {
+			y := p.out(n.Outputs[0], dims)
+			p.elementwise(len(y.data), func(lo, hi int) { vec(y.data[lo:hi], a.data[lo:hi], b.data[lo:hi]) })
+			return nil
+		}
+		if commutative && equalDims(b.dims, dims) {
+			a, b = b, a
+		}
+		if inner := trailingBroadcast(b.dims, dims); equalDims(a.dims, dims) && inner >= 8 {
+			y := p.out(n.Outputs[0], dims)
+			bv := b.data[:inner]
+			rows := len(y.data) / inner
+			grain := max(1, elementwiseGrain/inner)
+			if rows < 2*grain {
+				grain = rows
+			}
+			p.parallel(rows, grain, func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					vec(y.data[r*inner:(r+1)*inner], a.data[r*inner:], bv)
+				}
+			})
+			return nil
+		}
+		return slow(p, n)
+	}
+}
+
+// trailingBroadcast returns the element count of b when b is out's trailing dimensions with only
+// ones before them (so b repeats whole along out's leading dimensions), else 0.
+func trailingBroadcast(b, out []int) int {
+	if len(b) > len(out) {
+		return 0
+	}
+	off := len(out) - len(b)
+	inner, leading := 1, true
+	for i, d := range b {
+		if leading && d == 1 {
+			continue
+		}
+		leading = false
+		if d != out[off+i] {
+			return 0
+		}
+		inner *= d
+	}
+	return inner
 }
 
 func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {

@@ -103,3 +103,49 @@ func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w
 	dwRow8(&out[0], &taps[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
 	return true
 }
+
+//go:noescape
+func hswish8(dst *float32, src *float32, n int)
+
+//go:noescape
+func vmul8(dst *float32, a *float32, b *float32, n int)
+
+//go:noescape
+func vadd8(dst *float32, a *float32, b *float32, n int)
+
+// Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src; src at least
+// as long as dst).
+func Hardswish(dst, src []float32) {
+	src = src[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		hswish8(&dst[0], &src[0], v)
+	} else {
+		v = 0
+	}
+	hardswishGo(dst[v:], src[v:])
+}
+
+// Mul sets dst[i] = a[i]·b[i] (dst may alias a or b; a and b at least as long as dst).
+func Mul(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		vmul8(&dst[0], &a[0], &b[0], v)
+	} else {
+		v = 0
+	}
+	mulGo(dst[v:], a[v:], b[v:])
+}
+
+// Add sets dst[i] = a[i]+b[i] (dst may alias a or b; a and b at least as long as dst).
+func Add(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		vadd8(&dst[0], &a[0], &b[0], v)
+	} else {
+		v = 0
+	}
+	addGo(dst[v:], a[v:], b[v:])
+}

@@ -423,3 +423,82 @@ dwnext:
 dwdone:
 	VZEROUPPER
 	RET
+
+// func hswish8(dst *float32, src *float32, n int)
+//
+// dst[i] = src[i] * min(max(src[i] + 3, 0), 6) / 6 for i < n (a multiple of 8); the division is a
+// true VDIVPS so the result rounds as the portable x*r/6 does.
+TEXT ·hswish8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVL $0x40400000, AX // 3.0
+	MOVL AX, X12
+	VBROADCASTSS X12, Y12
+	MOVL $0x40c00000, AX // 6.0
+	MOVL AX, X13
+	VBROADCASTSS X13, Y13
+	VXORPS Y14, Y14, Y14
+	SHRQ $3, CX
+	JEQ hsdone
+hsloop:
+	VMOVUPS (SI), Y0
+	VADDPS Y12, Y0, Y1
+	VMAXPS Y14, Y1, Y1
+	VMINPS Y13, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VDIVPS Y13, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ hsloop
+hsdone:
+	VZEROUPPER
+	RET
+
+// func vmul8(dst *float32, a *float32, b *float32, n int)
+//
+// dst[i] = a[i] * b[i] for i < n (a multiple of 8).
+TEXT ·vmul8(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JEQ vmdone
+vmloop:
+	VMOVUPS (SI), Y0
+	VMULPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNZ vmloop
+vmdone:
+	VZEROUPPER
+	RET
+
+// func vadd8(dst *float32, a *float32, b *float32, n int)
+//
+// dst[i] = a[i] + b[i] for i < n (a multiple of 8).
+TEXT ·vadd8(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JEQ vadone
+valoop:
+	VMOVUPS (SI), Y0
+	VADDPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNZ valoop
+vadone:
+	VZEROUPPER
+	RET

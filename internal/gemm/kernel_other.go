@@ -32,3 +32,12 @@ func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }
 func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32) bool {
 	return false
 }
+
+// Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src).
+func Hardswish(dst, src []float32) { hardswishGo(dst, src) }
+
+// Mul sets dst[i] = a[i]·b[i] (dst may alias a or b).
+func Mul(dst, a, b []float32) { mulGo(dst, a, b) }
+
+// Add sets dst[i] = a[i]+b[i] (dst may alias a or b).
+func Add(dst, a, b []float32) { addGo(dst, a, b) }

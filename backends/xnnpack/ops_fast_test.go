@@ -1,0 +1,80 @@
+package xnnpack
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestElementwiseFastPaths runs add, multiply and hardswish on the shapes their vector paths
+// take (equal shapes, a channel vector broadcast either side, tensors large enough to split
+// across threads) and on ones they don't, against a direct broadcasting loop.
+func TestElementwiseFastPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	rnd := func(dims []int) operand {
+		n := 1
+		for _, d := range dims {
+			n *= d
+		}
+		o := operand{Dims: dims, Data: make([]float64, n)}
+		for i := range o.Data {
+			o.Data[i] = float64(float32(r.NormFloat64() * 4))
+		}
+		return o
+	}
+	shapes := [][2][]int{
+		{{1, 9, 7, 24}, {1, 9, 7, 24}},
+		{{1, 64, 64, 16}, {1, 64, 64, 16}}, // above the parallel grain
+		{{2, 5, 3, 16}, {1, 1, 1, 16}},
+		{{1, 1, 1, 40}, {1, 6, 6, 40}}, // broadcast operand first
+		{{3, 20}, {20}},
+		{{1, 64, 64, 24}, {1, 1, 1, 24}},
+		{{2, 3, 5}, {1, 3, 5}}, // inner 15, leading broadcast
+		{{2, 3, 4}, {3, 1}},    // generic path
+		{{4, 9}, {1, 1}},
+	}
+	for _, op := range []struct {
+		name string
+		f    func(x, y float32) float32
+	}{{"XNNAdd", func(x, y float32) float32 { return x + y }}, {"XNNMultiply", func(x, y float32) float32 { return x * y }}} {
+		for _, s := range shapes {
+			a, b := rnd(s[0]), rnd(s[1])
+			dims, err := broadcastDims(a.Dims, b.Dims)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := rnd(dims)
+			sa, sb := broadcastStrides(a.Dims, dims), broadcastStrides(b.Dims, dims)
+			idx := make([]int, len(dims))
+			for i := range out.Data {
+				oa, ob := 0, 0
+				for d, x := range idx {
+					oa += x * sa[d]
+					ob += x * sb[d]
+				}
+				out.Data[i] = float64(op.f(float32(a.Data[oa]), float32(b.Data[ob])))
+				for d := len(idx) - 1; d >= 0; d-- {
+					if idx[d]++; idx[d] < dims[d] {
+						break
+					}
+					idx[d] = 0
+				}
+			}
+			c := &opCase{Name: fmt.Sprint(op.name, s), Op: op.name, Inputs: []operand{a, b}, Output: out}
+			for _, threads := range []int{1, 2} {
+				t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+			}
+		}
+	}
+	for _, dims := range [][]int{{3, 7}, {1, 70, 70, 16}} {
+		x := rnd(dims)
+		out := operand{Dims: dims, Data: make([]float64, len(x.Data))}
+		for i, v := range x.Data {
+			out.Data[i] = float64(float32(v) * min(max(float32(v)+3, 0), 6) / 6)
+		}
+		c := &opCase{Name: fmt.Sprint("hardswish", dims), Op: "XNNHardswish", Inputs: []operand{x}, Output: out}
+		for _, threads := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
