@@ -415,10 +415,23 @@ func fullyConnected(p *plan, n *Node) error {
 	} else {
 		pb = packFC(w.data, w.dims[0], w.dims[1], n.Flags)
 	}
-	p.parallel(rows, gemm.TileRows(), func(lo, hi int) { // bias and range fused into the store
-		pb.GemmBias(hi-lo, x.data[lo*ic:], ic, bias, y.data[lo*oc:], oc, n.OutputMin, n.OutputMax)
-	})
+	p.gemmBias(pb, rows, x.data, ic, bias, y.data, oc, n.OutputMin, n.OutputMax) // bias and range fused into the store
 	return nil
+}
+
+// gemmBias runs pb.GemmBias across the plan's threads: by row tiles when there are enough of
+// them, else (an M=1 classifier, a 7x7 layer) by column panels, so small-M products split too.
+func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32) {
+	tile := gemm.TileRows()
+	if p.threads <= 1 || m >= 2*p.threads*tile || pb.Panels() < 2 {
+		p.parallel(m, tile, func(r0, r1 int) {
+			pb.GemmBias(r1-r0, a[r0*lda:], lda, bias, c[r0*ldc:], ldc, lo, hi)
+		})
+		return
+	}
+	p.parallel(pb.Panels(), 1, func(j0, j1 int) {
+		pb.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, j0, j1)
+	})
 }
 
 // batchMatMul: [..., m, k] x [..., k, n] (or [..., n, k] with the transpose flag), batch dims

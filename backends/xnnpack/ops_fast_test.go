@@ -78,3 +78,33 @@ func TestElementwiseFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestFullyConnectedSplits runs fully connected layers whose rows are too few to split, so two
+// threads split their column panels, and larger ones split by rows, against a direct product.
+func TestFullyConnectedSplits(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, s := range []struct{ m, in, out int }{{1, 20, 40}, {3, 7, 50}, {29, 9, 33}, {70, 5, 17}, {1, 3, 8}} {
+		x := operand{Dims: []int{s.m, s.in}, Data: make([]float64, s.m*s.in)}
+		w := operand{Dims: []int{s.out, s.in}, Data: make([]float64, s.out*s.in)}
+		b := operand{Dims: []int{s.out}, Data: make([]float64, s.out)}
+		for _, o := range []*operand{&x, &w, &b} {
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+		}
+		y := operand{Dims: []int{s.m, s.out}, Data: make([]float64, s.m*s.out)}
+		for i := 0; i < s.m; i++ {
+			for o := 0; o < s.out; o++ {
+				acc := b.Data[o]
+				for k := 0; k < s.in; k++ {
+					acc += x.Data[i*s.in+k] * w.Data[o*s.in+k]
+				}
+				y.Data[i*s.out+o] = acc
+			}
+		}
+		c := &opCase{Name: fmt.Sprint("fc", s), Op: "XNNFullyConnected", Inputs: []operand{x, w, b}, Output: y}
+		for _, threads := range []int{1, 2, 3} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}

@@ -118,9 +118,7 @@ func conv2d(p *plan, n *Node) error {
 	}
 	if G == 1 && KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W {
 		// A 1x1 convolution is one GEMM over NHWC pixels.
-		p.parallel(N*H*W, gemm.TileRows(), func(lo, hi int) {
-			packed[0].GemmBias(hi-lo, x.data[lo*C:], C, bias, y.data[lo*OC:], OC, n.OutputMin, n.OutputMax)
-		})
+		p.gemmBias(packed[0], N*H*W, x.data, C, bias, y.data, OC, n.OutputMin, n.OutputMax)
 		return nil
 	}
 	p.parallel(N*OH, 1, func(lo, hi int) {

@@ -117,14 +117,35 @@ func TestClampAndMulAdd(t *testing.T) {
 // checkGemmBias: C = clamp(bias + A·B) over full and partial tiles, with and without a bias.
 func checkGemmBias(t *testing.T, r *rand.Rand) {
 	t.Helper()
-	for _, s := range []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
-		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33}} {
+	shapes := []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
+		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33}}
+	// Every row count of a short tile (1 to 15 and past two tiles), with K odd, even and a multiple
+	// of the split kernels' unroll, and column tails.
+	for m := 1; m <= 31; m += 1 + m/8 {
+		for _, k := range []int{1, 2, 3, 4, 7, 64} {
+			shapes = append(shapes, struct{ m, n, k, lda, ldc int }{m, 16 + m%3*9, k, k + m%2, 16 + m%3*9 + 1})
+		}
+	}
+	for _, s := range shapes {
 		a := randSlice(r, max(s.m*s.lda, 1))
 		b := randSlice(r, max(s.k*s.n, 1))
 		for _, bias := range [][]float32{nil, randSlice(r, s.n)} {
 			p, _ := PackB(b, s.k, s.n, s.n)
 			c := randSlice(r, s.m*s.ldc) // overwritten, not accumulated
 			p.GemmBias(s.m, a, s.lda, bias, c, s.ldc, -0.5, 1)
+			if np := p.Panels(); np > 1 {
+				// Columns split at a panel boundary give the same result.
+				c2 := randSlice(r, s.m*s.ldc)
+				p.GemmBiasPanels(s.m, a, s.lda, bias, c2, s.ldc, -0.5, 1, 0, 1)
+				p.GemmBiasPanels(s.m, a, s.lda, bias, c2, s.ldc, -0.5, 1, 1, np)
+				for i := 0; i < s.m; i++ {
+					for j := 0; j < s.n; j++ {
+						if c2[i*s.ldc+j] != c[i*s.ldc+j] {
+							t.Fatalf("GemmBiasPanels %+v: c[%d,%d] = %v, GemmBias %v", s, i, j, c2[i*s.ldc+j], c[i*s.ldc+j])
+						}
+					}
+				}
+			}
 			for i := 0; i < s.m; i++ {
 				for j := 0; j < s.n; j++ {
 					w := 0.0

@@ -2,6 +2,8 @@
 
 package gemm
 
+//go:generate go run gen_bias512.go
+
 import (
 	"unsafe"
 
@@ -24,8 +26,16 @@ func kernel6x16(a *float32, lda int, b *float32, c *float32, ldc int, k int)
 //go:noescape
 func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
-//go:noescape
-func kernel14x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// rowKernels says a kernel exists for every row count up to biasMR (AVX-512: the generated
+// kernelBias512xR), so short row tiles run their own rows, not a zero-padded full tile.
+var rowKernels = useAVX512
+
+type biasKernel func(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+// biasKernels512[r] computes r rows (kernel_bias512_amd64.s, from gen_bias512.go).
+var biasKernels512 = [...]biasKernel{nil, kernelBias512x1, kernelBias512x2, kernelBias512x3, kernelBias512x4,
+	kernelBias512x5, kernelBias512x6, kernelBias512x7, kernelBias512x8, kernelBias512x9, kernelBias512x10,
+	kernelBias512x11, kernelBias512x12, kernelBias512x13, kernelBias512x14}
 
 //go:noescape
 func dwRow8(out *float32, taps *unsafe.Pointer, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
@@ -49,18 +59,17 @@ func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k 
 	kernel6x16(&a[0], lda, &panel[0], &c[0], ldc, k)
 }
 
-// microkernelBias: c[biasMR×NR, stride ldc] = clamp(bias[NR] + a·panel, lo, hi); a holds biasMR
-// rows of k values at stride lda, panel k×NR values.
-func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	mr := biasMR
+// microkernelBias: c[mr×NR, stride ldc] = clamp(bias[NR] + a·panel, lo, hi); a holds mr rows of
+// k values at stride lda, panel k×NR values. mr is biasMR, or fewer where rowKernels.
+func microkernelBias(mr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
 	_ = a[(mr-1)*lda+k-1]
 	_ = panel[k*NR-1]
 	_ = bias[NR-1]
 	_ = c[(mr-1)*ldc+NR-1]
 	switch {
 	case useAVX512:
-		kernel14x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
-	case useAVX2:
+		biasKernels512[mr](&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX2 && mr == MR:
 		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
 	default:
 		kernelBiasGo(mr, a, lda, panel, bias, c, ldc, k, lo, hi)

@@ -13,8 +13,8 @@ func TestAVX2BiasKernel(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("this CPU has no AVX2/FMA: only the portable kernel runs here, and TestPackedAgainstNaive covers it")
 	}
-	saved512, savedMR := useAVX512, biasMR
-	defer func() { useAVX512, biasMR = saved512, savedMR }()
-	useAVX512, biasMR = false, MR
+	saved512, savedMR, savedRows := useAVX512, biasMR, rowKernels
+	defer func() { useAVX512, biasMR, rowKernels = saved512, savedMR, savedRows }()
+	useAVX512, biasMR, rowKernels = false, MR, false
 	checkGemmBias(t, rand.New(rand.NewPCG(5, 6)))
 }

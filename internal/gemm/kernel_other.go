@@ -20,9 +20,12 @@ func MulAdd(acc, x, w []float32) {
 // biasMR is the row count of the bias kernel GemmBias runs.
 var biasMR = MR
 
-// microkernelBias is the portable bias-and-clamp kernel.
-func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	kernelBiasGo(MR, a, lda, panel, bias, c, ldc, k, lo, hi)
+// rowKernels: the portable kernel runs any row count, so short tiles need no padded copy.
+const rowKernels = true
+
+// microkernelBias is the portable bias-and-clamp kernel over mr rows.
+func microkernelBias(mr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	kernelBiasGo(mr, a, lda, panel, bias, c, ldc, k, lo, hi)
 }
 
 // Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).

@@ -102,16 +102,18 @@ func kernelGo(a []float32, lda int, panel []float32, c []float32, ldc int, k int
 // of it so every chunk runs whole tiles.
 func TileRows() int { return biasMR }
 
-// kernelBiasGo is the portable bias-and-clamp microkernel over mr rows (a multiple of MR).
+// kernelBiasGo is the portable bias-and-clamp microkernel over mr rows (any count).
 func kernelBiasGo(mr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
 	for r := 0; r < mr; r++ {
-		copy(c[r*ldc:r*ldc+NR], bias[:NR])
-	}
-	for r0 := 0; r0 < mr; r0 += MR {
-		kernelGo(a[r0*lda:], lda, panel, c[r0*ldc:], ldc, k)
-	}
-	for r := 0; r < mr; r++ {
-		for j, x := range c[r*ldc : r*ldc+NR] {
+		t := c[r*ldc : r*ldc+NR : r*ldc+NR]
+		copy(t, bias[:NR])
+		for kk, av := range a[r*lda : r*lda+k] {
+			b := panel[kk*NR : (kk+1)*NR : (kk+1)*NR]
+			for j := range t {
+				t[j] += av * b[j]
+			}
+		}
+		for j, x := range t {
 			// Written as max-then-min like the vector kernel (a NaN becomes lo there too).
 			if !(x > lo) {
 				x = lo
@@ -119,21 +121,31 @@ func kernelBiasGo(mr int, a []float32, lda int, panel, bias []float32, c []float
 			if !(x < hi) {
 				x = hi
 			}
-			c[r*ldc+j] = x
+			t[j] = x
 		}
 	}
 }
 
+// Panels is the number of NR-column panels of B: GemmBiasPanels splits work on them.
+func (p *PackedB) Panels() int { return (p.N + NR - 1) / NR }
+
 // GemmBias computes C[m×N] = clamp(bias + A[m×K]·B, lo, hi): a fully connected layer or a
 // convolution with its bias (nil for none) and fused activation in one pass over C.
 func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []float32, ldc int, lo, hi float32) {
+	p.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, 0, p.Panels())
+}
+
+// GemmBiasPanels is GemmBias restricted to the columns of panels [p0, p1) (columns
+// [p0·NR, min(p1·NR, N))): threads split a product with few rows (an M=1 fully connected
+// layer) by columns this way.
+func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c []float32, ldc int, lo, hi float32, p0, p1 int) {
 	k, n := p.K, p.N
-	if m == 0 || n == 0 {
+	if m == 0 || n == 0 || p0 >= p1 {
 		return
 	}
 	if k == 0 { // an empty product: C is the clamped bias
 		for i := 0; i < m; i++ {
-			for j := 0; j < n; j++ {
+			for j := p0 * NR; j < min(p1*NR, n); j++ {
 				var x float32
 				if bias != nil {
 					x = bias[j]
@@ -145,19 +157,18 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 	}
 	mr := biasMR
 	var tile [14 * NR]float32
-	var scratch []float32
-	np := (n + NR - 1) / NR
-	// Bias per panel, zero padded to NR.
-	bpanels := make([]float32, np*NR)
-	if bias != nil {
-		copy(bpanels, bias[:n])
+	var tailBias [NR]float32 // the last panel's bias, zero padded (or zeros for no bias)
+	if bias != nil && (p1-1)*NR < n {
+		copy(tailBias[:], bias[(p1-1)*NR:n])
 	}
+	var scratch []float32
 	// Row tiles outside, panels inside: the MR×K slice of A stays in L1 while the packed weights
 	// stream past it (as XNNPACK's kernels loop), instead of A being re-read once per panel.
 	for i0 := 0; i0 < m; i0 += mr {
 		rows := min(mr, m-i0)
-		arows, astride := a[i0*lda:], lda
-		if rows < mr || len(arows) < (mr-1)*lda+k {
+		arows, astride, kr := a[i0*lda:], lda, rows
+		if rows < mr && !rowKernels {
+			// Only full tiles have a kernel here: run one over a zero-padded copy.
 			if scratch == nil {
 				scratch = make([]float32, mr*k)
 			}
@@ -165,17 +176,20 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 			for r := 0; r < rows; r++ {
 				copy(scratch[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
 			}
-			arows, astride = scratch, k
+			arows, astride, kr = scratch, k, mr
 		}
-		for j := 0; j < np; j++ {
+		for j := p0; j < p1; j++ {
 			panel := p.panels[j*k*NR : (j+1)*k*NR]
-			bpanel := bpanels[j*NR : (j+1)*NR]
+			bpanel := tailBias[:]
+			if bias != nil && (j+1)*NR <= n {
+				bpanel = bias[j*NR : (j+1)*NR]
+			}
 			cols := min(NR, n-j*NR)
-			if rows == mr && cols == NR && len(c) >= (i0+mr-1)*ldc+j*NR+NR {
-				microkernelBias(arows, astride, panel, bpanel, c[i0*ldc+j*NR:], ldc, k, lo, hi)
+			if kr == rows && cols == NR && len(c) >= (i0+kr-1)*ldc+j*NR+NR {
+				microkernelBias(kr, arows, astride, panel, bpanel, c[i0*ldc+j*NR:], ldc, k, lo, hi)
 				continue
 			}
-			microkernelBias(arows, astride, panel, bpanel, tile[:], NR, k, lo, hi)
+			microkernelBias(kr, arows, astride, panel, bpanel, tile[:], NR, k, lo, hi)
 			for r := 0; r < rows; r++ {
 				copy(c[(i0+r)*ldc+j*NR:(i0+r)*ldc+j*NR+cols], tile[r*NR:r*NR+cols])
 			}
