@@ -91,6 +91,8 @@ type plan struct {
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*Node][]*gemm.PackedB
+	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
+	dwTaps map[*Node]*dwTable
 }
 
 type step struct {

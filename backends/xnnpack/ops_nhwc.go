@@ -3,7 +3,7 @@ package xnnpack
 import (
 	"math"
 	"slices"
-	"unsafe"
+	"sync/atomic"
 
 	"github.com/etgo/etgo/internal/gemm"
 )
@@ -216,31 +216,60 @@ func depthwiseConv2d(p *plan, n *Node) error {
 		return nil
 	}
 	// One output channel per input channel: every tap of an output pixel is an input pixel (or
-	// zeros at the border), accumulated in registers across channels.
-	zeros := make([]float32, C)
-	p.parallel(N*OH, 1, func(rlo, rhi int) {
-		taps := make([][]float32, OW*KH*KW)
-		var scratch []unsafe.Pointer
-		for r := rlo; r < rhi; r++ {
-			b, oh := r/OH, r%OH
-			for ow := 0; ow < OW; ow++ {
-				for kh := 0; kh < KH; kh++ {
-					ih := oh*sh - pt + kh*dh
-					for kw := 0; kw < KW; kw++ {
-						iw := ow*sw - pl + kw*dw
-						t := &taps[(ow*KH+kh)*KW+kw]
-						if ih < 0 || ih >= H || iw < 0 || iw >= W {
-							*t = zeros
-						} else {
-							*t = x.data[((b*H+ih)*W+iw)*C:][:C]
+	// zeros at the border), read through an indirection table built once per input shape.
+	key := dwKey{N, H, W, C, len(x.data)}
+	tab := p.dwTaps[n]
+	if tab == nil || tab.key != key {
+		offs := make([]int32, N*OH*OW*KH*KW)
+		i := 0
+		for b := 0; b < N; b++ {
+			for oh := 0; oh < OH; oh++ {
+				for ow := 0; ow < OW; ow++ {
+					for kh := 0; kh < KH; kh++ {
+						ih := oh*sh - pt + kh*dh
+						for kw := 0; kw < KW; kw++ {
+							iw := ow*sw - pl + kw*dw
+							offs[i] = -1
+							if ih >= 0 && ih < H && iw >= 0 && iw < W {
+								offs[i] = int32(((b*H+ih)*W + iw) * C)
+							}
+							i++
 						}
 					}
 				}
 			}
-			gemm.DepthwiseRow(y.data[(b*OH+oh)*OW*OC:][:OW*OC], taps, OW, KH*KW, w.data, OC, bias, lo, hi, &scratch)
+		}
+		t, err := gemm.NewDWTaps(offs, N*OH*OW, KH*KW, C, len(x.data))
+		if err != nil {
+			return errorf("depthwise input %v: %v", x.dims, err)
+		}
+		tab = &dwTable{key: key, taps: t, zeros: make([]float32, C)}
+		if p.dwTaps == nil {
+			p.dwTaps = map[*Node]*dwTable{}
+		}
+		p.dwTaps[n] = tab
+	}
+	var failed atomic.Bool
+	// Chunks of whole output rows keep each task's input rows together in cache.
+	p.parallel(N*OH*OW, max(OW, 1), func(p0, p1 int) {
+		if err := tab.taps.Depthwise(y.data[p0*OC:p1*OC], x.data, p0, p1, w.data, OC, bias, tab.zeros, lo, hi); err != nil {
+			failed.Store(true)
 		}
 	})
+	if failed.Load() {
+		return errorf("depthwise operands of %v disagree with the filter %v", x.dims, w.dims)
+	}
 	return nil
+}
+
+// dwKey is the input geometry a depthwise table was built for.
+type dwKey struct{ n, h, w, c, len int }
+
+// dwTable is a depthwise node's cached indirection table and its padding pixel.
+type dwTable struct {
+	key   dwKey
+	taps  *gemm.DWTaps
+	zeros []float32
 }
 
 // convTranspose2d: NHWC input, filter [groups*group_out, kh, kw, group_in].

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 )
 
 func naive(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
@@ -165,38 +164,6 @@ func checkGemmBias(t *testing.T, r *rand.Rand) {
 	}
 }
 
-func TestDepthwiseRow(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{1, 8, 19, 96} {
-		for _, ntaps := range []int{1, 9, 25} {
-			for _, npix := range []int{1, 3} {
-				wstride := n + 3
-				taps := make([][]float32, npix*ntaps)
-				for i := range taps {
-					taps[i] = randSlice(r, n+i%3) // taps may be longer than a pixel
-				}
-				w := randSlice(r, (ntaps-1)*wstride+n)
-				bias := randSlice(r, n)
-				out := make([]float32, npix*n)
-				var scratch []unsafe.Pointer
-				DepthwiseRow(out, taps, npix, ntaps, w, wstride, bias, -1, 1.5, &scratch)
-				for p := 0; p < npix; p++ {
-					for c := 0; c < n; c++ {
-						want := float64(bias[c])
-						for i := 0; i < ntaps; i++ {
-							want += float64(taps[p*ntaps+i][c]) * float64(w[i*wstride+c])
-						}
-						want = math.Min(math.Max(want, -1), 1.5)
-						if d := math.Abs(float64(out[p*n+c]) - want); d > 1e-4 {
-							t.Fatalf("n=%d taps=%d pix=%d: out[%d,%d] = %v, want %v", n, ntaps, npix, p, c, out[p*n+c], want)
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
 func benchBias(b *testing.B, m, n, k int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	a, w, c, bias := randSlice(r, m*k), randSlice(r, k*n), make([]float32, m*n), randSlice(r, n)
@@ -214,3 +181,58 @@ func BenchmarkBias_784x32x192(b *testing.B)  { benchBias(b, 784, 192, 32) }
 func BenchmarkBias_196x384x64(b *testing.B)  { benchBias(b, 196, 64, 384) }
 func BenchmarkBias_49x960x160(b *testing.B)  { benchBias(b, 49, 160, 960) }
 func BenchmarkBias_49x320x1280(b *testing.B) { benchBias(b, 49, 1280, 320) }
+
+// TestDWTaps runs the depthwise indirection kernel (AVX-512, AVX2 or portable) on random tables
+// with padding taps, channel counts with 64/16/8 blocks and scalar tails, and pixel sub-ranges.
+func TestDWTaps(t *testing.T) { checkDWTaps(t) }
+
+func checkDWTaps(t *testing.T) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{1, 8, 16, 24, 72, 88, 96, 19, 136} {
+		for _, ntaps := range []int{1, 9, 25} {
+			npix := 7
+			xpix := 11
+			x := randSlice(r, xpix*n)
+			offs := make([]int32, npix*ntaps)
+			for i := range offs {
+				if r.IntN(4) == 0 {
+					offs[i] = -1
+				} else {
+					offs[i] = int32(r.IntN(xpix) * n)
+				}
+			}
+			d, err := NewDWTaps(offs, npix, ntaps, n, len(x))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wstride := n + 8
+			w := randSlice(r, (ntaps-1)*wstride+n)
+			bias := randSlice(r, n)
+			zero := make([]float32, n)
+			for _, span := range [][2]int{{0, npix}, {2, 5}} {
+				out := make([]float32, (span[1]-span[0])*n)
+				if err := d.Depthwise(out, x, span[0], span[1], w, wstride, bias, zero, -1, 1.5); err != nil {
+					t.Fatal(err)
+				}
+				for p := span[0]; p < span[1]; p++ {
+					for c := 0; c < n; c++ {
+						want := float64(bias[c])
+						for i := 0; i < ntaps; i++ {
+							if o := offs[p*ntaps+i]; o >= 0 {
+								want += float64(x[int(o)+c]) * float64(w[i*wstride+c])
+							}
+						}
+						want = math.Min(math.Max(want, -1), 1.5)
+						if got := out[(p-span[0])*n+c]; math.Abs(float64(got)-want) > 1e-4 {
+							t.Fatalf("n=%d taps=%d: out[%d,%d] = %v, want %v", n, ntaps, p, c, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if _, err := NewDWTaps([]int32{0, 40}, 1, 2, 8, 40); err == nil {
+		t.Error("NewDWTaps accepted an offset past the input")
+	}
+}

@@ -4,11 +4,7 @@ package gemm
 
 //go:generate go run gen_bias512.go
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/cpu"
-)
+import "golang.org/x/sys/cpu"
 
 // useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the 14-row
 // AVX-512F bias kernel (twice the rows per B load: fewer loads per FMA at small K).
@@ -36,9 +32,6 @@ type biasKernel func(a *float32, lda int, b *float32, bias *float32, c *float32,
 var biasKernels512 = [...]biasKernel{nil, kernelBias512x1, kernelBias512x2, kernelBias512x3, kernelBias512x4,
 	kernelBias512x5, kernelBias512x6, kernelBias512x7, kernelBias512x8, kernelBias512x9, kernelBias512x10,
 	kernelBias512x11, kernelBias512x12, kernelBias512x13, kernelBias512x14}
-
-//go:noescape
-func dwRow8(out *float32, taps *unsafe.Pointer, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -102,17 +95,6 @@ func Clamp(d []float32, lo, hi float32) {
 	clampGo(d[v:], lo, hi)
 }
 
-// depthwiseRowVector runs the vector kernel over a row of pixels when every pixel's channel count
-// is a multiple of 8 (the caller checked every length); it reports whether it did.
-func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32) bool {
-	n := len(out) / npix
-	if !useAVX2 || n%8 != 0 || n == 0 {
-		return false
-	}
-	dwRow8(&out[0], &taps[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
-	return true
-}
-
 //go:noescape
 func hswish8(dst *float32, src *float32, n int)
 
@@ -157,4 +139,27 @@ func Add(dst, a, b []float32) {
 		v = 0
 	}
 	addGo(dst[v:], a[v:], b[v:])
+}
+
+//go:noescape
+func dwConv512(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+
+//go:noescape
+func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+
+// depthwiseVector runs the assembly depthwise kernel when the channel count is a multiple of 8
+// (operands already checked by DWTaps.Depthwise); it reports whether it did.
+func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
+	if n%8 != 0 || npix == 0 || len(x) == 0 {
+		return false
+	}
+	switch {
+	case useAVX512:
+		dwConv512(&out[0], &x[0], &zero[0], &offs[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
+	case useAVX2:
+		dwConv256(&out[0], &x[0], &zero[0], &offs[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
+	default:
+		return false
+	}
+	return true
 }

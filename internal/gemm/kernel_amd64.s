@@ -251,60 +251,6 @@ cdone:
 	VZEROUPPER
 	RET
 
-// func dwRow8(out *float32, taps *unsafe.Pointer, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
-//
-// A row of depthwise output pixels: for each pixel p < npix, out[p*n + c] = clamp(bias[c] +
-// sum over t of taps[p*ntaps + t][c] * w[t*wstride + c], lo, hi) for c < n (a multiple of 8;
-// ntaps >= 1). Taps are input-pixel pointers (padding taps point at zeros); the accumulator
-// lives in a register across the taps, 8 channels at a time.
-TEXT ·dwRow8(SB), NOSPLIT, $0-72
-	MOVQ out+0(FP), DI
-	MOVQ taps+8(FP), SI
-	MOVQ npix+16(FP), R15
-	MOVQ ntaps+24(FP), R8
-	MOVQ w+32(FP), R9
-	MOVQ wstride+40(FP), R10
-	SHLQ $2, R10
-	MOVQ bias+48(FP), R11
-	MOVQ n+56(FP), CX
-	SHLQ $2, CX
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	TESTQ R15, R15
-	JEQ dwdone
-dwp:
-	XORQ BX, BX
-dwc:
-	CMPQ BX, CX
-	JGE dwnext
-	VMOVUPS (R11)(BX*1), Y0
-	MOVQ SI, R12
-	MOVQ R9, R13
-	MOVQ R8, DX
-dwt:
-	MOVQ (R12), AX
-	VMOVUPS (AX)(BX*1), Y1
-	VFMADD231PS (R13)(BX*1), Y1, Y0
-	ADDQ $8, R12
-	ADDQ R10, R13
-	DECQ DX
-	JNZ dwt
-	VMAXPS Y14, Y0, Y0
-	VMINPS Y15, Y0, Y0
-	VMOVUPS Y0, (DI)(BX*1)
-	ADDQ $32, BX
-	JMP dwc
-dwnext:
-	ADDQ CX, DI
-	MOVQ R8, AX
-	SHLQ $3, AX
-	ADDQ AX, SI
-	DECQ R15
-	JNZ dwp
-dwdone:
-	VZEROUPPER
-	RET
-
 // func hswish8(dst *float32, src *float32, n int)
 //
 // dst[i] = src[i] * min(max(src[i] + 3, 0), 6) / 6 for i < n (a multiple of 8); the division is a

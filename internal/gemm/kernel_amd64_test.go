@@ -18,3 +18,14 @@ func TestAVX2BiasKernel(t *testing.T) {
 	useAVX512, biasMR, rowKernels = false, MR, false
 	checkGemmBias(t, rand.New(rand.NewPCG(5, 6)))
 }
+
+// TestAVX2Depthwise runs the depthwise checks on the AVX2 kernel on AVX-512 machines too.
+func TestAVX2Depthwise(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2/FMA: TestDWTaps covers the portable kernel")
+	}
+	saved := useAVX512
+	defer func() { useAVX512 = saved }()
+	useAVX512 = false
+	checkDWTaps(t)
+}

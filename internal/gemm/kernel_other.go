@@ -2,8 +2,6 @@
 
 package gemm
 
-import "unsafe"
-
 // microkernel is the portable kernel on machines (or builds) without the assembly one.
 func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
 	kernelGo(a, lda, panel, c, ldc, k)
@@ -31,11 +29,6 @@ func microkernelBias(mr int, a []float32, lda int, panel, bias []float32, c []fl
 // Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).
 func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }
 
-// depthwiseRowVector has no vector kernel here.
-func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32) bool {
-	return false
-}
-
 // Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src).
 func Hardswish(dst, src []float32) { hardswishGo(dst, src) }
 
@@ -44,3 +37,8 @@ func Mul(dst, a, b []float32) { mulGo(dst, a, b) }
 
 // Add sets dst[i] = a[i]+b[i] (dst may alias a or b).
 func Add(dst, a, b []float32) { addGo(dst, a, b) }
+
+// depthwiseVector has no vector kernel here.
+func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
+	return false
+}

@@ -1,9 +1,6 @@
 package gemm
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // The packed GEMM computes C += A·B with B packed once (weights) into panels of NR columns, and
 // runs a register-tiled MR×NR microkernel over it: Go assembly with AVX2 FMA where the CPU has it
@@ -208,43 +205,5 @@ func clampGo(d []float32, lo, hi float32) {
 			x = hi
 		}
 		d[i] = x
-	}
-}
-
-// DepthwiseRow computes a row of npix depthwise output pixels of n channels each:
-// out[p*n+c] = clamp(bias[c] + Σ_t taps[p*ntaps+t][c] · w[t*wstride+c], lo, hi). Each tap is an
-// input pixel of at least n values (a slice of zeros for padding); bias holds n values. scratch
-// (reused across calls, grown as needed) holds the taps' addresses for the vector kernel.
-func DepthwiseRow(out []float32, taps [][]float32, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32, scratch *[]unsafe.Pointer) {
-	if npix == 0 {
-		return
-	}
-	n := len(out) / npix
-	if ntaps == 0 || len(out) != npix*n || len(taps) != npix*ntaps || len(bias) < n || len(w) < (ntaps-1)*wstride+n {
-		panic("gemm.DepthwiseRow: operand sizes disagree") // callers size them; a bug otherwise
-	}
-	if cap(*scratch) < len(taps) {
-		*scratch = make([]unsafe.Pointer, len(taps))
-	}
-	ptrs := (*scratch)[:len(taps)]
-	for i, x := range taps {
-		if len(x) < n || n == 0 {
-			panic("gemm.DepthwiseRow: a tap shorter than a pixel")
-		}
-		ptrs[i] = unsafe.Pointer(&x[0])
-	}
-	if n > 0 && depthwiseRowVector(out, ptrs, npix, ntaps, w, wstride, bias, lo, hi) {
-		return
-	}
-	for p := 0; p < npix; p++ {
-		o := out[p*n : (p+1)*n]
-		for c := range o {
-			acc := bias[c]
-			for t, x := range taps[p*ntaps : (p+1)*ntaps] {
-				acc += x[c] * w[t*wstride+c]
-			}
-			o[c] = acc
-		}
-		clampGo(o, lo, hi)
 	}
 }
