@@ -127,28 +127,60 @@ func conv2d(p *plan, n *Node) error {
 			b, oh := r/OH, r%OH
 			yrow := y.data[(b*OH+oh)*OW*OC:]
 			for g := 0; g < G; g++ {
-				clear(col)
-				for ow := 0; ow < OW; ow++ {
-					dst := col[ow*K:]
-					for kh := 0; kh < KH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						if ih < 0 || ih >= H {
-							continue
-						}
-						for kw := 0; kw < KW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							if iw < 0 || iw >= W {
-								continue
-							}
-							copy(dst[(kh*KW+kw)*GIC:][:GIC], x.data[((b*H+ih)*W+iw)*C+g*GIC:][:GIC])
-						}
-					}
-				}
+				im2colRow(col, x.data, b, oh, g, c, OW)
 				packed[g].GemmBias(OW, col, K, groupBias(g), yrow[g*GOC:], OC, n.OutputMin, n.OutputMax)
 			}
 		}
 	})
 	return nil
+}
+
+// im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
+// padding). With dilation 1 a kernel row's taps are adjacent input pixels, so each (pixel, kernel
+// row) is one copy of KW·GIC contiguous values when inside the input; tiny copies (a first layer's
+// 3 channels) are plain loops, which beat copy's call overhead.
+func im2colRow(col, x []float32, b, oh, g int, c *convOp, OW int) {
+	H, W, C, GIC, KH, KW := c.H, c.W, c.C, c.GIC, c.KH, c.KW
+	K := KH * KW * GIC
+	contiguous := c.dw == 1 && c.G == 1 // a kernel row is then one run of the input
+	for ow := 0; ow < OW; ow++ {
+		dst := col[ow*K : (ow+1)*K]
+		iw0 := ow*c.sw - c.pl
+		for kh := 0; kh < KH; kh++ {
+			ih := oh*c.sh - c.pt + kh*c.dh
+			drow := dst[kh*KW*GIC : (kh+1)*KW*GIC]
+			if ih < 0 || ih >= H {
+				clear(drow)
+				continue
+			}
+			base := ((b*H + ih) * W) * C
+			if contiguous && iw0 >= 0 && iw0+KW <= W {
+				copySmall(drow, x[base+iw0*C:base+(iw0+KW)*C])
+				continue
+			}
+			for kw := 0; kw < KW; kw++ {
+				iw := iw0 + kw*c.dw
+				d := drow[kw*GIC : (kw+1)*GIC]
+				if iw < 0 || iw >= W {
+					clear(d)
+					continue
+				}
+				copySmall(d, x[base+iw*C+g*GIC:])
+			}
+		}
+	}
+}
+
+// copySmall copies len(d) values; short runs go element by element.
+func copySmall(d, s []float32) {
+	if len(d) >= 16 {
+		copy(d, s)
+		return
+	}
+	s = s[:len(d)]
+	for i := range d {
+		d[i] = s[i]
+	}
 }
 
 // depthwiseConv2d: NHWC input, filter [1, kh, kw, channels*multiplier].

@@ -32,11 +32,17 @@ type poolJob struct {
 	helpers   int // workers allowed to join (the plan's thread count minus the caller)
 	next      atomic.Int64
 	remaining atomic.Int64
+	done      chan struct{} // closed by whoever finishes the last task
 }
 
 // spinFor is how long an idle worker polls for the next region before parking: long enough to
 // bridge the serial gaps between layers, short enough that an idle process stops burning a core.
-const spinFor = 500 * time.Microsecond
+const spinFor = 200 * time.Microsecond
+
+// waitSpin is how long the caller polls for workers' last tasks before blocking: on a machine
+// whose cores are busy with other processes a worker's thread may be descheduled mid-task, and
+// spinning then only takes a core from whoever runs instead.
+const waitSpin = 20 * time.Microsecond
 
 var pool workerPool
 
@@ -83,7 +89,9 @@ func (j *poolJob) work() {
 			return
 		}
 		j.fn(int(t))
-		j.remaining.Add(-1)
+		if j.remaining.Add(-1) == 0 {
+			close(j.done)
+		}
 	}
 }
 
@@ -98,7 +106,7 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 	defer wp.mu.Unlock()
 	helpers := min(threads-1, n-1)
 	wp.ensure(helpers)
-	j := &poolJob{fn: fn, n: int64(n), helpers: helpers}
+	j := &poolJob{fn: fn, n: int64(n), helpers: helpers, done: make(chan struct{})}
 	j.remaining.Store(int64(n))
 	wp.job.Store(j)
 	wp.gen.Add(1)
@@ -111,9 +119,11 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 		}
 	}
 	j.work()
+	start := time.Now()
 	for spins := 0; j.remaining.Load() != 0; spins++ {
-		if spins&255 == 255 {
-			runtime.Gosched()
+		if spins&255 == 255 && time.Since(start) > waitSpin {
+			<-j.done
+			break
 		}
 	}
 	wp.job.Store(nil) // drop fn's captures

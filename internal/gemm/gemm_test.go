@@ -117,12 +117,13 @@ func TestClampAndMulAdd(t *testing.T) {
 func checkGemmBias(t *testing.T, r *rand.Rand) {
 	t.Helper()
 	shapes := []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
-		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33}}
+		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33},
+		{703, 50, 100, 101, 52}} // A past panelsOuterMaxA: row tiles outside
 	// Every row count of a short tile (1 to 15 and past two tiles), with K odd, even and a multiple
 	// of the split kernels' unroll, and column tails.
 	for m := 1; m <= 31; m += 1 + m/8 {
 		for _, k := range []int{1, 2, 3, 4, 7, 64} {
-			shapes = append(shapes, struct{ m, n, k, lda, ldc int }{m, 16 + m%3*9, k, k + m%2, 16 + m%3*9 + 1})
+			shapes = append(shapes, struct{ m, n, k, lda, ldc int }{m, 16 + m%5*9, k, k + m%2, 16 + m%5*9 + 1})
 		}
 	}
 	for _, s := range shapes {
@@ -236,3 +237,7 @@ func checkDWTaps(t *testing.T) {
 		t.Error("NewDWTaps accepted an offset past the input")
 	}
 }
+
+// L1-resident shapes: the kernel alone, against BenchmarkPeakFMA.
+func BenchmarkBias_14x128x16(b *testing.B) { benchBias(b, 14, 16, 128) }
+func BenchmarkBias_28x128x64(b *testing.B) { benchBias(b, 28, 64, 128) }

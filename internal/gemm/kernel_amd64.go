@@ -6,32 +6,43 @@ package gemm
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the 14-row
-// AVX-512F bias kernel (twice the rows per B load: fewer loads per FMA at small K).
+// useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the AVX-512F 7x32
+// kernels (32 registers hold a 7x32 tile with room to broadcast A: 9 loads per 14 FMAs).
 var (
 	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
 )
 
-// biasMR is the row count of the bias kernel GemmBias runs.
-var biasMR = map[bool]int{true: 14, false: MR}[useAVX512]
+// biasMR is the row count of a full tile; panelNR the width PackB packs panels to.
+var (
+	biasMR  = map[bool]int{true: 7, false: MR}[useAVX512]
+	panelNR = map[bool]int{true: 32, false: NR}[useAVX512]
+)
 
-//go:noescape
-func kernel6x16(a *float32, lda int, b *float32, c *float32, ldc int, k int)
+// Tile buffers are sized for the largest tile any kernel here computes.
+const (
+	maxTileRows = 7
+	maxNR       = 32
+)
 
 //go:noescape
 func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
 // rowKernels says a kernel exists for every row count up to biasMR (AVX-512: the generated
-// kernelBias512xR), so short row tiles run their own rows, not a zero-padded full tile.
+// kernelBias32xR and kernelBias16xR), so short row tiles run their own rows, not a zero-padded
+// full tile.
 var rowKernels = useAVX512
 
 type biasKernel func(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
-// biasKernels512[r] computes r rows (kernel_bias512_amd64.s, from gen_bias512.go).
-var biasKernels512 = [...]biasKernel{nil, kernelBias512x1, kernelBias512x2, kernelBias512x3, kernelBias512x4,
-	kernelBias512x5, kernelBias512x6, kernelBias512x7, kernelBias512x8, kernelBias512x9, kernelBias512x10,
-	kernelBias512x11, kernelBias512x12, kernelBias512x13, kernelBias512x14}
+// biasKernels32[r] and biasKernels16[r] compute r rows of a 32- or 16-column panel
+// (kernel_bias512_amd64.s, from gen_bias512.go).
+var (
+	biasKernels32 = [...]biasKernel{nil, kernelBias32x1, kernelBias32x2, kernelBias32x3, kernelBias32x4,
+		kernelBias32x5, kernelBias32x6, kernelBias32x7}
+	biasKernels16 = [...]biasKernel{nil, kernelBias16x1, kernelBias16x2, kernelBias16x3, kernelBias16x4,
+		kernelBias16x5, kernelBias16x6, kernelBias16x7}
+)
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -39,33 +50,23 @@ func clamp8(d *float32, n int, lo float32, hi float32)
 //go:noescape
 func mulAdd8(acc *float32, x *float32, w *float32, n int)
 
-// microkernel runs the AVX2 kernel; the caller (Gemm) guarantees a holds MR rows of k values at
-// stride lda, panel k×NR values and c MR rows of NR values at stride ldc.
-func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
-	if !useAVX2 {
-		kernelGo(a, lda, panel, c, ldc, k)
-		return
-	}
-	_ = a[(MR-1)*lda+k-1]
-	_ = panel[k*NR-1]
-	_ = c[(MR-1)*ldc+NR-1]
-	kernel6x16(&a[0], lda, &panel[0], &c[0], ldc, k)
-}
-
-// microkernelBias: c[mr×NR, stride ldc] = clamp(bias[NR] + a·panel, lo, hi); a holds mr rows of
-// k values at stride lda, panel k×NR values. mr is biasMR, or fewer where rowKernels.
-func microkernelBias(mr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+// microkernelBias: c[mr×nr, stride ldc] = clamp(bias[nr] + a·panel, lo, hi); a holds mr rows of
+// k values at stride lda, panel k×nr values (nr is 32 or 16). mr is biasMR, or fewer where
+// rowKernels.
+func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
 	_ = a[(mr-1)*lda+k-1]
-	_ = panel[k*NR-1]
-	_ = bias[NR-1]
-	_ = c[(mr-1)*ldc+NR-1]
+	_ = panel[k*nr-1]
+	_ = bias[nr-1]
+	_ = c[(mr-1)*ldc+nr-1]
 	switch {
-	case useAVX512:
-		biasKernels512[mr](&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
-	case useAVX2 && mr == MR:
+	case useAVX512 && nr == 32:
+		biasKernels32[mr](&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX512 && nr == NR:
+		biasKernels16[mr](&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX2 && mr == MR && nr == NR:
 		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
 	default:
-		kernelBiasGo(mr, a, lda, panel, bias, c, ldc, k, lo, hi)
+		kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 	}
 }
 

@@ -13,9 +13,9 @@ func TestAVX2BiasKernel(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("this CPU has no AVX2/FMA: only the portable kernel runs here, and TestPackedAgainstNaive covers it")
 	}
-	saved512, savedMR, savedRows := useAVX512, biasMR, rowKernels
-	defer func() { useAVX512, biasMR, rowKernels = saved512, savedMR, savedRows }()
-	useAVX512, biasMR, rowKernels = false, MR, false
+	saved512, savedMR, savedRows, savedNR := useAVX512, biasMR, rowKernels, panelNR
+	defer func() { useAVX512, biasMR, rowKernels, panelNR = saved512, savedMR, savedRows, savedNR }()
+	useAVX512, biasMR, rowKernels, panelNR = false, MR, false, NR
 	checkGemmBias(t, rand.New(rand.NewPCG(5, 6)))
 }
 

@@ -2,11 +2,6 @@
 
 package gemm
 
-// microkernel is the portable kernel on machines (or builds) without the assembly one.
-func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
-	kernelGo(a, lda, panel, c, ldc, k)
-}
-
 // MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).
 func MulAdd(acc, x, w []float32) {
 	x, w = x[:len(acc)], w[:len(acc)]
@@ -15,15 +10,24 @@ func MulAdd(acc, x, w []float32) {
 	}
 }
 
-// biasMR is the row count of the bias kernel GemmBias runs.
-var biasMR = MR
+// biasMR is the row count of a full tile; panelNR the width PackB packs panels to.
+var (
+	biasMR  = MR
+	panelNR = NR
+)
+
+// Tile buffers are sized for the largest tile any kernel here computes.
+const (
+	maxTileRows = MR
+	maxNR       = NR
+)
 
 // rowKernels: the portable kernel runs any row count, so short tiles need no padded copy.
 const rowKernels = true
 
 // microkernelBias is the portable bias-and-clamp kernel over mr rows.
-func microkernelBias(mr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	kernelBiasGo(mr, a, lda, panel, bias, c, ldc, k, lo, hi)
+func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 }
 
 // Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).
