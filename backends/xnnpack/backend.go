@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
@@ -93,6 +94,18 @@ type plan struct {
 	packed map[*Node][]*gemm.PackedB
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
 	dwTaps map[*Node]*dwTable
+	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
+	// colPool holds per-task patch blocks for convolutions too large to expand whole.
+	work    []float32
+	colPool sync.Pool
+}
+
+// scratch returns the plan's reusable work buffer with n values (contents undefined).
+func (p *plan) scratch(n int) []float32 {
+	if cap(p.work) < n {
+		p.work = make([]float32, n)
+	}
+	return p.work[:n]
 }
 
 type step struct {
@@ -102,6 +115,7 @@ type step struct {
 
 func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)), threads: 1}
+	p.colPool.New = func() any { return new([]float32) }
 	for i := range g.Values {
 		v := &g.Values[i]
 		p.index[v.ID] = i

@@ -419,11 +419,14 @@ func fullyConnected(p *plan, n *Node) error {
 	return nil
 }
 
-// gemmBias runs pb.GemmBias across the plan's threads: by row tiles when there are enough of
-// them, else (an M=1 classifier, a 7x7 layer) by column panels, so small-M products split too.
+// gemmBias runs pb.GemmBias across the plan's threads. Threads split by row tiles when A is the
+// larger operand (early layers: many pixels, few channels); when the weights are larger (a 7x7
+// layer, an M=1 classifier) they split by column panels, so each thread reads only its part of
+// the weights and the small A is shared.
 func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32) {
 	tile := gemm.TileRows()
-	if p.threads <= 1 || m >= 2*p.threads*tile || pb.Panels() < 2 {
+	byRows := m*pb.K >= pb.K*pb.N && m >= 2*p.threads*tile
+	if p.threads <= 1 || byRows || pb.Panels() < 2 {
 		p.parallel(m, tile, func(r0, r1 int) {
 			pb.GemmBias(r1-r0, a[r0*lda:], lda, bias, c[r0*ldc:], ldc, lo, hi)
 		})

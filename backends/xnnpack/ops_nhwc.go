@@ -121,19 +121,48 @@ func conv2d(p *plan, n *Node) error {
 		p.gemmBias(packed[0], N*H*W, x.data, C, bias, y.data, OC, n.OutputMin, n.OutputMax)
 		return nil
 	}
-	p.parallel(N*OH, 1, func(lo, hi int) {
-		col := make([]float32, OW*K)
-		for r := lo; r < hi; r++ {
-			b, oh := r/OH, r%OH
-			yrow := y.data[(b*OH+oh)*OW*OC:]
+	lo, hi := n.OutputMin, n.OutputMax
+	if G == 1 && N*OH*OW*K <= wholeIm2colMax {
+		// Small outputs (deep layers: 14x14, 7x7) become one GEMM over every output pixel, so the
+		// weights (MBs at K = 9·512) are read once per layer, not once per output row.
+		col := p.scratch(N * OH * OW * K)
+		p.parallel(N*OH, 1, func(r0, r1 int) {
+			for r := r0; r < r1; r++ {
+				im2colRow(col[r*OW*K:(r+1)*OW*K], x.data, r/OH, r%OH, 0, c, OW)
+			}
+		})
+		p.gemmBias(packed[0], N*OH*OW, col, K, bias, y.data, OC, lo, hi)
+		return nil
+	}
+	// Otherwise blocks of output rows, each patch matrix about an L2's share, per task.
+	blockRows := max(1, im2colBlock/max(OW*K, 1))
+	p.parallel(N*OH, blockRows, func(r0, r1 int) {
+		buf := p.colPool.Get().(*[]float32)
+		defer p.colPool.Put(buf)
+		if need := min(blockRows, r1-r0) * OW * K; cap(*buf) < need {
+			*buf = make([]float32, need)
+		}
+		col := *buf
+		for b0 := r0; b0 < r1; b0 += blockRows {
+			b1 := min(b0+blockRows, r1)
 			for g := 0; g < G; g++ {
-				im2colRow(col, x.data, b, oh, g, c, OW)
-				packed[g].GemmBias(OW, col, K, groupBias(g), yrow[g*GOC:], OC, n.OutputMin, n.OutputMax)
+				for r := b0; r < b1; r++ {
+					im2colRow(col[(r-b0)*OW*K:(r-b0+1)*OW*K], x.data, r/OH, r%OH, g, c, OW)
+				}
+				// Output rows r are contiguous in y across images too: pixel (r, ow) is at r·OW+ow.
+				packed[g].GemmBias((b1-b0)*OW, col, K, groupBias(g), y.data[b0*OW*OC+g*GOC:], OC, lo, hi)
 			}
 		}
 	})
 	return nil
 }
+
+// wholeIm2colMax (floats: 4 MiB) is the largest patch matrix built whole for one GEMM;
+// im2colBlock (floats: 512 KiB) the size of the per-task blocks larger convolutions use.
+const (
+	wholeIm2colMax = 1 << 20
+	im2colBlock    = 128 << 10
+)
 
 // im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
 // padding). With dilation 1 a kernel row's taps are adjacent input pixels, so each (pixel, kernel
@@ -379,16 +408,19 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 		pt, pl := int(pp.PadTop), int(pp.PadLeft)
 		OH, OW := outSize(H, pt, int(pp.PadBottom), PH, sh, dh), outSize(W, pl, int(pp.PadRight), PW, sw, dw)
 		y := p.out(n.Outputs[0], []int{N, OH, OW, C})
-		for b := 0; b < N; b++ {
-			for oh := 0; oh < OH; oh++ {
+		ninf := float32(math.Inf(-1))
+		// Each output pixel folds its in-bounds taps in whole-pixel vector steps over channels.
+		p.parallel(N*OH, 1, func(r0, r1 int) {
+			for r := r0; r < r1; r++ {
+				b, oh := r/OH, r%OH
 				for ow := 0; ow < OW; ow++ {
 					out := y.data[((b*OH+oh)*OW+ow)*C:][:C]
-					for c := range out {
-						if isMax {
-							out[c] = float32(math.Inf(-1))
-						} else {
-							out[c] = 0
+					if isMax {
+						for c := range out {
+							out[c] = ninf
 						}
+					} else {
+						clear(out)
 					}
 					count := 0
 					for kh := 0; kh < PH; kh++ {
@@ -403,14 +435,10 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 							}
 							count++
 							px := x.data[((b*H+ih)*W+iw)*C:][:C]
-							for c, v := range px {
-								if isMax {
-									if v > out[c] || v != v {
-										out[c] = v
-									}
-								} else {
-									out[c] += v
-								}
+							if isMax {
+								gemm.MaxInto(out, px)
+							} else {
+								gemm.Add(out, out, px)
 							}
 						}
 					}
@@ -422,7 +450,7 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 					}
 				}
 			}
-		}
+		})
 		return nil
 	}
 }

@@ -31,3 +31,12 @@ func addGo(dst, a, b []float32) {
 		dst[i] = a[i] + b[i]
 	}
 }
+
+func maxIntoGo(dst, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		if v > dst[i] || v != v {
+			dst[i] = v
+		}
+	}
+}

@@ -164,3 +164,18 @@ func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []
 	}
 	return true
 }
+
+//go:noescape
+func vmaxNaN8(dst *float32, src *float32, n int)
+
+// MaxInto sets dst[i] = max(dst[i], src[i]), NaN if either is NaN (src at least as long as dst).
+func MaxInto(dst, src []float32) {
+	src = src[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		vmaxNaN8(&dst[0], &src[0], v)
+	} else {
+		v = 0
+	}
+	maxIntoGo(dst[v:], src[v:])
+}

@@ -238,3 +238,29 @@ valoop:
 vadone:
 	VZEROUPPER
 	RET
+
+// func vmaxNaN8(dst *float32, src *float32, n int)
+//
+// dst[i] = max(dst[i], src[i]) for i < n (a multiple of 8), NaN-propagating from either side (a
+// NaN already in dst stays): VMAXPS returns its second source when either is NaN, which
+// propagates src's NaN, and a blend on dst's unordered mask keeps dst's.
+TEXT ·vmaxNaN8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ mxdone
+mxloop:
+	VMOVUPS (DI), Y0
+	VMOVUPS (SI), Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ mxloop
+mxdone:
+	VZEROUPPER
+	RET

@@ -46,3 +46,6 @@ func Add(dst, a, b []float32) { addGo(dst, a, b) }
 func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
 	return false
 }
+
+// MaxInto sets dst[i] = max(dst[i], src[i]), NaN if either is NaN.
+func MaxInto(dst, src []float32) { maxIntoGo(dst, src) }

@@ -164,9 +164,10 @@ func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c 
 			copy(c[(i0+r)*ldc+j*nr:(i0+r)*ldc+j*nr+cols], tile[r*w:r*w+cols])
 		}
 	}
-	if m*k <= panelsOuterMaxA {
+	if m*k <= panelsOuterMaxA || k*n > rowsOuterMaxB {
 		// A small A (a 7x7 layer, a classifier) stays in cache while each panel of the weights
-		// is read once, instead of the whole weight matrix streaming past every row tile.
+		// is read once, instead of the whole weight matrix streaming past every row tile; and
+		// weights too large for L2 (K = 9·512) are better read once than once per row tile.
 		for j := p0; j < p1; j++ {
 			for i0 := 0; i0 < m; i0 += mr {
 				arows, astride, kr, rows := tileRows(i0)
@@ -185,9 +186,12 @@ func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c 
 	}
 }
 
-// panelsOuterMaxA is the size of A (in floats: 256 KiB, a good part of an L2) up to which
-// GemmBias loops over weight panels outside row tiles.
-const panelsOuterMaxA = 64 << 10
+// GemmBias loops over weight panels outside row tiles when A is at most panelsOuterMaxA floats
+// (256 KiB, a good part of an L2) or B more than rowsOuterMaxB (1 MiB).
+const (
+	panelsOuterMaxA = 64 << 10
+	rowsOuterMaxB   = 256 << 10
+)
 
 // clampGo is the scalar clamp with the vector kernel's NaN behaviour: VMAXPS returns its second
 // source, the bound, when an element is NaN, so a NaN becomes lo.
