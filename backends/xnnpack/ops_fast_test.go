@@ -108,3 +108,50 @@ func TestFullyConnectedSplits(t *testing.T) {
 		}
 	}
 }
+
+// TestTransposeTiled checks the tiled transpose against gather for every permutation of small
+// rank-2 to rank-4 shapes (including ones with dimensions of 1 and past the tile size).
+func TestTransposeTiled(t *testing.T) {
+	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}} {
+		numel := 1
+		for _, d := range in {
+			numel *= d
+		}
+		src := make([]float32, numel)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		var perms [][]int
+		var permute func(p []int, used []bool)
+		permute = func(p []int, used []bool) {
+			if len(p) == len(in) {
+				perms = append(perms, append([]int(nil), p...))
+				return
+			}
+			for d := range in {
+				if !used[d] {
+					used[d] = true
+					permute(append(p, d), used)
+					used[d] = false
+				}
+			}
+		}
+		permute(nil, make([]bool, len(in)))
+		inStride := rowMajorStrides(in)
+		for _, perm := range perms {
+			dims := make([]int, len(in))
+			s := make([]int, len(in))
+			for i, d := range perm {
+				dims[i], s[i] = in[d], inStride[d]
+			}
+			want, got := make([]float32, numel), make([]float32, numel)
+			gather(want, src, 0, s, dims)
+			transposeTiled(got, src, s, dims)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%v perm %v: [%d] = %v, want %v", in, perm, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -470,17 +470,26 @@ func globalAvgPool(p *plan, n *Node) error {
 		dims = []int{N, 1, 1, C}
 	}
 	y := p.out(n.Outputs[0], dims)
-	for b := 0; b < N; b++ {
-		acc := make([]float64, C)
-		for i := 0; i < H*W; i++ {
-			for c, v := range x.data[(b*H*W+i)*C:][:C] {
-				acc[c] += float64(v)
+	// fp32 sums of whole pixels in vector steps (XNNPACK accumulates in fp32 too), the channels
+	// split across threads in blocks.
+	inv := 1 / float32(max(H*W, 1))
+	const cblock = 64
+	p.parallel(N*((C+cblock-1)/cblock), 1, func(t0, t1 int) {
+		for t := t0; t < t1; t++ {
+			nb := (C + cblock - 1) / cblock
+			b, c0 := t/nb, t%nb*cblock
+			c1 := min(c0+cblock, C)
+			acc := y.data[b*C+c0 : b*C+c1]
+			clear(acc)
+			for i := 0; i < H*W; i++ {
+				px := x.data[(b*H*W+i)*C:]
+				gemm.Add(acc, acc, px[c0:c1])
+			}
+			for c := range acc {
+				acc[c] *= inv
 			}
 		}
-		for c := range acc {
-			y.data[b*C+c] = float32(acc[c] / float64(max(H*W, 1)))
-		}
-	}
+	})
 	return nil
 }
 
@@ -509,8 +518,69 @@ func transpose(p *plan, n *Node) error {
 	for i, d := range n.Perm {
 		s[i] = inStride[d]
 	}
+	if r >= 2 && s[r-1] != 1 {
+		// The innermost output dimension strides through the input (NCHW -> NHWC moves channels
+		// innermost): tile so reads and writes both stay within cached lines.
+		transposeTiled(y.data, x.data, s, dims)
+		return nil
+	}
 	gather(y.data, x.data, 0, s, dims)
 	return nil
+}
+
+// transposeTiled is gather for a permutation whose last output dimension is not contiguous in
+// the input: it finds the output dimension that is (stride 1) and walks 2-d tiles of it against
+// the last output dimension, reading runs of the input and writing runs of the output.
+func transposeTiled(dst, src []float32, strides, dims []int) {
+	r := len(dims)
+	inner := -1 // output dimension contiguous in the input
+	for d := 0; d < r-1; d++ {
+		if strides[d] == 1 && dims[d] > 1 {
+			inner = d
+		}
+	}
+	if inner < 0 {
+		gather(dst, src, 0, strides, dims)
+		return
+	}
+	ostr := rowMajorStrides(dims)
+	// Iterate every output index except dims inner and r-1 (the tile's two axes).
+	outer := make([]int, 0, r)
+	for d := 0; d < r-1; d++ {
+		if d != inner {
+			outer = append(outer, d)
+		}
+	}
+	idx := make([]int, len(outer))
+	const tile = 32
+	ni, nl := dims[inner], dims[r-1]
+	si, sl, oi := strides[inner], strides[r-1], ostr[inner]
+	for {
+		ib, ob := 0, 0
+		for k, d := range outer {
+			ib += idx[k] * strides[d]
+			ob += idx[k] * ostr[d]
+		}
+		for i0 := 0; i0 < ni; i0 += tile {
+			i1 := min(i0+tile, ni)
+			for l := 0; l < nl; l++ {
+				in := ib + l*sl
+				for i := i0; i < i1; i++ {
+					dst[ob+i*oi+l] = src[in+i*si]
+				}
+			}
+		}
+		k := len(idx) - 1
+		for ; k >= 0; k-- {
+			if idx[k]++; idx[k] < dims[outer[k]] {
+				break
+			}
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
 }
 
 // gather fills dst (row-major over dims) with src[base + Σ idx[d]·strides[d]]: a transpose,

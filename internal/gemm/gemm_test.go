@@ -242,3 +242,6 @@ func checkDWTaps(t *testing.T) {
 // L1-resident shapes: the kernel alone, against BenchmarkPeakFMA.
 func BenchmarkBias_14x128x16(b *testing.B) { benchBias(b, 14, 16, 128) }
 func BenchmarkBias_28x128x64(b *testing.B) { benchBias(b, 28, 64, 128) }
+
+// An M=1 classifier: the weights (4 MB) stream from beyond L2 every call.
+func BenchmarkBias_1x1024x1000(b *testing.B) { benchBias(b, 1, 1000, 1024) }
