@@ -521,7 +521,7 @@ func transpose(p *plan, n *Node) error {
 	if r >= 2 && s[r-1] != 1 {
 		// The innermost output dimension strides through the input (NCHW -> NHWC moves channels
 		// innermost): tile so reads and writes both stay within cached lines.
-		transposeTiled(y.data, x.data, s, dims)
+		p.transposeTiled(y.data, x.data, s, dims)
 		return nil
 	}
 	gather(y.data, x.data, 0, s, dims)
@@ -530,8 +530,9 @@ func transpose(p *plan, n *Node) error {
 
 // transposeTiled is gather for a permutation whose last output dimension is not contiguous in
 // the input: it finds the output dimension that is (stride 1) and walks 2-d tiles of it against
-// the last output dimension, reading runs of the input and writing runs of the output.
-func transposeTiled(dst, src []float32, strides, dims []int) {
+// the last output dimension, reading runs of the input and writing runs of the output, the other
+// dimensions' index combinations split across threads.
+func (p *plan) transposeTiled(dst, src []float32, strides, dims []int) {
 	r := len(dims)
 	inner := -1 // output dimension contiguous in the input
 	for d := 0; d < r-1; d++ {
@@ -544,43 +545,39 @@ func transposeTiled(dst, src []float32, strides, dims []int) {
 		return
 	}
 	ostr := rowMajorStrides(dims)
-	// Iterate every output index except dims inner and r-1 (the tile's two axes).
-	outer := make([]int, 0, r)
+	var outer []int // every output dimension except the tile's two axes
+	nouter := 1
 	for d := 0; d < r-1; d++ {
 		if d != inner {
 			outer = append(outer, d)
+			nouter *= dims[d]
 		}
 	}
-	idx := make([]int, len(outer))
-	const tile = 32
+	const tile = 64
 	ni, nl := dims[inner], dims[r-1]
-	si, sl, oi := strides[inner], strides[r-1], ostr[inner]
-	for {
-		ib, ob := 0, 0
-		for k, d := range outer {
-			ib += idx[k] * strides[d]
-			ob += idx[k] * ostr[d]
-		}
-		for i0 := 0; i0 < ni; i0 += tile {
-			i1 := min(i0+tile, ni)
-			for l := 0; l < nl; l++ {
-				in := ib + l*sl
-				for i := i0; i < i1; i++ {
-					dst[ob+i*oi+l] = src[in+i*si]
+	sl, oi := strides[r-1], ostr[inner]
+	p.parallel(nouter, 1, func(o0, o1 int) {
+		for o := o0; o < o1; o++ {
+			ib, ob, rest := 0, 0, o
+			for k := len(outer) - 1; k >= 0; k-- {
+				d := outer[k]
+				x := rest % dims[d]
+				rest /= dims[d]
+				ib += x * strides[d]
+				ob += x * ostr[d]
+			}
+			for i0 := 0; i0 < ni; i0 += tile {
+				i1 := min(i0+tile, ni)
+				for l := 0; l < nl; l++ {
+					run := src[ib+l*sl+i0 : ib+l*sl+i1] // stride 1 along inner
+					out := dst[ob+i0*oi+l:]
+					for k, v := range run {
+						out[k*oi] = v
+					}
 				}
 			}
 		}
-		k := len(idx) - 1
-		for ; k >= 0; k-- {
-			if idx[k]++; idx[k] < dims[outer[k]] {
-				break
-			}
-			idx[k] = 0
-		}
-		if k < 0 {
-			return
-		}
-	}
+	})
 }
 
 // gather fills dst (row-major over dims) with src[base + Σ idx[d]·strides[d]]: a transpose,
