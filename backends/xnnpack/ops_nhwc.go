@@ -200,15 +200,26 @@ func im2colRow(col, x []float32, b, oh, g int, c *convOp, OW int) {
 	}
 }
 
-// copySmall copies len(d) values; short runs go element by element.
+// copySmall copies len(d) values; the run lengths of a first layer over 3 channels (a pixel, a 3-
+// or 7-wide kernel row) are fixed-size array copies, other short runs element by element, both
+// cheaper than copy's call.
 func copySmall(d, s []float32) {
-	if len(d) >= 16 {
-		copy(d, s)
-		return
-	}
-	s = s[:len(d)]
-	for i := range d {
-		d[i] = s[i]
+	switch len(d) {
+	case 3:
+		*(*[3]float32)(d) = [3]float32(s)
+	case 9:
+		*(*[9]float32)(d) = [9]float32(s)
+	case 21:
+		*(*[21]float32)(d) = [21]float32(s)
+	default:
+		if len(d) >= 16 {
+			copy(d, s)
+			return
+		}
+		s = s[:len(d)]
+		for i := range d {
+			d[i] = s[i]
+		}
 	}
 }
 

@@ -29,20 +29,9 @@ const (
 func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
 // rowKernels says a kernel exists for every row count up to biasMR (AVX-512: the generated
-// kernelBias32xR and kernelBias16xR), so short row tiles run their own rows, not a zero-padded
+// kernelBias32xR and kernelBias16xR, run by biasKernel512), so short row tiles run their own rows, not a zero-padded
 // full tile.
 var rowKernels = useAVX512
-
-type biasKernel func(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
-
-// biasKernels32[r] and biasKernels16[r] compute r rows of a 32- or 16-column panel
-// (kernel_bias512_amd64.s, from gen_bias512.go).
-var (
-	biasKernels32 = [...]biasKernel{nil, kernelBias32x1, kernelBias32x2, kernelBias32x3, kernelBias32x4,
-		kernelBias32x5, kernelBias32x6, kernelBias32x7}
-	biasKernels16 = [...]biasKernel{nil, kernelBias16x1, kernelBias16x2, kernelBias16x3, kernelBias16x4,
-		kernelBias16x5, kernelBias16x6, kernelBias16x7}
-)
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -59,10 +48,8 @@ func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c 
 	_ = bias[nr-1]
 	_ = c[(mr-1)*ldc+nr-1]
 	switch {
-	case useAVX512 && nr == 32:
-		biasKernels32[mr](&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
-	case useAVX512 && nr == NR:
-		biasKernels16[mr](&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX512 && (nr == 32 || nr == NR):
+		biasKernel512(nr, mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
 	case useAVX2 && mr == MR && nr == NR:
 		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
 	default:

@@ -45,3 +45,37 @@ func kernelBias16x6(a *float32, lda int, b *float32, bias *float32, c *float32, 
 
 //go:noescape
 func kernelBias16x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+// biasKernel512 runs the r-row kernel for a panel nr (32 or 16) columns wide.
+func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32) {
+	switch nr*16 + r {
+	case 513:
+		kernelBias32x1(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 514:
+		kernelBias32x2(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 515:
+		kernelBias32x3(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 516:
+		kernelBias32x4(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 517:
+		kernelBias32x5(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 518:
+		kernelBias32x6(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 519:
+		kernelBias32x7(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 257:
+		kernelBias16x1(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 258:
+		kernelBias16x2(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 259:
+		kernelBias16x3(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 260:
+		kernelBias16x4(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 261:
+		kernelBias16x5(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 262:
+		kernelBias16x6(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 263:
+		kernelBias16x7(a, lda, b, bias, c, ldc, k, lo, hi)
+	}
+}
