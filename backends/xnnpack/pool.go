@@ -1,7 +1,6 @@
 package xnnpack
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,10 +13,14 @@ import (
 // park only when the model goes quiet. Work is split into tasks claimed with an atomic counter, so
 // the caller also takes a late worker's share instead of waiting for it.
 type workerPool struct {
-	mu      sync.Mutex // one region at a time; a concurrent caller runs its region alone
-	gen     atomic.Uint64
-	job     atomic.Pointer[poolJob]
-	workers []*poolWorker
+	mu  sync.Mutex // one region at a time; a concurrent caller runs its region alone
+	_   [64]byte
+	gen atomic.Uint64 // bumped per region; polled by spinning workers
+	_   [56]byte
+	job atomic.Pointer[poolJob]
+	// callerWake wakes a caller that stopped spinning for the last tasks (buffered: one token).
+	callerWake chan struct{}
+	workers    []*poolWorker
 }
 
 type poolWorker struct {
@@ -25,14 +28,19 @@ type poolWorker struct {
 	wake     chan struct{}
 }
 
-// poolJob is one parallel region: tasks [0, n) of fn, claimed in order.
+// poolJob is one parallel region: tasks [0, n) of fn, claimed in order. The claim and completion
+// counters sit on their own cache lines: both threads hit them once per task.
 type poolJob struct {
-	fn        func(task int)
-	n         int64
-	helpers   int // workers allowed to join (the plan's thread count minus the caller)
-	next      atomic.Int64
-	remaining atomic.Int64
-	done      chan struct{} // closed by whoever finishes the last task
+	fn      func(task int)
+	n       int64
+	helpers int // workers allowed to join (the plan's thread count minus the caller)
+	_       [40]byte
+	next    atomic.Int64
+	_       [56]byte
+	// remaining counts unfinished tasks; the one finishing the last wakes a blocked caller.
+	remaining     atomic.Int64
+	callerBlocked atomic.Bool
+	wake          chan struct{}
 }
 
 // spinFor is how long an idle worker polls for the next region before parking: long enough to
@@ -44,7 +52,7 @@ const spinFor = 200 * time.Microsecond
 // spinning then only takes a core from whoever runs instead.
 const waitSpin = 20 * time.Microsecond
 
-var pool workerPool
+var pool = workerPool{callerWake: make(chan struct{}, 1)}
 
 // ensure starts workers until there are n.
 func (wp *workerPool) ensure(n int) {
@@ -58,12 +66,10 @@ func (wp *workerPool) ensure(n int) {
 func (wp *workerPool) loop(id int, w *poolWorker, seen uint64) {
 	for {
 		start := time.Now()
+		// Pure polling (no Gosched: a yield costs about a microsecond, when the next region
+		// should start in tens of nanoseconds); the runtime still preempts this loop for GC.
 		for spins := 0; wp.gen.Load() == seen; spins++ {
-			if spins&1023 != 1023 {
-				continue
-			}
-			if time.Since(start) < spinFor {
-				runtime.Gosched() // let the GC or another goroutine have this P if it wants it
+			if spins&4095 != 4095 || time.Since(start) < spinFor {
 				continue
 			}
 			w.sleeping.Store(true)
@@ -89,8 +95,11 @@ func (j *poolJob) work() {
 			return
 		}
 		j.fn(int(t))
-		if j.remaining.Add(-1) == 0 {
-			close(j.done)
+		if j.remaining.Add(-1) == 0 && j.callerBlocked.Load() {
+			select {
+			case j.wake <- struct{}{}:
+			default:
+			}
 		}
 	}
 }
@@ -106,7 +115,11 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 	defer wp.mu.Unlock()
 	helpers := min(threads-1, n-1)
 	wp.ensure(helpers)
-	j := &poolJob{fn: fn, n: int64(n), helpers: helpers, done: make(chan struct{})}
+	select { // a token left by an earlier region whose caller did not need it
+	case <-wp.callerWake:
+	default:
+	}
+	j := &poolJob{fn: fn, n: int64(n), helpers: helpers, wake: wp.callerWake}
 	j.remaining.Store(int64(n))
 	wp.job.Store(j)
 	wp.gen.Add(1)
@@ -122,7 +135,10 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 	start := time.Now()
 	for spins := 0; j.remaining.Load() != 0; spins++ {
 		if spins&255 == 255 && time.Since(start) > waitSpin {
-			<-j.done
+			j.callerBlocked.Store(true)
+			if j.remaining.Load() != 0 { // else the last task finished before seeing the flag
+				<-wp.callerWake
+			}
 			break
 		}
 	}
