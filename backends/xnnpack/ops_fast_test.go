@@ -155,3 +155,52 @@ func TestTransposeTiled(t *testing.T) {
 		}
 	}
 }
+
+// TestIm2colRow compares the run-copying patch builder with the definition over random
+// geometries: padding on every side, strides, dilations, groups, kernels wider than the input.
+func TestIm2colRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for it := 0; it < 300; it++ {
+		G := 1 + r.IntN(2)
+		c := &convOp{N: 1 + r.IntN(2), H: 1 + r.IntN(9), W: 1 + r.IntN(9), G: G, GIC: 1 + r.IntN(20), KH: 1 + r.IntN(4), KW: 1 + r.IntN(4),
+			sh: 1 + r.IntN(2), sw: 1 + r.IntN(3), dh: 1 + r.IntN(2), dw: 1 + r.IntN(2), pt: r.IntN(3), pl: r.IntN(3)}
+		c.C = G * c.GIC
+		pb, pr := r.IntN(3), r.IntN(3)
+		OH, OW := outSize(c.H, c.pt, pb, c.KH, c.sh, c.dh), outSize(c.W, c.pl, pr, c.KW, c.sw, c.dw)
+		if OH == 0 || OW == 0 {
+			continue
+		}
+		x := make([]float32, c.N*c.H*c.W*c.C)
+		for i := range x {
+			x[i] = float32(i + 1)
+		}
+		K := c.KH * c.KW * c.GIC
+		col := make([]float32, OW*K)
+		for b := 0; b < c.N; b++ {
+			for oh := 0; oh < OH; oh++ {
+				for g := 0; g < G; g++ {
+					for i := range col {
+						col[i] = -7 // every entry must be written
+					}
+					im2colRow(col, x, b, oh, g, c, OW)
+					for ow := 0; ow < OW; ow++ {
+						for kh := 0; kh < c.KH; kh++ {
+							for kw := 0; kw < c.KW; kw++ {
+								for ci := 0; ci < c.GIC; ci++ {
+									ih, iw := oh*c.sh-c.pt+kh*c.dh, ow*c.sw-c.pl+kw*c.dw
+									want := float32(0)
+									if ih >= 0 && ih < c.H && iw >= 0 && iw < c.W {
+										want = x[((b*c.H+ih)*c.W+iw)*c.C+g*c.GIC+ci]
+									}
+									if got := col[ow*K+(kh*c.KW+kw)*c.GIC+ci]; got != want {
+										t.Fatalf("%+v oh %d ow %d kh %d kw %d c %d: %v, want %v", *c, oh, ow, kh, kw, ci, got, want)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

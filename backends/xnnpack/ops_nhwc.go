@@ -165,28 +165,39 @@ const (
 )
 
 // im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
-// padding). With dilation 1 a kernel row's taps are adjacent input pixels, so each (pixel, kernel
-// row) is one copy of KW·GIC contiguous values when inside the input; tiny copies (a first layer's
-// 3 channels) are plain loops, which beat copy's call overhead.
+// padding). With dilation 1 and one group a kernel row's taps are adjacent input pixels, so for
+// the output pixels whose window lies inside the input each kernel row is one run of KW·C values:
+// one strided copy per kernel row covers them all. Border pixels go tap by tap.
 func im2colRow(col, x []float32, b, oh, g int, c *convOp, OW int) {
-	H, W, C, GIC, KH, KW := c.H, c.W, c.C, c.GIC, c.KH, c.KW
+	H, W, C, GIC, KH, KW, sw, pl := c.H, c.W, c.C, c.GIC, c.KH, c.KW, c.sw, c.pl
 	K := KH * KW * GIC
-	contiguous := c.dw == 1 && c.G == 1 // a kernel row is then one run of the input
-	for ow := 0; ow < OW; ow++ {
-		dst := col[ow*K : (ow+1)*K]
-		iw0 := ow*c.sw - c.pl
-		for kh := 0; kh < KH; kh++ {
-			ih := oh*c.sh - c.pt + kh*c.dh
-			drow := dst[kh*KW*GIC : (kh+1)*KW*GIC]
-			if ih < 0 || ih >= H {
-				clear(drow)
+	run := KW * GIC
+	owLo, owHi := 0, 0 // output pixels whose kernel rows are whole runs of the input
+	if c.dw == 1 && c.G == 1 && W-KW+pl >= 0 {
+		owLo = (pl + sw - 1) / sw
+		owHi = min(OW, (W-KW+pl)/sw+1)
+		owLo = min(owLo, owHi)
+	}
+	for kh := 0; kh < KH; kh++ {
+		ih := oh*c.sh - c.pt + kh*c.dh
+		if ih < 0 || ih >= H {
+			for ow := 0; ow < OW; ow++ {
+				clear(col[ow*K+kh*run : ow*K+kh*run+run])
+			}
+			continue
+		}
+		base := ((b*H + ih) * W) * C
+		lo, hi := owLo, owHi
+		if hi > lo && !gemm.StridedCopy(col[lo*K+kh*run:], K, x[base+(lo*sw-pl)*C:], sw*C, hi-lo, run) {
+			lo, hi = 0, 0 // cannot happen for checked shapes; the tap loop below then does all
+		}
+		for ow := 0; ow < OW; ow++ {
+			if ow == lo && hi > lo {
+				ow = hi - 1
 				continue
 			}
-			base := ((b*H + ih) * W) * C
-			if contiguous && iw0 >= 0 && iw0+KW <= W {
-				copySmall(drow, x[base+iw0*C:base+(iw0+KW)*C])
-				continue
-			}
+			drow := col[ow*K+kh*run : ow*K+kh*run+run]
+			iw0 := ow*sw - pl
 			for kw := 0; kw < KW; kw++ {
 				iw := iw0 + kw*c.dw
 				d := drow[kw*GIC : (kw+1)*GIC]

@@ -40,3 +40,22 @@ func maxIntoGo(dst, src []float32) {
 		}
 	}
 }
+
+// StridedCopy copies count runs of run values: run r from src[r*srcStride:] to dst[r*dstStride:]
+// (an im2col's kernel rows for a row of output pixels). It reports false, copying nothing, when a
+// run would fall outside dst or src.
+func StridedCopy(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
+	if count <= 0 || run <= 0 {
+		return count >= 0 && run >= 0
+	}
+	if dstStride < 0 || srcStride < 0 || (count-1)*dstStride+run > len(dst) || (count-1)*srcStride+run > len(src) {
+		return false
+	}
+	if stridedCopyVector(dst, dstStride, src, srcStride, count, run) {
+		return true
+	}
+	for r := 0; r < count; r++ {
+		copy(dst[r*dstStride:r*dstStride+run], src[r*srcStride:r*srcStride+run])
+	}
+	return true
+}

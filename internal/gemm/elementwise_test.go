@@ -55,3 +55,36 @@ func TestElementwise(t *testing.T) {
 		check("add in place", in, func(i int) float32 { return a[i] + b[i] })
 	}
 }
+
+// TestStridedCopy checks runs shorter than, equal to and longer than a vector, with strides that
+// leave gaps (which must stay untouched) and out-of-range requests (which must copy nothing).
+func TestStridedCopy(t *testing.T) {
+	for _, run := range []int{1, 3, 9, 16, 17, 21, 40} {
+		for _, count := range []int{0, 1, 5} {
+			ds, ss := run+3, run*2+1
+			src := make([]float32, max((count-1)*ss+run, 0)+2)
+			for i := range src {
+				src[i] = float32(i + 1)
+			}
+			dst := make([]float32, max((count-1)*ds+run, 0)+5)
+			for i := range dst {
+				dst[i] = -1
+			}
+			if !StridedCopy(dst, ds, src, ss, count, run) {
+				t.Fatalf("run %d count %d: refused", run, count)
+			}
+			for i := range dst {
+				want := float32(-1)
+				if r, o := i/ds, i%ds; r < count && o < run {
+					want = src[r*ss+o]
+				}
+				if dst[i] != want {
+					t.Fatalf("run %d count %d: dst[%d] = %v, want %v", run, count, i, dst[i], want)
+				}
+			}
+			if count > 0 && StridedCopy(dst[:(count-1)*ds+run-1], ds, src, ss, count, run) {
+				t.Fatalf("run %d count %d: copied past dst", run, count)
+			}
+		}
+	}
+}

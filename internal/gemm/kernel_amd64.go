@@ -166,3 +166,16 @@ func MaxInto(dst, src []float32) {
 	}
 	maxIntoGo(dst[v:], src[v:])
 }
+
+//go:noescape
+func stridedCopy512(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
+
+// stridedCopyVector runs the AVX-512 strided copy (operands already checked); it reports
+// whether it did.
+func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
+	if !useAVX512 {
+		return false
+	}
+	stridedCopy512(&dst[0], dstStride, &src[0], srcStride, count, run)
+	return true
+}

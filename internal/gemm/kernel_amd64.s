@@ -264,3 +264,50 @@ mxloop:
 mxdone:
 	VZEROUPPER
 	RET
+
+// func stridedCopy512(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
+//
+// AVX-512F: count runs of run floats, run r from src + r*srcStride to dst + r*dstStride (strides
+// in floats): whole zmm moves, then one masked move for run%16 (masked-off lanes are neither read
+// nor written, so nothing outside a run is touched).
+TEXT ·stridedCopy512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ dstStride+8(FP), R8
+	SHLQ $2, R8
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), R9
+	SHLQ $2, R9
+	MOVQ count+32(FP), R10
+	MOVQ run+40(FP), R11
+	MOVQ R11, CX
+	ANDQ $15, CX
+	MOVL $1, BX
+	SHLL CX, BX
+	DECL BX
+	KMOVW BX, K1
+	SHRQ $4, R11
+	TESTQ R10, R10
+	JEQ scdone
+scloop:
+	MOVQ SI, R12
+	MOVQ DI, R13
+	MOVQ R11, BX
+scfull:
+	TESTQ BX, BX
+	JEQ sctail
+	VMOVUPS (R12), Z0
+	VMOVUPS Z0, (R13)
+	ADDQ $64, R12
+	ADDQ $64, R13
+	DECQ BX
+	JMP scfull
+sctail:
+	VMOVUPS.Z (R12), K1, Z0
+	VMOVUPS Z0, K1, (R13)
+	ADDQ R9, SI
+	ADDQ R8, DI
+	DECQ R10
+	JNZ scloop
+scdone:
+	VZEROUPPER
+	RET

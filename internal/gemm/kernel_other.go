@@ -49,3 +49,8 @@ func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []
 
 // MaxInto sets dst[i] = max(dst[i], src[i]), NaN if either is NaN.
 func MaxInto(dst, src []float32) { maxIntoGo(dst, src) }
+
+// stridedCopyVector has no vector kernel here.
+func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
+	return false
+}
