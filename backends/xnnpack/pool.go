@@ -21,6 +21,9 @@ type workerPool struct {
 	// callerWake wakes a caller that stopped spinning for the last tasks (buffered: one token).
 	callerWake chan struct{}
 	workers    []*poolWorker
+	// serialFor counts regions still to run on the caller alone after a worker was found
+	// descheduled (see stallWait).
+	serialFor atomic.Int32
 }
 
 type poolWorker struct {
@@ -51,6 +54,15 @@ const spinFor = 200 * time.Microsecond
 // whose cores are busy with other processes a worker's thread may be descheduled mid-task, and
 // spinning then only takes a core from whoever runs instead.
 const waitSpin = 20 * time.Microsecond
+
+// When the caller waits more than stallWait for a worker's last task, the worker's thread was
+// almost certainly descheduled (another process wants the core), and every region would pay an OS
+// time slice like that: the next stallRegions regions run on the caller alone, with the workers
+// parked, before two threads are tried again.
+const (
+	stallWait    = time.Millisecond
+	stallRegions = 64
+)
 
 var pool = workerPool{callerWake: make(chan struct{}, 1)}
 
@@ -106,6 +118,10 @@ func (j *poolJob) work() {
 
 // run executes fn(0..n-1) on the caller and up to threads-1 workers, returning when all are done.
 func (wp *workerPool) run(threads, n int, fn func(task int)) {
+	if threads > 1 && wp.serialFor.Load() > 0 {
+		wp.serialFor.Add(-1)
+		threads = 1
+	}
 	if threads <= 1 || n <= 1 || !wp.mu.TryLock() {
 		for t := 0; t < n; t++ {
 			fn(t)
@@ -138,6 +154,9 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 			j.callerBlocked.Store(true)
 			if j.remaining.Load() != 0 { // else the last task finished before seeing the flag
 				<-wp.callerWake
+			}
+			if time.Since(start) > stallWait {
+				wp.serialFor.Store(stallRegions)
 			}
 			break
 		}
