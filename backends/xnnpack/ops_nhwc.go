@@ -326,6 +326,10 @@ func depthwiseConv2d(p *plan, n *Node) error {
 		if err != nil {
 			return errorf("depthwise input %v: %v", x.dims, err)
 		}
+		if dh == 1 && dw == 1 {
+			// Interior windows can then skip the table (gemm's register-weights kernels).
+			t.SetGeometry(gemm.DWGeometry{N: N, H: H, W: W, C: C, KH: KH, KW: KW, SH: sh, SW: sw, PT: pt, PL: pl, OH: OH, OW: OW})
+		}
 		tab = &dwTable{key: key, taps: t, zeros: make([]float32, C)}
 		if p.dwTaps == nil {
 			p.dwTaps = map[*Node]*dwTable{}

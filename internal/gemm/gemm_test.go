@@ -245,3 +245,70 @@ func BenchmarkBias_28x128x64(b *testing.B) { benchBias(b, 28, 64, 128) }
 
 // An M=1 classifier: the weights (4 MB) stream from beyond L2 every call.
 func BenchmarkBias_1x1024x1000(b *testing.B) { benchBias(b, 1, 1000, 1024) }
+
+// TestDWGeometry runs depthwise convolutions with their geometry set (interior windows through
+// the register-weights kernel where there is one, borders through the table) on random shapes,
+// pixel sub-ranges that start and end mid-row, and channel counts with masked tails.
+func TestDWGeometry(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for it := 0; it < 200; it++ {
+		k := []int{3, 5, 2}[r.IntN(3)]
+		g := DWGeometry{N: 1 + r.IntN(2), H: 1 + r.IntN(12), W: 1 + r.IntN(12), C: []int{8, 16, 24, 72, 3, 40}[r.IntN(6)],
+			KH: k, KW: k, SH: 1 + r.IntN(2), SW: 1 + r.IntN(2), PT: r.IntN(k), PL: r.IntN(k)}
+		pb, pr := r.IntN(k), r.IntN(k)
+		if g.H+g.PT+pb < k || g.W+g.PL+pr < k {
+			continue
+		}
+		g.OH, g.OW = (g.H+g.PT+pb-k)/g.SH+1, (g.W+g.PL+pr-k)/g.SW+1
+		n, nt, npix := g.C, k*k, g.N*g.OH*g.OW
+		x := randSlice(r, g.N*g.H*g.W*g.C)
+		offs := make([]int32, 0, npix*nt)
+		for b := 0; b < g.N; b++ {
+			for oh := 0; oh < g.OH; oh++ {
+				for ow := 0; ow < g.OW; ow++ {
+					for kh := 0; kh < k; kh++ {
+						for kw := 0; kw < k; kw++ {
+							ih, iw := oh*g.SH-g.PT+kh, ow*g.SW-g.PL+kw
+							o := int32(-1)
+							if ih >= 0 && ih < g.H && iw >= 0 && iw < g.W {
+								o = int32(((b*g.H+ih)*g.W + iw) * g.C)
+							}
+							offs = append(offs, o)
+						}
+					}
+				}
+			}
+		}
+		d, err := NewDWTaps(offs, npix, nt, n, len(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.SetGeometry(g) {
+			t.Fatalf("%+v: geometry refused", g)
+		}
+		w, bias, zero := randSlice(r, nt*n), randSlice(r, n), make([]float32, n)
+		p0 := r.IntN(npix)
+		p1 := p0 + 1 + r.IntN(npix-p0)
+		if it%3 == 0 {
+			p0, p1 = 0, npix
+		}
+		out := make([]float32, (p1-p0)*n)
+		if err := d.Depthwise(out, x, p0, p1, w, n, bias, zero, -2, 2.5); err != nil {
+			t.Fatal(err)
+		}
+		for p := p0; p < p1; p++ {
+			for c := 0; c < n; c++ {
+				want := float64(bias[c])
+				for i := 0; i < nt; i++ {
+					if o := offs[p*nt+i]; o >= 0 {
+						want += float64(x[int(o)+c]) * float64(w[i*n+c])
+					}
+				}
+				want = math.Min(math.Max(want, -2), 2.5)
+				if got := out[(p-p0)*n+c]; math.Abs(float64(got)-want) > 1e-4 {
+					t.Fatalf("%+v [%d,%d): out[%d,%d] = %v, want %v", g, p0, p1, p, c, got, want)
+				}
+			}
+		}
+	}
+}

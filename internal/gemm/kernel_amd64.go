@@ -179,3 +179,28 @@ func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride in
 	stridedCopy512(&dst[0], dstStride, &src[0], srcStride, count, run)
 	return true
 }
+
+//go:generate go run gen_dw512.go
+
+//go:noescape
+func dwDirect3x3(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
+//go:noescape
+func dwDirect5x5(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
+// dwDirectVector runs the register-weights kernel for a k×k window (3 or 5) when there is one
+// (operands already checked); it reports whether it did.
+func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w, bias []float32, lo, hi float32) bool {
+	if !useAVX512 {
+		return false
+	}
+	switch k {
+	case 3:
+		dwDirect3x3(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	case 5:
+		dwDirect5x5(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	default:
+		return false
+	}
+	return true
+}

@@ -54,3 +54,8 @@ func MaxInto(dst, src []float32) { maxIntoGo(dst, src) }
 func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
 	return false
 }
+
+// dwDirectVector has no vector kernel here.
+func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w, bias []float32, lo, hi float32) bool {
+	return false
+}
