@@ -35,7 +35,7 @@ func main() {
 		w("// in[p*instep + kh*rowstride + kw*c + ch] * w[(kh*%d+kw)*c + ch], lo, hi) (strides in floats).", k)
 		w("TEXT ·%s(SB), NOSPLIT, $0-72", name)
 		w("\tMOVQ c+40(FP), SI")
-		w("\tSHLQ $2, SI") // C4
+		w("\tSHLQ $2, SI")         // C4
 		w("\tLEAQ (SI)(SI*2), DI") // C12
 		w("\tMOVQ instep+24(FP), R13")
 		w("\tSHLQ $2, R13")
