@@ -225,9 +225,13 @@ func (p *plan) release(k int) {
 // parallel splits rows [0, n) into chunks (multiples of unit rows, so GEMM tiles stay whole) and
 // runs f on each across the plan's threads. There are a few chunks per thread, claimed
 // dynamically, so a thread slowed by the machine's other load does not hold the others up.
-func (p *plan) parallel(n, unit int, f func(lo, hi int)) {
+//
+// work estimates the whole region's cost in multiply-adds (an element moved counts about 4): a
+// region below minParallelWork runs on the caller, since handing half of a microsecond's work to
+// another core costs about as much as it saves, and moves the data to that core's cache.
+func (p *plan) parallel(n, unit, work int, f func(lo, hi int)) {
 	t := p.threads
-	if t <= 1 || n < 2*unit {
+	if t <= 1 || n < 2*unit || work < minParallelWork {
 		f(0, n)
 		return
 	}
@@ -239,6 +243,10 @@ func (p *plan) parallel(n, unit int, f func(lo, hi int)) {
 		f(i*chunk, min((i+1)*chunk, n))
 	})
 }
+
+// minParallelWork is the smallest region (in multiply-adds) split across threads: ~1-2 us of work.
+// (A variable so tests can split tiny regions too.)
+var minParallelWork = 1 << 17
 
 // packedFilter returns a node's filter packed at init, or packs a non-constant one now.
 func (p *plan) packedFilter(n *Node, w []float32) []*gemm.PackedB {

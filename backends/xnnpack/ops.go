@@ -137,7 +137,7 @@ func (p *plan) elementwise(n int, f func(lo, hi int)) {
 		f(0, n)
 		return
 	}
-	p.parallel(n, elementwiseGrain/4, f)
+	p.parallel(n, elementwiseGrain/4, 4*n, f)
 }
 
 // binaryOpVec is binaryOp with a slice kernel for the shapes that dominate CNNs: equal shapes
@@ -175,7 +175,7 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 			if rows < 2*grain {
 				grain = rows
 			}
-			p.parallel(rows, grain, func(lo, hi int) {
+			p.parallel(rows, grain, 4*len(y.data), func(lo, hi int) {
 				for r := lo; r < hi; r++ {
 					vec(y.data[r*inner:(r+1)*inner], a.data[r*inner:], bv)
 				}
@@ -427,12 +427,12 @@ func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c [
 	tile := gemm.TileRows()
 	byRows := m*pb.K >= pb.K*pb.N && m >= 2*p.threads*tile
 	if p.threads <= 1 || byRows || pb.Panels() < 2 {
-		p.parallel(m, tile, func(r0, r1 int) {
+		p.parallel(m, tile, m*pb.K*pb.N, func(r0, r1 int) {
 			pb.GemmBias(r1-r0, a[r0*lda:], lda, bias, c[r0*ldc:], ldc, lo, hi)
 		})
 		return
 	}
-	p.parallel(pb.Panels(), 1, func(j0, j1 int) {
+	p.parallel(pb.Panels(), 1, m*pb.K*pb.N, func(j0, j1 int) {
 		pb.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, j0, j1)
 	})
 }

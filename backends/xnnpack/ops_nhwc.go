@@ -126,7 +126,7 @@ func conv2d(p *plan, n *Node) error {
 		// Small outputs (deep layers: 14x14, 7x7) become one GEMM over every output pixel, so the
 		// weights (MBs at K = 9·512) are read once per layer, not once per output row.
 		col := p.scratch(N * OH * OW * K)
-		p.parallel(N*OH, 1, func(r0, r1 int) {
+		p.parallel(N*OH, 1, 4*N*OH*OW*K, func(r0, r1 int) {
 			for r := r0; r < r1; r++ {
 				im2colRow(col[r*OW*K:(r+1)*OW*K], x.data, r/OH, r%OH, 0, c, OW)
 			}
@@ -136,7 +136,7 @@ func conv2d(p *plan, n *Node) error {
 	}
 	// Otherwise blocks of output rows, each patch matrix about an L2's share, per task.
 	blockRows := max(1, im2colBlock/max(OW*K, 1))
-	p.parallel(N*OH, blockRows, func(r0, r1 int) {
+	p.parallel(N*OH, blockRows, N*OH*OW*K*OC, func(r0, r1 int) {
 		buf := p.colPool.Get().(*[]float32)
 		defer p.colPool.Put(buf)
 		if need := min(blockRows, r1-r0) * OW * K; cap(*buf) < need {
@@ -269,7 +269,7 @@ func depthwiseConv2d(p *plan, n *Node) error {
 	lo, hi := n.OutputMin, n.OutputMax // fused: depthwise applies its own output range
 	if M != 1 {
 		// A channel multiplier: output channel o reads input channel o/M. Rare; plain loops.
-		p.parallel(N*OH, 1, func(rlo, rhi int) {
+		p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW, func(rlo, rhi int) {
 			for r := rlo; r < rhi; r++ {
 				b, oh := r/OH, r%OH
 				for ow := 0; ow < OW; ow++ {
@@ -338,7 +338,7 @@ func depthwiseConv2d(p *plan, n *Node) error {
 	}
 	var failed atomic.Bool
 	// Chunks of whole output rows keep each task's input rows together in cache.
-	p.parallel(N*OH*OW, max(OW, 1), func(p0, p1 int) {
+	p.parallel(N*OH*OW, max(OW, 1), N*OH*OW*OC*KH*KW, func(p0, p1 int) {
 		if err := tab.taps.Depthwise(y.data[p0*OC:p1*OC], x.data, p0, p1, w.data, OC, bias, tab.zeros, lo, hi); err != nil {
 			failed.Store(true)
 		}
@@ -436,7 +436,7 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 		y := p.out(n.Outputs[0], []int{N, OH, OW, C})
 		ninf := float32(math.Inf(-1))
 		// Each output pixel folds its in-bounds taps in whole-pixel vector steps over channels.
-		p.parallel(N*OH, 1, func(r0, r1 int) {
+		p.parallel(N*OH, 1, 4*N*OH*OW*C*PH*PW, func(r0, r1 int) {
 			for r := r0; r < r1; r++ {
 				b, oh := r/OH, r%OH
 				for ow := 0; ow < OW; ow++ {
@@ -500,7 +500,7 @@ func globalAvgPool(p *plan, n *Node) error {
 	// split across threads in blocks.
 	inv := 1 / float32(max(H*W, 1))
 	const cblock = 64
-	p.parallel(N*((C+cblock-1)/cblock), 1, func(t0, t1 int) {
+	p.parallel(N*((C+cblock-1)/cblock), 1, 4*N*H*W*C, func(t0, t1 int) {
 		for t := t0; t < t1; t++ {
 			nb := (C + cblock - 1) / cblock
 			b, c0 := t/nb, t%nb*cblock
@@ -582,7 +582,7 @@ func (p *plan) transposeTiled(dst, src []float32, strides, dims []int) {
 	const tile = 64
 	ni, nl := dims[inner], dims[r-1]
 	sl, oi := strides[r-1], ostr[inner]
-	p.parallel(nouter, 1, func(o0, o1 int) {
+	p.parallel(nouter, 1, 4*len(dst), func(o0, o1 int) {
 		for o := o0; o < o1; o++ {
 			ib, ob, rest := 0, 0, o
 			for k := len(outer) - 1; k >= 0; k-- {

@@ -41,7 +41,7 @@ func TestParallelChunks(t *testing.T) {
 		for _, c := range []struct{ n, unit int }{{0, 1}, {1, 1}, {5, 14}, {49, 14}, {196, 14}, {1000, 1}, {7, 1}} {
 			var mu sync.Mutex
 			seen := make([]int, c.n)
-			p.parallel(c.n, c.unit, func(lo, hi int) {
+			p.parallel(c.n, c.unit, minParallelWork, func(lo, hi int) {
 				if lo%c.unit != 0 {
 					t.Errorf("chunk starts at %d, not a multiple of %d", lo, c.unit)
 				}
