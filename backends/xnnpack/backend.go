@@ -92,6 +92,8 @@ type plan struct {
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*Node][]*gemm.PackedB
+	// fusedAct holds the activations folded into their producers (fuseActivations).
+	fusedAct map[*Node]func([]float32)
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
 	dwTaps map[*Node]*dwTable
 	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
@@ -157,6 +159,7 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		}
 		p.steps = append(p.steps, step{node: n, run: run})
 	}
+	p.fuseActivations()
 	p.planReuse()
 	// Pack constant weights once.
 	p.packed = map[*Node][]*gemm.PackedB{}
@@ -180,6 +183,53 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 	}
 	return p, nil
 }
+
+// fuseActivations folds a hardswish that is the only reader of a convolution's, depthwise
+// convolution's or fully connected layer's output into that node: the producer writes the
+// hardswish's output value and applies it to each chunk it computes, while the chunk is still in
+// cache, instead of a separate pass over memory (MobileNetV3's layers mostly end this way). The
+// hardswish's step becomes a no-op. Node outputs are rewired in the plan's own copy of the graph.
+func (p *plan) fuseActivations() {
+	readers := map[uint32][]int{}
+	for k, n := range p.g.Nodes {
+		for _, id := range n.Inputs {
+			if id != invalidID {
+				readers[id] = append(readers[id], k)
+			}
+		}
+	}
+	for k := range p.g.Nodes {
+		n := &p.g.Nodes[k]
+		switch n.Op {
+		case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected:
+		default:
+			continue
+		}
+		if len(n.Outputs) != 1 || n.Outputs[0] == invalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() {
+			continue
+		}
+		rs := readers[n.Outputs[0]]
+		if len(rs) != 1 || rs[0] <= k {
+			continue
+		}
+		h := &p.g.Nodes[rs[0]]
+		if h.Op != schema.XNodeUnionXNNHardswish || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == invalidID ||
+			!math.IsInf(float64(h.OutputMin), -1) || !math.IsInf(float64(h.OutputMax), 1) {
+			continue
+		}
+		if p.fusedAct == nil {
+			p.fusedAct = map[*Node]func([]float32){}
+		}
+		n.Outputs = []uint32{h.Outputs[0]}
+		p.fusedAct[n] = func(d []float32) { gemm.Hardswish(d, d) }
+		h.Inputs, h.Outputs = nil, nil // read and write nothing: its producer did the work
+		p.steps[rs[0]].run = func(*plan, *Node) error { return nil }
+	}
+}
+
+// act is the activation fused into node n's output (nil for none): producers apply it to each
+// chunk of output right after computing it.
+func (p *plan) act(n *Node) func([]float32) { return p.fusedAct[n] }
 
 // planReuse computes, for each intermediate value, the node after which nothing reads it.
 // External values (the caller's memory, or copied out at the end) and constants are never pooled.
@@ -412,8 +462,8 @@ func (p *plan) take(n int) []float32 {
 // clampOutput applies a node's fused output range.
 func clampOutput(p *plan, n *Node) {
 	lo, hi := n.OutputMin, n.OutputMax
-	if math.IsInf(float64(lo), -1) && math.IsInf(float64(hi), 1) {
-		return
+	if (math.IsInf(float64(lo), -1) && math.IsInf(float64(hi), 1)) || len(n.Outputs) == 0 {
+		return // no range, or a node fused into its producer
 	}
 	gemm.Clamp(p.val(n.Outputs[0]).data, lo, hi)
 }

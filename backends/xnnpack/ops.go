@@ -415,7 +415,7 @@ func fullyConnected(p *plan, n *Node) error {
 	} else {
 		pb = packFC(w.data, w.dims[0], w.dims[1], n.Flags)
 	}
-	p.gemmBias(pb, rows, x.data, ic, bias, y.data, oc, n.OutputMin, n.OutputMax) // bias and range fused into the store
+	p.gemmBias(pb, rows, x.data, ic, bias, y.data, oc, n.OutputMin, n.OutputMax, p.act(n)) // bias and range fused into the store
 	return nil
 }
 
@@ -423,18 +423,28 @@ func fullyConnected(p *plan, n *Node) error {
 // larger operand (early layers: many pixels, few channels); when the weights are larger (a 7x7
 // layer, an M=1 classifier) they split by column panels, so each thread reads only its part of
 // the weights and the small A is shared.
-func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32) {
+func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32, act func([]float32)) {
 	tile := gemm.TileRows()
 	byRows := m*pb.K >= pb.K*pb.N && m >= 2*p.threads*tile
 	if p.threads <= 1 || byRows || pb.Panels() < 2 {
 		p.parallel(m, tile, m*pb.K*pb.N, func(r0, r1 int) {
 			pb.GemmBias(r1-r0, a[r0*lda:], lda, bias, c[r0*ldc:], ldc, lo, hi)
+			if act != nil { // rows just written, still in cache
+				for r := r0; r < r1; r++ {
+					act(c[r*ldc : r*ldc+pb.N])
+				}
+			}
 		})
 		return
 	}
 	p.parallel(pb.Panels(), 1, m*pb.K*pb.N, func(j0, j1 int) {
 		pb.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, j0, j1)
 	})
+	if act != nil { // few rows: one pass over the small result
+		for r := 0; r < m; r++ {
+			act(c[r*ldc : r*ldc+pb.N])
+		}
+	}
 }
 
 // batchMatMul: [..., m, k] x [..., k, n] (or [..., n, k] with the transpose flag), batch dims

@@ -118,7 +118,7 @@ func conv2d(p *plan, n *Node) error {
 	}
 	if G == 1 && KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W {
 		// A 1x1 convolution is one GEMM over NHWC pixels.
-		p.gemmBias(packed[0], N*H*W, x.data, C, bias, y.data, OC, n.OutputMin, n.OutputMax)
+		p.gemmBias(packed[0], N*H*W, x.data, C, bias, y.data, OC, n.OutputMin, n.OutputMax, p.act(n))
 		return nil
 	}
 	lo, hi := n.OutputMin, n.OutputMax
@@ -131,7 +131,7 @@ func conv2d(p *plan, n *Node) error {
 				im2colRow(col[r*OW*K:(r+1)*OW*K], x.data, r/OH, r%OH, 0, c, OW)
 			}
 		})
-		p.gemmBias(packed[0], N*OH*OW, col, K, bias, y.data, OC, lo, hi)
+		p.gemmBias(packed[0], N*OH*OW, col, K, bias, y.data, OC, lo, hi, p.act(n))
 		return nil
 	}
 	// Otherwise blocks of output rows, each patch matrix about an L2's share, per task.
@@ -151,6 +151,9 @@ func conv2d(p *plan, n *Node) error {
 				}
 				// Output rows r are contiguous in y across images too: pixel (r, ow) is at r·OW+ow.
 				packed[g].GemmBias((b1-b0)*OW, col, K, groupBias(g), y.data[b0*OW*OC+g*GOC:], OC, lo, hi)
+			}
+			if act := p.act(n); act != nil {
+				act(y.data[b0*OW*OC : b1*OW*OC])
 			}
 		}
 	})
@@ -337,10 +340,14 @@ func depthwiseConv2d(p *plan, n *Node) error {
 		p.dwTaps[n] = tab
 	}
 	var failed atomic.Bool
+	act := p.act(n)
 	// Chunks of whole output rows keep each task's input rows together in cache.
 	p.parallel(N*OH*OW, max(OW, 1), N*OH*OW*OC*KH*KW, func(p0, p1 int) {
 		if err := tab.taps.Depthwise(y.data[p0*OC:p1*OC], x.data, p0, p1, w.data, OC, bias, tab.zeros, lo, hi); err != nil {
 			failed.Store(true)
+		}
+		if act != nil {
+			act(y.data[p0*OC : p1*OC])
 		}
 	})
 	if failed.Load() {
