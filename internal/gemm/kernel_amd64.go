@@ -6,8 +6,8 @@ package gemm
 
 import "golang.org/x/sys/cpu"
 
-// useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the AVX-512F 7x32
-// kernels (32 registers hold a 7x32 tile with room to broadcast A: 9 loads per 14 FMAs).
+// useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the AVX-512F 14x32
+// kernels (32 registers hold a 14x32 tile of accumulators, two B vectors and two broadcasts).
 var (
 	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
@@ -15,13 +15,13 @@ var (
 
 // biasMR is the row count of a full tile; panelNR the width PackB packs panels to.
 var (
-	biasMR  = map[bool]int{true: 7, false: MR}[useAVX512]
+	biasMR  = map[bool]int{true: 14, false: MR}[useAVX512]
 	panelNR = map[bool]int{true: 32, false: NR}[useAVX512]
 )
 
 // Tile buffers are sized for the largest tile any kernel here computes.
 const (
-	maxTileRows = 7
+	maxTileRows = 14
 	maxNR       = 32
 )
 

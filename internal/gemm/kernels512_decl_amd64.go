@@ -26,6 +26,27 @@ func kernelBias32x6(a *float32, lda int, b *float32, bias *float32, c *float32, 
 func kernelBias32x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
 //go:noescape
+func kernelBias32x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias32x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias32x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias32x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias32x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias32x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias32x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
 func kernelBias16x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
 //go:noescape
@@ -46,6 +67,27 @@ func kernelBias16x6(a *float32, lda int, b *float32, bias *float32, c *float32, 
 //go:noescape
 func kernelBias16x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
+//go:noescape
+func kernelBias16x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias16x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias16x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias16x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias16x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias16x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
+//go:noescape
+func kernelBias16x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+
 // biasKernel512 runs the r-row kernel for a panel nr (32 or 16) columns wide.
 func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32) {
 	switch nr*16 + r {
@@ -63,6 +105,20 @@ func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c 
 		kernelBias32x6(a, lda, b, bias, c, ldc, k, lo, hi)
 	case 519:
 		kernelBias32x7(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 520:
+		kernelBias32x8(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 521:
+		kernelBias32x9(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 522:
+		kernelBias32x10(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 523:
+		kernelBias32x11(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 524:
+		kernelBias32x12(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 525:
+		kernelBias32x13(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 526:
+		kernelBias32x14(a, lda, b, bias, c, ldc, k, lo, hi)
 	case 257:
 		kernelBias16x1(a, lda, b, bias, c, ldc, k, lo, hi)
 	case 258:
@@ -77,5 +133,19 @@ func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c 
 		kernelBias16x6(a, lda, b, bias, c, ldc, k, lo, hi)
 	case 263:
 		kernelBias16x7(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 264:
+		kernelBias16x8(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 265:
+		kernelBias16x9(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 266:
+		kernelBias16x10(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 267:
+		kernelBias16x11(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 268:
+		kernelBias16x12(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 269:
+		kernelBias16x13(a, lda, b, bias, c, ldc, k, lo, hi)
+	case 270:
+		kernelBias16x14(a, lda, b, bias, c, ldc, k, lo, hi)
 	}
 }
