@@ -119,7 +119,8 @@ func checkGemmBias(t *testing.T, r *rand.Rand) {
 	shapes := []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
 		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33},
 		{703, 50, 100, 101, 52},   // A past panelsOuterMaxA: row tiles outside
-		{260, 520, 520, 520, 520}} // both large: panels outside
+		{260, 520, 520, 520, 520}, // both large: panels outside
+		{45, 600, 1100, 1101, 603}, {17, 70, 1030, 1030, 70}} // long K
 	// Every row count of a short tile (1 to 15 and past two tiles), with K odd, even and a multiple
 	// of the split kernels' unroll, and column tails.
 	for m := 1; m <= 31; m += 1 + m/8 {
@@ -312,3 +313,7 @@ func TestDWGeometry(t *testing.T) {
 		}
 	}
 }
+
+// ResNet-18's deep 3x3 convolutions as one GEMM over all pixels (K = 9 x channels).
+func BenchmarkBias_196x2304x256(b *testing.B) { benchBias(b, 196, 256, 2304) }
+func BenchmarkBias_49x4608x512(b *testing.B)  { benchBias(b, 49, 512, 4608) }
