@@ -31,14 +31,18 @@ type poolWorker struct {
 	wake     chan struct{}
 }
 
-// poolJob is one parallel region: tasks [0, n) of fn, claimed in order. The claim and completion
+// poolJob is one parallel region: tasks [0, n) of fn. The caller claims tasks from the front and
+// workers from the back, so with two threads the caller computes the first part of every layer's
+// rows and the worker the last: consecutive layers then mostly find their input in their own
+// core's L2 (the rows a layer reads are near the rows the previous one wrote), while a thread
+// that falls behind still has its remaining tasks taken by the other. The claim and completion
 // counters sit on their own cache lines: both threads hit them once per task.
 type poolJob struct {
 	fn      func(task int)
 	n       int64
 	helpers int // workers allowed to join (the plan's thread count minus the caller)
 	_       [40]byte
-	next    atomic.Int64
+	ends    atomic.Uint64 // unclaimed tasks [front, back): front in the low 32 bits
 	_       [56]byte
 	// remaining counts unfinished tasks; the one finishing the last wakes a blocked caller.
 	remaining     atomic.Int64
@@ -94,19 +98,37 @@ func (wp *workerPool) loop(id int, w *poolWorker, seen uint64) {
 		}
 		seen = wp.gen.Load()
 		if j := wp.job.Load(); j != nil && id < j.helpers {
-			j.work()
+			j.work(false)
+		}
+	}
+}
+
+// claim takes the next task from the front or the back; ok is false when none are left.
+func (j *poolJob) claim(front bool) (task int, ok bool) {
+	for {
+		v := j.ends.Load()
+		f, b := v&0xffffffff, v>>32
+		if f >= b {
+			return 0, false
+		}
+		if front {
+			if j.ends.CompareAndSwap(v, b<<32|(f+1)) {
+				return int(f), true
+			}
+		} else if j.ends.CompareAndSwap(v, (b-1)<<32|f) {
+			return int(b - 1), true
 		}
 	}
 }
 
 // work claims and runs tasks until none are left.
-func (j *poolJob) work() {
+func (j *poolJob) work(front bool) {
 	for {
-		t := j.next.Add(1) - 1
-		if t >= j.n {
+		t, ok := j.claim(front)
+		if !ok {
 			return
 		}
-		j.fn(int(t))
+		j.fn(t)
 		if j.remaining.Add(-1) == 0 && j.callerBlocked.Load() {
 			select {
 			case j.wake <- struct{}{}:
@@ -118,6 +140,9 @@ func (j *poolJob) work() {
 
 // run executes fn(0..n-1) on the caller and up to threads-1 workers, returning when all are done.
 func (wp *workerPool) run(threads, n int, fn func(task int)) {
+	if n >= 1<<31 {
+		threads = 1 // the claim word holds 32-bit task indices
+	}
 	if threads > 1 && wp.serialFor.Load() > 0 {
 		wp.serialFor.Add(-1)
 		threads = 1
@@ -136,6 +161,7 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 	default:
 	}
 	j := &poolJob{fn: fn, n: int64(n), helpers: helpers, wake: wp.callerWake}
+	j.ends.Store(uint64(n) << 32)
 	j.remaining.Store(int64(n))
 	wp.job.Store(j)
 	wp.gen.Add(1)
@@ -147,7 +173,7 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 			}
 		}
 	}
-	j.work()
+	j.work(true)
 	start := time.Now()
 	for spins := 0; j.remaining.Load() != 0; spins++ {
 		if spins&255 == 255 && time.Since(start) > waitSpin {
