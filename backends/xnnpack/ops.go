@@ -430,9 +430,7 @@ func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c [
 		p.parallel(m, tile, m*pb.K*pb.N, func(r0, r1 int) {
 			pb.GemmBias(r1-r0, a[r0*lda:], lda, bias, c[r0*ldc:], ldc, lo, hi)
 			if act != nil { // rows just written, still in cache
-				for r := r0; r < r1; r++ {
-					act(c[r*ldc : r*ldc+pb.N])
-				}
+				actRows(act, c, r0, r1, ldc, pb.N)
 			}
 		})
 		return
@@ -441,9 +439,22 @@ func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c [
 		pb.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, j0, j1)
 	})
 	if act != nil { // few rows: one pass over the small result
-		for r := 0; r < m; r++ {
-			act(c[r*ldc : r*ldc+pb.N])
-		}
+		actRows(act, c, 0, m, ldc, pb.N)
+	}
+}
+
+// actRows applies act to columns [0, n) of rows [r0, r1) of c (row stride ldc): in one call when
+// the rows are contiguous, as a layer's output is.
+func actRows(act func([]float32), c []float32, r0, r1, ldc, n int) {
+	if r1 <= r0 {
+		return
+	}
+	if ldc == n {
+		act(c[r0*ldc : r1*ldc])
+		return
+	}
+	for r := r0; r < r1; r++ {
+		act(c[r*ldc : r*ldc+n])
 	}
 }
 

@@ -503,8 +503,8 @@ func globalAvgPool(p *plan, n *Node) error {
 		dims = []int{N, 1, 1, C}
 	}
 	y := p.out(n.Outputs[0], dims)
-	// fp32 sums of whole pixels in vector steps (XNNPACK accumulates in fp32 too), the channels
-	// split across threads in blocks.
+	// fp32 column sums over the pixels in vector steps (XNNPACK accumulates in fp32 too), the
+	// channels split across threads in blocks.
 	inv := 1 / float32(max(H*W, 1))
 	const cblock = 64
 	p.parallel(N*((C+cblock-1)/cblock), 1, 4*N*H*W*C, func(t0, t1 int) {
@@ -514,10 +514,7 @@ func globalAvgPool(p *plan, n *Node) error {
 			c1 := min(c0+cblock, C)
 			acc := y.data[b*C+c0 : b*C+c1]
 			clear(acc)
-			for i := 0; i < H*W; i++ {
-				px := x.data[(b*H*W+i)*C:]
-				gemm.Add(acc, acc, px[c0:c1])
-			}
+			gemm.SumRows(acc, x.data[b*H*W*C+c0:], H*W, C) // sizes are the input's own
 			for c := range acc {
 				acc[c] *= inv
 			}

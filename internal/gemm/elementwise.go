@@ -59,3 +59,23 @@ func StridedCopy(dst []float32, dstStride int, src []float32, srcStride int, cou
 	}
 	return true
 }
+
+// SumRows adds rows of x into acc: acc[c] += Σ_r x[r*stride+c] for c < len(acc), r < rows (a
+// global average pool's sum over pixels). It reports false, adding nothing, when a row would fall
+// outside x.
+func SumRows(acc, x []float32, rows, stride int) bool {
+	n := len(acc)
+	if rows <= 0 || n == 0 {
+		return rows >= 0
+	}
+	if stride < 0 || (rows-1)*stride+n > len(x) {
+		return false
+	}
+	if sumRowsVector(acc, x, rows, stride) {
+		return true
+	}
+	for r := 0; r < rows; r++ {
+		addGo(acc, acc, x[r*stride:r*stride+n])
+	}
+	return true
+}

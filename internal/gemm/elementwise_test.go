@@ -88,3 +88,33 @@ func TestStridedCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestSumRows checks the column sum over odd and even row counts and masked channel tails.
+func TestSumRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{1, 8, 16, 17, 40, 96} {
+		for _, rows := range []int{0, 1, 2, 7, 50} {
+			stride := n + 5
+			x := randSlice(r, max(rows*stride, 1))
+			acc := randSlice(r, n)
+			want := make([]float64, n)
+			for c := range want {
+				want[c] = float64(acc[c])
+				for k := 0; k < rows; k++ {
+					want[c] += float64(x[k*stride+c])
+				}
+			}
+			if !SumRows(acc, x, rows, stride) {
+				t.Fatalf("n %d rows %d: refused", n, rows)
+			}
+			for c := range acc {
+				if math.Abs(float64(acc[c])-want[c]) > 1e-4 {
+					t.Fatalf("n %d rows %d: acc[%d] = %v, want %v", n, rows, c, acc[c], want[c])
+				}
+			}
+		}
+	}
+	if SumRows(make([]float32, 8), make([]float32, 20), 3, 8) {
+		t.Error("SumRows read past x")
+	}
+}

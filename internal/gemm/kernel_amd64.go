@@ -204,3 +204,15 @@ func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w,
 	}
 	return true
 }
+
+//go:noescape
+func sumRows512(acc *float32, x *float32, rows int, stride int, n int)
+
+// sumRowsVector runs the AVX-512 column sum (operands already checked); it reports whether it did.
+func sumRowsVector(acc, x []float32, rows, stride int) bool {
+	if !useAVX512 {
+		return false
+	}
+	sumRows512(&acc[0], &x[0], rows, stride, len(acc))
+	return true
+}

@@ -313,3 +313,54 @@ sctail:
 scdone:
 	VZEROUPPER
 	RET
+
+// func sumRows512(acc *float32, x *float32, rows int, stride int, n int)
+//
+// AVX-512F: acc[c] += sum over r < rows of x[r*stride + c] for c < n (stride in floats), 16
+// channels at a time (the last block masked), two accumulators over alternate rows to hide the
+// add latency.
+TEXT ·sumRows512(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ stride+24(FP), R8
+	SHLQ $2, R8
+	MOVQ n+32(FP), DX
+srblock:
+	TESTQ DX, DX
+	JLE srdone
+	MOVL $0xffff, AX
+	CMPQ DX, $16
+	JGE srfull
+	MOVQ DX, CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+srfull:
+	KMOVW AX, K1
+	VMOVUPS.Z (DI), K1, Z0
+	VPXORD Z1, Z1, Z1
+	MOVQ SI, R9
+	MOVQ rows+16(FP), CX
+	SHRQ $1, CX
+	JEQ srodd
+srpair:
+	VADDPS (R9), Z0, K1, Z0
+	VADDPS (R9)(R8*1), Z1, K1, Z1
+	LEAQ (R9)(R8*2), R9
+	DECQ CX
+	JNZ srpair
+srodd:
+	MOVQ rows+16(FP), CX
+	ANDQ $1, CX
+	JEQ srstore
+	VADDPS (R9), Z0, K1, Z0
+srstore:
+	VADDPS Z1, Z0, K1, Z0
+	VMOVUPS Z0, K1, (DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, DX
+	JMP srblock
+srdone:
+	VZEROUPPER
+	RET

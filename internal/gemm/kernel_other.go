@@ -59,3 +59,6 @@ func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride in
 func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w, bias []float32, lo, hi float32) bool {
 	return false
 }
+
+// sumRowsVector has no vector kernel here.
+func sumRowsVector(acc, x []float32, rows, stride int) bool { return false }
