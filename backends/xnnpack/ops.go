@@ -426,8 +426,11 @@ func fullyConnected(p *plan, n *Node) error {
 func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32, act func([]float32)) {
 	tile := gemm.TileRows()
 	byRows := m*pb.K >= pb.K*pb.N && m >= 2*p.threads*tile
+	// Reading the weights counts too: an M=1 layer streams them from L3, and two cores pull
+	// them about twice as fast as one.
+	work := m*pb.K*pb.N + 4*pb.K*pb.N
 	if p.threads <= 1 || byRows || pb.Panels() < 2 {
-		p.parallel(m, tile, m*pb.K*pb.N, func(r0, r1 int) {
+		p.parallel(m, tile, work, func(r0, r1 int) {
 			pb.GemmBias(r1-r0, a[r0*lda:], lda, bias, c[r0*ldc:], ldc, lo, hi)
 			if act != nil { // rows just written, still in cache
 				actRows(act, c, r0, r1, ldc, pb.N)
@@ -435,7 +438,7 @@ func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c [
 		})
 		return
 	}
-	p.parallel(pb.Panels(), 1, m*pb.K*pb.N, func(j0, j1 int) {
+	p.parallel(pb.Panels(), 1, work, func(j0, j1 int) {
 		pb.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, j0, j1)
 	})
 	if act != nil { // few rows: one pass over the small result
