@@ -204,3 +204,61 @@ func TestIm2colRow(t *testing.T) {
 		}
 	}
 }
+
+// TestDepthwisePaths runs depthwise convolutions through the backend (interior windows by the
+// register-weights kernels, borders by the table) on small and larger images, with strides,
+// asymmetric padding and 3x3/5x5 windows, against a direct loop.
+func TestDepthwisePaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for it := 0; it < 24; it++ {
+		k := []int{3, 5}[it%2]
+		H, W, C := 3+r.IntN(6), 3+r.IntN(6), []int{8, 24, 5}[r.IntN(3)]
+		if it%6 == 5 {
+			H, W = 34, 33 // several parallel chunks
+		}
+		s, pt, pl, pb, pr := 1+r.IntN(2), r.IntN(k), r.IntN(k), r.IntN(k), r.IntN(k)
+		OH, OW := outSize(H, pt, pb, k, s, 1), outSize(W, pl, pr, k, s, 1)
+		if OH == 0 || OW == 0 {
+			continue
+		}
+		rnd := func(dims ...int) operand {
+			n := 1
+			for _, d := range dims {
+				n *= d
+			}
+			o := operand{Dims: dims, Data: make([]float64, n)}
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+			return o
+		}
+		x, w, b := rnd(1, H, W, C), rnd(1, k, k, C), rnd(C)
+		y := operand{Dims: []int{1, OH, OW, C}, Data: make([]float64, OH*OW*C)}
+		for oh := 0; oh < OH; oh++ {
+			for ow := 0; ow < OW; ow++ {
+				for c := 0; c < C; c++ {
+					acc := b.Data[c]
+					for i := 0; i < k; i++ {
+						for j := 0; j < k; j++ {
+							ih, iw := oh*s-pt+i, ow*s-pl+j
+							if ih >= 0 && ih < H && iw >= 0 && iw < W {
+								acc += x.Data[(ih*W+iw)*C+c] * w.Data[(i*k+j)*C+c]
+							}
+						}
+					}
+					y.Data[(oh*OW+ow)*C+c] = acc
+				}
+			}
+		}
+		u := func(v int) uint32 { return uint32(v) }
+		c := &opCase{Name: fmt.Sprint("dw", k, H, W, C, s, pt, pl, pb, pr), Op: "XNNDepthwiseConv2d", Inputs: []operand{x, w, b}, Output: y}
+		c.Conv = &struct {
+			Pad, Kernel, Stride, Dilation, Adjustment []uint32
+			Groups, GroupIn, GroupOut                 uint32
+		}{Pad: []uint32{u(pt), u(pr), u(pb), u(pl)}, Kernel: []uint32{u(k), u(k)}, Stride: []uint32{u(s), u(s)}, Dilation: []uint32{1, 1},
+			Groups: u(C), GroupIn: 1, GroupOut: 1}
+		for _, threads := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
