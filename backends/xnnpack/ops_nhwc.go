@@ -122,7 +122,7 @@ func conv2d(p *plan, n *Node) error {
 		return nil
 	}
 	lo, hi := n.OutputMin, n.OutputMax
-	if G == 1 && N*OH*OW*K <= wholeIm2colMax {
+	if G == 1 && N*OH*OW*K <= wholeIm2colMax && K*OC >= wholeIm2colMinB {
 		// Small outputs (deep layers: 14x14, 7x7) become one GEMM over every output pixel, so the
 		// weights (MBs at K = 9·512) are read once per layer, not once per output row.
 		col := p.scratch(N * OH * OW * K)
@@ -160,11 +160,14 @@ func conv2d(p *plan, n *Node) error {
 	return nil
 }
 
-// wholeIm2colMax (floats: 4 MiB) is the largest patch matrix built whole for one GEMM;
-// im2colBlock (floats: 512 KiB) the size of the per-task blocks larger convolutions use.
+// wholeIm2colMax (floats: 4 MiB) is the largest patch matrix built whole for one GEMM, and only
+// for weights of at least wholeIm2colMinB floats (256 KiB), whose re-reads it saves; other
+// convolutions (a first layer over 3 channels) build im2colBlock-sized blocks (128 KiB) that are
+// multiplied while still in cache.
 const (
-	wholeIm2colMax = 1 << 20
-	im2colBlock    = 128 << 10
+	wholeIm2colMax  = 1 << 20
+	wholeIm2colMinB = 64 << 10
+	im2colBlock     = 32 << 10
 )
 
 // im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
