@@ -92,6 +92,8 @@ type plan struct {
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*Node][]*gemm.PackedB
+	// convOps holds each convolution node's operand record, reused across calls.
+	convOps map[*Node]*convOp
 	// fusedAct holds the activations folded into their producers (fuseActivations).
 	fusedAct map[*Node]func([]float32)
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
@@ -431,9 +433,12 @@ func (p *plan) execute(args []*runtime.EValue) error {
 }
 
 // out sizes a node's output value for dims, reusing its memory when large enough.
+//
+// dims is copied into the value's own dims (so callers' literals stay on the stack and an
+// Execute does not allocate a dims slice per node).
 func (p *plan) out(id uint32, dims []int) *tensor {
 	t := p.val(id)
-	t.dims = dims
+	t.dims = append(t.dims[:0], dims...)
 	n := t.numel()
 	if cap(t.data) < n {
 		t.data = p.take(n)

@@ -125,7 +125,7 @@ func unaryOpVec(f func(dst, src []float32)) func(p *plan, n *Node) error {
 		if err != nil {
 			return err
 		}
-		y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+		y := p.out(n.Outputs[0], x.dims)
 		p.elementwise(len(y.data), func(lo, hi int) { f(y.data[lo:hi], x.data[lo:hi]) })
 		return nil
 	}
@@ -155,7 +155,8 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 		if err != nil {
 			return err
 		}
-		dims, err := broadcastDims(a.dims, b.dims)
+		var dimsBuf [8]int
+		dims, err := broadcastDimsTo(dimsBuf[:], a.dims, b.dims)
 		if err != nil {
 			return err
 		}
@@ -213,7 +214,7 @@ func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {
 		if err != nil {
 			return err
 		}
-		y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+		y := p.out(n.Outputs[0], x.dims)
 		for i, v := range x.data[:x.numel()] {
 			y.data[i] = f(v)
 		}
@@ -223,8 +224,18 @@ func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {
 
 // broadcastDims applies numpy broadcasting to two shapes.
 func broadcastDims(a, b []int) ([]int, error) {
+	return broadcastDimsTo(nil, a, b)
+}
+
+// broadcastDimsTo is broadcastDims into dst's storage when it is large enough (elementwise ops
+// pass a stack array, so no allocation per node).
+func broadcastDimsTo(dst, a, b []int) ([]int, error) {
 	n := max(len(a), len(b))
-	out := make([]int, n)
+	out := dst[:0]
+	if cap(out) < n {
+		out = make([]int, n)
+	}
+	out = out[:n]
 	for i := 0; i < n; i++ {
 		x, y := 1, 1
 		if k := i - (n - len(a)); k >= 0 {
@@ -330,7 +341,7 @@ func prelu(p *plan, n *Node) error {
 	if err != nil {
 		return err
 	}
-	y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+	y := p.out(n.Outputs[0], x.dims)
 	c := s.numel()
 	if c == 0 || x.numel()%c != 0 {
 		return errorf("prelu slope of %d values does not divide the input %v", c, x.dims)
@@ -350,7 +361,7 @@ func softmax(p *plan, n *Node) error {
 	if err != nil {
 		return err
 	}
-	y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+	y := p.out(n.Outputs[0], x.dims)
 	if len(x.dims) == 0 {
 		return errorf("softmax of a scalar")
 	}

@@ -77,8 +77,21 @@ func convOperands(p *plan, n *Node, what string) (*convOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &convOp{x: x, w: w}
-	if c.N, c.H, c.W, c.C, err = nhwc(x, what+" input"); err != nil {
+	// One convOp per node, reused across calls: the parallel tasks capture it, so a fresh one
+	// would be a heap allocation per node per Execute.
+	c := p.convOps[n]
+	if c == nil {
+		c = new(convOp)
+		if p.convOps == nil {
+			p.convOps = map[*Node]*convOp{}
+		}
+		p.convOps[n] = c
+	}
+	*c = convOp{x: x, w: w}
+	if len(x.dims) != 4 { // (nhwc's message, built only on failure: a concatenation allocates)
+		return nil, errorf("%s input must be 4-d NHWC, got %v", what, x.dims)
+	}
+	if c.N, c.H, c.W, c.C, err = nhwc(x, what); err != nil {
 		return nil, err
 	}
 	c.G, c.GIC, c.GOC = int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
