@@ -48,7 +48,14 @@ type poolJob struct {
 	remaining     atomic.Int64
 	callerBlocked atomic.Bool
 	wake          chan struct{}
+	// panicked holds the first panic a task raised. A worker must not crash the process (a
+	// bad blob is an error, not an abort), and the caller must not return while workers still
+	// run the job; so every task's panic is caught, the job completes, and the caller re-raises
+	// it on its own goroutine, where the runtime turns it into an error.
+	panicked atomic.Pointer[taskPanic]
 }
+
+type taskPanic struct{ value any }
 
 // spinFor is how long an idle worker polls for the next region before parking: long enough to
 // bridge the serial gaps between layers, short enough that an idle process stops burning a core.
@@ -128,7 +135,7 @@ func (j *poolJob) work(front bool) {
 		if !ok {
 			return
 		}
-		j.fn(t)
+		j.runTask(t)
 		if j.remaining.Add(-1) == 0 && j.callerBlocked.Load() {
 			select {
 			case j.wake <- struct{}{}:
@@ -138,7 +145,18 @@ func (j *poolJob) work(front bool) {
 	}
 }
 
+// runTask runs one task, recording (not propagating) a panic.
+func (j *poolJob) runTask(t int) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.panicked.CompareAndSwap(nil, &taskPanic{r})
+		}
+	}()
+	j.fn(t)
+}
+
 // run executes fn(0..n-1) on the caller and up to threads-1 workers, returning when all are done.
+// A panic in any task is re-raised on the caller once every task has finished.
 func (wp *workerPool) run(threads, n int, fn func(task int)) {
 	if n >= 1<<31 {
 		threads = 1 // the claim word holds 32-bit task indices
@@ -188,4 +206,7 @@ func (wp *workerPool) run(threads, n int, fn func(task int)) {
 		}
 	}
 	wp.job.Store(nil) // drop fn's captures
+	if p := j.panicked.Load(); p != nil {
+		panic(p.value)
+	}
 }

@@ -59,3 +59,32 @@ func TestParallelChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerPoolPanic: a task's panic, on a worker or the caller, reaches the caller only after
+// every task of the region has run, and the pool keeps working afterwards.
+func TestWorkerPoolPanic(t *testing.T) {
+	for _, bad := range []int{0, 7} { // 0 is the caller's first task, 7 a worker's (claimed from the back)
+		var ran atomic.Int32
+		got := func() (r any) {
+			defer func() { r = recover() }()
+			pool.run(2, 8, func(task int) {
+				ran.Add(1)
+				if task == bad {
+					panic("bad task")
+				}
+			})
+			return nil
+		}()
+		if got != "bad task" {
+			t.Errorf("task %d: recovered %v", bad, got)
+		}
+		if n := ran.Load(); n != 8 {
+			t.Errorf("task %d: %d of 8 tasks ran before the panic was raised", bad, n)
+		}
+	}
+	var sum atomic.Int32
+	pool.run(2, 4, func(task int) { sum.Add(int32(task)) })
+	if sum.Load() != 6 {
+		t.Errorf("after the panics: sum %d", sum.Load())
+	}
+}
