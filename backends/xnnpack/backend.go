@@ -92,6 +92,24 @@ type plan struct {
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*Node][]*gemm.PackedB
+	// convOps holds each convolution node's operand record, reused across calls.
+	convOps map[*Node]*convOp
+	// fusedAct holds the activations folded into their producers (fuseActivations).
+	fusedAct map[*Node]func([]float32)
+	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
+	dwTaps map[*Node]*dwTable
+	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
+	// colPool holds per-task patch blocks for convolutions too large to expand whole.
+	work    []float32
+	colPool sync.Pool
+}
+
+// scratch returns the plan's reusable work buffer with n values (contents undefined).
+func (p *plan) scratch(n int) []float32 {
+	if cap(p.work) < n {
+		p.work = make([]float32, n)
+	}
+	return p.work[:n]
 }
 
 type step struct {
@@ -101,6 +119,7 @@ type step struct {
 
 func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)), threads: 1}
+	p.colPool.New = func() any { return new([]float32) }
 	for i := range g.Values {
 		v := &g.Values[i]
 		p.index[v.ID] = i
@@ -142,6 +161,7 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		}
 		p.steps = append(p.steps, step{node: n, run: run})
 	}
+	p.fuseActivations()
 	p.planReuse()
 	// Pack constant weights once.
 	p.packed = map[*Node][]*gemm.PackedB{}
@@ -165,6 +185,53 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 	}
 	return p, nil
 }
+
+// fuseActivations folds a hardswish that is the only reader of a convolution's, depthwise
+// convolution's or fully connected layer's output into that node: the producer writes the
+// hardswish's output value and applies it to each chunk it computes, while the chunk is still in
+// cache, instead of a separate pass over memory (MobileNetV3's layers mostly end this way). The
+// hardswish's step becomes a no-op. Node outputs are rewired in the plan's own copy of the graph.
+func (p *plan) fuseActivations() {
+	readers := map[uint32][]int{}
+	for k, n := range p.g.Nodes {
+		for _, id := range n.Inputs {
+			if id != invalidID {
+				readers[id] = append(readers[id], k)
+			}
+		}
+	}
+	for k := range p.g.Nodes {
+		n := &p.g.Nodes[k]
+		switch n.Op {
+		case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected:
+		default:
+			continue
+		}
+		if len(n.Outputs) != 1 || n.Outputs[0] == invalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() {
+			continue
+		}
+		rs := readers[n.Outputs[0]]
+		if len(rs) != 1 || rs[0] <= k {
+			continue
+		}
+		h := &p.g.Nodes[rs[0]]
+		if h.Op != schema.XNodeUnionXNNHardswish || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == invalidID ||
+			!math.IsInf(float64(h.OutputMin), -1) || !math.IsInf(float64(h.OutputMax), 1) {
+			continue
+		}
+		if p.fusedAct == nil {
+			p.fusedAct = map[*Node]func([]float32){}
+		}
+		n.Outputs = []uint32{h.Outputs[0]}
+		p.fusedAct[n] = func(d []float32) { gemm.Hardswish(d, d) }
+		h.Inputs, h.Outputs = nil, nil // read and write nothing: its producer did the work
+		p.steps[rs[0]].run = func(*plan, *Node) error { return nil }
+	}
+}
+
+// act is the activation fused into node n's output (nil for none): producers apply it to each
+// chunk of output right after computing it.
+func (p *plan) act(n *Node) func([]float32) { return p.fusedAct[n] }
 
 // planReuse computes, for each intermediate value, the node after which nothing reads it.
 // External values (the caller's memory, or copied out at the end) and constants are never pooled.
@@ -207,27 +274,31 @@ func (p *plan) release(k int) {
 	}
 }
 
-// parallel splits rows [0, n) into p.threads chunks (multiples of unit rows, so GEMM tiles stay
-// whole) and runs f on each; one chunk runs on the calling goroutine.
-func (p *plan) parallel(n, unit int, f func(lo, hi int)) {
+// parallel splits rows [0, n) into chunks (multiples of unit rows, so GEMM tiles stay whole) and
+// runs f on each across the plan's threads. There are a few chunks per thread, claimed
+// dynamically, so a thread slowed by the machine's other load does not hold the others up.
+//
+// work estimates the whole region's cost in multiply-adds (an element moved counts about 4): a
+// region below minParallelWork runs on the caller, since handing half of a microsecond's work to
+// another core costs about as much as it saves, and moves the data to that core's cache.
+func (p *plan) parallel(n, unit, work int, f func(lo, hi int)) {
 	t := p.threads
-	if t <= 1 || n < 2*unit {
+	if t <= 1 || n < 2*unit || work < minParallelWork {
 		f(0, n)
 		return
 	}
-	chunk := (n + t - 1) / t
-	chunk = (chunk + unit - 1) / unit * unit
-	var wg sync.WaitGroup
-	for lo := chunk; lo < n; lo += chunk {
-		wg.Add(1)
-		go func(lo int) {
-			defer wg.Done()
-			f(lo, min(lo+chunk, n))
-		}(lo)
-	}
-	f(0, min(chunk, n))
-	wg.Wait()
+	units := (n + unit - 1) / unit
+	tasks := min(units, 4*t)
+	chunk := (units + tasks - 1) / tasks * unit
+	tasks = (n + chunk - 1) / chunk
+	pool.run(t, tasks, func(i int) {
+		f(i*chunk, min((i+1)*chunk, n))
+	})
 }
+
+// minParallelWork is the smallest region (in multiply-adds) split across threads: ~1-2 us of work.
+// (A variable so tests can split tiny regions too.)
+var minParallelWork = 1 << 17
 
 // packedFilter returns a node's filter packed at init, or packs a non-constant one now.
 func (p *plan) packedFilter(n *Node, w []float32) []*gemm.PackedB {
@@ -362,9 +433,12 @@ func (p *plan) execute(args []*runtime.EValue) error {
 }
 
 // out sizes a node's output value for dims, reusing its memory when large enough.
+//
+// dims is copied into the value's own dims (so callers' literals stay on the stack and an
+// Execute does not allocate a dims slice per node).
 func (p *plan) out(id uint32, dims []int) *tensor {
 	t := p.val(id)
-	t.dims = dims
+	t.dims = append(t.dims[:0], dims...)
 	n := t.numel()
 	if cap(t.data) < n {
 		t.data = p.take(n)
@@ -393,8 +467,8 @@ func (p *plan) take(n int) []float32 {
 // clampOutput applies a node's fused output range.
 func clampOutput(p *plan, n *Node) {
 	lo, hi := n.OutputMin, n.OutputMax
-	if math.IsInf(float64(lo), -1) && math.IsInf(float64(hi), 1) {
-		return
+	if (math.IsInf(float64(lo), -1) && math.IsInf(float64(hi), 1)) || len(n.Outputs) == 0 {
+		return // no range, or a node fused into its producer
 	}
 	gemm.Clamp(p.val(n.Outputs[0]).data, lo, hi)
 }

@@ -19,9 +19,9 @@ const (
 // and pooling values are NHWC, filters OHWI ([out, kh, kw, in/groups]), depthwise filters
 // [1, kh, kw, channels].
 var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
-	schema.XNodeUnionXNNAdd:        binaryOp(func(x, y float32) float32 { return x + y }),
+	schema.XNodeUnionXNNAdd:        binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
 	schema.XNodeUnionXNNSubtract:   binaryOp(func(x, y float32) float32 { return x - y }),
-	schema.XNodeUnionXNNMultiply:   binaryOp(func(x, y float32) float32 { return x * y }),
+	schema.XNodeUnionXNNMultiply:   binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
 	schema.XNodeUnionXNNDiv:        binaryOp(func(x, y float32) float32 { return x / y }),
 	schema.XNodeUnionXNNMinimum:    binaryOp(minNaN),
 	schema.XNodeUnionXNNMaximum:    binaryOp(maxNaN),
@@ -46,7 +46,7 @@ var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
 	schema.XNodeUnionXNNGelu: unaryOp(func(x float32) float32 {
 		return float32(0.5 * float64(x) * (1 + math.Erf(float64(x)/math.Sqrt2)))
 	}),
-	schema.XNodeUnionXNNHardswish: unaryOp(func(x float32) float32 { return x * min(max(x+3, 0), 6) / 6 }),
+	schema.XNodeUnionXNNHardswish: unaryOpVec(gemm.Hardswish),
 	schema.XNodeUnionXNNELU: func(p *plan, n *Node) error {
 		a := n.Alpha
 		return unaryOp(func(x float32) float32 {
@@ -114,13 +114,107 @@ func (p *plan) in(id uint32) (*tensor, error) {
 	return t, nil
 }
 
+// elementwiseGrain is the element count below which an elementwise op runs on one thread: a
+// parallel region's hand-off costs about as much as a few thousand elements' work.
+const elementwiseGrain = 1 << 14
+
+// unaryOpVec is an elementwise op with a slice kernel, split across threads when large.
+func unaryOpVec(f func(dst, src []float32)) func(p *plan, n *Node) error {
+	return func(p *plan, n *Node) error {
+		x, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		y := p.out(n.Outputs[0], x.dims)
+		p.elementwise(len(y.data), func(lo, hi int) { f(y.data[lo:hi], x.data[lo:hi]) })
+		return nil
+	}
+}
+
+// elementwise runs f over [0, n) in chunks, in parallel when n is large enough to pay for it.
+func (p *plan) elementwise(n int, f func(lo, hi int)) {
+	if n < 2*elementwiseGrain || p.threads <= 1 {
+		f(0, n)
+		return
+	}
+	p.parallel(n, elementwiseGrain/4, 4*n, f)
+}
+
+// binaryOpVec is binaryOp with a slice kernel for the shapes that dominate CNNs: equal shapes
+// (residual adds) and one operand broadcast along the leading dimensions of the other (a
+// squeeze-and-excitation scale [N,1,1,C] times [N,H,W,C]). commutative says the operands may
+// be swapped to reach the second form.
+func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), commutative bool) func(p *plan, n *Node) error {
+	slow := binaryOp(f)
+	return func(p *plan, n *Node) error {
+		a, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, err := p.in(n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		var dimsBuf [8]int
+		dims, err := broadcastDimsTo(dimsBuf[:], a.dims, b.dims)
+		if err != nil {
+			return err
+		}
+		if equalDims(a.dims, dims) && equalDims(b.dims, dims) {
+			y := p.out(n.Outputs[0], dims)
+			p.elementwise(len(y.data), func(lo, hi int) { vec(y.data[lo:hi], a.data[lo:hi], b.data[lo:hi]) })
+			return nil
+		}
+		if commutative && equalDims(b.dims, dims) {
+			a, b = b, a
+		}
+		if inner := trailingBroadcast(b.dims, dims); equalDims(a.dims, dims) && inner >= 8 {
+			y := p.out(n.Outputs[0], dims)
+			bv := b.data[:inner]
+			rows := len(y.data) / inner
+			grain := max(1, elementwiseGrain/inner)
+			if rows < 2*grain {
+				grain = rows
+			}
+			p.parallel(rows, grain, 4*len(y.data), func(lo, hi int) {
+				for r := lo; r < hi; r++ {
+					vec(y.data[r*inner:(r+1)*inner], a.data[r*inner:], bv)
+				}
+			})
+			return nil
+		}
+		return slow(p, n)
+	}
+}
+
+// trailingBroadcast returns the element count of b when b is out's trailing dimensions with only
+// ones before them (so b repeats whole along out's leading dimensions), else 0.
+func trailingBroadcast(b, out []int) int {
+	if len(b) > len(out) {
+		return 0
+	}
+	off := len(out) - len(b)
+	inner, leading := 1, true
+	for i, d := range b {
+		if leading && d == 1 {
+			continue
+		}
+		leading = false
+		if d != out[off+i] {
+			return 0
+		}
+		inner *= d
+	}
+	return inner
+}
+
 func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {
 	return func(p *plan, n *Node) error {
 		x, err := p.in(n.Inputs[0])
 		if err != nil {
 			return err
 		}
-		y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+		y := p.out(n.Outputs[0], x.dims)
 		for i, v := range x.data[:x.numel()] {
 			y.data[i] = f(v)
 		}
@@ -130,8 +224,18 @@ func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {
 
 // broadcastDims applies numpy broadcasting to two shapes.
 func broadcastDims(a, b []int) ([]int, error) {
+	return broadcastDimsTo(nil, a, b)
+}
+
+// broadcastDimsTo is broadcastDims into dst's storage when it is large enough (elementwise ops
+// pass a stack array, so no allocation per node).
+func broadcastDimsTo(dst, a, b []int) ([]int, error) {
 	n := max(len(a), len(b))
-	out := make([]int, n)
+	out := dst[:0]
+	if cap(out) < n {
+		out = make([]int, n)
+	}
+	out = out[:n]
 	for i := 0; i < n; i++ {
 		x, y := 1, 1
 		if k := i - (n - len(a)); k >= 0 {
@@ -237,7 +341,7 @@ func prelu(p *plan, n *Node) error {
 	if err != nil {
 		return err
 	}
-	y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+	y := p.out(n.Outputs[0], x.dims)
 	c := s.numel()
 	if c == 0 || x.numel()%c != 0 {
 		return errorf("prelu slope of %d values does not divide the input %v", c, x.dims)
@@ -257,7 +361,7 @@ func softmax(p *plan, n *Node) error {
 	if err != nil {
 		return err
 	}
-	y := p.out(n.Outputs[0], append([]int(nil), x.dims...))
+	y := p.out(n.Outputs[0], x.dims)
 	if len(x.dims) == 0 {
 		return errorf("softmax of a scalar")
 	}
@@ -322,10 +426,50 @@ func fullyConnected(p *plan, n *Node) error {
 	} else {
 		pb = packFC(w.data, w.dims[0], w.dims[1], n.Flags)
 	}
-	p.parallel(rows, gemm.TileRows(), func(lo, hi int) { // bias and range fused into the store
-		pb.GemmBias(hi-lo, x.data[lo*ic:], ic, bias, y.data[lo*oc:], oc, n.OutputMin, n.OutputMax)
-	})
+	p.gemmBias(pb, rows, x.data, ic, bias, y.data, oc, n.OutputMin, n.OutputMax, p.act(n)) // bias and range fused into the store
 	return nil
+}
+
+// gemmBias runs pb.GemmBias across the plan's threads. Threads split by row tiles when A is the
+// larger operand (early layers: many pixels, few channels); when the weights are larger (a 7x7
+// layer, an M=1 classifier) they split by column panels, so each thread reads only its part of
+// the weights and the small A is shared.
+func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32, act func([]float32)) {
+	tile := gemm.TileRows()
+	byRows := m*pb.K >= pb.K*pb.N && m >= 2*p.threads*tile
+	// Reading the weights counts too: an M=1 layer streams them from L3, and two cores pull
+	// them about twice as fast as one.
+	work := m*pb.K*pb.N + 4*pb.K*pb.N
+	if p.threads <= 1 || byRows || pb.Panels() < 2 {
+		p.parallel(m, tile, work, func(r0, r1 int) {
+			pb.GemmBias(r1-r0, a[r0*lda:], lda, bias, c[r0*ldc:], ldc, lo, hi)
+			if act != nil { // rows just written, still in cache
+				actRows(act, c, r0, r1, ldc, pb.N)
+			}
+		})
+		return
+	}
+	p.parallel(pb.Panels(), 1, work, func(j0, j1 int) {
+		pb.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, j0, j1)
+	})
+	if act != nil { // few rows: one pass over the small result
+		actRows(act, c, 0, m, ldc, pb.N)
+	}
+}
+
+// actRows applies act to columns [0, n) of rows [r0, r1) of c (row stride ldc): in one call when
+// the rows are contiguous, as a layer's output is.
+func actRows(act func([]float32), c []float32, r0, r1, ldc, n int) {
+	if r1 <= r0 {
+		return
+	}
+	if ldc == n {
+		act(c[r0*ldc : r1*ldc])
+		return
+	}
+	for r := r0; r < r1; r++ {
+		act(c[r*ldc : r*ldc+n])
+	}
 }
 
 // batchMatMul: [..., m, k] x [..., k, n] (or [..., n, k] with the transpose flag), batch dims

@@ -163,6 +163,12 @@ func TestOpsAgainstTorch(t *testing.T) {
 }
 
 func runCase(t *testing.T, c *opCase, threads int) {
+	if threads > 1 {
+		// Split even these small cases, so the multi-threaded paths are what runs.
+		saved := minParallelWork
+		minParallelWork = 0
+		defer func() { minParallelWork = saved }()
+	}
 	p, err := newPlan(graphFor(t, c), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,11 @@
-// Package gemm is the blocked scalar matrix multiply shared by the portable kernels and the
-// XNNPACK backend (until SIMD kernels replace it on the hot path).
+// Package gemm holds the numeric kernels of the XNNPACK backend and the portable kernels: the
+// blocked scalar matrix multiply (Gemm), the packed GEMM with fused bias and clamp (PackedB,
+// AVX-512F 14x32 and AVX2 6x16 Go-assembly microkernels), depthwise convolution through an
+// indirection table or, for interior windows, with weights held in registers (DWTaps), and vector
+// elementwise helpers. Every assembly kernel has a pure-Go fallback, used off amd64, on CPUs
+// without the needed features and under the purego build tag; the tests compare both against
+// direct formulas. BenchmarkPeakFMA measures the core's FMA peak to read the GEMM benchmarks'
+// GFLOP/s against.
 package gemm
 
 // Num is the element types Gemm computes with.

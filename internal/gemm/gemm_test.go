@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 )
 
 func naive(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
@@ -70,10 +69,10 @@ func benchPacked(b *testing.B, m, n, k int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	a, w, c := randSlice(r, m*k), randSlice(r, k*n), make([]float32, m*n)
 	p, _ := PackB(w, k, n, n)
-	b.SetBytes(int64(2 * m * n * k)) // FLOPs, reported as MB/s = MFLOP/s
 	for i := 0; i < b.N; i++ {
 		p.Gemm(m, a, k, c, n)
 	}
+	reportGFLOPs(b, float64(2*m*n*k))
 }
 
 // Shapes of MobileNetV2's 1x1 convolutions (pixels x in -> out).
@@ -117,14 +116,38 @@ func TestClampAndMulAdd(t *testing.T) {
 // checkGemmBias: C = clamp(bias + A·B) over full and partial tiles, with and without a bias.
 func checkGemmBias(t *testing.T, r *rand.Rand) {
 	t.Helper()
-	for _, s := range []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
-		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33}} {
+	shapes := []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
+		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33},
+		{703, 50, 100, 101, 52},                              // A past panelsOuterMaxA: row tiles outside
+		{260, 520, 520, 520, 520},                            // both large: panels outside
+		{45, 600, 1100, 1101, 603}, {17, 70, 1030, 1030, 70}} // long K
+	// Every row count of a short tile (1 to 15 and past two tiles), with K odd, even and a multiple
+	// of the split kernels' unroll, and column tails.
+	for m := 1; m <= 31; m += 1 + m/8 {
+		for _, k := range []int{1, 2, 3, 4, 7, 64} {
+			shapes = append(shapes, struct{ m, n, k, lda, ldc int }{m, 16 + m%5*9, k, k + m%2, 16 + m%5*9 + 1})
+		}
+	}
+	for _, s := range shapes {
 		a := randSlice(r, max(s.m*s.lda, 1))
 		b := randSlice(r, max(s.k*s.n, 1))
 		for _, bias := range [][]float32{nil, randSlice(r, s.n)} {
 			p, _ := PackB(b, s.k, s.n, s.n)
 			c := randSlice(r, s.m*s.ldc) // overwritten, not accumulated
 			p.GemmBias(s.m, a, s.lda, bias, c, s.ldc, -0.5, 1)
+			if np := p.Panels(); np > 1 {
+				// Columns split at a panel boundary give the same result.
+				c2 := randSlice(r, s.m*s.ldc)
+				p.GemmBiasPanels(s.m, a, s.lda, bias, c2, s.ldc, -0.5, 1, 0, 1)
+				p.GemmBiasPanels(s.m, a, s.lda, bias, c2, s.ldc, -0.5, 1, 1, np)
+				for i := 0; i < s.m; i++ {
+					for j := 0; j < s.n; j++ {
+						if c2[i*s.ldc+j] != c[i*s.ldc+j] {
+							t.Fatalf("GemmBiasPanels %+v: c[%d,%d] = %v, GemmBias %v", s, i, j, c2[i*s.ldc+j], c[i*s.ldc+j])
+						}
+					}
+				}
+			}
 			for i := 0; i < s.m; i++ {
 				for j := 0; j < s.n; j++ {
 					w := 0.0
@@ -144,46 +167,14 @@ func checkGemmBias(t *testing.T, r *rand.Rand) {
 	}
 }
 
-func TestDepthwiseRow(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{1, 8, 19, 96} {
-		for _, ntaps := range []int{1, 9, 25} {
-			for _, npix := range []int{1, 3} {
-				wstride := n + 3
-				taps := make([][]float32, npix*ntaps)
-				for i := range taps {
-					taps[i] = randSlice(r, n+i%3) // taps may be longer than a pixel
-				}
-				w := randSlice(r, (ntaps-1)*wstride+n)
-				bias := randSlice(r, n)
-				out := make([]float32, npix*n)
-				var scratch []unsafe.Pointer
-				DepthwiseRow(out, taps, npix, ntaps, w, wstride, bias, -1, 1.5, &scratch)
-				for p := 0; p < npix; p++ {
-					for c := 0; c < n; c++ {
-						want := float64(bias[c])
-						for i := 0; i < ntaps; i++ {
-							want += float64(taps[p*ntaps+i][c]) * float64(w[i*wstride+c])
-						}
-						want = math.Min(math.Max(want, -1), 1.5)
-						if d := math.Abs(float64(out[p*n+c]) - want); d > 1e-4 {
-							t.Fatalf("n=%d taps=%d pix=%d: out[%d,%d] = %v, want %v", n, ntaps, npix, p, c, out[p*n+c], want)
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
 func benchBias(b *testing.B, m, n, k int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	a, w, c, bias := randSlice(r, m*k), randSlice(r, k*n), make([]float32, m*n), randSlice(r, n)
 	p, _ := PackB(w, k, n, n)
-	b.SetBytes(int64(2 * m * n * k)) // FLOPs, reported as MB/s = MFLOP/s
 	for i := 0; i < b.N; i++ {
 		p.GemmBias(m, a, k, bias, c, n, 0, 6)
 	}
+	reportGFLOPs(b, float64(2*m*n*k))
 }
 
 // MobileNetV2's 1x1 convolutions at 224x224: pixels x in -> out.
@@ -193,3 +184,136 @@ func BenchmarkBias_784x32x192(b *testing.B)  { benchBias(b, 784, 192, 32) }
 func BenchmarkBias_196x384x64(b *testing.B)  { benchBias(b, 196, 64, 384) }
 func BenchmarkBias_49x960x160(b *testing.B)  { benchBias(b, 49, 160, 960) }
 func BenchmarkBias_49x320x1280(b *testing.B) { benchBias(b, 49, 1280, 320) }
+
+// TestDWTaps runs the depthwise indirection kernel (AVX-512, AVX2 or portable) on random tables
+// with padding taps, channel counts with 64/16/8 blocks and scalar tails, and pixel sub-ranges.
+func TestDWTaps(t *testing.T) { checkDWTaps(t) }
+
+func checkDWTaps(t *testing.T) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{1, 8, 16, 24, 72, 88, 96, 19, 136} {
+		for _, ntaps := range []int{1, 9, 25} {
+			npix := 7
+			xpix := 11
+			x := randSlice(r, xpix*n)
+			offs := make([]int32, npix*ntaps)
+			for i := range offs {
+				if r.IntN(4) == 0 {
+					offs[i] = -1
+				} else {
+					offs[i] = int32(r.IntN(xpix) * n)
+				}
+			}
+			d, err := NewDWTaps(offs, npix, ntaps, n, len(x))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wstride := n + 8
+			w := randSlice(r, (ntaps-1)*wstride+n)
+			bias := randSlice(r, n)
+			zero := make([]float32, n)
+			for _, span := range [][2]int{{0, npix}, {2, 5}} {
+				out := make([]float32, (span[1]-span[0])*n)
+				if err := d.Depthwise(out, x, span[0], span[1], w, wstride, bias, zero, -1, 1.5); err != nil {
+					t.Fatal(err)
+				}
+				for p := span[0]; p < span[1]; p++ {
+					for c := 0; c < n; c++ {
+						want := float64(bias[c])
+						for i := 0; i < ntaps; i++ {
+							if o := offs[p*ntaps+i]; o >= 0 {
+								want += float64(x[int(o)+c]) * float64(w[i*wstride+c])
+							}
+						}
+						want = math.Min(math.Max(want, -1), 1.5)
+						if got := out[(p-span[0])*n+c]; math.Abs(float64(got)-want) > 1e-4 {
+							t.Fatalf("n=%d taps=%d: out[%d,%d] = %v, want %v", n, ntaps, p, c, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if _, err := NewDWTaps([]int32{0, 40}, 1, 2, 8, 40); err == nil {
+		t.Error("NewDWTaps accepted an offset past the input")
+	}
+}
+
+// L1-resident shapes: the kernel alone, against BenchmarkPeakFMA.
+func BenchmarkBias_14x128x16(b *testing.B) { benchBias(b, 14, 16, 128) }
+func BenchmarkBias_28x128x64(b *testing.B) { benchBias(b, 28, 64, 128) }
+
+// An M=1 classifier: the weights (4 MB) stream from beyond L2 every call.
+func BenchmarkBias_1x1024x1000(b *testing.B) { benchBias(b, 1, 1000, 1024) }
+
+// TestDWGeometry runs depthwise convolutions with their geometry set (interior windows through
+// the register-weights kernel where there is one, borders through the table) on random shapes,
+// pixel sub-ranges that start and end mid-row, and channel counts with masked tails.
+func TestDWGeometry(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for it := 0; it < 200; it++ {
+		k := []int{3, 5, 2}[r.IntN(3)]
+		g := DWGeometry{N: 1 + r.IntN(2), H: 1 + r.IntN(12), W: 1 + r.IntN(12), C: []int{8, 16, 24, 72, 3, 40}[r.IntN(6)],
+			KH: k, KW: k, SH: 1 + r.IntN(2), SW: 1 + r.IntN(2), PT: r.IntN(k), PL: r.IntN(k)}
+		pb, pr := r.IntN(k), r.IntN(k)
+		if g.H+g.PT+pb < k || g.W+g.PL+pr < k {
+			continue
+		}
+		g.OH, g.OW = (g.H+g.PT+pb-k)/g.SH+1, (g.W+g.PL+pr-k)/g.SW+1
+		n, nt, npix := g.C, k*k, g.N*g.OH*g.OW
+		x := randSlice(r, g.N*g.H*g.W*g.C)
+		offs := make([]int32, 0, npix*nt)
+		for b := 0; b < g.N; b++ {
+			for oh := 0; oh < g.OH; oh++ {
+				for ow := 0; ow < g.OW; ow++ {
+					for kh := 0; kh < k; kh++ {
+						for kw := 0; kw < k; kw++ {
+							ih, iw := oh*g.SH-g.PT+kh, ow*g.SW-g.PL+kw
+							o := int32(-1)
+							if ih >= 0 && ih < g.H && iw >= 0 && iw < g.W {
+								o = int32(((b*g.H+ih)*g.W + iw) * g.C)
+							}
+							offs = append(offs, o)
+						}
+					}
+				}
+			}
+		}
+		d, err := NewDWTaps(offs, npix, nt, n, len(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.SetGeometry(g) {
+			t.Fatalf("%+v: geometry refused", g)
+		}
+		w, bias, zero := randSlice(r, nt*n), randSlice(r, n), make([]float32, n)
+		p0 := r.IntN(npix)
+		p1 := p0 + 1 + r.IntN(npix-p0)
+		if it%3 == 0 {
+			p0, p1 = 0, npix
+		}
+		out := make([]float32, (p1-p0)*n)
+		if err := d.Depthwise(out, x, p0, p1, w, n, bias, zero, -2, 2.5); err != nil {
+			t.Fatal(err)
+		}
+		for p := p0; p < p1; p++ {
+			for c := 0; c < n; c++ {
+				want := float64(bias[c])
+				for i := 0; i < nt; i++ {
+					if o := offs[p*nt+i]; o >= 0 {
+						want += float64(x[int(o)+c]) * float64(w[i*n+c])
+					}
+				}
+				want = math.Min(math.Max(want, -2), 2.5)
+				if got := out[(p-p0)*n+c]; math.Abs(float64(got)-want) > 1e-4 {
+					t.Fatalf("%+v [%d,%d): out[%d,%d] = %v, want %v", g, p0, p1, p, c, got, want)
+				}
+			}
+		}
+	}
+}
+
+// ResNet-18's deep 3x3 convolutions as one GEMM over all pixels (K = 9 x channels).
+func BenchmarkBias_196x2304x256(b *testing.B) { benchBias(b, 196, 256, 2304) }
+func BenchmarkBias_49x4608x512(b *testing.B)  { benchBias(b, 49, 512, 4608) }

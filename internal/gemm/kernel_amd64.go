@@ -2,33 +2,36 @@
 
 package gemm
 
-import (
-	"unsafe"
+//go:generate go run gen_bias512.go
 
-	"golang.org/x/sys/cpu"
-)
+import "golang.org/x/sys/cpu"
 
-// useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the 14-row
-// AVX-512F bias kernel (twice the rows per B load: fewer loads per FMA at small K).
+// useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the AVX-512F 14x32
+// kernels (32 registers hold a 14x32 tile of accumulators, two B vectors and two broadcasts).
 var (
 	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
 )
 
-// biasMR is the row count of the bias kernel GemmBias runs.
-var biasMR = map[bool]int{true: 14, false: MR}[useAVX512]
+// biasMR is the row count of a full tile; panelNR the width PackB packs panels to.
+var (
+	biasMR  = map[bool]int{true: 14, false: MR}[useAVX512]
+	panelNR = map[bool]int{true: 32, false: NR}[useAVX512]
+)
 
-//go:noescape
-func kernel6x16(a *float32, lda int, b *float32, c *float32, ldc int, k int)
+// Tile buffers are sized for the largest tile any kernel here computes.
+const (
+	maxTileRows = 14
+	maxNR       = 32
+)
 
 //go:noescape
 func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 
-//go:noescape
-func kernel14x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
-
-//go:noescape
-func dwRow8(out *float32, taps *unsafe.Pointer, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+// rowKernels says a kernel exists for every row count up to biasMR (AVX-512: the generated
+// kernelBias32xR and kernelBias16xR, run by biasKernel512), so short row tiles run their own rows, not a zero-padded
+// full tile.
+var rowKernels = useAVX512
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -36,34 +39,21 @@ func clamp8(d *float32, n int, lo float32, hi float32)
 //go:noescape
 func mulAdd8(acc *float32, x *float32, w *float32, n int)
 
-// microkernel runs the AVX2 kernel; the caller (Gemm) guarantees a holds MR rows of k values at
-// stride lda, panel k×NR values and c MR rows of NR values at stride ldc.
-func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
-	if !useAVX2 {
-		kernelGo(a, lda, panel, c, ldc, k)
-		return
-	}
-	_ = a[(MR-1)*lda+k-1]
-	_ = panel[k*NR-1]
-	_ = c[(MR-1)*ldc+NR-1]
-	kernel6x16(&a[0], lda, &panel[0], &c[0], ldc, k)
-}
-
-// microkernelBias: c[biasMR×NR, stride ldc] = clamp(bias[NR] + a·panel, lo, hi); a holds biasMR
-// rows of k values at stride lda, panel k×NR values.
-func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	mr := biasMR
+// microkernelBias: c[mr×nr, stride ldc] = clamp(bias[nr] + a·panel, lo, hi); a holds mr rows of
+// k values at stride lda, panel k×nr values (nr is 32 or 16). mr is biasMR, or fewer where
+// rowKernels.
+func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
 	_ = a[(mr-1)*lda+k-1]
-	_ = panel[k*NR-1]
-	_ = bias[NR-1]
-	_ = c[(mr-1)*ldc+NR-1]
+	_ = panel[k*nr-1]
+	_ = bias[nr-1]
+	_ = c[(mr-1)*ldc+nr-1]
 	switch {
-	case useAVX512:
-		kernel14x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
-	case useAVX2:
+	case useAVX512 && (nr == 32 || nr == NR):
+		biasKernel512(nr, mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX2 && mr == MR && nr == NR:
 		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
 	default:
-		kernelBiasGo(mr, a, lda, panel, bias, c, ldc, k, lo, hi)
+		kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 	}
 }
 
@@ -93,13 +83,136 @@ func Clamp(d []float32, lo, hi float32) {
 	clampGo(d[v:], lo, hi)
 }
 
-// depthwiseRowVector runs the vector kernel over a row of pixels when every pixel's channel count
-// is a multiple of 8 (the caller checked every length); it reports whether it did.
-func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32) bool {
-	n := len(out) / npix
-	if !useAVX2 || n%8 != 0 || n == 0 {
+//go:noescape
+func hswish8(dst *float32, src *float32, n int)
+
+//go:noescape
+func vmul8(dst *float32, a *float32, b *float32, n int)
+
+//go:noescape
+func vadd8(dst *float32, a *float32, b *float32, n int)
+
+// Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src; src at least
+// as long as dst).
+func Hardswish(dst, src []float32) {
+	src = src[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		hswish8(&dst[0], &src[0], v)
+	} else {
+		v = 0
+	}
+	hardswishGo(dst[v:], src[v:])
+}
+
+// Mul sets dst[i] = a[i]·b[i] (dst may alias a or b; a and b at least as long as dst).
+func Mul(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		vmul8(&dst[0], &a[0], &b[0], v)
+	} else {
+		v = 0
+	}
+	mulGo(dst[v:], a[v:], b[v:])
+}
+
+// Add sets dst[i] = a[i]+b[i] (dst may alias a or b; a and b at least as long as dst).
+func Add(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		vadd8(&dst[0], &a[0], &b[0], v)
+	} else {
+		v = 0
+	}
+	addGo(dst[v:], a[v:], b[v:])
+}
+
+//go:noescape
+func dwConv512(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+
+//go:noescape
+func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+
+// depthwiseVector runs the assembly depthwise kernel when the channel count is a multiple of 8
+// (operands already checked by DWTaps.Depthwise); it reports whether it did.
+func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
+	if n%8 != 0 || npix == 0 || len(x) == 0 {
 		return false
 	}
-	dwRow8(&out[0], &taps[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
+	switch {
+	case useAVX512:
+		dwConv512(&out[0], &x[0], &zero[0], &offs[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
+	case useAVX2:
+		dwConv256(&out[0], &x[0], &zero[0], &offs[0], npix, ntaps, &w[0], wstride, &bias[0], n, lo, hi)
+	default:
+		return false
+	}
+	return true
+}
+
+//go:noescape
+func vmaxNaN8(dst *float32, src *float32, n int)
+
+// MaxInto sets dst[i] = max(dst[i], src[i]), NaN if either is NaN (src at least as long as dst).
+func MaxInto(dst, src []float32) {
+	src = src[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		vmaxNaN8(&dst[0], &src[0], v)
+	} else {
+		v = 0
+	}
+	maxIntoGo(dst[v:], src[v:])
+}
+
+//go:noescape
+func stridedCopy512(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
+
+// stridedCopyVector runs the AVX-512 strided copy (operands already checked); it reports
+// whether it did.
+func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
+	if !useAVX512 {
+		return false
+	}
+	stridedCopy512(&dst[0], dstStride, &src[0], srcStride, count, run)
+	return true
+}
+
+//go:generate go run gen_dw512.go
+
+//go:noescape
+func dwDirect3x3(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
+//go:noescape
+func dwDirect5x5(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
+// dwDirectVector runs the register-weights kernel for a k×k window (3 or 5) when there is one
+// (operands already checked); it reports whether it did.
+func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w, bias []float32, lo, hi float32) bool {
+	if !useAVX512 {
+		return false
+	}
+	switch k {
+	case 3:
+		dwDirect3x3(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	case 5:
+		dwDirect5x5(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	default:
+		return false
+	}
+	return true
+}
+
+//go:noescape
+func sumRows512(acc *float32, x *float32, rows int, stride int, n int)
+
+// sumRowsVector runs the AVX-512 column sum (operands already checked); it reports whether it did.
+func sumRowsVector(acc, x []float32, rows, stride int) bool {
+	if !useAVX512 {
+		return false
+	}
+	sumRows512(&acc[0], &x[0], rows, stride, len(acc))
 	return true
 }

@@ -2,97 +2,6 @@
 
 #include "textflag.h"
 
-// func kernel6x16(a *float32, lda int, b *float32, c *float32, ldc int, k int)
-//
-// c[6x16, row stride ldc floats] += a[6 rows, stride lda floats] x b[k x 16], with 12 ymm
-// accumulators: per k step two loads of b, six broadcasts of a, twelve FMAs.
-TEXT ·kernel6x16(SB), NOSPLIT, $0-48
-	MOVQ a+0(FP), SI
-	MOVQ lda+8(FP), R8
-	SHLQ $2, R8
-	MOVQ b+16(FP), DI
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R15
-	SHLQ $2, R15
-	MOVQ k+40(FP), CX
-	MOVQ SI, R9
-	LEAQ (R9)(R8*1), R10
-	LEAQ (R10)(R8*1), R11
-	LEAQ (R11)(R8*1), R12
-	LEAQ (R12)(R8*1), R13
-	LEAQ (R13)(R8*1), BX
-	MOVQ DX, AX
-	VMOVUPS 0(AX), Y0
-	VMOVUPS 32(AX), Y1
-	ADDQ R15, AX
-	VMOVUPS 0(AX), Y2
-	VMOVUPS 32(AX), Y3
-	ADDQ R15, AX
-	VMOVUPS 0(AX), Y4
-	VMOVUPS 32(AX), Y5
-	ADDQ R15, AX
-	VMOVUPS 0(AX), Y6
-	VMOVUPS 32(AX), Y7
-	ADDQ R15, AX
-	VMOVUPS 0(AX), Y8
-	VMOVUPS 32(AX), Y9
-	ADDQ R15, AX
-	VMOVUPS 0(AX), Y10
-	VMOVUPS 32(AX), Y11
-	TESTQ CX, CX
-	JEQ done
-loop:
-	VMOVUPS 0(DI), Y12
-	VMOVUPS 32(DI), Y13
-	VBROADCASTSS (R9), Y14
-	VFMADD231PS Y12, Y14, Y0
-	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS (R10), Y15
-	VFMADD231PS Y12, Y15, Y2
-	VFMADD231PS Y13, Y15, Y3
-	VBROADCASTSS (R11), Y14
-	VFMADD231PS Y12, Y14, Y4
-	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS (R12), Y15
-	VFMADD231PS Y12, Y15, Y6
-	VFMADD231PS Y13, Y15, Y7
-	VBROADCASTSS (R13), Y14
-	VFMADD231PS Y12, Y14, Y8
-	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS (BX), Y15
-	VFMADD231PS Y12, Y15, Y10
-	VFMADD231PS Y13, Y15, Y11
-	ADDQ $4, R9
-	ADDQ $4, R10
-	ADDQ $4, R11
-	ADDQ $4, R12
-	ADDQ $4, R13
-	ADDQ $4, BX
-	ADDQ $64, DI
-	DECQ CX
-	JNZ loop
-done:
-	MOVQ DX, AX
-	VMOVUPS Y0, 0(AX)
-	VMOVUPS Y1, 32(AX)
-	ADDQ R15, AX
-	VMOVUPS Y2, 0(AX)
-	VMOVUPS Y3, 32(AX)
-	ADDQ R15, AX
-	VMOVUPS Y4, 0(AX)
-	VMOVUPS Y5, 32(AX)
-	ADDQ R15, AX
-	VMOVUPS Y6, 0(AX)
-	VMOVUPS Y7, 32(AX)
-	ADDQ R15, AX
-	VMOVUPS Y8, 0(AX)
-	VMOVUPS Y9, 32(AX)
-	ADDQ R15, AX
-	VMOVUPS Y10, 0(AX)
-	VMOVUPS Y11, 32(AX)
-	VZEROUPPER
-	RET
-
 // func mulAdd8(acc *float32, x *float32, w *float32, n int)
 //
 // acc[i] += x[i] * w[i] for i < n; n is a multiple of 8.
@@ -251,175 +160,207 @@ cdone:
 	VZEROUPPER
 	RET
 
-// func kernel14x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// hswish8's constants, loaded with VEX instructions: a legacy-SSE MOVD into an xmm register
+// right after the AVX-512 kernels measured ~100 cycles per call (an SSE/AVX state transition).
+DATA hsconst<>+0(SB)/4, $0x40400000
+DATA hsconst<>+4(SB)/4, $0x40c00000
+GLOBL hsconst<>(SB), RODATA|NOPTR, $8
+
+// func hswish8(dst *float32, src *float32, n int)
 //
-// AVX-512F: c[14x16, row stride ldc] = clamp(bias[16] + a[14 rows, stride lda] x b[k x 16]).
-// 14 zmm accumulators; per k step one load of b and 14 FMAs whose a operand is an embedded
-// broadcast. Rows 0-4, 5-9 and 10-13 are addressed from three bases with lda and 3*lda.
-TEXT ·kernel14x16Bias(SB), NOSPLIT, $0-64
-	MOVQ a+0(FP), R9
-	MOVQ lda+8(FP), R8
-	SHLQ $2, R8
-	LEAQ (R8)(R8*2), R10
-	LEAQ (R9)(R8*4), R11
-	ADDQ R8, R11
-	LEAQ (R11)(R8*4), R12
-	ADDQ R8, R12
-	MOVQ b+16(FP), DI
-	MOVQ bias+24(FP), AX
-	MOVQ k+48(FP), CX
-	VMOVUPS (AX), Z0
-	VMOVAPS Z0, Z1
-	VMOVAPS Z0, Z2
-	VMOVAPS Z0, Z3
-	VMOVAPS Z0, Z4
-	VMOVAPS Z0, Z5
-	VMOVAPS Z0, Z6
-	VMOVAPS Z0, Z7
-	VMOVAPS Z0, Z8
-	VMOVAPS Z0, Z9
-	VMOVAPS Z0, Z10
-	VMOVAPS Z0, Z11
-	VMOVAPS Z0, Z12
-	VMOVAPS Z0, Z13
-	TESTQ CX, CX
-	JEQ zdone
-zloop:
-	VMOVUPS (DI), Z28
-	VFMADD231PS.BCST (R9), Z28, Z0
-	VFMADD231PS.BCST (R9)(R8*1), Z28, Z1
-	VFMADD231PS.BCST (R9)(R8*2), Z28, Z2
-	VFMADD231PS.BCST (R9)(R10*1), Z28, Z3
-	VFMADD231PS.BCST (R9)(R8*4), Z28, Z4
-	VFMADD231PS.BCST (R11), Z28, Z5
-	VFMADD231PS.BCST (R11)(R8*1), Z28, Z6
-	VFMADD231PS.BCST (R11)(R8*2), Z28, Z7
-	VFMADD231PS.BCST (R11)(R10*1), Z28, Z8
-	VFMADD231PS.BCST (R11)(R8*4), Z28, Z9
-	VFMADD231PS.BCST (R12), Z28, Z10
-	VFMADD231PS.BCST (R12)(R8*1), Z28, Z11
-	VFMADD231PS.BCST (R12)(R8*2), Z28, Z12
-	VFMADD231PS.BCST (R12)(R10*1), Z28, Z13
-	ADDQ $4, R9
-	ADDQ $4, R11
-	ADDQ $4, R12
-	ADDQ $64, DI
+// dst[i] = src[i] * min(max(src[i] + 3, 0), 6) / 6 for i < n (a multiple of 8); the division is a
+// true VDIVPS so the result rounds as the portable x*r/6 does.
+TEXT ·hswish8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS hsconst<>+0(SB), Y12 // 3.0
+	VBROADCASTSS hsconst<>+4(SB), Y13 // 6.0
+	VXORPS Y14, Y14, Y14
+	SHRQ $3, CX
+	JEQ hsdone
+hsloop:
+	VMOVUPS (SI), Y0
+	VADDPS Y12, Y0, Y1
+	VMAXPS Y14, Y1, Y1
+	VMINPS Y13, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VDIVPS Y13, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
 	DECQ CX
-	JNZ zloop
-zdone:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R15
-	SHLQ $2, R15
-	VMAXPS Z30, Z0, Z0
-	VMINPS Z31, Z0, Z0
-	VMOVUPS Z0, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z1, Z1
-	VMINPS Z31, Z1, Z1
-	VMOVUPS Z1, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z2, Z2
-	VMINPS Z31, Z2, Z2
-	VMOVUPS Z2, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z3, Z3
-	VMINPS Z31, Z3, Z3
-	VMOVUPS Z3, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z4, Z4
-	VMINPS Z31, Z4, Z4
-	VMOVUPS Z4, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z5, Z5
-	VMINPS Z31, Z5, Z5
-	VMOVUPS Z5, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z6, Z6
-	VMINPS Z31, Z6, Z6
-	VMOVUPS Z6, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z7, Z7
-	VMINPS Z31, Z7, Z7
-	VMOVUPS Z7, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z8, Z8
-	VMINPS Z31, Z8, Z8
-	VMOVUPS Z8, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z9, Z9
-	VMINPS Z31, Z9, Z9
-	VMOVUPS Z9, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z10, Z10
-	VMINPS Z31, Z10, Z10
-	VMOVUPS Z10, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z11, Z11
-	VMINPS Z31, Z11, Z11
-	VMOVUPS Z11, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z12, Z12
-	VMINPS Z31, Z12, Z12
-	VMOVUPS Z12, (DX)
-	ADDQ R15, DX
-	VMAXPS Z30, Z13, Z13
-	VMINPS Z31, Z13, Z13
-	VMOVUPS Z13, (DX)
+	JNZ hsloop
+hsdone:
 	VZEROUPPER
 	RET
 
-// func dwRow8(out *float32, taps *unsafe.Pointer, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+// func vmul8(dst *float32, a *float32, b *float32, n int)
 //
-// A row of depthwise output pixels: for each pixel p < npix, out[p*n + c] = clamp(bias[c] +
-// sum over t of taps[p*ntaps + t][c] * w[t*wstride + c], lo, hi) for c < n (a multiple of 8;
-// ntaps >= 1). Taps are input-pixel pointers (padding taps point at zeros); the accumulator
-// lives in a register across the taps, 8 channels at a time.
-TEXT ·dwRow8(SB), NOSPLIT, $0-72
-	MOVQ out+0(FP), DI
-	MOVQ taps+8(FP), SI
-	MOVQ npix+16(FP), R15
-	MOVQ ntaps+24(FP), R8
-	MOVQ w+32(FP), R9
-	MOVQ wstride+40(FP), R10
-	SHLQ $2, R10
-	MOVQ bias+48(FP), R11
-	MOVQ n+56(FP), CX
-	SHLQ $2, CX
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	TESTQ R15, R15
-	JEQ dwdone
-dwp:
-	XORQ BX, BX
-dwc:
-	CMPQ BX, CX
-	JGE dwnext
-	VMOVUPS (R11)(BX*1), Y0
+// dst[i] = a[i] * b[i] for i < n (a multiple of 8).
+TEXT ·vmul8(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JEQ vmdone
+vmloop:
+	VMOVUPS (SI), Y0
+	VMULPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNZ vmloop
+vmdone:
+	VZEROUPPER
+	RET
+
+// func vadd8(dst *float32, a *float32, b *float32, n int)
+//
+// dst[i] = a[i] + b[i] for i < n (a multiple of 8).
+TEXT ·vadd8(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JEQ vadone
+valoop:
+	VMOVUPS (SI), Y0
+	VADDPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	DECQ CX
+	JNZ valoop
+vadone:
+	VZEROUPPER
+	RET
+
+// func vmaxNaN8(dst *float32, src *float32, n int)
+//
+// dst[i] = max(dst[i], src[i]) for i < n (a multiple of 8), NaN-propagating from either side (a
+// NaN already in dst stays): VMAXPS returns its second source when either is NaN, which
+// propagates src's NaN, and a blend on dst's unordered mask keeps dst's.
+TEXT ·vmaxNaN8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+	JEQ mxdone
+mxloop:
+	VMOVUPS (DI), Y0
+	VMOVUPS (SI), Y1
+	VMAXPS Y1, Y0, Y2
+	VCMPPS $3, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ mxloop
+mxdone:
+	VZEROUPPER
+	RET
+
+// func stridedCopy512(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
+//
+// AVX-512F: count runs of run floats, run r from src + r*srcStride to dst + r*dstStride (strides
+// in floats): whole zmm moves, then one masked move for run%16 (masked-off lanes are neither read
+// nor written, so nothing outside a run is touched).
+TEXT ·stridedCopy512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ dstStride+8(FP), R8
+	SHLQ $2, R8
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), R9
+	SHLQ $2, R9
+	MOVQ count+32(FP), R10
+	MOVQ run+40(FP), R11
+	MOVQ R11, CX
+	ANDQ $15, CX
+	MOVL $1, BX
+	SHLL CX, BX
+	DECL BX
+	KMOVW BX, K1
+	SHRQ $4, R11
+	TESTQ R10, R10
+	JEQ scdone
+scloop:
 	MOVQ SI, R12
-	MOVQ R9, R13
-	MOVQ R8, DX
-dwt:
-	MOVQ (R12), AX
-	VMOVUPS (AX)(BX*1), Y1
-	VFMADD231PS (R13)(BX*1), Y1, Y0
-	ADDQ $8, R12
-	ADDQ R10, R13
-	DECQ DX
-	JNZ dwt
-	VMAXPS Y14, Y0, Y0
-	VMINPS Y15, Y0, Y0
-	VMOVUPS Y0, (DI)(BX*1)
-	ADDQ $32, BX
-	JMP dwc
-dwnext:
-	ADDQ CX, DI
-	MOVQ R8, AX
-	SHLQ $3, AX
-	ADDQ AX, SI
-	DECQ R15
-	JNZ dwp
-dwdone:
+	MOVQ DI, R13
+	MOVQ R11, BX
+scfull:
+	TESTQ BX, BX
+	JEQ sctail
+	VMOVUPS (R12), Z0
+	VMOVUPS Z0, (R13)
+	ADDQ $64, R12
+	ADDQ $64, R13
+	DECQ BX
+	JMP scfull
+sctail:
+	VMOVUPS.Z (R12), K1, Z0
+	VMOVUPS Z0, K1, (R13)
+	ADDQ R9, SI
+	ADDQ R8, DI
+	DECQ R10
+	JNZ scloop
+scdone:
+	VZEROUPPER
+	RET
+
+// func sumRows512(acc *float32, x *float32, rows int, stride int, n int)
+//
+// AVX-512F: acc[c] += sum over r < rows of x[r*stride + c] for c < n (stride in floats), 16
+// channels at a time (the last block masked), two accumulators over alternate rows to hide the
+// add latency.
+TEXT ·sumRows512(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ stride+24(FP), R8
+	SHLQ $2, R8
+	MOVQ n+32(FP), DX
+srblock:
+	TESTQ DX, DX
+	JLE srdone
+	MOVL $0xffff, AX
+	CMPQ DX, $16
+	JGE srfull
+	MOVQ DX, CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+srfull:
+	KMOVW AX, K1
+	VMOVUPS.Z (DI), K1, Z0
+	VPXORD Z1, Z1, Z1
+	MOVQ SI, R9
+	MOVQ rows+16(FP), CX
+	SHRQ $1, CX
+	JEQ srodd
+srpair:
+	VADDPS (R9), Z0, K1, Z0
+	VADDPS (R9)(R8*1), Z1, K1, Z1
+	LEAQ (R9)(R8*2), R9
+	DECQ CX
+	JNZ srpair
+srodd:
+	MOVQ rows+16(FP), CX
+	ANDQ $1, CX
+	JEQ srstore
+	VADDPS (R9), Z0, K1, Z0
+srstore:
+	VADDPS Z1, Z0, K1, Z0
+	VMOVUPS Z0, K1, (DI)
+	ADDQ $64, DI
+	ADDQ $64, SI
+	SUBQ $16, DX
+	JMP srblock
+srdone:
 	VZEROUPPER
 	RET

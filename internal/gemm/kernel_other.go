@@ -2,13 +2,6 @@
 
 package gemm
 
-import "unsafe"
-
-// microkernel is the portable kernel on machines (or builds) without the assembly one.
-func microkernel(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
-	kernelGo(a, lda, panel, c, ldc, k)
-}
-
 // MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).
 func MulAdd(acc, x, w []float32) {
 	x, w = x[:len(acc)], w[:len(acc)]
@@ -17,18 +10,55 @@ func MulAdd(acc, x, w []float32) {
 	}
 }
 
-// biasMR is the row count of the bias kernel GemmBias runs.
-var biasMR = MR
+// biasMR is the row count of a full tile; panelNR the width PackB packs panels to.
+var (
+	biasMR  = MR
+	panelNR = NR
+)
 
-// microkernelBias is the portable bias-and-clamp kernel.
-func microkernelBias(a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	kernelBiasGo(MR, a, lda, panel, bias, c, ldc, k, lo, hi)
+// Tile buffers are sized for the largest tile any kernel here computes.
+const (
+	maxTileRows = MR
+	maxNR       = NR
+)
+
+// rowKernels: the portable kernel runs any row count, so short tiles need no padded copy.
+const rowKernels = true
+
+// microkernelBias is the portable bias-and-clamp kernel over mr rows.
+func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 }
 
 // Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).
 func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }
 
-// depthwiseRowVector has no vector kernel here.
-func depthwiseRowVector(out []float32, taps []unsafe.Pointer, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32) bool {
+// Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src).
+func Hardswish(dst, src []float32) { hardswishGo(dst, src) }
+
+// Mul sets dst[i] = a[i]·b[i] (dst may alias a or b).
+func Mul(dst, a, b []float32) { mulGo(dst, a, b) }
+
+// Add sets dst[i] = a[i]+b[i] (dst may alias a or b).
+func Add(dst, a, b []float32) { addGo(dst, a, b) }
+
+// depthwiseVector has no vector kernel here.
+func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
 	return false
 }
+
+// MaxInto sets dst[i] = max(dst[i], src[i]), NaN if either is NaN.
+func MaxInto(dst, src []float32) { maxIntoGo(dst, src) }
+
+// stridedCopyVector has no vector kernel here.
+func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
+	return false
+}
+
+// dwDirectVector has no vector kernel here.
+func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w, bias []float32, lo, hi float32) bool {
+	return false
+}
+
+// sumRowsVector has no vector kernel here.
+func sumRowsVector(acc, x []float32, rows, stride int) bool { return false }

@@ -2,21 +2,33 @@ package gemm
 
 import (
 	"fmt"
-	"unsafe"
+	"math"
 )
 
-// The packed GEMM computes C += A·B with B packed once (weights) into panels of NR columns, and
-// runs a register-tiled MR×NR microkernel over it: Go assembly with AVX2 FMA where the CPU has it
-// (kernel_amd64.s), the pure-Go kernel elsewhere and under the purego build tag.
+// The packed GEMM computes C = clamp(bias + A·B) with B packed once (weights) into panels of
+// panelNR columns (32 with AVX-512, else 16), and runs a register-tiled microkernel over it: Go
+// assembly where the CPU has it (AVX-512F 7x32, AVX2 6x16), the pure-Go kernel elsewhere and
+// under the purego build tag.
 const (
-	MR = 6  // rows of A per microkernel call
-	NR = 16 // columns of B per panel (two 8-wide vectors)
+	MR = 6  // rows of A per AVX2 / portable microkernel call
+	NR = 16 // the narrow panel width; panelNR is a multiple of it
 )
 
-// PackedB is a K×N matrix stored as ceil(N/NR) panels of K rows by NR columns, zero padded.
+// PackedB is a K×N matrix stored as ceil(N/nr) panels of K rows by nr columns, zero padded, except
+// that a last panel of at most NR columns is only NR wide (a 16-column tail of a 32-wide layout
+// would otherwise compute half a tile of zeros).
 type PackedB struct {
 	K, N   int
+	nr     int
 	panels []float32
+}
+
+// width is panel j's column count in memory; panel j starts at j·K·nr.
+func (p *PackedB) width(j int) int {
+	if rest := p.N - j*p.nr; rest <= NR {
+		return NR
+	}
+	return p.nr
 }
 
 // PackB packs a row-major K×N matrix b (row stride ldb).
@@ -24,94 +36,52 @@ func PackB(b []float32, k, n, ldb int) (*PackedB, error) {
 	if k < 0 || n < 0 || (k > 0 && n > 0 && (ldb < n || len(b) < (k-1)*ldb+n)) {
 		return nil, fmt.Errorf("gemm: %d values with row stride %d cannot hold a %dx%d matrix", len(b), ldb, k, n)
 	}
-	np := (n + NR - 1) / NR
-	p := &PackedB{K: k, N: n, panels: make([]float32, np*k*NR)}
+	nr := panelNR
+	p := &PackedB{K: k, N: n, nr: nr}
+	np := p.Panels()
+	size := 0
+	if np > 0 {
+		size = (np-1)*k*nr + k*p.width(np-1)
+	}
+	p.panels = make([]float32, size)
 	for j := 0; j < np; j++ {
-		panel := p.panels[j*k*NR:]
-		cols := min(NR, n-j*NR)
+		panel, w := p.panels[j*k*nr:], p.width(j)
+		cols := min(w, n-j*nr)
 		for kk := 0; kk < k; kk++ {
-			copy(panel[kk*NR:kk*NR+cols], b[kk*ldb+j*NR:kk*ldb+j*NR+cols])
+			copy(panel[kk*w:kk*w+cols], b[kk*ldb+j*nr:kk*ldb+j*nr+cols])
 		}
 	}
 	return p, nil
 }
 
 // Gemm accumulates C[m×N] += A[m×K]·B for a row-major A (row stride lda) and C (row stride ldc).
+// It is the bias kernel without bias or clamp, added to C (tests and benchmarks use it; layers use
+// GemmBias, which stores once).
 func (p *PackedB) Gemm(m int, a []float32, lda int, c []float32, ldc int) {
-	k, n := p.K, p.N
-	if m == 0 || n == 0 || k == 0 {
+	if m == 0 || p.N == 0 || p.K == 0 {
 		return
 	}
-	var tile [MR * NR]float32
-	var scratch []float32
-	for j := 0; j*NR < n; j++ {
-		panel := p.panels[j*k*NR : (j+1)*k*NR]
-		cols := min(NR, n-j*NR)
-		for i0 := 0; i0 < m; i0 += MR {
-			rows := min(MR, m-i0)
-			// The kernel reads MR full rows of K values; short tiles read a zero-padded copy.
-			arows, astride := a[i0*lda:], lda
-			if rows < MR || len(arows) < (MR-1)*lda+k {
-				if scratch == nil {
-					scratch = make([]float32, MR*k)
-				}
-				clear(scratch)
-				for r := 0; r < rows; r++ {
-					copy(scratch[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
-				}
-				arows, astride = scratch, k
-			}
-			if rows == MR && cols == NR && len(c) >= (i0+MR-1)*ldc+j*NR+NR {
-				// A full tile: the kernel accumulates into C in place.
-				microkernel(arows, astride, panel, c[i0*ldc+j*NR:], ldc, k)
-				continue
-			}
-			for r := 0; r < MR; r++ {
-				t := tile[r*NR : (r+1)*NR]
-				if r < rows {
-					copy(t[:cols], c[(i0+r)*ldc+j*NR:])
-					clear(t[cols:])
-				} else {
-					clear(t)
-				}
-			}
-			microkernel(arows, astride, panel, tile[:], NR, k)
-			for r := 0; r < rows; r++ {
-				copy(c[(i0+r)*ldc+j*NR:(i0+r)*ldc+j*NR+cols], tile[r*NR:r*NR+cols])
-			}
-		}
+	inf := float32(math.Inf(1))
+	t := make([]float32, m*p.N)
+	p.GemmBias(m, a, lda, nil, t, p.N, -inf, inf)
+	for i := 0; i < m; i++ {
+		Add(c[i*ldc:i*ldc+p.N], c[i*ldc:], t[i*p.N:])
 	}
 }
 
-// kernelGo is the portable microkernel: c[MR×NR, stride ldc] += a[MR rows of k, stride lda] ·
-// panel[k×NR].
-func kernelGo(a []float32, lda int, panel []float32, c []float32, ldc int, k int) {
-	for r := 0; r < MR; r++ {
-		row := a[r*lda : r*lda+k]
-		t := c[r*ldc : r*ldc+NR : r*ldc+NR]
-		for kk, av := range row {
-			b := panel[kk*NR : (kk+1)*NR : (kk+1)*NR]
+// kernelBiasGo is the portable bias-and-clamp microkernel over mr rows (any count) of a panel
+// nr columns wide.
+func kernelBiasGo(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+	for r := 0; r < mr; r++ {
+		t := c[r*ldc : r*ldc+nr : r*ldc+nr]
+		copy(t, bias[:nr])
+		for kk, av := range a[r*lda : r*lda+k] {
+			b := panel[kk*nr : (kk+1)*nr : (kk+1)*nr]
 			for j := range t {
 				t[j] += av * b[j]
 			}
 		}
-	}
-}
-
-// TileRows is how many rows of A GemmBias computes per kernel call: split work on multiples
-// of it so every chunk runs whole tiles.
-func TileRows() int { return biasMR }
-
-// kernelBiasGo is the portable bias-and-clamp microkernel over mr rows (a multiple of MR).
-func kernelBiasGo(mr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
-	for r := 0; r < mr; r++ {
-		copy(c[r*ldc:r*ldc+NR], bias[:NR])
-	}
-	for r0 := 0; r0 < mr; r0 += MR {
-		kernelGo(a[r0*lda:], lda, panel, c[r0*ldc:], ldc, k)
-	}
-	for r := 0; r < mr; r++ {
-		for j, x := range c[r*ldc : r*ldc+NR] {
+		for j, x := range t {
 			// Written as max-then-min like the vector kernel (a NaN becomes lo there too).
 			if !(x > lo) {
 				x = lo
@@ -119,21 +89,32 @@ func kernelBiasGo(mr int, a []float32, lda int, panel, bias []float32, c []float
 			if !(x < hi) {
 				x = hi
 			}
-			c[r*ldc+j] = x
+			t[j] = x
 		}
 	}
 }
 
+// Panels is the number of column panels of B: GemmBiasPanels splits work on them.
+func (p *PackedB) Panels() int { return (p.N + p.nr - 1) / p.nr }
+
 // GemmBias computes C[m×N] = clamp(bias + A[m×K]·B, lo, hi): a fully connected layer or a
 // convolution with its bias (nil for none) and fused activation in one pass over C.
 func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []float32, ldc int, lo, hi float32) {
+	p.GemmBiasPanels(m, a, lda, bias, c, ldc, lo, hi, 0, p.Panels())
+}
+
+// GemmBiasPanels is GemmBias restricted to the columns of panels [p0, p1) (columns
+// [p0·nr, min(p1·nr, N)) for the packing's panel width nr): threads split a product with few rows (an M=1 fully connected
+// layer) by columns this way.
+func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c []float32, ldc int, lo, hi float32, p0, p1 int) {
 	k, n := p.K, p.N
-	if m == 0 || n == 0 {
+	if m == 0 || n == 0 || p0 >= p1 {
 		return
 	}
+	nr := p.nr
 	if k == 0 { // an empty product: C is the clamped bias
 		for i := 0; i < m; i++ {
-			for j := 0; j < n; j++ {
+			for j := p0 * nr; j < min(p1*nr, n); j++ {
 				var x float32
 				if bias != nil {
 					x = bias[j]
@@ -144,20 +125,17 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 		return
 	}
 	mr := biasMR
-	var tile [14 * NR]float32
-	var scratch []float32
-	np := (n + NR - 1) / NR
-	// Bias per panel, zero padded to NR.
-	bpanels := make([]float32, np*NR)
-	if bias != nil {
-		copy(bpanels, bias[:n])
+	var tile [maxTileRows * maxNR]float32
+	var tailBias [maxNR]float32 // the last panel's bias, zero padded (or zeros for no bias)
+	if bias != nil && (p1-1)*nr < n {
+		copy(tailBias[:], bias[(p1-1)*nr:n])
 	}
-	// Row tiles outside, panels inside: the MR×K slice of A stays in L1 while the packed weights
-	// stream past it (as XNNPACK's kernels loop), instead of A being re-read once per panel.
-	for i0 := 0; i0 < m; i0 += mr {
-		rows := min(mr, m-i0)
-		arows, astride := a[i0*lda:], lda
-		if rows < mr || len(arows) < (mr-1)*lda+k {
+	var scratch []float32
+	tileRows := func(i0 int) (arows []float32, astride, kr, rows int) {
+		rows = min(mr, m-i0)
+		arows, astride, kr = a[i0*lda:], lda, rows
+		if rows < mr && !rowKernels {
+			// Only full tiles have a kernel here: run one over a zero-padded copy.
 			if scratch == nil {
 				scratch = make([]float32, mr*k)
 			}
@@ -165,23 +143,55 @@ func (p *PackedB) GemmBias(m int, a []float32, lda int, bias []float32, c []floa
 			for r := 0; r < rows; r++ {
 				copy(scratch[r*k:(r+1)*k], a[(i0+r)*lda:(i0+r)*lda+k])
 			}
-			arows, astride = scratch, k
+			arows, astride, kr = scratch, k, mr
 		}
-		for j := 0; j < np; j++ {
-			panel := p.panels[j*k*NR : (j+1)*k*NR]
-			bpanel := bpanels[j*NR : (j+1)*NR]
-			cols := min(NR, n-j*NR)
-			if rows == mr && cols == NR && len(c) >= (i0+mr-1)*ldc+j*NR+NR {
-				microkernelBias(arows, astride, panel, bpanel, c[i0*ldc+j*NR:], ldc, k, lo, hi)
-				continue
+		return arows, astride, kr, rows
+	}
+	run := func(i0, j int, arows []float32, astride, kr, rows int) {
+		w := p.width(j)
+		panel := p.panels[j*k*nr : j*k*nr+k*w]
+		bpanel := tailBias[:w]
+		if bias != nil && j*nr+w <= n {
+			bpanel = bias[j*nr : j*nr+w]
+		}
+		cols := min(w, n-j*nr)
+		if kr == rows && cols == w && len(c) >= (i0+kr-1)*ldc+j*nr+w {
+			microkernelBias(kr, w, arows, astride, panel, bpanel, c[i0*ldc+j*nr:], ldc, k, lo, hi)
+			return
+		}
+		microkernelBias(kr, w, arows, astride, panel, bpanel, tile[:], w, k, lo, hi)
+		for r := 0; r < rows; r++ {
+			copy(c[(i0+r)*ldc+j*nr:(i0+r)*ldc+j*nr+cols], tile[r*w:r*w+cols])
+		}
+	}
+	if m*k <= panelsOuterMaxA || k*n > rowsOuterMaxB {
+		// A small A (a 7x7 layer, a classifier) stays in cache while each panel of the weights
+		// is read once, instead of the whole weight matrix streaming past every row tile; and
+		// weights too large for L2 (K = 9·512) are better read once than once per row tile.
+		for j := p0; j < p1; j++ {
+			for i0 := 0; i0 < m; i0 += mr {
+				arows, astride, kr, rows := tileRows(i0)
+				run(i0, j, arows, astride, kr, rows)
 			}
-			microkernelBias(arows, astride, panel, bpanel, tile[:], NR, k, lo, hi)
-			for r := 0; r < rows; r++ {
-				copy(c[(i0+r)*ldc+j*NR:(i0+r)*ldc+j*NR+cols], tile[r*NR:r*NR+cols])
-			}
+		}
+		return
+	}
+	// Row tiles outside, panels inside: the MR×K slice of A stays in L1 while the packed weights
+	// stream past it (as XNNPACK's kernels loop), instead of a large A being re-read per panel.
+	for i0 := 0; i0 < m; i0 += mr {
+		arows, astride, kr, rows := tileRows(i0)
+		for j := p0; j < p1; j++ {
+			run(i0, j, arows, astride, kr, rows)
 		}
 	}
 }
+
+// GemmBias loops over weight panels outside row tiles when A is at most panelsOuterMaxA floats
+// (256 KiB, a good part of an L2) or B more than rowsOuterMaxB (1 MiB).
+const (
+	panelsOuterMaxA = 64 << 10
+	rowsOuterMaxB   = 256 << 10
+)
 
 // clampGo is the scalar clamp with the vector kernel's NaN behaviour: VMAXPS returns its second
 // source, the bound, when an element is NaN, so a NaN becomes lo.
@@ -197,40 +207,6 @@ func clampGo(d []float32, lo, hi float32) {
 	}
 }
 
-// DepthwiseRow computes a row of npix depthwise output pixels of n channels each:
-// out[p*n+c] = clamp(bias[c] + Σ_t taps[p*ntaps+t][c] · w[t*wstride+c], lo, hi). Each tap is an
-// input pixel of at least n values (a slice of zeros for padding); bias holds n values. scratch
-// (reused across calls, grown as needed) holds the taps' addresses for the vector kernel.
-func DepthwiseRow(out []float32, taps [][]float32, npix, ntaps int, w []float32, wstride int, bias []float32, lo, hi float32, scratch *[]unsafe.Pointer) {
-	if npix == 0 {
-		return
-	}
-	n := len(out) / npix
-	if ntaps == 0 || len(out) != npix*n || len(taps) != npix*ntaps || len(bias) < n || len(w) < (ntaps-1)*wstride+n {
-		panic("gemm.DepthwiseRow: operand sizes disagree") // callers size them; a bug otherwise
-	}
-	if cap(*scratch) < len(taps) {
-		*scratch = make([]unsafe.Pointer, len(taps))
-	}
-	ptrs := (*scratch)[:len(taps)]
-	for i, x := range taps {
-		if len(x) < n || n == 0 {
-			panic("gemm.DepthwiseRow: a tap shorter than a pixel")
-		}
-		ptrs[i] = unsafe.Pointer(&x[0])
-	}
-	if n > 0 && depthwiseRowVector(out, ptrs, npix, ntaps, w, wstride, bias, lo, hi) {
-		return
-	}
-	for p := 0; p < npix; p++ {
-		o := out[p*n : (p+1)*n]
-		for c := range o {
-			acc := bias[c]
-			for t, x := range taps[p*ntaps : (p+1)*ntaps] {
-				acc += x[c] * w[t*wstride+c]
-			}
-			o[c] = acc
-		}
-		clampGo(o, lo, hi)
-	}
-}
+// TileRows is how many rows of A GemmBias computes per kernel call: split work on multiples
+// of it so every chunk runs whole tiles.
+func TileRows() int { return biasMR }

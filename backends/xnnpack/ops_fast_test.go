@@ -1,0 +1,264 @@
+package xnnpack
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestElementwiseFastPaths runs add, multiply and hardswish on the shapes their vector paths
+// take (equal shapes, a channel vector broadcast either side, tensors large enough to split
+// across threads) and on ones they don't, against a direct broadcasting loop.
+func TestElementwiseFastPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	rnd := func(dims []int) operand {
+		n := 1
+		for _, d := range dims {
+			n *= d
+		}
+		o := operand{Dims: dims, Data: make([]float64, n)}
+		for i := range o.Data {
+			o.Data[i] = float64(float32(r.NormFloat64() * 4))
+		}
+		return o
+	}
+	shapes := [][2][]int{
+		{{1, 9, 7, 24}, {1, 9, 7, 24}},
+		{{1, 64, 64, 16}, {1, 64, 64, 16}}, // above the parallel grain
+		{{2, 5, 3, 16}, {1, 1, 1, 16}},
+		{{1, 1, 1, 40}, {1, 6, 6, 40}}, // broadcast operand first
+		{{3, 20}, {20}},
+		{{1, 64, 64, 24}, {1, 1, 1, 24}},
+		{{2, 3, 5}, {1, 3, 5}}, // inner 15, leading broadcast
+		{{2, 3, 4}, {3, 1}},    // generic path
+		{{4, 9}, {1, 1}},
+	}
+	for _, op := range []struct {
+		name string
+		f    func(x, y float32) float32
+	}{{"XNNAdd", func(x, y float32) float32 { return x + y }}, {"XNNMultiply", func(x, y float32) float32 { return x * y }}} {
+		for _, s := range shapes {
+			a, b := rnd(s[0]), rnd(s[1])
+			dims, err := broadcastDims(a.Dims, b.Dims)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := rnd(dims)
+			sa, sb := broadcastStrides(a.Dims, dims), broadcastStrides(b.Dims, dims)
+			idx := make([]int, len(dims))
+			for i := range out.Data {
+				oa, ob := 0, 0
+				for d, x := range idx {
+					oa += x * sa[d]
+					ob += x * sb[d]
+				}
+				out.Data[i] = float64(op.f(float32(a.Data[oa]), float32(b.Data[ob])))
+				for d := len(idx) - 1; d >= 0; d-- {
+					if idx[d]++; idx[d] < dims[d] {
+						break
+					}
+					idx[d] = 0
+				}
+			}
+			c := &opCase{Name: fmt.Sprint(op.name, s), Op: op.name, Inputs: []operand{a, b}, Output: out}
+			for _, threads := range []int{1, 2} {
+				t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+			}
+		}
+	}
+	for _, dims := range [][]int{{3, 7}, {1, 70, 70, 16}} {
+		x := rnd(dims)
+		out := operand{Dims: dims, Data: make([]float64, len(x.Data))}
+		for i, v := range x.Data {
+			out.Data[i] = float64(float32(v) * min(max(float32(v)+3, 0), 6) / 6)
+		}
+		c := &opCase{Name: fmt.Sprint("hardswish", dims), Op: "XNNHardswish", Inputs: []operand{x}, Output: out}
+		for _, threads := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
+
+// TestFullyConnectedSplits runs fully connected layers whose rows are too few to split, so two
+// threads split their column panels, and larger ones split by rows, against a direct product.
+func TestFullyConnectedSplits(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, s := range []struct{ m, in, out int }{{1, 20, 40}, {3, 7, 50}, {29, 9, 33}, {70, 5, 17}, {1, 3, 8}} {
+		x := operand{Dims: []int{s.m, s.in}, Data: make([]float64, s.m*s.in)}
+		w := operand{Dims: []int{s.out, s.in}, Data: make([]float64, s.out*s.in)}
+		b := operand{Dims: []int{s.out}, Data: make([]float64, s.out)}
+		for _, o := range []*operand{&x, &w, &b} {
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+		}
+		y := operand{Dims: []int{s.m, s.out}, Data: make([]float64, s.m*s.out)}
+		for i := 0; i < s.m; i++ {
+			for o := 0; o < s.out; o++ {
+				acc := b.Data[o]
+				for k := 0; k < s.in; k++ {
+					acc += x.Data[i*s.in+k] * w.Data[o*s.in+k]
+				}
+				y.Data[i*s.out+o] = acc
+			}
+		}
+		c := &opCase{Name: fmt.Sprint("fc", s), Op: "XNNFullyConnected", Inputs: []operand{x, w, b}, Output: y}
+		for _, threads := range []int{1, 2, 3} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
+
+// TestTransposeTiled checks the tiled transpose against gather for every permutation of small
+// rank-2 to rank-4 shapes (including ones with dimensions of 1 and past the tile size).
+func TestTransposeTiled(t *testing.T) {
+	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}, {2, 3, 5, 70}} {
+		numel := 1
+		for _, d := range in {
+			numel *= d
+		}
+		src := make([]float32, numel)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		var perms [][]int
+		var permute func(p []int, used []bool)
+		permute = func(p []int, used []bool) {
+			if len(p) == len(in) {
+				perms = append(perms, append([]int(nil), p...))
+				return
+			}
+			for d := range in {
+				if !used[d] {
+					used[d] = true
+					permute(append(p, d), used)
+					used[d] = false
+				}
+			}
+		}
+		permute(nil, make([]bool, len(in)))
+		inStride := rowMajorStrides(in)
+		for _, perm := range perms {
+			dims := make([]int, len(in))
+			s := make([]int, len(in))
+			for i, d := range perm {
+				dims[i], s[i] = in[d], inStride[d]
+			}
+			want, got := make([]float32, numel), make([]float32, numel)
+			gather(want, src, 0, s, dims)
+			(&plan{threads: 2}).transposeTiled(got, src, s, dims)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%v perm %v: [%d] = %v, want %v", in, perm, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// TestIm2colRow compares the run-copying patch builder with the definition over random
+// geometries: padding on every side, strides, dilations, groups, kernels wider than the input.
+func TestIm2colRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for it := 0; it < 300; it++ {
+		G := 1 + r.IntN(2)
+		c := &convOp{N: 1 + r.IntN(2), H: 1 + r.IntN(9), W: 1 + r.IntN(9), G: G, GIC: 1 + r.IntN(20), KH: 1 + r.IntN(4), KW: 1 + r.IntN(4),
+			sh: 1 + r.IntN(2), sw: 1 + r.IntN(3), dh: 1 + r.IntN(2), dw: 1 + r.IntN(2), pt: r.IntN(3), pl: r.IntN(3)}
+		c.C = G * c.GIC
+		pb, pr := r.IntN(3), r.IntN(3)
+		OH, OW := outSize(c.H, c.pt, pb, c.KH, c.sh, c.dh), outSize(c.W, c.pl, pr, c.KW, c.sw, c.dw)
+		if OH == 0 || OW == 0 {
+			continue
+		}
+		x := make([]float32, c.N*c.H*c.W*c.C)
+		for i := range x {
+			x[i] = float32(i + 1)
+		}
+		K := c.KH * c.KW * c.GIC
+		col := make([]float32, OW*K)
+		for b := 0; b < c.N; b++ {
+			for oh := 0; oh < OH; oh++ {
+				for g := 0; g < G; g++ {
+					for i := range col {
+						col[i] = -7 // every entry must be written
+					}
+					im2colRow(col, x, b, oh, g, c, OW)
+					for ow := 0; ow < OW; ow++ {
+						for kh := 0; kh < c.KH; kh++ {
+							for kw := 0; kw < c.KW; kw++ {
+								for ci := 0; ci < c.GIC; ci++ {
+									ih, iw := oh*c.sh-c.pt+kh*c.dh, ow*c.sw-c.pl+kw*c.dw
+									want := float32(0)
+									if ih >= 0 && ih < c.H && iw >= 0 && iw < c.W {
+										want = x[((b*c.H+ih)*c.W+iw)*c.C+g*c.GIC+ci]
+									}
+									if got := col[ow*K+(kh*c.KW+kw)*c.GIC+ci]; got != want {
+										t.Fatalf("%+v oh %d ow %d kh %d kw %d c %d: %v, want %v", *c, oh, ow, kh, kw, ci, got, want)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDepthwisePaths runs depthwise convolutions through the backend (interior windows by the
+// register-weights kernels, borders by the table) on small and larger images, with strides,
+// asymmetric padding and 3x3/5x5 windows, against a direct loop.
+func TestDepthwisePaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for it := 0; it < 24; it++ {
+		k := []int{3, 5}[it%2]
+		H, W, C := 3+r.IntN(6), 3+r.IntN(6), []int{8, 24, 5}[r.IntN(3)]
+		if it%6 == 5 {
+			H, W = 34, 33 // several parallel chunks
+		}
+		s, pt, pl, pb, pr := 1+r.IntN(2), r.IntN(k), r.IntN(k), r.IntN(k), r.IntN(k)
+		OH, OW := outSize(H, pt, pb, k, s, 1), outSize(W, pl, pr, k, s, 1)
+		if OH == 0 || OW == 0 {
+			continue
+		}
+		rnd := func(dims ...int) operand {
+			n := 1
+			for _, d := range dims {
+				n *= d
+			}
+			o := operand{Dims: dims, Data: make([]float64, n)}
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+			return o
+		}
+		x, w, b := rnd(1, H, W, C), rnd(1, k, k, C), rnd(C)
+		y := operand{Dims: []int{1, OH, OW, C}, Data: make([]float64, OH*OW*C)}
+		for oh := 0; oh < OH; oh++ {
+			for ow := 0; ow < OW; ow++ {
+				for c := 0; c < C; c++ {
+					acc := b.Data[c]
+					for i := 0; i < k; i++ {
+						for j := 0; j < k; j++ {
+							ih, iw := oh*s-pt+i, ow*s-pl+j
+							if ih >= 0 && ih < H && iw >= 0 && iw < W {
+								acc += x.Data[(ih*W+iw)*C+c] * w.Data[(i*k+j)*C+c]
+							}
+						}
+					}
+					y.Data[(oh*OW+ow)*C+c] = acc
+				}
+			}
+		}
+		u := func(v int) uint32 { return uint32(v) }
+		c := &opCase{Name: fmt.Sprint("dw", k, H, W, C, s, pt, pl, pb, pr), Op: "XNNDepthwiseConv2d", Inputs: []operand{x, w, b}, Output: y}
+		c.Conv = &struct {
+			Pad, Kernel, Stride, Dilation, Adjustment []uint32
+			Groups, GroupIn, GroupOut                 uint32
+		}{Pad: []uint32{u(pt), u(pr), u(pb), u(pl)}, Kernel: []uint32{u(k), u(k)}, Stride: []uint32{u(s), u(s)}, Dilation: []uint32{1, 1},
+			Groups: u(C), GroupIn: 1, GroupOut: 1}
+		for _, threads := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}

@@ -1,0 +1,185 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func dwConv512(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+//
+// Depthwise convolution through an indirection table (AVX-512F): for each pixel p < npix and
+// channel c < n (a multiple of 8), out[p*n+c] = clamp(bias[c] + sum over t < ntaps of
+// in(p,t)[c] * w[t*wstride+c], lo, hi), where in(p,t) = x + offs[p*ntaps+t] floats, or zero when
+// that offset is negative (padding). Channels go 64 at a time (four zmm accumulators share each
+// tap's address computation), then 16, then a last 8 in a ymm.
+TEXT ·dwConv512(SB), NOSPLIT, $0-88
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), R13
+	MOVQ offs+24(FP), SI
+	MOVQ ntaps+40(FP), R8
+	MOVQ w+48(FP), R9
+	MOVQ wstride+56(FP), R10
+	SHLQ $2, R10
+	MOVQ bias+64(FP), R11
+	MOVQ n+72(FP), CX
+	SHLQ $2, CX
+	VBROADCASTSS lo+80(FP), Z14
+	VBROADCASTSS hi+84(FP), Z15
+	MOVQ npix+32(FP), AX
+	TESTQ AX, AX
+	JEQ dzdone
+	TESTQ R8, R8
+	JEQ dzdone
+dzpix:
+	XORQ BX, BX
+dz64:
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $256
+	JLT dz16
+	VMOVUPS (R11)(BX*1), Z0
+	VMOVUPS 64(R11)(BX*1), Z1
+	VMOVUPS 128(R11)(BX*1), Z2
+	VMOVUPS 192(R11)(BX*1), Z3
+	MOVQ SI, R12
+	MOVQ R9, AX
+	MOVQ R8, DX
+dz64t:
+	MOVLQSX (R12), R15
+	TESTQ R15, R15
+	LEAQ (R13)(R15*4), R15
+	CMOVQLT zero+16(FP), R15
+	VMOVUPS (R15)(BX*1), Z4
+	VFMADD231PS (AX)(BX*1), Z4, Z0
+	VMOVUPS 64(R15)(BX*1), Z5
+	VFMADD231PS 64(AX)(BX*1), Z5, Z1
+	VMOVUPS 128(R15)(BX*1), Z6
+	VFMADD231PS 128(AX)(BX*1), Z6, Z2
+	VMOVUPS 192(R15)(BX*1), Z7
+	VFMADD231PS 192(AX)(BX*1), Z7, Z3
+	ADDQ $4, R12
+	ADDQ R10, AX
+	DECQ DX
+	JNZ dz64t
+	VMAXPS Z14, Z0, Z0
+	VMINPS Z15, Z0, Z0
+	VMAXPS Z14, Z1, Z1
+	VMINPS Z15, Z1, Z1
+	VMAXPS Z14, Z2, Z2
+	VMINPS Z15, Z2, Z2
+	VMAXPS Z14, Z3, Z3
+	VMINPS Z15, Z3, Z3
+	VMOVUPS Z0, (DI)(BX*1)
+	VMOVUPS Z1, 64(DI)(BX*1)
+	VMOVUPS Z2, 128(DI)(BX*1)
+	VMOVUPS Z3, 192(DI)(BX*1)
+	ADDQ $256, BX
+	JMP dz64
+dz16:
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $64
+	JLT dz8
+	VMOVUPS (R11)(BX*1), Z0
+	MOVQ SI, R12
+	MOVQ R9, AX
+	MOVQ R8, DX
+dz16t:
+	MOVLQSX (R12), R15
+	TESTQ R15, R15
+	LEAQ (R13)(R15*4), R15
+	CMOVQLT zero+16(FP), R15
+	VMOVUPS (R15)(BX*1), Z4
+	VFMADD231PS (AX)(BX*1), Z4, Z0
+	ADDQ $4, R12
+	ADDQ R10, AX
+	DECQ DX
+	JNZ dz16t
+	VMAXPS Z14, Z0, Z0
+	VMINPS Z15, Z0, Z0
+	VMOVUPS Z0, (DI)(BX*1)
+	ADDQ $64, BX
+	JMP dz16
+dz8:
+	CMPQ BX, CX
+	JGE dznext
+	VMOVUPS (R11)(BX*1), Y0
+	MOVQ SI, R12
+	MOVQ R9, AX
+	MOVQ R8, DX
+dz8t:
+	MOVLQSX (R12), R15
+	TESTQ R15, R15
+	LEAQ (R13)(R15*4), R15
+	CMOVQLT zero+16(FP), R15
+	VMOVUPS (R15)(BX*1), Y4
+	VFMADD231PS (AX)(BX*1), Y4, Y0
+	ADDQ $4, R12
+	ADDQ R10, AX
+	DECQ DX
+	JNZ dz8t
+	VMAXPS Y14, Y0, Y0
+	VMINPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)(BX*1)
+	ADDQ $32, BX
+	JMP dz8
+dznext:
+	ADDQ CX, DI
+	LEAQ (SI)(R8*4), SI
+	DECQ npix+32(FP)
+	JNZ dzpix
+dzdone:
+	VZEROUPPER
+	RET
+
+// func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
+//
+// dwConv512 for AVX2/FMA3 machines: the same loops, 8 channels (one ymm) at a time.
+TEXT ·dwConv256(SB), NOSPLIT, $0-88
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), R13
+	MOVQ offs+24(FP), SI
+	MOVQ ntaps+40(FP), R8
+	MOVQ w+48(FP), R9
+	MOVQ wstride+56(FP), R10
+	SHLQ $2, R10
+	MOVQ bias+64(FP), R11
+	MOVQ n+72(FP), CX
+	SHLQ $2, CX
+	VBROADCASTSS lo+80(FP), Y14
+	VBROADCASTSS hi+84(FP), Y15
+	MOVQ npix+32(FP), AX
+	TESTQ AX, AX
+	JEQ dydone
+	TESTQ R8, R8
+	JEQ dydone
+dypix:
+	XORQ BX, BX
+dy8:
+	CMPQ BX, CX
+	JGE dynext
+	VMOVUPS (R11)(BX*1), Y0
+	MOVQ SI, R12
+	MOVQ R9, AX
+	MOVQ R8, DX
+dy8t:
+	MOVLQSX (R12), R15
+	TESTQ R15, R15
+	LEAQ (R13)(R15*4), R15
+	CMOVQLT zero+16(FP), R15
+	VMOVUPS (R15)(BX*1), Y4
+	VFMADD231PS (AX)(BX*1), Y4, Y0
+	ADDQ $4, R12
+	ADDQ R10, AX
+	DECQ DX
+	JNZ dy8t
+	VMAXPS Y14, Y0, Y0
+	VMINPS Y15, Y0, Y0
+	VMOVUPS Y0, (DI)(BX*1)
+	ADDQ $32, BX
+	JMP dy8
+dynext:
+	ADDQ CX, DI
+	LEAQ (SI)(R8*4), SI
+	DECQ npix+32(FP)
+	JNZ dypix
+dydone:
+	VZEROUPPER
+	RET

@@ -1,0 +1,120 @@
+package gemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestElementwise checks the vector elementwise kernels (or, under purego, the portable loops)
+// against direct formulas over lengths with and without a vector tail, in place and not.
+func TestElementwise(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{0, 1, 7, 8, 9, 16, 37, 100} {
+		a := randSlice(r, n)
+		for i := range a {
+			a[i] *= 4 // cover both clamp edges of hardswish
+		}
+		if n > 3 {
+			a[3] = float32(math.NaN())
+		}
+		b := randSlice(r, n+2)
+		check := func(what string, got []float32, want func(i int) float32) {
+			t.Helper()
+			for i := range got {
+				w := want(i)
+				if !(got[i] == w || (got[i] != got[i] && w != w) || math.Abs(float64(got[i]-w)) <= 1e-6*math.Abs(float64(w))) {
+					t.Fatalf("%s n=%d: [%d] = %v, want %v", what, n, i, got[i], w)
+				}
+			}
+		}
+		out := make([]float32, n)
+		Hardswish(out, a)
+		check("hardswish", out, func(i int) float32 {
+			x := float64(a[i])
+			return float32(x * math.Min(math.Max(x+3, 0), 6) / 6)
+		})
+		Mul(out, a, b)
+		check("mul", out, func(i int) float32 { return a[i] * b[i] })
+		Add(out, a, b)
+		check("add", out, func(i int) float32 { return a[i] + b[i] })
+		mx := append([]float32(nil), b[:n]...)
+		if n > 5 {
+			mx[5] = float32(math.NaN()) // a NaN already in dst stays
+		}
+		mx0 := append([]float32(nil), mx...)
+		MaxInto(mx, a)
+		check("max", mx, func(i int) float32 {
+			if mx0[i] != mx0[i] || a[i] != a[i] {
+				return float32(math.NaN())
+			}
+			return max(mx0[i], a[i])
+		})
+		in := append([]float32(nil), a...)
+		Add(in, in, b) // in place
+		check("add in place", in, func(i int) float32 { return a[i] + b[i] })
+	}
+}
+
+// TestStridedCopy checks runs shorter than, equal to and longer than a vector, with strides that
+// leave gaps (which must stay untouched) and out-of-range requests (which must copy nothing).
+func TestStridedCopy(t *testing.T) {
+	for _, run := range []int{1, 3, 9, 16, 17, 21, 40} {
+		for _, count := range []int{0, 1, 5} {
+			ds, ss := run+3, run*2+1
+			src := make([]float32, max((count-1)*ss+run, 0)+2)
+			for i := range src {
+				src[i] = float32(i + 1)
+			}
+			dst := make([]float32, max((count-1)*ds+run, 0)+5)
+			for i := range dst {
+				dst[i] = -1
+			}
+			if !StridedCopy(dst, ds, src, ss, count, run) {
+				t.Fatalf("run %d count %d: refused", run, count)
+			}
+			for i := range dst {
+				want := float32(-1)
+				if r, o := i/ds, i%ds; r < count && o < run {
+					want = src[r*ss+o]
+				}
+				if dst[i] != want {
+					t.Fatalf("run %d count %d: dst[%d] = %v, want %v", run, count, i, dst[i], want)
+				}
+			}
+			if count > 0 && StridedCopy(dst[:(count-1)*ds+run-1], ds, src, ss, count, run) {
+				t.Fatalf("run %d count %d: copied past dst", run, count)
+			}
+		}
+	}
+}
+
+// TestSumRows checks the column sum over odd and even row counts and masked channel tails.
+func TestSumRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{1, 8, 16, 17, 40, 96} {
+		for _, rows := range []int{0, 1, 2, 7, 50} {
+			stride := n + 5
+			x := randSlice(r, max(rows*stride, 1))
+			acc := randSlice(r, n)
+			want := make([]float64, n)
+			for c := range want {
+				want[c] = float64(acc[c])
+				for k := 0; k < rows; k++ {
+					want[c] += float64(x[k*stride+c])
+				}
+			}
+			if !SumRows(acc, x, rows, stride) {
+				t.Fatalf("n %d rows %d: refused", n, rows)
+			}
+			for c := range acc {
+				if math.Abs(float64(acc[c])-want[c]) > 1e-4 {
+					t.Fatalf("n %d rows %d: acc[%d] = %v, want %v", n, rows, c, acc[c], want[c])
+				}
+			}
+		}
+	}
+	if SumRows(make([]float32, 8), make([]float32, 20), 3, 8) {
+		t.Error("SumRows read past x")
+	}
+}
