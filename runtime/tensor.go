@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -74,7 +75,7 @@ func NewTensor(dtype ScalarType, sizes ...int) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n > (1<<62)/es {
+	if n > math.MaxInt/es {
 		return nil, fmt.Errorf("runtime: tensor of %v %s is too large", sizes, DTypeName(dtype))
 	}
 	t := &Tensor{dtype: dtype, sizes: slices.Clone(sizes), dimOrder: contiguousOrder(len(sizes)), data: make([]byte, n*es), capacity: n}
@@ -119,7 +120,7 @@ func numel(sizes []int) (int, error) {
 			return 0, fmt.Errorf("runtime: dimension %d is negative (%d)", i, d)
 		}
 		hi, lo := bits.Mul64(n, uint64(d))
-		if hi != 0 || lo > 1<<62 {
+		if hi != 0 || lo > math.MaxInt>>1 { // headroom for byte counts; 2^62 on 64-bit machines
 			return 0, fmt.Errorf("runtime: sizes %v are too large", sizes)
 		}
 		n = lo

@@ -158,7 +158,7 @@ func (j *poolJob) runTask(t int) {
 // run executes fn(0..n-1) on the caller and up to threads-1 workers, returning when all are done.
 // A panic in any task is re-raised on the caller once every task has finished.
 func (wp *workerPool) run(threads, n int, fn func(task int)) {
-	if n >= 1<<31 {
+	if int64(n) >= 1<<31 {
 		threads = 1 // the claim word holds 32-bit task indices
 	}
 	if threads > 1 && wp.serialFor.Load() > 0 {

@@ -1,6 +1,10 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
 
 func init() {
 	register(runtime.Kernel{Name: "aten::view_copy.out", DTypes: shapeAllTypes, Fn: viewCopyOut})
@@ -66,7 +70,7 @@ func shapeInferSize(size []int64, numel int, i int, name string) ([]int, error) 
 			}
 			out[k] = int(s)
 			known *= int(s)
-			if known > 1<<62 {
+			if known > math.MaxInt>>1 {
 				return nil, argErr(i, name, "shape %v is too large", size)
 			}
 		}

@@ -24,6 +24,11 @@ func poolPair(args []*runtime.EValue, i int, name, op string, def []int) ([2]int
 	if err != nil {
 		return [2]int{}, err
 	}
+	for _, x := range v { // before converting to int, which is 32 bits on some targets
+		if x > math.MaxInt32 || x < -math.MaxInt32 {
+			return [2]int{}, argErr(i, name, "%v is too large", v)
+		}
+	}
 	switch {
 	case len(v) == 0 && def != nil:
 		return [2]int{def[0], def[1]}, nil
