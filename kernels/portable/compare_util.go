@@ -266,11 +266,21 @@ func compareLogicalKernel(op string, f func(x, y bool) bool) runtime.Kernel {
 // compareBitwiseKernels returns the Tensor_out and Scalar_out kernels of a bitwise binary op:
 // integral and Bool operands only, computed in their promoted type.
 func compareBitwiseKernels(op string, f func(x, y int64) int64) []runtime.Kernel {
-	bop := compareOp{i: f}
+	return compareIntegralKernels(op, ".Scalar_out", true, func(runtime.ScalarType) compareOp { return compareOp{i: f} })
+}
+
+// compareIntegralKernels returns the Tensor_out and scalar (suffix) kernels of an operator on
+// integral (and, with bools, Bool) operands in their promoted type; opFor gives the operation for
+// that type. Floating operands are an error.
+func compareIntegralKernels(op, scalarSuffix string, bools bool, opFor func(common runtime.ScalarType) compareOp) []runtime.Kernel {
 	check := func(common runtime.ScalarType, out *runtime.Tensor) error {
-		if isFloat(common) {
-			return fmt.Errorf("%w: %s is not implemented for %s operands (integral and bool only)",
-				runtime.ErrInvalidArgument, op, runtime.DTypeName(common))
+		if isFloat(common) || (!bools && common == runtime.Bool) {
+			what := "integral and bool only"
+			if !bools {
+				what = "integral only"
+			}
+			return fmt.Errorf("%w: %s is not implemented for %s operands (%s)",
+				runtime.ErrInvalidArgument, op, runtime.DTypeName(common), what)
 		}
 		return compareCheckCast(common, out)
 	}
@@ -283,7 +293,7 @@ func compareBitwiseKernels(op string, f func(x, y int64) int64) []runtime.Kernel
 		if err := check(common, out); err != nil {
 			return err
 		}
-		return compareApply(a, b, out, common, bop)
+		return compareApply(a, b, out, common, opFor(common))
 	}
 	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		a, s, out, err := compareScalarArgs(args)
@@ -294,11 +304,15 @@ func compareBitwiseKernels(op string, f func(x, y int64) int64) []runtime.Kernel
 		if err := check(common, out); err != nil {
 			return err
 		}
-		return compareApply(a, scalarTensor(s), out, common, bop)
+		return compareApply(a, scalarTensor(s), out, common, opFor(common))
+	}
+	types := compareIntBoolTypes
+	if !bools {
+		types = intTypes
 	}
 	return []runtime.Kernel{
-		{Name: "aten::" + op + ".Tensor_out", DTypes: compareIntBoolTypes, Fn: tensorFn},
-		{Name: "aten::" + op + ".Scalar_out", DTypes: compareIntBoolTypes, Fn: scalarFn},
+		{Name: "aten::" + op + ".Tensor_out", DTypes: types, Fn: tensorFn},
+		{Name: "aten::" + op + scalarSuffix, DTypes: types, Fn: scalarFn},
 	}
 }
 

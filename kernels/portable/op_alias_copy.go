@@ -2,12 +2,15 @@ package portable
 
 import "github.com/etgo/etgo/runtime"
 
-func init() {
-	register(runtime.Kernel{Name: "aten::alias_copy.out", DTypes: shapeAllTypes, Fn: aliasCopyOut})
+func init() { register(copyKernel("aten::alias_copy.out")) }
+
+// copyKernel is an operator whose whole effect in a program is NAME(Tensor self, *, Tensor(a!)
+// out): a copy of self with its dtype and sizes (alias_copy, detach_copy, lift_fresh_copy, …).
+func copyKernel(name string) runtime.Kernel {
+	return runtime.Kernel{Name: name, DTypes: shapeAllTypes, Fn: plainCopyOut}
 }
 
-// aten::alias_copy.out(Tensor self, *, Tensor(a!) out): a copy of self.
-func aliasCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func plainCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := wantArgs(args, 3); err != nil {
 		return err
 	}

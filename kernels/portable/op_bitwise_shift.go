@@ -1,10 +1,6 @@
 package portable
 
-import (
-	"fmt"
-
-	"github.com/etgo/etgo/runtime"
-)
+import "github.com/etgo/etgo/runtime"
 
 // aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out),
 // aten::bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) and the
@@ -35,37 +31,5 @@ func shiftKernels(op string, left bool) []runtime.Kernel {
 			return x >> uint(y)
 		}}
 	}
-	check := func(common runtime.ScalarType, out *runtime.Tensor) error {
-		if isFloat(common) || common == runtime.Bool {
-			return fmt.Errorf("%w: %s is not implemented for %s operands (integral only)",
-				runtime.ErrInvalidArgument, op, runtime.DTypeName(common))
-		}
-		return compareCheckCast(common, out)
-	}
-	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, b, out, err := compareTensorArgs(args)
-		if err != nil {
-			return err
-		}
-		common := new(typeState).tensor(a).tensor(b).result()
-		if err := check(common, out); err != nil {
-			return err
-		}
-		return compareApply(a, b, out, common, opFor(common))
-	}
-	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, s, out, err := compareScalarArgs(args)
-		if err != nil {
-			return err
-		}
-		common := new(typeState).tensor(a).scalar(s).result()
-		if err := check(common, out); err != nil {
-			return err
-		}
-		return compareApply(a, scalarTensor(s), out, common, opFor(common))
-	}
-	return []runtime.Kernel{
-		{Name: "aten::" + op + ".Tensor_out", DTypes: intTypes, Fn: tensorFn},
-		{Name: "aten::" + op + ".Tensor_Scalar_out", DTypes: intTypes, Fn: scalarFn},
-	}
+	return compareIntegralKernels(op, ".Tensor_Scalar_out", false, opFor)
 }

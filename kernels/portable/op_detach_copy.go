@@ -1,24 +1,5 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
-
-func init() {
-	register(runtime.Kernel{Name: "aten::detach_copy.out", DTypes: shapeAllTypes, Fn: detachCopyOut})
-}
-
-// aten::detach_copy.out(Tensor self, *, Tensor(a!) out): a copy of self (no autograd in a program, so
-// the copy is all that is left of the operator).
-func detachCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
-	return shapeCopySame(self, out)
-}
+// aten::detach_copy.out(Tensor self, *, Tensor(a!) out): a copy of self (no autograd in a
+// program, so the copy is all that is left of the operator).
+func init() { register(copyKernel("aten::detach_copy.out")) }

@@ -1,24 +1,5 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
-
-func init() {
-	register(runtime.Kernel{Name: "aten::lift_fresh_copy.out", DTypes: shapeAllTypes, Fn: liftFreshCopyOut})
-}
-
-// aten::lift_fresh_copy.out(Tensor self, *, Tensor(a!) out): a copy of self (no autograd in a program, so
-// the copy is all that is left of the operator).
-func liftFreshCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
-	return shapeCopySame(self, out)
-}
+// aten::lift_fresh_copy.out(Tensor self, *, Tensor(a!) out): a copy of self (lifting a fresh
+// constant into the graph is export's business; at run time only the copy is left).
+func init() { register(copyKernel("aten::lift_fresh_copy.out")) }

@@ -21,25 +21,7 @@ func varCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	if err := wantArgs(args, 6); err != nil {
 		return err
 	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dims, _, err := optIntListArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	correction := 1.0
-	if v, err := arg(args, 2, "correction"); err != nil {
-		return err
-	} else if !v.IsNone() {
-		s, err := scalarArg(args, 2, "correction")
-		if err != nil {
-			return err
-		}
-		correction = s.f
-	}
-	keepdim, err := boolArg(args, 3, "keepdim")
+	c, err := varCorrectionArgs(args)
 	if err != nil {
 		return err
 	}
@@ -47,7 +29,37 @@ func varCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	if err != nil {
 		return err
 	}
-	return varCore(self, dims, correction, keepdim, out, 4, nil)
+	return varCore(c.self, c.dims, c.correction, c.keepdim, out, 4, nil)
+}
+
+// varCorrectionArgs are the leading arguments of var.correction_out and var_mean.correction_out:
+// (Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, …).
+type varCorrection struct {
+	self       *runtime.Tensor
+	dims       []int64
+	correction float64
+	keepdim    bool
+}
+
+func varCorrectionArgs(args []*runtime.EValue) (c varCorrection, err error) {
+	if c.self, err = tensorArg(args, 0, "self"); err != nil {
+		return
+	}
+	if c.dims, _, err = optIntListArg(args, 1, "dim"); err != nil {
+		return
+	}
+	c.correction = 1
+	if v, err := arg(args, 2, "correction"); err != nil {
+		return c, err
+	} else if !v.IsNone() {
+		s, err := scalarArg(args, 2, "correction")
+		if err != nil {
+			return c, err
+		}
+		c.correction = s.f
+	}
+	c.keepdim, err = boolArg(args, 3, "keepdim")
+	return
 }
 
 // aten::var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *,

@@ -13,25 +13,7 @@ func varMeanCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) er
 	if err := wantArgs(args, 7); err != nil {
 		return err
 	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dims, _, err := optIntListArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	correction := 1.0
-	if v, err := arg(args, 2, "correction"); err != nil {
-		return err
-	} else if !v.IsNone() {
-		s, err := scalarArg(args, 2, "correction")
-		if err != nil {
-			return err
-		}
-		correction = s.f
-	}
-	keepdim, err := boolArg(args, 3, "keepdim")
+	c, err := varCorrectionArgs(args)
 	if err != nil {
 		return err
 	}
@@ -43,5 +25,5 @@ func varMeanCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) er
 	if err != nil {
 		return err
 	}
-	return varCore(self, dims, correction, keepdim, out0, 4, out1)
+	return varCore(c.self, c.dims, c.correction, c.keepdim, out0, 4, out1)
 }
