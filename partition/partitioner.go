@@ -192,6 +192,12 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 			// ExecuTorch fuses regions one at a time, re-sorting the graph after each
 			// (legalize); a region's nodes are taken in the order the graph has then.
 			inGraphOrder(g, r.Nodes)
+			// The submodule's placeholders follow graph order, parameters first: constants too.
+			inputAt := map[*ir.Value]int{}
+			for i, in := range g.Inputs {
+				inputAt[in.Value] = i
+			}
+			sort.SliceStable(r.Constants, func(i, j int) bool { return inputAt[r.Constants[i]] < inputAt[r.Constants[j]] })
 			call := collapse(g, users, r, len(plan.Delegates))
 			if err := sortTopologically(g); err != nil {
 				return nil, fmt.Errorf("partition: after %s: %w", spec.BackendID, err)
