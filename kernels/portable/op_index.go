@@ -34,10 +34,29 @@ func indexTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
-	ix, err := shapeExpandIndices(self, list)
+	_, src, err := shapeIndexPlan(self, list, self.Strides(), func(sizes []int) error { return resize(out, sizes) })
 	if err != nil {
 		return err
 	}
+	if out.Numel() == 0 {
+		return nil
+	}
+	dst := shapeOffsets(out.Sizes(), out.Strides(), 0)
+	shapeGatherElems(out, dst, self, src)
+	return nil
+}
+
+// shapeIndexPlan resolves PyTorch advanced indexing self[indices] (argument 1): it returns the
+// sizes of the result and, for each of its elements in row-major order, Σ coordinate·strides[d]
+// over the coordinates of the element of self it selects (with self.Strides(), its element
+// offset; with row-major strides, its logical position). Every index is bounds-checked. fit
+// accepts or refuses the result's sizes before anything of that size is allocated.
+func shapeIndexPlan(self *runtime.Tensor, list []*runtime.Tensor, strides []int, fit func([]int) error) ([]int, []int, error) {
+	ix, err := shapeExpandIndices(self, list)
+	if err != nil {
+		return nil, nil, err
+	}
+	sizes := self.Sizes()
 	// The indexed dimensions and whether they are adjacent.
 	var pos []int
 	for d, t := range ix {
@@ -46,32 +65,16 @@ func indexTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		}
 	}
 	if len(pos) == 0 {
-		if err := resize(out, self.Sizes()); err != nil {
-			return err
+		if err := fit(sizes); err != nil {
+			return nil, nil, err
 		}
-		shapeWrite(out, self, shapeViewOf(self))
-		return nil
+		return sizes, shapeOffsets(sizes, strides, 0), nil
 	}
 	adjacent := pos[len(pos)-1]-pos[0] == len(pos)-1
 	var b []int
 	for _, d := range pos {
 		if b, err = broadcastShape(b, ix[d].sizes); err != nil {
-			return argErr(1, "indices", "index shapes do not broadcast together: %v", err)
-		}
-	}
-	nb := shapeNumel(b)
-	// The offset each broadcast position contributes.
-	sizes, strides := self.Sizes(), self.Strides()
-	idxOff := make([]int, nb)
-	for _, d := range pos {
-		m := broadcastIndex(ix[d].sizes, b)
-		for e := range idxOff {
-			v := at(ix[d].vals, m, e)
-			r, err := shapeWrapIndex(v, sizes[d], 1, "indices")
-			if err != nil {
-				return argErr(1, "indices", "index %d is out of bounds for dimension %d with size %d", v, d, sizes[d])
-			}
-			idxOff[e] += r * strides[d]
+			return nil, nil, argErr(1, "indices", "index shapes do not broadcast together: %v", err)
 		}
 	}
 	// The remaining dimensions, split around the indexed block when it stays in place.
@@ -87,17 +90,37 @@ func indexTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	}
 	outSizes := append(append(append([]int{}, before...), b...), after...)
 	if len(outSizes) > runtime.MaxRank {
-		return argErr(1, "indices", "the result would have %d dimensions", len(outSizes))
+		return nil, nil, argErr(1, "indices", "the result would have %d dimensions", len(outSizes))
 	}
-	if err := resize(out, outSizes); err != nil {
-		return err
+	// Every index value is checked (where it stands, not broadcast) before out is sized.
+	for _, d := range pos {
+		for _, v := range ix[d].vals {
+			if _, err := shapeWrapIndex(v, sizes[d], 1, "indices"); err != nil {
+				return nil, nil, argErr(1, "indices", "index %d is out of bounds for dimension %d with size %d", v, d, sizes[d])
+			}
+		}
 	}
-	if out.Numel() == 0 {
-		return nil
+	if err := fit(outSizes); err != nil {
+		return nil, nil, err
+	}
+	if shapeNumel(outSizes) == 0 {
+		return outSizes, nil, nil
+	}
+	// The offset each broadcast position contributes.
+	idxOff := make([]int, shapeNumel(b))
+	for _, d := range pos {
+		m := broadcastIndex(ix[d].sizes, b)
+		for e := range idxOff {
+			v := at(ix[d].vals, m, e)
+			if v < 0 {
+				v += int64(sizes[d])
+			}
+			idxOff[e] += int(v) * strides[d]
+		}
 	}
 	beforeOff := shapeOffsets(before, bs, 0)
 	afterOff := shapeOffsets(after, as, 0)
-	src := make([]int, 0, out.Numel())
+	src := make([]int, 0, shapeNumel(outSizes))
 	for _, x := range beforeOff {
 		for _, y := range idxOff {
 			for _, z := range afterOff {
@@ -105,9 +128,7 @@ func indexTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 			}
 		}
 	}
-	dst := shapeOffsets(out.Sizes(), out.Strides(), 0)
-	shapeGatherElems(out, dst, self, src)
-	return nil
+	return outSizes, src, nil
 }
 
 // shapeIndex is one integer index tensor of advanced indexing: its sizes and values.

@@ -24,36 +24,13 @@ func maskedSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	if mask.ScalarType() != runtime.Bool {
-		return argErr(1, "mask", "must be bool, got %s", runtime.DTypeName(mask.ScalarType()))
-	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
-	sizes, err := broadcastShape(self.Sizes(), mask.Sizes())
+	x, keep, err := shapeMaskedOperands(self, mask)
 	if err != nil {
 		return err
 	}
-	sv, err := shapeBroadcastView(self, sizes)
-	if err != nil {
-		return err
-	}
-	mv, err := shapeBroadcastView(mask, sizes)
-	if err != nil {
-		return err
-	}
-	// Both operands as row-major copies over the broadcast shape.
-	x, err := runtime.NewTensor(self.ScalarType(), sizes...)
-	if err != nil {
-		return err
-	}
-	shapeWrite(x, self, sv)
-	m, err := runtime.NewTensor(runtime.Bool, sizes...)
-	if err != nil {
-		return err
-	}
-	shapeWrite(m, mask, mv)
-	keep := runtime.Data[bool](m)
 	n := 0
 	for _, k := range keep {
 		if k {
@@ -74,4 +51,35 @@ func maskedSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		}
 	}
 	return nil
+}
+
+// shapeMaskedOperands broadcasts self and the bool mask (argument 1) together and returns self's
+// elements as a row-major tensor of the broadcast shape, and the mask's values in that order.
+func shapeMaskedOperands(self, mask *runtime.Tensor) (*runtime.Tensor, []bool, error) {
+	if mask.ScalarType() != runtime.Bool {
+		return nil, nil, argErr(1, "mask", "must be bool, got %s", runtime.DTypeName(mask.ScalarType()))
+	}
+	sizes, err := broadcastShape(self.Sizes(), mask.Sizes())
+	if err != nil {
+		return nil, nil, err
+	}
+	sv, err := shapeBroadcastView(self, sizes)
+	if err != nil {
+		return nil, nil, err
+	}
+	mv, err := shapeBroadcastView(mask, sizes)
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := runtime.NewTensor(self.ScalarType(), sizes...)
+	if err != nil {
+		return nil, nil, err
+	}
+	shapeWrite(x, self, sv)
+	m, err := runtime.NewTensor(runtime.Bool, sizes...)
+	if err != nil {
+		return nil, nil, err
+	}
+	shapeWrite(m, mask, mv)
+	return x, runtime.Data[bool](m), nil
 }

@@ -1,0 +1,88 @@
+package portable
+
+import "github.com/etgo/etgo/runtime"
+
+func init() {
+	register(runtime.Kernel{Name: "aten::as_strided_copy.out", DTypes: shapeAllTypes, Fn: asStridedCopyOut})
+}
+
+// aten::as_strided_copy.out(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None,
+// *, Tensor(a!) out): out[i0, i1, ...] = storage[storage_offset + Σ ik·stride[k]], where storage
+// is self's memory (its elements in physical order). size and stride have the same length,
+// strides and the offset are non-negative, and every element addressed lies within self's
+// elements (no check when size has a zero). out has sizes size and self's dtype.
+//
+// The official kernel refuses a self whose dim order is not the default one; eager torch reads
+// the underlying storage whatever the layout, and so does this kernel (self's memory in physical
+// order is that storage).
+func asStridedCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 6); err != nil {
+		return err
+	}
+	self, err := tensorArg(args, 0, "self")
+	if err != nil {
+		return err
+	}
+	sizeL, err := intListArg(args, 1, "size")
+	if err != nil {
+		return err
+	}
+	strideL, err := intListArg(args, 2, "stride")
+	if err != nil {
+		return err
+	}
+	offset, _, err := optIntArg(args, 3, "storage_offset")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 4, "out")
+	if err != nil {
+		return err
+	}
+	if err := shapeSameDtype(self, out); err != nil {
+		return err
+	}
+	sizes, err := shapeSizes(sizeL, 1, "size")
+	if err != nil {
+		return err
+	}
+	if len(strideL) != len(sizeL) {
+		return argErr(2, "stride", "has %d entries, size has %d", len(strideL), len(sizeL))
+	}
+	for k, s := range strideL {
+		if s < 0 {
+			return argErr(2, "stride", "stride %d at dimension %d is negative", s, k)
+		}
+	}
+	if offset < 0 {
+		return argErr(3, "storage_offset", "offset %d is negative", offset)
+	}
+	strides := make([]int, len(sizes))
+	if shapeNumel(sizes) > 0 {
+		// The last element addressed, offset + Σ stride·(size-1), must be below self's numel;
+		// computed against the remaining room so that nothing overflows.
+		room := int64(self.Numel()) - 1 - offset
+		if room < 0 {
+			return argErr(3, "storage_offset", "offset %d is out of bounds for self's %d elements", offset, self.Numel())
+		}
+		for k, n := range sizes {
+			if n == 1 {
+				continue // the stride of a size-1 dimension is never used
+			}
+			if strideL[k] > room/int64(n-1) {
+				return argErr(2, "stride", "size %v with stride %v from offset %d reaches beyond self's %d elements",
+					sizeL, strideL, offset, self.Numel())
+			}
+			room -= strideL[k] * int64(n-1)
+			strides[k] = int(strideL[k])
+		}
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	if out.Numel() == 0 {
+		return nil
+	}
+	shapeWrite(out, self, shapeView{sizes: sizes, strides: strides, base: int(offset)})
+	return nil
+}

@@ -1,0 +1,160 @@
+package portable
+
+import (
+	"slices"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::scatter.src_out", DTypes: shapeAllTypes, Fn: scatterSrcOut},
+		runtime.Kernel{Name: "aten::scatter.value_out", DTypes: shapeAllTypes, Fn: scatterValueOut},
+	)
+}
+
+// aten::scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out): self
+// with, for dim 1, out[i][index[i][j][k]][k] = src[i][j][k] (likewise for any dim), for every
+// position of the int64 tensor index. self, index and src have the same rank (0-d counts as
+// 1-d); index is no larger than src in any dimension, nor than self except along dim; each
+// index is in [0, self.size(dim)). When indices repeat, the last position in index's row-major
+// order wins. src has self's dtype; out has self's dtype and sizes.
+func scatterSrcOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	self, src, out, dst, from, err := scatterArgs(args, true)
+	if err != nil {
+		return err
+	}
+	if err := shapeCopySame(self, out); err != nil {
+		return err
+	}
+	shapeGatherElems(out, scatterOffsets(out, dst), src, scatterOffsets(src, from))
+	return nil
+}
+
+// aten::scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out):
+// self with value written at out[i][index[i][j][k]][k] (for dim 1) for every position of the
+// int64 tensor index, which has self's rank (0-d counts as 1-d) and is no larger than self
+// except along dim. value must fit self's dtype.
+func scatterValueOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	self, _, out, dst, _, err := scatterArgs(args, false)
+	if err != nil {
+		return err
+	}
+	value, err := scalarArg(args, 3, "value")
+	if err != nil {
+		return err
+	}
+	v, err := shapeFillValue(value, self.ScalarType(), 3, "value")
+	if err != nil {
+		return err
+	}
+	if err := shapeCopySame(self, out); err != nil {
+		return err
+	}
+	shapeGatherElems(out, scatterOffsets(out, dst), v, make([]int, len(dst)))
+	return nil
+}
+
+// scatterArgs checks the argument count, reads self, dim, index, src (when withSrc; it must have
+// self's dtype) and out (which must have self's dtype), and plans the scatter (scatterPlan).
+func scatterArgs(args []*runtime.EValue, withSrc bool) (self, src, out *runtime.Tensor, dst, from []int, err error) {
+	if err = wantArgs(args, 6); err != nil {
+		return
+	}
+	if self, err = tensorArg(args, 0, "self"); err != nil {
+		return
+	}
+	var d int64
+	if d, err = intArg(args, 1, "dim"); err != nil {
+		return
+	}
+	var index *runtime.Tensor
+	if index, err = tensorArg(args, 2, "index"); err != nil {
+		return
+	}
+	if withSrc {
+		if src, err = tensorArg(args, 3, "src"); err != nil {
+			return
+		}
+		if src.ScalarType() != self.ScalarType() {
+			err = argErr(3, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
+			return
+		}
+	}
+	if out, err = tensorArg(args, 4, "out"); err != nil {
+		return
+	}
+	if err = shapeSameDtype(self, out); err != nil {
+		return
+	}
+	dst, from, err = scatterPlan(self, d, index, src)
+	return
+}
+
+// scatterPlan validates a scatter's dim and index against self (and src, when not nil) and
+// returns, for each element of index in row-major order, the row-major position in self it
+// writes to and the row-major position in src it reads from (nil without src). 0-d tensors
+// count as 1-d tensors of one element.
+func scatterPlan(self *runtime.Tensor, d int64, index, src *runtime.Tensor) (dst, from []int, err error) {
+	dim, err := normDim(d, self.Dim(), 1, "dim")
+	if err != nil {
+		return nil, nil, err
+	}
+	if index.ScalarType() != runtime.Int64 {
+		return nil, nil, argErr(2, "index", "index tensor must be int64, got %s", runtime.DTypeName(index.ScalarType()))
+	}
+	if index.Numel() == 0 {
+		return nil, nil, nil
+	}
+	one := func(s []int) []int {
+		if len(s) == 0 {
+			return []int{1}
+		}
+		return s
+	}
+	ssizes, isizes := one(self.Sizes()), one(index.Sizes())
+	if len(isizes) != len(ssizes) {
+		return nil, nil, argErr(2, "index", "has %d dimensions, self has %d", index.Dim(), self.Dim())
+	}
+	for k := range isizes {
+		if k != dim && isizes[k] > ssizes[k] {
+			return nil, nil, argErr(2, "index", "size %d at dimension %d exceeds self's %d", isizes[k], k, ssizes[k])
+		}
+	}
+	if src != nil {
+		srcSizes := one(src.Sizes())
+		if len(srcSizes) != len(ssizes) {
+			return nil, nil, argErr(3, "src", "has %d dimensions, self has %d", src.Dim(), self.Dim())
+		}
+		for k := range isizes {
+			if isizes[k] > srcSizes[k] {
+				return nil, nil, argErr(2, "index", "size %d at dimension %d exceeds src's %d", isizes[k], k, srcSizes[k])
+			}
+		}
+		from = shapeOffsets(isizes, shapeContiguousStrides(srcSizes), 0)
+	}
+	str := shapeContiguousStrides(ssizes)
+	step := str[dim]
+	str[dim] = 0
+	dst = shapeOffsets(isizes, str, 0)
+	for k, v := range loadI64(index) {
+		if v < 0 || v >= int64(ssizes[dim]) {
+			return nil, nil, argErr(2, "index", "index %d is out of bounds for dimension %d with size %d", v, dim, ssizes[dim])
+		}
+		dst[k] += int(v) * step
+	}
+	return dst, from, nil
+}
+
+// scatterOffsets maps row-major positions in t to element offsets through its strides.
+func scatterOffsets(t *runtime.Tensor, pos []int) []int {
+	if t.IsContiguous() {
+		return pos
+	}
+	offs := shapeOffsets(slices.Clone(t.Sizes()), t.Strides(), 0)
+	res := make([]int, len(pos))
+	for k, p := range pos {
+		res[k] = offs[p]
+	}
+	return res
+}
