@@ -22,6 +22,13 @@ func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EV
 	if err := wantArgs(args, 11); err != nil {
 		return err
 	}
+	return batchNormRunningStats(args, 5)
+}
+
+// batchNormRunningStats is inference batch norm for a call whose first five arguments are
+// input, weight, bias, running_mean and running_var, with momentum at args[mom], eps at
+// args[mom+1] and the three outs after it.
+func batchNormRunningStats(args []*runtime.EValue, mom int) error {
 	in, err := tensorArg(args, 0, "input")
 	if err != nil {
 		return err
@@ -42,10 +49,10 @@ func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EV
 	if err != nil {
 		return err
 	}
-	if _, err := doubleArg(args, 5, "momentum"); err != nil {
+	if _, err := doubleArg(args, mom, "momentum"); err != nil {
 		return err
 	}
-	eps, err := doubleArg(args, 6, "eps")
+	eps, err := doubleArg(args, mom+1, "eps")
 	if err != nil {
 		return err
 	}
@@ -56,7 +63,7 @@ func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EV
 	if in.Dim() < 2 {
 		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
 	}
-	out, out1, out2, err := reduceNormOuts(args, 7, dt)
+	out, out1, out2, err := reduceNormOuts(args, mom+2, dt)
 	if err != nil {
 		return err
 	}
