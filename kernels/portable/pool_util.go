@@ -266,10 +266,10 @@ func poolF64(v []float32) []float64 {
 	return out
 }
 
-// poolEdgePad is reflection_pad{1,2}d.out and replication_pad{1,2}d.out(Tensor self,
-// SymInt[2n] padding, *, Tensor(a!) out): padding holds (left, right[, top, bottom]) and a
-// negative pad crops. The input is [C,W] or [N,C,W] (n=1), [C,H,W] or [N,C,H,W] (n=2), only N
-// possibly zero.
+// poolEdgePad is reflection_pad{1,2,3}d.out and replication_pad{1,2,3}d.out(Tensor self,
+// SymInt[2n] padding, *, Tensor(a!) out): padding holds (left, right[, top, bottom[, front,
+// back]]) and a negative pad crops. The input is [C,W] or [N,C,W] (n=1), [C,H,W] or [N,C,H,W]
+// (n=2), [C,D,H,W] or [N,C,D,H,W] (n=3), only N possibly zero.
 func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
 	if err := wantArgs(args, 4); err != nil {
 		return err
@@ -327,8 +327,7 @@ func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
 	if err := resize(out, sizes); err != nil {
 		return err
 	}
-	maps := make([][]int, 2) // rows, cols
-	maps[0] = []int{0}
+	maps := [][]int{{0}, {0}, nil} // depths, rows, cols
 	for i := 0; i < n; i++ {
 		d := rank - 1 - i
 		lo := int(pad[2*i])
@@ -347,16 +346,34 @@ func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
 				m[j] = s[d] - 1
 			}
 		}
-		maps[1-i] = m
+		maps[2-i] = m
 	}
-	planes, ih, iw := 1, 1, s[rank-1]
+	planes, inner := 1, 1 // planes of (depth×)height×width
 	for _, d := range s[:rank-n] {
 		planes *= d
 	}
-	if n == 2 {
+	for _, d := range s[rank-n:] {
+		inner *= d
+	}
+	ih, iw := 1, s[rank-1]
+	if n >= 2 {
 		ih = s[rank-2]
 	}
-	return poolGather(in, out, poolGather2d(planes, ih, iw, maps[0], maps[1]), nil)
+	od, oh, ow := len(maps[0]), len(maps[1]), len(maps[2])
+	src := make([]int, planes*od*oh*ow)
+	e := 0
+	for p := 0; p < planes; p++ {
+		for _, z := range maps[0] {
+			for _, r := range maps[1] {
+				base := p*inner + (z*ih+r)*iw
+				for _, c := range maps[2] {
+					src[e] = base + c
+					e++
+				}
+			}
+		}
+	}
+	return poolGather(in, out, src, nil)
 }
 
 // poolUpsampleArgs reads the output_size and scale_factors of an upsample_*2d.vec_out call
