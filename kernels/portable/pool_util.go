@@ -15,6 +15,7 @@ import (
 type poolWindow struct {
 	k, s, p, d [2]int
 	ceil       bool
+	shift      int // added to argument indices in errors: 1 when self is argument 1
 }
 
 // poolPair expands an int[2] argument given as one or two values (or none, when def is
@@ -44,12 +45,12 @@ func poolPair(args []*runtime.EValue, i int, name, op string, def []int) ([2]int
 }
 
 // poolCheckInput accepts [C,H,W] with no zero size and [N,C,H,W] with only N possibly zero.
-func poolCheckInput(in *runtime.Tensor) error {
+func poolCheckInput(in *runtime.Tensor, shift int) error {
 	s := in.Sizes()
 	ok := (len(s) == 3 && s[0] != 0 && s[1] != 0 && s[2] != 0) ||
 		(len(s) == 4 && s[1] != 0 && s[2] != 0 && s[3] != 0)
 	if !ok {
-		return argErr(0, "self", "expected 3D or 4D (batch mode) tensor with optional 0 dim batch size, got sizes %v", s)
+		return argErr(shift, "self", "expected 3D or 4D (batch mode) tensor with optional 0 dim batch size, got sizes %v", s)
 	}
 	return nil
 }
@@ -83,25 +84,25 @@ func poolShape(in *runtime.Tensor, w *poolWindow) ([]int, error) {
 	for i, v := range [][2]int{w.k, w.s, w.p, w.d} {
 		if v[0] > math.MaxInt32 || v[1] > math.MaxInt32 {
 			name := [...]string{"kernel_size", "stride", "padding", "dilation"}[i]
-			return nil, argErr(i+1, name, "%v is too large", v)
+			return nil, argErr(i+1+w.shift, name, "%v is too large", v)
 		}
 	}
 	if w.k[0] <= 0 || w.k[1] <= 0 {
-		return nil, argErr(1, "kernel_size", "kernel size should be greater than zero, got %v", w.k)
+		return nil, argErr(1+w.shift, "kernel_size", "kernel size should be greater than zero, got %v", w.k)
 	}
 	if w.s[0] <= 0 || w.s[1] <= 0 {
-		return nil, argErr(2, "stride", "stride should be greater than zero, got %v", w.s)
+		return nil, argErr(2+w.shift, "stride", "stride should be greater than zero, got %v", w.s)
 	}
 	if w.p[0] < 0 || w.p[1] < 0 {
-		return nil, argErr(3, "padding", "pad must be non-negative, got %v", w.p)
+		return nil, argErr(3+w.shift, "padding", "pad must be non-negative, got %v", w.p)
 	}
 	if w.d[0] <= 0 || w.d[1] <= 0 {
-		return nil, argErr(4, "dilation", "dilation should be greater than zero, got %v", w.d)
+		return nil, argErr(4+w.shift, "dilation", "dilation should be greater than zero, got %v", w.d)
 	}
 	if w.p[0] > w.k[0]/2 || w.p[1] > w.k[1]/2 {
-		return nil, argErr(3, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p, w.k)
+		return nil, argErr(3+w.shift, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p, w.k)
 	}
-	if err := poolCheckInput(in); err != nil {
+	if err := poolCheckInput(in, w.shift); err != nil {
 		return nil, err
 	}
 	s := in.Sizes()
