@@ -33,20 +33,8 @@ func maxPool2dWithIndicesBackward(ctx *runtime.KernelContext, args []*runtime.EV
 	if err != nil {
 		return err
 	}
-	w := poolWindow{shift: 1}
-	if w.k, err = poolPair(args, 2, "kernel_size", "max_pool2d", nil); err != nil {
-		return err
-	}
-	if w.s, err = poolPair(args, 3, "stride", "max_pool2d", w.k[:]); err != nil {
-		return err
-	}
-	if w.p, err = poolPair(args, 4, "padding", "max_pool2d", nil); err != nil {
-		return err
-	}
-	if w.d, err = poolPair(args, 5, "dilation", "max_pool2d", nil); err != nil {
-		return err
-	}
-	if w.ceil, err = boolArg(args, 6, "ceil_mode"); err != nil {
+	w, err := poolWindowArgs(args, 2, "max_pool2d")
+	if err != nil {
 		return err
 	}
 	indices, err := tensorArg(args, 7, "indices")

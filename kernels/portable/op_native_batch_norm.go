@@ -68,20 +68,8 @@ func batchNormRunningStats(args []*runtime.EValue, mom int) error {
 		return err
 	}
 	c := in.Size(1)
-	for _, p := range []struct {
-		t    *runtime.Tensor
-		i    int
-		name string
-	}{{weight, 1, "weight"}, {bias, 2, "bias"}, {runMean, 3, "running_mean"}, {runVar, 4, "running_var"}} {
-		if p.t == nil {
-			continue
-		}
-		if err := reduceSameDtype(p.t, dt, p.i, p.name); err != nil {
-			return err
-		}
-		if p.t.Dim() != 1 || p.t.Size(0) != c {
-			return argErr(p.i, p.name, "sizes %v, want [%d] (input's channels)", p.t.Sizes(), c)
-		}
+	if err := batchNormParams(dt, c, weight, bias, runMean, runVar); err != nil {
+		return err
 	}
 	if err := resize(out, in.Sizes()); err != nil {
 		return err
@@ -129,4 +117,23 @@ func batchNormApply[T float32 | float64](x, y []T, outer, c, inner int, mean, sc
 			e += inner
 		}
 	}
+}
+
+// batchNormParams checks batch norm's per-channel tensors, arguments 1, 2, ... in the order
+// weight, bias, running_mean, running_var (nil for an absent one): each must have dtype dt
+// and sizes [c].
+func batchNormParams(dt runtime.ScalarType, c int, ts ...*runtime.Tensor) error {
+	names := []string{"weight", "bias", "running_mean", "running_var"}
+	for k, t := range ts {
+		if t == nil {
+			continue
+		}
+		if err := reduceSameDtype(t, dt, k+1, names[k]); err != nil {
+			return err
+		}
+		if t.Dim() != 1 || t.Size(0) != c {
+			return argErr(k+1, names[k], "sizes %v, want [%d] (input's channels)", t.Sizes(), c)
+		}
+	}
+	return nil
 }

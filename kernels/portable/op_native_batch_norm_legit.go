@@ -88,20 +88,8 @@ func nativeBatchNormLegitNoStatsOut(ctx *runtime.KernelContext, args []*runtime.
 		return err
 	}
 	c := in.Size(1)
-	for _, p := range []struct {
-		t    *runtime.Tensor
-		i    int
-		name string
-	}{{weight, 1, "weight"}, {bias, 2, "bias"}} {
-		if p.t == nil {
-			continue
-		}
-		if err := reduceSameDtype(p.t, dt, p.i, p.name); err != nil {
-			return err
-		}
-		if p.t.Dim() != 1 || p.t.Size(0) != c {
-			return argErr(p.i, p.name, "sizes %v, want [%d] (input's channels)", p.t.Sizes(), c)
-		}
+	if err := batchNormParams(dt, c, weight, bias); err != nil {
+		return err
 	}
 	if err := resize(out, in.Sizes()); err != nil {
 		return err

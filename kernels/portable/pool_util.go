@@ -44,6 +44,27 @@ func poolPair(args []*runtime.EValue, i int, name, op string, def []int) ([2]int
 	return [2]int{}, argErr(i, name, "%s: %s must either be a single int, or a tuple of two ints, got %v", op, name, v)
 }
 
+// poolWindowArgs reads max_pool2d's kernel_size, stride, padding, dilation and ceil_mode at
+// args[first..first+4]; errors about the window name those indices.
+func poolWindowArgs(args []*runtime.EValue, first int, op string) (poolWindow, error) {
+	w := poolWindow{shift: first - 1}
+	var err error
+	if w.k, err = poolPair(args, first, "kernel_size", op, nil); err != nil {
+		return w, err
+	}
+	if w.s, err = poolPair(args, first+1, "stride", op, w.k[:]); err != nil {
+		return w, err
+	}
+	if w.p, err = poolPair(args, first+2, "padding", op, nil); err != nil {
+		return w, err
+	}
+	if w.d, err = poolPair(args, first+3, "dilation", op, nil); err != nil {
+		return w, err
+	}
+	w.ceil, err = boolArg(args, first+4, "ceil_mode")
+	return w, err
+}
+
 // poolCheckInput accepts [C,H,W] with no zero size and [N,C,H,W] with only N possibly zero.
 func poolCheckInput(in *runtime.Tensor, shift int) error {
 	s := in.Sizes()
