@@ -168,6 +168,17 @@ func optIntListArg(args []*runtime.EValue, i int, name string) ([]int64, bool, e
 	return l, err == nil, err
 }
 
+func boolListArg(args []*runtime.EValue, i int, name string) ([]bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil {
+		return nil, err
+	}
+	if v.Tag != runtime.TagBoolList {
+		return nil, argErr(i, name, "want BoolList, got %s", v.Tag)
+	}
+	return v.Bools, nil
+}
+
 func tensorListArg(args []*runtime.EValue, i int, name string) ([]*runtime.Tensor, error) {
 	v, err := arg(args, i, name)
 	if err != nil {

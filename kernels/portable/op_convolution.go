@@ -66,7 +66,7 @@ func convolutionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		return err
 	}
 
-	g, err := convolutionGeometry(in, w, bias, stride, padding, dilation, transposed, outPadding, groups)
+	g, err := convolutionGeometry(in, w, bias, stride, padding, dilation, transposed, outPadding, groups, 0)
 	if err != nil {
 		return err
 	}
@@ -114,31 +114,31 @@ func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *runtime.Te
 }
 
 // convolutionGeometry validates the convolution's arguments and derives its geometry, naming what is
-// wrong.
-func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int64) (*linalgConvGeom, error) {
+// wrong; shift is added to the argument indices in errors (1 when input is argument 1).
+func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int64, shift int) (*linalgConvGeom, error) {
 	rank := in.Dim()
 	if rank != 3 && rank != 4 {
-		return nil, argErr(0, "input", "want a 3-D [N, C, L] or 4-D [N, C, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
+		return nil, argErr(0+shift, "input", "want a 3-D [N, C, L] or 4-D [N, C, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
 	}
 	if w.Dim() != rank {
-		return nil, argErr(1, "weight", "want a %d-D tensor like input, got %d-D sizes %v", rank, w.Dim(), w.Sizes())
+		return nil, argErr(1+shift, "weight", "want a %d-D tensor like input, got %d-D sizes %v", rank, w.Dim(), w.Sizes())
 	}
-	if err := linalgWantRowMajor(in, 0, "input"); err != nil {
+	if err := linalgWantRowMajor(in, shift, "input"); err != nil {
 		return nil, err
 	}
-	if err := linalgWantRowMajor(w, 1, "weight"); err != nil {
+	if err := linalgWantRowMajor(w, 1+shift, "weight"); err != nil {
 		return nil, err
 	}
 	spatial := rank - 2
 	param := func(i int, name string, l []int64, minVal int64) ([2]int, error) {
 		if len(l) != 1 && len(l) != spatial {
-			return [2]int{}, argErr(i, name, "want 1 or %d values, got %d", spatial, len(l))
+			return [2]int{}, argErr(i+shift, name, "want 1 or %d values, got %d", spatial, len(l))
 		}
 		var v [2]int
 		for d := range spatial {
 			x := l[min(d, len(l)-1)]
 			if x < minVal || x > 1<<31 {
-				return [2]int{}, argErr(i, name, "value %d out of range (minimum %d)", x, minVal)
+				return [2]int{}, argErr(i+shift, name, "value %d out of range (minimum %d)", x, minVal)
 			}
 			v[d] = int(x)
 		}
@@ -163,17 +163,17 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 		}
 		for k := range spatial {
 			if op[k] >= s[k] && op[k] >= d[k] {
-				return nil, argErr(7, "output_padding", "%d must be smaller than either stride (%d) or dilation (%d)", op[k], s[k], d[k])
+				return nil, argErr(7+shift, "output_padding", "%d must be smaller than either stride (%d) or dilation (%d)", op[k], s[k], d[k])
 			}
 		}
 	}
 	if groups < 1 {
-		return nil, argErr(8, "groups", "want a positive number, got %d", groups)
+		return nil, argErr(8+shift, "groups", "want a positive number, got %d", groups)
 	}
 	is, ws := in.Sizes(), w.Sizes()
 	gr := int(min(groups, 1<<31))
 	if ws[0] < gr || ws[0]%gr != 0 {
-		return nil, argErr(1, "weight", "size(0) = %d is not a positive multiple of groups = %d", ws[0], gr)
+		return nil, argErr(1+shift, "weight", "size(0) = %d is not a positive multiple of groups = %d", ws[0], gr)
 	}
 	g := &linalgConvGeom{n: is[0], c: is[1], h: 1, w: is[rank-1], kh: 1, kw: ws[rank-1], sh: 1, dh: 1, groups: gr, transposed: transposed}
 	g.sw, g.pw, g.dw = s[0], p[0], d[0]
@@ -184,12 +184,12 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 	}
 	if !transposed {
 		if is[1] != gr*ws[1] {
-			return nil, argErr(0, "input", "has %d channels; weight %v with groups = %d expects %d", is[1], ws, gr, gr*ws[1])
+			return nil, argErr(0+shift, "input", "has %d channels; weight %v with groups = %d expects %d", is[1], ws, gr, gr*ws[1])
 		}
 		g.oc = ws[0]
 	} else {
 		if is[1] != ws[0] {
-			return nil, argErr(0, "input", "has %d channels; a transposed convolution's weight %v expects %d (its size(0))", is[1], ws, ws[0])
+			return nil, argErr(0+shift, "input", "has %d channels; a transposed convolution's weight %v expects %d (its size(0))", is[1], ws, ws[0])
 		}
 		g.oc = gr * ws[1]
 	}
@@ -198,7 +198,7 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 	}
 	if bias != nil {
 		if bias.Dim() != 1 || bias.Size(0) != g.oc {
-			return nil, argErr(2, "bias", "sizes %v; want [%d], one value per output channel", bias.Sizes(), g.oc)
+			return nil, argErr(2+shift, "bias", "sizes %v; want [%d], one value per output channel", bias.Sizes(), g.oc)
 		}
 	}
 	outSize := func(in, k, s, p, d, op int) int {

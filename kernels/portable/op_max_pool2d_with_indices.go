@@ -26,20 +26,8 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	if err != nil {
 		return err
 	}
-	var w poolWindow
-	if w.k, err = poolPair(args, 1, "kernel_size", "max_pool2d", nil); err != nil {
-		return err
-	}
-	if w.s, err = poolPair(args, 2, "stride", "max_pool2d", w.k[:]); err != nil {
-		return err
-	}
-	if w.p, err = poolPair(args, 3, "padding", "max_pool2d", nil); err != nil {
-		return err
-	}
-	if w.d, err = poolPair(args, 4, "dilation", "max_pool2d", nil); err != nil {
-		return err
-	}
-	if w.ceil, err = boolArg(args, 5, "ceil_mode"); err != nil {
+	w, err := poolWindowArgs(args, 1, "max_pool2d")
+	if err != nil {
 		return err
 	}
 	out, err := tensorArg(args, 6, "out")

@@ -22,6 +22,13 @@ func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EV
 	if err := wantArgs(args, 11); err != nil {
 		return err
 	}
+	return batchNormRunningStats(args, 5)
+}
+
+// batchNormRunningStats is inference batch norm for a call whose first five arguments are
+// input, weight, bias, running_mean and running_var, with momentum at args[mom], eps at
+// args[mom+1] and the three outs after it.
+func batchNormRunningStats(args []*runtime.EValue, mom int) error {
 	in, err := tensorArg(args, 0, "input")
 	if err != nil {
 		return err
@@ -42,10 +49,10 @@ func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EV
 	if err != nil {
 		return err
 	}
-	if _, err := doubleArg(args, 5, "momentum"); err != nil {
+	if _, err := doubleArg(args, mom, "momentum"); err != nil {
 		return err
 	}
-	eps, err := doubleArg(args, 6, "eps")
+	eps, err := doubleArg(args, mom+1, "eps")
 	if err != nil {
 		return err
 	}
@@ -56,25 +63,13 @@ func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EV
 	if in.Dim() < 2 {
 		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
 	}
-	out, out1, out2, err := reduceNormOuts(args, 7, dt)
+	out, out1, out2, err := reduceNormOuts(args, mom+2, dt)
 	if err != nil {
 		return err
 	}
 	c := in.Size(1)
-	for _, p := range []struct {
-		t    *runtime.Tensor
-		i    int
-		name string
-	}{{weight, 1, "weight"}, {bias, 2, "bias"}, {runMean, 3, "running_mean"}, {runVar, 4, "running_var"}} {
-		if p.t == nil {
-			continue
-		}
-		if err := reduceSameDtype(p.t, dt, p.i, p.name); err != nil {
-			return err
-		}
-		if p.t.Dim() != 1 || p.t.Size(0) != c {
-			return argErr(p.i, p.name, "sizes %v, want [%d] (input's channels)", p.t.Sizes(), c)
-		}
+	if err := batchNormParams(dt, c, weight, bias, runMean, runVar); err != nil {
+		return err
 	}
 	if err := resize(out, in.Sizes()); err != nil {
 		return err
@@ -122,4 +117,23 @@ func batchNormApply[T float32 | float64](x, y []T, outer, c, inner int, mean, sc
 			e += inner
 		}
 	}
+}
+
+// batchNormParams checks batch norm's per-channel tensors, arguments 1, 2, ... in the order
+// weight, bias, running_mean, running_var (nil for an absent one): each must have dtype dt
+// and sizes [c].
+func batchNormParams(dt runtime.ScalarType, c int, ts ...*runtime.Tensor) error {
+	names := []string{"weight", "bias", "running_mean", "running_var"}
+	for k, t := range ts {
+		if t == nil {
+			continue
+		}
+		if err := reduceSameDtype(t, dt, k+1, names[k]); err != nil {
+			return err
+		}
+		if t.Dim() != 1 || t.Size(0) != c {
+			return argErr(k+1, names[k], "sizes %v, want [%d] (input's channels)", t.Sizes(), c)
+		}
+	}
+	return nil
 }

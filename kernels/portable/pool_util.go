@@ -15,6 +15,7 @@ import (
 type poolWindow struct {
 	k, s, p, d [2]int
 	ceil       bool
+	shift      int // added to argument indices in errors: 1 when self is argument 1
 }
 
 // poolPair expands an int[2] argument given as one or two values (or none, when def is
@@ -43,13 +44,34 @@ func poolPair(args []*runtime.EValue, i int, name, op string, def []int) ([2]int
 	return [2]int{}, argErr(i, name, "%s: %s must either be a single int, or a tuple of two ints, got %v", op, name, v)
 }
 
+// poolWindowArgs reads max_pool2d's kernel_size, stride, padding, dilation and ceil_mode at
+// args[first..first+4]; errors about the window name those indices.
+func poolWindowArgs(args []*runtime.EValue, first int, op string) (poolWindow, error) {
+	w := poolWindow{shift: first - 1}
+	var err error
+	if w.k, err = poolPair(args, first, "kernel_size", op, nil); err != nil {
+		return w, err
+	}
+	if w.s, err = poolPair(args, first+1, "stride", op, w.k[:]); err != nil {
+		return w, err
+	}
+	if w.p, err = poolPair(args, first+2, "padding", op, nil); err != nil {
+		return w, err
+	}
+	if w.d, err = poolPair(args, first+3, "dilation", op, nil); err != nil {
+		return w, err
+	}
+	w.ceil, err = boolArg(args, first+4, "ceil_mode")
+	return w, err
+}
+
 // poolCheckInput accepts [C,H,W] with no zero size and [N,C,H,W] with only N possibly zero.
-func poolCheckInput(in *runtime.Tensor) error {
+func poolCheckInput(in *runtime.Tensor, shift int) error {
 	s := in.Sizes()
 	ok := (len(s) == 3 && s[0] != 0 && s[1] != 0 && s[2] != 0) ||
 		(len(s) == 4 && s[1] != 0 && s[2] != 0 && s[3] != 0)
 	if !ok {
-		return argErr(0, "self", "expected 3D or 4D (batch mode) tensor with optional 0 dim batch size, got sizes %v", s)
+		return argErr(shift, "self", "expected 3D or 4D (batch mode) tensor with optional 0 dim batch size, got sizes %v", s)
 	}
 	return nil
 }
@@ -83,25 +105,25 @@ func poolShape(in *runtime.Tensor, w *poolWindow) ([]int, error) {
 	for i, v := range [][2]int{w.k, w.s, w.p, w.d} {
 		if v[0] > math.MaxInt32 || v[1] > math.MaxInt32 {
 			name := [...]string{"kernel_size", "stride", "padding", "dilation"}[i]
-			return nil, argErr(i+1, name, "%v is too large", v)
+			return nil, argErr(i+1+w.shift, name, "%v is too large", v)
 		}
 	}
 	if w.k[0] <= 0 || w.k[1] <= 0 {
-		return nil, argErr(1, "kernel_size", "kernel size should be greater than zero, got %v", w.k)
+		return nil, argErr(1+w.shift, "kernel_size", "kernel size should be greater than zero, got %v", w.k)
 	}
 	if w.s[0] <= 0 || w.s[1] <= 0 {
-		return nil, argErr(2, "stride", "stride should be greater than zero, got %v", w.s)
+		return nil, argErr(2+w.shift, "stride", "stride should be greater than zero, got %v", w.s)
 	}
 	if w.p[0] < 0 || w.p[1] < 0 {
-		return nil, argErr(3, "padding", "pad must be non-negative, got %v", w.p)
+		return nil, argErr(3+w.shift, "padding", "pad must be non-negative, got %v", w.p)
 	}
 	if w.d[0] <= 0 || w.d[1] <= 0 {
-		return nil, argErr(4, "dilation", "dilation should be greater than zero, got %v", w.d)
+		return nil, argErr(4+w.shift, "dilation", "dilation should be greater than zero, got %v", w.d)
 	}
 	if w.p[0] > w.k[0]/2 || w.p[1] > w.k[1]/2 {
-		return nil, argErr(3, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p, w.k)
+		return nil, argErr(3+w.shift, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p, w.k)
 	}
-	if err := poolCheckInput(in); err != nil {
+	if err := poolCheckInput(in, w.shift); err != nil {
 		return nil, err
 	}
 	s := in.Sizes()
@@ -266,10 +288,10 @@ func poolF64(v []float32) []float64 {
 	return out
 }
 
-// poolEdgePad is reflection_pad{1,2}d.out and replication_pad{1,2}d.out(Tensor self,
-// SymInt[2n] padding, *, Tensor(a!) out): padding holds (left, right[, top, bottom]) and a
-// negative pad crops. The input is [C,W] or [N,C,W] (n=1), [C,H,W] or [N,C,H,W] (n=2), only N
-// possibly zero.
+// poolEdgePad is reflection_pad{1,2,3}d.out and replication_pad{1,2,3}d.out(Tensor self,
+// SymInt[2n] padding, *, Tensor(a!) out): padding holds (left, right[, top, bottom[, front,
+// back]]) and a negative pad crops. The input is [C,W] or [N,C,W] (n=1), [C,H,W] or [N,C,H,W]
+// (n=2), [C,D,H,W] or [N,C,D,H,W] (n=3), only N possibly zero.
 func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
 	if err := wantArgs(args, 4); err != nil {
 		return err
@@ -327,8 +349,7 @@ func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
 	if err := resize(out, sizes); err != nil {
 		return err
 	}
-	maps := make([][]int, 2) // rows, cols
-	maps[0] = []int{0}
+	maps := [][]int{{0}, {0}, nil} // depths, rows, cols
 	for i := 0; i < n; i++ {
 		d := rank - 1 - i
 		lo := int(pad[2*i])
@@ -347,16 +368,34 @@ func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
 				m[j] = s[d] - 1
 			}
 		}
-		maps[1-i] = m
+		maps[2-i] = m
 	}
-	planes, ih, iw := 1, 1, s[rank-1]
+	planes, inner := 1, 1 // planes of (depth×)height×width
 	for _, d := range s[:rank-n] {
 		planes *= d
 	}
-	if n == 2 {
+	for _, d := range s[rank-n:] {
+		inner *= d
+	}
+	ih, iw := 1, s[rank-1]
+	if n >= 2 {
 		ih = s[rank-2]
 	}
-	return poolGather(in, out, poolGather2d(planes, ih, iw, maps[0], maps[1]), nil)
+	od, oh, ow := len(maps[0]), len(maps[1]), len(maps[2])
+	src := make([]int, planes*od*oh*ow)
+	e := 0
+	for p := 0; p < planes; p++ {
+		for _, z := range maps[0] {
+			for _, r := range maps[1] {
+				base := p*inner + (z*ih+r)*iw
+				for _, c := range maps[2] {
+					src[e] = base + c
+					e++
+				}
+			}
+		}
+	}
+	return poolGather(in, out, src, nil)
 }
 
 // poolUpsampleArgs reads the output_size and scale_factors of an upsample_*2d.vec_out call

@@ -1,0 +1,94 @@
+package portable
+
+import (
+	"slices"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::max_pool2d_with_indices_backward.grad_input", DTypes: floatTypes, Fn: maxPool2dWithIndicesBackward})
+}
+
+// aten::max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self,
+// int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode,
+// Tensor indices, *, Tensor(a!) grad_input).
+//
+// The gradient of max_pool2d_with_indices: grad_input has self's sizes and, in each plane,
+// grad_input[indices[o]] accumulates grad_output[o] over the pooled positions o (in order,
+// rounding each sum to the dtype); an index of -1 contributes nothing. The window arguments
+// only validate the shapes: grad_output and indices (Int64) must have the pooled sizes of
+// self. Floating dtypes, as ExecuTorch. Every index is checked against the plane (ExecuTorch
+// does not), and grad_input is zeroed first, as PyTorch does (ExecuTorch's kernel adds to the
+// tensor's previous contents).
+func maxPool2dWithIndicesBackward(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 10); err != nil {
+		return err
+	}
+	gradOut, err := tensorArg(args, 0, "grad_output")
+	if err != nil {
+		return err
+	}
+	in, err := tensorArg(args, 1, "self")
+	if err != nil {
+		return err
+	}
+	w, err := poolWindowArgs(args, 2, "max_pool2d")
+	if err != nil {
+		return err
+	}
+	indices, err := tensorArg(args, 7, "indices")
+	if err != nil {
+		return err
+	}
+	gradIn, err := tensorArg(args, 8, "grad_input")
+	if err != nil {
+		return err
+	}
+	dt := in.ScalarType()
+	if !isFloat(dt) {
+		return argErr(1, "self", "max_pool2d_with_indices_backward supports floating dtypes, got %s", runtime.DTypeName(dt))
+	}
+	if err := reduceSameDtype(gradOut, dt, 0, "grad_output"); err != nil {
+		return err
+	}
+	if err := reduceSameDtype(gradIn, dt, 8, "grad_input"); err != nil {
+		return err
+	}
+	if indices.ScalarType() != runtime.Int64 {
+		return argErr(7, "indices", "want Int64, got %s", runtime.DTypeName(indices.ScalarType()))
+	}
+	sizes, err := poolShape(in, &w)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(gradOut.Sizes(), sizes) {
+		return argErr(0, "grad_output", "sizes %v, want the pooled sizes %v", gradOut.Sizes(), sizes)
+	}
+	if !slices.Equal(indices.Sizes(), sizes) {
+		return argErr(7, "indices", "sizes %v, want the pooled sizes %v", indices.Sizes(), sizes)
+	}
+	if err := reduceResizeNamed(gradIn, in.Sizes(), "grad_input"); err != nil {
+		return err
+	}
+	planes, ih, iw := poolPlanes(in.Sizes())
+	_, oh, ow := poolPlanes(sizes)
+	idx, g := loadI64(indices), loadF64(gradOut)
+	for i, v := range idx {
+		if v != -1 && (v < 0 || v >= int64(ih*iw)) {
+			return argErr(7, "indices", "index %d at element %d is outside the %dx%d plane", v, i, ih, iw)
+		}
+	}
+	y := make([]float64, gradIn.Numel())
+	for p := 0; p < planes; p++ {
+		base, obase := p*ih*iw, p*oh*ow
+		for o := obase; o < obase+oh*ow; o++ {
+			if idx[o] >= 0 {
+				k := base + int(idx[o])
+				y[k] = roundTo(dt, y[k]+g[o])
+			}
+		}
+	}
+	storeF64(gradIn, y)
+	return nil
+}

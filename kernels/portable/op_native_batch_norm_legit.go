@@ -1,0 +1,142 @@
+package portable
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(
+		runtime.Kernel{Name: "aten::_native_batch_norm_legit.out", DTypes: floatTypes, Fn: nativeBatchNormLegitOut},
+		runtime.Kernel{Name: "aten::_native_batch_norm_legit.no_stats_out", DTypes: floatTypes, Fn: nativeBatchNormLegitNoStatsOut},
+	)
+}
+
+// aten::_native_batch_norm_legit.out(Tensor input, Tensor? weight, Tensor? bias,
+// Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps,
+// *, Tensor(d!) out, Tensor(e!) save_mean, Tensor(f!) save_invstd); the call ends with the
+// TensorList return slot.
+//
+// ExecuTorch's portable kernel supports inference only: training=True is refused ("Portable
+// kernels only support inference mode"), and training=False is
+// _native_batch_norm_legit_no_training.out (save_mean and save_invstd resized to [0]). Eager
+// PyTorch would, in training mode, normalize by the batch statistics and update the running
+// stats in place; etgo follows the official kernel, so a program exported in training mode is
+// refused here as it is by ExecuTorch.
+func nativeBatchNormLegitOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 12); err != nil {
+		return err
+	}
+	training, err := boolArg(args, 5, "training")
+	if err != nil {
+		return err
+	}
+	if training {
+		return argErr(5, "training", "portable kernels only support inference mode (training=False)")
+	}
+	return batchNormRunningStats(args, 6)
+}
+
+// aten::_native_batch_norm_legit.no_stats_out(Tensor input, Tensor? weight, Tensor? bias,
+// bool training, float momentum, float eps, *, Tensor(a!) out0, Tensor(b!) out1,
+// Tensor(c!) out2); the call ends with the TensorList return slot.
+//
+// Batch norm by the batch's own statistics over channel dim 1 of an (N, C, ...) input: per
+// channel, mean over N and the trailing dims, biased variance, invstd = 1/sqrt(var + eps);
+// out0 = (x - mean) * invstd * weight + bias, out1 = mean [C], out2 = invstd [C]. momentum is
+// unused (there are no running stats). As in ExecuTorch's kernel, training is ignored; eager
+// PyTorch refuses training=False here ("running_mean must be defined in evaluation mode").
+// Statistics are computed in float64 (two passes), so they can differ from the official
+// kernel's single-pass E[x²]-E[x]² in the last bits. A channel with no elements (N or a
+// trailing dim zero) has a NaN mean and invstd, as 0/0 gives in ExecuTorch.
+func nativeBatchNormLegitNoStatsOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	if err := wantArgs(args, 10); err != nil {
+		return err
+	}
+	in, err := tensorArg(args, 0, "input")
+	if err != nil {
+		return err
+	}
+	weight, err := optTensorArg(args, 1, "weight")
+	if err != nil {
+		return err
+	}
+	bias, err := optTensorArg(args, 2, "bias")
+	if err != nil {
+		return err
+	}
+	if _, err := boolArg(args, 3, "training"); err != nil {
+		return err
+	}
+	if _, err := doubleArg(args, 4, "momentum"); err != nil {
+		return err
+	}
+	eps, err := doubleArg(args, 5, "eps")
+	if err != nil {
+		return err
+	}
+	dt := in.ScalarType()
+	if !isFloat(dt) {
+		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
+	}
+	if in.Dim() < 2 {
+		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
+	}
+	out, out1, out2, err := reduceNormOuts(args, 6, dt)
+	if err != nil {
+		return err
+	}
+	c := in.Size(1)
+	if err := batchNormParams(dt, c, weight, bias); err != nil {
+		return err
+	}
+	if err := resize(out, in.Sizes()); err != nil {
+		return err
+	}
+	if err := reduceResizeNamed(out1, []int{c}, "out1"); err != nil {
+		return err
+	}
+	if err := reduceResizeNamed(out2, []int{c}, "out2"); err != nil {
+		return err
+	}
+	x := loadF64(in)
+	outer, _, inner := reduceSplit(in.Sizes(), 1)
+	count := float64(outer * inner)
+	mean, varc := make([]float64, c), make([]float64, c)
+	for o := 0; o < outer; o++ {
+		for k := 0; k < c; k++ {
+			for _, v := range x[(o*c+k)*inner : (o*c+k+1)*inner] {
+				mean[k] += v
+			}
+		}
+	}
+	for k := range mean {
+		mean[k] /= count
+	}
+	for o := 0; o < outer; o++ {
+		for k := 0; k < c; k++ {
+			for _, v := range x[(o*c+k)*inner : (o*c+k+1)*inner] {
+				d := v - mean[k]
+				varc[k] += d * d
+			}
+		}
+	}
+	invstd, scale, shift := make([]float64, c), make([]float64, c), make([]float64, c)
+	w, b := reduceF64OrNil(weight), reduceF64OrNil(bias)
+	for k := range invstd {
+		invstd[k] = 1 / math.Sqrt(varc[k]/count+eps)
+		scale[k] = invstd[k]
+		if w != nil {
+			scale[k] *= w[k]
+		}
+		if b != nil {
+			shift[k] = b[k]
+		}
+	}
+	batchNormApply(x, x, outer, c, inner, mean, scale, shift)
+	storeF64(out, x)
+	storeF64(out1, mean)
+	storeF64(out2, invstd)
+	return nil
+}

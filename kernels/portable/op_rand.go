@@ -1,0 +1,73 @@
+package portable
+
+import (
+	"math/rand/v2"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register(runtime.Kernel{Name: "aten::rand.out", DTypes: floatTypes, Fn: randOut})
+}
+
+// aten::rand.out(SymInt[] size, *, Tensor(a!) out).
+//
+// Fills out, resized to size, with independent samples uniform on [0, 1). Like ExecuTorch's
+// kernel, which draws from a std::mt19937 freshly seeded by std::random_device on every call,
+// the values are not reproducible and cannot equal PyTorch's. etgo's generator is
+// math/rand/v2's global source (ChaCha8, seeded from the operating system's entropy, safe for
+// concurrent use). Each sample is k·2^-m for a uniform integer k < 2^m, m being the dtype's
+// significand bits (53, 24, 11, 8 for Float64, Float32, Float16, BFloat16), so every value is
+// exact in out's dtype and below 1 (ExecuTorch casts a double, which can round up to 1.0).
+func randOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return randomOut(args, "rand", func(dt runtime.ScalarType) float64 {
+		m := randSignificandBits(dt)
+		return float64(rand.Uint64()>>(64-m)) / float64(uint64(1)<<m)
+	})
+}
+
+// randSignificandBits is the number of significand bits of a floating dtype.
+func randSignificandBits(dt runtime.ScalarType) int {
+	switch dt {
+	case runtime.Float32:
+		return 24
+	case runtime.Float16:
+		return 11
+	case runtime.BFloat16:
+		return 8
+	}
+	return 53
+}
+
+// randomOut is a random factory (SymInt[] size, *, Tensor(a!) out): out, of a floating
+// dtype, resized to size and filled with sample(dtype) for every element.
+func randomOut(args []*runtime.EValue, op string, sample func(runtime.ScalarType) float64) error {
+	if err := wantArgs(args, 3); err != nil {
+		return err
+	}
+	l, err := intListArg(args, 0, "size")
+	if err != nil {
+		return err
+	}
+	out, err := tensorArg(args, 1, "out")
+	if err != nil {
+		return err
+	}
+	sizes, err := shapeSizes(l, 0, "size")
+	if err != nil {
+		return err
+	}
+	dt := out.ScalarType()
+	if !isFloat(dt) {
+		return argErr(1, "out", "%s supports floating dtypes, got %s", op, runtime.DTypeName(dt))
+	}
+	if err := resize(out, sizes); err != nil {
+		return err
+	}
+	v := make([]float64, out.Numel())
+	for i := range v {
+		v[i] = sample(dt)
+	}
+	storeF64(out, v)
+	return nil
+}
