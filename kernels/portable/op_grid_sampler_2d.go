@@ -122,10 +122,11 @@ type gridSampler struct {
 	r     func(float64) float64
 }
 
-// gridFloor is floor(v) as an int, with NaN and huge values mapped outside any plane.
+// gridFloor is floor(v) as an int, with NaN and huge values mapped outside any plane (planes
+// are far smaller than 2^30, which also fits a 32-bit int).
 func gridFloor(v float64) int {
-	if !(v > -1<<40 && v < 1<<40) {
-		return -1 << 40
+	if !(v > -1<<30 && v < 1<<30) {
+		return -1 << 30
 	}
 	return int(math.Floor(v))
 }
