@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/etgo/etgo/pte"
 )
@@ -16,6 +17,10 @@ import (
 func (m *Method) Execute(ctx context.Context, inputs ...*EValue) ([]*EValue, error) {
 	if m.closed {
 		return nil, fmt.Errorf("%w: method %q is closed", ErrInvalidArgument, m.name)
+	}
+	var start time.Time
+	if m.prof != nil {
+		start = time.Now()
 	}
 	if err := m.setInputs(inputs); err != nil {
 		return nil, err
@@ -30,6 +35,10 @@ func (m *Method) Execute(ctx context.Context, inputs ...*EValue) ([]*EValue, err
 			v.Tensor = v.Tensor.Clone()
 		}
 		out[i] = &v
+	}
+	if m.prof != nil {
+		m.prof.runs++
+		m.prof.total += time.Since(start)
 	}
 	return out, nil
 }
@@ -180,13 +189,17 @@ func (m *Method) run(ctx context.Context) error {
 			pc++
 			switch in.kind {
 			case kindKernel:
+				t := m.clock()
 				if err := m.callKernel(ctx, c, pc-1, in); err != nil {
 					return err
 				}
+				m.timed(c, pc-1, in, t)
 			case kindDelegate:
+				t := m.clock()
 				if err := m.callDelegate(ctx, pc-1, in); err != nil {
 					return err
 				}
+				m.timed(c, pc-1, in, t)
 			case kindMove:
 				m.values[in.to] = m.values[in.from]
 			case kindJumpFalse:
@@ -203,6 +216,20 @@ func (m *Method) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// clock reads the time only when profiling.
+func (m *Method) clock() time.Time {
+	if m.prof == nil {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+func (m *Method) timed(chain, pc int, in *instruction, start time.Time) {
+	if m.prof != nil {
+		m.prof.record(m, chain, pc, in, time.Since(start))
+	}
 }
 
 func (m *Method) callKernel(ctx context.Context, chain, pc int, in *instruction) (err error) {

@@ -25,6 +25,7 @@ type Method struct {
 	inputs   []int
 	outputs  []int
 	closed   bool
+	prof     *profiler // nil unless EnableProfiling(true)
 }
 
 type instrKind uint8

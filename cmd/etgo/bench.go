@@ -19,7 +19,7 @@ import (
 func init() {
 	commands["bench"] = command{
 		summary: "time a method: load time and the latency distribution of Execute",
-		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--threads 1] [--warmup 5] [--iterations 50] [--json] [--cpuprofile FILE]",
+		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--threads 1] [--warmup 5] [--iterations 50] [--profile [--top N]] [--json] [--cpuprofile FILE]",
 		run:     runBench,
 	}
 }
@@ -35,6 +35,9 @@ type benchResult struct {
 	MedianMS   float64 `json:"median_ms"`
 	P90MS      float64 `json:"p90_ms"`
 	MeanMS     float64 `json:"mean_ms"`
+	// Profile is --profile's per-instruction times, slowest first.
+	Profile     []benchInstruction `json:"profile,omitempty"`
+	ProfileRuns int                `json:"profile_runs,omitempty"`
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -45,6 +48,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	threads := fs.Int("threads", 1, "goroutines a delegate call may use (XNNPACK)")
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs here (go tool pprof)")
+	profile := fs.Bool("profile", false, "after the timed runs, time each kernel and delegate call over as many runs and list the slowest")
+	top := fs.Int("top", 15, "with --profile: how many instructions to list (0: all)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input (default: seeded random values of the declared shapes)")
 	path, err := parseFileAndFlags(fs, args)
@@ -107,12 +112,64 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	}
 	r := benchResult{File: path, Method: *method, Threads: *threads, LoadMS: float64(load.Nanoseconds()) / 1e6, Iterations: *iters,
 		MinMS: sorted[0], MedianMS: sorted[len(sorted)/2], P90MS: sorted[len(sorted)*9/10], MeanMS: mean / float64(len(times))}
+	if *profile {
+		// A separate pass, so the clock reads do not touch the latencies above.
+		m.EnableProfiling(true)
+		for range *iters {
+			if _, err := m.Execute(ctx, in...); err != nil {
+				return err
+			}
+		}
+		instrs, runs, total, _ := m.Profile()
+		for _, in := range instrs {
+			r.Profile = append(r.Profile, benchInstruction{Chain: in.Chain, Instruction: in.Instruction, Kind: in.Kind, Name: in.Name,
+				Calls: in.Calls, TotalMS: float64(in.Total.Nanoseconds()) / 1e6, MeanUS: float64(in.Total.Nanoseconds()) / 1e3 / float64(in.Calls),
+				Share: float64(in.Total) / float64(total)})
+		}
+		r.ProfileRuns = runs
+	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(r)
 	}
 	fmt.Fprintf(stdout, "%s %s (%d thread(s)): load %.2f ms; %d runs: min %.3f ms, median %.3f ms, p90 %.3f ms\n",
 		path, *method, *threads, r.LoadMS, r.Iterations, r.MinMS, r.MedianMS, r.P90MS)
+	if *profile {
+		printProfile(stdout, r, *top)
+	}
 	return nil
+}
+
+// benchInstruction is one timed instruction of --profile.
+type benchInstruction struct {
+	Chain       int     `json:"chain"`
+	Instruction int     `json:"instruction"`
+	Kind        string  `json:"kind"`
+	Name        string  `json:"name"`
+	Calls       int     `json:"calls"`
+	TotalMS     float64 `json:"total_ms"`
+	MeanUS      float64 `json:"mean_us"`
+	Share       float64 `json:"share"` // of the runs' whole Execute time
+}
+
+func printProfile(w io.Writer, r benchResult, top int) {
+	fmt.Fprintf(w, "\nper instruction over %d profiled runs (share of Execute time; the rest is input/output copies and bookkeeping):\n", r.ProfileRuns)
+	fmt.Fprintf(w, "  %-7s %-8s %-44s %10s %7s\n", "instr", "kind", "operator / backend", "mean µs", "share")
+	covered := 0.0
+	for i, in := range r.Profile {
+		covered += in.Share
+		if top > 0 && i >= top {
+			continue
+		}
+		at := fmt.Sprint(in.Instruction)
+		if in.Chain > 0 {
+			at = fmt.Sprintf("%d:%d", in.Chain, in.Instruction)
+		}
+		fmt.Fprintf(w, "  %-7s %-8s %-44s %10.1f %6.1f%%\n", at, in.Kind, in.Name, in.MeanUS, 100*in.Share)
+	}
+	if top > 0 && len(r.Profile) > top {
+		fmt.Fprintf(w, "  … %d more\n", len(r.Profile)-top)
+	}
+	fmt.Fprintf(w, "  instructions: %.1f%% of Execute time\n", 100*covered)
 }
 
 // benchInputs loads the given .npy files, or makes seeded random inputs of the declared shapes.
