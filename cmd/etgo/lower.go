@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/devtools/planviz"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/lower"
@@ -22,9 +25,10 @@ import (
 func init() {
 	commands["lower"] = command{
 		summary: "lower a torch.export .pt2 with an ordered list of partitioners (--plan: show the partition plan)",
-		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner xnnpack]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--allow-missing-kernels] [--json]\n\n" +
+		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner xnnpack]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--dot PLAN.dot] [--allow-missing-kernels] [--json]\n\n" +
 			"  -o OUT.pte               write the lowered program\n" +
 			"  --report R.json          also write the plan and the per-node decision report as JSON\n" +
+			"  --dot PLAN.dot           also draw the partitioned graph for Graphviz (dot -Tsvg PLAN.dot -o plan.svg)\n" +
 			"  --allow-missing-kernels  write the program even when a fallback operator has no kernel in this binary\n" +
 			"  --partitioner NAME       a partitioner, in order (repeatable; default xnnpack); known: xnnpack\n" +
 			"  --transform-passes SPEC  recommended (each partitioner's backend set), none, or pass names\n" +
@@ -54,6 +58,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "JSON output")
 	outPath := fs.String("o", "", "write the lowered program to this .pte")
 	reportPath := fs.String("report", "", "write the decision report (JSON) here")
+	dotPath := fs.String("dot", "", "draw the partitioned graph (Graphviz DOT) here")
 	allowMissing := fs.Bool("allow-missing-kernels", false, "write the program even when kernels are missing")
 	path, err := parseFileAndFlags(fs, args)
 	if err != nil {
@@ -119,6 +124,15 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := os.WriteFile(*reportPath, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if *dotPath != "" {
+		var b bytes.Buffer
+		if err := planviz.WriteDOT(&b, filepath.Base(path), plan); err != nil {
+			return err
+		}
+		if err := os.WriteFile(*dotPath, b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}

@@ -21,6 +21,7 @@ func TestCLI(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
 	fortran := testutil.Testdata(t, "npy", "f32_fortran.npy")
 	demoOut := filepath.Join(t.TempDir(), "demo.pte")
+	dotOut := filepath.Join(t.TempDir(), "plan.dot")
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -61,6 +62,7 @@ func TestCLI(t *testing.T) {
 		{"lower plan kernels", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "ok      aten::cumsum.out", ""},
 		{"lower plan coverage by work", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan"}, 0, "XnnpackBackend: 98.7% of the work (19.1k of 19.3k FLOPs), 80% of operators, 3 regions; per run 7 tensors in (2.0 KiB), 4 out (1.6 KiB)", ""},
 		{"lower plan json coverage", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--json"}, 0, `"delegated_flops": 19072`, ""},
+		{"lower dot", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--dot", dotOut}, 0, "8 of 10 operators", ""},
 		{"lower plan json", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--json"}, 0, `"reason": "unsupported-operator"`, ""},
 		{"lower per-op", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--per-op"}, 0, "3 of 3 operators delegated to XnnpackBackend in 2 regions", ""},
 		{"lower without recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan", "--transform-passes", "none"}, 0, "in 2 regions", ""},
@@ -109,6 +111,10 @@ func TestCLI(t *testing.T) {
 	}
 	if len(got) != len(want) || string(got[:128]) != string(want[:128]) {
 		t.Errorf("output_0.npy header differs from the official one")
+	}
+	// lower --dot drew the plan.
+	if b, err := os.ReadFile(dotOut); err != nil || !strings.Contains(string(b), "subgraph cluster_2") {
+		t.Errorf("lower --dot: %v, %.80q", err, b)
 	}
 	// lower --report wrote the decision report.
 	var r struct {
