@@ -55,14 +55,16 @@ func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	mc, ma, mb := broadcastIndex(cond.Sizes(), shape), broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
 	c := compareTruth(cond)
 	n := out.Numel()
-	if common == runtime.Float32 && mc == nil && ma == nil && mb == nil && a.ScalarType() == common && b.ScalarType() == common &&
+	if common == runtime.Float32 && a.ScalarType() == common && b.ScalarType() == common &&
 		a.IsContiguous() && b.IsContiguous() && out.IsContiguous() {
+		// float32 in memory order, broadcast through the index maps: no float64 round trip
+		// (the mask-and-select of attention runs here on every step).
 		x, y, r := runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
 		for e := range n {
-			if c[e] {
-				r[e] = x[e]
+			if at(c, mc, e) {
+				r[e] = at(x, ma, e)
 			} else {
-				r[e] = y[e]
+				r[e] = at(y, mb, e)
 			}
 		}
 		return nil
