@@ -1,0 +1,338 @@
+package xnnpack
+
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+)
+
+// touchesQuant reports whether any operand of n is a quantized value.
+func (p *plan) touchesQuant(n *Node) bool {
+	for _, group := range [][]uint32{n.Inputs, n.Outputs} {
+		for _, id := range group {
+			if id != invalidID && p.quant[p.index[id]] != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// qof is the quantization of value id (nil for fp32 or an absent operand).
+func (p *plan) qof(id uint32) *qinfo {
+	if id == invalidID {
+		return nil
+	}
+	return p.quant[p.index[id]]
+}
+
+func isQint8(q *qinfo) bool { return q != nil && q.dtype == schema.XNNDatatypexnn_datatype_qint8 }
+
+// quantStep checks the datatypes of a node that reads or writes quantized values and returns
+// its kernel, with every parameter (combined scales, output range in codes) computed now.
+// Combinations the static 8-bit flow does not produce are refused by name.
+func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
+	unsupported := func() error {
+		var kinds []string
+		for _, id := range append(append([]uint32(nil), n.Inputs...), n.Outputs...) {
+			if id == invalidID {
+				continue
+			}
+			kinds = append(kinds, p.g.Values[p.index[id]].DType.String())
+		}
+		return fmt.Errorf("%w: node %d (%s) on %v: this quantized combination is not supported", ErrUnsupported, k, n.OpName(), kinds)
+	}
+	if len(n.Outputs) != 1 || len(n.Inputs) == 0 {
+		return nil, unsupported()
+	}
+	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
+	switch n.Op {
+	case schema.XNodeUnionXNNConvert:
+		switch {
+		case x == nil && isQint8(y):
+			inv, zp := 1/y.scale, y.zp // the reciprocal in fp32, as XNNPACK's quantize kernels use it
+			return func(p *plan, n *Node) error {
+				in, err := p.in(n.Inputs[0])
+				if err != nil {
+					return err
+				}
+				out := p.out(n.Outputs[0], in.dims)
+				for i, v := range in.data[:len(out.data)] {
+					out.data[i] = float32(quantize(v, inv, zp))
+				}
+				return nil
+			}, nil
+		case isQint8(x) && y == nil:
+			scale, zp := x.scale, x.zp
+			return func(p *plan, n *Node) error {
+				in, err := p.in(n.Inputs[0])
+				if err != nil {
+					return err
+				}
+				out := p.out(n.Outputs[0], in.dims)
+				for i, v := range in.data[:len(out.data)] {
+					out.data[i] = dequantize(int32(v), zp, scale)
+				}
+				return nil
+			}, nil
+		}
+	case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected:
+		return p.quantLinear(n, unsupported)
+	case schema.XNodeUnionXNNAdd:
+		b := p.qof(n.Inputs[1])
+		if !isQint8(x) || !isQint8(b) || !isQint8(y) {
+			break
+		}
+		lo, hi := outputRange(n, y)
+		qa, err := newQAdd(x, b, y, lo, hi)
+		if err != nil {
+			return nil, fmt.Errorf("node %d (%s): %w", k, n.OpName(), err)
+		}
+		// The inputs hold codes, so the fp32 broadcasting kernel serves with an integer body.
+		return binaryOp(func(a, b float32) float32 { return float32(qa.add(int32(a), int32(b))) }), nil
+	case schema.XNodeUnionXNNStaticTranspose, schema.XNodeUnionXNNStaticReshape, schema.XNodeUnionXNNMaxPooling2d:
+		// These move or select codes; XNNPACK requires the output's quantization to equal the
+		// input's, so the codes carry over unchanged (then the output range, in codes).
+		if !isQint8(x) || !isQint8(y) || x.scale != y.scale || x.zp != y.zp {
+			break
+		}
+		run := ops[n.Op]
+		lo, hi := outputRange(n, y)
+		return func(p *plan, n *Node) error {
+			if err := run(p, n); err != nil {
+				return err
+			}
+			if lo > -128 || hi < 127 {
+				flo, fhi := float32(lo), float32(hi)
+				d := p.val(n.Outputs[0]).data
+				for i, v := range d {
+					d[i] = min(max(v, flo), fhi)
+				}
+			}
+			return nil
+		}, nil
+	}
+	return nil, unsupported()
+}
+
+// quantLinear builds a quantized convolution, depthwise convolution or fully connected layer:
+// qint8 input and output, a constant qint8 (per tensor) or qcint8 (per output channel) filter,
+// an optional constant qint32/qcint32 bias.
+func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *Node) error, error) {
+	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
+	if len(n.Inputs) < 3 || !isQint8(x) || !isQint8(y) {
+		return nil, unsupported()
+	}
+	wi := p.index[n.Inputs[1]]
+	w := p.quant[wi]
+	if w == nil || !p.isConst[wi] {
+		return nil, unsupported()
+	}
+	wv := &p.g.Values[wi]
+	// The output-channel dimension of each filter layout.
+	ocDim := 0
+	switch {
+	case n.Op == schema.XNodeUnionXNNDepthwiseConv2d:
+		ocDim = 3 // [1, kh, kw, channels·multiplier]
+	case n.Op == schema.XNodeUnionXNNFullyConnected && n.Flags&flagTransposeWeights != 0:
+		ocDim = 1 // [in, out]
+	}
+	if ocDim >= len(wv.Dims) {
+		return nil, fmt.Errorf("%w: %s filter %v has no output-channel dimension %d", ErrInvalidBlob, n.OpName(), wv.Dims, ocDim)
+	}
+	oc := int(wv.Dims[ocDim])
+	switch {
+	case w.dtype == schema.XNNDatatypexnn_datatype_qint8 && !w.perChannel():
+		if w.zp != 0 {
+			return nil, fmt.Errorf("%w: %s filter (value %d) has zero point %d; XNNPACK's qint8 filters are symmetric", ErrUnsupported, n.OpName(), wv.ID, w.zp)
+		}
+	case w.dtype == schema.XNNDatatypexnn_datatype_qcint8 && w.perChannel():
+		if w.chDim != ocDim {
+			return nil, fmt.Errorf("%w: %s filter (value %d) is quantized along dim %d, its output channels are dim %d", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim)
+		}
+	default:
+		return nil, unsupported()
+	}
+	var bias []int32
+	if bid := n.Inputs[2]; bid != invalidID {
+		bi := p.index[bid]
+		b := p.quant[bi]
+		if b == nil || !p.isConst[bi] || (b.dtype != schema.XNNDatatypexnn_datatype_qint32 && b.dtype != schema.XNNDatatypexnn_datatype_qcint32) {
+			return nil, unsupported()
+		}
+		if len(p.vals[bi].ints) != oc {
+			return nil, fmt.Errorf("%w: %s bias (value %d) has %d values for %d output channels", ErrInvalidBlob, n.OpName(), bid, len(p.vals[bi].ints), oc)
+		}
+		bias = p.vals[bi].ints
+	} else {
+		bias = make([]int32, oc)
+	}
+	// XNNPACK's requantization scale per output channel, in fp32 and in this order.
+	scale := make([]float32, oc)
+	for c := range scale {
+		scale[c] = x.scale * w.scaleAt(c) / y.scale
+	}
+	lo, hi := outputRange(n, y)
+	q := &qlinear{bias: bias, w: p.vals[wi].ints, scale: scale, xzp: x.zp, yzp: y.zp, lo: lo, hi: hi, oc: oc}
+	switch n.Op {
+	case schema.XNodeUnionXNNFullyConnected:
+		return q.fullyConnected, nil
+	case schema.XNodeUnionXNNDepthwiseConv2d:
+		return q.depthwise, nil
+	}
+	return q.conv, nil
+}
+
+// qlinear is a quantized layer's resolved operands.
+type qlinear struct {
+	bias, w  []int32
+	scale    []float32
+	xzp, yzp int32
+	lo, hi   int32
+	oc       int
+}
+
+func (q *qlinear) store(acc int32, c int) float32 {
+	return float32(requantize(acc, q.scale[c], q.yzp, q.lo, q.hi))
+}
+
+func (q *qlinear) fullyConnected(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	oc := q.oc
+	ic := len(q.w) / max(oc, 1)
+	if len(x.dims) == 0 || x.dims[len(x.dims)-1] != ic {
+		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
+	}
+	transposed := n.Flags&flagTransposeWeights != 0
+	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
+	y := p.out(n.Outputs[0], dims)
+	rows := y.numel() / max(oc, 1)
+	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
+		for r := r0; r < r1; r++ {
+			xr := x.data[r*ic:][:ic]
+			for o := 0; o < oc; o++ {
+				acc := q.bias[o]
+				if transposed {
+					for i, v := range xr {
+						acc += (int32(v) - q.xzp) * q.w[i*oc+o]
+					}
+				} else {
+					wr := q.w[o*ic:][:ic]
+					for i, v := range xr {
+						acc += (int32(v) - q.xzp) * wr[i]
+					}
+				}
+				y.data[r*oc+o] = q.store(acc, o)
+			}
+		}
+	})
+	return nil
+}
+
+// conv is a grouped NHWC convolution with filter [groups·gout, kh, kw, gin]. Taps in the padding
+// are skipped: XNNPACK pads with the input zero point, whose (x - x_zp) term is 0.
+func (q *qlinear) conv(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	cp := n.Conv
+	N, H, W, C, err := nhwc(x, "conv input")
+	if err != nil {
+		return err
+	}
+	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	KH, KW := int(cp.KernelH), int(cp.KernelW)
+	OC := G * GOC
+	if G < 1 || C != G*GIC || OC != q.oc || len(q.w) != OC*KH*KW*GIC {
+		return errorf("conv input %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, len(q.w), G, GIC, GOC, KH, KW)
+	}
+	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
+	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW*GIC, func(r0, r1 int) {
+		for r := r0; r < r1; r++ {
+			b, oh := r/OH, r%OH
+			for ow := 0; ow < OW; ow++ {
+				out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+				for oc := 0; oc < OC; oc++ {
+					g := oc / GOC
+					acc := q.bias[oc]
+					for kh := 0; kh < KH; kh++ {
+						ih := oh*sh - pt + kh*dh
+						if ih < 0 || ih >= H {
+							continue
+						}
+						for kw := 0; kw < KW; kw++ {
+							iw := ow*sw - pl + kw*dw
+							if iw < 0 || iw >= W {
+								continue
+							}
+							xs := x.data[((b*H+ih)*W+iw)*C+g*GIC:][:GIC]
+							ws := q.w[((oc*KH+kh)*KW+kw)*GIC:][:GIC]
+							for i, v := range xs {
+								acc += (int32(v) - q.xzp) * ws[i]
+							}
+						}
+					}
+					out[oc] = q.store(acc, oc)
+				}
+			}
+		}
+	})
+	return nil
+}
+
+// depthwise is an NHWC depthwise convolution with filter [1, kh, kw, channels·multiplier]:
+// output channel o reads input channel o / multiplier.
+func (q *qlinear) depthwise(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	cp := n.Conv
+	N, H, W, C, err := nhwc(x, "depthwise input")
+	if err != nil {
+		return err
+	}
+	G, M := int(cp.Groups), int(cp.GroupOutputChannels)
+	KH, KW := int(cp.KernelH), int(cp.KernelW)
+	OC := G * M
+	if C != G || OC != q.oc || len(q.w) != KH*KW*OC {
+		return errorf("depthwise input %v and %d-value filter do not match %d channels x %d, kernel %dx%d", x.dims, len(q.w), G, M, KH, KW)
+	}
+	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
+	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW, func(r0, r1 int) {
+		for r := r0; r < r1; r++ {
+			b, oh := r/OH, r%OH
+			for ow := 0; ow < OW; ow++ {
+				out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+				for oc := 0; oc < OC; oc++ {
+					acc := q.bias[oc]
+					for kh := 0; kh < KH; kh++ {
+						ih := oh*sh - pt + kh*dh
+						if ih < 0 || ih >= H {
+							continue
+						}
+						for kw := 0; kw < KW; kw++ {
+							iw := ow*sw - pl + kw*dw
+							if iw < 0 || iw >= W {
+								continue
+							}
+							acc += (int32(x.data[((b*H+ih)*W+iw)*C+oc/M]) - q.xzp) * q.w[(kh*KW+kw)*OC+oc]
+						}
+					}
+					out[oc] = q.store(acc, oc)
+				}
+			}
+		}
+	})
+	return nil
+}
