@@ -90,10 +90,19 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 		}
 		// The inputs hold codes, so the fp32 broadcasting kernel serves with an integer body.
 		return binaryOp(func(a, b float32) float32 { return float32(qa.add(int32(a), int32(b))) }), nil
-	case schema.XNodeUnionXNNStaticTranspose, schema.XNodeUnionXNNStaticReshape, schema.XNodeUnionXNNMaxPooling2d:
-		// These move or select codes; XNNPACK requires the output's quantization to equal the
-		// input's, so the codes carry over unchanged (then the output range, in codes).
-		if !isQint8(x) || !isQint8(y) || x.scale != y.scale || x.zp != y.zp {
+	case schema.XNodeUnionXNNStaticTranspose, schema.XNodeUnionXNNStaticReshape, schema.XNodeUnionXNNStaticSlice,
+		schema.XNodeUnionXNNCopy, schema.XNodeUnionXNNClamp, schema.XNodeUnionXNNMaxPooling2d,
+		schema.XNodeUnionXNNConcatenate2, schema.XNodeUnionXNNConcatenate3, schema.XNodeUnionXNNConcatenate4,
+		schema.XNodeUnionXNNConcatenate5:
+		// These move or select codes; XNNPACK requires every input's quantization to equal the
+		// output's, so the codes carry over unchanged (then the output range, in codes: all a
+		// clamp does).
+		same := isQint8(y)
+		for _, id := range n.Inputs {
+			in := p.qof(id)
+			same = same && isQint8(in) && in.scale == y.scale && in.zp == y.zp
+		}
+		if !same {
 			break
 		}
 		run := ops[n.Op]
@@ -120,7 +129,7 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 // an optional constant qint32/qcint32 bias.
 func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *Node) error, error) {
 	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
-	if len(n.Inputs) < 3 || !isQint8(x) || !isQint8(y) {
+	if len(n.Inputs) < 3 || n.Inputs[1] == invalidID || !isQint8(x) || !isQint8(y) {
 		return nil, unsupported()
 	}
 	wi := p.index[n.Inputs[1]]

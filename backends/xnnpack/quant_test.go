@@ -243,6 +243,14 @@ func TestQuantParams(t *testing.T) {
 				}
 			}
 		}, "XNNSubtract"},
+		{"requantizing transpose", func(g *Graph) {
+			for _, n := range g.Nodes {
+				if n.Op == schema.XNodeUnionXNNStaticTranspose && g.Values[n.Outputs[0]].Quant != nil {
+					g.Values[n.Outputs[0]].Quant.Scale *= 2 // (value ids are indices in official blobs)
+					return
+				}
+			}
+		}, "XNNStaticTranspose"},
 		{"quantized external", func(g *Graph) {
 			v := find(g, schema.XNNDatatypexnn_datatype_qint8)
 			v.Flags, v.ExternalID = flagExternalInput, 0

@@ -71,12 +71,30 @@ class Pools(nn.Module):
         return self.ap(self.c2(self.mp(torch.relu(self.c1(x)))))
 
 
+class Blocks(nn.Module):
+    """What a small quantized CNN adds: ReLU6 (hardtanh), a channel concatenation, a strided
+    convolution, global average pooling (mean) and a classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.b = nn.Conv2d(3, 4, 1)
+        self.down = nn.Conv2d(8, 8, 3, stride=2, padding=1)
+        self.fc = nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = torch.cat([nn.functional.hardtanh(self.a(x), 0.0, 6.0), torch.relu(self.b(x))], 1)
+        y = torch.relu(self.down(y))
+        return self.fc(y.mean((2, 3)))
+
+
 # name: (module, input shape, per-channel weights)
 MODELS = {
     "conv_linear": (ConvLinear, (1, 3, 6, 6), True),
     "conv_linear_per_tensor": (ConvLinear, (1, 3, 6, 6), False),
     "dw_residual": (DwResidual, (1, 3, 8, 8), True),
     "pools": (Pools, (1, 3, 8, 8), True),
+    "blocks": (Blocks, (1, 3, 8, 8), True),
 }
 
 
