@@ -138,8 +138,10 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			if v.Flags != 0 {
-				return nil, fmt.Errorf("%w: value %d is a quantized (%s) graph input or output; delegate boundaries run fp32", ErrUnsupported, v.ID, v.DType)
+			if v.Flags != 0 && q.dtype != schema.XNNDatatypexnn_datatype_qint8 {
+				// (A qint8 boundary value is an int8 tensor: a quantized constant the program
+				// passes in, say.)
+				return nil, fmt.Errorf("%w: value %d is a %s graph input or output; quantized boundary values run as qint8 only", ErrUnsupported, v.ID, v.DType)
 			}
 			p.quant[i] = q
 		} else if v.DType != schema.XNNDatatypexnn_datatype_fp32 {
@@ -431,8 +433,12 @@ func (p *plan) execute(args []*runtime.EValue) error {
 			return nil, fmt.Errorf("%w: delegate argument %d (value %d) is not a tensor (the call has %d arguments)", runtime.ErrInvalidArgument, id, v.ID, len(args))
 		}
 		t := args[id].Tensor
-		if t.ScalarType() != runtime.Float32 {
-			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes fp32", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()))
+		want := runtime.Float32
+		if p.quant[i] != nil {
+			want = runtime.Int8 // qint8 codes
+		}
+		if t.ScalarType() != want {
+			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()), runtime.DTypeName(want))
 		}
 		if !t.IsContiguous() {
 			return nil, fmt.Errorf("%w: delegate argument %d has dim order %v; delegate boundaries use the default", runtime.ErrInvalidArgument, id, t.DimOrder())
@@ -452,6 +458,16 @@ func (p *plan) execute(args []*runtime.EValue) error {
 			return fmt.Errorf("%w: delegate input %d has rank %d, the graph takes %d", runtime.ErrInvalidArgument, p.g.Values[i].ExternalID, t.Dim(), len(p.g.Values[i].Dims))
 		}
 		p.vals[i].dims = dims
+		if p.quant[i] != nil {
+			// qint8 codes are held as fp32 inside the plan (see quant.go).
+			codes := runtime.Data[int8](t)
+			buf := p.vals[i].data[:0]
+			for _, c := range codes {
+				buf = append(buf, float32(c))
+			}
+			p.vals[i].data = buf
+			continue
+		}
 		p.vals[i].data = runtime.Data[float32](t)
 	}
 	for k := range p.steps {
@@ -474,6 +490,13 @@ func (p *plan) execute(args []*runtime.EValue) error {
 			if err := t.Resize(v.dims); err != nil {
 				return fmt.Errorf("delegate output %d: %w", p.g.Values[i].ExternalID, err)
 			}
+		}
+		if p.quant[i] != nil {
+			dst := runtime.Data[int8](t)
+			for k, c := range v.data[:v.numel()] {
+				dst[k] = int8(c)
+			}
+			continue
 		}
 		copy(runtime.Data[float32](t), v.data[:v.numel()])
 	}

@@ -90,6 +90,22 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 		}
 		// The inputs hold codes, so the fp32 broadcasting kernel serves with an integer body.
 		return binaryOp(func(a, b float32) float32 { return float32(qa.add(int32(a), int32(b))) }), nil
+	case schema.XNodeUnionXNNMultiply:
+		b := p.qof(n.Inputs[1])
+		if !isQint8(x) || !isQint8(b) || !isQint8(y) {
+			break
+		}
+		// XNNPACK's qint8 product: (a - a_zp)·(b - b_zp) in int32, requantized with the fp32
+		// scale (a_scale·b_scale)/y_scale, which it accepts in [2^-16, 2^8).
+		scale := x.scale * b.scale / y.scale
+		if !(scale >= 0x1p-16 && scale < 0x1p8) {
+			return nil, fmt.Errorf("%w: node %d (%s): qint8 product scale ratio %g (XNNPACK supports [2^-16, 2^8))", ErrUnsupported, k, n.OpName(), scale)
+		}
+		lo, hi := outputRange(n, y)
+		azp, bzp, yzp := x.zp, b.zp, y.zp
+		return binaryOp(func(a, b float32) float32 {
+			return float32(requantize((int32(a)-azp)*(int32(b)-bzp), scale, yzp, lo, hi))
+		}), nil
 	case schema.XNodeUnionXNNStaticTranspose, schema.XNodeUnionXNNStaticReshape, schema.XNodeUnionXNNStaticSlice,
 		schema.XNodeUnionXNNCopy, schema.XNodeUnionXNNClamp, schema.XNodeUnionXNNMaxPooling2d,
 		schema.XNodeUnionXNNConcatenate2, schema.XNodeUnionXNNConcatenate3, schema.XNodeUnionXNNConcatenate4,

@@ -251,10 +251,10 @@ func TestQuantParams(t *testing.T) {
 				}
 			}
 		}, "XNNStaticTranspose"},
-		{"quantized external", func(g *Graph) {
+		{"qint32 external", func(g *Graph) {
 			v := find(g, schema.XNNDatatypexnn_datatype_qint8)
-			v.Flags, v.ExternalID = flagExternalInput, 0
-		}, "graph input or output"},
+			v.DType, v.Quant.ZeroPoint, v.Flags, v.ExternalID = schema.XNNDatatypexnn_datatype_qint32, 0, flagExternalInput, 0
+		}, "quantized boundary values run as qint8 only"},
 	} {
 		g, err := ParseBlob(blob)
 		if err != nil {

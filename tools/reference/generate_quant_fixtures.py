@@ -88,6 +88,22 @@ class Blocks(nn.Module):
         return self.fc(y.mean((2, 3)))
 
 
+class Gated(nn.Module):
+    """Quantized elementwise ops: a product of two convolutions, a residual add, a broadcast add
+    of a per-channel constant, a channel slice."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 6, 3, padding=1)
+        self.b = nn.Conv2d(3, 6, 1)
+        self.shift = nn.Parameter(torch.randn(1, 6, 1, 1))
+
+    def forward(self, x):
+        a = self.a(x)
+        y = a * self.b(x) + a
+        return (y + self.shift)[:, 1:5]
+
+
 # name: (module, input shape, per-channel weights)
 MODELS = {
     "conv_linear": (ConvLinear, (1, 3, 6, 6), True),
@@ -95,6 +111,7 @@ MODELS = {
     "dw_residual": (DwResidual, (1, 3, 8, 8), True),
     "pools": (Pools, (1, 3, 8, 8), True),
     "blocks": (Blocks, (1, 3, 8, 8), True),
+    "gated": (Gated, (1, 3, 6, 6), True),
 }
 
 
