@@ -76,7 +76,8 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 				return nil
 			}, nil
 		}
-	case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected:
+	case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected,
+		schema.XNodeUnionXNNConvTranspose2d:
 		return p.quantLinear(n, unsupported)
 	case schema.XNodeUnionXNNAdd:
 		b := p.qof(n.Inputs[1])
@@ -140,7 +141,7 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 	return nil, unsupported()
 }
 
-// quantLinear builds a quantized convolution, depthwise convolution or fully connected layer:
+// quantLinear builds a quantized (transposed, depthwise) convolution or fully connected layer:
 // qint8 input and output, a constant qint8 (per tensor) or qcint8 (per output channel) filter,
 // an optional constant qint32/qcint32 bias.
 func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *Node) error, error) {
@@ -204,6 +205,8 @@ func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *
 		return q.fullyConnected, nil
 	case schema.XNodeUnionXNNDepthwiseConv2d:
 		return q.depthwise, nil
+	case schema.XNodeUnionXNNConvTranspose2d:
+		return q.convTranspose, nil
 	}
 	return q.conv, nil
 }
@@ -359,5 +362,71 @@ func (q *qlinear) depthwise(p *plan, n *Node) error {
 			}
 		}
 	})
+	return nil
+}
+
+// convTranspose is a grouped NHWC transposed convolution with filter [groups·gout, kh, kw, gin]:
+// every input pixel scatters (x - x_zp)·w into the int32 accumulators of the outputs it reaches
+// (integer sums, so the order does not matter), which are then requantized.
+func (q *qlinear) convTranspose(p *plan, n *Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	cp := n.Conv
+	N, H, W, C, err := nhwc(x, "deconvolution input")
+	if err != nil {
+		return err
+	}
+	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	KH, KW := int(cp.KernelH), int(cp.KernelW)
+	OC := G * GOC
+	if G < 1 || C != G*GIC || OC != q.oc || len(q.w) != OC*KH*KW*GIC {
+		return errorf("deconvolution input %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, len(q.w), G, GIC, GOC, KH, KW)
+	}
+	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	OH := max(sh*(H-1)+int(cp.AdjustmentH)+dh*(KH-1)+1-pt-int(cp.PadBottom), 0)
+	OW := max(sw*(W-1)+int(cp.AdjustmentW)+dw*(KW-1)+1-pl-int(cp.PadRight), 0)
+	if H == 0 || W == 0 {
+		OH, OW = 0, 0
+	}
+	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	acc := make([]int32, len(y.data))
+	for i := 0; i < len(acc); i += OC {
+		copy(acc[i:i+OC], q.bias)
+	}
+	for b := 0; b < N; b++ {
+		for ih := 0; ih < H; ih++ {
+			for iw := 0; iw < W; iw++ {
+				px := x.data[((b*H+ih)*W+iw)*C:][:C]
+				for kh := 0; kh < KH; kh++ {
+					oh := ih*sh - pt + kh*dh
+					if oh < 0 || oh >= OH {
+						continue
+					}
+					for kw := 0; kw < KW; kw++ {
+						ow := iw*sw - pl + kw*dw
+						if ow < 0 || ow >= OW {
+							continue
+						}
+						out := acc[((b*OH+oh)*OW+ow)*OC:][:OC]
+						for o := range out {
+							g := o / GOC
+							wr := q.w[((o*KH+kh)*KW+kw)*GIC:][:GIC]
+							var s int32
+							for i, v := range px[g*GIC : g*GIC+GIC] {
+								s += (int32(v) - q.xzp) * wr[i]
+							}
+							out[o] += s
+						}
+					}
+				}
+			}
+		}
+	}
+	for i, a := range acc {
+		y.data[i] = q.store(a, i%OC)
+	}
 	return nil
 }

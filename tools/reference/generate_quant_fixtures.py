@@ -104,6 +104,24 @@ class Gated(nn.Module):
         return (y + self.shift)[:, 1:5]
 
 
+class Up(nn.Module):
+    """A transposed convolution, a max pool with padding, a linear layer on a 4-d input.
+    (A constant pad is left out: the official runtime 1.5.1 fails to load the quantized
+    StaticConstantPad the partitioner emits, "Failed to create StaticConstantPad node ... with
+    code: xnn_status_invalid_parameter".)"""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1)
+        self.mp = nn.MaxPool2d(3, stride=2, padding=1)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        y = torch.relu(self.up(x))
+        y = self.mp(y)
+        return self.fc(y)
+
+
 # name: (module, input shape, per-channel weights, input scale after calibration)
 # The fixture input is the calibration input times the last field: "saturated" runs 4x outside
 # the calibrated ranges, so quantize and requantize saturate.
@@ -115,6 +133,7 @@ MODELS = {
     "pools": (Pools, (1, 3, 8, 8), True, 1),
     "blocks": (Blocks, (1, 3, 8, 8), True, 1),
     "gated": (Gated, (1, 3, 6, 6), True, 1),
+    "up": (Up, (1, 3, 4, 4), True, 1),
 }
 
 
