@@ -107,6 +107,11 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 		return binaryOp(func(a, b float32) float32 {
 			return float32(requantize((int32(a)-azp)*(int32(b)-bzp), scale, yzp, lo, hi))
 		}), nil
+	case schema.XNodeUnionXNNGlobalAvgPooling2d:
+		if !isQint8(x) || !isQint8(y) {
+			break
+		}
+		return qmeanHW(x, y, n), nil
 	case schema.XNodeUnionXNNStaticTranspose, schema.XNodeUnionXNNStaticReshape, schema.XNodeUnionXNNStaticSlice,
 		schema.XNodeUnionXNNCopy, schema.XNodeUnionXNNClamp, schema.XNodeUnionXNNMaxPooling2d,
 		schema.XNodeUnionXNNConcatenate2, schema.XNodeUnionXNNConcatenate3, schema.XNodeUnionXNNConcatenate4,
@@ -429,4 +434,64 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 		y.data[i] = q.store(a, i%OC)
 	}
 	return nil
+}
+
+// qmeanHW is a qint8 global average pooling over an NHWC input's H and W. XNNPACK runs it as a
+// mean reduction: int32 sums of the raw codes, then a conversion to qint8 of
+// float(sum)·s + z, rounded to nearest even and saturated, with s = (x_scale/y_scale)·(1/n) and
+// z = y_zp - (n·x_zp)·s, all in fp32 (the x_zp term moved into the output zero point). The node's
+// output range is a clamp after it, in codes.
+func qmeanHW(x, y *qinfo, n *Node) func(p *plan, n *Node) error {
+	ratio, xzp, yzp := x.scale/y.scale, float32(x.zp), float32(y.zp)
+	lo, hi := outputRange(n, y)
+	return func(p *plan, n *Node) error {
+		in, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		N, H, W, C, err := nhwc(in, "global pooling input")
+		if err != nil {
+			return err
+		}
+		dims := []int{N, C}
+		if n.Flags&flagKeepDims != 0 {
+			dims = []int{N, 1, 1, C}
+		}
+		out := p.out(n.Outputs[0], dims)
+		cnt := H * W
+		s := ratio * (1 / float32(cnt))
+		// (The explicit conversions keep each product rounded on its own: Go may otherwise fuse
+		// a multiply and an add, and XNNPACK's reference kernel does not.)
+		z := yzp - float32(float32(cnt)*xzp*s)
+		sums := make([]int32, C)
+		for b := 0; b < N; b++ {
+			clear(sums)
+			for _, px := range chunks(in.data[b*cnt*C:(b+1)*cnt*C], C) {
+				for c, v := range px {
+					sums[c] += int32(v)
+				}
+			}
+			for c, sum := range sums {
+				v := float32(float32(sum)*s) + z
+				if v != v {
+					v = 0 // XNNPACK converts NaN (an empty window) to 0
+				}
+				code := int32(min(max(roundEven(v), -128), 127))
+				out.data[b*C+c] = float32(min(max(code, lo), hi))
+			}
+		}
+		return nil
+	}
+}
+
+// chunks splits d into consecutive slices of n values (none when n is 0).
+func chunks(d []float32, n int) [][]float32 {
+	if n <= 0 {
+		return nil
+	}
+	out := make([][]float32, 0, len(d)/n)
+	for i := 0; i+n <= len(d); i += n {
+		out = append(out, d[i:i+n])
+	}
+	return out
 }

@@ -122,6 +122,21 @@ class Up(nn.Module):
         return self.fc(y)
 
 
+def mobilenet_v2_tiny():
+    """torchvision's MobileNetV2 (width 0.25, three inverted-residual stages, 10 classes) with
+    randomised BatchNorm statistics: ReLU6, depthwise stride 2, residual adds, the 1280-channel
+    head, global average pooling and the classifier, as the standard flow quantizes them."""
+    import sys
+
+    from torchvision.models.mobilenetv2 import MobileNetV2
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import zoo
+
+    setting = [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2]]
+    return zoo.randomize_batchnorm(MobileNetV2(num_classes=10, width_mult=0.25, inverted_residual_setting=setting))
+
+
 # name: (module, input shape, per-channel weights, input scale after calibration)
 # The fixture input is the calibration input times the last field: "saturated" runs 4x outside
 # the calibrated ranges, so quantize and requantize saturate.
@@ -134,6 +149,7 @@ MODELS = {
     "blocks": (Blocks, (1, 3, 8, 8), True, 1),
     "gated": (Gated, (1, 3, 6, 6), True, 1),
     "up": (Up, (1, 3, 4, 4), True, 1),
+    "mobilenet_v2_tiny": (mobilenet_v2_tiny, (1, 3, 32, 32), True, 1),
 }
 
 
