@@ -184,7 +184,9 @@ type qaddParams struct {
 	zp, lo, hi   int32
 }
 
-func newQAdd(a, b, y *qinfo, lo, hi int32) (*qaddParams, error) {
+// newQAdd builds a qint8 a + b, or a - b with subtract: XNNPACK subtracts by adding with b's
+// scale negated, which negates b's multiplier.
+func newQAdd(a, b, y *qinfo, lo, hi int32, subtract bool) (*qaddParams, error) {
 	as, bs := a.scale/y.scale, b.scale/y.scale
 	m := max(as, bs)
 	// XNNPACK accepts ratios in [2^-10, 2^8) (so the shift stays in [12, 30]) and refuses others.
@@ -198,6 +200,9 @@ func newQAdd(a, b, y *qinfo, lo, hi int32) (*qaddParams, error) {
 		return int32(roundEven(math.Float32frombits(math.Float32bits(s) + shift<<23)))
 	}
 	q := &qaddParams{am: mult(as), bm: mult(bs), shift: shift, zp: y.zp, lo: lo, hi: hi}
+	if subtract {
+		q.bm = -q.bm
+	}
 	q.bias = int32(1)<<(shift-1) - q.am*a.zp - q.bm*b.zp
 	return q, nil
 }

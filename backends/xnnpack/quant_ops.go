@@ -79,13 +79,13 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 	case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected,
 		schema.XNodeUnionXNNConvTranspose2d:
 		return p.quantLinear(n, unsupported)
-	case schema.XNodeUnionXNNAdd:
+	case schema.XNodeUnionXNNAdd, schema.XNodeUnionXNNSubtract:
 		b := p.qof(n.Inputs[1])
 		if !isQint8(x) || !isQint8(b) || !isQint8(y) {
 			break
 		}
 		lo, hi := outputRange(n, y)
-		qa, err := newQAdd(x, b, y, lo, hi)
+		qa, err := newQAdd(x, b, y, lo, hi, n.Op == schema.XNodeUnionXNNSubtract)
 		if err != nil {
 			return nil, fmt.Errorf("node %d (%s): %w", k, n.OpName(), err)
 		}

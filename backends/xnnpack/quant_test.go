@@ -118,7 +118,7 @@ func TestQAdd(t *testing.T) {
 	a := &qinfo{dtype: schema.XNNDatatypexnn_datatype_qint8, scale: 0.02, zp: -10}
 	b := &qinfo{dtype: schema.XNNDatatypexnn_datatype_qint8, scale: 0.013, zp: 7}
 	y := &qinfo{dtype: schema.XNNDatatypexnn_datatype_qint8, scale: 0.03, zp: -3}
-	q, err := newQAdd(a, b, y, -128, 127)
+	q, err := newQAdd(a, b, y, -128, 127, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +131,23 @@ func TestQAdd(t *testing.T) {
 			}
 		}
 	}
+	qs, err := newQAdd(a, b, y, -128, 127, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for qa := int32(-128); qa <= 127; qa++ {
+		for qb := int32(-128); qb <= 127; qb++ {
+			real := (float64(a.scale)*float64(qa-a.zp) - float64(b.scale)*float64(qb-b.zp)) / float64(y.scale)
+			exact := math.Max(-128, math.Min(127, real+float64(y.zp)))
+			if got := qs.add(qa, qb); math.Abs(float64(got)-exact) > 0.5+1e-3 {
+				t.Fatalf("subtract(%d, %d) = %d, exact %g", qa, qb, got, exact)
+			}
+		}
+	}
 	// Equal scales and zero points 0: a tie (1 + 0 at half scale) rounds up.
 	h := &qinfo{dtype: schema.XNNDatatypexnn_datatype_qint8, scale: 0.5}
 	one := &qinfo{dtype: schema.XNNDatatypexnn_datatype_qint8, scale: 1}
-	q, err = newQAdd(h, h, one, -128, 127)
+	q, err = newQAdd(h, h, one, -128, 127, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +156,7 @@ func TestQAdd(t *testing.T) {
 			t.Errorf("add(%d, %d) at scale 1/2 = %d, want %d", tc[0], tc[1], got, tc[2])
 		}
 	}
-	if _, err := newQAdd(&qinfo{scale: 1000}, h, one, -128, 127); !errors.Is(err, ErrUnsupported) {
+	if _, err := newQAdd(&qinfo{scale: 1000}, h, one, -128, 127, false); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("scale ratio 1000: error %v, want ErrUnsupported", err)
 	}
 }
@@ -236,13 +249,13 @@ func TestQuantParams(t *testing.T) {
 			find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.Kind = schema.XNNQuantParamsPerChannelGroupQuant
 		}, "PerChannelGroupQuant"},
 		{"zero point", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.ZeroPoint = 300 }, "zero point 300"},
-		{"quantized subtract", func(g *Graph) {
+		{"quantized division", func(g *Graph) {
 			for i := range g.Nodes {
 				if g.Nodes[i].Op == schema.XNodeUnionXNNAdd {
-					g.Nodes[i].Op = schema.XNodeUnionXNNSubtract
+					g.Nodes[i].Op = schema.XNodeUnionXNNDiv
 				}
 			}
-		}, "XNNSubtract"},
+		}, "XNNDiv"},
 		{"requantizing transpose", func(g *Graph) {
 			for _, n := range g.Nodes {
 				if n.Op == schema.XNodeUnionXNNStaticTranspose && g.Values[n.Outputs[0]].Quant != nil {

@@ -122,6 +122,20 @@ class Up(nn.Module):
         return self.fc(y)
 
 
+class Diff(nn.Module):
+    """A difference of two convolutions, a three-way concatenation, a hardtanh."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.b = nn.Conv2d(3, 4, 1)
+        self.c = nn.Conv2d(3, 2, 1)
+
+    def forward(self, x):
+        a, b = self.a(x), self.b(x)
+        return nn.functional.hardtanh(torch.cat([a - b, b, self.c(x)], 1), -1.0, 1.0)
+
+
 def mobilenet_v2_tiny():
     """torchvision's MobileNetV2 (width 0.25, three inverted-residual stages, 10 classes) with
     randomised BatchNorm statistics: ReLU6, depthwise stride 2, residual adds, the 1280-channel
@@ -150,6 +164,7 @@ MODELS = {
     "gated": (Gated, (1, 3, 6, 6), True, 1),
     "up": (Up, (1, 3, 4, 4), True, 1),
     "mobilenet_v2_tiny": (mobilenet_v2_tiny, (1, 3, 32, 32), True, 1),
+    "diff": (Diff, (1, 3, 5, 5), True, 1),
 }
 
 
