@@ -128,6 +128,14 @@ func (g *Graph) quantConstant(v *Value, named func(string) ([]byte, error)) ([]i
 // and the SIMD conversions XNNPACK uses).
 func roundEven(x float32) float32 { return float32(math.RoundToEven(float64(x))) }
 
+// roundEvenSmall is roundEven for |x| <= 2^22, the clamped values of the hot loops: adding and
+// subtracting 1.5·2^23 leaves x rounded to an integer, to nearest even, by fp32 addition itself
+// (XNNPACK's "magic bias" kernels round the same way).
+func roundEvenSmall(x float32) float32 {
+	const magic = 12582912 // 1.5·2^23
+	return (x + magic) - magic
+}
+
 // quantize is XNNPACK's fp32 -> qint8 conversion: x times the reciprocal scale (computed once,
 // in fp32, as XNNPACK does), clamped, rounded to nearest even, plus the zero point. NaN becomes
 // the zero point.
@@ -142,7 +150,7 @@ func quantize(x, invScale float32, zp int32) int32 {
 	case v > hi:
 		v = hi
 	}
-	return int32(roundEven(v)) + zp
+	return int32(roundEvenSmall(v)) + zp
 }
 
 // dequantize is XNNPACK's qint8 -> fp32 conversion.
@@ -158,7 +166,7 @@ func requantize(acc int32, scale float32, zp, qmin, qmax int32) int32 {
 	} else if v > hi {
 		v = hi
 	}
-	return int32(roundEven(v)) + zp
+	return int32(roundEvenSmall(v)) + zp
 }
 
 // quantizeBound is XNNPACK's xnn_qs8_quantize, which turns a node's fp32 output_min/max into

@@ -223,6 +223,21 @@ type qlinear struct {
 	xzp, yzp int32
 	lo, hi   int32
 	oc       int
+	xi       []int32 // scratch: the centered input (a plan runs one Execute at a time)
+}
+
+// centered returns the input's codes less the input zero point, as int32, in a buffer the layer
+// reuses across calls: converting once per element keeps float-to-int conversions out of the
+// multiply-add loops, which read each input element many times.
+func (q *qlinear) centered(x []float32) []int32 {
+	if cap(q.xi) < len(x) {
+		q.xi = make([]int32, len(x))
+	}
+	xi := q.xi[:len(x)]
+	for i, v := range x {
+		xi[i] = int32(v) - q.xzp
+	}
+	return xi
 }
 
 func (q *qlinear) store(acc int32, c int) float32 {
@@ -243,19 +258,20 @@ func (q *qlinear) fullyConnected(p *plan, n *Node) error {
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y := p.out(n.Outputs[0], dims)
 	rows := y.numel() / max(oc, 1)
+	xi := q.centered(x.data[:rows*ic])
 	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
-			xr := x.data[r*ic:][:ic]
+			xr := xi[r*ic:][:ic]
 			for o := 0; o < oc; o++ {
 				acc := q.bias[o]
 				if transposed {
 					for i, v := range xr {
-						acc += (int32(v) - q.xzp) * q.w[i*oc+o]
+						acc += v * q.w[i*oc+o]
 					}
 				} else {
 					wr := q.w[o*ic:][:ic]
 					for i, v := range xr {
-						acc += (int32(v) - q.xzp) * wr[i]
+						acc += v * wr[i]
 					}
 				}
 				y.data[r*oc+o] = q.store(acc, o)
@@ -287,6 +303,7 @@ func (q *qlinear) conv(p *plan, n *Node) error {
 	pt, pl := int(cp.PadTop), int(cp.PadLeft)
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	xi := q.centered(x.data[:N*H*W*C])
 	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW*GIC, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			b, oh := r/OH, r%OH
@@ -305,10 +322,10 @@ func (q *qlinear) conv(p *plan, n *Node) error {
 							if iw < 0 || iw >= W {
 								continue
 							}
-							xs := x.data[((b*H+ih)*W+iw)*C+g*GIC:][:GIC]
+							xs := xi[((b*H+ih)*W+iw)*C+g*GIC:][:GIC]
 							ws := q.w[((oc*KH+kh)*KW+kw)*GIC:][:GIC]
 							for i, v := range xs {
-								acc += (int32(v) - q.xzp) * ws[i]
+								acc += v * ws[i]
 							}
 						}
 					}
@@ -342,6 +359,7 @@ func (q *qlinear) depthwise(p *plan, n *Node) error {
 	pt, pl := int(cp.PadTop), int(cp.PadLeft)
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	xi := q.centered(x.data[:N*H*W*C])
 	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			b, oh := r/OH, r%OH
@@ -359,7 +377,7 @@ func (q *qlinear) depthwise(p *plan, n *Node) error {
 							if iw < 0 || iw >= W {
 								continue
 							}
-							acc += (int32(x.data[((b*H+ih)*W+iw)*C+oc/M]) - q.xzp) * q.w[(kh*KW+kw)*OC+oc]
+							acc += xi[((b*H+ih)*W+iw)*C+oc/M] * q.w[(kh*KW+kw)*OC+oc]
 						}
 					}
 					out[oc] = q.store(acc, oc)
@@ -397,6 +415,7 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 		OH, OW = 0, 0
 	}
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	xi := q.centered(x.data[:N*H*W*C])
 	acc := make([]int32, len(y.data))
 	for i := 0; i < len(acc); i += OC {
 		copy(acc[i:i+OC], q.bias)
@@ -404,7 +423,7 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 	for b := 0; b < N; b++ {
 		for ih := 0; ih < H; ih++ {
 			for iw := 0; iw < W; iw++ {
-				px := x.data[((b*H+ih)*W+iw)*C:][:C]
+				px := xi[((b*H+ih)*W+iw)*C:][:C]
 				for kh := 0; kh < KH; kh++ {
 					oh := ih*sh - pt + kh*dh
 					if oh < 0 || oh >= OH {
@@ -421,7 +440,7 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 							wr := q.w[((o*KH+kh)*KW+kw)*GIC:][:GIC]
 							var s int32
 							for i, v := range px[g*GIC : g*GIC+GIC] {
-								s += (int32(v) - q.xzp) * wr[i]
+								s += v * wr[i]
 							}
 							out[o] += s
 						}

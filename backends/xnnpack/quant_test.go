@@ -53,6 +53,29 @@ func TestQuantize(t *testing.T) {
 	}
 }
 
+// TestRoundEvenSmall: the magic-number rounding equals math.RoundToEven over its whole domain's
+// interesting part: every half-integer and its neighbours in [-2^10, 2^10], and random values
+// up to 2^22.
+func TestRoundEvenSmall(t *testing.T) {
+	check := func(x float32) {
+		if got, want := roundEvenSmall(x), roundEven(x); got != want {
+			t.Fatalf("roundEvenSmall(%g) = %g, want %g", x, got, want)
+		}
+	}
+	for i := -2048; i <= 2048; i++ {
+		x := float32(i) / 2
+		check(x)
+		check(math.Nextafter32(x, 1e9))
+		check(math.Nextafter32(x, -1e9))
+	}
+	r := uint32(1)
+	for i := 0; i < 100000; i++ {
+		r = r*1664525 + 1013904223
+		x := float32(int32(r)) / float32(1<<9) // |x| < 2^22
+		check(x)
+	}
+}
+
 func TestDequantize(t *testing.T) {
 	for _, tc := range []struct {
 		q, zp int32
