@@ -213,7 +213,34 @@ func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *
 	case schema.XNodeUnionXNNConvTranspose2d:
 		return q.convTranspose, nil
 	}
+	if cp := n.Conv; cp != nil {
+		G, GIC, GOC, KH, KW := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels), int(cp.KernelH), int(cp.KernelW)
+		if isProduct(oc, G, GOC) && isProduct(len(q.w), oc, KH, KW, GIC) { // (else the kernel reports the mismatch)
+			q.wt = convFilter(q.w, G, KH, KW, GIC, GOC)
+		}
+	}
 	return q.conv, nil
+}
+
+// isProduct reports whether the factors multiply to total, without overflow: the factors come
+// from an untrusted blob, and a wrapped product must not pass a size check.
+func isProduct(total int, factors ...int) bool {
+	for _, f := range factors {
+		if f < 0 {
+			return false
+		}
+		if f == 0 {
+			return total == 0
+		}
+	}
+	n := 1
+	for _, f := range factors {
+		if n > total/f {
+			return false // n·f > total, or would overflow
+		}
+		n *= f
+	}
+	return n == total
 }
 
 // qlinear is a quantized layer's resolved operands.
@@ -224,6 +251,7 @@ type qlinear struct {
 	lo, hi   int32
 	oc       int
 	xi       []int32 // scratch: the centered input (a plan runs one Execute at a time)
+	wt       []int32 // conv: the filter regrouped by convFilter at init
 }
 
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer
@@ -296,7 +324,7 @@ func (q *qlinear) conv(p *plan, n *Node) error {
 	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
 	KH, KW := int(cp.KernelH), int(cp.KernelW)
 	OC := G * GOC
-	if G < 1 || C != G*GIC || OC != q.oc || len(q.w) != OC*KH*KW*GIC {
+	if G < 1 || !isProduct(C, G, GIC) || !isProduct(q.oc, G, GOC) || !isProduct(len(q.w), q.oc, KH, KW, GIC) || len(q.wt) != len(q.w) {
 		return errorf("conv input %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, len(q.w), G, GIC, GOC, KH, KW)
 	}
 	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
@@ -304,37 +332,63 @@ func (q *qlinear) conv(p *plan, n *Node) error {
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
 	xi := q.centered(x.data[:N*H*W*C])
+	wt := q.wt
 	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW*GIC, func(r0, r1 int) {
+		acc := make([]int32, OC)
 		for r := r0; r < r1; r++ {
 			b, oh := r/OH, r%OH
 			for ow := 0; ow < OW; ow++ {
-				out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
-				for oc := 0; oc < OC; oc++ {
-					g := oc / GOC
-					acc := q.bias[oc]
-					for kh := 0; kh < KH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						if ih < 0 || ih >= H {
+				copy(acc, q.bias)
+				for kh := 0; kh < KH; kh++ {
+					ih := oh*sh - pt + kh*dh
+					if ih < 0 || ih >= H {
+						continue
+					}
+					for kw := 0; kw < KW; kw++ {
+						iw := ow*sw - pl + kw*dw
+						if iw < 0 || iw >= W {
 							continue
 						}
-						for kw := 0; kw < KW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							if iw < 0 || iw >= W {
-								continue
-							}
-							xs := xi[((b*H+ih)*W+iw)*C+g*GIC:][:GIC]
-							ws := q.w[((oc*KH+kh)*KW+kw)*GIC:][:GIC]
-							for i, v := range xs {
-								acc += v * ws[i]
+						px := xi[((b*H+ih)*W+iw)*C:][:C]
+						for g := 0; g < G; g++ {
+							a := acc[g*GOC:][:GOC]
+							for i, v := range px[g*GIC : g*GIC+GIC] {
+								if v == 0 {
+									continue // an input at its zero point (most of a ReLU's output) adds nothing
+								}
+								for o, w := range wt[(((g*KH+kh)*KW+kw)*GIC+i)*GOC:][:GOC] {
+									a[o] += v * w
+								}
 							}
 						}
 					}
-					out[oc] = q.store(acc, oc)
+				}
+				out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+				for oc, v := range acc {
+					out[oc] = q.store(v, oc)
 				}
 			}
 		}
 	})
 	return nil
+}
+
+// convFilter regroups a [groups·gout, kh, kw, gin] filter as [groups, kh, kw, gin, gout], so
+// that one input value multiplies a contiguous row of output channels.
+func convFilter(w []int32, G, KH, KW, GIC, GOC int) []int32 {
+	wt := make([]int32, len(w))
+	for g := 0; g < G; g++ {
+		for o := 0; o < GOC; o++ {
+			for kh := 0; kh < KH; kh++ {
+				for kw := 0; kw < KW; kw++ {
+					for i := 0; i < GIC; i++ {
+						wt[(((g*KH+kh)*KW+kw)*GIC+i)*GOC+o] = w[(((g*GOC+o)*KH+kh)*KW+kw)*GIC+i]
+					}
+				}
+			}
+		}
+	}
+	return wt
 }
 
 // depthwise is an NHWC depthwise convolution with filter [1, kh, kw, channels·multiplier]:
@@ -352,7 +406,7 @@ func (q *qlinear) depthwise(p *plan, n *Node) error {
 	G, M := int(cp.Groups), int(cp.GroupOutputChannels)
 	KH, KW := int(cp.KernelH), int(cp.KernelW)
 	OC := G * M
-	if C != G || OC != q.oc || len(q.w) != KH*KW*OC {
+	if C != G || !isProduct(q.oc, G, M) || !isProduct(len(q.w), KH, KW, q.oc) {
 		return errorf("depthwise input %v and %d-value filter do not match %d channels x %d, kernel %dx%d", x.dims, len(q.w), G, M, KH, KW)
 	}
 	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
@@ -404,7 +458,7 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
 	KH, KW := int(cp.KernelH), int(cp.KernelW)
 	OC := G * GOC
-	if G < 1 || C != G*GIC || OC != q.oc || len(q.w) != OC*KH*KW*GIC {
+	if G < 1 || !isProduct(C, G, GIC) || !isProduct(q.oc, G, GOC) || !isProduct(len(q.w), q.oc, KH, KW, GIC) {
 		return errorf("deconvolution input %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, len(q.w), G, GIC, GOC, KH, KW)
 	}
 	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)

@@ -3,6 +3,7 @@ package xnnpack
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,28 @@ func TestRoundEvenSmall(t *testing.T) {
 		r = r*1664525 + 1013904223
 		x := float32(int32(r)) / float32(1<<9) // |x| < 2^22
 		check(x)
+	}
+}
+
+func TestIsProduct(t *testing.T) {
+	big := 1 << (bits.UintSize / 2) // four of them multiply to 2^(2·word): 0 when wrapped
+	for _, tc := range []struct {
+		total   int
+		factors []int
+		want    bool
+	}{
+		{24, []int{2, 3, 4}, true},
+		{24, []int{2, 3, 5}, false},
+		{0, []int{7, 0, 3}, true},
+		{5, []int{7, 0, 3}, false},
+		{1, nil, true},
+		{6, []int{-2, -3}, false},
+		{0, []int{big, big, big, big}, false},
+		{big, []int{big, big, big, big}, false},
+	} {
+		if got := isProduct(tc.total, tc.factors...); got != tc.want {
+			t.Errorf("isProduct(%d, %v) = %v, want %v", tc.total, tc.factors, got, tc.want)
+		}
 	}
 }
 
