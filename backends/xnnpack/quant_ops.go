@@ -42,7 +42,7 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 		}
 		return fmt.Errorf("%w: node %d (%s) on %v: this quantized combination is not supported", ErrUnsupported, k, n.OpName(), kinds)
 	}
-	if len(n.Outputs) != 1 || len(n.Inputs) == 0 {
+	if len(n.Outputs) != 1 || len(n.Inputs) == 0 || n.Inputs[0] == invalidID {
 		return nil, unsupported()
 	}
 	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
