@@ -61,9 +61,13 @@ func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateH
 func (Backend) Destroy(runtime.DelegateHandle) {}
 
 // tensor is a value during execution: NHWC or plain row-major fp32, as the graph says.
+//
+// A qint8 value holds its integer codes in data; a quantized constant (int8 filter, int32 bias)
+// holds its elements in ints instead (see quant.go).
 type tensor struct {
 	dims []int
 	data []float32
+	ints []int32
 }
 
 func (t *tensor) numel() int {
@@ -80,6 +84,8 @@ type plan struct {
 	vals    []tensor
 	index   map[uint32]int // value id -> index
 	isConst []bool
+	// quant[i] is value i's quantization (nil for fp32 values).
+	quant   []*qinfo
 	inputs  []int // value indices of external inputs
 	outputs []int
 	steps   []step
@@ -115,19 +121,31 @@ func (p *plan) scratch(n int) []float32 {
 type step struct {
 	node *Node
 	run  func(p *plan, n *Node) error
+	// ownRange: the kernel applies the node's output range itself (quantized kernels clamp in
+	// codes, so the fp32 clamp must not run on their outputs).
+	ownRange bool
 }
 
 func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
-	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)), threads: 1}
+	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
+		quant: make([]*qinfo, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
 	for i := range g.Values {
 		v := &g.Values[i]
 		p.index[v.ID] = i
-		if v.Quantized {
-			return nil, fmt.Errorf("%w: value %d is quantized (%s); quantized graphs are not supported yet", ErrUnsupported, v.ID, v.DType)
-		}
-		if v.DType != schema.XNNDatatypexnn_datatype_fp32 {
-			return nil, fmt.Errorf("%w: value %d has datatype %s; only fp32 graphs run", ErrUnsupported, v.ID, v.DType)
+		if v.Quant != nil {
+			q, err := g.resolveQuant(v, named)
+			if err != nil {
+				return nil, err
+			}
+			if v.Flags != 0 && q.dtype != schema.XNNDatatypexnn_datatype_qint8 {
+				// (A qint8 boundary value is an int8 tensor: a quantized constant the program
+				// passes in, say.)
+				return nil, fmt.Errorf("%w: value %d is a %s graph input or output; quantized boundary values run as qint8 only", ErrUnsupported, v.ID, v.DType)
+			}
+			p.quant[i] = q
+		} else if v.DType != schema.XNNDatatypexnn_datatype_fp32 {
+			return nil, fmt.Errorf("%w: value %d has datatype %s; unquantized values run as fp32 only", ErrUnsupported, v.ID, v.DType)
 		}
 		dims := make([]int, len(v.Dims))
 		for k, d := range v.Dims {
@@ -135,6 +153,20 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 		}
 		p.vals[i].dims = dims
 		switch {
+		case v.ConstantIdx != 0 && p.quant[i] != nil:
+			ints, err := g.quantConstant(v, named)
+			if err != nil {
+				return nil, err
+			}
+			p.vals[i].ints, p.isConst[i] = ints, true
+			if v.DType == schema.XNNDatatypexnn_datatype_qint8 {
+				// Also as codes, for the kernels that read a qint8 operand as an activation
+				// (a constant addend).
+				p.vals[i].data = make([]float32, len(ints))
+				for k, c := range ints {
+					p.vals[i].data[k] = float32(c)
+				}
+			}
 		case v.ConstantIdx != 0:
 			data, err := g.constant(v, named)
 			if err != nil {
@@ -150,14 +182,22 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 	}
 	for k := range g.Nodes {
 		n := &g.Nodes[k]
-		run, ok := ops[n.Op]
-		if !ok {
-			return nil, fmt.Errorf("%w: node %d is %s", ErrUnsupported, k, n.OpName())
-		}
 		for _, id := range n.Outputs {
 			if id != invalidID && p.isConst[p.index[id]] {
 				return nil, blobErr("node %d (%s) writes into constant value %d", k, n.OpName(), id)
 			}
+		}
+		if p.touchesQuant(n) {
+			run, err := p.quantStep(k, n)
+			if err != nil {
+				return nil, err
+			}
+			p.steps = append(p.steps, step{node: n, run: run, ownRange: true})
+			continue
+		}
+		run, ok := ops[n.Op]
+		if !ok {
+			return nil, fmt.Errorf("%w: node %d is %s", ErrUnsupported, k, n.OpName())
 		}
 		p.steps = append(p.steps, step{node: n, run: run})
 	}
@@ -167,8 +207,8 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 	p.packed = map[*Node][]*gemm.PackedB{}
 	for k := range g.Nodes {
 		n := &g.Nodes[k]
-		if len(n.Inputs) < 2 || n.Inputs[1] == invalidID || !p.isConst[p.index[n.Inputs[1]]] {
-			continue
+		if len(n.Inputs) < 2 || n.Inputs[1] == invalidID || !p.isConst[p.index[n.Inputs[1]]] || p.touchesQuant(n) {
+			continue // (quantized layers read their int filters directly)
 		}
 		w := &p.vals[p.index[n.Inputs[1]]]
 		switch n.Op {
@@ -207,8 +247,8 @@ func (p *plan) fuseActivations() {
 		default:
 			continue
 		}
-		if len(n.Outputs) != 1 || n.Outputs[0] == invalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() {
-			continue
+		if len(n.Outputs) != 1 || n.Outputs[0] == invalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
+			continue // (a quantized producer writes codes, not values a hardswish could take)
 		}
 		rs := readers[n.Outputs[0]]
 		if len(rs) != 1 || rs[0] <= k {
@@ -330,30 +370,40 @@ func transpose2(a []float32, rows, cols int) []float32 {
 	return out
 }
 
+// constantBytes returns constant_data[idx] (or the deprecated buffer idx) for value id: from the
+// named data store, or copied out of the blob's constant region (the blob is not kept after Init).
+func (g *Graph) constantBytes(id, idx uint32, named func(string) ([]byte, error)) ([]byte, error) {
+	if !g.HasHeader {
+		if int(idx) >= len(g.Deprecated) {
+			return nil, blobErr("value %d: constant %d out of range (the graph has %d)", id, idx, len(g.Deprecated))
+		}
+		return g.Deprecated[idx], nil
+	}
+	if int(idx) >= len(g.Constants) {
+		return nil, blobErr("value %d: constant %d out of range (the graph has %d)", id, idx, len(g.Constants))
+	}
+	ref := g.Constants[idx]
+	if ref.HasKey {
+		if named == nil {
+			return nil, blobErr("value %d: constant %q is in named data, which this program does not provide", id, ref.NamedKey)
+		}
+		b, err := named(ref.NamedKey)
+		if err != nil {
+			return nil, blobErr("value %d: constant %q: %v", id, ref.NamedKey, err)
+		}
+		return b, nil
+	}
+	if ref.Offset > uint64(len(g.ConstantRegion)) || ref.Size > uint64(len(g.ConstantRegion))-ref.Offset {
+		return nil, blobErr("value %d: constant data [%d, +%d) runs past the blob's %d-byte constant region", id, ref.Offset, ref.Size, len(g.ConstantRegion))
+	}
+	return slices.Clone(g.ConstantRegion[ref.Offset : ref.Offset+ref.Size]), nil
+}
+
 // constant returns a constant value's fp32 data, checked against its dims.
 func (g *Graph) constant(v *Value, named func(string) ([]byte, error)) ([]float32, error) {
-	var raw []byte
-	switch {
-	case !g.HasHeader:
-		raw = g.Deprecated[v.ConstantIdx]
-	default:
-		ref := g.Constants[v.ConstantIdx]
-		if ref.HasKey {
-			if named == nil {
-				return nil, blobErr("value %d: constant %q is in named data, which this program does not provide", v.ID, ref.NamedKey)
-			}
-			b, err := named(ref.NamedKey)
-			if err != nil {
-				return nil, blobErr("value %d: constant %q: %v", v.ID, ref.NamedKey, err)
-			}
-			raw = b
-		} else {
-			if ref.Offset > uint64(len(g.ConstantRegion)) || ref.Size > uint64(len(g.ConstantRegion))-ref.Offset {
-				return nil, blobErr("value %d: constant data [%d, +%d) runs past the blob's %d-byte constant region", v.ID, ref.Offset, ref.Size, len(g.ConstantRegion))
-			}
-			// Inline constants are copied: the blob is not kept after Init.
-			raw = slices.Clone(g.ConstantRegion[ref.Offset : ref.Offset+ref.Size])
-		}
+	raw, err := g.constantBytes(v.ID, v.ConstantIdx, named)
+	if err != nil {
+		return nil, err
 	}
 	n := 1
 	for _, d := range v.Dims {
@@ -383,8 +433,12 @@ func (p *plan) execute(args []*runtime.EValue) error {
 			return nil, fmt.Errorf("%w: delegate argument %d (value %d) is not a tensor (the call has %d arguments)", runtime.ErrInvalidArgument, id, v.ID, len(args))
 		}
 		t := args[id].Tensor
-		if t.ScalarType() != runtime.Float32 {
-			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes fp32", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()))
+		want := runtime.Float32
+		if p.quant[i] != nil {
+			want = runtime.Int8 // qint8 codes
+		}
+		if t.ScalarType() != want {
+			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()), runtime.DTypeName(want))
 		}
 		if !t.IsContiguous() {
 			return nil, fmt.Errorf("%w: delegate argument %d has dim order %v; delegate boundaries use the default", runtime.ErrInvalidArgument, id, t.DimOrder())
@@ -404,6 +458,16 @@ func (p *plan) execute(args []*runtime.EValue) error {
 			return fmt.Errorf("%w: delegate input %d has rank %d, the graph takes %d", runtime.ErrInvalidArgument, p.g.Values[i].ExternalID, t.Dim(), len(p.g.Values[i].Dims))
 		}
 		p.vals[i].dims = dims
+		if p.quant[i] != nil {
+			// qint8 codes are held as fp32 inside the plan (see quant.go).
+			codes := runtime.Data[int8](t)
+			buf := p.vals[i].data[:0]
+			for _, c := range codes {
+				buf = append(buf, float32(c))
+			}
+			p.vals[i].data = buf
+			continue
+		}
 		p.vals[i].data = runtime.Data[float32](t)
 	}
 	for k := range p.steps {
@@ -411,7 +475,7 @@ func (p *plan) execute(args []*runtime.EValue) error {
 		if err := s.run(p, s.node); err != nil {
 			return fmt.Errorf("node %d (%s): %w", k, s.node.OpName(), err)
 		}
-		if !fusesClamp[s.node.Op] {
+		if !fusesClamp[s.node.Op] && !s.ownRange {
 			clampOutput(p, s.node)
 		}
 		p.release(k)
@@ -426,6 +490,13 @@ func (p *plan) execute(args []*runtime.EValue) error {
 			if err := t.Resize(v.dims); err != nil {
 				return fmt.Errorf("delegate output %d: %w", p.g.Values[i].ExternalID, err)
 			}
+		}
+		if p.quant[i] != nil {
+			dst := runtime.Data[int8](t)
+			for k, c := range v.data[:v.numel()] {
+				dst[k] = int8(c)
+			}
+			continue
 		}
 		copy(runtime.Data[float32](t), v.data[:v.numel()])
 	}

@@ -51,6 +51,26 @@ type Value struct {
 	ExternalID  uint32 // DelegateCall argument index, or invalidID
 	Flags       uint32
 	Quantized   bool
+	// Quant is a quantized value's parameters (nil when not quantized).
+	Quant *QuantParams
+}
+
+// QuantParams are a quantized value's quantization parameters, as the blob states them.
+type QuantParams struct {
+	// Kind is the schema's XNNQuantParams tag: PerTensorQuant and PerChannelQuant run; the
+	// dynamic (PerTokenDynamicQuant) and blockwise (PerChannelGroupQuant) kinds are decoded only
+	// far enough to be refused by name.
+	Kind schema.XNNQuantParams
+	// Per tensor: real = Scale * (q - ZeroPoint).
+	Scale     float32
+	ZeroPoint int32
+	// Per channel: Scales[c] for index c along ChannelDim, the zero point 0. Scales are inline,
+	// or (ScaleBufferIdx != 0) in constant_data[ScaleBufferIdx] as NumScales fp32 values,
+	// resolved when the plan is built.
+	Scales         []float32
+	ChannelDim     uint32
+	ScaleBufferIdx uint32
+	NumScales      uint32
 }
 
 // IsInput and IsOutput report the external flags.
@@ -209,7 +229,7 @@ func decodeValue(xv *schema.XValue) Value {
 		return Value{DType: schema.XNNDatatypexnn_datatype_invalid}
 	}
 	var tv *schema.XNNTensorValue
-	quantized := false
+	var qp *QuantParams
 	switch xv.XvalueUnionType() {
 	case schema.XValueUnionXNNTensorValue:
 		tv = new(schema.XNNTensorValue)
@@ -217,13 +237,39 @@ func decodeValue(xv *schema.XValue) Value {
 	case schema.XValueUnionXNNQuantizedTensorValue:
 		var q schema.XNNQuantizedTensorValue
 		q.Init(tab.Bytes, tab.Pos)
-		tv, quantized = q.TensorValue(nil), true
+		tv, qp = q.TensorValue(nil), decodeQuant(&q)
 	}
 	if tv == nil {
 		return Value{DType: schema.XNNDatatypexnn_datatype_invalid}
 	}
 	return Value{ID: tv.IdOut(), DType: tv.Datatype(), Dims: uint32s(tv.DimsLength(), tv.Dims), ConstantIdx: tv.ConstantBufferIdx(),
-		ExternalID: tv.ExternalId(), Flags: tv.Flags(), Quantized: quantized}
+		ExternalID: tv.ExternalId(), Flags: tv.Flags(), Quantized: qp != nil, Quant: qp}
+}
+
+// decodeQuant reads a quantized value's parameters; validate checks them. A missing table gives
+// Kind NONE, which validate refuses.
+func decodeQuant(q *schema.XNNQuantizedTensorValue) *QuantParams {
+	qp := &QuantParams{Kind: q.QuantParamsType()}
+	var tab flatbuffers.Table
+	if !q.QuantParams(&tab) {
+		qp.Kind = schema.XNNQuantParamsNONE
+		return qp
+	}
+	switch qp.Kind {
+	case schema.XNNQuantParamsPerTensorQuant:
+		var t schema.PerTensorQuant
+		t.Init(tab.Bytes, tab.Pos)
+		qp.Scale, qp.ZeroPoint = t.Scale(), t.ZeroPoint()
+	case schema.XNNQuantParamsPerChannelQuant:
+		var t schema.PerChannelQuant
+		t.Init(tab.Bytes, tab.Pos)
+		qp.Scales = make([]float32, t.ScaleLength())
+		for i := range qp.Scales {
+			qp.Scales[i] = t.Scale(i)
+		}
+		qp.ChannelDim, qp.ScaleBufferIdx, qp.NumScales = uint32(t.ChannelDim()), t.ScaleBufferIdx(), t.NumScales()
+	}
+	return qp
 }
 
 func decodeNode(xn *schema.XNode) Node {
@@ -340,6 +386,43 @@ func catInputs(op schema.XNodeUnion) int {
 	return 5
 }
 
+// validate checks a value's quantization parameters against its dims and the constant table.
+// Kinds the plan refuses anyway (dynamic, blockwise) are only checked for being known.
+func (q *QuantParams) validate(v *Value, nConst int) error {
+	switch q.Kind {
+	case schema.XNNQuantParamsPerTensorQuant:
+		if !(q.Scale > 0) || math.IsInf(float64(q.Scale), 1) {
+			return blobErr("value %d: per-tensor scale %g is not a positive finite number", v.ID, q.Scale)
+		}
+	case schema.XNNQuantParamsPerChannelQuant:
+		if int(q.ChannelDim) >= len(v.Dims) {
+			return blobErr("value %d: channel_dim %d out of range for dims %v", v.ID, q.ChannelDim, v.Dims)
+		}
+		want := v.Dims[q.ChannelDim]
+		if q.ScaleBufferIdx != 0 {
+			if int(q.ScaleBufferIdx) >= nConst {
+				return blobErr("value %d: scale_buffer_idx %d out of range (the graph has %d constants)", v.ID, q.ScaleBufferIdx, nConst)
+			}
+			if q.NumScales != want {
+				return blobErr("value %d: num_scales %d, but dim %d of %v has %d channels", v.ID, q.NumScales, q.ChannelDim, v.Dims, want)
+			}
+			break
+		}
+		if uint32(len(q.Scales)) != want {
+			return blobErr("value %d: %d scales, but dim %d of %v has %d channels", v.ID, len(q.Scales), q.ChannelDim, v.Dims, want)
+		}
+		for c, s := range q.Scales {
+			if !(s > 0) || math.IsInf(float64(s), 1) {
+				return blobErr("value %d: scale %g of channel %d is not a positive finite number", v.ID, s, c)
+			}
+		}
+	case schema.XNNQuantParamsPerTokenDynamicQuant, schema.XNNQuantParamsPerChannelGroupQuant:
+	default:
+		return blobErr("value %d is quantized but has no (or unknown) quantization parameters (kind %d)", v.ID, q.Kind)
+	}
+	return nil
+}
+
 // maxDims is XNNPACK's XNN_MAX_TENSOR_DIMS.
 const maxDims = 6
 
@@ -387,6 +470,11 @@ func (g *Graph) validate() error {
 		}
 		if v.ConstantIdx != 0 && v.Flags != 0 {
 			return blobErr("value %d is both constant and external", v.ID)
+		}
+		if v.Quant != nil {
+			if err := v.Quant.validate(v, nConst); err != nil {
+				return err
+			}
 		}
 	}
 	for i := range g.Nodes {

@@ -13,10 +13,13 @@ import (
 	"github.com/etgo/etgo/pte"
 )
 
-// zooBlobs returns every delegate blob of the zoo's xnnpack.pte files with the file's named data.
+// zooBlobs returns every delegate blob of the zoo's and testdata/quant's xnnpack.pte files with
+// the file's named data.
 func zooBlobs(t testing.TB) (blobs [][]byte, named []func(string) ([]byte, error)) {
 	t.Helper()
 	files, _ := filepath.Glob(testutil.Testdata(t, "zoo", "*", "xnnpack.pte"))
+	quant, _ := filepath.Glob(testutil.Testdata(t, "quant", "*", "xnnpack.pte")) // quantized graphs too
+	files = append(files, quant...)
 	for _, p := range files {
 		raw, err := os.ReadFile(p)
 		if err != nil {

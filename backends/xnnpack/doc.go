@@ -6,4 +6,8 @@
 // A blob is untrusted input: ParseBlob verifies the header, the flatbuffer, every value id,
 // shape and constant reference before anything uses them, and returns errors that say what is
 // wrong and where. Unsupported node types and datatypes are refused at init, by name.
+//
+// Graphs run in fp32, or statically quantized to 8 bits (qint8 activations, qint8 or per-channel
+// qcint8 filters, int32 biases) with XNNPACK's own integer and requantization arithmetic, so the
+// results match the official runtime's bit for bit (quant.go).
 package xnnpack

@@ -472,7 +472,10 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 						clear(out)
 					}
 					count := 0
-					for kh := 0; kh < PH; kh++ {
+					if !isMax {
+						count = avgPoolSum(out, x.data, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl)
+					}
+					for kh := 0; isMax && kh < PH; kh++ {
 						ih := oh*sh - pt + kh*dh
 						if ih < 0 || ih >= H {
 							continue
@@ -482,13 +485,7 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 							if iw < 0 || iw >= W {
 								continue
 							}
-							count++
-							px := x.data[((b*H+ih)*W+iw)*C:][:C]
-							if isMax {
-								gemm.MaxInto(out, px)
-							} else {
-								gemm.Add(out, out, px)
-							}
+							gemm.MaxInto(out, x.data[((b*H+ih)*W+iw)*C:][:C])
 						}
 					}
 					if !isMax && count > 0 {
@@ -502,6 +499,48 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 		})
 		return nil
 	}
+}
+
+// avgPoolSum writes the sum of one output pixel's pooling taps into out, in XNNPACK's order so
+// the fp32 result is bit-identical: taps column by column (kernel x outer, y inner), nine at a
+// time, each nine summed as ((t2+t3)+(t4+t5)) + (((t0+t1)+t8)+(t6+t7)) and added to the running
+// total; taps in the padding, and past the last tap, are zeros. It returns the in-bounds taps.
+func avgPoolSum(out, x []float32, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl int) int {
+	clear(out)
+	var taps [9][]float32
+	count, k := 0, 0
+	flush := func(n int) {
+		for c := range out {
+			var t [9]float32
+			for j := 0; j < n; j++ {
+				if taps[j] != nil {
+					t[j] = taps[j][c]
+				}
+			}
+			out[c] += ((t[2] + t[3]) + (t[4] + t[5])) + (((t[0] + t[1]) + t[8]) + (t[6] + t[7]))
+		}
+	}
+	total := PH * PW
+	for kw := 0; kw < PW; kw++ {
+		iw := ow*sw - pl + kw*dw
+		for kh := 0; kh < PH; kh++ {
+			ih := oh*sh - pt + kh*dh
+			taps[k] = nil
+			if ih >= 0 && ih < H && iw >= 0 && iw < W {
+				taps[k] = x[((b*H+ih)*W+iw)*C:][:C]
+				count++
+			}
+			k++
+			total--
+			// XNNPACK's first passes take nine taps while more than nine remain; the last pass
+			// takes the rest.
+			if k == 9 && total > 0 || total == 0 {
+				flush(k)
+				k = 0
+			}
+		}
+	}
+	return count
 }
 
 // globalAvgPool averages NHWC over H and W; keep-dims gives [N, 1, 1, C], else [N, C].

@@ -3,10 +3,11 @@ package xnnpack
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"testing"
 )
 
-// TestEncodeRoundTrip: every official zoo blob, decoded and encoded again, decodes to the same
+// TestEncodeRoundTrip: every official zoo blob without quantized values, decoded and encoded again, decodes to the same
 // graph, and encoding is a fixed point.
 func TestEncodeRoundTrip(t *testing.T) {
 	blobs, _ := zooBlobs(t)
@@ -14,6 +15,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 		g, err := ParseBlob(b)
 		if err != nil {
 			t.Fatalf("blob %d: %v", i, err)
+		}
+		if slices.ContainsFunc(g.Values, func(v Value) bool { return v.Quantized }) {
+			continue // Encode refuses quantized values (etgo's partitioner does not emit them)
 		}
 		enc, err := g.Encode()
 		if err != nil {

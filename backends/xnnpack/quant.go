@@ -1,0 +1,221 @@
+package xnnpack
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+)
+
+// Statically quantized graphs (the PT2E 8-bit flow: XNNPACKQuantizer with per-tensor int8
+// activations and per-tensor or per-channel int8 weights).
+//
+// Storage: a qint8 activation holds its integer codes in the value's fp32 buffer (every int8 is
+// exact in fp32). The layout kernels (transpose, reshape) and max pooling then serve quantized
+// values unchanged and bit-exactly, and the plan's memory reuse covers them too. Quantized
+// constants (int8 filters, int32 biases) are kept as int32 in tensor.ints: an int32 bias does not
+// fit fp32 exactly.
+//
+// Arithmetic follows XNNPACK's fp32 requantization (what its qs8 kernels compute on every ISA):
+//   - quantize (Convert fp32 -> qint8): v = x * (1/scale), clamped to [-128-zp, 127-zp], rounded
+//     to nearest even, plus zp;
+//   - dequantize (Convert qint8 -> fp32): (q - zp) * scale;
+//   - convolution and fully connected: int32 acc = bias + Σ (x - x_zp)·w, then
+//     float32(acc) · (x_scale·w_scale[c] / y_scale), clamped, rounded to nearest even, plus y_zp;
+//   - add: XNNPACK's fixed-point form (20-bit multipliers, a rounding shift; see qaddParams);
+//   - the output range: a node's fp32 output_min/max quantized as XNNPACK's xnn_qs8_quantize.
+
+// qinfo is a quantized value's resolved parameters.
+type qinfo struct {
+	dtype  schema.XNNDatatype
+	scale  float32   // per tensor
+	zp     int32     // per tensor (0 for per-channel values)
+	scales []float32 // per channel, indexed along channelDim
+	chDim  int
+}
+
+// perChannel reports whether the value has one scale per channel.
+func (q *qinfo) perChannel() bool { return q.scales != nil }
+
+// scaleAt is the scale of channel c (the tensor's scale when per tensor).
+func (q *qinfo) scaleAt(c int) float32 {
+	if q.scales != nil {
+		return q.scales[c]
+	}
+	return q.scale
+}
+
+// resolveQuant checks a quantized value's datatype against its parameters and resolves
+// per-channel scales stored in constant data. Only what the static 8-bit flow produces is
+// accepted: qint8 per tensor (activations, weights), qcint8 per channel (weights), qint32 and
+// qcint32 (biases, zero point 0).
+func (g *Graph) resolveQuant(v *Value, named func(string) ([]byte, error)) (*qinfo, error) {
+	q := v.Quant
+	switch q.Kind {
+	case schema.XNNQuantParamsPerTokenDynamicQuant:
+		return nil, fmt.Errorf("%w: value %d (%s) uses PerTokenDynamicQuant: dynamically quantized graphs are not supported yet", ErrUnsupported, v.ID, v.DType)
+	case schema.XNNQuantParamsPerChannelGroupQuant:
+		return nil, fmt.Errorf("%w: value %d (%s) uses PerChannelGroupQuant: blockwise (grouped) weight quantization is not supported yet", ErrUnsupported, v.ID, v.DType)
+	}
+	qi := &qinfo{dtype: v.DType, scale: q.Scale, zp: q.ZeroPoint}
+	switch {
+	case v.DType == schema.XNNDatatypexnn_datatype_qint8 && q.Kind == schema.XNNQuantParamsPerTensorQuant:
+		if q.ZeroPoint < -128 || q.ZeroPoint > 127 {
+			return nil, blobErr("value %d (qint8): zero point %d is outside [-128, 127]", v.ID, q.ZeroPoint)
+		}
+	case v.DType == schema.XNNDatatypexnn_datatype_qint32 && q.Kind == schema.XNNQuantParamsPerTensorQuant:
+		if q.ZeroPoint != 0 {
+			return nil, blobErr("value %d (qint32): zero point %d, XNNPACK requires 0", v.ID, q.ZeroPoint)
+		}
+	case (v.DType == schema.XNNDatatypexnn_datatype_qcint8 || v.DType == schema.XNNDatatypexnn_datatype_qcint32) &&
+		q.Kind == schema.XNNQuantParamsPerChannelQuant:
+		qi.zp, qi.chDim = 0, int(q.ChannelDim)
+		qi.scales = q.Scales
+		if q.ScaleBufferIdx != 0 {
+			raw, err := g.constantBytes(v.ID, q.ScaleBufferIdx, named)
+			if err != nil {
+				return nil, err
+			}
+			if uint64(len(raw)) < 4*uint64(q.NumScales) {
+				return nil, blobErr("value %d: scale buffer %d has %d bytes for %d fp32 scales", v.ID, q.ScaleBufferIdx, len(raw), q.NumScales)
+			}
+			qi.scales = make([]float32, q.NumScales)
+			for c := range qi.scales {
+				s := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*c:]))
+				if !(s > 0) || math.IsInf(float64(s), 1) {
+					return nil, blobErr("value %d: scale %g of channel %d is not a positive finite number", v.ID, s, c)
+				}
+				qi.scales[c] = s
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%w: value %d is %s with %s parameters; quantized values run as qint8/qint32 per tensor or qcint8/qcint32 per channel",
+			ErrUnsupported, v.ID, v.DType, q.Kind)
+	}
+	return qi, nil
+}
+
+// quantConstant loads a quantized constant (int8 or int32 elements) widened to int32.
+func (g *Graph) quantConstant(v *Value, named func(string) ([]byte, error)) ([]int32, error) {
+	raw, err := g.constantBytes(v.ID, v.ConstantIdx, named)
+	if err != nil {
+		return nil, err
+	}
+	n := uint64(1)
+	for _, d := range v.Dims {
+		n *= uint64(d)
+	}
+	size := uint64(1)
+	if v.DType == schema.XNNDatatypexnn_datatype_qint32 || v.DType == schema.XNNDatatypexnn_datatype_qcint32 {
+		size = 4
+	}
+	if uint64(len(raw)) < size*n {
+		return nil, blobErr("value %d: constant has %d bytes, dims %v of %s need %d", v.ID, len(raw), v.Dims, v.DType, size*n)
+	}
+	out := make([]int32, n)
+	for i := range out {
+		if size == 4 {
+			out[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
+		} else {
+			out[i] = int32(int8(raw[i]))
+		}
+	}
+	return out, nil
+}
+
+// roundEven rounds to the nearest integer, ties to even (lrintf in the default rounding mode,
+// and the SIMD conversions XNNPACK uses).
+func roundEven(x float32) float32 { return float32(math.RoundToEven(float64(x))) }
+
+// roundEvenSmall is roundEven for |x| <= 2^22, the clamped values of the hot loops: adding and
+// subtracting 1.5·2^23 leaves x rounded to an integer, to nearest even, by fp32 addition itself
+// (XNNPACK's "magic bias" kernels round the same way).
+func roundEvenSmall(x float32) float32 {
+	const magic = 12582912 // 1.5·2^23
+	return (x + magic) - magic
+}
+
+// quantize is XNNPACK's fp32 -> qint8 conversion: x times the reciprocal scale (computed once,
+// in fp32, as XNNPACK does), clamped, rounded to nearest even, plus the zero point. NaN becomes
+// the zero point.
+func quantize(x, invScale float32, zp int32) int32 {
+	v := x * invScale
+	lo, hi := float32(-128-zp), float32(127-zp)
+	switch {
+	case v != v:
+		v = 0
+	case v < lo:
+		v = lo
+	case v > hi:
+		v = hi
+	}
+	return int32(roundEvenSmall(v)) + zp
+}
+
+// dequantize is XNNPACK's qint8 -> fp32 conversion.
+func dequantize(q, zp int32, scale float32) float32 { return float32(q-zp) * scale }
+
+// requantize maps an int32 accumulator to the output's codes: fp32 product with the combined
+// scale, clamped to [qmin, qmax] (less the zero point), rounded to nearest even, plus zp.
+func requantize(acc int32, scale float32, zp, qmin, qmax int32) int32 {
+	v := float32(acc) * scale
+	lo, hi := float32(qmin-zp), float32(qmax-zp)
+	if v < lo {
+		v = lo
+	} else if v > hi {
+		v = hi
+	}
+	return int32(roundEvenSmall(v)) + zp
+}
+
+// quantizeBound is XNNPACK's xnn_qs8_quantize, which turns a node's fp32 output_min/max into
+// codes: round(clamp(val/scale + zp, -128, 127)). ±Inf give the int8 range.
+func quantizeBound(val, scale float32, zp int32) int32 {
+	v := val/scale + float32(zp)
+	v = min(max(v, -128), 127)
+	return int32(roundEven(v))
+}
+
+// outputRange is a quantized node's output range in codes.
+func outputRange(n *Node, out *qinfo) (lo, hi int32) {
+	return quantizeBound(n.OutputMin, out.scale, out.zp), quantizeBound(n.OutputMax, out.scale, out.zp)
+}
+
+// qaddParams is XNNPACK's fixed-point qint8 addition: each input's scale ratio to the output
+// becomes a multiplier of about 20 bits with a common shift; out = (bias + a·am + b·bm) >> shift,
+// plus the output zero point, clamped. bias folds the input zero points and the rounding term
+// (half of 1 << shift, so ties round up).
+type qaddParams struct {
+	am, bm, bias int32
+	shift        uint32
+	zp, lo, hi   int32
+}
+
+// newQAdd builds a qint8 a + b, or a - b with subtract: XNNPACK subtracts by adding with b's
+// scale negated, which negates b's multiplier.
+func newQAdd(a, b, y *qinfo, lo, hi int32, subtract bool) (*qaddParams, error) {
+	as, bs := a.scale/y.scale, b.scale/y.scale
+	m := max(as, bs)
+	// XNNPACK accepts ratios in [2^-10, 2^8) (so the shift stays in [12, 30]) and refuses others.
+	if as < 0x1p-10 || bs < 0x1p-10 || m >= 0x1p8 {
+		return nil, fmt.Errorf("%w: qint8 add with input/output scale ratios %g and %g (XNNPACK supports [2^-10, 2^8))", ErrUnsupported, as, bs)
+	}
+	exp := int32(math.Float32bits(m)>>23) - 127
+	shift := uint32(20 - exp)
+	mult := func(s float32) int32 {
+		// s · 2^shift, exactly (an exponent adjustment), then rounded to an integer.
+		return int32(roundEven(math.Float32frombits(math.Float32bits(s) + shift<<23)))
+	}
+	q := &qaddParams{am: mult(as), bm: mult(bs), shift: shift, zp: y.zp, lo: lo, hi: hi}
+	if subtract {
+		q.bm = -q.bm
+	}
+	q.bias = int32(1)<<(shift-1) - q.am*a.zp - q.bm*b.zp
+	return q, nil
+}
+
+func (q *qaddParams) add(a, b int32) int32 {
+	v := (q.bias+a*q.am+b*q.bm)>>q.shift + q.zp
+	return min(max(v, q.lo), q.hi)
+}
