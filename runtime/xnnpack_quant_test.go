@@ -1,17 +1,13 @@
 package runtime_test
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"path/filepath"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
-	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
-	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/internal/zoo/zoorun"
 )
 
 // TestQuantXnnpack runs every statically quantized fixture (testdata/quant, made by
@@ -30,53 +26,7 @@ func TestQuantXnnpack(t *testing.T) {
 		}
 		for _, dir := range dirs {
 			t.Run(fmt.Sprintf("threads=%d/%s", threads, filepath.Base(dir)), func(t *testing.T) {
-				p, err := runtime.Open(filepath.Join(dir, "xnnpack.pte"), runtime.Options{Registry: reg})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer p.Close()
-				meth, err := p.LoadMethod("forward")
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer meth.Close()
-				in, err := npy.Load(filepath.Join(dir, "inputs", "input_0.npy"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				x, err := npyconv.Tensor(in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				outs, err := meth.Run(context.Background(), x)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := npy.Load(filepath.Join(dir, "expected", "output_0.npy"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(outs) != 1 {
-					t.Fatalf("%d outputs, want 1", len(outs))
-				}
-				got := runtime.Data[float32](outs[0])
-				exp, err := want.Float64s()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(got) != len(exp) {
-					t.Fatalf("%d output values, want %d", len(got), len(exp))
-				}
-				diffs, worst := 0, 0.0
-				for i := range got {
-					if math.Float32bits(got[i]) != math.Float32bits(float32(exp[i])) {
-						diffs++
-						worst = max(worst, math.Abs(float64(got[i])-exp[i]))
-					}
-				}
-				if diffs > 0 {
-					t.Errorf("%d of %d outputs differ from the official runtime's, by up to %g", diffs, len(got), worst)
-				}
+				zoorun.CheckExact(t, reg, dir, 1)
 			})
 		}
 	}

@@ -1,9 +1,7 @@
 package xnnpack
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
@@ -37,44 +36,7 @@ func TestQuantFixturesSplit(t *testing.T) {
 		}
 		for _, dir := range dirs {
 			t.Run(fmt.Sprintf("%s/threads=%d", filepath.Base(dir), threads), func(t *testing.T) {
-				prog, err := runtime.Open(filepath.Join(dir, "xnnpack.pte"), runtime.Options{Registry: reg})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer prog.Close()
-				meth, err := prog.LoadMethod("forward")
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer meth.Close()
-				in, err := npy.Load(filepath.Join(dir, "inputs", "input_0.npy"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				x, err := npyconv.Tensor(in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := npy.Load(filepath.Join(dir, "expected", "output_0.npy"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				exp, err := want.Float64s()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for run := 0; run < 2; run++ { // the second run reuses the plan's memory
-					outs, err := meth.Run(context.Background(), x)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got := runtime.Data[float32](outs[0])
-					for i := range got {
-						if math.Float32bits(got[i]) != math.Float32bits(float32(exp[i])) {
-							t.Fatalf("run %d: output %d = %g, official %g", run, i, got[i], exp[i])
-						}
-					}
-				}
+				zoorun.CheckExact(t, reg, dir, 2) // the second run reuses the plan's memory
 			})
 		}
 	}
