@@ -543,21 +543,28 @@ func avgPoolSum(out, x []float32, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt
 	return count
 }
 
-// globalAvgPool averages NHWC over H and W; keep-dims gives [N, 1, 1, C], else [N, C].
-func globalAvgPool(p *plan, n *Node) error {
-	x, err := p.in(n.Inputs[0])
-	if err != nil {
-		return err
+// globalPoolOperands reads a global pooling node's NHWC input and makes its output: [N, 1, 1, C]
+// with keep-dims, else [N, C].
+func globalPoolOperands(p *plan, n *Node) (x, y *tensor, N, H, W, C int, err error) {
+	if x, err = p.in(n.Inputs[0]); err != nil {
+		return
 	}
-	N, H, W, C, err := nhwc(x, "global pooling input")
-	if err != nil {
-		return err
+	if N, H, W, C, err = nhwc(x, "global pooling input"); err != nil {
+		return
 	}
 	dims := []int{N, C}
 	if n.Flags&flagKeepDims != 0 {
 		dims = []int{N, 1, 1, C}
 	}
-	y := p.out(n.Outputs[0], dims)
+	return x, p.out(n.Outputs[0], dims), N, H, W, C, nil
+}
+
+// globalAvgPool averages NHWC over H and W.
+func globalAvgPool(p *plan, n *Node) error {
+	x, y, N, H, W, C, err := globalPoolOperands(p, n)
+	if err != nil {
+		return err
+	}
 	// fp32 column sums over the pixels in vector steps (XNNPACK accumulates in fp32 too), the
 	// channels split across threads in blocks.
 	inv := 1 / float32(max(H*W, 1))

@@ -316,19 +316,16 @@ func (q *qlinear) conv(p *plan, n *Node) error {
 	if err != nil {
 		return err
 	}
-	cp := n.Conv
-	N, H, W, C, err := nhwc(x, "conv input")
+	gm, err := q.geometry(x, n, "conv input")
 	if err != nil {
 		return err
 	}
-	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
-	KH, KW := int(cp.KernelH), int(cp.KernelW)
-	OC := G * GOC
-	if G < 1 || !isProduct(C, G, GIC) || !isProduct(q.oc, G, GOC) || !isProduct(len(q.w), q.oc, KH, KW, GIC) || len(q.wt) != len(q.w) {
-		return errorf("conv input %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, len(q.w), G, GIC, GOC, KH, KW)
+	if len(q.wt) != len(q.w) {
+		return errorf("conv filter of %d values was regrouped into %d", len(q.w), len(q.wt))
 	}
-	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	cp := n.Conv
+	N, H, W, C, G, GIC, GOC, KH, KW, OC := gm.N, gm.H, gm.W, gm.C, gm.G, gm.GIC, gm.GOC, gm.KH, gm.KW, gm.OC
+	sh, sw, dh, dw, pt, pl := gm.sh, gm.sw, gm.dh, gm.dw, gm.pt, gm.pl
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
 	xi := q.centered(x.data[:N*H*W*C])
@@ -371,6 +368,34 @@ func (q *qlinear) conv(p *plan, n *Node) error {
 		}
 	})
 	return nil
+}
+
+// convGeometry is a (transposed) convolution's layout, checked against its input and filter.
+type convGeometry struct {
+	N, H, W, C, G, GIC, GOC, KH, KW, OC int
+	sh, sw, dh, dw, pt, pl              int
+}
+
+// geometry reads n's convolution parameters for NHWC input x (what names it in errors) and checks
+// them against q's filter: the values come from an untrusted blob, so products are checked
+// without overflow.
+func (q *qlinear) geometry(x *tensor, n *Node, what string) (convGeometry, error) {
+	var g convGeometry
+	var err error
+	if g.N, g.H, g.W, g.C, err = nhwc(x, what); err != nil {
+		return g, err
+	}
+	cp := n.Conv
+	g.G, g.GIC, g.GOC = int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	g.KH, g.KW = int(cp.KernelH), int(cp.KernelW)
+	g.OC = g.G * g.GOC
+	if g.G < 1 || !isProduct(g.C, g.G, g.GIC) || !isProduct(q.oc, g.G, g.GOC) || !isProduct(len(q.w), q.oc, g.KH, g.KW, g.GIC) {
+		return g, errorf("%s %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", what, x.dims, len(q.w), g.G, g.GIC, g.GOC, g.KH, g.KW)
+	}
+	g.sh, g.sw = int(cp.StrideH), int(cp.StrideW)
+	g.dh, g.dw = max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	g.pt, g.pl = int(cp.PadTop), int(cp.PadLeft)
+	return g, nil
 }
 
 // convFilter regroups a [groups·gout, kh, kw, gin] filter as [groups, kh, kw, gin, gout], so
@@ -450,19 +475,13 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 	if err != nil {
 		return err
 	}
-	cp := n.Conv
-	N, H, W, C, err := nhwc(x, "deconvolution input")
+	gm, err := q.geometry(x, n, "deconvolution input")
 	if err != nil {
 		return err
 	}
-	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
-	KH, KW := int(cp.KernelH), int(cp.KernelW)
-	OC := G * GOC
-	if G < 1 || !isProduct(C, G, GIC) || !isProduct(q.oc, G, GOC) || !isProduct(len(q.w), q.oc, KH, KW, GIC) {
-		return errorf("deconvolution input %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", x.dims, len(q.w), G, GIC, GOC, KH, KW)
-	}
-	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	pt, pl := int(cp.PadTop), int(cp.PadLeft)
+	cp := n.Conv
+	N, H, W, C, GIC, GOC, KH, KW, OC := gm.N, gm.H, gm.W, gm.C, gm.GIC, gm.GOC, gm.KH, gm.KW, gm.OC
+	sh, sw, dh, dw, pt, pl := gm.sh, gm.sw, gm.dh, gm.dw, gm.pt, gm.pl
 	OH := max(sh*(H-1)+int(cp.AdjustmentH)+dh*(KH-1)+1-pt-int(cp.PadBottom), 0)
 	OW := max(sw*(W-1)+int(cp.AdjustmentW)+dw*(KW-1)+1-pl-int(cp.PadRight), 0)
 	if H == 0 || W == 0 {
@@ -518,19 +537,10 @@ func qmeanHW(x, y *qinfo, n *Node) func(p *plan, n *Node) error {
 	ratio, xzp, yzp := x.scale/y.scale, float32(x.zp), float32(y.zp)
 	lo, hi := outputRange(n, y)
 	return func(p *plan, n *Node) error {
-		in, err := p.in(n.Inputs[0])
+		in, out, N, H, W, C, err := globalPoolOperands(p, n)
 		if err != nil {
 			return err
 		}
-		N, H, W, C, err := nhwc(in, "global pooling input")
-		if err != nil {
-			return err
-		}
-		dims := []int{N, C}
-		if n.Flags&flagKeepDims != 0 {
-			dims = []int{N, 1, 1, C}
-		}
-		out := p.out(n.Outputs[0], dims)
 		cnt := H * W
 		s := ratio * (1 / float32(cnt))
 		// (The explicit conversions keep each product rounded on its own: Go may otherwise fuse
