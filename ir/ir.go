@@ -75,6 +75,21 @@ func (d Dim) String() string {
 type TensorMeta struct {
 	DType DType
 	Sizes []Dim
+	// DimOrder is the order of the dims in memory, outermost first, as torch's
+	// Tensor.dim_order() gives it; nil means contiguous (0, 1, …, rank-1).
+	DimOrder []int64
+}
+
+// Order is the dim order, contiguous when none is recorded.
+func (m *TensorMeta) Order() []int64 {
+	if m.DimOrder != nil {
+		return m.DimOrder
+	}
+	out := make([]int64, len(m.Sizes))
+	for i := range out {
+		out[i] = int64(i)
+	}
+	return out
 }
 
 // IsStatic reports whether every dim is known.

@@ -51,19 +51,62 @@ var decompositions = map[string]decomposition{
 	"aten.__xor__.Tensor":                       retarget("aten.bitwise_xor.Tensor"),
 }
 
+// rule is a decomposition written with a Builder: it calls the replacement's operators and
+// ends with b.Replace (or returns an error naming what it does not handle).
+type rule func(b *Builder, n *ir.Node) error
+
+var rules = map[string]rule{}
+
+// registerRule adds a decomposition for each target; one operator has one decomposition.
+func registerRule(r rule, targets ...string) {
+	for _, t := range targets {
+		if _, dup := rules[t]; dup || decompositions[t] != nil {
+			panic("passes: two decompositions for " + t)
+		}
+		rules[t] = r
+	}
+}
+
+// HasDecomposition reports whether etgo can decompose target.
+func HasDecomposition(target string) bool {
+	_, ok := rules[target]
+	return ok || decompositions[target] != nil
+}
+
+// maxDecomposeRounds bounds the rewriting: a decomposition may produce operators that are
+// decomposed in turn (as torch's table recurses), never more than a few levels deep.
+const maxDecomposeRounds = 16
+
 func (d Decompose) Run(g *ir.Graph) (string, error) {
 	st := &strides{known: map[*ir.Value][]int64{}}
 	counts := map[string]int{}
-	for _, n := range slices.Clone(g.Nodes) {
-		fn, ok := decompositions[n.Target]
-		if !ok || preserved(g, n, d.Preserve) {
-			continue
+	for round := 0; ; round++ {
+		changed := false
+		for _, n := range slices.Clone(g.Nodes) {
+			fn, old := decompositions[n.Target]
+			r, isRule := rules[n.Target]
+			if (!old && !isRule) || preserved(g, n, d.Preserve) {
+				continue
+			}
+			if round == maxDecomposeRounds {
+				return "", fmt.Errorf("node %s (%s): decompositions still produce it after %d rounds", n.Name, n.Target, round)
+			}
+			target := n.Target
+			var err error
+			if old {
+				err = fn(g, n, st)
+			} else {
+				err = r(newBuilder(g, n, st), n)
+			}
+			if err != nil {
+				return "", fmt.Errorf("node %s (%s): %w", n.Name, target, err)
+			}
+			counts[target]++
+			changed = true
 		}
-		target := n.Target
-		if err := fn(g, n, st); err != nil {
-			return "", fmt.Errorf("node %s (%s): %w", n.Name, target, err)
+		if !changed {
+			break
 		}
-		counts[target]++
 	}
 	if len(counts) == 0 {
 		return "", nil
@@ -485,10 +528,18 @@ func liftScalar(g *ir.Graph, k int64) *ir.Value {
 	return liftConstant(g, ir.Int64, binary.LittleEndian.AppendUint64(nil, uint64(k)))
 }
 
-// liftConstant adds a 0-d tensor constant holding data (one element of dtype).
+// liftConstant adds a 0-d tensor constant holding data (one element of dtype) as ExecuTorch's
+// lift_constant_tensor_pass does: a persistent buffer named _lifted_tensor_constantN, N the
+// number of buffers before it, placed before the first user input.
 func liftConstant(g *ir.Graph, dtype ir.DType, data []byte) *ir.Value {
+	buffers := 0
+	for _, in := range g.Inputs {
+		if in.Kind == ir.Buffer {
+			buffers++
+		}
+	}
 	name := ""
-	for i := 0; ; i++ {
+	for i := buffers; ; i++ {
 		name = fmt.Sprintf("_lifted_tensor_constant%d", i)
 		if _, taken := g.Value(name); !taken && g.Constants[name] == nil {
 			break
@@ -497,7 +548,7 @@ func liftConstant(g *ir.Graph, dtype ir.DType, data []byte) *ir.Value {
 	meta := ir.TensorMeta{DType: dtype}
 	v := g.NewValue(name, &meta, nil)
 	g.Constants[name] = &ir.Constant{Meta: meta, Data: data}
-	spec := ir.InputSpec{Kind: ir.TensorConstant, Value: v, Target: name}
+	spec := ir.InputSpec{Kind: ir.Buffer, Value: v, Target: name, Persistent: true}
 	at := len(g.Inputs)
 	for i, in := range g.Inputs {
 		if in.Kind == ir.UserInput {

@@ -98,7 +98,7 @@ func ToEdge(g *ir.Graph, ps []Preserve) ([]Report, error) {
 	for _, p := range ps {
 		all = append(all, Decompose{Preserve: []Preserve{p}})
 	}
-	all = append(all, ScalarToTensor{}, ReplaceViewOps{}, DeadCodeElimination{})
+	all = append(all, ScalarToTensor{}, ReplaceViewOps{}, MemoryFormatOps{}, DeadCodeElimination{})
 	reports, err := NewManager(all...).Run(g)
 	if err != nil {
 		return reports, err

@@ -29,15 +29,17 @@ func (ScalarToTensor) Run(g *ir.Graph) (string, error) {
 	lifted, converted := 0, 0
 	// Nodes are inserted as we go: walk a snapshot.
 	for _, node := range slices.Clone(g.Nodes) {
-		if strings.HasSuffix(node.Target, ".Tensor") || strings.HasSuffix(node.Target, ".Tensor_mode") {
-			if a := node.Arg("other"); a != nil {
-				ok, err := scalarToTensor(g, node, a)
-				if err != nil {
-					return "", err
-				}
-				if ok {
-					lifted++
-				}
+		for i := range node.Args {
+			a := &node.Args[i]
+			if !takesTensor(node, a.Name) {
+				continue
+			}
+			ok, err := scalarToTensor(g, node, a)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				lifted++
 			}
 		}
 		converted += promoteOperands(g, node)
@@ -89,6 +91,17 @@ func scalarToTensor(g *ir.Graph, node *ir.Node, a *ir.Arg) (bool, error) {
 	v := liftConstant(g, dtype, data)
 	*a = ir.Arg{Name: a.Name, Kind: ir.ArgTensor, Values: []*ir.Value{v}, KwargOnly: a.KwargOnly}
 	return true, nil
+}
+
+// takesTensor reports whether the schema of n's operator types argument name as a Tensor (not
+// an optional one: ScalarToTensorPass coerces only those). Without a known schema, the other
+// operand of a .Tensor overload is taken to be one.
+func takesTensor(n *ir.Node, name string) bool {
+	if s, ok := SchemaOf(n.Target); ok {
+		a, ok := s.Arg(name)
+		return ok && a.Type == "Tensor"
+	}
+	return name == "other" && (strings.HasSuffix(n.Target, ".Tensor") || strings.HasSuffix(n.Target, ".Tensor_mode"))
 }
 
 // symTensorType is the dtype SymToTensorPass gives a symbolic number's tensor.

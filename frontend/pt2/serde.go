@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/etgo/etgo/ir"
 )
@@ -188,7 +189,35 @@ func convertMeta(name string, m *tensorMeta) (*ir.TensorMeta, error) {
 		}
 		meta.Sizes = append(meta.Sizes, d)
 	}
+	meta.DimOrder = dimOrder(m.Strides, len(meta.Sizes))
 	return meta, nil
+}
+
+// dimOrder derives the dim order from strides as torch's Tensor.dim_order() does (dims by
+// decreasing stride, ties in dim order), or nil when it is contiguous or the strides are
+// symbolic or missing.
+func dimOrder(strides []symInt, rank int) []int64 {
+	if len(strides) != rank {
+		return nil
+	}
+	s := make([]int64, rank)
+	for i, st := range strides {
+		if st.AsInt == nil {
+			return nil
+		}
+		s[i] = *st.AsInt
+	}
+	order := make([]int64, rank)
+	for i := range order {
+		order[i] = int64(i)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return s[order[a]] > s[order[b]] })
+	for i, d := range order {
+		if d != int64(i) {
+			return order
+		}
+	}
+	return nil
 }
 
 func convertSymInt(s symInt) (ir.Dim, error) {
