@@ -159,10 +159,14 @@ func used(g *ir.Graph, v *ir.Value) bool {
 // Argument constructors, named as in the operator schema.
 
 // T is a tensor argument.
-func T(name string, v *ir.Value) ir.Arg { return ir.Arg{Name: name, Kind: ir.ArgTensor, Values: []*ir.Value{v}} }
+func T(name string, v *ir.Value) ir.Arg {
+	return ir.Arg{Name: name, Kind: ir.ArgTensor, Values: []*ir.Value{v}}
+}
 
 // Ts is a list of tensors.
-func Ts(name string, vs ...*ir.Value) ir.Arg { return ir.Arg{Name: name, Kind: ir.ArgTensors, Values: vs} }
+func Ts(name string, vs ...*ir.Value) ir.Arg {
+	return ir.Arg{Name: name, Kind: ir.ArgTensors, Values: vs}
+}
 
 // OptTs is a list of optional tensors (nil for None).
 func OptTs(name string, vs ...*ir.Value) ir.Arg {

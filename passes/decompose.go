@@ -46,9 +46,6 @@ var decompositions = map[string]decomposition{
 	"aten.transpose.int":                        decomposeTranspose,
 	"aten.softmax.int":                          decomposeSoftmax,
 	"aten.scaled_dot_product_attention.default": decomposeSDPA,
-	"aten.__and__.Tensor":                       retarget("aten.bitwise_and.Tensor"),
-	"aten.__or__.Tensor":                        retarget("aten.bitwise_or.Tensor"),
-	"aten.__xor__.Tensor":                       retarget("aten.bitwise_xor.Tensor"),
 }
 
 // rule is a decomposition written with a Builder: it calls the replacement's operators and
@@ -116,10 +113,6 @@ func (d Decompose) Run(g *ir.Graph) (string, error) {
 		parts = append(parts, fmt.Sprintf("%s ×%d", t, counts[t]))
 	}
 	return "decomposed " + strings.Join(parts, ", "), nil
-}
-
-func retarget(to string) decomposition {
-	return func(_ *ir.Graph, n *ir.Node, _ *strides) error { n.Target = to; return nil }
 }
 
 // tensorIn returns the tensor passed as the named argument, with its metadata.
