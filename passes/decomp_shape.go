@@ -337,3 +337,44 @@ func softmaxInt(target string) rule {
 		return b.Replace(b.Call(target, T("self", x), I("dim", n.IntArg("dim", -1)), Bo("half_to_float", false)))
 	}
 }
+
+func init() {
+	registerRule(toCopy, "aten.to.dtype", "aten.to.dtype_layout", "aten.to.device", "aten.to.other", "aten.type_as.default")
+}
+
+// to(x, …) is x itself when nothing changes (ATen's to_will_alias: no copy asked, the same
+// dtype and device, a memory format x already has), else _to_copy with the arguments given.
+func toCopy(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	dtype, hasDtype := scalarTypeArg(n, "dtype")
+	if other := n.TensorArg("other"); other != nil && other.Meta != nil {
+		dtype, hasDtype = other.Meta.DType, true
+	}
+	format := int64(memoryFormatPreserve)
+	if a := n.Arg("memory_format"); a != nil && a.Kind == ir.ArgMemoryFormat {
+		format = a.Int
+	}
+	if d := n.Arg("device"); d != nil && d.Kind == ir.ArgDevice && d.Str != "cpu" && d.Str != "" {
+		return fmt.Errorf("to(device=%s): etgo lowers CPU programs", d.Str)
+	}
+	alias := !n.BoolArg("copy", false) && (!hasDtype || dtype == x.Meta.DType) &&
+		(format == memoryFormatPreserve || hasLayout(b.st, x, format))
+	if alias {
+		return b.Replace(x)
+	}
+	args := []ir.Arg{T("self", x)}
+	if hasDtype {
+		args = append(args, Dt("dtype", dtype))
+	}
+	for _, name := range []string{"layout", "device", "pin_memory", "non_blocking", "memory_format"} {
+		if a := n.Arg(name); a != nil && a.Kind != ir.ArgNone {
+			c := *a
+			c.KwargOnly = true
+			args = append(args, c)
+		}
+	}
+	return b.Replace(b.Call("aten._to_copy.default", args...))
+}

@@ -36,7 +36,6 @@ var decompositions = map[string]decomposition{
 	"aten.reshape.default":                      decomposeReshape,
 	"aten._unsafe_view.default":                 decomposeReshape,
 	"aten._assert_tensor_metadata.default":      removeAssert,
-	"aten.to.dtype":                             decomposeToDtype,
 	"aten.hardsigmoid.default":                  decomposeHardsigmoid,
 	"aten.hardswish.default":                    decomposeHardswish,
 	"aten.max_pool2d.default":                   decomposeMaxPool2d,
@@ -362,32 +361,6 @@ func removeAssert(g *ir.Graph, n *ir.Node, _ *strides) error {
 		}
 	}
 	g.RemoveNodes(map[*ir.Node]bool{n: true})
-	return nil
-}
-
-// decomposeToDtype: to(dtype) is the identity when the dtype already matches (and no copy is
-// asked for), and otherwise a dtype-converting copy, which Edge spells _to_dim_order_copy.
-func decomposeToDtype(g *ir.Graph, n *ir.Node, _ *strides) error {
-	in, err := tensorIn(n, "self")
-	if err != nil {
-		return err
-	}
-	out, err := result(n)
-	if err != nil {
-		return err
-	}
-	if in.Meta.DType == out.Meta.DType && !n.BoolArg("copy", false) {
-		forward(g, n, in)
-		return nil
-	}
-	dt := n.Arg("dtype")
-	if dt == nil || dt.Kind != ir.ArgScalarType {
-		return fmt.Errorf("argument dtype is not a scalar type")
-	}
-	n.Target = "dim_order_ops._to_dim_order_copy.default"
-	n.Args = []ir.Arg{tensorArgOf("self", in),
-		{Name: "dtype", Kind: ir.ArgScalarType, Int: dt.Int, KwargOnly: true},
-		{Name: "dim_order", Kind: ir.ArgInts, Ints: identity(len(in.Meta.Sizes)), KwargOnly: true}}
 	return nil
 }
 
