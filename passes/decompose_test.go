@@ -184,7 +184,7 @@ t = aten._assert_tensor_metadata.default(a=x, dtype=dt:6) -> f32[0]
 c = aten.__and__.Tensor(self=a, other=a) -> i64[4]
 out b
 out c`,
-			want: "a: dim_order_ops._to_dim_order_copy.default(self=x dtype=4 dim_order=[0])\nc: aten.bitwise_and.Tensor(self=a other=a)\n| x c",
+			want: "_to_copy: dim_order_ops._to_dim_order_copy.default(self=x dtype=4 dim_order=[0])\nc: aten.bitwise_and.Tensor(self=_to_copy other=_to_copy)\n| x c",
 		},
 		{
 			name: "a node the keeping partitioner's filter declines is not kept",

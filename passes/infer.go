@@ -291,7 +291,7 @@ func init() {
 	registerInfer(inferConstantPad, "aten.constant_pad_nd.default")
 	registerInfer(inferPad, "aten.reflection_pad1d.default", "aten.reflection_pad2d.default", "aten.reflection_pad3d.default",
 		"aten.replication_pad1d.default", "aten.replication_pad2d.default", "aten.replication_pad3d.default")
-	registerInfer(inferIndex, "aten.index.Tensor")
+	registerInfer(inferIndex, "aten.index.Tensor", "aten._unsafe_index.Tensor")
 	registerInfer(inferIndexSelect, "aten.index_select.default")
 	registerInfer(inferGather, "aten.gather.default")
 	registerInfer(inferMM, "aten.mm.default", "aten.bmm.default", "aten.addmm.default", "aten.baddbmm.default")
