@@ -170,3 +170,53 @@ func shouldFold(st *strides, tensor1, tensor2 *ir.Value) bool {
 	}
 	return true
 }
+
+func init() {
+	registerRule(linear, "aten.linear.default")
+}
+
+// linear(x, w, b) as ATen's composite linear computes it: addmm(b, x, wᵀ) for a matrix with a
+// bias; for a contiguous input with a 1-d bias, the input flattened to a matrix, addmm, and the
+// result viewed back (_flatten_nd_linear); otherwise matmul(x, wᵀ), plus the bias.
+func linear(b *Builder, n *ir.Node) error {
+	x, err := tensorIn(n, "input")
+	if err != nil {
+		return err
+	}
+	w, err := tensorIn(n, "weight")
+	if err != nil {
+		return err
+	}
+	bias := n.TensorArg("bias")
+	rank := len(x.Meta.Sizes)
+	if len(w.Meta.Sizes) != 2 || rank < 1 {
+		return fmt.Errorf("linear of a %d-D input by a %d-D weight", rank, len(w.Meta.Sizes))
+	}
+	wt := func() *ir.Value { return b.Call("aten.permute.default", T("self", w), Is("dims", 1, 0)) }
+	if rank == 2 && bias != nil {
+		t := wt()
+		return b.Replace(b.Call("aten.addmm.default", T("self", bias), T("mat1", x), T("mat2", t)))
+	}
+	if bias != nil && len(bias.Meta.Sizes) == 1 && hasLayout(b.st, x, memoryFormatContiguous) {
+		if !x.Meta.IsStatic() {
+			return fmt.Errorf("linear of a %d-D input with symbolic dims %s is not decomposed yet", rank, x.Meta)
+		}
+		s := sizesOf(x.Meta)
+		lead := int64(1)
+		for _, d := range s[:rank-1] {
+			lead *= d
+		}
+		flat := b.Call("aten.reshape.default", T("self", x), Is("shape", lead, s[rank-1]))
+		mm := b.Call("aten.addmm.default", T("self", bias), T("mat1", flat), T("mat2", wt()))
+		out := append(slices.Clone(s[:rank-1]), w.Meta.Sizes[0].Size)
+		return b.Replace(b.Call("aten.view.default", T("self", mm), Is("size", out...)))
+	}
+	if !x.Meta.IsStatic() {
+		return fmt.Errorf("linear of a %d-D input with symbolic dims %s is not decomposed yet", rank, x.Meta)
+	}
+	y := b.Call("aten.matmul.default", T("self", x), T("other", wt()))
+	if bias != nil {
+		y = b.Call("aten.add.Tensor", T("self", y), T("other", bias))
+	}
+	return b.Replace(y)
+}

@@ -39,7 +39,6 @@ var decompositions = map[string]decomposition{
 	"aten.hardsigmoid.default":                  decomposeHardsigmoid,
 	"aten.hardswish.default":                    decomposeHardswish,
 	"aten.max_pool2d.default":                   decomposeMaxPool2d,
-	"aten.linear.default":                       decomposeLinear,
 	"aten.layer_norm.default":                   decomposeLayerNorm,
 	"aten.chunk.default":                        decomposeChunk,
 	"aten.transpose.int":                        decomposeTranspose,
@@ -432,59 +431,6 @@ func decomposeMaxPool2d(_ *ir.Graph, n *ir.Node, _ *strides) error {
 	}
 	n.Target = "aten.max_pool2d_with_indices.default"
 	n.Outputs = append(n.Outputs[:1:1], nil)
-	return nil
-}
-
-// decomposeLinear: linear(x, w, b) is addmm(b, x, permute(w, [1, 0])) (mm without a bias), with x
-// flattened to 2-D before and the result viewed back after when x has more dims.
-func decomposeLinear(g *ir.Graph, n *ir.Node, _ *strides) error {
-	x, err := tensorIn(n, "input")
-	if err != nil {
-		return err
-	}
-	w, err := tensorIn(n, "weight")
-	if err != nil {
-		return err
-	}
-	out, err := result(n)
-	if err != nil {
-		return err
-	}
-	if len(w.Meta.Sizes) != 2 || len(x.Meta.Sizes) < 1 {
-		return fmt.Errorf("linear of a %d-D input by a %d-D weight", len(x.Meta.Sizes), len(w.Meta.Sizes))
-	}
-	b := n.TensorArg("bias")
-	wt := insertBefore(g, n, n.Name+"_permute", "aten.permute_copy.default",
-		&ir.TensorMeta{DType: w.Meta.DType, Sizes: []ir.Dim{w.Meta.Sizes[1], w.Meta.Sizes[0]}},
-		tensorArgOf("self", w), ir.Arg{Name: "dims", Kind: ir.ArgInts, Ints: []int64{1, 0}})
-	mm := func(in *ir.Value) (string, []ir.Arg) {
-		if b == nil {
-			return "aten.mm.default", []ir.Arg{tensorArgOf("self", in), tensorArgOf("mat2", wt)}
-		}
-		return "aten.addmm.default", []ir.Arg{tensorArgOf("self", b), tensorArgOf("mat1", in), tensorArgOf("mat2", wt)}
-	}
-	rank := len(x.Meta.Sizes)
-	if rank == 2 {
-		n.Target, n.Args = mm(x)
-		return nil
-	}
-	if !x.Meta.IsStatic() {
-		return fmt.Errorf("linear of a %d-D input with symbolic dims", rank)
-	}
-	lead := int64(1)
-	var leadDims []int64
-	for _, d := range x.Meta.Sizes[:rank-1] {
-		lead *= d.Size
-		leadDims = append(leadDims, d.Size)
-	}
-	in, outF := x.Meta.Sizes[rank-1].Size, w.Meta.Sizes[0].Size
-	flat := insertBefore(g, n, n.Name+"_view", "aten.view_copy.default",
-		&ir.TensorMeta{DType: x.Meta.DType, Sizes: []ir.Dim{{Size: lead}, {Size: in}}},
-		tensorArgOf("self", x), ir.Arg{Name: "size", Kind: ir.ArgInts, Ints: []int64{lead, in}})
-	target, args := mm(flat)
-	y := insertBefore(g, n, n.Name+"_mm", target, &ir.TensorMeta{DType: out.Meta.DType, Sizes: []ir.Dim{{Size: lead}, {Size: outF}}}, args...)
-	n.Target = "aten.view_copy.default"
-	n.Args = []ir.Arg{tensorArgOf("self", y), {Name: "size", Kind: ir.ArgInts, Ints: append(leadDims, outF)}}
 	return nil
 }
 

@@ -199,17 +199,17 @@ out b`,
 			err: "node 1 (b) calls aten.prelu.default, which is not core ATen, not every partitioner keeps this node whole",
 		},
 		{
-			name: "linear is addmm of the permuted weight, flattened and viewed back beyond 2-D",
+			name: "linear of a contiguous 3-D input with a bias: flattened, addmm of the permuted weight, viewed back (ATen's _flatten_nd_linear order)",
 			graph: `
 in x f32[2,5,4]
 param w f32[3,4]
 param b f32[3]
 y = aten.linear.default(input=x, weight=w, bias=b) -> f32[2,5,3]
 out y`,
-			want: "y_permute: aten.permute_copy.default(self=w dims=[1 0])\n" +
-				"y_view: aten.view_copy.default(self=x size=[10 4])\n" +
-				"y_mm: aten.addmm.default(self=b mat1=y_view mat2=y_permute)\n" +
-				"y: aten.view_copy.default(self=y_mm size=[2 5 3])\n| y",
+			want: "reshape: aten.view_copy.default(self=x size=[10 4])\n" +
+				"permute: aten.permute_copy.default(self=w dims=[1 0])\n" +
+				"addmm: aten.addmm.default(self=b mat1=reshape mat2=permute)\n" +
+				"view: aten.view_copy.default(self=addmm size=[2 5 3])\n| view",
 		},
 		{
 			name: "max_pool2d is max_pool2d_with_indices with the indices unused; hardswish is x*clamp(x+3)/6",
