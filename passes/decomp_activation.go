@@ -192,3 +192,24 @@ func clampSide(side string) rule {
 		return b.Replace(b.Call("aten.clamp.default", T("self", x), None("min"), Renamed(*bound, "max")))
 	}
 }
+
+func init() {
+	registerRule(hard(false), "aten.hardsigmoid.default")
+	registerRule(hard(true), "aten.hardswish.default")
+}
+
+// hardsigmoid(x) = clamp(clamp(x + 3, min=0), max=6) / 6; hardswish multiplies by x before
+// the division (torch's decompositions, with Python ints that ScalarToTensor lifts as int64
+// constants and converts to x's dtype).
+func hard(swish bool) rule {
+	return func(b *Builder, n *ir.Node) error {
+		x := self(b, n)
+		y := b.Call("aten.add.Tensor", T("self", x), I("other", 3))
+		y = b.Call("aten.clamp.default", T("self", y), I("min", 0))
+		y = b.Call("aten.clamp.default", T("self", y), None("min"), I("max", 6))
+		if swish {
+			y = b.Call("aten.mul.Tensor", T("self", x), T("other", y))
+		}
+		return b.Replace(b.Call("aten.div.Tensor", T("self", y), I("other", 6)))
+	}
+}

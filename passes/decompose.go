@@ -36,8 +36,6 @@ var decompositions = map[string]decomposition{
 	"aten.reshape.default":                      decomposeReshape,
 	"aten._unsafe_view.default":                 decomposeReshape,
 	"aten._assert_tensor_metadata.default":      removeAssert,
-	"aten.hardsigmoid.default":                  decomposeHardsigmoid,
-	"aten.hardswish.default":                    decomposeHardswish,
 	"aten.max_pool2d.default":                   decomposeMaxPool2d,
 	"aten.layer_norm.default":                   decomposeLayerNorm,
 	"aten.chunk.default":                        decomposeChunk,
@@ -377,50 +375,6 @@ func sizesOf(m *ir.TensorMeta) []int64 {
 		out[i] = d.Size
 	}
 	return out
-}
-
-// decomposeHardsigmoid: hardsigmoid(x) = clamp(clamp(x + 3, min=0), max=6) / 6, with the
-// scalars 3 and 6 as Edge has them: int64 tensor constants (ScalarToTensorPass) converted to
-// x's dtype by _to_dim_order_copy (RemoveMixedTypeOperators).
-func decomposeHardsigmoid(g *ir.Graph, n *ir.Node, _ *strides) error {
-	return decomposeHard(g, n, false)
-}
-
-// decomposeHardswish: hardswish(x) = x * clamp(clamp(x + 3, min=0), max=6) / 6 (torch's
-// decomposition: the product before the division), scalars as in decomposeHardsigmoid.
-func decomposeHardswish(g *ir.Graph, n *ir.Node, _ *strides) error {
-	return decomposeHard(g, n, true)
-}
-
-func decomposeHard(g *ir.Graph, n *ir.Node, swish bool) error {
-	x, err := tensorIn(n, "self")
-	if err != nil {
-		return err
-	}
-	if _, err := result(n); err != nil {
-		return err
-	}
-	scalar := func(k int64) *ir.Value {
-		return insertBefore(g, n, n.Name+"_scalar", "dim_order_ops._to_dim_order_copy.default", &ir.TensorMeta{DType: x.Meta.DType},
-			tensorArgOf("self", liftScalar(g, k)),
-			ir.Arg{Name: "dtype", Kind: ir.ArgScalarType, Int: int64(x.Meta.DType), KwargOnly: true},
-			ir.Arg{Name: "dim_order", Kind: ir.ArgInts, Ints: []int64{}, KwargOnly: true})
-	}
-	like := func() *ir.TensorMeta { m := *x.Meta; m.Sizes = slices.Clone(x.Meta.Sizes); return &m }
-	step := func(name, target string, args ...ir.Arg) *ir.Value {
-		return insertBefore(g, n, n.Name+"_"+name, target, like(), args...)
-	}
-	three := scalar(3)
-	sum := step("add", "aten.add.Tensor", tensorArgOf("self", x), tensorArgOf("other", three))
-	low := step("clamp", "aten.clamp.default", tensorArgOf("self", sum), ir.Arg{Name: "min", Kind: ir.ArgInt, Int: 0})
-	high := step("clamp_max", "aten.clamp.default", tensorArgOf("self", low), ir.Arg{Name: "min", Kind: ir.ArgNone}, ir.Arg{Name: "max", Kind: ir.ArgInt, Int: 6})
-	if swish {
-		high = step("mul", "aten.mul.Tensor", tensorArgOf("self", x), tensorArgOf("other", high))
-	}
-	six := scalar(6)
-	n.Target = "aten.div.Tensor"
-	n.Args = []ir.Arg{tensorArgOf("self", high), tensorArgOf("other", six)}
-	return nil
 }
 
 // decomposeMaxPool2d: max_pool2d(x, …) is max_pool2d_with_indices(x, …)[0]; the indices output

@@ -219,13 +219,13 @@ p = aten.max_pool2d.default(self=x, kernel_size=[2,2]) -> f32[1,2,2,2]
 h = aten.hardswish.default(self=p) -> f32[1,2,2,2]
 out h`,
 			want: "p: aten.max_pool2d_with_indices.default(self=x kernel_size=[2 2])\n" +
-				"h_scalar: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant0 dtype=6 dim_order=[])\n" +
-				"h_add: aten.add.Tensor(self=p other=h_scalar)\n" +
-				"h_clamp: aten.clamp.default(self=h_add min=0)\n" +
-				"h_clamp_max: aten.clamp.default(self=h_clamp min=none max=6)\n" +
-				"h_mul: aten.mul.Tensor(self=p other=h_clamp_max)\n" +
-				"h_scalar_1: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant1 dtype=6 dim_order=[])\n" +
-				"h: aten.div.Tensor(self=h_mul other=h_scalar_1)\n| h",
+				"_lifted_tensor_constant0_to: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant0 dtype=6 dim_order=[])\n" +
+				"add: aten.add.Tensor(self=p other=_lifted_tensor_constant0_to)\n" +
+				"clamp: aten.clamp.default(self=add min=0)\n" +
+				"clamp_1: aten.clamp.default(self=clamp min=none max=6)\n" +
+				"mul: aten.mul.Tensor(self=p other=clamp_1)\n" +
+				"_lifted_tensor_constant1_to: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant1 dtype=6 dim_order=[])\n" +
+				"div: aten.div.Tensor(self=mul other=_lifted_tensor_constant1_to)\n| div",
 		},
 		{
 			name: "a later partitioner that does not keep an operator undoes an earlier one's keeping",
@@ -262,11 +262,11 @@ out m`,
 in x f32[4]
 h = aten.hardsigmoid.default(self=x) -> f32[4]
 out h`,
-			want: "h_scalar: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant0 dtype=6 dim_order=[])\n" +
-				"h_add: aten.add.Tensor(self=x other=h_scalar)\nh_clamp: aten.clamp.default(self=h_add min=0)\n" +
-				"h_clamp_max: aten.clamp.default(self=h_clamp min=none max=6)\n" +
-				"h_scalar_1: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant1 dtype=6 dim_order=[])\n" +
-				"h: aten.div.Tensor(self=h_clamp_max other=h_scalar_1)\n| h",
+			want: "_lifted_tensor_constant0_to: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant0 dtype=6 dim_order=[])\n" +
+				"add: aten.add.Tensor(self=x other=_lifted_tensor_constant0_to)\nclamp: aten.clamp.default(self=add min=0)\n" +
+				"clamp_1: aten.clamp.default(self=clamp min=none max=6)\n" +
+				"_lifted_tensor_constant1_to: dim_order_ops._to_dim_order_copy.default(self=_lifted_tensor_constant1 dtype=6 dim_order=[])\n" +
+				"div: aten.div.Tensor(self=clamp_1 other=_lifted_tensor_constant1_to)\n| div",
 		},
 		{
 			name: "layer_norm, chunk (uneven), transpose and softmax",

@@ -1351,3 +1351,67 @@ func inferAsStrided(n *ir.Node) ([]*ir.TensorMeta, error) {
 	}
 	return one(metaOf(m.DType, sizes)), nil
 }
+
+func init() {
+	registerInfer(inferMatmul, "aten.matmul.default")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // mv: [n, m] · [m] = [n]
+		a, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		v, err := argMeta(n, "vec")
+		if err != nil {
+			return nil, err
+		}
+		if len(a.Sizes) != 2 {
+			return nil, fmt.Errorf("mv of a %d-d matrix", len(a.Sizes))
+		}
+		return one(metaOf(ir.PromoteTypes(a.DType, v.DType), a.Sizes[:1:1])), nil
+	}, "aten.mv.default")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) {
+		a, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		return one(metaOf(a.DType, nil)), nil
+	}, "aten.dot.default")
+}
+
+// inferMatmul: matmul's result shape (vectors promoted to matrices and the added dim dropped,
+// batch dims broadcast).
+func inferMatmul(n *ir.Node) ([]*ir.TensorMeta, error) {
+	a, err := argMeta(n, "self")
+	if err != nil {
+		return nil, err
+	}
+	b, err := argMeta(n, "other")
+	if err != nil {
+		return nil, err
+	}
+	da, db := len(a.Sizes), len(b.Sizes)
+	if da == 0 || db == 0 {
+		return nil, fmt.Errorf("matmul of a 0-d tensor")
+	}
+	dt := ir.PromoteTypes(a.DType, b.DType)
+	switch {
+	case da == 1 && db == 1:
+		return one(metaOf(dt, nil)), nil
+	case db == 1:
+		return one(metaOf(dt, slices.Clone(a.Sizes[:da-1]))), nil
+	case da == 1:
+		out := slices.Clone(b.Sizes[:db-2])
+		return one(metaOf(dt, append(out, b.Sizes[db-1]))), nil
+	}
+	var ba, bb []ir.Dim
+	if da > 2 {
+		ba = a.Sizes[:da-2]
+	}
+	if db > 2 {
+		bb = b.Sizes[:db-2]
+	}
+	batch, err := broadcast(ba, bb)
+	if err != nil {
+		return nil, fmt.Errorf("matmul: %w", err)
+	}
+	return one(metaOf(dt, append(batch, a.Sizes[da-2], b.Sizes[db-1]))), nil
+}
