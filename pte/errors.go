@@ -1,6 +1,10 @@
 package pte
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/etgo/etgo/internal/fileio"
+)
 
 var (
 	// ErrInvalidProgram is wrapped by every error about a malformed program: bad flatbuffer,
@@ -15,4 +19,10 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrExternalData means tensor data lives outside the .pte, in a .ptd file.
 	ErrExternalData = errors.New("data is in an external .ptd file")
+	// ErrNotRegularFile means Open was given a directory, device, FIFO or socket: a .pte is read
+	// from a regular file, whose size is known before anything is read.
+	ErrNotRegularFile = fileio.ErrNotRegular
+	// ErrTooLarge means a file over MaxReadBytes where it has to be read rather than mapped, or
+	// over the address space.
+	ErrTooLarge = fileio.ErrTooLarge
 )

@@ -2,10 +2,10 @@ package pte
 
 import (
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/etgo/etgo/internal/fbverify"
+	"github.com/etgo/etgo/internal/fileio"
 )
 
 // File is a verified .pte file: its decoded Program, its extended header, and the bytes of its
@@ -49,8 +49,9 @@ func Parse(data []byte) (*File, error) {
 	return f, nil
 }
 
-// Open memory-maps (or, where the OS cannot, reads) a .pte file and verifies it. Errors name the
-// path. Close releases the mapping.
+// Open memory-maps (or, where the OS cannot, reads within MaxReadBytes) a .pte file and verifies
+// it. Only regular files are opened: a directory, device or FIFO is refused with an error wrapping
+// ErrNotRegularFile, before it is opened. Errors name the path. Close releases the mapping.
 func Open(path string) (*File, error) {
 	data, release, err := mapFile(path)
 	if err != nil {
@@ -226,9 +227,9 @@ func (f *File) ExternalTensors() map[string][]string {
 	return out
 }
 
-// readFile is the portable fallback of mapFile.
+// readFile is the portable fallback of mapFile: a regular file read whole, within MaxReadBytes.
 func readFile(path string) ([]byte, func() error, error) {
-	b, err := os.ReadFile(path)
+	b, err := fileio.ReadRegular(path, MaxReadBytes)
 	if err != nil {
 		return nil, nil, err
 	}
