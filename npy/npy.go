@@ -1,7 +1,6 @@
 package npy
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,14 +8,27 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/x448/float16"
+
+	"github.com/etgo/etgo/internal/fileio"
 )
 
-// ErrFormat is wrapped by every error that reports a malformed or unsupported .npy file.
-var ErrFormat = errors.New("npy: bad file")
+var (
+	// ErrFormat is wrapped by every error that reports a malformed or unsupported .npy file.
+	ErrFormat = errors.New("npy: bad file")
+	// ErrTooLarge is wrapped when Read or Load meets a header declaring more than MaxReadBytes.
+	ErrTooLarge = fileio.ErrTooLarge
+	// ErrNotRegularFile is wrapped when Load is given a directory.
+	ErrNotRegularFile = fileio.ErrNotRegular
+)
+
+// MaxReadBytes bounds the payload Read and Load accept: 2 GiB, far above any model input, so a
+// stream (a FIFO, a device) that declares more is refused before it is read.
+const MaxReadBytes = 2 << 30
 
 const (
 	magic = "\x93NUMPY"
@@ -208,41 +220,91 @@ func Decode(b []byte) (*Array, error) {
 }
 
 // Read parses a .npy stream. Memory grows with the bytes actually read, never with the sizes the
-// header claims, so a lying header cannot force a large allocation.
-func Read(r io.Reader) (*Array, error) {
-	buf := bytes.NewBuffer(make([]byte, 0, 128))
-	if _, err := io.CopyN(buf, r, 12); err != nil {
-		return nil, formatErr("truncated preamble (%d bytes): %v", buf.Len(), err)
+// header claims, so a lying header cannot force a large allocation; a header declaring a payload
+// over MaxReadBytes is refused before any of it is read.
+func Read(r io.Reader) (*Array, error) { return read(r, -1) }
+
+// read is Read knowing, when size >= 0, that the stream is a regular file of size bytes: a payload
+// the file cannot hold is refused before reading it, and one it can is read into a buffer
+// allocated once.
+func read(r io.Reader, size int64) (*Array, error) {
+	b := make([]byte, 12, 128)
+	if n, err := io.ReadFull(r, b); err != nil {
+		return nil, formatErr("truncated preamble (%d bytes): %v", n, err)
 	}
-	_, end, err := preambleLen(buf.Bytes())
+	_, end, err := preambleLen(b)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.CopyN(buf, r, int64(end-buf.Len())); err != nil {
-		return nil, formatErr("header of %d bytes runs past the end of the input: %v", end, err)
-	}
-	h, err := parsePreamble(buf.Bytes())
+	if end > len(b) {
+		b = slices.Grow(b, end-len(b))[:end]
+		if _, err := io.ReadFull(r, b[12:]); err != nil {
+			return nil, formatErr("header of %d bytes runs past the end of the input: %v", end, err)
+		}
+	} // (else a short version-1 header: b already holds the payload's first bytes)
+	h, err := parsePreamble(b)
 	if err != nil {
 		return nil, err
 	}
-	// Read one byte past the payload to detect trailing bytes.
-	got, err := io.CopyN(buf, r, int64(h.dataLen)+1)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("npy: read payload: %w", err)
+	if int64(h.dataLen) > MaxReadBytes {
+		return nil, fmt.Errorf("%w: the header declares %s%v, a payload of %d bytes, over the limit of %d (npy.MaxReadBytes)", ErrTooLarge, h.dtype, h.shape, h.dataLen, int64(MaxReadBytes))
 	}
-	if got > int64(h.dataLen) {
+	need := end + h.dataLen
+	if size >= 0 && int64(need) > size {
+		return nil, formatErr("payload is %d bytes at offset %d, but %s%v needs %d", size-int64(end), end, h.dtype, h.shape, h.dataLen)
+	}
+	if size >= 0 {
+		b = slices.Grow(b, h.dataLen)
+	}
+	for len(b) < need {
+		if len(b) == cap(b) {
+			// Double, but never past what the header declares: a stream that ends early costs
+			// at most twice what it sent.
+			b = slices.Grow(b, min(need-len(b), max(len(b), 64<<10)))
+		}
+		n, err := r.Read(b[len(b):min(cap(b), need)])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("npy: read payload: %w", err)
+		}
+	}
+	if len(b) == need {
+		// One byte past the payload tells a file with trailing bytes.
+		var one [1]byte
+		if n, _ := io.ReadFull(r, one[:]); n > 0 {
+			b = append(b, one[0])
+		}
+	}
+	if len(b) > need {
 		return nil, formatErr("trailing bytes after the %d-byte payload of %s%v", h.dataLen, h.dtype, h.shape)
 	}
-	return Decode(buf.Bytes())
+	return Decode(b)
 }
 
-// Load reads a .npy file; errors name the path.
+// Load reads a .npy file through Read's bounds; errors name the path. A FIFO or device is read as
+// the stream it is (so /dev/zero fails at its first bytes, the magic); a directory is refused,
+// wrapping ErrNotRegularFile.
 func Load(path string) (*Array, error) {
-	b, err := os.ReadFile(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	a, err := Decode(b)
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: %w: it is a directory", path, ErrNotRegularFile)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	a, err := read(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
