@@ -1,11 +1,3 @@
-// Package pt2 reads the .pt2 archives that torch.export.save writes into an ir.Graph: the
-// serialized ExportedProgram (graph, tensor metadata with symbolic sizes and their ranges, the
-// graph signature) and the weights, which stay in the archive's bytes (entries are stored
-// uncompressed, so a memory-mapped archive is read in place).
-//
-// An archive is untrusted input: entry sizes are bounded before they are read, every value a
-// node uses must be defined earlier, weights must match their metadata, and pickled objects are
-// refused. Errors name the entry, node or argument at fault.
 package pt2
 
 import (
@@ -15,20 +7,35 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"math/bits"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/etgo/etgo/internal/fileio"
 	"github.com/etgo/etgo/ir"
 )
 
 // ErrInvalid is wrapped by every error about a malformed or unsupported archive.
 var ErrInvalid = errors.New("pt2: invalid archive")
 
-// maxJSONBytes bounds the model JSON and config entries read into memory.
-const maxJSONBytes = 256 << 20
+// Budgets (doc.go explains them).
+const (
+	// MaxArchiveBytes bounds the file Open reads into memory.
+	MaxArchiveBytes = 8 << 30
+	// MaxJSONBytes bounds each JSON entry (the model, the weights and constants configs).
+	MaxJSONBytes = 64 << 20
+	// MaxInflation bounds the bytes inflated from compressed entries, all together, as a
+	// multiple of the archive's size.
+	MaxInflation = 64
+)
+
+// ErrNotRegularFile is wrapped when Open is given a directory, device, FIFO or socket.
+var ErrNotRegularFile = fileio.ErrNotRegular
+
+// ErrTooLarge is wrapped when Open is given a file over MaxArchiveBytes.
+var ErrTooLarge = fileio.ErrTooLarge
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
@@ -43,9 +50,10 @@ type Program struct {
 	TorchVersion  string
 }
 
-// Open reads a .pt2 file (loaded in memory; the graph's constants alias it).
+// Open reads a .pt2 file (loaded in memory; the graph's constants alias it). Only a regular file
+// of at most MaxArchiveBytes is read; anything else is refused before it is opened.
 func Open(path string) (*Program, error) {
-	b, err := os.ReadFile(path)
+	b, err := fileio.ReadRegular(path, MaxArchiveBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +70,7 @@ func Parse(data []byte) (*Program, error) {
 	if err != nil {
 		return nil, invalid("not a zip archive: %v", err)
 	}
-	a := &archive{data: data, files: map[string]*zip.File{}}
+	a := &archive{data: data, files: map[string]*zip.File{}, inflate: MaxInflation * uint64(len(data))}
 	for _, f := range zr.File {
 		a.files[f.Name] = f
 	}
@@ -103,7 +111,7 @@ func Parse(data []byte) (*Program, error) {
 	if len(models) > 1 && contains(models, "model") {
 		name = "model"
 	}
-	raw, err := a.read("models/"+name+".json", maxJSONBytes)
+	raw, err := a.read("models/"+name+".json", MaxJSONBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -156,52 +164,103 @@ type archive struct {
 	data  []byte
 	root  string
 	files map[string]*zip.File
+	// inflate is what compressed entries may still inflate to, all together (MaxInflation times
+	// the archive): torch stores every entry, so only a hand-made archive compresses, and a
+	// deflate stream can claim a thousand times its size.
+	inflate uint64
 }
 
-// read returns an entry's bytes (at most limit).
-func (a *archive) read(name string, limit int64) ([]byte, error) {
+// entry returns the named entry under the archive's root.
+func (a *archive) entry(name string) (*zip.File, error) {
 	f, ok := a.files[a.root+"/"+name]
 	if !ok {
 		return nil, invalid("missing entry %s", name)
 	}
-	if f.UncompressedSize64 > uint64(limit) {
+	return f, nil
+}
+
+// stored returns a stored entry's bytes in place (no copy), checked against the archive.
+func (a *archive) stored(name string, f *zip.File) ([]byte, error) {
+	off, err := f.DataOffset()
+	if err != nil {
+		return nil, invalid("entry %s: %v", name, err)
+	}
+	n := f.UncompressedSize64
+	if off < 0 || uint64(off) > uint64(len(a.data)) || n > uint64(len(a.data))-uint64(off) {
+		return nil, invalid("entry %s (%d bytes at %d) runs past the archive", name, n, off)
+	}
+	return a.data[off : uint64(off)+n : uint64(off)+n], nil
+}
+
+// read returns a whole entry's bytes (at most limit): in place when stored, inflated when not.
+func (a *archive) read(name string, limit uint64) ([]byte, error) {
+	f, err := a.entry(name)
+	if err != nil {
+		return nil, err
+	}
+	if f.UncompressedSize64 > limit {
 		return nil, invalid("entry %s is %d bytes, over the limit of %d", name, f.UncompressedSize64, limit)
 	}
+	if f.Method == zip.Store {
+		return a.stored(name, f)
+	}
+	return a.inflateEntry(name, f)
+}
+
+// entryData returns a weight entry's first n bytes, n being the tensor's size from the weights
+// config: the contract. A stored entry may hold more (torch writes a view's whole storage) and is
+// read in place. A compressed one must declare exactly n bytes and is refused before inflating
+// anything otherwise: the bytes of an 864-byte weight whose entry inflates to a gigabyte are
+// either garbage or a bomb.
+func (a *archive) entryData(name string, n uint64) ([]byte, error) {
+	f, err := a.entry(name)
+	if err != nil {
+		return nil, err
+	}
+	if f.UncompressedSize64 < n {
+		return nil, invalid("entry %s holds %d bytes, the tensor needs %d", name, f.UncompressedSize64, n)
+	}
+	if f.Method == zip.Store {
+		b, err := a.stored(name, f)
+		if err != nil {
+			return nil, err
+		}
+		return b[:n:n], nil
+	}
+	if f.UncompressedSize64 != n {
+		return nil, invalid("entry %s inflates to %d bytes, the tensor needs %d (a compressed weight must be exactly its tensor)", name, f.UncompressedSize64, n)
+	}
+	return a.inflateEntry(name, f)
+}
+
+// inflateEntry decompresses a whole entry, its declared size charged to the archive's inflation
+// budget before anything is allocated, and reads one byte further, so that an entry inflating
+// past its declared size (archive/zip stops it there) or failing its checksum is refused.
+func (a *archive) inflateEntry(name string, f *zip.File) ([]byte, error) {
+	n := f.UncompressedSize64
+	if n > a.inflate {
+		return nil, invalid("entry %s: inflating its %d bytes (from %d compressed) is over the budget for compressed entries (%d× the archive's %d bytes; %d left)",
+			name, n, f.CompressedSize64, MaxInflation, len(a.data), a.inflate)
+	}
+	a.inflate -= n
 	rc, err := f.Open()
 	if err != nil {
 		return nil, invalid("entry %s: %v", name, err)
 	}
 	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, limit+1))
-	if err != nil {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(rc, b); err != nil {
+		return nil, invalid("entry %s: inflating its %d bytes: %v", name, n, err)
+	}
+	var one [1]byte
+	switch k, err := rc.Read(one[:]); {
+	case k > 0 || errors.Is(err, zip.ErrFormat):
+		return nil, invalid("entry %s inflates past the %d bytes its header declares", name, n)
+	case err != nil && err != io.EOF:
 		return nil, invalid("entry %s: %v", name, err)
 	}
 	return b, nil
 }
-
-// entryData returns a stored entry's bytes in place (no copy), or a decompressed copy.
-func (a *archive) entryData(name string) ([]byte, error) {
-	f, ok := a.files[a.root+"/"+name]
-	if !ok {
-		return nil, invalid("missing entry %s", name)
-	}
-	if f.Method == zip.Store {
-		off, err := f.DataOffset()
-		if err != nil {
-			return nil, invalid("entry %s: %v", name, err)
-		}
-		n := f.UncompressedSize64
-		if off < 0 || uint64(off) > uint64(len(a.data)) || n > uint64(len(a.data))-uint64(off) {
-			return nil, invalid("entry %s (%d bytes at %d) runs past the archive", name, n, off)
-		}
-		return a.data[off : uint64(off)+n : uint64(off)+n], nil
-	}
-	return a.read(name, maxWeightBytes)
-}
-
-// maxWeightBytes bounds a compressed entry's decompressed size (torch stores weights
-// uncompressed; a compressed one is unusual and must not expand without bound).
-const maxWeightBytes = 4 << 30
 
 var symbolName = regexp.MustCompile(`^Symbol\('([A-Za-z_][A-Za-z0-9_]*)'`)
 
@@ -220,7 +279,7 @@ func (a *archive) loadConstants(g *ir.Graph, config, dir string) error {
 	if _, ok := a.files[a.root+"/"+config]; !ok {
 		return nil
 	}
-	raw, err := a.read(config, maxJSONBytes)
+	raw, err := a.read(config, MaxJSONBytes)
 	if err != nil {
 		return err
 	}
@@ -245,23 +304,30 @@ func (a *archive) loadConstants(g *ir.Graph, config, dir string) error {
 		if path.Base(e.PathName) != e.PathName || e.PathName == "" {
 			return invalid("%s: %q names data file %q outside %s", config, fqn, e.PathName, dir)
 		}
-		data, err := a.entryData(dir + e.PathName)
+		n, ok := byteSize(meta)
+		if !ok {
+			return invalid("%s: %q is %s, more bytes than an archive can hold", config, fqn, meta)
+		}
+		data, err := a.entryData(dir+e.PathName, n)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %q: %w", config, fqn, err)
 		}
-		n := int64(meta.DType.Size())
-		for _, d := range meta.Sizes {
-			n *= d.Size
-			if n > int64(len(data)) {
-				break
-			}
-		}
-		if n > int64(len(data)) {
-			return invalid("%s: %q is %s, which needs more than the %d bytes of %s", config, fqn, meta, len(data), e.PathName)
-		}
-		g.Constants[fqn] = &ir.Constant{Meta: *meta, Data: data[:n:n]}
+		g.Constants[fqn] = &ir.Constant{Meta: *meta, Data: data}
 	}
 	return nil
+}
+
+// byteSize is a static tensor's size in bytes; false when it overflows (no archive holds it).
+func byteSize(meta *ir.TensorMeta) (uint64, bool) {
+	n := uint64(meta.DType.Size())
+	for _, d := range meta.Sizes {
+		hi, lo := bits.Mul64(n, uint64(d.Size))
+		if hi != 0 || lo > 1<<62 {
+			return 0, false
+		}
+		n = lo
+	}
+	return n, true
 }
 
 // checkContiguous refuses weights stored as views (non-default strides or an offset): their
