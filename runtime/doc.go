@@ -14,8 +14,10 @@
 // Error model: every failure wraps a sentinel (ErrOperatorMissing, ErrBackendNotRegistered,
 // ErrDelegateInit, ErrInvalidArgument, ErrKernelFailed, ...) and names the method, the
 // instruction and the operator or backend. LoadMethod resolves every kernel and backend before
-// allocating anything and reports all that are missing at once. A kernel or backend panic is
-// recovered into ErrKernelFailed; bad inputs to Execute leave the Method usable.
+// allocating anything and reports all that are missing at once. A panic in a kernel or in a
+// backend's Execute is recovered into ErrKernelFailed, one in a backend's Init into
+// ErrDelegateInit (IsAvailable and Destroy are guarded too): no panic crosses into the caller.
+// Bad inputs to Execute leave the Method usable.
 //
 // Memory: planned buffers come from the program's non_const_buffer_sizes (memory id k is buffer
 // k-1), bounded by Options.MaxPlannedBytes; tensors with bounded dynamic shapes resize within

@@ -234,11 +234,7 @@ func (m *Method) timed(chain, pc int, in *instruction, start time.Time) {
 
 func (m *Method) callKernel(ctx context.Context, chain, pc int, in *instruction) (err error) {
 	kctx := &KernelContext{Context: ctx, Method: m.name, Instruction: pc, Operator: in.kernel.Name}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: method %q instruction %d: %s panicked: %v", ErrKernelFailed, m.name, pc, in.kernel.Name, r)
-		}
-	}()
+	defer guard(&err, ErrKernelFailed, "method %q instruction %d: %s", m.name, pc, in.kernel.Name)
 	if err := in.kernel.Fn(kctx, in.args); err != nil {
 		return fmt.Errorf("%w: method %q instruction %d: %s: %w", ErrKernelFailed, m.name, pc, in.kernel.Name, err)
 	}
@@ -247,15 +243,20 @@ func (m *Method) callKernel(ctx context.Context, chain, pc int, in *instruction)
 
 func (m *Method) callDelegate(ctx context.Context, pc int, in *instruction) (err error) {
 	d := m.delegate[in.delegate]
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: method %q instruction %d: backend %s panicked: %v", ErrKernelFailed, m.name, pc, d.id, r)
-		}
-	}()
+	defer guard(&err, ErrKernelFailed, "method %q instruction %d: backend %s", m.name, pc, d.id)
 	if err := d.backend.Execute(&BackendExecutionContext{Context: ctx, Method: m.name}, d.handle, in.args); err != nil {
 		return fmt.Errorf("%w: method %q instruction %d: backend %s: %w", ErrKernelFailed, m.name, pc, d.id, err)
 	}
 	return nil
+}
+
+// guard, deferred, turns a panic of the kernel or backend code the runtime calls into an error
+// wrapping sentinel, saying who panicked: a bad program or blob must not take the caller's
+// process down (no panic crosses a package edge).
+func guard(err *error, sentinel error, format string, args ...any) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %s panicked: %v", sentinel, fmt.Sprintf(format, args...), r)
+	}
 }
 
 // truth evaluates a JumpFalse condition: a Bool, or a Bool tensor whose elements are all true.

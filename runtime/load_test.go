@@ -30,6 +30,34 @@ func (refusingBackend) Init(*runtime.BackendInitContext, []byte, []runtime.Compi
 	return nil, errors.New("blob version XN99 is not supported")
 }
 
+// panickingBackend panics where the test says, as a backend's parser might on a blob it did not
+// expect.
+type panickingBackend struct {
+	fakeBackend
+	in string // "IsAvailable", "Init" or "Destroy"
+}
+
+func (b panickingBackend) IsAvailable() bool {
+	if b.in == "IsAvailable" {
+		panic("probing the hardware")
+	}
+	return true
+}
+
+func (b panickingBackend) Init(*runtime.BackendInitContext, []byte, []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+	if b.in == "Init" {
+		var nodes []int
+		_ = nodes[3] // index out of range
+	}
+	return nil, nil
+}
+
+func (b panickingBackend) Destroy(runtime.DelegateHandle) {
+	if b.in == "Destroy" {
+		panic("double free")
+	}
+}
+
 func loadErr(t *testing.T, path, method string, reg *runtime.Registry) error {
 	t.Helper()
 	p, err := runtime.Open(path, runtime.Options{Registry: reg})
@@ -64,6 +92,10 @@ func TestLoadFailsNamingWhatIsMissing(t *testing.T) {
 			withBackend(t, "XnnpackBackend", fakeBackend{available: false}), runtime.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
 		{"backend refuses its blob", xnn, "forward",
 			withBackend(t, "XnnpackBackend", refusingBackend{fakeBackend{available: true}}), runtime.ErrDelegateInit, []string{"XnnpackBackend refused its blob", "XN99"}},
+		{"backend panics in Init", xnn, "forward",
+			withBackend(t, "XnnpackBackend", panickingBackend{in: "Init"}), runtime.ErrDelegateInit, []string{`method "forward" delegate 0: backend XnnpackBackend Init panicked`, "index out of range"}},
+		{"backend panics in IsAvailable", xnn, "forward",
+			withBackend(t, "XnnpackBackend", panickingBackend{in: "IsAvailable"}), runtime.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
 		{"unknown method", xnn, "backward", portableRegistry(t), runtime.ErrMethodNotFound, []string{`"backward"`, "forward"}},
 		{"everything missing from an empty registry", testutil.Testdata(t, "zoo", "mlp", "portable.pte"), "forward",
 			runtime.NewRegistry(), runtime.ErrOperatorMissing, []string{"aten::addmm.out", "aten::permute_copy.out", "aten::relu.out"}},
@@ -80,6 +112,20 @@ func TestLoadFailsNamingWhatIsMissing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDestroyPanic: Close releases every handle even when a backend panics releasing one.
+func TestDestroyPanic(t *testing.T) {
+	p, err := runtime.Open(testutil.Testdata(t, "zoo", "conv_relu", "xnnpack.pte"), runtime.Options{Registry: withBackend(t, "XnnpackBackend", panickingBackend{in: "Destroy"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, err := p.LoadMethod("forward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close() // must not panic
 }
 
 func withBackend(t *testing.T, id string, b runtime.Backend) *runtime.Registry {

@@ -80,11 +80,10 @@ func (p *Program) LoadMethod(name string) (*Method, error) {
 			m.Close()
 			return nil, fmt.Errorf("method %q delegate %d (%s): %w", name, i, d.ID, err)
 		}
-		ctx := &BackendInitContext{Method: name, NamedData: p.file.NamedData}
-		h, err := b.Init(ctx, blob, d.CompileSpecs)
+		h, err := initDelegate(b, &BackendInitContext{Method: name, NamedData: p.file.NamedData}, blob, d.CompileSpecs, name, i, d.ID)
 		if err != nil {
 			m.Close()
-			return nil, fmt.Errorf("%w: method %q delegate %d: backend %s refused its blob: %w", ErrDelegateInit, name, i, d.ID, err)
+			return nil, err
 		}
 		m.delegate = append(m.delegate, delegateState{id: d.ID, backend: b, handle: h})
 	}
@@ -93,6 +92,16 @@ func (p *Program) LoadMethod(name string) (*Method, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// available asks a backend whether it can run here; one that panics cannot.
+func available(b Backend) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return b.IsAvailable()
 }
 
 // checkRegistry finds every backend and kernel the plan needs and reports all that are missing.
@@ -127,7 +136,7 @@ func (p *Program) checkRegistry(plan *pte.ExecutionPlan) error {
 		case !ok:
 			errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), but this runtime has %s",
 				ErrBackendNotRegistered, plan.Name, d.ID, i, instrs, orNone(reg.BackendNames(), "no backends registered")))
-		case !b.IsAvailable():
+		case !available(b):
 			errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), which is registered but unavailable on this machine",
 				ErrBackendUnavailable, plan.Name, d.ID, i, instrs))
 		}
@@ -370,9 +379,26 @@ func (m *Method) Close() {
 	}
 	m.closed = true
 	for _, d := range m.delegate {
-		d.backend.Destroy(d.handle)
+		destroy(d)
 	}
 	m.delegate = nil
+}
+
+// initDelegate calls a backend's Init, a panic in it (a blob the backend's parser did not
+// expect) becoming an error like a refusal: the method load fails with ErrDelegateInit.
+func initDelegate(b Backend, ctx *BackendInitContext, blob []byte, specs []CompileSpec, method string, i int, id string) (h DelegateHandle, err error) {
+	defer guard(&err, ErrDelegateInit, "method %q delegate %d: backend %s Init", method, i, id)
+	if h, err = b.Init(ctx, blob, specs); err != nil {
+		return nil, fmt.Errorf("%w: method %q delegate %d: backend %s refused its blob: %w", ErrDelegateInit, method, i, id, err)
+	}
+	return h, nil
+}
+
+// destroy calls a backend's Destroy; a panic in it is dropped (Close has no error to return it
+// in, and the other handles must still be released).
+func destroy(d delegateState) {
+	defer func() { _ = recover() }()
+	d.backend.Destroy(d.handle)
 }
 
 // Name is the method's name.
