@@ -1,6 +1,7 @@
 package xnnpack
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -48,13 +49,20 @@ func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs [
 	return p, nil
 }
 
-// Execute runs a plan on the delegate call's arguments (inputs, then outputs).
+// Execute runs a plan on the delegate call's arguments (inputs, then outputs). It checks the
+// call's context after every node and returns its error, wrapped with the node it stopped at,
+// once the context is done: a cancelled call waits for at most the node running (the graph's
+// largest convolution, milliseconds at most on the zoo's full-size models), not the whole graph.
 func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateHandle, args []*runtime.EValue) error {
 	p, ok := h.(*plan)
 	if !ok {
 		return fmt.Errorf("%w: not an XNNPACK delegate handle", runtime.ErrInvalidArgument)
 	}
-	return p.execute(args)
+	c := context.Background()
+	if ctx != nil && ctx.Context != nil {
+		c = ctx.Context
+	}
+	return p.run(c, args)
 }
 
 // Destroy releases nothing: plans are garbage collected.
@@ -423,9 +431,14 @@ func (g *Graph) constant(v *Value, named func(string) ([]byte, error)) ([]float3
 
 func (p *plan) val(id uint32) *tensor { return &p.vals[p.index[id]] }
 
-// execute binds the external values to the delegate call's arguments, runs every node and
-// writes the outputs back.
-func (p *plan) execute(args []*runtime.EValue) error {
+// execute is run without a context (for tests that drive a plan directly).
+func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Background(), args) }
+
+// run binds the external values to the delegate call's arguments, runs every node and writes
+// the outputs back. It stops between nodes once ctx is done; the plan stays usable (every
+// buffer is held by one value or by the pool whichever node it stopped at, and the next call
+// binds and computes every value afresh).
+func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 	ext := func(i int) (*runtime.Tensor, error) {
 		v := &p.g.Values[i]
 		id := int(v.ExternalID)
@@ -470,7 +483,13 @@ func (p *plan) execute(args []*runtime.EValue) error {
 		}
 		p.vals[i].data = runtime.Data[float32](t)
 	}
+	done := ctx.Done()
 	for k := range p.steps {
+		select {
+		case <-done:
+			return fmt.Errorf("stopped before node %d (%s) of %d: %w", k, p.steps[k].node.OpName(), len(p.steps), ctx.Err())
+		default:
+		}
 		s := &p.steps[k]
 		if err := s.run(p, s.node); err != nil {
 			return fmt.Errorf("node %d (%s): %w", k, s.node.OpName(), err)
