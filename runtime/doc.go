@@ -19,6 +19,15 @@
 // ErrDelegateInit (IsAvailable and Destroy are guarded too): no panic crosses into the caller.
 // Bad inputs to Execute leave the Method usable.
 //
+// Cancellation: Execute checks its context before it starts, between instructions and after
+// the last, and the XNNPACK backend checks it between the nodes of a delegate; once the context
+// is done Execute returns no outputs and an error wrapping ctx.Err() (never ErrKernelFailed),
+// naming where it stopped, and the Method stays usable. A cancelled Execute therefore returns
+// once the kernel or XNNPACK node that is running finishes: on the full-size zoo models at one
+// thread (BenchmarkCancelLatency), within 2 ms at the 99th percentile and 7 ms at worst for
+// XNNPACK (whole runs of 6-19 ms), and 65 ms at worst for portable kernels (ResNet-18's largest
+// convolution, in a 0.9 s run); kernels themselves are not interrupted.
+//
 // Memory: planned buffers come from the program's non_const_buffer_sizes (memory id k is buffer
 // k-1), bounded by Options.MaxPlannedBytes; tensors with bounded dynamic shapes resize within
 // the capacity planned for their upper bounds.

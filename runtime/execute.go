@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -14,9 +15,20 @@ import (
 // Double or Bool values must equal the values the method was traced with) and returns copies of
 // the outputs, owned by the caller. Inputs are copied into the method's memory, never aliased.
 // Bad inputs return an error wrapping ErrInvalidArgument and leave the Method usable.
+//
+// ctx is checked before anything runs and after every instruction (and, by the XNNPACK backend,
+// after every node of a delegate): once it is done, Execute returns no outputs and an error
+// wrapping ctx.Err() (context.Canceled or context.DeadlineExceeded) that names the instruction
+// it stopped at. The Method stays usable.
 func (m *Method) Execute(ctx context.Context, inputs ...*EValue) ([]*EValue, error) {
 	if m.closed {
 		return nil, fmt.Errorf("%w: method %q is closed", ErrInvalidArgument, m.name)
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("method %q: not started: %w", m.name, err)
 	}
 	var start time.Time
 	if m.prof != nil {
@@ -171,19 +183,21 @@ func copyTensor(dst, src *Tensor) {
 }
 
 func (m *Method) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	// Checked between instructions: a receive from a closed channel is a few nanoseconds against
+	// a kernel's microseconds, and a nil channel (context.Background) never fires. So
+	// cancellation waits for at most the instruction running, and a delegate checks between
+	// its own nodes.
+	done := ctx.Done()
 	steps := 0
 	for c, chain := range m.chains {
 		for pc := 0; pc < len(chain); {
 			if steps++; steps > maxInstructionsPerExecute {
 				return fmt.Errorf("%w: method %q ran more than %d instructions", ErrKernelFailed, m.name, maxInstructionsPerExecute)
 			}
-			if steps&255 == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
+			select {
+			case <-done:
+				return m.stopped(ctx, c, pc)
+			default:
 			}
 			in := &chain[pc]
 			pc++
@@ -215,7 +229,30 @@ func (m *Method) run(ctx context.Context) error {
 			}
 		}
 	}
+	// Once more after the last instruction, so that a context ending during any instruction,
+	// the last included, fails the Execute.
+	select {
+	case <-done:
+		return fmt.Errorf("method %q: stopped after its last instruction: %w", m.name, ctx.Err())
+	default:
+	}
 	return nil
+}
+
+// stopped is the error of an Execute whose context ended before instruction pc of chain c.
+func (m *Method) stopped(ctx context.Context, c, pc int) error {
+	at := fmt.Sprintf("instruction %d", pc)
+	if len(m.chains) > 1 {
+		at = fmt.Sprintf("chain %d instruction %d", c, pc)
+	}
+	return fmt.Errorf("method %q: stopped before %s: %w", m.name, at, ctx.Err())
+}
+
+// ended reports whether err is ctx's own error (a kernel or backend that noticed cancellation
+// and returned it), so it is passed on as it is, not as a kernel failure.
+func ended(ctx context.Context, err error) bool {
+	cerr := ctx.Err()
+	return cerr != nil && errors.Is(err, cerr)
 }
 
 // clock reads the time only when profiling.
@@ -236,6 +273,9 @@ func (m *Method) callKernel(ctx context.Context, chain, pc int, in *instruction)
 	kctx := &KernelContext{Context: ctx, Method: m.name, Instruction: pc, Operator: in.kernel.Name}
 	defer guard(&err, ErrKernelFailed, "method %q instruction %d: %s", m.name, pc, in.kernel.Name)
 	if err := in.kernel.Fn(kctx, in.args); err != nil {
+		if ended(ctx, err) {
+			return fmt.Errorf("method %q instruction %d: %s: %w", m.name, pc, in.kernel.Name, err)
+		}
 		return fmt.Errorf("%w: method %q instruction %d: %s: %w", ErrKernelFailed, m.name, pc, in.kernel.Name, err)
 	}
 	return nil
@@ -245,6 +285,9 @@ func (m *Method) callDelegate(ctx context.Context, pc int, in *instruction) (err
 	d := m.delegate[in.delegate]
 	defer guard(&err, ErrKernelFailed, "method %q instruction %d: backend %s", m.name, pc, d.id)
 	if err := d.backend.Execute(&BackendExecutionContext{Context: ctx, Method: m.name}, d.handle, in.args); err != nil {
+		if ended(ctx, err) {
+			return fmt.Errorf("method %q instruction %d: backend %s: %w", m.name, pc, d.id, err)
+		}
 		return fmt.Errorf("%w: method %q instruction %d: backend %s: %w", ErrKernelFailed, m.name, pc, d.id, err)
 	}
 	return nil
