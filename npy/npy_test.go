@@ -327,8 +327,8 @@ func TestBadFiles(t *testing.T) {
 	}
 }
 
-// FuzzDecode checks that no input panics, that Read and Decode agree, and that whatever decodes
-// re-encodes to an equal array.
+// FuzzDecode checks that no input panics, that Read, Load's sized read of a regular file and
+// Decode agree, and that whatever decodes re-encodes to an equal array.
 func FuzzDecode(f *testing.F) {
 	dir := testutil.Testdata(f, "npy")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.npy"))
@@ -340,14 +340,17 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := Decode(b)
 		r, rerr := Read(bytes.NewReader(b))
-		if (err == nil) != (rerr == nil) {
-			t.Fatalf("Decode error %v, Read error %v", err, rerr)
+		sized, serr := read(bytes.NewReader(b), int64(len(b)))
+		if (err == nil) != (rerr == nil) || (err == nil) != (serr == nil) {
+			t.Fatalf("Decode error %v, Read error %v, sized read error %v", err, rerr, serr)
 		}
 		if err != nil {
 			return
 		}
-		if r.DType != a.DType || !slices.Equal(r.Shape, a.Shape) || !bytes.Equal(r.Data, a.Data) {
-			t.Fatal("Read and Decode disagree")
+		for _, o := range []*Array{r, sized} {
+			if o.DType != a.DType || !slices.Equal(o.Shape, a.Shape) || !bytes.Equal(o.Data, a.Data) {
+				t.Fatal("Read and Decode disagree")
+			}
 		}
 		enc, err := a.Encode()
 		if err != nil {

@@ -80,6 +80,12 @@ func FuzzParse(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// Compressed entries, which torch never writes, take the inflating paths: honest ones, and
+	// a weight whose stream runs past its declared size.
+	const weight, model = "data/weights/weight_0", "models/model.json"
+	w, js := zooEntry(f, "conv_relu", weight), zooEntry(f, "conv_relu", model)
+	f.Add(rezip(f, "conv_relu", map[string]swap{weight: honest(f, w), model: honest(f, js)}))
+	f.Add(rezip(f, "conv_relu", map[string]swap{weight: {body: deflated(f, w, 0, 1, nil), deflate: true, declared: uint64(len(w))}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = Parse(b)
 	})
