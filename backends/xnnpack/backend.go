@@ -50,9 +50,10 @@ func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs [
 }
 
 // Execute runs a plan on the delegate call's arguments (inputs, then outputs). It checks the
-// call's context after every node and returns its error, wrapped with the node it stopped at,
-// once the context is done: a cancelled call waits for at most the node running (the graph's
+// call's context before every node and, once the context is done, returns its error wrapped
+// with the node it stopped at: a cancelled call waits for at most the node running (the graph's
 // largest convolution, milliseconds at most on the zoo's full-size models), not the whole graph.
+// (The runtime checks again after the call.)
 func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateHandle, args []*runtime.EValue) error {
 	p, ok := h.(*plan)
 	if !ok {
