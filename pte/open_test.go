@@ -16,9 +16,14 @@ import (
 func TestOpenRefusesNonRegular(t *testing.T) {
 	for _, bp := range testutil.BadPaths(t) {
 		t.Run(bp.Name, func(t *testing.T) {
-			f, err := Open(bp.Path)
+			var f *File
+			var err error
+			n := testutil.Allocated(func() { f, err = Open(bp.Path) })
 			if err == nil {
 				f.Close()
+			}
+			if n > 1<<20 {
+				t.Errorf("Open allocated %d bytes refusing it", n)
 			}
 			if !errors.Is(err, ErrNotRegularFile) || !strings.Contains(err.Error(), bp.Kind) || !strings.Contains(err.Error(), bp.Path) {
 				t.Errorf("Open(%s): %v, want ErrNotRegularFile naming the path and %q", bp.Path, err, bp.Kind)

@@ -235,9 +235,13 @@ func TestBombs(t *testing.T) {
 func TestOpenRefuses(t *testing.T) {
 	for _, bp := range testutil.BadPaths(t) {
 		t.Run(bp.Name, func(t *testing.T) {
-			_, err := Open(bp.Path)
+			var err error
+			n := testutil.Allocated(func() { _, err = Open(bp.Path) })
 			if !errors.Is(err, ErrNotRegularFile) || !strings.Contains(err.Error(), bp.Kind) || !strings.Contains(err.Error(), bp.Path) {
 				t.Errorf("Open(%s): %v, want ErrNotRegularFile naming it and %q", bp.Path, err, bp.Kind)
+			}
+			if n > 1<<20 {
+				t.Errorf("Open allocated %d bytes refusing it", n)
 			}
 		})
 	}
