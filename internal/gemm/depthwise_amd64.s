@@ -8,7 +8,8 @@
 // channel c < n (a multiple of 8), out[p*n+c] = clamp(bias[c] + sum over t < ntaps of
 // in(p,t)[c] * w[t*wstride+c], lo, hi), where in(p,t) = x + offs[p*ntaps+t] floats, or zero when
 // that offset is negative (padding). Channels go 64 at a time (four zmm accumulators share each
-// tap's address computation), then 16, then a last 8 in a ymm.
+// tap's address computation), then 16, then a last 8 in a ymm. The clamp keeps a NaN (bound as
+// VMAXPS/VMINPS's first source, value as the second, which they return on NaN), as XNNPACK's.
 TEXT ·dwConv512(SB), NOSPLIT, $0-88
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), R13
@@ -58,14 +59,14 @@ dz64t:
 	ADDQ R10, AX
 	DECQ DX
 	JNZ dz64t
-	VMAXPS Z14, Z0, Z0
-	VMINPS Z15, Z0, Z0
-	VMAXPS Z14, Z1, Z1
-	VMINPS Z15, Z1, Z1
-	VMAXPS Z14, Z2, Z2
-	VMINPS Z15, Z2, Z2
-	VMAXPS Z14, Z3, Z3
-	VMINPS Z15, Z3, Z3
+	VMAXPS Z0, Z14, Z0
+	VMINPS Z0, Z15, Z0
+	VMAXPS Z1, Z14, Z1
+	VMINPS Z1, Z15, Z1
+	VMAXPS Z2, Z14, Z2
+	VMINPS Z2, Z15, Z2
+	VMAXPS Z3, Z14, Z3
+	VMINPS Z3, Z15, Z3
 	VMOVUPS Z0, (DI)(BX*1)
 	VMOVUPS Z1, 64(DI)(BX*1)
 	VMOVUPS Z2, 128(DI)(BX*1)
@@ -92,8 +93,8 @@ dz16t:
 	ADDQ R10, AX
 	DECQ DX
 	JNZ dz16t
-	VMAXPS Z14, Z0, Z0
-	VMINPS Z15, Z0, Z0
+	VMAXPS Z0, Z14, Z0
+	VMINPS Z0, Z15, Z0
 	VMOVUPS Z0, (DI)(BX*1)
 	ADDQ $64, BX
 	JMP dz16
@@ -115,8 +116,8 @@ dz8t:
 	ADDQ R10, AX
 	DECQ DX
 	JNZ dz8t
-	VMAXPS Y14, Y0, Y0
-	VMINPS Y15, Y0, Y0
+	VMAXPS Y0, Y14, Y0
+	VMINPS Y0, Y15, Y0
 	VMOVUPS Y0, (DI)(BX*1)
 	ADDQ $32, BX
 	JMP dz8
@@ -170,8 +171,8 @@ dy8t:
 	ADDQ R10, AX
 	DECQ DX
 	JNZ dy8t
-	VMAXPS Y14, Y0, Y0
-	VMINPS Y15, Y0, Y0
+	VMAXPS Y0, Y14, Y0
+	VMINPS Y0, Y15, Y0
 	VMOVUPS Y0, (DI)(BX*1)
 	ADDQ $32, BX
 	JMP dy8

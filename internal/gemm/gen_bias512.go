@@ -164,10 +164,12 @@ func main() {
 			w("\tMOVQ c+32(FP), DX")
 			w("\tMOVQ ldc+40(FP), R15")
 			w("\tSHLQ $2, R15")
+			// The bound is the first source and the accumulator the second, which VMAXPS and
+			// VMINPS return when either is NaN: a NaN result stays NaN, as in XNNPACK's GEMMs.
 			for i := 0; i < r; i++ {
 				for v := 0; v < vecs; v++ {
-					w("\tVMAXPS Z30, %s, %s", acc(0, i, v), acc(0, i, v))
-					w("\tVMINPS Z31, %s, %s", acc(0, i, v), acc(0, i, v))
+					w("\tVMAXPS %s, Z30, %s", acc(0, i, v), acc(0, i, v))
+					w("\tVMINPS %s, Z31, %s", acc(0, i, v), acc(0, i, v))
 					w("\tVMOVUPS %s, %d(DX)", acc(0, i, v), 64*v)
 				}
 				if i < r-1 {

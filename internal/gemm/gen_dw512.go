@@ -84,8 +84,9 @@ func main() {
 				w("\tVFMADD231PS "+addr+", Z%d, K1, Z26", rows[kh], kh*k+kw)
 			}
 		}
-		w("\tVMAXPS Z30, Z26, Z26")
-		w("\tVMINPS Z31, Z26, Z26")
+		// Bound first, accumulator second (returned when either is NaN): NaN stays NaN.
+		w("\tVMAXPS Z26, Z30, Z26")
+		w("\tVMINPS Z26, Z31, Z26")
 		w("\tVMOVUPS Z26, K1, (BX)")
 		for kh := 0; kh < k; kh++ {
 			w("\tADDQ R13, %s", rows[kh])

@@ -4,14 +4,62 @@ package gemm
 
 //go:generate go run gen_bias512.go
 
-import "golang.org/x/sys/cpu"
+import (
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX2 selects the assembly kernels, which need AVX2 and FMA3; useAVX512 the AVX-512F 14x32
 // kernels (32 registers hold a 14x32 tile of accumulators, two B vectors and two broadcasts).
 var (
-	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	useAVX512 = useAVX2 && cpu.X86.HasAVX512F
+	useAVX2   = cpuAVX2
+	useAVX512 = cpuAVX512
 )
+
+// What the CPU has, whatever UseISA selected.
+var (
+	cpuAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	cpuAVX512 = cpuAVX2 && cpu.X86.HasAVX512F
+)
+
+// ISAs lists the kernel sets this build can run on this CPU, the default first: "avx512",
+// "avx2" (each only where the CPU has it) and "go", the portable kernels.
+func ISAs() []string {
+	var s []string
+	if cpuAVX512 {
+		s = append(s, "avx512")
+	}
+	if cpuAVX2 {
+		s = append(s, "avx2")
+	}
+	return append(s, "go")
+}
+
+// UseISA makes the kernels of isa (one of ISAs) the ones that run, so tests can take every
+// path on one machine, and returns a function that restores the previous choice. Packed weights
+// depend on the choice: pack after calling it. Not safe while kernels run.
+func UseISA(isa string) (restore func(), err error) {
+	saved := [...]any{useAVX2, useAVX512, biasMR, panelNR, rowKernels}
+	restore = func() {
+		useAVX2, useAVX512, biasMR, panelNR, rowKernels = saved[0].(bool), saved[1].(bool), saved[2].(int), saved[3].(int), saved[4].(bool)
+	}
+	switch {
+	case isa == "avx512" && cpuAVX512:
+		useAVX2, useAVX512 = true, true
+	case isa == "avx2" && cpuAVX2:
+		useAVX2, useAVX512 = true, false
+	case isa == "go":
+		useAVX2, useAVX512 = false, false
+	default:
+		return func() {}, fmt.Errorf("gemm: kernel set %q is not available here (%v)", isa, ISAs())
+	}
+	biasMR, panelNR, rowKernels = MR, NR, false
+	if useAVX512 {
+		biasMR, panelNR, rowKernels = 14, 32, true
+	}
+	return restore, nil
+}
 
 // biasMR is the row count of a full tile; panelNR the width PackB packs panels to.
 var (
@@ -72,7 +120,8 @@ func MulAdd(acc, x, w []float32) {
 	}
 }
 
-// Clamp sets every element to min(max(x, lo), hi), branch-free (a NaN becomes lo).
+// Clamp sets every element to min(max(x, lo), hi), branch-free; a NaN stays NaN (XNNPACK's
+// clamp, see clampGo).
 func Clamp(d []float32, lo, hi float32) {
 	v := len(d) &^ 7
 	if useAVX2 && v > 0 {

@@ -29,7 +29,9 @@ madone:
 // func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
 //
 // c[6x16, row stride ldc] = clamp(bias[16] + a[6 rows, stride lda] x b[k x 16], lo, hi): the
-// accumulators start from the bias and the clamp is applied before the one store.
+// accumulators start from the bias and the clamp is applied before the one store. The clamp
+// takes the bound as VMAXPS/VMINPS's first source and the value as the second, which they return
+// when either is NaN: a NaN result stays NaN, as in XNNPACK.
 TEXT ·kernel6x16Bias(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
@@ -94,45 +96,45 @@ bdone:
 	VBROADCASTSS lo+56(FP), Y14
 	VBROADCASTSS hi+60(FP), Y15
 	MOVQ DX, AX
-	VMAXPS Y14, Y0, Y0
-	VMINPS Y15, Y0, Y0
-	VMAXPS Y14, Y1, Y1
-	VMINPS Y15, Y1, Y1
+	VMAXPS Y0, Y14, Y0
+	VMINPS Y0, Y15, Y0
+	VMAXPS Y1, Y14, Y1
+	VMINPS Y1, Y15, Y1
 	VMOVUPS Y0, 0(AX)
 	VMOVUPS Y1, 32(AX)
 	ADDQ R15, AX
-	VMAXPS Y14, Y2, Y2
-	VMINPS Y15, Y2, Y2
-	VMAXPS Y14, Y3, Y3
-	VMINPS Y15, Y3, Y3
+	VMAXPS Y2, Y14, Y2
+	VMINPS Y2, Y15, Y2
+	VMAXPS Y3, Y14, Y3
+	VMINPS Y3, Y15, Y3
 	VMOVUPS Y2, 0(AX)
 	VMOVUPS Y3, 32(AX)
 	ADDQ R15, AX
-	VMAXPS Y14, Y4, Y4
-	VMINPS Y15, Y4, Y4
-	VMAXPS Y14, Y5, Y5
-	VMINPS Y15, Y5, Y5
+	VMAXPS Y4, Y14, Y4
+	VMINPS Y4, Y15, Y4
+	VMAXPS Y5, Y14, Y5
+	VMINPS Y5, Y15, Y5
 	VMOVUPS Y4, 0(AX)
 	VMOVUPS Y5, 32(AX)
 	ADDQ R15, AX
-	VMAXPS Y14, Y6, Y6
-	VMINPS Y15, Y6, Y6
-	VMAXPS Y14, Y7, Y7
-	VMINPS Y15, Y7, Y7
+	VMAXPS Y6, Y14, Y6
+	VMINPS Y6, Y15, Y6
+	VMAXPS Y7, Y14, Y7
+	VMINPS Y7, Y15, Y7
 	VMOVUPS Y6, 0(AX)
 	VMOVUPS Y7, 32(AX)
 	ADDQ R15, AX
-	VMAXPS Y14, Y8, Y8
-	VMINPS Y15, Y8, Y8
-	VMAXPS Y14, Y9, Y9
-	VMINPS Y15, Y9, Y9
+	VMAXPS Y8, Y14, Y8
+	VMINPS Y8, Y15, Y8
+	VMAXPS Y9, Y14, Y9
+	VMINPS Y9, Y15, Y9
 	VMOVUPS Y8, 0(AX)
 	VMOVUPS Y9, 32(AX)
 	ADDQ R15, AX
-	VMAXPS Y14, Y10, Y10
-	VMINPS Y15, Y10, Y10
-	VMAXPS Y14, Y11, Y11
-	VMINPS Y15, Y11, Y11
+	VMAXPS Y10, Y14, Y10
+	VMINPS Y10, Y15, Y10
+	VMAXPS Y11, Y14, Y11
+	VMINPS Y11, Y15, Y11
 	VMOVUPS Y10, 0(AX)
 	VMOVUPS Y11, 32(AX)
 	VZEROUPPER
@@ -140,7 +142,8 @@ bdone:
 
 // func clamp8(d *float32, n int, lo float32, hi float32)
 //
-// d[i] = min(max(d[i], lo), hi) for i < n; n is a multiple of 8.
+// d[i] = min(max(d[i], lo), hi) for i < n; n is a multiple of 8. A NaN stays NaN: the value is
+// the second source, which VMAXPS and VMINPS return when either is NaN (XNNPACK's clamp).
 TEXT ·clamp8(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ n+8(FP), CX
@@ -150,8 +153,8 @@ TEXT ·clamp8(SB), NOSPLIT, $0-24
 	JEQ cdone
 cloop:
 	VMOVUPS 0(DI), Y0
-	VMAXPS Y1, Y0, Y0
-	VMINPS Y2, Y0, Y0
+	VMAXPS Y0, Y1, Y0
+	VMINPS Y0, Y2, Y0
 	VMOVUPS Y0, 0(DI)
 	ADDQ $32, DI
 	DECQ CX
@@ -182,8 +185,8 @@ TEXT ·hswish8(SB), NOSPLIT, $0-24
 hsloop:
 	VMOVUPS (SI), Y0
 	VADDPS Y12, Y0, Y1
-	VMAXPS Y14, Y1, Y1
-	VMINPS Y13, Y1, Y1
+	VMAXPS Y1, Y14, Y1
+	VMINPS Y1, Y13, Y1
 	VMULPS Y1, Y0, Y0
 	VDIVPS Y13, Y0, Y0
 	VMOVUPS Y0, (DI)

@@ -2,6 +2,20 @@
 
 package gemm
 
+import "fmt"
+
+// ISAs lists the kernel sets this build can run: here only "go", the portable kernels.
+func ISAs() []string { return []string{"go"} }
+
+// UseISA selects a kernel set (only "go" here) and returns a function that restores the previous
+// choice.
+func UseISA(isa string) (restore func(), err error) {
+	if isa != "go" {
+		return func() {}, fmt.Errorf("gemm: kernel set %q is not available here (%v)", isa, ISAs())
+	}
+	return func() {}, nil
+}
+
 // MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).
 func MulAdd(acc, x, w []float32) {
 	x, w = x[:len(acc)], w[:len(acc)]
@@ -30,7 +44,8 @@ func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c 
 	kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 }
 
-// Clamp sets every element to min(max(x, lo), hi) (a NaN becomes lo, as the vector kernel does).
+// Clamp sets every element to min(max(x, lo), hi); a NaN stays NaN (XNNPACK's clamp, see
+// clampGo).
 func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }
 
 // Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src).

@@ -81,16 +81,7 @@ func kernelBiasGo(mr, nr int, a []float32, lda int, panel, bias []float32, c []f
 				t[j] += av * b[j]
 			}
 		}
-		for j, x := range t {
-			// Written as max-then-min like the vector kernel (a NaN becomes lo there too).
-			if !(x > lo) {
-				x = lo
-			}
-			if !(x < hi) {
-				x = hi
-			}
-			t[j] = x
-		}
+		clampGo(t, lo, hi)
 	}
 }
 
@@ -193,14 +184,16 @@ const (
 	rowsOuterMaxB   = 256 << 10
 )
 
-// clampGo is the scalar clamp with the vector kernel's NaN behaviour: VMAXPS returns its second
-// source, the bound, when an element is NaN, so a NaN becomes lo.
+// clampGo is the scalar clamp with the vector kernels' (and XNNPACK's) NaN behaviour: a NaN
+// stays NaN. XNNPACK clamps as max(min, x) then min(max, x), the bound first, and x86 VMAXPS and
+// VMINPS return their second source when either is NaN, so a NaN passes both; the comparisons
+// below are false for a NaN the same way.
 func clampGo(d []float32, lo, hi float32) {
 	for i, x := range d {
-		if !(x > lo) {
+		if lo > x {
 			x = lo
 		}
-		if !(x < hi) {
+		if hi < x {
 			x = hi
 		}
 		d[i] = x
