@@ -1,7 +1,6 @@
 package xnnpack
 
 import (
-	"math"
 	"slices"
 	"sync/atomic"
 
@@ -457,48 +456,99 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 		pt, pl := int(pp.PadTop), int(pp.PadLeft)
 		OH, OW := outSize(H, pt, int(pp.PadBottom), PH, sh, dh), outSize(W, pl, int(pp.PadRight), PW, sw, dw)
 		y := p.out(n.Outputs[0], []int{N, OH, OW, C})
-		ninf := float32(math.Inf(-1))
-		// Each output pixel folds its in-bounds taps in whole-pixel vector steps over channels.
+		lo, hi := n.OutputMin, n.OutputMax
+		if isMax {
+			if len(y.data) > 0 && (H < 1 || W < 1 || PH < 1 || PW < 1) {
+				return errorf("max pooling %dx%d of a %v input", PH, PW, x.dims)
+			}
+			p.parallel(N*OH, 1, 4*N*OH*OW*C*PH*PW, func(r0, r1 int) {
+				for r := r0; r < r1; r++ {
+					maxPoolRow(y.data, x.data, r/OH, r%OH, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl, OH, OW, lo, hi)
+				}
+			})
+			return nil
+		}
 		p.parallel(N*OH, 1, 4*N*OH*OW*C*PH*PW, func(r0, r1 int) {
 			for r := r0; r < r1; r++ {
 				b, oh := r/OH, r%OH
 				for ow := 0; ow < OW; ow++ {
 					out := y.data[((b*OH+oh)*OW+ow)*C:][:C]
-					if isMax {
-						for c := range out {
-							out[c] = ninf
-						}
-					} else {
-						clear(out)
+					count := avgPoolSum(out, x.data, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl)
+					inv := float32(0)
+					if count > 0 {
+						inv = 1 / float32(count)
 					}
-					count := 0
-					if !isMax {
-						count = avgPoolSum(out, x.data, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl)
-					}
-					for kh := 0; isMax && kh < PH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						if ih < 0 || ih >= H {
-							continue
+					for c, v := range out {
+						// XNNPACK's average pooling clamps as max(v, min) then min(v, max), the
+						// value first: x86 MAXPS returns its second source on NaN, so a NaN
+						// average becomes the lower bound (-Inf without a range), where PyTorch
+						// and the portable kernel keep NaN.
+						v *= inv
+						if !(v > lo) {
+							v = lo
 						}
-						for kw := 0; kw < PW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							if iw < 0 || iw >= W {
-								continue
-							}
-							gemm.MaxInto(out, x.data[((b*H+ih)*W+iw)*C:][:C])
+						if !(v < hi) {
+							v = hi
 						}
-					}
-					if !isMax && count > 0 {
-						inv := 1 / float32(count)
-						for c := range out {
-							out[c] *= inv
-						}
+						out[c] = v
 					}
 				}
 			}
 		})
 		return nil
 	}
+}
+
+// maxPoolRow computes output row oh of image b as XNNPACK's max pooling does, so NaN and
+// infinities come out as the official runtime's: the window's taps in its indirection order
+// (kernel column by column, rows inside), taps in the padding moved into the input
+// (poolTapCoord), folded nine at a time by gemm.MaxPool9.
+func maxPoolRow(y, x []float32, b, oh, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl, OH, OW int, lo, hi float32) {
+	var ihBuf, iwBuf [16]int
+	ihs, iws := ihBuf[:0], iwBuf[:0]
+	if PH > len(ihBuf) {
+		ihs = make([]int, 0, PH)
+	}
+	if PW > len(iwBuf) {
+		iws = make([]int, 0, PW)
+	}
+	for kh := 0; kh < PH; kh++ {
+		ihs = append(ihs, poolTapCoord(oh*sh+kh*dh, pt, H, dh))
+	}
+	iws = iws[:PW]
+	K := PH * PW
+	for ow := 0; ow < OW; ow++ {
+		for kw := 0; kw < PW; kw++ {
+			iws[kw] = poolTapCoord(ow*sw+kw*dw, pl, W, dw)
+		}
+		out := y[((b*OH+oh)*OW+ow)*C:][:C]
+		for start := 0; start < K; start += 9 {
+			var taps [9][]float32
+			for j := range taps {
+				if start+j >= K {
+					taps[j] = taps[0] // a short last pass repeats its first tap, as XNNPACK's
+					continue
+				}
+				kw, kh := (start+j)/PH, (start+j)%PH
+				taps[j] = x[((b*H+ihs[kh])*W+iws[kw])*C:][:C]
+			}
+			gemm.MaxPool9(out, &taps, start == 0, lo, hi)
+		}
+	}
+}
+
+// poolTapCoord is the input row (or column) XNNPACK's max-pooling indirection reads for the tap
+// at padded coordinate v = out·stride + k·dilation: a tap in the padding is moved into the input
+// in steps of the dilation (to the first or last row without dilation), never skipped, so it
+// repeats an input value; with NaN that decides which NaNs the fold keeps.
+func poolTapCoord(v, pad, size, dil int) int {
+	for v < pad {
+		v += dil
+	}
+	for v >= size+pad && v > 0 {
+		v = max(v-dil, 0)
+	}
+	return min(max(v-pad, 0), size-1)
 }
 
 // avgPoolSum writes the sum of one output pixel's pooling taps into out, in XNNPACK's order so

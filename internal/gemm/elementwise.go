@@ -32,12 +32,43 @@ func addGo(dst, a, b []float32) {
 	}
 }
 
-func maxIntoGo(dst, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		if v > dst[i] || v != v {
-			dst[i] = v
+// x86 MAXPS and MINPS, which XNNPACK's pooling kernels are written in: the first operand when it
+// compares greater (smaller), else the second, so a NaN in either gives the second.
+func maxps(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func minps(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// maxPool9Go is one pass of XNNPACK's 9-tap max-pooling microkernel (the x86 one of the XNNPACK
+// in ExecuTorch 1.5.1) over a window's taps, channel by channel: the taps reduce as
+// max(max(max(t2,t3), max(t4,t5)), max(max(max(t0,t1), t8), max(t6,t7))) with maxps's operand
+// order; the first pass then takes max(acc, lo), a later one max(dst, acc) (dst holding the
+// earlier passes' result); every pass ends with min(acc, hi). So whether a NaN tap survives
+// depends on its position, and a NaN left by the first pass becomes lo, by a later one hi. That
+// is what the official runtime returns (its max pooling never outputs NaN), unlike PyTorch, whose
+// max pooling is NaN when any tap is.
+func maxPool9Go(dst []float32, t *[9][]float32, first bool, lo, hi float32) {
+	t0, t1, t2, t3, t4, t5, t6, t7, t8 := t[0][:len(dst)], t[1][:len(dst)], t[2][:len(dst)], t[3][:len(dst)],
+		t[4][:len(dst)], t[5][:len(dst)], t[6][:len(dst)], t[7][:len(dst)], t[8][:len(dst)]
+	for c := range dst {
+		m018 := maxps(maxps(t0[c], t1[c]), t8[c])
+		m2345 := maxps(maxps(t2[c], t3[c]), maxps(t4[c], t5[c]))
+		acc := maxps(m2345, maxps(m018, maxps(t6[c], t7[c])))
+		if first {
+			acc = maxps(acc, lo)
+		} else {
+			acc = maxps(dst[c], acc)
 		}
+		dst[c] = minps(acc, hi)
 	}
 }
 

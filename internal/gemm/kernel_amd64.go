@@ -202,18 +202,29 @@ func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []
 }
 
 //go:noescape
-func vmaxNaN8(dst *float32, src *float32, n int)
+func maxPool9x8(dst *float32, taps *[9]*float32, n int, first bool, lo float32, hi float32)
 
-// MaxInto sets dst[i] = max(dst[i], src[i]), NaN if either is NaN (src at least as long as dst).
-func MaxInto(dst, src []float32) {
-	src = src[:len(dst)]
-	v := len(dst) &^ 7
+// MaxPool9 folds nine taps of a max-pooling window into dst (every tap at least as long) as
+// XNNPACK's 9-tap max-pooling microkernel does, NaN for NaN: see maxPool9Go.
+func MaxPool9(dst []float32, taps *[9][]float32, first bool, lo, hi float32) {
+	n := len(dst)
+	v := n &^ 7
 	if useAVX2 && v > 0 {
-		vmaxNaN8(&dst[0], &src[0], v)
+		var p [9]*float32
+		for i := range taps {
+			p[i] = &taps[i][:n][0]
+		}
+		maxPool9x8(&dst[0], &p, v, first, lo, hi)
 	} else {
 		v = 0
 	}
-	maxIntoGo(dst[v:], src[v:])
+	if v < n {
+		var tail [9][]float32
+		for i := range taps {
+			tail[i] = taps[i][v:n]
+		}
+		maxPool9Go(dst[v:], &tail, first, lo, hi)
+	}
 }
 
 //go:noescape

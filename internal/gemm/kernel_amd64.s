@@ -244,29 +244,62 @@ vadone:
 	VZEROUPPER
 	RET
 
-// func vmaxNaN8(dst *float32, src *float32, n int)
+// func maxPool9x8(dst *float32, taps *[9]*float32, n int, first bool, lo float32, hi float32)
 //
-// dst[i] = max(dst[i], src[i]) for i < n (a multiple of 8), NaN-propagating from either side (a
-// NaN already in dst stays): VMAXPS returns its second source when either is NaN, which
-// propagates src's NaN, and a blend on dst's unordered mask keeps dst's.
-TEXT ·vmaxNaN8(SB), NOSPLIT, $0-24
+// For c < n (a multiple of 8): XNNPACK's 9-tap max-pooling fold of taps[0..8][c] into dst[c]
+// (maxPool9Go), in its operand order. Go's VMAXPS b, a, d is Intel's vmaxps d, a, b: a when a > b,
+// else b, so b whenever either is NaN, which decides which NaNs survive the tree.
+TEXT ·maxPool9x8(SB), NOSPLIT, $0-36
 	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
+	MOVQ taps+8(FP), AX
+	MOVQ 0(AX), R8
+	MOVQ 8(AX), R9
+	MOVQ 16(AX), R10
+	MOVQ 24(AX), R11
+	MOVQ 32(AX), R12
+	MOVQ 40(AX), R13
+	MOVQ 48(AX), R14
+	MOVQ 56(AX), R15
+	MOVQ 64(AX), BX
 	MOVQ n+16(FP), CX
+	MOVBLZX first+24(FP), DX
+	VBROADCASTSS lo+28(FP), Y14
+	VBROADCASTSS hi+32(FP), Y15
+	XORQ SI, SI
 	SHRQ $3, CX
-	JEQ mxdone
-mxloop:
-	VMOVUPS (DI), Y0
-	VMOVUPS (SI), Y1
-	VMAXPS Y1, Y0, Y2
-	VCMPPS $3, Y0, Y0, Y3
-	VBLENDVPS Y3, Y0, Y2, Y2
-	VMOVUPS Y2, (DI)
+	JEQ mpdone
+mploop:
+	VMOVUPS (R8)(SI*1), Y0
+	VMOVUPS (R9)(SI*1), Y1
+	VMOVUPS (R10)(SI*1), Y2
+	VMOVUPS (R11)(SI*1), Y3
+	VMOVUPS (R12)(SI*1), Y4
+	VMOVUPS (R13)(SI*1), Y5
+	VMOVUPS (R14)(SI*1), Y6
+	VMOVUPS (R15)(SI*1), Y7
+	VMOVUPS (BX)(SI*1), Y8
+	VMAXPS Y1, Y0, Y0 // max(t0, t1)
+	VMAXPS Y8, Y0, Y0 // max(., t8)
+	VMAXPS Y3, Y2, Y2 // max(t2, t3)
+	VMAXPS Y5, Y4, Y4 // max(t4, t5)
+	VMAXPS Y7, Y6, Y6 // max(t6, t7)
+	VMAXPS Y4, Y2, Y2 // max(t23, t45)
+	VMAXPS Y6, Y0, Y0 // max(t018, t67)
+	VMAXPS Y0, Y2, Y2 // max(t2345, t01678)
+	TESTQ DX, DX
+	JEQ mplater
+	VMAXPS Y14, Y2, Y2 // first pass: max(acc, lo)
+	JMP mpstore
+mplater:
+	VMOVUPS (DI)(SI*1), Y9
+	VMAXPS Y2, Y9, Y2 // later passes: max(previous, acc)
+mpstore:
+	VMINPS Y15, Y2, Y2 // min(acc, hi)
+	VMOVUPS Y2, (DI)(SI*1)
 	ADDQ $32, SI
-	ADDQ $32, DI
 	DECQ CX
-	JNZ mxloop
-mxdone:
+	JNZ mploop
+mpdone:
 	VZEROUPPER
 	RET
 

@@ -62,8 +62,11 @@ func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []
 	return false
 }
 
-// MaxInto sets dst[i] = max(dst[i], src[i]), NaN if either is NaN.
-func MaxInto(dst, src []float32) { maxIntoGo(dst, src) }
+// MaxPool9 folds nine taps of a max-pooling window into dst (every tap at least as long) as
+// XNNPACK's 9-tap max-pooling microkernel does, NaN for NaN: see maxPool9Go.
+func MaxPool9(dst []float32, taps *[9][]float32, first bool, lo, hi float32) {
+	maxPool9Go(dst, taps, first, lo, hi)
+}
 
 // stridedCopyVector has no vector kernel here.
 func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {

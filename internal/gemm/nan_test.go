@@ -182,6 +182,63 @@ func TestDepthwiseNaN(t *testing.T) {
 	})
 }
 
+// TestMaxPool9 checks the vector fold against the scalar one on windows full of NaN and
+// infinities (bit for bit, NaN for NaN), and the scalar one on windows whose results the official
+// runtime gave (testdata/nan/ops/pool: a 2x2 window's taps are (0,0), (1,0), (0,1), (1,1), the
+// missing five repeat the first).
+func TestMaxPool9(t *testing.T) {
+	for _, tc := range []struct {
+		taps []float32 // the window's taps in XNNPACK's order; fewer than 9 repeat taps[0]
+		want float32
+	}{
+		{[]float32{0.13, nan, nan, 0.07}, 0.13},    // a NaN behind the first tap drops
+		{[]float32{nan, -0.23, -0.28, pinf}, ninf}, // a NaN first tap survives the tree, then max(NaN, lo) = lo
+		{[]float32{pinf, nan, nan, 1.61}, pinf},
+		{[]float32{-0.30, pinf, nan, -1.85}, pinf},
+		{[]float32{1, 2, 3, 4, 5, 6, 7, 8, 9}, 9},
+		{[]float32{1, 2, nan, 4, 5, 6, 7, 8, 9}, 9},
+		{[]float32{nan, nan, nan, nan}, ninf},
+	} {
+		var taps [9][]float32
+		for i := range taps {
+			v := tc.taps[0]
+			if i < len(tc.taps) {
+				v = tc.taps[i]
+			}
+			taps[i] = []float32{v}
+		}
+		out := []float32{0}
+		maxPool9Go(out, &taps, true, ninf, pinf)
+		if !sameClass(out[0], float64(tc.want), 0) {
+			t.Errorf("window %v: %v, want %v", tc.taps, out[0], tc.want)
+		}
+	}
+	eachISA(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(37, 38))
+		for _, n := range []int{1, 8, 13, 16, 64, 67} {
+			for _, first := range []bool{true, false} {
+				for _, rg := range clampRanges {
+					var taps [9][]float32
+					for i := range taps {
+						taps[i] = randSlice(r, n+i)
+						specials(r, taps[i], 3)
+					}
+					prev := randSlice(r, n)
+					specials(r, prev, 3)
+					got, want := append([]float32(nil), prev...), append([]float32(nil), prev...)
+					MaxPool9(got, &taps, first, rg[0], rg[1])
+					maxPool9Go(want, &taps, first, rg[0], rg[1])
+					for c := range got {
+						if !sameClass(got[c], float64(want[c]), 0) {
+							t.Fatalf("n=%d first=%v range %v: [%d] = %v, want %v", n, first, rg, c, got[c], want[c])
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
 // TestSumRowsNaN: a global average pool's column sums keep NaN, and +Inf plus -Inf is NaN.
 func TestSumRowsNaN(t *testing.T) {
 	eachISA(t, func(t *testing.T) {
