@@ -19,30 +19,28 @@ const (
 // and pooling values are NHWC, filters OHWI ([out, kh, kw, in/groups]), depthwise filters
 // [1, kh, kw, channels].
 var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
-	schema.XNodeUnionXNNAdd:        binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
-	schema.XNodeUnionXNNSubtract:   binaryOp(func(x, y float32) float32 { return x - y }),
-	schema.XNodeUnionXNNMultiply:   binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
-	schema.XNodeUnionXNNDiv:        binaryOp(func(x, y float32) float32 { return x / y }),
-	schema.XNodeUnionXNNMinimum:    binaryOp(minNaN),
-	schema.XNodeUnionXNNMaximum:    binaryOp(maxNaN),
-	schema.XNodeUnionXNNClamp:      unaryOp(func(x float32) float32 { return x }), // range applied by clampOutput
-	schema.XNodeUnionXNNCopy:       unaryOp(func(x float32) float32 { return x }),
-	schema.XNodeUnionXNNConvert:    unaryOp(func(x float32) float32 { return x }), // fp32 to fp32 only
-	schema.XNodeUnionXNNAbs:        unaryOp(func(x float32) float32 { return float32(math.Abs(float64(x))) }),
-	schema.XNodeUnionXNNNegate:     unaryOp(func(x float32) float32 { return -x }),
-	schema.XNodeUnionXNNSquare:     unaryOp(func(x float32) float32 { return x * x }),
-	schema.XNodeUnionXNNSquareRoot: unaryOp(func(x float32) float32 { return float32(math.Sqrt(float64(x))) }),
-	schema.XNodeUnionXNNReciprocalSquareRoot: unaryOp(func(x float32) float32 {
-		return float32(1 / math.Sqrt(float64(x)))
-	}),
-	schema.XNodeUnionXNNFloor:   unaryOp(func(x float32) float32 { return float32(math.Floor(float64(x))) }),
-	schema.XNodeUnionXNNCeiling: unaryOp(func(x float32) float32 { return float32(math.Ceil(float64(x))) }),
-	schema.XNodeUnionXNNExp:     unaryOp(func(x float32) float32 { return float32(math.Exp(float64(x))) }),
-	schema.XNodeUnionXNNLog:     unaryOp(func(x float32) float32 { return float32(math.Log(float64(x))) }),
-	schema.XNodeUnionXNNSin:     unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
-	schema.XNodeUnionXNNCos:     unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
-	schema.XNodeUnionXNNTanh:    unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
-	schema.XNodeUnionXNNSigmoid: unaryOp(func(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }),
+	schema.XNodeUnionXNNAdd:                  binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
+	schema.XNodeUnionXNNSubtract:             binaryOp(func(x, y float32) float32 { return x - y }),
+	schema.XNodeUnionXNNMultiply:             binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
+	schema.XNodeUnionXNNDiv:                  binaryOp(func(x, y float32) float32 { return x / y }),
+	schema.XNodeUnionXNNMinimum:              minMaxOp(minps),
+	schema.XNodeUnionXNNMaximum:              minMaxOp(maxps),
+	schema.XNodeUnionXNNClamp:                unaryOp(func(x float32) float32 { return x }), // range applied by clampOutput
+	schema.XNodeUnionXNNCopy:                 unaryOp(func(x float32) float32 { return x }),
+	schema.XNodeUnionXNNConvert:              unaryOp(func(x float32) float32 { return x }), // fp32 to fp32 only
+	schema.XNodeUnionXNNAbs:                  unaryOp(func(x float32) float32 { return float32(math.Abs(float64(x))) }),
+	schema.XNodeUnionXNNNegate:               unaryOp(func(x float32) float32 { return -x }),
+	schema.XNodeUnionXNNSquare:               unaryOp(func(x float32) float32 { return x * x }),
+	schema.XNodeUnionXNNSquareRoot:           unaryOp(xnnSqrt),
+	schema.XNodeUnionXNNReciprocalSquareRoot: unaryOp(xnnRsqrt),
+	schema.XNodeUnionXNNFloor:                unaryOp(func(x float32) float32 { return float32(math.Floor(float64(x))) }),
+	schema.XNodeUnionXNNCeiling:              unaryOp(func(x float32) float32 { return float32(math.Ceil(float64(x))) }),
+	schema.XNodeUnionXNNExp:                  unaryOp(xnnExp),
+	schema.XNodeUnionXNNLog:                  unaryOp(xnnLog),
+	schema.XNodeUnionXNNSin:                  unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
+	schema.XNodeUnionXNNCos:                  unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
+	schema.XNodeUnionXNNTanh:                 unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
+	schema.XNodeUnionXNNSigmoid:              unaryOp(func(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }),
 	schema.XNodeUnionXNNGelu: unaryOp(func(x float32) float32 {
 		return float32(0.5 * float64(x) * (1 + math.Erf(float64(x)/math.Sqrt2)))
 	}),
@@ -86,18 +84,84 @@ var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
 	schema.XNodeUnionXNNStaticResizeBilinear2D: resizeBilinear,
 }
 
-func minNaN(x, y float32) float32 {
-	if x != x || y != y {
-		return float32(math.NaN())
+// maxps and minps are x86 MAXPS and MINPS, in which XNNPACK's maximum and minimum are written:
+// the first operand when it compares greater (smaller), else the second, so the second whenever
+// either is NaN. PyTorch and the portable kernels return NaN for a NaN on either side.
+func maxps(x, y float32) float32 {
+	if x > y {
+		return x
 	}
-	return min(x, y)
+	return y
 }
 
-func maxNaN(x, y float32) float32 {
-	if x != x || y != y {
+func minps(x, y float32) float32 {
+	if x < y {
+		return x
+	}
+	return y
+}
+
+// minMaxOp is XNNPACK's maximum or minimum: f(a, b) elementwise (f is maxps or minps, so which
+// operand is first decides the NaN case). With a one-element operand XNNPACK runs its
+// scalar-operand kernel with the scalar second, whichever input it was (the official runtime:
+// maximum(1.5, NaN) is 1.5, and so is maximum(NaN, 1.5) when the 1.5 is the broadcast one).
+func minMaxOp(f func(x, y float32) float32) func(p *plan, n *Node) error {
+	plain := binaryOp(f)
+	swapped := binaryOp(func(x, y float32) float32 { return f(y, x) })
+	return func(p *plan, n *Node) error {
+		a, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, err := p.in(n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		if a.numel() == 1 && b.numel() != 1 {
+			return swapped(p, n)
+		}
+		return plain(p, n)
+	}
+}
+
+// XNNPACK's square root is x·rsqrt(x) refined by Newton steps, with 0 for ±0: +Inf·0 makes
+// sqrt(+Inf) NaN in the official runtime (PyTorch: +Inf).
+func xnnSqrt(x float32) float32 {
+	if math.IsInf(float64(x), 1) {
 		return float32(math.NaN())
 	}
-	return max(x, y)
+	return float32(math.Sqrt(float64(x)))
+}
+
+// XNNPACK's reciprocal square root refines rsqrt(x) by Newton steps, which turn rsqrt(±0) = Inf
+// into 0·Inf = NaN (PyTorch: ±Inf); +Inf gives 0.
+func xnnRsqrt(x float32) float32 {
+	if x == 0 {
+		return float32(math.NaN())
+	}
+	return float32(1 / math.Sqrt(float64(x)))
+}
+
+// XNNPACK's exp clamps x·log2(e) to [-127, 128] with MAXPS/MINPS before a rational
+// approximation of 2^r times 2^round(...) set in the exponent field: a NaN clamps to -127 and
+// gives 0, and from x·log2(e) ≥ 127.5 (x ≥ 88.38) the exponent rounds to 128, +Inf.
+func xnnExp(x float32) float32 {
+	if x != x {
+		return 0
+	}
+	if x*float32(math.Log2E) >= 127.5 {
+		return float32(math.Inf(1))
+	}
+	return float32(math.Exp(float64(x)))
+}
+
+// XNNPACK's log multiplies x by sqrt(2) (1.4142134 in float32) before taking its exponent and
+// mantissa apart: above MaxFloat32/sqrt(2) (about 2.4e38) the product is +Inf, and so is the log.
+func xnnLog(x float32) float32 {
+	if x > 0 && math.IsInf(float64(x*1.4142134190), 1) {
+		return float32(math.Inf(1))
+	}
+	return float32(math.Log(float64(x)))
 }
 
 func errorf(format string, args ...any) error {

@@ -1,22 +1,29 @@
 package gemm
 
+import "math"
+
 // The portable elementwise loops: the whole operation off amd64 or under purego, and the tails
 // (fewer than 8 elements) after the vector kernels.
 
+// hardswishGo is XNNPACK's hardswish: x·min(max(x·(1/6) + 1/2, 0), 1), with a fused multiply-add
+// and the clamp value first (a NaN becomes 0, and the product with x NaN again). Unlike
+// x·relu6(x+3)/6 it does not overflow for |x| near MaxFloat32 (the official runtime gives x).
 func hardswishGo(dst, src []float32) {
 	src = src[:len(dst)]
 	for i, x := range src {
-		// max-then-min as the vector kernel: a NaN input stays NaN through x·r.
-		r := x + 3
+		r := float32(math.FMA(float64(x), hswishSixth, 0.5))
 		if !(r > 0) {
 			r = 0
 		}
-		if !(r < 6) {
-			r = 6
+		if !(r < 1) {
+			r = 1
 		}
-		dst[i] = x * r / 6
+		dst[i] = r * x
 	}
 }
+
+// hswishSixth is XNNPACK's 1/6 in float32 (0x1.555556p-3).
+const hswishSixth = float64(float32(1.0 / 6))
 
 func mulGo(dst, a, b []float32) {
 	a, b = a[:len(dst)], b[:len(dst)]

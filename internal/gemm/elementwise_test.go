@@ -31,8 +31,8 @@ func TestElementwise(t *testing.T) {
 		out := make([]float32, n)
 		Hardswish(out, a)
 		check("hardswish", out, func(i int) float32 {
-			x := float64(a[i])
-			return float32(x * math.Min(math.Max(x+3, 0), 6) / 6)
+			x := float64(a[i]) // XNNPACK's formula, with its float32 1/6
+			return float32(x * math.Min(math.Max(x*float64(float32(1.0/6))+0.5, 0), 1))
 		})
 		Mul(out, a, b)
 		check("mul", out, func(i int) float32 { return a[i] * b[i] })

@@ -141,8 +141,8 @@ func vmul8(dst *float32, a *float32, b *float32, n int)
 //go:noescape
 func vadd8(dst *float32, a *float32, b *float32, n int)
 
-// Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src; src at least
-// as long as dst).
+// Hardswish sets dst[i] = x·min(max(x/6 + 1/2, 0), 1) for x = src[i], XNNPACK's formula (see
+// hardswishGo; dst may be src; src at least as long as dst).
 func Hardswish(dst, src []float32) {
 	src = src[:len(dst)]
 	v := len(dst) &^ 7

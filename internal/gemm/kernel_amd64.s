@@ -165,30 +165,32 @@ cdone:
 
 // hswish8's constants, loaded with VEX instructions: a legacy-SSE MOVD into an xmm register
 // right after the AVX-512 kernels measured ~100 cycles per call (an SSE/AVX state transition).
-DATA hsconst<>+0(SB)/4, $0x40400000
-DATA hsconst<>+4(SB)/4, $0x40c00000
-GLOBL hsconst<>(SB), RODATA|NOPTR, $8
+DATA hsconst<>+0(SB)/4, $0x3e2aaaab // 1/6
+DATA hsconst<>+4(SB)/4, $0x3f000000 // 0.5
+DATA hsconst<>+8(SB)/4, $0x3f800000 // 1.0
+GLOBL hsconst<>(SB), RODATA|NOPTR, $12
 
 // func hswish8(dst *float32, src *float32, n int)
 //
-// dst[i] = src[i] * min(max(src[i] + 3, 0), 6) / 6 for i < n (a multiple of 8); the division is a
-// true VDIVPS so the result rounds as the portable x*r/6 does.
+// dst[i] = src[i] * min(max(src[i]*(1/6) + 0.5, 0), 1) for i < n (a multiple of 8): XNNPACK's
+// hardswish, one fused multiply-add and the clamp value first (see hardswishGo).
 TEXT ·hswish8(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	VBROADCASTSS hsconst<>+0(SB), Y12 // 3.0
-	VBROADCASTSS hsconst<>+4(SB), Y13 // 6.0
+	VBROADCASTSS hsconst<>+0(SB), Y12 // 1/6
+	VBROADCASTSS hsconst<>+4(SB), Y13 // 0.5
+	VBROADCASTSS hsconst<>+8(SB), Y11 // 1.0
 	VXORPS Y14, Y14, Y14
 	SHRQ $3, CX
 	JEQ hsdone
 hsloop:
 	VMOVUPS (SI), Y0
-	VADDPS Y12, Y0, Y1
-	VMAXPS Y1, Y14, Y1
-	VMINPS Y1, Y13, Y1
-	VMULPS Y1, Y0, Y0
-	VDIVPS Y13, Y0, Y0
+	VMOVAPS Y0, Y1
+	VFMADD213PS Y13, Y12, Y1 // x*(1/6) + 0.5
+	VMAXPS Y14, Y1, Y1       // max(r, 0): 0 for NaN
+	VMINPS Y11, Y1, Y1       // min(r, 1)
+	VMULPS Y0, Y1, Y0
 	VMOVUPS Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI

@@ -48,7 +48,8 @@ func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c 
 // clampGo).
 func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }
 
-// Hardswish sets dst[i] = x·min(max(x+3, 0), 6)/6 for x = src[i] (dst may be src).
+// Hardswish sets dst[i] = x·min(max(x/6 + 1/2, 0), 1) for x = src[i], XNNPACK's formula (see
+// hardswishGo; dst may be src).
 func Hardswish(dst, src []float32) { hardswishGo(dst, src) }
 
 // Mul sets dst[i] = a[i]·b[i] (dst may alias a or b).
