@@ -180,7 +180,8 @@ def unary_inputs(g) -> tuple[np.ndarray, np.ndarray]:
             flat[pos] = v
     flat[48:56] = [6.0, -3.0, 3.0, -6.0, 100.0, -100.0, 0.5, -1.0]
     big = g.standard_normal((2, 19)).astype(np.float32)
-    big.reshape(-1)[:12] = [3e38, -3e38, 1e38, -1e38, 6e37, -6e37, 3.4e38, -3.4e38, NAN, INF, -INF, 2.5e38]
+    big.reshape(-1)[:16] = [3e38, -3e38, 1e38, -1e38, 6e37, -6e37, 3.4e38, -3.4e38, NAN, INF, -INF, 2.5e38,
+                            88.3, 88.5, 88.72, -88.5]
     return x, big
 
 
@@ -228,7 +229,7 @@ class Unary(nn.Module):
         "clamp_m05_05": lambda x: torch.clamp(x, -0.5, 0.5), "clamp_min0": lambda x: torch.clamp(x, min=0.0),
         "clamp_max025": lambda x: torch.clamp(x, max=0.25), "leaky_relu": lambda x: F.leaky_relu(x, 0.1),
         "elu": F.elu, "hardswish": F.hardswish, "hardsigmoid": F.hardsigmoid, "sigmoid": torch.sigmoid,
-        "tanh": torch.tanh, "gelu": F.gelu, "abs": torch.abs, "neg": torch.neg, "sqrt": torch.sqrt,
+        "tanh": torch.tanh, "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"), "abs": torch.abs, "neg": torch.neg, "sqrt": torch.sqrt,
         "rsqrt": torch.rsqrt, "exp": torch.exp, "log": torch.log, "floor": torch.floor, "ceil": torch.ceil,
         "square": lambda x: x ** 2,
     }
@@ -249,7 +250,8 @@ class Binary(nn.Module):
              "add_bcast", "mul_bcast", "maximum_bcast", "minimum_bcast", "sub_bcast", "maximum_rev_bcast",
              "maximum_nan_s", "maximum_s_nan", "minimum_nan_s", "minimum_s_nan",
              "maximum_fin_s", "maximum_s_fin", "minimum_fin_s", "minimum_s_fin",
-             "maximum_inf_s", "maximum_s_inf", "add_nan_s", "sub_s_inf", "mul_inf_s", "div_s_fin"]
+             "maximum_inf_s", "maximum_s_inf", "add_nan_s", "sub_s_inf", "mul_inf_s", "div_s_fin",
+             "add_relu", "add_bcast_relu"]
 
     def forward(self, a, b, s):
         c = b[1]  # [81], broadcast along a's rows
@@ -259,7 +261,8 @@ class Binary(nn.Module):
                 a + c, a * c, mx(a, c), mn(a, c), a - c, mx(c, a),
                 mx(a, sn), mx(sn, a), mn(a, sn), mn(sn, a),
                 mx(a, sf), mx(sf, a), mn(a, sf), mn(sf, a),
-                mx(a, si), mx(si, a), a + sn, si - a, a * si, sf / a)
+                mx(a, si), mx(si, a), a + sn, si - a, a * si, sf / a,
+                torch.relu(a + b), torch.relu(a + c))  # (XNNPACK fuses the ReLU into the add)
 
 
 class Reduce(nn.Module):
@@ -357,7 +360,7 @@ FAMILIES = {
 
 
 def tensor_json(a: np.ndarray) -> dict:
-    a = np.ascontiguousarray(a)
+    a = np.array(a, copy=True, order="C")  # (np.ascontiguousarray would make a 0-d tensor 1-d)
     if a.dtype == np.float32:
         vals = " ".join(text(v) for v in a.reshape(-1))
     elif a.dtype == np.bool_:
