@@ -34,21 +34,14 @@ func geluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	var f func(float64) float64
 	switch approx {
 	case "none":
-		f = func(x float64) float64 {
-			if math.IsInf(x, 0) {
-				return math.Max(x, 0)
-			}
-			return 0.5 * x * (1 + math.Erf(x*(1/math.Sqrt2)))
-		}
+		// No case for the infinities: the official runtime's gelu(+Inf) is +Inf and gelu(-Inf)
+		// NaN (-Inf·0), as the formula gives (ExecuTorch's portable source maps -Inf to 0, but
+		// the pip runtime's gelu does not; testdata/nan/ops/unary).
+		f = func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x*(1/math.Sqrt2))) }
 	case "tanh":
 		const beta = 0.7978845608028654 // sqrt(2/pi)
 		const kappa = 0.044715
-		f = func(x float64) float64 {
-			if math.IsInf(x, 0) {
-				return math.Max(x, 0)
-			}
-			return 0.5 * x * (1 + math.Tanh(beta*(x+kappa*x*x*x)))
-		}
+		f = func(x float64) float64 { return 0.5 * x * (1 + math.Tanh(beta*(x+kappa*x*x*x))) }
 	default:
 		return argErr(1, "approximate", "want \"none\" or \"tanh\", got %q", approx)
 	}

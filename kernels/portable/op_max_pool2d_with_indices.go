@@ -109,10 +109,16 @@ func maxPoolPlanes[T float32 | float64 | int64](g *maxPoolGeom, x, y []T, idx []
 					w0 += dw
 				}
 				best, bestAt := lowest, h0*g.iw+w0
+				if h0 < h1 && w0 < w1 {
+					// The official kernel starts from the window's first tap and takes a later
+					// one only when it compares greater: a NaN first tap stays, a later NaN
+					// never wins (PyTorch eager: NaN whenever any tap is).
+					best = plane[bestAt]
+				}
 				for h := h0; h < h1; h += dh {
 					for c := w0; c < w1; c += dw {
 						at := h*g.iw + c
-						if v := plane[at]; v > best || v != v {
+						if v := plane[at]; v > best {
 							best, bestAt = v, at
 						}
 					}
