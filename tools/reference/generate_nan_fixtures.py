@@ -251,7 +251,7 @@ class Binary(nn.Module):
              "maximum_nan_s", "maximum_s_nan", "minimum_nan_s", "minimum_s_nan",
              "maximum_fin_s", "maximum_s_fin", "minimum_fin_s", "minimum_s_fin",
              "maximum_inf_s", "maximum_s_inf", "add_nan_s", "sub_s_inf", "mul_inf_s", "div_s_fin",
-             "add_relu", "add_bcast_relu"]
+             "add_relu", "add_bcast_relu", "clamp_tensor_min", "clamp_tensor_max"]
 
     def forward(self, a, b, s):
         c = b[1]  # [81], broadcast along a's rows
@@ -262,21 +262,24 @@ class Binary(nn.Module):
                 mx(a, sn), mx(sn, a), mn(a, sn), mn(sn, a),
                 mx(a, sf), mx(sf, a), mn(a, sf), mn(sf, a),
                 mx(a, si), mx(si, a), a + sn, si - a, a * si, sf / a,
-                torch.relu(a + b), torch.relu(a + c))  # (XNNPACK fuses the ReLU into the add)
+                torch.relu(a + b), torch.relu(a + c),  # (XNNPACK fuses the ReLU into the add)
+                torch.clamp(a, min=b), torch.clamp(a, max=b))
 
 
 class Reduce(nn.Module):
     """Reductions along rows and columns, which XNNPACK declines at rank 2."""
     names = ["sum", "mean", "amax", "amin", "argmax", "argmin", "max_values", "max_indices",
              "min_values", "min_indices", "sum_dim0", "amax_dim0", "amin_dim0", "argmax_dim0", "argmin_dim0",
-             "max_all", "min_all", "softmax", "log_softmax", "softmax_dim0", "log_softmax_dim0"]
+             "max_all", "min_all", "softmax", "log_softmax", "softmax_dim0", "log_softmax_dim0",
+             "argmax_all", "argmin_all", "amax_01", "amin_01_keep", "sum_all", "mean_all"]
 
     def forward(self, x):
         mx, ix = torch.max(x, dim=-1)
         mn, jn = torch.min(x, dim=-1)
         return (x.sum(-1), x.mean(-1), x.amax(-1), x.amin(-1), x.argmax(-1), x.argmin(-1), mx, ix, mn, jn,
                 x.sum(0), x.amax(0), x.amin(0), x.argmax(0), x.argmin(0), x.max(), x.min(),
-                torch.softmax(x, -1), torch.log_softmax(x, -1), torch.softmax(x, 0), torch.log_softmax(x, 0))
+                torch.softmax(x, -1), torch.log_softmax(x, -1), torch.softmax(x, 0), torch.log_softmax(x, 0),
+                x.argmax(), x.argmin(), x.amax((0, 1)), x.amin((0, 1), keepdim=True), x.sum(), x.mean())
 
 
 class Softmax(nn.Module):
