@@ -14,4 +14,14 @@
 // Execute checks the call's context between nodes: a cancelled call returns the context's error
 // once the node running finishes (milliseconds at most on the full-size zoo models; see
 // runtime's doc for the measured bound).
+//
+// NaN and infinities come out as the official runtime's, which are XNNPACK's x86 kernels' and
+// not always PyTorch's (testdata/nan, runtime/nan_test.go): XNNPACK writes min and max as MAXPS
+// and MINPS, which return their second operand when either is NaN, so operand order decides.
+// Clamps fused into GEMMs, convolutions and depthwise convolutions and clamp nodes take the bound
+// first and keep NaN; maximum and minimum take the value first (the one-element operand second);
+// max pooling folds taps in XNNPACK's tree and never outputs NaN; average pooling turns a NaN
+// into its lower bound. XNNPACK's sqrt, rsqrt, exp, log and hardswish give its own results at
+// ±Inf, ±0 and near the float32 limit (ops.go). Subnormals, which XNNPACK flushes to zero, are
+// not emulated.
 package xnnpack
