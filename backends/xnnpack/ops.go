@@ -19,28 +19,30 @@ const (
 // and pooling values are NHWC, filters OHWI ([out, kh, kw, in/groups]), depthwise filters
 // [1, kh, kw, channels].
 var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
-	schema.XNodeUnionXNNAdd:                  binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
-	schema.XNodeUnionXNNSubtract:             binaryOp(func(x, y float32) float32 { return x - y }),
-	schema.XNodeUnionXNNMultiply:             binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
-	schema.XNodeUnionXNNDiv:                  binaryOp(func(x, y float32) float32 { return x / y }),
-	schema.XNodeUnionXNNMinimum:              minMaxOp(minps),
-	schema.XNodeUnionXNNMaximum:              minMaxOp(maxps),
-	schema.XNodeUnionXNNClamp:                unaryOp(func(x float32) float32 { return x }), // range applied by clampOutput
-	schema.XNodeUnionXNNCopy:                 unaryOp(func(x float32) float32 { return x }),
-	schema.XNodeUnionXNNConvert:              unaryOp(func(x float32) float32 { return x }), // fp32 to fp32 only
-	schema.XNodeUnionXNNAbs:                  unaryOp(func(x float32) float32 { return float32(math.Abs(float64(x))) }),
-	schema.XNodeUnionXNNNegate:               unaryOp(func(x float32) float32 { return -x }),
-	schema.XNodeUnionXNNSquare:               unaryOp(func(x float32) float32 { return x * x }),
-	schema.XNodeUnionXNNSquareRoot:           unaryOp(xnnSqrt),
-	schema.XNodeUnionXNNReciprocalSquareRoot: unaryOp(xnnRsqrt),
-	schema.XNodeUnionXNNFloor:                unaryOp(func(x float32) float32 { return float32(math.Floor(float64(x))) }),
-	schema.XNodeUnionXNNCeiling:              unaryOp(func(x float32) float32 { return float32(math.Ceil(float64(x))) }),
-	schema.XNodeUnionXNNExp:                  unaryOp(xnnExp),
-	schema.XNodeUnionXNNLog:                  unaryOp(xnnLog),
-	schema.XNodeUnionXNNSin:                  unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
-	schema.XNodeUnionXNNCos:                  unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
-	schema.XNodeUnionXNNTanh:                 unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
-	schema.XNodeUnionXNNSigmoid:              unaryOp(func(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }),
+	schema.XNodeUnionXNNAdd:        binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
+	schema.XNodeUnionXNNSubtract:   binaryOp(func(x, y float32) float32 { return x - y }),
+	schema.XNodeUnionXNNMultiply:   binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
+	schema.XNodeUnionXNNDiv:        binaryOp(func(x, y float32) float32 { return x / y }),
+	schema.XNodeUnionXNNMinimum:    minMaxOp(minps),
+	schema.XNodeUnionXNNMaximum:    minMaxOp(maxps),
+	schema.XNodeUnionXNNClamp:      unaryOp(func(x float32) float32 { return x }), // range applied by clampOutput
+	schema.XNodeUnionXNNCopy:       unaryOp(func(x float32) float32 { return x }),
+	schema.XNodeUnionXNNConvert:    unaryOp(func(x float32) float32 { return x }), // fp32 to fp32 only
+	schema.XNodeUnionXNNAbs:        unaryOp(func(x float32) float32 { return float32(math.Abs(float64(x))) }),
+	schema.XNodeUnionXNNNegate:     unaryOp(func(x float32) float32 { return -x }),
+	schema.XNodeUnionXNNSquare:     unaryOp(func(x float32) float32 { return x * x }),
+	schema.XNodeUnionXNNSquareRoot: unaryOp(xnnSqrt),
+	schema.XNodeUnionXNNReciprocalSquareRoot: unaryOp(func(x float32) float32 {
+		return xnnRsqrt(x)
+	}),
+	schema.XNodeUnionXNNFloor:   unaryOp(func(x float32) float32 { return float32(math.Floor(float64(x))) }),
+	schema.XNodeUnionXNNCeiling: unaryOp(func(x float32) float32 { return float32(math.Ceil(float64(x))) }),
+	schema.XNodeUnionXNNExp:     unaryOp(xnnExp),
+	schema.XNodeUnionXNNLog:     unaryOp(xnnLog),
+	schema.XNodeUnionXNNSin:     unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
+	schema.XNodeUnionXNNCos:     unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
+	schema.XNodeUnionXNNTanh:    unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
+	schema.XNodeUnionXNNSigmoid: unaryOp(func(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }),
 	schema.XNodeUnionXNNGelu: unaryOp(func(x float32) float32 {
 		return float32(0.5 * float64(x) * (1 + math.Erf(float64(x)/math.Sqrt2)))
 	}),
