@@ -306,7 +306,7 @@ class Pool(nn.Module):
 
 class Conv(nn.Module):
     names = ["conv3_relu", "conv1", "conv3_relu6", "conv3s2_clamp", "dw3_relu6", "dw5", "dw3s2_relu",
-             "conv3_nobias_hardtanh", "deconv2s2"]
+             "conv3_nobias_hardtanh", "deconv2s2", "prelu", "upsample_bilinear", "upsample_bilinear_align"]
 
     def __init__(self):
         super().__init__()
@@ -319,11 +319,13 @@ class Conv(nn.Module):
         self.dw3s2 = nn.Conv2d(16, 16, 3, stride=2, padding=1, groups=16)
         self.nb = nn.Conv2d(16, 12, 3, padding=1, bias=False)
         self.up = nn.ConvTranspose2d(16, 8, 2, stride=2)
+        self.prelu = nn.PReLU(16)
 
     def forward(self, x):
         return (torch.relu(self.c3(x)), self.c1(x), F.relu6(self.c3b(x)), torch.clamp(self.c3s2(x), -1.0, 1.0),
                 F.relu6(self.dw3(x)), self.dw5(x), torch.relu(self.dw3s2(x)), F.hardtanh(self.nb(x), -0.5, 0.5),
-                self.up(x))
+                self.up(x), self.prelu(x), F.interpolate(x[:, :6], scale_factor=2, mode="bilinear"),
+                F.interpolate(x[:, :6], size=(9, 11), mode="bilinear", align_corners=True))
 
 
 class Linear(nn.Module):
