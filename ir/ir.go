@@ -326,6 +326,23 @@ func (g *Graph) IsGraphOutput(v *Value) bool {
 	return false
 }
 
+// Rename gives v a new name, which must be free; a node named after v follows it.
+func (g *Graph) Rename(v *Value, name string) error {
+	if v.Name == name {
+		return nil
+	}
+	if _, taken := g.values[name]; taken {
+		return fmt.Errorf("ir: value %q already exists", name)
+	}
+	delete(g.values, v.Name)
+	if v.Producer != nil && v.Producer.Name == v.Name {
+		v.Producer.Name = name
+	}
+	v.Name = name
+	g.values[name] = v
+	return nil
+}
+
 // NewValue registers a tensor value named base, or base_1, base_2, … when base is taken.
 func (g *Graph) NewValue(base string, meta *TensorMeta, producer *Node) *Value {
 	name := base

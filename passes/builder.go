@@ -13,14 +13,15 @@ import (
 // (InferMeta). The first error sticks: a decomposition calls on and checks Err once, as
 // torch's traced Python reads.
 type Builder struct {
-	g   *ir.Graph
-	at  *ir.Node
-	st  *strides
-	err error
+	g        *ir.Graph
+	at       *ir.Node
+	st       *strides
+	err      error
+	inserted map[*ir.Node]bool
 }
 
 func newBuilder(g *ir.Graph, at *ir.Node, st *strides) *Builder {
-	return &Builder{g: g, at: at, st: st}
+	return &Builder{g: g, at: at, st: st, inserted: map[*ir.Node]bool{}}
 }
 
 // Err is the first error of any call.
@@ -65,7 +66,7 @@ func (b *Builder) CallN(target string, args ...ir.Arg) []*ir.Value {
 		b.Fail("%w", err)
 		return nil
 	}
-	base := opBase(target)
+	base := b.at.Name + "_" + opBase(target)
 	node.Outputs = make([]*ir.Value, len(metas))
 	for i, m := range metas {
 		v := b.g.NewValue(base, m, node)
@@ -77,6 +78,7 @@ func (b *Builder) CallN(target string, args ...ir.Arg) []*ir.Value {
 	node.Name = node.Outputs[0].Name
 	node.ListOutput = listResult[target]
 	b.g.InsertBefore(b.at, node)
+	b.inserted[node] = true
 	return node.Outputs
 }
 
@@ -106,6 +108,13 @@ func (b *Builder) Replace(vs ...*ir.Value) error {
 	if len(vs) != len(n.Outputs) {
 		return fmt.Errorf("decomposition gives %d results for %d", len(vs), len(n.Outputs))
 	}
+	// A single result computed here takes over the decomposed node's name, so reports and
+	// later passes keep naming the value as the exported program did.
+	var rename *ir.Value
+	if len(vs) == 1 && vs[0] != nil && n.Outputs[0] != nil && vs[0].Producer != nil && b.inserted[vs[0].Producer] &&
+		len(vs[0].Producer.Outputs) == 1 {
+		rename = vs[0]
+	}
 	for i, old := range n.Outputs {
 		if old == nil {
 			continue
@@ -122,7 +131,14 @@ func (b *Builder) Replace(vs ...*ir.Value) error {
 		}
 		b.g.ReplaceAllUses(old, v)
 	}
+	name := ""
+	if n.Outputs[0] != nil {
+		name = n.Outputs[0].Name
+	}
 	b.g.RemoveNodes(map[*ir.Node]bool{n: true})
+	if rename != nil {
+		return b.g.Rename(rename, name)
+	}
 	return nil
 }
 

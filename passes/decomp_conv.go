@@ -119,3 +119,34 @@ func convPaddingMode(b *Builder, n *ir.Node) error {
 		Is("stride", stride...), Is("padding", padding...), Is("dilation", dilation...),
 		Bo("transposed", false), Is("output_padding", repeat(0, k)...), I("groups", n.IntArg("groups", 1))))
 }
+
+func init() {
+	registerRule(convN, "aten.conv1d.default", "aten.conv2d.default", "aten.conv3d.default")
+}
+
+// convN(x, w, b, stride, padding, dilation, groups) is convolution with every argument spelled
+// out (transposed=False, output_padding 0); an unbatched input is unsqueezed to a batch of one
+// and the result squeezed back, as ATen's conv front ends do.
+func convN(b *Builder, n *ir.Node) error {
+	x, w, bias, k, err := convOperands(n)
+	if err != nil {
+		return err
+	}
+	lists := map[string][]int64{}
+	for name, def := range map[string]int64{"stride": 1, "padding": 0, "dilation": 1} {
+		if lists[name], err = spatialInts(n, name, k, def); err != nil {
+			return err
+		}
+	}
+	unbatched := len(x.Meta.Sizes) == k+1
+	if unbatched {
+		x = b.Call("aten.unsqueeze.default", T("self", x), I("dim", 0))
+	}
+	y := b.Call("aten.convolution.default", T("input", x), T("weight", w), bias,
+		Is("stride", lists["stride"]...), Is("padding", lists["padding"]...), Is("dilation", lists["dilation"]...),
+		Bo("transposed", false), Is("output_padding", repeat(0, k)...), I("groups", n.IntArg("groups", 1)))
+	if unbatched {
+		y = b.Call("aten.squeeze.dims", T("self", y), Is("dim", 0))
+	}
+	return b.Replace(y)
+}

@@ -26,9 +26,6 @@ func (Decompose) Name() string { return "Decompose" }
 type decomposition func(g *ir.Graph, n *ir.Node, st *strides) error
 
 var decompositions = map[string]decomposition{
-	"aten.conv1d.default":                       decomposeConv,
-	"aten.conv2d.default":                       decomposeConv,
-	"aten.conv3d.default":                       decomposeConv,
 	"aten.batch_norm.default":                   decomposeBatchNorm,
 	"aten.dropout.default":                      decomposeDropout,
 	"aten.adaptive_avg_pool2d.default":          decomposeAdaptiveAvgPool2d,
@@ -159,39 +156,6 @@ func forward(g *ir.Graph, n *ir.Node, in *ir.Value) {
 		}
 	}
 	g.RemoveNodes(map[*ir.Node]bool{n: true})
-}
-
-// decomposeConv: convN(input, weight, bias, stride, padding, dilation, groups) is
-// convolution(input, weight, bias, stride, padding, dilation, transposed=False,
-// output_padding=0…, groups).
-func decomposeConv(_ *ir.Graph, n *ir.Node, _ *strides) error {
-	in, err := tensorIn(n, "input")
-	if err != nil {
-		return err
-	}
-	w, err := tensorIn(n, "weight")
-	if err != nil {
-		return err
-	}
-	spatial := len(w.Meta.Sizes) - 2
-	if spatial < 1 {
-		return fmt.Errorf("weight %s has rank %d", w.Name, len(w.Meta.Sizes))
-	}
-	bias := ir.Arg{Name: "bias", Kind: ir.ArgNone}
-	if b := n.Arg("bias"); b != nil {
-		bias = *b
-	}
-	n.Target = "aten.convolution.default"
-	n.Args = []ir.Arg{
-		tensorArgOf("input", in), tensorArgOf("weight", w), bias,
-		{Name: "stride", Kind: ir.ArgInts, Ints: n.IntsArg("stride", repeat(1, spatial))},
-		{Name: "padding", Kind: ir.ArgInts, Ints: n.IntsArg("padding", repeat(0, spatial))},
-		{Name: "dilation", Kind: ir.ArgInts, Ints: n.IntsArg("dilation", repeat(1, spatial))},
-		{Name: "transposed", Kind: ir.ArgBool},
-		{Name: "output_padding", Kind: ir.ArgInts, Ints: repeat(0, spatial)},
-		{Name: "groups", Kind: ir.ArgInt, Int: n.IntArg("groups", 1)},
-	}
-	return nil
 }
 
 // decomposeBatchNorm: batch_norm in inference (training=False, running statistics given) is
