@@ -278,6 +278,34 @@ func renderCanon(g *canonGraph) []string {
 	for i, in := range g.Inputs {
 		lines = append(lines, fmt.Sprintf("i%d: %s %s%s", i, in.Kind, canonMeta(in.DType, in.Shape), canonValues(in.Value)))
 	}
+	// Results nobody reads are "_", as etgo's IR keeps them: collect the references first.
+	read := map[string]bool{}
+	var collect func(raw json.RawMessage)
+	collect = func(raw json.RawMessage) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return
+		}
+		if r, ok := m["ref"]; ok {
+			var s string
+			_ = json.Unmarshal(r, &s)
+			read[s] = true
+		}
+		var items []json.RawMessage
+		if l, ok := m["list"]; ok && json.Unmarshal(l, &items) == nil {
+			for _, it := range items {
+				collect(it)
+			}
+		}
+	}
+	for _, n := range g.Nodes {
+		for _, a := range n.Args {
+			collect(a[1])
+		}
+	}
+	for _, o := range g.Outputs {
+		collect(o)
+	}
 	for i, n := range g.Nodes {
 		var args []string
 		for _, a := range n.Args {
@@ -285,7 +313,7 @@ func renderCanon(g *canonGraph) []string {
 			_ = json.Unmarshal(a[0], &name)
 			args = append(args, name+"="+canonValue(a[1]))
 		}
-		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), canonVal(n.Val)))
+		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), canonResults(n.Val, i, read)))
 	}
 	var outs []string
 	for _, o := range g.Outputs {
@@ -364,6 +392,24 @@ func canonValue(raw json.RawMessage) string {
 	return "?" + string(raw)
 }
 
+// canonResults renders a node's results: a list with the entries nobody reads as "_".
+func canonResults(raw json.RawMessage, node int, read map[string]bool) string {
+	var m struct {
+		List []json.RawMessage `json:"list"`
+	}
+	if json.Unmarshal(raw, &m) != nil || m.List == nil {
+		return canonVal(raw)
+	}
+	items := make([]string, len(m.List))
+	for j, it := range m.List {
+		items[j] = "_"
+		if read[fmt.Sprintf("n%d.%d", node, j)] {
+			items[j] = canonVal(it)
+		}
+	}
+	return "(" + strings.Join(items, ", ") + ")"
+}
+
 // canonVal renders a node's meta["val"].
 func canonVal(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
@@ -423,6 +469,17 @@ func renderIR(g *ir.Graph, schemas map[string][]schemaArg) []string {
 		}
 		lines = append(lines, fmt.Sprintf("i%d: %s %s%s", i, kind, metaString(in.Value), vals))
 	}
+	read := map[*ir.Value]bool{}
+	for _, n := range g.Nodes {
+		for _, a := range n.Args {
+			for _, v := range a.Values {
+				read[v] = true
+			}
+		}
+	}
+	for _, o := range g.Outputs {
+		read[o.Value] = true
+	}
 	for i, n := range g.Nodes {
 		for j, o := range n.Outputs {
 			if o != nil {
@@ -444,7 +501,7 @@ func renderIR(g *ir.Graph, schemas map[string][]schemaArg) []string {
 				args = append(args, fmt.Sprintf("a%d=%s", i, renderArg(a, refs)))
 			}
 		}
-		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), renderOutputs(n)))
+		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), renderOutputs(n, read)))
 	}
 	var outs []string
 	for _, o := range g.Outputs {
@@ -471,7 +528,7 @@ func metaString(v *ir.Value) string {
 	return v.Meta.DType.String() + "[" + strings.Join(dims, ",") + "]"
 }
 
-func renderOutputs(n *ir.Node) string {
+func renderOutputs(n *ir.Node, read map[*ir.Value]bool) string {
 	if len(n.Outputs) == 1 && !n.ListOutput {
 		if n.Outputs[0] == nil {
 			return "None"
@@ -480,7 +537,7 @@ func renderOutputs(n *ir.Node) string {
 	}
 	items := make([]string, len(n.Outputs))
 	for i, o := range n.Outputs {
-		if o == nil {
+		if o == nil || !read[o] {
 			items[i] = "_"
 			continue
 		}

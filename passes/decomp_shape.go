@@ -27,6 +27,7 @@ func init() {
 	registerRule(fillLike(1), "aten.ones_like.default")
 	registerRule(arange, "aten.arange.default", "aten.arange.start")
 	registerRule(softmaxInt("aten._log_softmax.default"), "aten.log_softmax.int")
+	registerRule(softmaxInt("aten._softmax.default"), "aten.softmax.int")
 }
 
 // unflatten(x, dim, sizes) is a view to x's shape with dim split into sizes (a -1 among them
@@ -332,7 +333,8 @@ func softmaxInt(target string) rule {
 			return b.Err()
 		}
 		if d, ok := scalarTypeArg(n, "dtype"); ok && d != x.Meta.DType {
-			x = b.Call("aten._to_copy.default", T("self", x), Dt("dtype", d))
+			// ATen converts with x.toType(dtype): its options bring the layout and device.
+			x = b.Call("aten._to_copy.default", T("self", x), Dt("dtype", d), layoutStrided(), deviceCPU())
 		}
 		return b.Replace(b.Call(target, T("self", x), I("dim", n.IntArg("dim", -1)), Bo("half_to_float", false)))
 	}

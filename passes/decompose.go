@@ -37,7 +37,6 @@ var decompositions = map[string]decomposition{
 	"aten.layer_norm.default":                   decomposeLayerNorm,
 	"aten.chunk.default":                        decomposeChunk,
 	"aten.transpose.int":                        decomposeTranspose,
-	"aten.softmax.int":                          decomposeSoftmax,
 	"aten.scaled_dot_product_attention.default": decomposeSDPA,
 }
 

@@ -85,20 +85,6 @@ func decomposeTranspose(_ *ir.Graph, n *ir.Node, _ *strides) error {
 	return nil
 }
 
-// decomposeSoftmax: softmax.int without a dtype is _softmax(half_to_float=False).
-func decomposeSoftmax(_ *ir.Graph, n *ir.Node, _ *strides) error {
-	in, err := tensorIn(n, "self")
-	if err != nil {
-		return err
-	}
-	if a := n.Arg("dtype"); a != nil && a.Kind != ir.ArgNone {
-		return fmt.Errorf("softmax with a dtype is not decomposed yet")
-	}
-	n.Target = "aten._softmax.default"
-	n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "dim", Kind: ir.ArgInt, Int: n.IntArg("dim", -1)}, {Name: "half_to_float", Kind: ir.ArgBool}}
-	return nil
-}
-
 // decomposeSDPA is torch's math decomposition of scaled_dot_product_attention for 4-D inputs
 // without dropout or grouped-query heads, node for node as to_edge leaves it: q and kᵀ each
 // scaled by √scale, batched matmuls through no-op expands and 3-D views, the mask added to the
