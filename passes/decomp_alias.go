@@ -68,8 +68,6 @@ var aliases = map[string]alias{
 	"aten.swapaxes.default":             {to: "aten.transpose.int", renames: map[string]string{"axis0": "dim0", "axis1": "dim1"}},
 	"aten.swapdims.default":             {to: "aten.transpose.int"},
 	"aten.moveaxis.int":                 {to: "aten.movedim.int"},
-	"aten.transpose_copy.int":           {to: "aten.transpose.int"},
-	"aten.t_copy.default":               {to: "aten.t.default"},
 	"aten.__and__.Tensor":               {to: "aten.bitwise_and.Tensor"},
 	"aten.__or__.Tensor":                {to: "aten.bitwise_or.Tensor"},
 	"aten.__xor__.Tensor":               {to: "aten.bitwise_xor.Tensor"},

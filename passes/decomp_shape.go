@@ -3,6 +3,7 @@ package passes
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/etgo/etgo/ir"
 )
@@ -161,7 +162,8 @@ func transpose2d(b *Builder, n *ir.Node) error {
 		return b.Err()
 	}
 	if len(x.Meta.Sizes) < 2 {
-		return b.Replace(x)
+		// t returns its argument itself, which the trace records as an alias.
+		return b.Replace(b.Call("aten.alias.default", T("self", x)))
 	}
 	return b.Replace(b.Call("aten.permute.default", T("self", x), Is("dims", 1, 0)))
 }
@@ -379,4 +381,117 @@ func toCopy(b *Builder, n *ir.Node) error {
 		}
 	}
 	return b.Replace(b.Call("aten._to_copy.default", args...))
+}
+
+func init() {
+	registerRule(squeezeDims, "aten.squeeze.dim", "aten.squeeze.default")
+	registerRule(sumAll, "aten.sum.default")
+	registerRule(splitEqual, "aten.split.Tensor")
+	registerRule(unbind, "aten.unbind.int")
+	for _, v := range []string{"aten.alias_copy.default", "aten.diagonal_copy.default", "aten.expand_copy.default",
+		"aten.squeeze_copy.default", "aten.squeeze_copy.dim", "aten.squeeze_copy.dims", "aten.t_copy.default",
+		"aten.transpose_copy.int", "aten.unsqueeze_copy.default", "aten.unfold_copy.default", "aten.narrow_copy.default",
+		"aten.split_with_sizes_copy.default", "aten.unbind_copy.int"} {
+		registerRule(copyFromView, v)
+	}
+}
+
+// copyFromView: a view's _copy form, called directly, is the view followed by a contiguous
+// clone of each result (torch._refs' _make_copy_from_view).
+func copyFromView(b *Builder, n *ir.Node) error {
+	view := strings.Replace(n.Target, "_copy.", ".", 1)
+	outs := b.CallN(view, slices.Clone(n.Args)...)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	clones := make([]*ir.Value, len(outs))
+	for i, v := range outs {
+		if i < len(n.Outputs) && n.Outputs[i] == nil {
+			continue // an unused result of a split
+		}
+		clones[i] = b.Call("aten.clone.default", T("self", v),
+			ir.Arg{Name: "memory_format", Kind: ir.ArgMemoryFormat, Int: memoryFormatContiguous, KwargOnly: true})
+	}
+	return b.Replace(clones...)
+}
+
+// squeeze(x, dim) is squeeze.dims(x, [dim]); squeeze(x) names every dim (the operator drops the
+// ones of size 1).
+func squeezeDims(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	dims := identity(len(x.Meta.Sizes))
+	if n.Target == "aten.squeeze.dim" {
+		dims = []int64{n.IntArg("dim", 0)}
+	}
+	return b.Replace(b.Call("aten.squeeze.dims", T("self", x), Is("dim", dims...)))
+}
+
+// sum(x, dtype) is sum.dim_IntList(x, [], dtype=dtype): every dim.
+func sumAll(b *Builder, n *ir.Node) error {
+	args := []ir.Arg{T("self", self(b, n)), Is("dim"), Bo("keepdim", false)}
+	if d, ok := scalarTypeArg(n, "dtype"); ok {
+		args = append(args, Dt("dtype", d))
+	}
+	return b.Replace(b.Call("aten.sum.dim_IntList", args...))
+}
+
+// split(x, size, dim) is split_with_sizes with the sizes spelled out (the last one shorter).
+func splitEqual(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	d, err := normDim(n.IntArg("dim", 0), len(x.Meta.Sizes))
+	if err != nil {
+		return err
+	}
+	size := n.IntArg("split_size", 0)
+	if !x.Meta.Sizes[d].IsStatic() {
+		return fmt.Errorf("split of a symbolic dim")
+	}
+	if size <= 0 {
+		return fmt.Errorf("split size %d", size)
+	}
+	total := x.Meta.Sizes[d].Size
+	var sizes []int64
+	for left := total; left > 0; left -= size {
+		sizes = append(sizes, min(size, left))
+	}
+	if len(sizes) == 0 {
+		sizes = []int64{0}
+	}
+	outs := b.CallN("aten.split_with_sizes.default", T("self", x), Is("split_sizes", sizes...), I("dim", n.IntArg("dim", 0)))
+	if b.Err() != nil {
+		return b.Err()
+	}
+	return b.Replace(outs...)
+}
+
+// unbind(x, dim) slices every index of dim, then squeezes each slice (torch's decomposition:
+// all slices first).
+func unbind(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	d, err := normDim(n.IntArg("dim", 0), len(x.Meta.Sizes))
+	if err != nil {
+		return err
+	}
+	if !x.Meta.Sizes[d].IsStatic() {
+		return fmt.Errorf("unbind of a symbolic dim")
+	}
+	k := x.Meta.Sizes[d].Size
+	slices := make([]*ir.Value, k)
+	for i := range slices {
+		slices[i] = b.Call("aten.slice.Tensor", T("self", x), I("dim", int64(d)), I("start", int64(i)), I("end", int64(i)+1), I("step", 1))
+	}
+	outs := make([]*ir.Value, k)
+	for i, s := range slices {
+		outs[i] = b.Call("aten.squeeze.dims", T("self", s), Is("dim", int64(d)))
+	}
+	return b.Replace(outs...)
 }

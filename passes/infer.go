@@ -1415,3 +1415,99 @@ func inferMatmul(n *ir.Node) ([]*ir.TensorMeta, error) {
 	}
 	return one(metaOf(dt, append(batch, a.Sizes[da-2], b.Sizes[db-1]))), nil
 }
+
+func init() {
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) {
+		m, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		out := slices.Clone(m.Sizes)
+		if len(out) == 2 {
+			out[0], out[1] = out[1], out[0]
+		}
+		return one(metaOf(m.DType, out)), nil
+	}, "aten.t.default")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) {
+		m, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		out := slices.Clone(m.Sizes)
+		if len(out) == 0 {
+			return one(metaOf(m.DType, out)), nil
+		}
+		i, err := normDim(n.IntArg("dim0", 0), len(out))
+		if err != nil {
+			return nil, err
+		}
+		j, err := normDim(n.IntArg("dim1", 0), len(out))
+		if err != nil {
+			return nil, err
+		}
+		out[i], out[j] = out[j], out[i]
+		return one(metaOf(m.DType, out)), nil
+	}, "aten.transpose.int")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) {
+		m, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		d, err := normDim(n.IntArg("dim", 0), len(m.Sizes))
+		if err != nil {
+			return nil, err
+		}
+		out := slices.Clone(m.Sizes)
+		out[d] = ir.Dim{Size: n.IntArg("length", 0)}
+		return one(metaOf(m.DType, out)), nil
+	}, "aten.narrow.default")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // diagonal(x, offset, dim1, dim2)
+		m, err := argMeta(n, "self")
+		if err != nil || !m.IsStatic() {
+			return nil, fmt.Errorf("diagonal of %v", m)
+		}
+		d1, err := normDim(n.IntArg("dim1", 0), len(m.Sizes))
+		if err != nil {
+			return nil, err
+		}
+		d2, err := normDim(n.IntArg("dim2", 1), len(m.Sizes))
+		if err != nil {
+			return nil, err
+		}
+		off := n.IntArg("offset", 0)
+		a, b := m.Sizes[d1].Size, m.Sizes[d2].Size
+		length := int64(0)
+		if off >= 0 {
+			length = max(0, min(a, b-off))
+		} else {
+			length = max(0, min(a+off, b))
+		}
+		var out []ir.Dim
+		for i, s := range m.Sizes {
+			if i != d1 && i != d2 {
+				out = append(out, s)
+			}
+		}
+		return one(metaOf(m.DType, append(out, ir.Dim{Size: length}))), nil
+	}, "aten.diagonal.default")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // unfold(x, dim, size, step)
+		m, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		out := slices.Clone(m.Sizes)
+		size, step := n.IntArg("size", 1), n.IntArg("step", 1)
+		if len(out) == 0 {
+			return one(metaOf(m.DType, []ir.Dim{{Size: size}})), nil
+		}
+		d, err := normDim(n.IntArg("dimension", 0), len(out))
+		if err != nil {
+			return nil, err
+		}
+		if !out[d].IsStatic() || step <= 0 {
+			return nil, fmt.Errorf("unfold of a symbolic dim or with step %d", step)
+		}
+		out[d] = ir.Dim{Size: (out[d].Size-size)/step + 1}
+		return one(metaOf(m.DType, append(out, ir.Dim{Size: size}))), nil
+	}, "aten.unfold.default")
+}
