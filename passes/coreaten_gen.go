@@ -194,3 +194,28 @@ var coreATen = map[string]bool{
 	"aten.view.default":                                 true,
 	"aten.where.self":                                   true,
 }
+
+// viewCopyATen is every functional operator torch tags view_copy (the copying forms of views,
+// which the Edge verifier accepts besides core ATen).
+var viewCopyATen = map[string]bool{
+	"aten._nested_view_from_buffer_copy.default": true,
+	"aten.alias_copy.default":                    true,
+	"aten.as_strided_copy.default":               true,
+	"aten.diagonal_copy.default":                 true,
+	"aten.expand_copy.default":                   true,
+	"aten.lift_fresh_copy.default":               true,
+	"aten.narrow_copy.default":                   true,
+	"aten.permute_copy.default":                  true,
+	"aten.slice_scatter.default":                 true,
+	"aten.split_with_sizes_copy.default":         true,
+	"aten.squeeze_copy.default":                  true,
+	"aten.squeeze_copy.dim":                      true,
+	"aten.squeeze_copy.dims":                     true,
+	"aten.t_copy.default":                        true,
+	"aten.transpose_copy.int":                    true,
+	"aten.unbind_copy.int":                       true,
+	"aten.unfold_copy.default":                   true,
+	"aten.unsqueeze_copy.default":                true,
+	"aten.view_copy.default":                     true,
+	"aten.view_copy.dtype":                       true,
+}

@@ -15,7 +15,6 @@ func init() {
 	registerRule(unflatten, "aten.unflatten.int")
 	registerRule(contiguousRule, "aten.contiguous.default")
 	registerRule(transpose2d, "aten.t.default")
-	registerRule(narrow, "aten.narrow.default")
 	registerRule(expandAs, "aten.expand_as.default")
 	registerRule(stack, "aten.stack.default")
 	registerRule(viewAs, "aten.view_as.default", "aten.reshape_as.default")
@@ -166,30 +165,6 @@ func transpose2d(b *Builder, n *ir.Node) error {
 		return b.Replace(b.Call("aten.alias.default", T("self", x)))
 	}
 	return b.Replace(b.Call("aten.permute.default", T("self", x), Is("dims", 1, 0)))
-}
-
-// narrow(x, dim, start, length) = slice(x, dim, start, start + length).
-func narrow(b *Builder, n *ir.Node) error {
-	x := self(b, n)
-	if b.Err() != nil {
-		return b.Err()
-	}
-	d, err := normDim(n.IntArg("dim", 0), len(x.Meta.Sizes))
-	if err != nil {
-		return err
-	}
-	start, length := n.Arg("start"), n.Arg("length")
-	if start == nil || length == nil || start.Kind != ir.ArgInt || length.Kind != ir.ArgInt {
-		return fmt.Errorf("narrow with a symbolic or tensor start or length")
-	}
-	s := start.Int
-	if s < 0 {
-		if !x.Meta.Sizes[d].IsStatic() {
-			return fmt.Errorf("narrow from the end of a symbolic dim")
-		}
-		s += x.Meta.Sizes[d].Size
-	}
-	return b.Replace(b.Call("aten.slice.Tensor", T("self", x), I("dim", int64(d)), I("start", s), I("end", s+length.Int)))
 }
 
 // expand_as(x, other) = expand(x, other's sizes).
@@ -390,14 +365,16 @@ func init() {
 	registerRule(unbind, "aten.unbind.int")
 	for _, v := range []string{"aten.alias_copy.default", "aten.diagonal_copy.default", "aten.expand_copy.default",
 		"aten.squeeze_copy.default", "aten.squeeze_copy.dim", "aten.squeeze_copy.dims", "aten.t_copy.default",
-		"aten.transpose_copy.int", "aten.unsqueeze_copy.default", "aten.unfold_copy.default", "aten.narrow_copy.default",
-		"aten.split_with_sizes_copy.default", "aten.unbind_copy.int"} {
+		"aten.transpose_copy.int", "aten.unsqueeze_copy.default", "aten.unfold_copy.default",
+		"aten.split_with_sizes_copy.default"} {
 		registerRule(copyFromView, v)
 	}
 }
 
 // copyFromView: a view's _copy form, called directly, is the view followed by a contiguous
-// clone of each result (torch._refs' _make_copy_from_view).
+// clone of each result (torch._refs' _make_copy_from_view). Only the forms in the
+// decomposition table: narrow_copy and unbind_copy stay as they are (the Edge verifier takes
+// every operator torch tags view_copy).
 func copyFromView(b *Builder, n *ir.Node) error {
 	view := strings.Replace(n.Target, "_copy.", ".", 1)
 	outs := b.CallN(view, slices.Clone(n.Args)...)
@@ -476,6 +453,9 @@ func unbind(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	if b.Err() != nil {
 		return b.Err()
+	}
+	if len(x.Meta.Sizes) == 0 {
+		return fmt.Errorf("unbind of a 0-d tensor")
 	}
 	d, err := normDim(n.IntArg("dim", 0), len(x.Meta.Sizes))
 	if err != nil {

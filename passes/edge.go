@@ -25,7 +25,7 @@ var edgeDialectOps = map[string]bool{
 // form of a core ATen view (views are replaced by copies), one of ExecuTorch's dim-order ops, or
 // arithmetic on symbolic sizes (PrimOps).
 func IsEdgeOp(target string) bool {
-	if coreATen[target] || edgeDialectOps[target] || PrimOps[target] != "" {
+	if coreATen[target] || viewCopyATen[target] || edgeDialectOps[target] || PrimOps[target] != "" {
 		return true
 	}
 	ns, rest, _ := strings.Cut(target, ".")
@@ -98,7 +98,7 @@ func ToEdge(g *ir.Graph, ps []Preserve) ([]Report, error) {
 	for _, p := range ps {
 		all = append(all, Decompose{Preserve: []Preserve{p}})
 	}
-	all = append(all, ScalarToTensor{}, ReplaceViewOps{}, MemoryFormatOps{}, DeadCodeElimination{})
+	all = append(all, ScalarToTensor{}, ReplaceViewOps{}, RemoveNoops{}, MemoryFormatOps{}, DeadCodeElimination{})
 	reports, err := NewManager(all...).Run(g)
 	if err != nil {
 		return reports, err

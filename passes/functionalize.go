@@ -23,6 +23,13 @@ func (Functionalize) Run(g *ir.Graph) (string, error) {
 	}
 	changed := 0
 	for i, n := range g.Nodes {
+		if n.Target == "aten._native_batch_norm_legit.default" {
+			// It updates its running statistics in place; functionalised, it becomes
+			// _native_batch_norm_legit_functional, which is not core ATen, and the official
+			// to_edge fails the same way.
+			return "", fmt.Errorf("%w: node %s (%s) is training-mode batch norm, which updates its running statistics; export the model in eval mode",
+				ErrNotEdge, n.Name, n.Target)
+		}
 		functional, ok := functionalForm(n.Target)
 		if !ok {
 			continue

@@ -910,6 +910,9 @@ func inferUnbind(n *ir.Node) ([]*ir.TensorMeta, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(m.Sizes) == 0 {
+		return nil, fmt.Errorf("%s of a 0-d tensor", n.Target)
+	}
 	d, err := normDim(n.IntArg("dim", 0), len(m.Sizes))
 	if err != nil {
 		return nil, err

@@ -8,11 +8,12 @@ import (
 )
 
 // viewOps are the ATen view operators Edge replaces with their copying forms (ExecuTorch's
-// ReplaceViewOpsWithViewCopyOpsPass): aten.X.overload becomes aten.X_copy.overload.
+// ReplaceViewOpsWithViewCopyOpsPass): aten.X.overload becomes aten.X_copy.overload. unfold is
+// not among them: the official conversion leaves it, and then refuses it as not core ATen.
 var viewOps = map[string]bool{
 	"view": true, "expand": true, "permute": true, "slice": true, "select": true, "unsqueeze": true,
 	"squeeze": true, "transpose": true, "t": true, "alias": true, "split": true, "split_with_sizes": true,
-	"unbind": true, "diagonal": true, "as_strided": true, "unfold": true, "detach": true,
+	"unbind": true, "diagonal": true, "as_strided": true, "detach": true, "narrow": true,
 }
 
 // ReplaceViewOps turns view operators into their _copy forms, as to_edge does: the Edge dialect

@@ -11,7 +11,7 @@ import sys
 import torch
 
 
-def core_ops():
+def tagged(tag, skip_out=False):
     ops = set()
     for name in dir(torch.ops.aten):
         try:
@@ -20,9 +20,14 @@ def core_ops():
         except Exception:  # attributes that are not operator packets
             continue
         for overload in overloads:
-            if torch.Tag.core in getattr(packet, overload).tags:
+            tags = getattr(packet, overload).tags
+            if tag in tags and not (skip_out and torch.Tag.out in tags):
                 ops.add(f"aten.{name}.{overload}")
     return sorted(ops)
+
+
+def core_ops():
+    return tagged(torch.Tag.core)
 
 
 def main():
@@ -39,6 +44,10 @@ def main():
         "var coreATen = map[string]bool{",
     ]
     lines += [f'\t"{op}": true,' for op in ops]
+    lines += ["}", ""]
+    lines += ["// viewCopyATen is every functional operator torch tags view_copy (the copying forms of views,",
+              "// which the Edge verifier accepts besides core ATen).", "var viewCopyATen = map[string]bool{"]
+    lines += [f'\t"{op}": true,' for op in tagged(torch.Tag.view_copy, skip_out=True)]
     lines += ["}", ""]
     out = root / "passes" / "coreaten_gen.go"
     out.write_text("\n".join(lines))
