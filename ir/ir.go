@@ -126,6 +126,9 @@ type Value struct {
 	Kind     ValueKind
 	Meta     *TensorMeta // tensors only
 	Producer *Node       // nil for graph inputs
+	// Sym is, for a symbolic int, the size it holds: its expression over the program's
+	// symbols and its trace-time value ({} when unknown).
+	Sym Dim
 }
 
 // ArgKind says what an argument holds.

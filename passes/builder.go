@@ -18,6 +18,7 @@ type Builder struct {
 	st       *strides
 	err      error
 	inserted map[*ir.Node]bool
+	syms     map[symKey]*ir.Value
 }
 
 func newBuilder(g *ir.Graph, at *ir.Node, st *strides) *Builder {
@@ -72,6 +73,7 @@ func (b *Builder) CallN(target string, args ...ir.Arg) []*ir.Value {
 		v := b.g.NewValue(base, m, node)
 		if m == nil {
 			v.Kind = ir.SymIntValue
+			v.Sym = symResult(node)
 		}
 		node.Outputs[i] = v
 	}

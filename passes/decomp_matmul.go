@@ -197,19 +197,20 @@ func linear(b *Builder, n *ir.Node) error {
 		t := wt()
 		return b.Replace(b.Call("aten.addmm.default", T("self", bias), T("mat1", x), T("mat2", t)))
 	}
-	if bias != nil && len(bias.Meta.Sizes) == 1 && hasLayout(b.st, x, memoryFormatContiguous) {
-		if !x.Meta.IsStatic() {
-			return fmt.Errorf("linear of a %d-D input with symbolic dims %s is not decomposed yet", rank, x.Meta)
+	if bias != nil && len(bias.Meta.Sizes) == 1 && hasLayout(b.st, x, memoryFormatContiguous) && x.Meta.Sizes[rank-1].IsStatic() {
+		// Sizes are SymInts: the leading dims multiply into the flattened one.
+		lead := SizeArg{Size: 1}
+		for i := 0; i < rank-1; i++ {
+			lead = b.MulSize(lead, b.DimSize(x, i))
 		}
-		s := sizesOf(x.Meta)
-		lead := int64(1)
-		for _, d := range s[:rank-1] {
-			lead *= d
-		}
-		flat := b.Call("aten.reshape.default", T("self", x), Is("shape", lead, s[rank-1]))
+		flat := b.Call("aten.reshape.default", T("self", x), Sizes("shape", lead, b.DimSize(x, rank-1)))
 		mm := b.Call("aten.addmm.default", T("self", bias), T("mat1", flat), T("mat2", wt()))
-		out := append(slices.Clone(s[:rank-1]), w.Meta.Sizes[0].Size)
-		return b.Replace(b.Call("aten.view.default", T("self", mm), Is("size", out...)))
+		var out []SizeArg
+		for i := 0; i < rank-1; i++ {
+			out = append(out, b.DimSize(x, i))
+		}
+		out = append(out, SizeArg{Size: w.Meta.Sizes[0].Size})
+		return b.Replace(b.Call("aten.view.default", T("self", mm), Sizes("size", out...)))
 	}
 	if !x.Meta.IsStatic() {
 		return fmt.Errorf("linear of a %d-D input with symbolic dims %s is not decomposed yet", rank, x.Meta)

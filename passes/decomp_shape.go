@@ -475,3 +475,47 @@ func unbind(b *Builder, n *ir.Node) error {
 	}
 	return b.Replace(outs...)
 }
+
+func init() {
+	registerRule(flatten, "aten.flatten.using_ints")
+}
+
+// flatten(x, start, end) is x itself when it merges a single dim, else a reshape whose merged
+// size is the product of the dims (SymInt arithmetic when they are symbolic).
+func flatten(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	r := len(x.Meta.Sizes)
+	if r == 0 {
+		return b.Replace(b.Call("aten.reshape.default", T("self", x), Is("shape", 1)))
+	}
+	start, err := normDim(n.IntArg("start_dim", 0), r)
+	if err != nil {
+		return err
+	}
+	end, err := normDim(n.IntArg("end_dim", -1), r)
+	if err != nil {
+		return err
+	}
+	if start > end {
+		return fmt.Errorf("flatten: start_dim %d after end_dim %d", start, end)
+	}
+	if start == end {
+		return b.Replace(x)
+	}
+	var shape []SizeArg
+	for i := 0; i < start; i++ {
+		shape = append(shape, b.DimSize(x, i))
+	}
+	merged := SizeArg{Size: 1}
+	for i := start; i <= end; i++ {
+		merged = b.MulSize(merged, b.DimSize(x, i))
+	}
+	shape = append(shape, merged)
+	for i := end + 1; i < r; i++ {
+		shape = append(shape, b.DimSize(x, i))
+	}
+	return b.Replace(b.Call("aten.reshape.default", T("self", x), Sizes("shape", shape...)))
+}

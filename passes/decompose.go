@@ -29,7 +29,6 @@ var decompositions = map[string]decomposition{
 	"aten.batch_norm.default":                   decomposeBatchNorm,
 	"aten.dropout.default":                      decomposeDropout,
 	"aten.adaptive_avg_pool2d.default":          decomposeAdaptiveAvgPool2d,
-	"aten.flatten.using_ints":                   decomposeFlatten,
 	"aten.reshape.default":                      decomposeReshape,
 	"aten._unsafe_view.default":                 decomposeReshape,
 	"aten._assert_tensor_metadata.default":      removeAssert,
@@ -227,25 +226,6 @@ func decomposeAdaptiveAvgPool2d(_ *ir.Graph, n *ir.Node, _ *strides) error {
 	}
 	n.Target = "aten._adaptive_avg_pool2d.default"
 	return nil
-}
-
-// decomposeFlatten: flatten is a reshape to its result's shape, or nothing when it merges a
-// single dim.
-func decomposeFlatten(g *ir.Graph, n *ir.Node, st *strides) error {
-	in, err := tensorIn(n, "self")
-	if err != nil {
-		return err
-	}
-	r := int64(len(in.Meta.Sizes))
-	start, end := n.IntArg("start_dim", 0), n.IntArg("end_dim", -1)
-	if r > 0 {
-		start, end = (start%r+r)%r, (end%r+r)%r
-		if start == end {
-			forward(g, n, in)
-			return nil
-		}
-	}
-	return reshapeTo(g, n, in, st)
 }
 
 func decomposeReshape(g *ir.Graph, n *ir.Node, st *strides) error {

@@ -355,6 +355,9 @@ func sizesArg(n *ir.Node, name string) ([]ir.Dim, error) {
 // symDim is the dim a symbolic int value stands for: the symbol of the sym_size it reads, or
 // the value's own name.
 func symDim(v *ir.Value) ir.Dim {
+	if v.Sym != (ir.Dim{}) {
+		return v.Sym
+	}
 	if p := v.Producer; p != nil && p.Target == "aten.sym_size.int" {
 		if in := p.TensorArg("self"); in != nil && in.Meta != nil {
 			d := int(p.IntArg("dim", 0))

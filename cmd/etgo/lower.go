@@ -30,7 +30,7 @@ func init() {
 			"  --report R.json          also write the plan and the per-node decision report as JSON\n" +
 			"  --dot PLAN.dot           also draw the partitioned graph for Graphviz (dot -Tsvg PLAN.dot -o plan.svg)\n" +
 			"  --allow-missing-kernels  write the program even when a fallback operator has no kernel in this binary\n" +
-			"  --partitioner NAME       a partitioner, in order (repeatable; default xnnpack); known: xnnpack\n" +
+			"  --partitioner NAME       a partitioner, in order (repeatable; default xnnpack); known: xnnpack; none: no delegate (portable kernels only)\n" +
 			"  --transform-passes SPEC  recommended (each partitioner's backend set), none, or pass names\n" +
 			"  --per-op                 one delegate per claimed operator\n" +
 			"  --plan                   print the partition plan instead of writing a .pte\n" +
@@ -45,7 +45,7 @@ func newPartitioner(name string, perOp bool) (partition.Partitioner, string, err
 	case "xnnpack":
 		return &xnnpack.Partitioner{PerOp: perOp}, "xnnpack", nil
 	}
-	return nil, "", fmt.Errorf("unknown partitioner %q (known: xnnpack)", name)
+	return nil, "", fmt.Errorf("unknown partitioner %q (known: xnnpack; none alone for no delegate)", name)
 }
 
 func runLower(args []string, stdout, stderr io.Writer) error {
@@ -82,6 +82,10 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	var parts []partition.Partitioner
 	var transform []passes.Pass
 	seen := map[string]bool{}
+	if len(names) == 1 && names[0] == "none" {
+		// to_edge(...).to_executorch(): no delegate, every operator on the portable kernels.
+		names = nil
+	}
 	for _, name := range names {
 		p, backend, err := newPartitioner(name, *perOp)
 		if err != nil {

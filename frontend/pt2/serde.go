@@ -265,8 +265,18 @@ func buildGraph(ep *exportedProgram) (*ir.Graph, error) {
 				return nil, err
 			}
 			v.Kind, v.Meta = ir.TensorValue, meta
-		} else if _, ok := sg.SymIntValues[name]; ok {
+		} else if raw, ok := sg.SymIntValues[name]; ok {
 			v.Kind = ir.SymIntValue
+			// The expression and hint are informative (decompositions size their results
+			// from them); a value that does not parse stays unknown.
+			if b, err := json.Marshal(raw); err == nil {
+				var si symInt
+				if json.Unmarshal(b, &si) == nil {
+					if d, err := convertSymInt(si); err == nil {
+						v.Sym = d
+					}
+				}
+			}
 		} else if _, ok := sg.SymBoolValues[name]; ok {
 			v.Kind = ir.SymBoolValue
 		} else if _, ok := sg.SymFloatValues[name]; ok {

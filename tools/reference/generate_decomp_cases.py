@@ -312,6 +312,15 @@ def extra_cases():
         ("nn.repeat", _Fn(lambda x: x.repeat(1, 2, 1, 1)), (x4,)),
         ("nn.expand_as", _Fn(lambda x, y: x.expand_as(y) + y), (torch.randn(1, 3, 1, 8), x4)),
     ]
+    # Programs with a symbolic dim (a fourth entry: torch.export's dynamic_shapes).
+    from torch.export import Dim
+    batch = Dim("batch", min=1, max=8)
+    cases += [
+        ("dyn.linear_3d", nn.Linear(4, 5), (torch.randn(2, 3, 4),), ({0: batch},)),
+        ("dyn.linear_3d_inner", nn.Linear(4, 5), (torch.randn(3, 2, 4),), ({1: batch},)),
+        ("dyn.linear_2d", nn.Linear(4, 5), (torch.randn(2, 4),), ({0: batch},)),
+        ("dyn.silu_view", nn.Sequential(nn.SiLU(), nn.Flatten(1)), (torch.randn(2, 3, 4),), ({0: batch},)),
+    ]
     return cases
 
 
@@ -349,7 +358,7 @@ def run_case(args):
     warnings.filterwarnings("ignore")
     table = {target_name(k) for k in _table()}
     try:
-        module, inputs = make()
+        module, inputs, dynamic = make()
         module = module.eval()
         with torch.no_grad():
             eager = module(*inputs)
@@ -357,7 +366,7 @@ def run_case(args):
         flat_tensors(eager, leaves)
         if not leaves:
             return name, None, "no tensor output"
-        ep = torch.export.export(module, tuple(inputs), strict=False)
+        ep = torch.export.export(module, tuple(inputs), dynamic_shapes=dynamic, strict=False)
     except Exception as e:
         return name, None, "export: " + first_line(e)
     aten_ops = sorted({target_name(n.target) for n in ep.graph.nodes if n.op == "call_function"})
@@ -433,15 +442,15 @@ def safe(name: str) -> str:
 def make_factory(kind, key):
     def make():
         if kind == "extra":
-            for n, m, inputs in extra_cases():
-                if n == key:
-                    return m, inputs
+            for case in extra_cases():
+                if case[0] == key:
+                    return case[1], case[2], (case[3] if len(case) > 3 else None)
             raise KeyError(key)
         import torch
         for n, fn, tree, tensors in opinfo_cases([], exact=key.rsplit(".", 1)[0]):
             if n == key:
                 torch.manual_seed(0)
-                return OpModule.make(fn, tree), tensors
+                return OpModule.make(fn, tree), tensors, None
         raise KeyError(key)
     return make
 
@@ -485,7 +494,7 @@ def main():
 
     import torch
 
-    names = [("extra", n) for n, _, _ in extra_cases() if not only or any(s in n for s in only)]
+    names = [("extra", c[0]) for c in extra_cases() if not only or any(s in c[0] for s in only)]
     names += [("opinfo", n) for n, _, _, _ in opinfo_cases(only)]
     if a.limit:
         names = names[: a.limit]
@@ -494,7 +503,10 @@ def main():
     expected_path = OUT / "expected.json"
     old = json.loads(expected_path.read_text()) if expected_path.exists() and only else {"cases": []}
     records = {c["name"]: c for c in old["cases"] if not any(s in c["name"] for s in only)}
+    skipped_path = OUT / "skipped.json"
     skipped = {}
+    if only and skipped_path.exists():
+        skipped = {k: v for k, v in json.loads(skipped_path.read_text()).items() if not any(s in k for s in only)}
     ctx = mp.get_context("spawn")
     with ctx.Pool(a.jobs, initializer=worker_init, maxtasksperchild=50) as pool:
         for i, (name, rec, why) in enumerate(pool.imap_unordered(run_case, [(n, Factory(k, n)) for k, n in names])):
@@ -536,7 +548,7 @@ def main():
                 row["why"] = "no OpInfo sample or extra case exports to it"
         ops.append(row)
     (OUT / "ops.json").write_text(json.dumps({"torch": torch.__version__, "table_size": len(ops), "ops": ops}, indent=1) + "\n")
-    (OUT / "skipped.json").write_text(json.dumps(dict(sorted(skipped.items())), indent=1) + "\n")
+    skipped_path.write_text(json.dumps(dict(sorted(skipped.items())), indent=1) + "\n")
     print(f"kept {len(cases)} cases; {sum(r['exportable'] for r in ops)} of {len(ops)} table ops exercised", file=sys.stderr)
 
 
