@@ -15,9 +15,10 @@ func init() {
 // int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out,
 // Tensor(b!) indices), then the TensorList return slot [out, indices].
 //
-// As PyTorch: each window's maximum and its index h*W+w in the input plane; the first
-// maximum wins ties, a NaN wins over numbers (the last NaN of the window), and a window with
-// no element inside the input gives the dtype's lowest value (-Inf for floats).
+// Each window's maximum and its index h*W+w in the input plane; the first maximum wins ties and
+// a NaN wins over numbers (the last NaN of the window), as in PyTorch. A window with no element
+// inside the input (a dilated window stepping over it) gives 0 at index 0, as ExecuTorch's
+// kernel does (PyTorch gives the dtype's lowest value, -Inf for floats).
 func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := wantArgs(args, 9); err != nil {
 		return err
@@ -108,14 +109,17 @@ func maxPoolPlanes[T float32 | float64 | int64](g *maxPoolGeom, x, y []T, idx []
 				for w0 < 0 {
 					w0 += dw
 				}
-				best, bestAt := lowest, h0*g.iw+w0
+				best, bestAt := lowest, -1
 				for h := h0; h < h1; h += dh {
 					for c := w0; c < w1; c += dw {
 						at := h*g.iw + c
-						if v := plane[at]; v > best || v != v {
+						if v := plane[at]; v > best || v != v || bestAt < 0 {
 							best, bestAt = v, at
 						}
 					}
+				}
+				if bestAt < 0 {
+					best, bestAt = 0, 0
 				}
 				y[e], idx[e] = best, int64(bestAt)
 				e++
