@@ -391,10 +391,19 @@ func convTranspose2d(p *plan, n *Node) error {
 	x, w, bias, cp := c.x, c.w, c.bias, n.Conv
 	N, H, W, C, G, GIC, GOC, KH, KW, OC := c.N, c.H, c.W, c.C, c.G, c.GIC, c.GOC, c.KH, c.KW, c.OC
 	sh, sw, dh, dw, pt, pl := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl
+	// XNNPACK's reshape refuses an empty input and an adjustment (output_padding) that is not
+	// below the stride (torch also allows one below the dilation); an output with no pixels, where
+	// the padding crops everything, crashes the official runtime.
+	if H == 0 || W == 0 {
+		return errorf("deconvolution input %v has an empty spatial dimension", x.dims)
+	}
+	if int(cp.AdjustmentH) >= sh || int(cp.AdjustmentW) >= sw {
+		return errorf("deconvolution adjustment %dx%d must be smaller than the stride %dx%d", cp.AdjustmentH, cp.AdjustmentW, sh, sw)
+	}
 	OH := sh*(H-1) + int(cp.AdjustmentH) + dh*(KH-1) + 1 - pt - int(cp.PadBottom)
 	OW := sw*(W-1) + int(cp.AdjustmentW) + dw*(KW-1) + 1 - pl - int(cp.PadRight)
-	if H == 0 || W == 0 || OH < 0 || OW < 0 {
-		OH, OW = max(OH, 0), max(OW, 0)
+	if OH < 1 || OW < 1 {
+		return errorf("deconvolution of %v with padding %d,%d,%d,%d leaves an output of %dx%d", x.dims, pt, cp.PadRight, cp.PadBottom, pl, OH, OW)
 	}
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
 	for i := 0; i < len(y.data); i += OC {
@@ -476,15 +485,9 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 						count = avgPoolSum(out, x.data, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl)
 					}
 					for kh := 0; isMax && kh < PH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						if ih < 0 || ih >= H {
-							continue
-						}
+						ih := maxPoolTap(oh*sh+kh*dh, dh, pt, H)
 						for kw := 0; kw < PW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							if iw < 0 || iw >= W {
-								continue
-							}
+							iw := maxPoolTap(ow*sw+kw*dw, dw, pl, W)
 							gemm.MaxInto(out, x.data[((b*H+ih)*W+iw)*C:][:C])
 						}
 					}
@@ -499,6 +502,23 @@ func pool2d(isMax bool) func(p *plan, n *Node) error {
 		})
 		return nil
 	}
+}
+
+// maxPoolTap is the input row (or column) XNNPACK's max pooling reads for the tap at padded
+// position pos (xnn_indirection_init_maxpool2d): a tap in the padding moves by whole dilation
+// steps into the input, onto the window's nearest tap inside it, so padding never wins; when no
+// tap of the window is inside (a dilated window stepping over the input) the tap ends up on a
+// border pixel, which then wins (PyTorch gives -inf there, ExecuTorch's portable kernel 0).
+func maxPoolTap(pos, dil, pad, size int) int {
+	if dil > 1 {
+		for pos < pad {
+			pos += dil
+		}
+		for pos >= size+pad {
+			pos = max(pos-dil, 0)
+		}
+	}
+	return min(max(pos-pad, 0), size-1)
 }
 
 // avgPoolSum writes the sum of one output pixel's pooling taps into out, in XNNPACK's order so
