@@ -326,6 +326,37 @@ func (p *preprocessor) decomposeCat() error {
 	return nil
 }
 
+// removeGetItem is RemoveGetItemPass: a max pool with indices, or a max.dim, of which only the
+// values are read becomes the values-only operator (max_pool2d, amax), which XNNPACK runs as a
+// max pooling. A max.dim whose indices are read too stays (an argmax pooling).
+func (p *preprocessor) removeGetItem() error {
+	users := p.g.Users()
+	for _, n := range p.g.Nodes {
+		var to string
+		switch n.Target {
+		case "aten.max_pool2d_with_indices.default":
+			to = "aten.max_pool2d.default"
+		case "aten.max.dim":
+			to = "aten.amax.default"
+		default:
+			continue
+		}
+		used := false
+		for _, v := range n.Outputs[min(1, len(n.Outputs)):] {
+			used = used || v != nil && (len(users[v]) > 0 || p.g.IsGraphOutput(v))
+		}
+		if used {
+			if n.Target == "aten.max.dim" {
+				continue
+			}
+			return fmt.Errorf("node %s: XNNPACK produces a max pool's values, not its indices", n.Name)
+		}
+		n.Target = to
+		n.Outputs = n.Outputs[:1]
+	}
+	return nil
+}
+
 // conv1dUnsqueeze runs a 1-d convolution as a 2-d one (Conv1dUnsqueezePass): the input gains a
 // trailing unit dimension, the kernel too, and the result loses it again.
 func (p *preprocessor) conv1dUnsqueeze() error {
