@@ -390,10 +390,9 @@ func convTranspose2d(p *plan, n *Node) error {
 	x, w, bias, cp := c.x, c.w, c.bias, n.Conv
 	N, H, W, C, G, GIC, GOC, KH, KW, OC := c.N, c.H, c.W, c.C, c.G, c.GIC, c.GOC, c.KH, c.KW, c.OC
 	sh, sw, dh, dw, pt, pl := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl
-	OH := sh*(H-1) + int(cp.AdjustmentH) + dh*(KH-1) + 1 - pt - int(cp.PadBottom)
-	OW := sw*(W-1) + int(cp.AdjustmentW) + dw*(KW-1) + 1 - pl - int(cp.PadRight)
-	if H == 0 || W == 0 || OH < 0 || OW < 0 {
-		OH, OW = max(OH, 0), max(OW, 0)
+	OH, OW, err := deconvOutput(x.dims, H, W, KH, KW, sh, sw, dh, dw, pt, pl, cp)
+	if err != nil {
+		return err
 	}
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
 	for i := 0; i < len(y.data); i += OC {
@@ -435,6 +434,25 @@ func convTranspose2d(p *plan, n *Node) error {
 		}
 	}
 	return nil
+}
+
+// deconvOutput is a deconvolution's output height and width. XNNPACK's reshape refuses an empty
+// input and an adjustment (output_padding) that is not below the stride (torch also allows one
+// below the dilation); an output with no pixels, where the padding crops everything, crashes the
+// official runtime: all three are errors here.
+func deconvOutput(dims []int, H, W, KH, KW, sh, sw, dh, dw, pt, pl int, cp *ConvParams) (OH, OW int, err error) {
+	if H == 0 || W == 0 {
+		return 0, 0, errorf("deconvolution input %v has an empty spatial dimension", dims)
+	}
+	if int(cp.AdjustmentH) >= sh || int(cp.AdjustmentW) >= sw {
+		return 0, 0, errorf("deconvolution adjustment %dx%d must be smaller than the stride %dx%d", cp.AdjustmentH, cp.AdjustmentW, sh, sw)
+	}
+	OH = sh*(H-1) + int(cp.AdjustmentH) + dh*(KH-1) + 1 - pt - int(cp.PadBottom)
+	OW = sw*(W-1) + int(cp.AdjustmentW) + dw*(KW-1) + 1 - pl - int(cp.PadRight)
+	if OH < 1 || OW < 1 {
+		return 0, 0, errorf("deconvolution of %v with padding %d,%d,%d,%d leaves an output of %dx%d", dims, pt, cp.PadRight, cp.PadBottom, pl, OH, OW)
+	}
+	return OH, OW, nil
 }
 
 // pool2d is max or average pooling over NHWC; the average excludes padding (the partitioner

@@ -197,3 +197,46 @@ func runCase(t *testing.T, c *opCase, threads int) {
 		}
 	}
 }
+
+// TestMaxPoolTap checks poolTapCoord on every small window: a tap always reads a pixel of the
+// input; when the window has taps inside the input every tap reads one of them (so padding never
+// wins and the result is the maximum over the window's inside, as torch's), and cases the
+// official runtime ran pin the rest (testdata/windows, TestWindowCases in runtime).
+func TestMaxPoolTap(t *testing.T) {
+	for _, tc := range []struct{ pos, dil, pad, size, want int }{
+		{0, 3, 1, 2, 0}, // MaxPool2d(2, stride=1, padding=1, dilation=3) over 2x2: taps -1 and 2 both read row 0
+		{3, 3, 1, 2, 0},
+		{0, 2, 1, 5, 1}, // tap -1 of a dilation-2 window moves to its next tap, 1
+		{0, 1, 2, 3, 0}, // no dilation: clamped to the border
+		{6, 1, 2, 3, 2},
+	} {
+		if got := poolTapCoord(tc.pos, tc.pad, tc.size, tc.dil); got != tc.want {
+			t.Errorf("poolTapCoord(pos %d, dil %d, pad %d, size %d) = %d, want %d", tc.pos, tc.dil, tc.pad, tc.size, got, tc.want)
+		}
+	}
+	for size := 1; size <= 5; size++ {
+		for k := 1; k <= 5; k++ {
+			for dil := 1; dil <= 4; dil++ {
+				for pad := 0; pad <= k/2; pad++ {
+					for stride := 1; stride <= 3; stride++ {
+						out := outSize(size, pad, pad, k, stride, dil)
+						for o := 0; o < out; o++ {
+							inside := map[int]bool{}
+							for j := 0; j < k; j++ {
+								if y := o*stride + j*dil - pad; y >= 0 && y < size {
+									inside[y] = true
+								}
+							}
+							for j := 0; j < k; j++ {
+								y := poolTapCoord(o*stride+j*dil, pad, size, dil)
+								if y < 0 || y >= size || (len(inside) > 0 && !inside[y]) {
+									t.Fatalf("size %d k %d dil %d pad %d stride %d: output %d tap %d reads %d; the window's inside is %v", size, k, dil, pad, stride, o, j, y, inside)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

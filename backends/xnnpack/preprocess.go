@@ -28,8 +28,9 @@ type Processed struct {
 const defaultDebugHandle = 65535
 
 // Preprocess compiles a region (partition.Delegate.Program) into an XNNPACK blob, as
-// XnnpackBackend.preprocess does: the XNNPACK passes (clone removal, batch-norm and activation
-// fusion, concatenation splitting, conv1d as conv2d, channels-last tagging with layout
+// XnnpackBackend.preprocess does: the XNNPACK passes (clone removal, batch-norm fusion, or
+// decomposition into a depthwise convolution, activation fusion, concatenation splitting,
+// values-only max pools and max.dim, conv1d as conv2d, channels-last tagging with layout
 // conversions only where the layout changes), then one XNNPACK node per operator, with weights
 // pre-transformed and stored as named data. prog is rewritten in place.
 //
@@ -72,8 +73,10 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 	}{
 		{"remove clones", p.removeClones},
 		{"fuse batch norm", p.fuseBatchNorm},
+		{"decompose batch norm", p.decomposeBatchNorm},
 		{"fuse activations", p.fuseActivations},
 		{"decompose concatenate", p.decomposeCat},
+		{"remove getitem", p.removeGetItem},
 		{"conv1d as conv2d", p.conv1dUnsqueeze},
 		{"channels-last tagging", p.tagChannelsLast},
 		{"remove redundant copies", p.removeRedundantCopies},

@@ -224,6 +224,119 @@ func (p *preprocessor) fuseBatchNormInto(n, bn *ir.Node, isConv bool) error {
 	return nil
 }
 
+// decomposeBatchNorm turns each batch norm left after fusion into a 1×1 depthwise convolution
+// (DecomposeBatchNorm) with weight gamma/sqrt(var+eps) and bias -mean·gamma/sqrt(var+eps) + beta,
+// computed in float64 as ExecuTorch does (eps rounded to float32 first) and stored as float32. A
+// rank-2 input [N, C] is convolved as [N, C, 1]; a rank-3 one is a 1-d convolution, which
+// conv1dUnsqueeze then runs as a 2-d one. A batch norm it cannot decompose is left for the
+// visitor to refuse, as ExecuTorch's is.
+func (p *preprocessor) decomposeBatchNorm() error {
+	users := p.g.Users()
+	for i := 0; i < len(p.g.Nodes); i++ {
+		bn := p.g.Nodes[i]
+		if bn.Target != targetBatchNorm || !p.canDecomposeBatchNorm(bn, users) {
+			continue
+		}
+		in, out := bn.TensorArg("input"), out0(bn)
+		var stats [4][]float32 // weight, bias, mean, var
+		for k, name := range []string{"weight", "bias", "running_mean", "running_var"} {
+			var err error
+			if stats[k], err = p.paramData(bn.TensorArg(name)); err != nil {
+				return err
+			}
+		}
+		gamma, beta, mean, variance := stats[0], stats[1], stats[2], stats[3]
+		ch := int(in.Meta.Sizes[1].Size)
+		if len(mean) != ch || len(variance) != ch || (gamma != nil && len(gamma) != ch) || (beta != nil && len(beta) != ch) {
+			return fmt.Errorf("node %s: batch-norm statistics disagree with the %d channels", bn.Name, ch)
+		}
+		eps := float64(float32(bn.ScalarArg("eps", 1e-5)))
+		w, b := make([]float32, ch), make([]float32, ch)
+		for c := range ch {
+			g, be := 1.0, 0.0
+			if gamma != nil {
+				g = float64(gamma[c])
+			}
+			if beta != nil {
+				be = float64(beta[c])
+			}
+			denom := math.Sqrt(float64(variance[c]) + eps)
+			w[c] = float32(g / denom)
+			b[c] = float32(-float64(mean[c])*g/denom + be)
+		}
+		spatial := max(rank(in)-2, 1)
+		ones, zeros := make([]int64, spatial), make([]int64, spatial)
+		wSizes := []ir.Dim{{Size: int64(ch)}, {Size: 1}}
+		for k := range ones {
+			ones[k] = 1
+			wSizes = append(wSizes, ir.Dim{Size: 1})
+		}
+		name := bn.Name
+		if gv := bn.TensorArg("weight"); gv != nil {
+			name = gv.Name
+		}
+		wv := p.addConstant(name+"_decomposed_bn_weight", ir.TensorMeta{DType: ir.Float32, Sizes: wSizes}, float32Bytes(w))
+		bv := p.addConstant(name+"_decomposed_bn_bias", ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: int64(ch)}}}, float32Bytes(b))
+		conv := &ir.Node{Name: bn.Name + "_conv", Target: targetConv, Args: []ir.Arg{
+			{Name: "input", Kind: ir.ArgTensor, Values: []*ir.Value{in}},
+			{Name: "weight", Kind: ir.ArgTensor, Values: []*ir.Value{wv}},
+			{Name: "bias", Kind: ir.ArgTensor, Values: []*ir.Value{bv}},
+			{Name: "stride", Kind: ir.ArgInts, Ints: ones},
+			{Name: "padding", Kind: ir.ArgInts, Ints: zeros},
+			{Name: "dilation", Kind: ir.ArgInts, Ints: slices.Clone(ones)},
+			{Name: "transposed", Kind: ir.ArgBool, Bool: false},
+			{Name: "output_padding", Kind: ir.ArgInts, Ints: slices.Clone(zeros)},
+			{Name: "groups", Kind: ir.ArgInt, Int: int64(ch)},
+		}, Outputs: []*ir.Value{out}}
+		out.Producer = conv
+		p.handle[conv] = p.handle[bn]
+		p.g.Nodes[i] = conv
+		if rank(in) == 2 { // [N, C] as [N, C, 1]
+			unitAt := func(v *ir.Value) *ir.TensorMeta {
+				return &ir.TensorMeta{DType: v.Meta.DType, Sizes: append(slices.Clone(v.Meta.Sizes), ir.Dim{Size: 1})}
+			}
+			unsq := &ir.Node{Name: bn.Name + "_unsqueeze", Target: "aten.unsqueeze_copy.default", Args: []ir.Arg{
+				{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{in}}, {Name: "dim", Kind: ir.ArgInt, Int: 2}}}
+			unsq.Outputs = []*ir.Value{p.g.NewValue(in.Name+"_ncl", unitAt(in), unsq)}
+			setTensorArg(conv, "input", unsq.Outputs[0])
+			out3 := p.g.NewValue(out.Name+"_ncl", unitAt(out), conv)
+			conv.Outputs[0] = out3
+			sq := &ir.Node{Name: bn.Name + "_squeeze", Target: "aten.squeeze_copy.dim", Args: []ir.Arg{
+				{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{out3}}, {Name: "dim", Kind: ir.ArgInt, Int: 2}}, Outputs: []*ir.Value{out}}
+			out.Producer = sq
+			p.handle[unsq], p.handle[sq] = p.handle[bn], p.handle[bn]
+			p.g.Nodes = slices.Insert(p.g.Nodes, i+1, sq)
+			p.g.Nodes = slices.Insert(p.g.Nodes, i, unsq)
+			i += 2
+		}
+	}
+	p.dropUnusedParams()
+	return nil
+}
+
+// canDecomposeBatchNorm is DecomposeBatchNorm.can_decompose_batch_norm: an input of rank 2 to 4
+// with a static channel count, only the output read, and constant statistics and affine
+// parameters.
+func (p *preprocessor) canDecomposeBatchNorm(bn *ir.Node, users map[*ir.Value][]*ir.Node) bool {
+	in := bn.TensorArg("input")
+	if r := rank(in); r < 2 || r > 4 || !in.Meta.Sizes[1].IsStatic() || out0(bn) == nil {
+		return false
+	}
+	for i, v := range bn.Outputs {
+		if i > 0 && v != nil && (len(users[v]) > 0 || p.g.IsGraphOutput(v)) {
+			return false
+		}
+	}
+	for _, name := range []string{"weight", "bias", "running_mean", "running_var"} {
+		v := bn.TensorArg(name)
+		if (v == nil && (name == "running_mean" || name == "running_var")) || (v != nil && !p.isParam(v)) {
+			return false
+		}
+	}
+	a := bn.Arg("eps")
+	return a == nil || a.Kind == ir.ArgFloat || a.Kind == ir.ArgInt
+}
+
 func filled(n int, v float32) []float32 {
 	f := make([]float32, n)
 	for i := range f {
@@ -322,6 +435,37 @@ func (p *preprocessor) decomposeCat() error {
 		out.Producer = tail
 		p.handle[tail] = p.handle[n]
 		p.g.Nodes = slices.Insert(p.g.Nodes, i+1, tail)
+	}
+	return nil
+}
+
+// removeGetItem is RemoveGetItemPass: a max pool with indices, or a max.dim, of which only the
+// values are read becomes the values-only operator (max_pool2d, amax), which XNNPACK runs as a
+// max pooling. A max.dim whose indices are read too stays (an argmax pooling).
+func (p *preprocessor) removeGetItem() error {
+	users := p.g.Users()
+	for _, n := range p.g.Nodes {
+		var to string
+		switch n.Target {
+		case "aten.max_pool2d_with_indices.default":
+			to = "aten.max_pool2d.default"
+		case "aten.max.dim":
+			to = "aten.amax.default"
+		default:
+			continue
+		}
+		used := false
+		for _, v := range n.Outputs[min(1, len(n.Outputs)):] {
+			used = used || v != nil && (len(users[v]) > 0 || p.g.IsGraphOutput(v))
+		}
+		if used {
+			if n.Target == "aten.max.dim" {
+				continue
+			}
+			return fmt.Errorf("node %s: XNNPACK produces a max pool's values, not its indices", n.Name)
+		}
+		n.Target = to
+		n.Outputs = n.Outputs[:1]
 	}
 	return nil
 }

@@ -482,10 +482,9 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 	cp := n.Conv
 	N, H, W, C, GIC, GOC, KH, KW, OC := gm.N, gm.H, gm.W, gm.C, gm.GIC, gm.GOC, gm.KH, gm.KW, gm.OC
 	sh, sw, dh, dw, pt, pl := gm.sh, gm.sw, gm.dh, gm.dw, gm.pt, gm.pl
-	OH := max(sh*(H-1)+int(cp.AdjustmentH)+dh*(KH-1)+1-pt-int(cp.PadBottom), 0)
-	OW := max(sw*(W-1)+int(cp.AdjustmentW)+dw*(KW-1)+1-pl-int(cp.PadRight), 0)
-	if H == 0 || W == 0 {
-		OH, OW = 0, 0
+	OH, OW, err := deconvOutput(x.dims, H, W, KH, KW, sh, sw, dh, dw, pt, pl, cp)
+	if err != nil {
+		return err
 	}
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
 	xi := q.centered(x.data[:N*H*W*C])

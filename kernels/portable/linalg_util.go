@@ -226,16 +226,26 @@ type linalgConvGeom struct {
 	transposed             bool
 }
 
-// linalgValidRange returns the range [lo, hi) of positions o in [0, count) whose source
-// o*stride + off lies in [0, size).
-func linalgValidRange(off, stride, size, count int) (lo, hi int) {
+// linalgSpan is the run of positions o in [lo, hi) of a window tap whose source o*stride + off
+// lies inside [0, size), and first, the source of position lo. An empty run is lo = hi = first
+// = 0, so slicing a source at first..first+(hi-lo) is in bounds whatever the tap: a window
+// wider than its input, overhanging both sides, has taps that reach no position at all.
+type linalgSpan struct{ lo, hi, first int }
+
+// linalgValidRange returns the span of positions o in [0, count) whose source o*stride + off
+// lies in [0, size).
+func linalgValidRange(off, stride, size, count int) linalgSpan {
+	lo, hi := 0, 0
 	if off < 0 {
 		lo = (-off + stride - 1) / stride
 	}
 	if last := size - 1 - off; last >= 0 {
 		hi = min(last/stride+1, count)
 	}
-	return min(lo, hi), hi
+	if lo >= hi {
+		return linalgSpan{}
+	}
+	return linalgSpan{lo: lo, hi: hi, first: lo*stride + off}
 }
 
 // linalgConv computes a convolution over row-major buffers: in [n, c, h, w], weight, bias (nil
@@ -271,13 +281,13 @@ func linalgConvForward[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 	kdim := cg * g.kh * g.kw
 	pointwise := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0
 	var col []T
-	var lo, hi []int // depthwise: each kernel column's range of output columns
+	var spans []linalgSpan // depthwise: each kernel column's output columns
 	switch {
 	case pointwise:
 	case cg == 1:
-		lo, hi = make([]int, g.kw), make([]int, g.kw)
+		spans = make([]linalgSpan, g.kw)
 		for kx := range g.kw {
-			lo[kx], hi[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.w, g.ow)
+			spans[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.w, g.ow)
 		}
 	default:
 		col = make([]T, kdim*np)
@@ -292,7 +302,7 @@ func linalgConvForward[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 				linalgGemm(ocg, np, cg, wG, kdim, inG, hw, outG, np)
 			case cg == 1:
 				for o := 0; o < ocg; o++ {
-					linalgConvPlane(g, inG, wG[o*kdim:(o+1)*kdim], outG[o*np:(o+1)*np], lo, hi)
+					linalgConvPlane(g, inG, wG[o*kdim:(o+1)*kdim], outG[o*np:(o+1)*np], spans)
 				}
 			default:
 				linalgIm2col(g, inG, cg, col)
@@ -313,8 +323,8 @@ func linalgIm2col[T linalgNum](g *linalgConvGeom, in []T, cg int, col []T) {
 			for kx := 0; kx < g.kw; kx++ {
 				row := col[r*np : (r+1)*np]
 				r++
-				off := kx*g.dw - g.pw
-				lo, hi := linalgValidRange(off, g.sw, g.w, g.ow)
+				sp := linalgValidRange(kx*g.dw-g.pw, g.sw, g.w, g.ow)
+				lo, hi := sp.lo, sp.hi
 				for oy := 0; oy < g.oh; oy++ {
 					dst := row[oy*g.ow : (oy+1)*g.ow]
 					iy := oy*g.sh - g.ph + ky*g.dh
@@ -326,9 +336,9 @@ func linalgIm2col[T linalgNum](g *linalgConvGeom, in []T, cg int, col []T) {
 					clear(dst[:lo])
 					clear(dst[hi:])
 					if g.sw == 1 {
-						copy(dst[lo:hi], src[lo+off:hi+off])
+						copy(dst[lo:hi], src[sp.first:sp.first+hi-lo])
 					} else {
-						ix := lo*g.sw + off
+						ix := sp.first
 						for ox := lo; ox < hi; ox++ {
 							dst[ox] = src[ix]
 							ix += g.sw
@@ -342,8 +352,8 @@ func linalgIm2col[T linalgNum](g *linalgConvGeom, in []T, cg int, col []T) {
 
 // linalgConvPlane accumulates one input plane [h, w] convolved with one kernel [kh, kw] into
 // one output plane [oh, ow], row by row so the output row stays in cache. Kernel column kx
-// reaches output columns [lo[kx], hi[kx]).
-func linalgConvPlane[T linalgNum](g *linalgConvGeom, in, k, out []T, lo, hi []int) {
+// reaches the output columns of spans[kx].
+func linalgConvPlane[T linalgNum](g *linalgConvGeom, in, k, out []T, spans []linalgSpan) {
 	for oy := 0; oy < g.oh; oy++ {
 		dst := out[oy*g.ow : (oy+1)*g.ow]
 		for ky := 0; ky < g.kh; ky++ {
@@ -353,19 +363,17 @@ func linalgConvPlane[T linalgNum](g *linalgConvGeom, in, k, out []T, lo, hi []in
 			}
 			src := in[iy*g.w : (iy+1)*g.w]
 			for kx := 0; kx < g.kw; kx++ {
-				wv := k[ky*g.kw+kx]
-				off := kx*g.dw - g.pw
+				wv, sp := k[ky*g.kw+kx], spans[kx]
 				if g.sw == 1 {
-					d := dst[lo[kx]:hi[kx]]
-					s := src[lo[kx]+off : hi[kx]+off]
-					s = s[:len(d)]
+					d := dst[sp.lo:sp.hi]
+					s := src[sp.first : sp.first+len(d)]
 					for j := range d {
 						d[j] += wv * s[j]
 					}
 					continue
 				}
-				ix := lo[kx]*g.sw + off
-				for ox := lo[kx]; ox < hi[kx]; ox++ {
+				ix := sp.first
+				for ox := sp.lo; ox < sp.hi; ox++ {
 					dst[ox] += wv * src[ix]
 					ix += g.sw
 				}
@@ -392,9 +400,9 @@ func linalgConvTransposed[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 		}
 	}
 	col := make([]T, kdim*hw)
-	lo, hi := make([]int, g.kw), make([]int, g.kw)
+	spans := make([]linalgSpan, g.kw) // each kernel column's input columns
 	for kx := range g.kw {
-		lo[kx], hi[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.ow, g.w)
+		spans[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.ow, g.w)
 	}
 	for b := 0; b < g.n; b++ {
 		for grp := 0; grp < g.groups; grp++ {
@@ -408,7 +416,7 @@ func linalgConvTransposed[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 					for kx := 0; kx < g.kw; kx++ {
 						row := col[r*hw : (r+1)*hw]
 						r++
-						off := kx*g.dw - g.pw
+						sp := spans[kx]
 						for iy := 0; iy < g.h; iy++ {
 							oy := iy*g.sh - g.ph + ky*g.dh
 							if oy < 0 || oy >= g.oh {
@@ -416,8 +424,8 @@ func linalgConvTransposed[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 							}
 							dst := plane[oy*g.ow : (oy+1)*g.ow]
 							src := row[iy*g.w : (iy+1)*g.w]
-							ox := lo[kx]*g.sw + off
-							for ix := lo[kx]; ix < hi[kx]; ix++ {
+							ox := sp.first
+							for ix := sp.lo; ix < sp.hi; ix++ {
 								dst[ox] += src[ix]
 								ox += g.sw
 							}

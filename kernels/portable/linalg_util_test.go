@@ -74,17 +74,47 @@ func TestLinalgRowMajor(t *testing.T) {
 }
 
 func TestLinalgValidRange(t *testing.T) {
-	for _, tc := range []struct{ off, stride, size, count, lo, hi int }{
-		{0, 1, 5, 5, 0, 5},
-		{-1, 1, 5, 5, 1, 5},
-		{1, 1, 5, 5, 0, 4},
-		{-3, 2, 5, 4, 2, 4}, // o*2-3 in [0,5): o = 2, 3
-		{-10, 1, 5, 3, 3, 3},
-		{10, 1, 5, 3, 0, 0},
+	for _, tc := range []struct{ off, stride, size, count, lo, hi, first int }{
+		{0, 1, 5, 5, 0, 5, 0},
+		{-1, 1, 5, 5, 1, 5, 0},
+		{1, 1, 5, 5, 0, 4, 1},
+		{-3, 2, 5, 4, 2, 4, 1}, // o*2-3 in [0,5): o = 2, 3
+		{-10, 1, 5, 3, 0, 0, 0},
+		{10, 1, 5, 3, 0, 0, 0},
+		{-4, 1, 3, 3, 0, 0, 0}, // issue 20: tap 0 of a 9-wide window, padding 4, over 3 columns
+		{4, 1, 3, 3, 0, 0, 0},  // and its tap 8
+		{-1, 3, 1, 2, 0, 0, 0}, // stride past the input: sources -1 and 2 of [0, 1)
 	} {
-		lo, hi := linalgValidRange(tc.off, tc.stride, tc.size, tc.count)
-		if lo != tc.lo || hi != tc.hi {
-			t.Errorf("linalgValidRange(%d, %d, %d, %d) = %d, %d; want %d, %d", tc.off, tc.stride, tc.size, tc.count, lo, hi, tc.lo, tc.hi)
+		sp := linalgValidRange(tc.off, tc.stride, tc.size, tc.count)
+		if want := (linalgSpan{tc.lo, tc.hi, tc.first}); sp != want {
+			t.Errorf("linalgValidRange(%d, %d, %d, %d) = %+v; want %+v", tc.off, tc.stride, tc.size, tc.count, sp, want)
+		}
+	}
+	// Every small case against counting: the span holds exactly the positions whose source is
+	// inside, and an empty span slices any source at [0:0].
+	for off := -12; off <= 12; off++ {
+		for stride := 1; stride <= 5; stride++ {
+			for size := 1; size <= 6; size++ {
+				for count := 1; count <= 6; count++ {
+					sp := linalgValidRange(off, stride, size, count)
+					var in []int
+					for o := range count {
+						if s := o*stride + off; s >= 0 && s < size {
+							in = append(in, o)
+						}
+					}
+					ok := sp.lo >= 0 && sp.lo <= sp.hi && sp.hi <= count && sp.hi-sp.lo == len(in)
+					if ok && len(in) > 0 {
+						ok = sp.lo == in[0] && sp.first == in[0]*stride+off
+					}
+					if ok && len(in) == 0 {
+						ok = sp == linalgSpan{}
+					}
+					if !ok {
+						t.Fatalf("linalgValidRange(%d, %d, %d, %d) = %+v; positions inside %v", off, stride, size, count, sp, in)
+					}
+				}
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package portable
 
 import (
+	"fmt"
 	"math/rand"
 	"slices"
 	"testing"
@@ -347,4 +348,100 @@ func BenchmarkConv2d_3x3_64ch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(2*64*64*9*56*56*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// TestConvolutionOverhang runs a grid of convolutions whose windows are wider than their input,
+// overhanging it on one or both sides (kernel > input, padding on both sides, dilation, stride
+// past the input), through every path (im2col, depthwise, pointwise, transposed, 1-D and 2-D),
+// against the definition. Issue 20: a depthwise 9×9 over a 3×3 input with padding 4 sliced
+// before its input.
+func TestConvolutionOverhang(t *testing.T) {
+	l := func(v ...int64) []int64 { return v }
+	var cases []convolutionCase
+	// The issue's layer: nn.Conv2d(300, 300, 9, padding=4, groups=300) on 1×300×3×3.
+	cases = append(cases, convolutionCase{name: "issue 20 depthwise 300", in: []int{1, 300, 3, 3}, w: []int{300, 1, 9, 9}, bias: true,
+		stride: l(1), padding: l(4), dilation: l(1), outPadding: l(0), groups: 300})
+	type geom struct{ in, k, s, p, d, op int }
+	var dims []geom
+	for _, in := range []int{1, 2, 3} {
+		for _, k := range []int{1, 2, 4, 7} {
+			for _, s := range []int{1, 2, 5} {
+				for _, p := range []int{0, 1, 3, 5} {
+					for _, d := range []int{1, 3} {
+						dims = append(dims, geom{in, k, s, p, d, 0})
+					}
+				}
+			}
+		}
+	}
+	i := 0
+	for _, transposed := range []bool{false, true} {
+		for _, g := range dims {
+			for _, gr := range []struct{ c, oc, groups int }{{1, 1, 1}, {2, 3, 1}, {4, 4, 4}, {4, 6, 2}} {
+				i++
+				op := 0
+				if transposed {
+					op = i % max(g.s, g.d) // output_padding below stride or dilation
+				}
+				span := g.d*(g.k-1) + 1
+				if !transposed && g.in+2*g.p < span || transposed && (g.in-1)*g.s-2*g.p+span+op < 1 {
+					continue // torch refuses these
+				}
+				w := []int{gr.oc, gr.c / gr.groups}
+				if transposed {
+					w = []int{gr.c, gr.oc / gr.groups}
+				}
+				c := convolutionCase{bias: i%2 == 0, transposed: transposed, groups: gr.groups, outPadding: l(int64(op))}
+				if i%3 == 0 { // 1-D
+					c.in = []int{1, gr.c, g.in}
+					c.w = append(w, g.k)
+					c.stride, c.padding, c.dilation = l(int64(g.s)), l(int64(g.p)), l(int64(g.d))
+				} else { // 2-D: the grid along W, a plain 3-wide window over 4 rows along H
+					c.in = []int{1 + i%2, gr.c, 4, g.in}
+					c.w = append(w, 3, g.k)
+					c.stride, c.padding, c.dilation = l(1, int64(g.s)), l(1, int64(g.p)), l(1, int64(g.d))
+					c.outPadding = l(0, int64(op))
+					if i%5 == 0 { // the grid along H too
+						c.in[2], c.w[2] = g.in, g.k
+						c.stride[0], c.padding[0], c.dilation[0], c.outPadding[0] = c.stride[1], c.padding[1], c.dilation[1], c.outPadding[1]
+					}
+				}
+				c.name = fmt.Sprintf("%d transposed=%v in=%v w=%v s=%v p=%v d=%v op=%v groups=%d", i, transposed, c.in, c.w, c.stride, c.padding, c.dilation, c.outPadding, c.groups)
+				cases = append(cases, c)
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(20))
+	ints := func(n, lim int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(r.Intn(2*lim+1) - lim)
+		}
+		return v
+	}
+	for _, c := range cases {
+		in, w := ints(linalgNumel(c.in), 3), ints(linalgNumel(c.w), 2)
+		oc := c.w[0]
+		if c.transposed {
+			oc = c.groups * c.w[1]
+		}
+		var bias []float64
+		var biasArg any = none
+		if c.bias {
+			bias = ints(oc, 5)
+			biasArg = linalgTensor(t, runtime.Float32, bias, oc)
+		}
+		sizes, want := convolutionReference(c, in, w, bias)
+		out := empty(t, runtime.Float32, sizes...)
+		err := call(t, "aten::convolution.out", linalgTensor(t, runtime.Float32, in, c.in...), linalgTensor(t, runtime.Float32, w, c.w...), biasArg,
+			c.stride, c.padding, c.dilation, c.transposed, c.outPadding, c.groups, out, out)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if !t.Run(c.name, func(t *testing.T) { wantValuesAny(t, out, sizes, want) }) {
+			break
+		}
+	}
+	t.Logf("%d cases", len(cases))
 }

@@ -15,9 +15,10 @@ func init() {
 // int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out,
 // Tensor(b!) indices), then the TensorList return slot [out, indices].
 //
-// As PyTorch: each window's maximum and its index h*W+w in the input plane; the first
-// maximum wins ties, a NaN wins over numbers (the last NaN of the window), and a window with
-// no element inside the input gives the dtype's lowest value (-Inf for floats).
+// Each window's maximum and its index h*W+w in the input plane; the first maximum wins ties and
+// a NaN wins over numbers (the last NaN of the window), as in PyTorch. A window with no element
+// inside the input (a dilated window stepping over it) gives 0 at index 0, as ExecuTorch's
+// kernel does (PyTorch gives the dtype's lowest value, -Inf for floats).
 func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := wantArgs(args, 9); err != nil {
 		return err
@@ -108,11 +109,12 @@ func maxPoolPlanes[T float32 | float64 | int64](g *maxPoolGeom, x, y []T, idx []
 				for w0 < 0 {
 					w0 += dw
 				}
-				best, bestAt := lowest, h0*g.iw+w0
+				best, bestAt := lowest, -1
 				if h0 < h1 && w0 < w1 {
 					// The official kernel starts from the window's first tap and takes a later
 					// one only when it compares greater: a NaN first tap stays, a later NaN
 					// never wins (PyTorch eager: NaN whenever any tap is).
+					bestAt = h0*g.iw + w0
 					best = plane[bestAt]
 				}
 				for h := h0; h < h1; h += dh {
@@ -122,6 +124,9 @@ func maxPoolPlanes[T float32 | float64 | int64](g *maxPoolGeom, x, y []T, idx []
 							best, bestAt = v, at
 						}
 					}
+				}
+				if bestAt < 0 {
+					best, bestAt = 0, 0
 				}
 				y[e], idx[e] = best, int64(bestAt)
 				e++

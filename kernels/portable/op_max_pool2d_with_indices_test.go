@@ -58,11 +58,16 @@ func TestMaxPool2dWithIndices(t *testing.T) {
 		{"bfloat16", half(runtime.BFloat16), []int64{2, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 1, 1, 2}, []float64{0.5, 0.5}, []int64{4, 4}},
 		{"float64", tensor(t, []float64{0.1, -0.2, 0.3, 0.4, 0.5, -0.6}, 1, 1, 2, 3), []int64{2, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 1, 1, 2},
 			[]float64{0.5, 0.5}, []int64{4, 4}},
-		// The only window holds input rows/cols -1 and 2 of a 1×1 input: no element.
+		// The only window holds input rows/cols -1 and 2 of a 1×1 input: no element. ExecuTorch's
+		// kernel gives 0 at index 0 (torch: the lowest value at index 4).
 		{"window outside the input", tensor(t, []float32{1}, 1, 1, 1, 1), []int64{2, 2}, []int64{2, 2}, []int64{1, 1}, []int64{3, 3}, true, []int{1, 1, 1, 1},
-			[]float64{-inf}, []int64{4}},
+			[]float64{0}, []int64{0}},
 		{"window outside the input, int16", tensor(t, []int16{1}, 1, 1, 1, 1), []int64{2, 2}, []int64{2, 2}, []int64{1, 1}, []int64{3, 3}, true, []int{1, 1, 1, 1},
-			[]float64{-32768}, []int64{4}},
+			[]float64{0}, []int64{0}},
+		// Rows -1 and 2 of a 2-row input: no element in either window (the official runtime: 0 0
+		// at 0 0; torch: -inf -inf at 4 5).
+		{"dilated rows outside the input", tensor(t, []float32{1, 2, 3, 4}, 1, 2, 2), []int64{2, 1}, []int64{1, 1}, []int64{1, 0}, []int64{3, 1}, false, []int{1, 1, 2},
+			[]float64{0, 0}, []int64{0, 0}},
 		{"empty batch", empty(t, runtime.Float32, 0, 1, 2, 2), []int64{2}, []int64{}, []int64{0}, []int64{1}, false, []int{0, 1, 1, 1}, []float64{}, []int64{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -205,6 +205,30 @@ class IntBool(nn.Module):
         return idx, sel, both, count
 
 
+class MaxDim(nn.Module):
+    """torch.max over a dim twice: values only (XNNPACK takes it as a max pooling) and values with
+    indices (XNNPACK declines it: its max pooling has no indices)."""
+
+    def forward(self, x):
+        values = torch.max(x, dim=2, keepdim=True).values
+        v, i = torch.max(x, dim=3, keepdim=True)
+        return values, v, i
+
+
+class StandaloneBatchNorm(nn.Module):
+    """Batch norms with no convolution or linear before them, which XNNPACK cannot fold: a
+    BatchNorm2d followed by ReLU, a BatchNorm1d over [N, C] and one over [N, C, L]."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn2d = nn.BatchNorm2d(6)
+        self.bn_nc = nn.BatchNorm1d(5)
+        self.bn_ncl = nn.BatchNorm1d(3)
+
+    def forward(self, x, y, z):
+        return torch.relu(self.bn2d(x)), self.bn_nc(y), self.bn_ncl(z)
+
+
 class DynamicBatch(MLP):
     """The MLP exported with a bounded dynamic batch dimension."""
 
@@ -299,6 +323,10 @@ ZOO = [
     Spec("dynamic_batch", "the MLP with a dynamic batch dimension in [1, 8], run at batch 3",
          DynamicBatch, lambda g: (randn(g, 3, 32),), export_inputs=lambda g: (randn(g, 5, 32),),
          dynamic_shapes=_dynamic_batch_shapes),
+    Spec("max_dim", "torch.max over a dim: values only (delegated), values and indices (not)",
+         MaxDim, lambda g: (randn(g, 1, 3, 4, 5),)),
+    Spec("batchnorm_standalone", "batch norms with nothing to fold into (2d + ReLU, 1d over NC and NCL)",
+         lambda: randomize_batchnorm(StandaloneBatchNorm()), lambda g: (randn(g, 2, 6, 5, 5), randn(g, 4, 5), randn(g, 2, 3, 7))),
     Spec("mobilenet_v2_small", "torchvision mobilenet_v2, width 0.25, 10 classes, 64x64",
          lambda: _mobilenet_v2(0.25, 10), lambda g: (randn(g, 1, 3, 64, 64),)),
     Spec("mobilenet_v3_small_small", "torchvision mobilenet_v3_small, width 0.25, 10 classes, 64x64",
