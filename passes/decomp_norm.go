@@ -170,5 +170,6 @@ func maskedFillScalar(b *Builder, n *ir.Node) error {
 	if mask == nil || value == nil {
 		return fmt.Errorf("masked_fill without a mask or a value")
 	}
-	return b.Replace(b.Call("aten.where.self", T("condition", mask), T("self", scalarTensor(b, *value, x)), T("other", x)))
+	// The refs convert the value to x's Python type first (10 → 10.0 for a float tensor).
+	return b.Replace(b.Call("aten.where.self", T("condition", mask), T("self", scalarTensor(b, pyNumber(*value, x.Meta.DType), x)), T("other", x)))
 }
