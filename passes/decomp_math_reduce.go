@@ -1,0 +1,322 @@
+package passes
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/etgo/etgo/ir"
+)
+
+// Reductions outside core ATen, as torch's refs and decompositions (or, for var.default and
+// nanmean, the ATen composite) write them.
+
+func init() {
+	registerRule(allReduce, "aten.all.default", "aten.all.dim", "aten.all.dims")
+	registerRule(aminmax, "aten.aminmax.default")
+	registerRule(variance(false), "aten.var.dim", "aten.var.default")
+	registerRule(variance(true), "aten.std.dim", "aten.std.default", "aten.std.correction")
+	registerRule(nansum, "aten.nansum.default")
+	registerRule(nanmean, "aten.nanmean.default")
+	registerRule(vectorNorm, "aten.linalg_vector_norm.default")
+	registerRule(linalgNorm, "aten.linalg_norm.default")
+	registerRule(logsumexp, "aten.logsumexp.default")
+}
+
+// dimList turns an absent dim (None) into the empty list amax/amin take for "all dims".
+func dimList(a ir.Arg) ir.Arg {
+	if a.Kind == ir.ArgNone {
+		return Is(a.Name)
+	}
+	if a.Kind == ir.ArgInt {
+		return Is(a.Name, a.Int)
+	}
+	return a
+}
+
+// dimArg is the node's dim argument renamed to as, None when absent.
+func dimArg(n *ir.Node, as string) ir.Arg {
+	return ArgOr(n, "dim", None(as))
+}
+
+// keepdimArg is the node's keepdim (False when absent).
+func keepdimArg(n *ir.Node) ir.Arg {
+	return Bo("keepdim", n.BoolArg("keepdim", false))
+}
+
+// all(x, dim, keepdim) = not any(not x, dim, keepdim) (uint8 stays uint8).
+func allReduce(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	not := b.Call("aten.logical_not.default", T("self", x))
+	var anyV *ir.Value
+	switch d := dimArg(n, "dim"); d.Kind {
+	case ir.ArgInt:
+		anyV = b.Call("aten.any.dim", T("self", not), d, keepdimArg(n))
+	default:
+		anyV = b.Call("aten.any.dims", T("self", not), d, keepdimArg(n))
+	}
+	r := b.Call("aten.logical_not.default", T("self", anyV))
+	if x.Meta.DType == ir.Uint8 {
+		r = convert(b, r, ir.Uint8)
+	}
+	return b.Replace(r)
+}
+
+// aminmax(x, dim, keepdim) = amin(x, dim, keepdim), amax(x, dim, keepdim).
+func aminmax(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	dim := dimList(dimArg(n, "dim"))
+	lo := b.Call("aten.amin.default", T("self", x), dim, keepdimArg(n))
+	hi := b.Call("aten.amax.default", T("self", x), dim, keepdimArg(n))
+	return b.Replace(lo, hi)
+}
+
+// var.dim / var.default (ATen) = var.correction with an int correction, 1 when unbiased;
+// std (torch's ref) = sqrt(var.correction) with the correction as a float, computed in
+// float32 for half inputs.
+func variance(std bool) rule {
+	return func(b *Builder, n *ir.Node) error {
+		x := self(b, n)
+		if b.Err() != nil {
+			return b.Err()
+		}
+		correction := 1.0
+		if !n.BoolArg("unbiased", true) {
+			correction = 0
+		}
+		c := I("correction", int64(correction))
+		if a := n.Arg("correction"); isNumber(a) {
+			correction = n.ScalarArg("correction", 1)
+			c = Renamed(*a, "correction")
+		}
+		if std {
+			c = F("correction", correction)
+		}
+		c.KwargOnly = true
+		keep := keepdimArg(n)
+		keep.KwargOnly = true
+		result := x.Meta.DType
+		x = convert(b, x, computationType(result))
+		v := b.Call("aten.var.correction", T("self", x), dimArg(n, "dim"), c, keep)
+		if std {
+			v = b.Call("aten.sqrt.default", T("self", v))
+		}
+		return b.Replace(convert(b, v, result))
+	}
+}
+
+// nansum(x, dim, keepdim, dtype) = sum(where(isnan(x), 0, x), dim, keepdim, dtype).
+func nansum(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	w := where(b, b.Call("aten.isnan.default", T("self", x)), I("", 0), T("", x))
+	args := []ir.Arg{T("self", w), dimArg(n, "dim"), keepdimArg(n)}
+	if d, ok := scalarTypeArg(n, "dtype"); ok {
+		args = append(args, Dt("dtype", d))
+	}
+	return b.Replace(b.Call("aten.sum.dim_IntList", args...))
+}
+
+// nanmean (ATen) = nansum(x, dim, keepdim, dtype) / (not isnan(x)).sum(dim, keepdim), isnan
+// written x != x on an alias of x.
+func nanmean(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	if !x.Meta.DType.IsFloat() {
+		return fmt.Errorf("nanmean of a %s tensor", x.Meta.DType)
+	}
+	a := b.Call("aten.alias.default", T("self", x))
+	count := b.Call("aten.logical_not.default", T("self", b.Call("aten.ne.Tensor", T("self", a), T("other", a))))
+	count = b.Call("aten.sum.dim_IntList", T("self", count), dimArg(n, "dim"), keepdimArg(n))
+	args := []ir.Arg{T("self", x), dimArg(n, "dim"), keepdimArg(n)}
+	if d, ok := scalarTypeArg(n, "dtype"); ok {
+		args = append(args, Dt("dtype", d))
+	}
+	s := b.Call("aten.nansum.default", args...)
+	return b.Replace(b.Call("aten.div.Tensor", T("self", s), T("other", count)))
+}
+
+// ordArg is a norm's ord as given (an int or a float), def when absent.
+func ordArg(n *ir.Node, def ir.Arg) (ir.Arg, float64) {
+	ord := def
+	if a := n.Arg("ord"); a != nil && (a.Kind == ir.ArgInt || a.Kind == ir.ArgFloat) {
+		ord = *a
+	}
+	p := ord.Float
+	if ord.Kind == ir.ArgInt {
+		p = float64(ord.Int)
+	}
+	return ord, p
+}
+
+// linalg_vector_norm(x, ord, dim, keepdim, dtype) as torch's reference computes it.
+func vectorNorm(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	ord, p := ordArg(n, I("ord", 2))
+	dt, hasDtype := scalarTypeArg(n, "dtype")
+	var dtype *ir.DType
+	if hasDtype {
+		dtype = &dt
+	}
+	r, err := vectorNormOf(b, x, ord, p, dimArg(n, "dim"), n.BoolArg("keepdim", false), dtype)
+	if err != nil {
+		return err
+	}
+	return b.Replace(r)
+}
+
+// vectorNormOf is the reference's vector_norm: ord 0 counts non-zeros, ±inf is amax/amin of
+// |x|, otherwise (Σ|x|^ord)^(1/ord), the abs skipped for an even ord of a float tensor; a
+// reduction over dims of size 1 only is |x| itself.
+func vectorNormOf(b *Builder, x *ir.Value, ord ir.Arg, p float64, dim ir.Arg, keepdim bool, dtype *ir.DType) (*ir.Value, error) {
+	if !x.Meta.DType.IsFloat() {
+		return nil, fmt.Errorf("linalg_vector_norm of a %s tensor", x.Meta.DType)
+	}
+	in := x.Meta.DType
+	if dtype != nil {
+		in = *dtype
+	}
+	computation, result := computationType(in), in
+	keep := Bo("keepdim", keepdim)
+	switch {
+	case p == 0:
+		nz := b.Call("aten.ne.Scalar", T("self", x), F("other", 0))
+		return b.Call("aten.sum.dim_IntList", T("self", nz), dim, keep, Dt("dtype", result)), nil
+	case math.IsInf(p, 1):
+		return convert(b, b.Call("aten.amax.default", T("self", b.Call("aten.abs.default", T("self", x))), Renamed(dimList(dim), "dim"), keep), result), nil
+	case math.IsInf(p, -1):
+		return convert(b, b.Call("aten.amin.default", T("self", b.Call("aten.abs.default", T("self", x))), Renamed(dimList(dim), "dim"), keep), result), nil
+	}
+	x = convert(b, x, computation)
+	if b.Err() != nil {
+		return nil, b.Err()
+	}
+	even := math.Mod(p, 2) == 0
+	rank := len(x.Meta.Sizes)
+	var dims []int64
+	switch {
+	case dim.Kind == ir.ArgInts && len(dim.Ints) == 0:
+		dim = None("dim")
+	case dim.Kind == ir.ArgInts || dim.Kind == ir.ArgInt:
+		list := dim.Ints
+		if dim.Kind == ir.ArgInt {
+			list = []int64{dim.Int}
+		}
+		for _, d := range list {
+			k, err := normDim(d, rank)
+			if err != nil {
+				return nil, err
+			}
+			dims = append(dims, int64(k))
+		}
+		dim = Is("dim", dims...)
+	}
+	// Reducing only dims of size 1 (or a one-element tensor) is |x| itself.
+	total, static := numel(x.Meta.Sizes)
+	single := dim.Kind == ir.ArgNone && static && total == 1
+	if dim.Kind != ir.ArgNone && rank > 0 {
+		single = true
+		for _, d := range dims {
+			if s := x.Meta.Sizes[d]; !s.IsStatic() || s.Size != 1 {
+				single = false
+			}
+		}
+	}
+	if single {
+		a := convert(b, b.Call("aten.abs.default", T("self", x)), result)
+		switch {
+		case keepdim || rank == 0:
+			return a, nil
+		case dim.Kind == ir.ArgNone:
+			if rank > 1 {
+				a = b.Call("aten.view.default", T("self", a), Is("size", 1))
+			}
+			return b.Call("aten.select.int", T("self", a), I("dim", 0), I("index", 0)), nil
+		}
+		var shape []int64
+		for i, s := range x.Meta.Sizes {
+			if !slices.Contains(dims, int64(i)) {
+				shape = append(shape, s.Size)
+			}
+		}
+		return b.Call("aten.view.default", T("self", a), Is("size", shape...)), nil
+	}
+	if !(even && x.Meta.DType.IsFloat()) {
+		x = b.Call("aten.abs.default", T("self", x))
+	}
+	pw := b.Call("aten.pow.Tensor_Scalar", T("self", x), Renamed(ord, "exponent"))
+	sum := b.Call("aten.sum.dim_IntList", T("self", pw), dim, keep)
+	return convert(b, b.Call("aten.pow.Tensor_Scalar", T("self", sum), F("exponent", 1/p)), result), nil
+}
+
+// linalg_norm (ATen) is a vector norm (ord 2.0 by default) unless an ord is given for a
+// matrix (two dims, or none of a 2-d input), which is linalg_matrix_norm.
+func linalgNorm(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	dim := dimArg(n, "dim")
+	hasOrd := n.Arg("ord") != nil && n.Arg("ord").Kind != ir.ArgNone
+	matrix := (dim.Kind == ir.ArgInts && len(dim.Ints) == 2) || (dim.Kind == ir.ArgNone && len(x.Meta.Sizes) == 2)
+	var dtype *ir.DType
+	if d, ok := scalarTypeArg(n, "dtype"); ok {
+		dtype = &d
+	}
+	if hasOrd && matrix {
+		dims := Is("dim", 0, 1)
+		if dim.Kind == ir.ArgInts {
+			dims = Renamed(dim, "dim")
+		}
+		args := []ir.Arg{T("self", x), Renamed(*n.Arg("ord"), "ord"), dims, keepdimArg(n)}
+		if dtype != nil {
+			args = append(args, Dt("dtype", *dtype))
+		}
+		target := "aten.linalg_matrix_norm.default"
+		if n.Arg("ord").Kind == ir.ArgString {
+			target = "aten.linalg_matrix_norm.str_ord"
+		}
+		return b.Replace(b.Call(target, args...))
+	}
+	ord, p := ordArg(n, F("ord", 2))
+	r, err := vectorNormOf(b, x, ord, p, dim, n.BoolArg("keepdim", false), dtype)
+	if err != nil {
+		return err
+	}
+	return b.Replace(r)
+}
+
+// logsumexp(x, dim, keepdim) = log(Σ exp(x - m)) + m, m = amax(x, dim) with infinite maxima
+// replaced by 0 (integers computed in the default float).
+func logsumexp(b *Builder, n *ir.Node) error {
+	x, result := unaryFloat(b, self(b, n))
+	if b.Err() != nil {
+		return b.Err()
+	}
+	dim := dimList(ArgOr(n, "dim", Is("dim")))
+	keep := n.BoolArg("keepdim", false)
+	if total, ok := numel(x.Meta.Sizes); ok && total == 0 {
+		s := b.Call("aten.sum.dim_IntList", T("self", b.Call("aten.exp.default", T("self", x))), dim, Bo("keepdim", keep))
+		return b.Replace(convert(b, b.Call("aten.log.default", T("self", s)), result))
+	}
+	m := b.Call("aten.amax.default", T("self", x), dim, Bo("keepdim", true))
+	inf := b.Call("aten.eq.Scalar", T("self", b.Call("aten.abs.default", T("self", m))), F("other", math.Inf(1)))
+	m = b.Call("aten.where.self", T("condition", inf), T("self", scalarTensor(b, F("", 0), m)), T("other", m))
+	shift := m
+	if !keep {
+		shift = b.Call("aten.squeeze.dims", T("self", m), Renamed(dim, "dim"))
+	}
+	e := b.Call("aten.exp.default", T("self", b.Call("aten.sub.Tensor", T("self", x), T("other", m))))
+	s := b.Call("aten.sum.dim_IntList", T("self", e), dim, Bo("keepdim", keep))
+	return b.Replace(convert(b, b.Call("aten.add.Tensor", T("self", b.Call("aten.log.default", T("self", s))), T("other", shift)), result))
+}
