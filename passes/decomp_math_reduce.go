@@ -274,19 +274,15 @@ func linalgNorm(b *Builder, n *ir.Node) error {
 		dtype = &d
 	}
 	if hasOrd && matrix {
-		dims := Is("dim", 0, 1)
+		dims := []int64{0, 1}
 		if dim.Kind == ir.ArgInts {
-			dims = Renamed(dim, "dim")
+			dims = dim.Ints
 		}
-		args := []ir.Arg{T("self", x), Renamed(*n.Arg("ord"), "ord"), dims, keepdimArg(n)}
-		if dtype != nil {
-			args = append(args, Dt("dtype", *dtype))
+		r, err := matrixNormOf(b, x, *n.Arg("ord"), dims, n.BoolArg("keepdim", false), dtype)
+		if err != nil {
+			return err
 		}
-		target := "aten.linalg_matrix_norm.default"
-		if n.Arg("ord").Kind == ir.ArgString {
-			target = "aten.linalg_matrix_norm.str_ord"
-		}
-		return b.Replace(b.Call(target, args...))
+		return b.Replace(r)
 	}
 	ord, p := ordArg(n, F("ord", 2))
 	r, err := vectorNormOf(b, x, ord, p, dim, n.BoolArg("keepdim", false), dtype)
@@ -319,4 +315,103 @@ func logsumexp(b *Builder, n *ir.Node) error {
 	e := b.Call("aten.exp.default", T("self", b.Call("aten.sub.Tensor", T("self", x), T("other", m))))
 	s := b.Call("aten.sum.dim_IntList", T("self", e), dim, Bo("keepdim", keep))
 	return b.Replace(convert(b, b.Call("aten.add.Tensor", T("self", b.Call("aten.log.default", T("self", s))), T("other", shift)), result))
+}
+
+func init() {
+	registerRule(matrixNorm, "aten.linalg_matrix_norm.default", "aten.linalg_matrix_norm.str_ord")
+	registerRule(matrixRank, "aten.linalg_matrix_rank.atol_rtol_tensor", "aten.linalg_matrix_rank.atol_rtol_float",
+		"aten.linalg_matrix_rank.tol_tensor", "aten.linalg_matrix_rank.default")
+}
+
+// linalg_matrix_norm (ATen): "fro" is the 2-norm of the entries, ±1 and ±inf the max/min over
+// one dim of the 1-norms over the other; 2 and "nuc" need singular values, which core ATen
+// does not have.
+func matrixNorm(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	var dtype *ir.DType
+	if d, ok := scalarTypeArg(n, "dtype"); ok {
+		dtype = &d
+	}
+	ord := n.Arg("ord")
+	if ord == nil || ord.Kind == ir.ArgNone {
+		s := S("ord", "fro")
+		ord = &s
+	}
+	r, err := matrixNormOf(b, x, *ord, n.IntsArg("dim", []int64{-2, -1}), n.BoolArg("keepdim", false), dtype)
+	if err != nil {
+		return err
+	}
+	return b.Replace(r)
+}
+
+func matrixNormOf(b *Builder, x *ir.Value, ord ir.Arg, dim []int64, keepdim bool, dtype *ir.DType) (*ir.Value, error) {
+	if len(dim) != 2 {
+		return nil, fmt.Errorf("linalg_matrix_norm over %d dims", len(dim))
+	}
+	if ord.Kind == ir.ArgString {
+		if ord.Str != "fro" {
+			return nil, fmt.Errorf("linalg_matrix_norm with ord %q needs singular values (not core ATen)", ord.Str)
+		}
+		return vectorNormOf(b, x, I("ord", 2), 2, Is("dim", dim...), keepdim, dtype)
+	}
+	p := ord.Float
+	if ord.Kind == ir.ArgInt {
+		p = float64(ord.Int)
+	}
+	switch math.Abs(p) {
+	case 1, math.Inf(1):
+	case 2:
+		return nil, fmt.Errorf("linalg_matrix_norm with ord %v needs singular values (not core ATen)", p)
+	default:
+		return nil, fmt.Errorf("linalg_matrix_norm with ord %v", p)
+	}
+	rank := len(x.Meta.Sizes)
+	d0, err := normDim(dim[0], rank)
+	if err != nil {
+		return nil, err
+	}
+	d1, err := normDim(dim[1], rank)
+	if err != nil {
+		return nil, err
+	}
+	if math.IsInf(p, 0) {
+		d0, d1 = d1, d0
+	}
+	if !keepdim && d0 < d1 {
+		d1--
+	}
+	v, err := vectorNormOf(b, x, F("ord", 1), 1, Is("dim", int64(d0)), keepdim, dtype)
+	if err != nil {
+		return nil, err
+	}
+	reduce := "aten.amax.default"
+	if p < 0 {
+		reduce = "aten.amin.default"
+	}
+	if s := v.Meta.Sizes[d1]; s.IsStatic() && s.Size == 0 && p > 0 {
+		return nil, fmt.Errorf("linalg_matrix_norm over an empty dim is not decomposed yet")
+	}
+	return b.Call(reduce, T("self", v), Is("dim", int64(d1)), Bo("keepdim", keepdim)), nil
+}
+
+// linalg_matrix_rank (ATen) of an empty input is zeros of the batch shape; otherwise it needs
+// singular (or eigen) values, which core ATen does not have.
+func matrixRank(b *Builder, n *ir.Node) error {
+	x := tensorArg(b, n, "input")
+	if x == nil {
+		x = self(b, n)
+	}
+	if b.Err() != nil {
+		return b.Err()
+	}
+	total, ok := numel(x.Meta.Sizes)
+	if !ok || total != 0 || len(x.Meta.Sizes) < 2 {
+		return fmt.Errorf("linalg_matrix_rank needs singular values (not core ATen)")
+	}
+	batch := x.Meta.Sizes[:len(x.Meta.Sizes)-2]
+	e := b.Call("aten.empty.memory_format", sizeArg("size", batch), Dt("dtype", ir.Int64), layoutStrided(), deviceCPU())
+	return b.Replace(fullLike(b, e, I("", 0), nil, false))
 }
