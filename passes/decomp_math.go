@@ -490,14 +490,16 @@ func isclose(b *Builder, n *ir.Node) error {
 	if atol == 0 && rtol == 0 {
 		return b.Replace(closeV)
 	}
-	if x.Meta.DType == ir.Bool {
-		x = convert(b, x, ir.Float32)
-	}
-	if y.Meta.DType == ir.Bool {
+	// Non-float operands compute the errors in the default float (other converted first).
+	cast := !x.Meta.DType.IsFloat()
+	if cast {
 		y = convert(b, y, ir.Float32)
 	}
 	allowed := b.Call("aten.abs.default", T("self", b.Call("aten.mul.Scalar", T("self", y), F("other", rtol))))
 	allowed = b.Call("aten.add.Scalar", T("self", allowed), F("other", atol))
+	if cast {
+		x = convert(b, x, ir.Float32)
+	}
 	actual := b.Call("aten.abs.default", T("self", b.Call("aten.sub.Tensor", T("self", x), T("other", y))))
 	finite := isFiniteOf(b, actual)
 	within := b.Call("aten.bitwise_and.Tensor", T("self", finite), T("other", b.Call("aten.le.Tensor", T("self", actual), T("other", allowed))))

@@ -649,8 +649,9 @@ func cosineSimilarity(b *Builder, n *ir.Node) error {
 		if err != nil {
 			return err
 		}
-		x1 = b.Call("aten.expand.default", T("self", x1), sizeArg("size", shape))
+		// expand_outplace's results are built right to left.
 		x2 = b.Call("aten.expand.default", T("self", x2), sizeArg("size", shape))
+		x1 = b.Call("aten.expand.default", T("self", x1), sizeArg("size", shape))
 	}
 	dim := n.IntArg("dim", 1)
 	norm := func(x *ir.Value) (*ir.Value, error) {
