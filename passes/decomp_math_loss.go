@@ -552,13 +552,14 @@ func crossEntropyLoss(b *Builder, n *ir.Node) error {
 		t = b.Call("aten.mul.Scalar", T("self", t), F("other", 1-smoothing))
 		t = b.Call("aten.add.Scalar", T("self", t), F("other", smoothing/float64(classes)))
 	}
+	// The weight is viewed to broadcast over the class dim before the products.
+	if w != nil && len(x.Meta.Sizes) > 1 {
+		shape := repeat(1, len(x.Meta.Sizes))
+		shape[classDim] = w.Meta.Sizes[0].Size
+		w = b.Call("aten.view.default", T("self", w), Is("size", shape...))
+	}
 	prod := b.Call("aten.mul.Tensor", T("self", lp), T("other", t))
 	if w != nil {
-		if len(x.Meta.Sizes) > 1 {
-			shape := repeat(1, len(x.Meta.Sizes))
-			shape[classDim] = w.Meta.Sizes[0].Size
-			w = b.Call("aten.view.default", T("self", w), Is("size", shape...))
-		}
 		prod = b.Call("aten.mul.Tensor", T("self", prod), T("other", w))
 	}
 	switch red {
@@ -709,7 +710,31 @@ func cdist(b *Builder, n *ir.Node) error {
 		return fmt.Errorf("cdist of symbolic shapes")
 	}
 	if n1 != 0 && n2 != 0 && p == 2 && (mode == 1 || (mode == 0 && (r1.Size > 25 || r2.Size > 25))) {
-		return fmt.Errorf("cdist by matrix products (p=2, compute_mode %d) is not decomposed yet", mode)
+		if len(x1.Meta.Sizes) != 2 || len(x2.Meta.Sizes) != 2 {
+			return fmt.Errorf("batched cdist by matrix products (p=2, compute_mode %d) is not decomposed yet", mode)
+		}
+		d := euclideanDist(b, x1, x2)
+		return b.Replace(b.Call("aten.view.default", T("self", d), sizeArg("size", []ir.Dim{r1, r2})))
 	}
 	return b.Replace(b.Call("aten._cdist_forward.default", T("x1", x1), T("x2", x2), F("p", p), modeArg))
+}
+
+// _euclidean_dist(x1, x2) (torch's decomposition, 2-d inputs) = sqrt(clamp_min([-2·x1, |x1|², 1] ·
+// [x2, 1, |x2|²]ᵀ, 0)).
+func euclideanDist(b *Builder, x1, x2 *ir.Value) *ir.Value {
+	ones := func(v *ir.Value) *ir.Value {
+		return b.Call("aten.full_like.default", T("self", v), I("fill_value", 1), ir.Arg{Name: "pin_memory", Kind: ir.ArgBool, KwargOnly: true},
+			ir.Arg{Name: "memory_format", Kind: ir.ArgMemoryFormat, Int: memoryFormatContiguous, KwargOnly: true})
+	}
+	sq := func(v *ir.Value) *ir.Value {
+		return b.Call("aten.sum.dim_IntList", T("self", b.Call("aten.pow.Tensor_Scalar", T("self", v), I("exponent", 2))), Is("dim", -1), Bo("keepdim", true))
+	}
+	n1 := sq(x1)
+	p1 := ones(n1)
+	n2 := sq(x2)
+	p2 := ones(n2)
+	a := b.Call("aten.cat.default", Ts("tensors", b.Call("aten.mul.Tensor", T("self", x1), I("other", -2)), n1, p1), I("dim", -1))
+	c := b.Call("aten.cat.default", Ts("tensors", x2, p2, n2), I("dim", -1))
+	r := b.Call("aten.mm.default", T("self", a), T("mat2", b.Call("aten.permute.default", T("self", c), Is("dims", 1, 0))))
+	return b.Call("aten.sqrt.default", T("self", b.Call("aten.clamp.default", T("self", r), I("min", 0))))
 }

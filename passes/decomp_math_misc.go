@@ -405,8 +405,9 @@ func safeSoftmax(b *Builder, n *ir.Node) error {
 	}
 	dim := n.IntArg("dim", -1)
 	in := x
-	if d, ok := scalarTypeArg(n, "dtype"); ok {
-		in = convert(b, x, d)
+	if d, ok := scalarTypeArg(n, "dtype"); ok && d != x.Meta.DType {
+		// softmax's toType: the dtype with the input's layout and device.
+		in = b.Call("aten._to_copy.default", T("self", x), Dt("dtype", d), layoutStrided(), deviceCPU())
 	}
 	out := b.Call("aten._softmax.default", T("self", in), I("dim", dim), Bo("half_to_float", false))
 	masked := b.Call("aten.eq.Scalar", T("self", x), F("other", math.Inf(-1)))
