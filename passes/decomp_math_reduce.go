@@ -415,3 +415,150 @@ func matrixRank(b *Builder, n *ir.Node) error {
 	e := b.Call("aten.empty.memory_format", sizeArg("size", batch), Dt("dtype", ir.Int64), layoutStrided(), deviceCPU())
 	return b.Replace(fullLike(b, e, I("", 0), nil, false))
 }
+
+func init() {
+	registerRule(quantile(false), "aten.quantile.scalar")
+	registerRule(quantile(true), "aten.nanquantile.scalar")
+}
+
+// quantile / nanquantile with a number q (ATen's quantile_impl): the reduced dim moved last and
+// the input viewed as [out…, n]; ranks q·(n-1) in double (the last index where a row holds a
+// NaN; for nanquantile q·(count of non-NaN - 1), at least 0); the sorted values gathered at the
+// ranks below and above and interpolated as asked.
+func quantile(ignoreNaN bool) rule {
+	return func(b *Builder, n *ir.Node) error {
+		x := self(b, n)
+		if b.Err() != nil {
+			return b.Err()
+		}
+		if x.Meta.DType != ir.Float32 && x.Meta.DType != ir.Float64 {
+			return fmt.Errorf("%s of a %s tensor", n.Target, x.Meta.DType)
+		}
+		total, ok := numel(x.Meta.Sizes)
+		if !ok || total == 0 {
+			return fmt.Errorf("%s of an empty or symbolic input", n.Target)
+		}
+		q := n.ScalarArg("q", -1)
+		if q < 0 || q > 1 {
+			return fmt.Errorf("%s with q %v outside [0, 1]", n.Target, q)
+		}
+		interp := "linear"
+		if a := n.Arg("interpolation"); a != nil && a.Kind == ir.ArgString {
+			interp = a.Str
+		}
+		switch interp {
+		case "linear", "lower", "higher", "midpoint", "nearest":
+		default:
+			return fmt.Errorf("%s with interpolation %q", n.Target, interp)
+		}
+		rank := len(x.Meta.Sizes)
+		dimA := n.Arg("dim")
+		hasDim := dimA != nil && dimA.Kind == ir.ArgInt
+		wrapped := 0
+		if hasDim {
+			k, err := normDim(dimA.Int, rank)
+			if err != nil {
+				return err
+			}
+			wrapped = k
+		}
+		keepdim := n.BoolArg("keepdim", false)
+		sizes := sizesOf(x.Meta)
+		var outShape []int64
+		switch {
+		case hasDim && rank > 0:
+			outShape = slices.Clone(sizes)
+			if keepdim {
+				outShape[wrapped] = 1
+			} else {
+				outShape = slices.Delete(outShape, wrapped, wrapped+1)
+			}
+		case keepdim:
+			outShape = repeat(1, rank)
+		}
+		qt := scalarOf(b, F("", q), x.Meta.DType)
+		values := x
+		switch {
+		case !hasDim:
+			if rank != 1 {
+				values = b.Call("aten.reshape.default", T("self", x), Is("shape", total))
+			}
+		case wrapped == rank-1:
+		default:
+			values = b.Call("aten.unsqueeze.default", T("self", x), I("dim", -1))
+			last := len(values.Meta.Sizes) - 1
+			if wrapped == last {
+				values = b.Call("aten.alias.default", T("self", values))
+			} else {
+				perm := identity(last + 1)
+				perm[wrapped], perm[last] = perm[last], perm[wrapped]
+				values = b.Call("aten.permute.default", T("self", values), Is("dims", perm...))
+			}
+		}
+		if b.Err() != nil {
+			return b.Err()
+		}
+		inShape := append(slices.Clone(outShape), values.Meta.Sizes[len(values.Meta.Sizes)-1].Size)
+		values = b.Call("aten.reshape.default", T("self", values), Is("shape", inShape...))
+		if b.Err() != nil {
+			return b.Err()
+		}
+		var ranks *ir.Value
+		if ignoreNaN {
+			count := b.Call("aten.logical_not.default", T("self", b.Call("aten.isnan.default", T("self", values))))
+			count = b.Call("aten.sum.dim_IntList", T("self", count), Is("dim", -1), Bo("keepdim", true))
+			count = b.Call("aten.sub.Scalar", T("self", count), I("other", 1))
+			ranks = b.Call("aten.mul.Tensor", T("self", convert(b, qt, ir.Float64)), T("other", count))
+			neg := b.Call("aten.lt.Scalar", T("self", ranks), I("other", 0))
+			ranks = b.Call("aten.where.self", T("condition", neg), T("self", scalarTensor(b, F("", 0), ranks)), T("other", ranks))
+		} else {
+			last := values.Meta.Sizes[len(values.Meta.Sizes)-1].Size - 1
+			scaled := b.Call("aten.mul.Scalar", T("self", convert(b, qt, ir.Float64)), I("other", last))
+			nan := b.Call("aten.any.dim", T("self", b.Call("aten.isnan.default", T("self", values))), I("dim", -1), Bo("keepdim", true))
+			// broadcast_tensors expands only the operands of another shape.
+			common, err := broadcastShapes(scaled, nan)
+			if err != nil {
+				return err
+			}
+			if !sameDims(scaled.Meta.Sizes, common) {
+				scaled = b.Call("aten.expand.default", T("self", scaled), sizeArg("size", common))
+			}
+			if !sameDims(nan.Meta.Sizes, common) {
+				nan = b.Call("aten.expand.default", T("self", nan), sizeArg("size", common))
+			}
+			ranks = b.Call("aten.where.self", T("condition", nan), T("self", scalarTensor(b, F("", float64(last)), scaled)), T("other", scaled))
+		}
+		switch interp {
+		case "lower":
+			ranks = b.Call("aten.floor.default", T("self", ranks))
+		case "higher":
+			ranks = b.Call("aten.ceil.default", T("self", ranks))
+		case "nearest":
+			ranks = b.Call("aten.round.default", T("self", ranks))
+		}
+		toLong := func(v *ir.Value) *ir.Value {
+			return b.Call("aten._to_copy.default", T("self", v), Dt("dtype", ir.Int64), layoutStrided(), deviceCPU())
+		}
+		below := toLong(ranks)
+		interpolate := interp == "linear" || interp == "midpoint"
+		var weights, above *ir.Value
+		if interpolate {
+			if interp == "midpoint" {
+				weights = b.Call("aten.full_like.default", T("self", ranks), F("fill_value", 0.5), Dt("dtype", x.Meta.DType), layoutStrided(), deviceCPU())
+			} else {
+				weights = convert(b, b.Call("aten.sub.Tensor", T("self", ranks), T("other", below)), x.Meta.DType)
+			}
+			above = toLong(b.Call("aten.ceil.default", T("self", ranks)))
+		}
+		sorted := b.CallN("aten.sort.default", T("self", values), I("dim", -1), Bo("descending", false))
+		if b.Err() != nil {
+			return b.Err()
+		}
+		r := b.Call("aten.gather.default", T("self", sorted[0]), I("dim", -1), T("index", below))
+		if interpolate {
+			va := b.Call("aten.gather.default", T("self", sorted[0]), I("dim", -1), T("index", above))
+			r = b.Call("aten.lerp.Tensor", T("self", r), T("end", va), T("weight", weights))
+		}
+		return b.Replace(b.Call("aten.squeeze.dims", T("self", r), Is("dim", -1)))
+	}
+}
