@@ -27,7 +27,7 @@ func init() {
 	registerRule(ndtr, "aten.special_ndtr.default")
 	registerRule(logaddexp, "aten.logaddexp.default")
 	registerRule(lerp, "aten.lerp.Scalar", "aten.lerp.Tensor")
-	registerRule(floatPower, "aten.float_power.Tensor_Tensor")
+	registerRule(floatPower, "aten.float_power.Tensor_Tensor", "aten.float_power.Tensor_Scalar", "aten.float_power.Scalar")
 	registerRule(floorDivide, "aten.floor_divide.default")
 	registerRule(isclose, "aten.isclose.default")
 	registerRule(isin, "aten.isin.Tensor_Tensor")
@@ -461,11 +461,22 @@ func lerp(b *Builder, n *ir.Node) error {
 }
 
 // float_power(base, exp) (ATen) = pow(base.to(double), exp.to(double)), the exponent converted
-// first (the C++ argument order).
+// first (the C++ argument order); a number operand is passed as a double.
 func floatPower(b *Builder, n *ir.Node) error {
-	x, e := self(b, n), tensorArg(b, n, "exponent")
-	e = convert(b, e, ir.Float64)
-	x = convert(b, x, ir.Float64)
+	base, exp := argOf(b, n, "self"), argOf(b, n, "exponent")
+	if b.Err() != nil {
+		return b.Err()
+	}
+	if base.Kind != ir.ArgTensor {
+		e := convert(b, exp.Values[0], ir.Float64)
+		return b.Replace(b.Call("aten.pow.Scalar", pyNumber(Renamed(base, "self"), ir.Float64), T("exponent", e)))
+	}
+	if exp.Kind != ir.ArgTensor {
+		x := convert(b, base.Values[0], ir.Float64)
+		return b.Replace(b.Call("aten.pow.Tensor_Scalar", T("self", x), pyNumber(Renamed(exp, "exponent"), ir.Float64)))
+	}
+	e := convert(b, exp.Values[0], ir.Float64)
+	x := convert(b, base.Values[0], ir.Float64)
 	return b.Replace(b.Call("aten.pow.Tensor_Tensor", T("self", x), T("exponent", e)))
 }
 
