@@ -36,9 +36,6 @@ func init() {
 	registerRule(fillScalar, "aten.fill.Scalar")
 	registerRule(zero, "aten.zero.default")
 	registerRule(maskedFillTensor, "aten.masked_fill.Tensor")
-	registerRule(glu, "aten.glu.default")
-	registerRule(prelu, "aten.prelu.default")
-	registerRule(preluKernel, "aten._prelu_kernel.default")
 }
 
 // Type promotion of torch's elementwise wrappers (ELEMENTWISE_TYPE_PROMOTION_KIND).
@@ -594,59 +591,4 @@ func maskedFillTensor(b *Builder, n *ir.Node) error {
 	}
 	value = convert(b, value, x.Meta.DType)
 	return b.Replace(b.Call("aten.where.self", T("condition", mask), T("self", value), T("other", x)))
-}
-
-// glu(x, dim) = a · sigmoid(b), a and b the two halves of x along dim (tensor_split's slices).
-func glu(b *Builder, n *ir.Node) error {
-	x := self(b, n)
-	if b.Err() != nil {
-		return b.Err()
-	}
-	compute, result := elementwiseTypes(promoteDefault, T("a", x))
-	x = convert(b, x, compute)
-	k, err := normDim(n.IntArg("dim", -1), len(x.Meta.Sizes))
-	if err != nil {
-		return err
-	}
-	size := x.Meta.Sizes[k]
-	if !size.IsStatic() || size.Size%2 != 0 {
-		return fmt.Errorf("glu halving a dim of size %s", size)
-	}
-	h := size.Size / 2
-	first := b.Call("aten.slice.Tensor", T("self", x), I("dim", int64(k)), I("start", 0), I("end", h))
-	second := b.Call("aten.slice.Tensor", T("self", x), I("dim", int64(k)), I("start", h), I("end", 2*h))
-	out := b.Call("aten.mul.Tensor", T("self", first), T("other", b.Call("aten.sigmoid.default", T("self", second))))
-	return b.Replace(convert(b, out, result))
-}
-
-// prelu (ATen) reshapes the weight to broadcast over the channel dim ([1, C, 1, …]) when the
-// ranks differ, then is _prelu_kernel.
-func prelu(b *Builder, n *ir.Node) error {
-	x, w := self(b, n), tensorArg(b, n, "weight")
-	if b.Err() != nil {
-		return b.Err()
-	}
-	rank := len(x.Meta.Sizes)
-	if rank != len(w.Meta.Sizes) {
-		k, ok := numel(w.Meta.Sizes)
-		if !ok {
-			return fmt.Errorf("prelu with a symbolic weight")
-		}
-		shape := repeat(1, rank)
-		if rank > 1 {
-			shape[1] = k
-		}
-		w = b.Call("aten.reshape.default", T("self", w), Is("shape", shape...))
-	}
-	return b.Replace(preluOf(b, x, w))
-}
-
-// _prelu_kernel(x, w) = where(x > 0, x, w · x).
-func preluKernel(b *Builder, n *ir.Node) error {
-	return b.Replace(preluOf(b, self(b, n), tensorArg(b, n, "weight")))
-}
-
-func preluOf(b *Builder, x, w *ir.Value) *ir.Value {
-	pos := b.Call("aten.gt.Scalar", T("self", x), I("other", 0))
-	return b.Call("aten.where.self", T("condition", pos), T("self", x), T("other", b.Call("aten.mul.Tensor", T("self", w), T("other", x))))
 }
