@@ -530,8 +530,9 @@ func crossEntropyLoss(b *Builder, n *ir.Node) error {
 	if len(x.Meta.Sizes) == 1 {
 		classDim = 0
 	}
+	// log_softmax(x, class_dim, x's own dtype): no conversion, _log_softmax.
 	logp := func() *ir.Value {
-		return b.Call("aten.log_softmax.int", T("self", x), I("dim", classDim), Dt("dtype", x.Meta.DType))
+		return b.Call("aten._log_softmax.default", T("self", x), I("dim", classDim), Bo("half_to_float", false))
 	}
 	if !sameDims(x.Meta.Sizes, t.Meta.Sizes) {
 		if smoothing > 0 {

@@ -12,8 +12,6 @@ import (
 func init() {
 	// clamp with tensor bounds broadcasts self with them and promotes their types.
 	registerInfer(elementwise([]string{"self", "min", "max"}, nil), "aten.clamp.Tensor")
-	// softmax over a dim with an optional result dtype.
-	registerInfer(sameAs("self"), "aten.log_softmax.int", "aten.softmax.int")
 	registerInfer(inferPdist, "aten._pdist_forward.default")
 	registerInfer(inferCdist, "aten._cdist_forward.default")
 }
