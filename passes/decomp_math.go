@@ -149,6 +149,18 @@ func promoteOperandsTo(b *Builder, dtype ir.DType, vs ...*ir.Value) []*ir.Value 
 	return out
 }
 
+// staticSizeArg is a size-list argument of dims, or a recorded failure when one is symbolic
+// (the decomposition would need sym_size nodes, which these rules do not write).
+func staticSizeArg(b *Builder, name string, dims []ir.Dim) ir.Arg {
+	for _, d := range dims {
+		if !d.IsStatic() {
+			b.Fail("a size list with the symbolic dim %s is not decomposed yet", d)
+			break
+		}
+	}
+	return sizeArg(name, dims)
+}
+
 // broadcastShapes is the common shape of the values.
 func broadcastShapes(vs ...*ir.Value) ([]ir.Dim, error) {
 	var shapes [][]ir.Dim
@@ -183,7 +195,7 @@ func maybeBroadcast(b *Builder, vs ...*ir.Value) []*ir.Value {
 				return vs
 			}
 		}
-		out[i] = b.Call("aten.expand.default", T("self", v), sizeArg("size", common))
+		out[i] = b.Call("aten.expand.default", T("self", v), staticSizeArg(b, "size", common))
 	}
 	return out
 }

@@ -397,6 +397,10 @@ func nllLossCore(b *Builder, x, t, weight *ir.Value, red, ignore int64) (*ir.Val
 	}
 	var w *ir.Value
 	if weight != nil {
+		if err := staticSizes(weight); err != nil {
+			b.Fail("nll_loss weight: %w", err)
+			return nil, nil
+		}
 		w = weight
 		if rank > 1 {
 			shape := repeat(1, rank)
@@ -420,7 +424,7 @@ func nllLossCore(b *Builder, x, t, weight *ir.Value, red, ignore int64) (*ir.Val
 			b.Fail("nll_loss with a weight of a symbolic shape")
 			return nil, nil
 		}
-		ws := b.Call("aten.expand.default", T("self", w), sizeArg("size", x.Meta.Sizes))
+		ws := b.Call("aten.expand.default", T("self", w), staticSizeArg(b, "size", x.Meta.Sizes))
 		ws = b.Call("aten.gather.default", T("self", ws), I("dim", channel), T("index", safe))
 		ws = b.Call("aten.squeeze.dims", T("self", ws), Is("dim", channel))
 		ws = where(b, keep(), T("", ws), I("", 0))
@@ -555,6 +559,9 @@ func crossEntropyLoss(b *Builder, n *ir.Node) error {
 	}
 	// The weight is viewed to broadcast over the class dim before the products.
 	if w != nil && len(x.Meta.Sizes) > 1 {
+		if err := staticSizes(w); err != nil {
+			return fmt.Errorf("cross_entropy weight: %w", err)
+		}
 		shape := repeat(1, len(x.Meta.Sizes))
 		shape[classDim] = w.Meta.Sizes[0].Size
 		w = b.Call("aten.view.default", T("self", w), Is("size", shape...))
@@ -652,8 +659,8 @@ func cosineSimilarity(b *Builder, n *ir.Node) error {
 			return err
 		}
 		// expand_outplace's results are built right to left.
-		x2 = b.Call("aten.expand.default", T("self", x2), sizeArg("size", shape))
-		x1 = b.Call("aten.expand.default", T("self", x1), sizeArg("size", shape))
+		x2 = b.Call("aten.expand.default", T("self", x2), staticSizeArg(b, "size", shape))
+		x1 = b.Call("aten.expand.default", T("self", x1), staticSizeArg(b, "size", shape))
 	}
 	dim := n.IntArg("dim", 1)
 	norm := func(x *ir.Value) (*ir.Value, error) {
@@ -715,7 +722,7 @@ func cdist(b *Builder, n *ir.Node) error {
 			return fmt.Errorf("batched cdist by matrix products (p=2, compute_mode %d) is not decomposed yet", mode)
 		}
 		d := euclideanDist(b, x1, x2)
-		return b.Replace(b.Call("aten.view.default", T("self", d), sizeArg("size", []ir.Dim{r1, r2})))
+		return b.Replace(b.Call("aten.view.default", T("self", d), staticSizeArg(b, "size", []ir.Dim{r1, r2})))
 	}
 	return b.Replace(b.Call("aten._cdist_forward.default", T("x1", x1), T("x2", x2), F("p", p), modeArg))
 }

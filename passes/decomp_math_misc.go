@@ -43,13 +43,13 @@ func addr(b *Builder, n *ir.Node) error {
 	}
 	vs := promoteOperandsTo(b, compute, x, v1, v2)
 	x, v1, v2 = vs[0], vs[1], vs[2]
-	x = b.Call("aten.expand.default", T("self", x), sizeArg("size", []ir.Dim{v1.Meta.Sizes[0], v2.Meta.Sizes[0]}))
+	x = b.Call("aten.expand.default", T("self", x), staticSizeArg(b, "size", []ir.Dim{v1.Meta.Sizes[0], v2.Meta.Sizes[0]}))
 	beta, alpha := numberArg(n, "beta", "other", I("", 1)), numberArg(n, "alpha", "other", I("", 1))
 	var scaled *ir.Value
 	if n.ScalarArg("beta", 1) != 0 {
 		scaled = b.Call("aten.mul.Tensor", T("self", x), beta)
 	}
-	outer := b.Call("aten.mul.Tensor", T("self", b.Call("aten.view.default", T("self", v1), sizeArg("size", []ir.Dim{v1.Meta.Sizes[0], {Size: 1}}))), T("other", v2))
+	outer := b.Call("aten.mul.Tensor", T("self", b.Call("aten.view.default", T("self", v1), staticSizeArg(b, "size", []ir.Dim{v1.Meta.Sizes[0], {Size: 1}}))), T("other", v2))
 	outer = b.Call("aten.mul.Tensor", T("self", outer), alpha)
 	if scaled == nil {
 		return b.Replace(convert(b, outer, result))
@@ -116,7 +116,7 @@ func broadcastAll(b *Builder, vs ...*ir.Value) []*ir.Value {
 	for i, v := range vs {
 		out[i] = v
 		if !sameDims(v.Meta.Sizes, common) {
-			out[i] = b.Call("aten.expand.default", T("self", v), sizeArg("size", common))
+			out[i] = b.Call("aten.expand.default", T("self", v), staticSizeArg(b, "size", common))
 		}
 	}
 	return out
@@ -284,14 +284,14 @@ func trapezoid(cumulative bool) rule {
 				shape[i] = ir.Dim{Size: 1}
 			}
 			shape[k] = x.Meta.Sizes[0]
-			xv = b.Call("aten.view.default", T("self", x), sizeArg("size", shape))
+			xv = b.Call("aten.view.default", T("self", x), staticSizeArg(b, "size", shape))
 		case xr < rank:
 			shape := make([]ir.Dim, rank)
 			for i := range shape {
 				shape[i] = ir.Dim{Size: 1}
 			}
 			copy(shape[rank-xr:], x.Meta.Sizes)
-			xv = b.Call("aten.view.default", T("self", x), sizeArg("size", shape))
+			xv = b.Call("aten.view.default", T("self", x), staticSizeArg(b, "size", shape))
 		}
 		xl := slice(xv, d, 0, &minus1)
 		dx := b.Call("aten.sub.Tensor", T("self", slice(xv, d, 1, nil)), T("other", xl))
@@ -468,7 +468,7 @@ func bernoulli(b *Builder, n *ir.Node) error {
 	if !p.Meta.IsStatic() {
 		return fmt.Errorf("bernoulli of a symbolic shape")
 	}
-	r := b.Call("aten.rand.default", sizeArg("size", p.Meta.Sizes), Dt("dtype", ir.Float32), deviceCPU(),
+	r := b.Call("aten.rand.default", staticSizeArg(b, "size", p.Meta.Sizes), Dt("dtype", ir.Float32), deviceCPU(),
 		ir.Arg{Name: "pin_memory", Kind: ir.ArgBool, KwargOnly: true})
 	return b.Replace(convert(b, b.Call("aten.lt.Tensor", T("self", r), T("other", p)), p.Meta.DType))
 }

@@ -243,13 +243,13 @@ func vectorNormOf(b *Builder, x *ir.Value, ord ir.Arg, p float64, dim ir.Arg, ke
 			}
 			return b.Call("aten.select.int", T("self", a), I("dim", 0), I("index", 0)), nil
 		}
-		var shape []int64
+		var shape []ir.Dim
 		for i, s := range x.Meta.Sizes {
 			if !slices.Contains(dims, int64(i)) {
-				shape = append(shape, s.Size)
+				shape = append(shape, s)
 			}
 		}
-		return b.Call("aten.view.default", T("self", a), Is("size", shape...)), nil
+		return b.Call("aten.view.default", T("self", a), staticSizeArg(b, "size", shape)), nil
 	}
 	if !(even && x.Meta.DType.IsFloat()) {
 		x = b.Call("aten.abs.default", T("self", x))
@@ -412,7 +412,7 @@ func matrixRank(b *Builder, n *ir.Node) error {
 		return fmt.Errorf("linalg_matrix_rank needs singular values (not core ATen)")
 	}
 	batch := x.Meta.Sizes[:len(x.Meta.Sizes)-2]
-	e := b.Call("aten.empty.memory_format", sizeArg("size", batch), Dt("dtype", ir.Int64), layoutStrided(), deviceCPU())
+	e := b.Call("aten.empty.memory_format", staticSizeArg(b, "size", batch), Dt("dtype", ir.Int64), layoutStrided(), deviceCPU())
 	return b.Replace(fullLike(b, e, I("", 0), nil, false))
 }
 
@@ -521,10 +521,10 @@ func quantile(ignoreNaN bool) rule {
 				return err
 			}
 			if !sameDims(scaled.Meta.Sizes, common) {
-				scaled = b.Call("aten.expand.default", T("self", scaled), sizeArg("size", common))
+				scaled = b.Call("aten.expand.default", T("self", scaled), staticSizeArg(b, "size", common))
 			}
 			if !sameDims(nan.Meta.Sizes, common) {
-				nan = b.Call("aten.expand.default", T("self", nan), sizeArg("size", common))
+				nan = b.Call("aten.expand.default", T("self", nan), staticSizeArg(b, "size", common))
 			}
 			ranks = b.Call("aten.where.self", T("condition", nan), T("self", scalarTensor(b, F("", float64(last)), scaled)), T("other", scaled))
 		}
