@@ -97,16 +97,16 @@ func nanToNum(b *Builder, n *ir.Node) error {
 	return b.Replace(r)
 }
 
-// count_nonzero(x, dim) = (x != 0).sum(dim).
+// count_nonzero(x, dim) = (x != 0).sum(dim), over every dim (None) when dim is not given.
 func countNonzero(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	nz := b.Call("aten.ne.Scalar", T("self", x), I("other", 0))
+	dim := None("dim")
 	if d := n.Arg("dim"); d != nil && d.Kind != ir.ArgNone {
-		dim := Renamed(*d, "dim")
+		dim = Renamed(*d, "dim")
 		if dim.Kind == ir.ArgInt {
 			dim = Is("dim", dim.Int)
 		}
-		return b.Replace(b.Call("aten.sum.dim_IntList", T("self", nz), dim))
 	}
-	return b.Replace(b.Call("aten.sum.default", T("self", nz)))
+	return b.Replace(b.Call("aten.sum.dim_IntList", T("self", nz), dim))
 }

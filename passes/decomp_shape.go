@@ -360,7 +360,7 @@ func toCopy(b *Builder, n *ir.Node) error {
 
 func init() {
 	registerRule(squeezeDims, "aten.squeeze.dim", "aten.squeeze.default")
-	registerRule(sumAll, "aten.sum.default")
+	registerRule(sumDefault, "aten.sum.default")
 	registerRule(splitEqual, "aten.split.Tensor")
 	registerRule(unbind, "aten.unbind.int")
 	for _, v := range []string{"aten.alias_copy.default", "aten.diagonal_copy.default", "aten.expand_copy.default",
@@ -407,7 +407,7 @@ func squeezeDims(b *Builder, n *ir.Node) error {
 }
 
 // sum(x, dtype) is sum.dim_IntList(x, [], dtype=dtype): every dim.
-func sumAll(b *Builder, n *ir.Node) error {
+func sumDefault(b *Builder, n *ir.Node) error {
 	args := []ir.Arg{T("self", self(b, n)), Is("dim"), Bo("keepdim", false)}
 	if d, ok := scalarTypeArg(n, "dtype"); ok {
 		args = append(args, Dt("dtype", d))

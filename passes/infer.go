@@ -177,7 +177,7 @@ func init() {
 		"aten.elu.default", "aten.gelu.default", "aten.fill.Scalar", "aten.fill.Tensor", "aten._softmax.default", "aten._log_softmax.default",
 		"aten.cumsum.default", "aten.cumprod.default", "aten.flip.default", "aten.roll.default", "aten.detach.default",
 		"aten.lift_fresh_copy.default", "aten.hardsigmoid.default", "aten.hardswish.default", "aten.silu.default",
-		"aten.prelu.default", "aten.clamp.Tensor", "aten.tril.default", "aten.triu.default", "aten.sgn.default",
+		"aten.prelu.default", "aten.tril.default", "aten.triu.default", "aten.sgn.default",
 		"aten.full_like.default", "aten.empty_like.default", "aten.zeros_like.default", "aten.ones_like.default",
 		"aten.rand_like.default", "aten.randn_like.default", "aten.copy.default", "aten.masked_fill.Scalar",
 		"aten.masked_fill.Tensor", "aten.scatter.src", "aten.scatter.value", "aten.scatter_add.default",
