@@ -256,14 +256,22 @@ func reshapeTo(g *ir.Graph, n *ir.Node, in *ir.Value, st *strides) error {
 		return nil
 	}
 	src := in
-	if !viewable(sizesOf(in.Meta), st.of(in), sizesOf(out.Meta)) {
+	size := sizesOf(out.Meta)
+	if hasLayout(st, in, memoryFormatContiguous) {
+		// ATen's reshape views a contiguous tensor with the size list as given (a -1 stays).
+		for _, name := range []string{"shape", "size"} {
+			if a := n.Arg(name); a != nil && a.Kind == ir.ArgInts {
+				size = a.Ints
+			}
+		}
+	} else if !viewable(sizesOf(in.Meta), st.of(in), sizesOf(out.Meta)) {
 		meta := *in.Meta
 		meta.Sizes = slices.Clone(in.Meta.Sizes)
 		src = insertBefore(g, n, n.Name+"_clone", "dim_order_ops._clone_dim_order.default", &meta,
 			tensorArgOf("self", in), ir.Arg{Name: "dim_order", Kind: ir.ArgInts, Ints: identity(len(in.Meta.Sizes)), KwargOnly: true})
 	}
 	n.Target = "aten.view.default"
-	n.Args = []ir.Arg{tensorArgOf("self", src), {Name: "size", Kind: ir.ArgInts, Ints: sizesOf(out.Meta)}}
+	n.Args = []ir.Arg{tensorArgOf("self", src), {Name: "size", Kind: ir.ArgInts, Ints: size}}
 	return nil
 }
 
