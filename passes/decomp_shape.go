@@ -267,17 +267,40 @@ func fillNew(op string, value int64) rule {
 	}
 }
 
-// fillLike: zeros_like/ones_like(x) = full_like(x, 0 or 1, pin_memory=False,
-// memory_format=preserve_format), the dtype only when the node gives one.
+// fillLike: zeros_like/ones_like(x) = full_like(x, 0 or 1 — False or True for a bool result —,
+// with the node's dtype, layout and device when it gives them, pin_memory (False) and
+// memory_format (preserve_format)), as torch._refs writes them.
 func fillLike(value int64) rule {
 	return func(b *Builder, n *ir.Node) error {
 		x := self(b, n)
-		args := []ir.Arg{T("self", x), I("fill_value", value)}
-		if d, ok := scalarTypeArg(n, "dtype"); ok {
-			args = append(args, Dt("dtype", d))
+		if b.Err() != nil {
+			return b.Err()
 		}
-		args = append(args, ir.Arg{Name: "pin_memory", Kind: ir.ArgBool, KwargOnly: true},
-			ir.Arg{Name: "memory_format", Kind: ir.ArgMemoryFormat, Int: memoryFormatPreserve, KwargOnly: true})
+		dtype, hasDtype := scalarTypeArg(n, "dtype")
+		if !hasDtype {
+			dtype = x.Meta.DType
+		}
+		fill := I("fill_value", value)
+		if dtype == ir.Bool {
+			fill = Bo("fill_value", value != 0)
+		}
+		args := []ir.Arg{T("self", x), fill}
+		for _, name := range []string{"dtype", "layout", "device"} {
+			if a := n.Arg(name); a != nil && a.Kind != ir.ArgNone {
+				c := *a
+				c.KwargOnly = true
+				args = append(args, c)
+			}
+		}
+		pin, format := pinMemoryFalse(), ir.Arg{Name: "memory_format", Kind: ir.ArgMemoryFormat, Int: memoryFormatPreserve}
+		if a := n.Arg("pin_memory"); a != nil && a.Kind == ir.ArgBool {
+			pin.Bool = a.Bool
+		}
+		if a := n.Arg("memory_format"); a != nil && a.Kind == ir.ArgMemoryFormat {
+			format.Int = a.Int
+		}
+		format.KwargOnly = true
+		args = append(args, pin, format)
 		return b.Replace(b.Call("aten.full_like.default", args...))
 	}
 }
