@@ -23,11 +23,11 @@ func mv(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.sum.dim_IntList", T("self", prod), Is("dim", 1)))
 }
 
-// dot(x, y) = (x * y).sum().
+// dot(x, y) = (x * y).sum(), whose sum torch's table writes as sum.dim_IntList over no dims.
 func dot(b *Builder, n *ir.Node) error {
 	x, y := self(b, n), n.TensorArg("tensor")
 	prod := b.Call("aten.mul.Tensor", T("self", x), T("other", y))
-	return b.Replace(b.Call("aten.sum.default", T("self", prod)))
+	return b.Replace(b.Call("aten.sum.dim_IntList", T("self", prod), Is("dim")))
 }
 
 func staticSizes(vs ...*ir.Value) error {

@@ -14,6 +14,17 @@ func init() {
 	registerInfer(inferDiagonal, "aten.diagonal.default", "aten.diagonal_copy.default")
 	registerInfer(inferDiag, "aten.diag.default")
 	registerInfer(inferDiagEmbed, "aten.diag_embed.default")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // vdot of two vectors: a 0-d tensor
+		x, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		y, err := argMeta(n, "other")
+		if err != nil {
+			return nil, err
+		}
+		return one(metaOf(ir.PromoteTypes(x.DType, y.DType), nil)), nil
+	}, "aten.vdot.default")
 }
 
 // diagSize is the length of the offset diagonal of dims of sizes a and b.
