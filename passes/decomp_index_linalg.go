@@ -337,8 +337,9 @@ func multiDot(b *Builder, n *ir.Node) error {
 			if i == j {
 				return ms[i]
 			}
-			left := chain(i, s[i][j])
-			return mm(left, chain(s[i][j]+1, j))
+			// at::mm(chain(i, s), chain(s+1, j)): the right operand is built first.
+			right := chain(s[i][j]+1, j)
+			return mm(chain(i, s[i][j]), right)
 		}
 		prod = chain(0, k-1)
 	}
