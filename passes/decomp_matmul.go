@@ -63,19 +63,30 @@ func matmul(b *Builder, n *ir.Node) error {
 	case d1 == 2 && d2 == 2:
 		return b.Replace(b.Call("aten.mm.default", T("self", t1), T("mat2", t2)))
 	case shouldFold(b.st, t1, t2):
-		// Only the non-transposed form folds without gradients: t1 has ≥ 3 dims.
-		out := slices.Clone(s1[:d1-1])
+		// The batch of the larger operand folds into its rows for one mm (or mv). A vector
+		// times a batch of matrices folds the batch's transpose (tensor2.mT), with the
+		// vector as the right operand.
+		f1, f2 := t1, t2
+		if d2 > d1 {
+			f1 = b.Call("aten.permute.default", T("self", t2), Is("dims", swapPerm(d2, d2-2, d2-1)...))
+			f2 = t1
+		}
+		if b.Err() != nil {
+			return b.Err()
+		}
+		fs := sizesOf(f1.Meta)
+		out := slices.Clone(fs[:len(fs)-1])
 		folded := int64(1)
 		for _, s := range out {
 			folded *= s
 		}
-		flat := b.Call("aten.reshape.default", T("self", t1), Is("shape", folded, s1[d1-1]))
-		if d2 == 2 {
-			out = append(out, s2[1])
-			mm := b.Call("aten.mm.default", T("self", flat), T("mat2", t2))
+		flat := b.Call("aten.reshape.default", T("self", f1), Is("shape", folded, fs[len(fs)-1]))
+		if len(f2.Meta.Sizes) == 2 {
+			out = append(out, f2.Meta.Sizes[1].Size)
+			mm := b.Call("aten.mm.default", T("self", flat), T("mat2", f2))
 			return b.Replace(b.Call("aten._unsafe_view.default", T("self", mm), Is("size", out...)))
 		}
-		mvr := b.Call("aten.mv.default", T("self", flat), T("vec", t2))
+		mvr := b.Call("aten.mv.default", T("self", flat), T("vec", f2))
 		return b.Replace(b.Call("aten._unsafe_view.default", T("self", mvr), Is("size", out...)))
 	}
 	nRows, m1 := int64(1), s1[d1-1]
