@@ -29,6 +29,9 @@ func init() {
 	registerRule(unsafeMaskedIndex, "aten._unsafe_masked_index.default")
 	registerRule(unsafeMaskedIndexPutAccumulate, "aten._unsafe_masked_index_put_accumulate.default")
 	registerRule(newEmpty, "aten.new_empty.default")
+	registerRule(fillScalar, "aten.fill.Scalar")
+	registerRule(fillTensor, "aten.fill.Tensor")
+	registerRule(zero, "aten.zero.default")
 	registerRule(linspace, "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
 	registerRule(logspace, "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
 }
@@ -490,6 +493,29 @@ func newEmpty(b *Builder, n *ir.Node) error {
 	args[len(args)-1] = ArgOr(n, "pin_memory", pinMemoryFalse())
 	args[len(args)-1].KwargOnly = true
 	return b.Replace(b.Call("aten.empty.memory_format", args...))
+}
+
+// fill(x, value) = full_like(x, value) (torch._decomp).
+func fillScalar(b *Builder, n *ir.Node) error {
+	v := n.Arg("value")
+	if v == nil {
+		return fmt.Errorf("fill without a value")
+	}
+	return b.Replace(b.Call("aten.full_like.default", T("self", self(b, n)), Renamed(*v, "fill_value"), pinMemoryFalse()))
+}
+
+// fill(x, value: 0-d tensor) = copy(x, value) (torch._decomp).
+func fillTensor(b *Builder, n *ir.Node) error {
+	v := n.TensorArg("value")
+	if v == nil || v.Meta == nil || len(v.Meta.Sizes) != 0 {
+		return fmt.Errorf("fill with a value that is not a 0-d tensor")
+	}
+	return b.Replace(b.Call("aten.copy.default", T("self", self(b, n)), T("src", v)))
+}
+
+// zero(x) = zeros_like(x) (torch._refs), which its own rule writes as full_like.
+func zero(b *Builder, n *ir.Node) error {
+	return b.Replace(b.Call("aten.zeros_like.default", T("self", self(b, n))))
 }
 
 // convertTo is torch._refs' _maybe_convert_to_dtype: x itself when of dtype, else _to_copy.

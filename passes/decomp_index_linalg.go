@@ -24,7 +24,8 @@ func init() {
 	registerRule(tensordot, "aten.tensordot.default")
 	registerRule(multiDot, "aten.linalg_multi_dot.default")
 	registerRule(matrixPower, "aten.linalg_matrix_power.default")
-	registerRule(cross, "aten.linalg_cross.default")
+	registerRule(cross, "aten.linalg_cross.default", "aten.cross.default")
+	registerRule(addr, "aten.addr.default")
 	registerRule(einsum, "aten.einsum.default")
 }
 
@@ -433,22 +434,36 @@ func broadcastPair(b *Builder, x, y *ir.Value) (*ir.Value, *ir.Value, error) {
 
 // linalg_cross(a, b, dim) (torch._refs): the operands broadcast, then
 // a[(i+1)%3]·b[(i+2)%3] − a[(i+2)%3]·b[(i+1)%3] by index_select over idx = arange(3).
+// cross(a, b, dim) is linalg_cross, its dim by default the first of size 3 (ATen).
 func cross(b *Builder, n *ir.Node) error {
 	x, y := self(b, n), n.TensorArg("other")
 	if err := staticSizes(x, y); err != nil {
-		return fmt.Errorf("linalg_cross: %w", err)
+		return fmt.Errorf("%s: %w", n.Target, err)
 	}
 	if len(x.Meta.Sizes) != len(y.Meta.Sizes) {
-		return fmt.Errorf("linalg_cross of %s and %s", x.Meta, y.Meta)
+		return fmt.Errorf("%s of %s and %s", n.Target, x.Meta, y.Meta)
 	}
 	if x.Meta.DType == ir.Float16 || x.Meta.DType == ir.BFloat16 {
-		return fmt.Errorf("linalg_cross in half precision computes in float32 (not decomposed yet)")
+		return fmt.Errorf("%s in half precision computes in float32 (not decomposed yet)", n.Target)
+	}
+	dim := n.IntArg("dim", -1)
+	if a := n.Arg("dim"); n.Target == "aten.cross.default" && (a == nil || a.Kind != ir.ArgInt) {
+		found := false
+		for i, d := range x.Meta.Sizes {
+			if d.Size == 3 {
+				dim, found = int64(i), true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("cross without a dim of size 3")
+		}
 	}
 	x, y, err := broadcastPair(b, x, y)
 	if err != nil {
 		return err
 	}
-	d, err := normDim(n.IntArg("dim", -1), len(x.Meta.Sizes))
+	d, err := normDim(dim, len(x.Meta.Sizes))
 	if err != nil {
 		return err
 	}
@@ -464,6 +479,39 @@ func cross(b *Builder, n *ir.Node) error {
 	}
 	l := prod(1, 2)
 	return b.Replace(b.Call("aten.sub.Tensor", T("self", l), T("other", prod(2, 1))))
+}
+
+// addr(x, v1, v2, beta, alpha) (torch._refs) = beta·x + alpha·outer(v1, v2), x expanded to
+// the outer product's shape first; for beta 0 only the scaled product.
+func addr(b *Builder, n *ir.Node) error {
+	x, v1, v2 := self(b, n), n.TensorArg("vec1"), n.TensorArg("vec2")
+	if err := staticSizes(x, v1, v2); err != nil {
+		return fmt.Errorf("addr: %w", err)
+	}
+	if len(v1.Meta.Sizes) != 1 || len(v2.Meta.Sizes) != 1 {
+		return fmt.Errorf("addr of non-vectors")
+	}
+	if x.Meta.DType == ir.Bool || x.Meta.DType != v1.Meta.DType || x.Meta.DType != v2.Meta.DType {
+		return fmt.Errorf("addr of %s, %s and %s tensors is not decomposed yet", x.Meta.DType, v1.Meta.DType, v2.Meta.DType)
+	}
+	number := func(name string) ir.Arg {
+		if a := n.Arg(name); a != nil && (a.Kind == ir.ArgInt || a.Kind == ir.ArgFloat) {
+			return Renamed(*a, "other")
+		}
+		return I("other", 1)
+	}
+	beta, alpha := number("beta"), number("alpha")
+	x = b.Call("aten.expand.default", T("self", x), Is("size", v1.Meta.Sizes[0].Size, v2.Meta.Sizes[0].Size))
+	outerOf := func() *ir.Value {
+		c := b.Call("aten.reshape.default", T("self", v1), Is("shape", v1.Meta.Sizes[0].Size, 1))
+		return b.Call("aten.mul.Tensor", T("self", c), T("other", v2))
+	}
+	if isZero(&beta) {
+		return b.Replace(b.Call("aten.mul.Tensor", T("self", outerOf()), alpha))
+	}
+	scaled := b.Call("aten.mul.Tensor", T("self", x), beta)
+	prod := b.Call("aten.mul.Tensor", T("self", outerOf()), alpha)
+	return b.Replace(b.Call("aten.add.Tensor", T("self", scaled), T("other", prod)))
 }
 
 // einsum labels: A–Z are 0–25, a–z 26–51; the ellipsis is 52.

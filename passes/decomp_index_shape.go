@@ -31,6 +31,28 @@ func init() {
 	registerRule(sumToSize, "aten.sum_to_size.default")
 	registerRule(argsort, "aten.argsort.default", "aten.argsort.stable")
 	registerRule(msort, "aten.msort.default")
+	registerRule(broadcastTo, "aten.broadcast_to.default")
+	registerRule(liftFreshCopy, "aten.lift_fresh_copy.default")
+	registerRule(nopAlias, "aten.detach.default", "aten.lift.default", "aten.lift_fresh.default")
+}
+
+// detach, lift and lift_fresh are aliases of their input (torch._decomp's nop_decomposition).
+func nopAlias(b *Builder, n *ir.Node) error {
+	return b.Replace(b.Call("aten.alias.default", T("self", self(b, n))))
+}
+
+// broadcast_to(x, size) = x.expand(size) (ATen), a node even when nothing changes.
+func broadcastTo(b *Builder, n *ir.Node) error {
+	size := n.Arg("size")
+	if size == nil {
+		return fmt.Errorf("broadcast_to without a size")
+	}
+	return b.Replace(b.Call("aten.expand.default", T("self", self(b, n)), Renamed(*size, "size")))
+}
+
+// lift_fresh_copy(x) = x.clone(): a lifted constant's fresh copy.
+func liftFreshCopy(b *Builder, n *ir.Node) error {
+	return b.Replace(b.Call("aten.clone.default", T("self", self(b, n))))
 }
 
 // pinMemoryFalse is the pin_memory=False torch's factory references pass.
