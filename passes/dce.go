@@ -20,7 +20,7 @@ func (DeadCodeElimination) Run(g *ir.Graph) (string, error) {
 		users := g.Users()
 		dead := map[*ir.Node]bool{}
 		for _, n := range g.Nodes {
-			if mutates(n.Target) {
+			if mutates(n.Target) || sideEffects[n.Target] {
 				continue
 			}
 			used := false
@@ -44,6 +44,10 @@ func (DeadCodeElimination) Run(g *ir.Graph) (string, error) {
 	}
 	return fmt.Sprintf("removed %d dead node(s)", total), nil
 }
+
+// sideEffects are operators kept for what they do rather than what they return (torch.fx's
+// side-effectful ops): a runtime assertion has no result and must not be eliminated.
+var sideEffects = map[string]bool{"aten._assert_async.msg": true, "aten._assert_async.default": true}
 
 // mutates reports an in-place operator: "aten.add_.Tensor", "aten.copy_.default".
 func mutates(target string) bool {
