@@ -32,6 +32,7 @@ func init() {
 	registerRule(fillScalar, "aten.fill.Scalar")
 	registerRule(fillTensor, "aten.fill.Tensor")
 	registerRule(zero, "aten.zero.default")
+	registerRule(oneHot, "aten.one_hot.default")
 	registerRule(linspace, "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
 	registerRule(logspace, "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
 }
@@ -516,6 +517,44 @@ func fillTensor(b *Builder, n *ir.Node) error {
 // zero(x) = zeros_like(x) (torch._refs), which its own rule writes as full_like.
 func zero(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.zeros_like.default", T("self", self(b, n))))
+}
+
+// allOf is torch.all(x) as torch's table writes it: not any(not x).
+func allOf(b *Builder, x *ir.Value) *ir.Value {
+	nx := b.Call("aten.logical_not.default", T("self", x))
+	a := b.Call("aten.any.dims", T("self", nx), None("dim"), Bo("keepdim", false))
+	return b.Call("aten.logical_not.default", T("self", a))
+}
+
+// assertAsync inserts _assert_async(cond, msg): a runtime check with no result.
+func assertAsync(b *Builder, cond *ir.Value, msg string) {
+	if b.Err() != nil {
+		return
+	}
+	node := &ir.Node{Target: "aten._assert_async.msg", Args: []ir.Arg{T("self", cond), S("assert_msg", msg)},
+		Outputs: []*ir.Value{nil}, StackTrace: b.at.StackTrace, ModuleStack: b.at.ModuleStack}
+	node.Name = b.g.NewValue("_assert_async", nil, node).Name
+	b.g.InsertBefore(b.at, node)
+}
+
+// one_hot(x, num_classes) (torch._decomp): two runtime checks that every class is in
+// [0, num_classes), then x[..., None] == arange(num_classes) as int64. Without num_classes the
+// count is x.max() + 1, a data-dependent size.
+func oneHot(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	k := n.IntArg("num_classes", -1)
+	if k == -1 {
+		return fmt.Errorf("one_hot without num_classes has a data-dependent size (x.max() + 1)")
+	}
+	assertAsync(b, allOf(b, b.Call("aten.ge.Scalar", T("self", x), I("other", 0))), "one_hot: Class values must be non-negative.")
+	assertAsync(b, allOf(b, b.Call("aten.lt.Scalar", T("self", x), I("other", k))), "one_hot: Class values must be smaller than num_classes.")
+	u := b.Call("aten.unsqueeze.default", T("self", x), I("dim", -1))
+	dt := x.Meta.DType
+	eq := b.Call("aten.eq.Tensor", T("self", u), T("other", arangeOf(b, 0, k, &dt)))
+	return b.Replace(convertTo(b, eq, ir.Int64))
 }
 
 // convertTo is torch._refs' _maybe_convert_to_dtype: x itself when of dtype, else _to_copy.
