@@ -52,6 +52,13 @@ func ToEdgeTransformAndLower(g *ir.Graph, opts Options) (*Edge, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The partitioners saw the Edge graph's runtime assertions; to_executorch drops them
+	// (RemoveGraphAssertsPass), and so does the plan, which lists the kernels emission needs.
+	more, err = passes.NewManager(passes.RemoveGraphAsserts{}).Run(plan.Graph)
+	reports = append(reports, more...)
+	if err != nil {
+		return nil, err
+	}
 	return &Edge{Plan: plan, Reports: reports}, nil
 }
 
