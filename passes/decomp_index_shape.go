@@ -18,6 +18,8 @@ func init() {
 	registerRule(rot90, "aten.rot90.default")
 	registerRule(roll, "aten.roll.default")
 	registerRule(tile, "aten.tile.default")
+	registerRule(fftshift(false), "aten.fft_fftshift.default")
+	registerRule(fftshift(true), "aten.fft_ifftshift.default")
 	registerRule(repeatInterleave, "aten.repeat_interleave.self_int")
 	registerRule(hstack, "aten.hstack.default")
 	registerRule(vstack, "aten.vstack.default")
@@ -229,6 +231,46 @@ func rollDims(b *Builder, x *ir.Value, shifts, dims []int64) (*ir.Value, error) 
 	idx = b.Call("aten.add.Tensor", T("self", idx), I("other", start))
 	idx = b.Call("aten.fmod.Scalar", T("self", idx), I("other", size))
 	return b.Call("aten.index_select.default", T("self", x), I("dim", int64(d)), T("index", idx)), nil
+}
+
+// fftshift(x, dims) = roll(x, size/2 along each dim) over every dim by default;
+// ifftshift rolls by (size+1)/2 (torch._refs.fft).
+func fftshift(inverse bool) rule {
+	return func(b *Builder, n *ir.Node) error {
+		x, err := staticSelf(b, n)
+		if err != nil {
+			return err
+		}
+		r := len(x.Meta.Sizes)
+		var dims []int64
+		switch a := n.Arg("dim"); {
+		case a == nil || a.Kind == ir.ArgNone:
+			dims = identity(r)
+		case a.Kind == ir.ArgInt:
+			dims = []int64{a.Int}
+		case a.Kind == ir.ArgInts:
+			dims = a.Ints
+		default:
+			return fmt.Errorf("%s with symbolic dims", n.Target)
+		}
+		shifts := make([]int64, len(dims))
+		for i, d := range dims {
+			k, err := normDim(d, r)
+			if err != nil {
+				return err
+			}
+			size := x.Meta.Sizes[k].Size
+			if inverse {
+				size++
+			}
+			shifts[i] = size / 2
+		}
+		out, err := rollDims(b, x, shifts, dims)
+		if err != nil {
+			return err
+		}
+		return b.Replace(out)
+	}
 }
 
 // tile(x, reps) = x.repeat(reps), reps padded with leading ones to x's rank (ATen's tile).
