@@ -34,6 +34,7 @@ func init() {
 	registerRule(argsort, "aten.argsort.default", "aten.argsort.stable")
 	registerRule(msort, "aten.msort.default")
 	registerRule(broadcastTo, "aten.broadcast_to.default")
+	registerRule(diff, "aten.diff.default")
 	registerRule(liftFreshCopy, "aten.lift_fresh_copy.default")
 	registerRule(nopAlias, "aten.detach.default", "aten.lift.default", "aten.lift_fresh.default")
 }
@@ -41,6 +42,52 @@ func init() {
 // detach, lift and lift_fresh are aliases of their input (torch._decomp's nop_decomposition).
 func nopAlias(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.alias.default", T("self", self(b, n))))
+}
+
+// diff(x, n, dim, prepend, append) (ATen): prepend and append are concatenated on dim; n = 0
+// copies x into zeros_like(x); otherwise n times x[1:] - x[:-1] along dim (exclusive or for
+// booleans), the right operand sliced first as the compiler evaluates the subtraction.
+func diff(b *Builder, n *ir.Node) error {
+	x, err := staticSelf(b, n)
+	if err != nil {
+		return err
+	}
+	k := n.IntArg("n", 1)
+	dim := n.IntArg("dim", -1)
+	d, err := normDim(dim, len(x.Meta.Sizes))
+	if err != nil || len(x.Meta.Sizes) == 0 {
+		return fmt.Errorf("diff of a 0-d tensor or over dim %d", dim)
+	}
+	if k == 0 {
+		z := b.Call("aten.zeros_like.default", T("self", x))
+		return b.Replace(b.Call("aten.copy.default", T("self", z), T("src", x)))
+	}
+	pre, app := n.TensorArg("prepend"), n.TensorArg("append")
+	switch {
+	case pre != nil && app != nil:
+		x = b.Call("aten.cat.default", Ts("tensors", pre, x, app), I("dim", dim))
+	case pre != nil:
+		x = b.Call("aten.cat.default", Ts("tensors", pre, x), I("dim", dim))
+	case app != nil:
+		x = b.Call("aten.cat.default", Ts("tensors", x, app), I("dim", dim))
+	}
+	if b.Err() != nil {
+		return b.Err()
+	}
+	size := x.Meta.Sizes[d].Size
+	k = min(k, size)
+	outLen := size - 1
+	for i := int64(0); i < k; i++ {
+		lo := b.Call("aten.slice.Tensor", T("self", x), I("dim", dim), I("start", 0), I("end", outLen))
+		hi := b.Call("aten.slice.Tensor", T("self", x), I("dim", dim), I("start", 1), I("end", 1+outLen))
+		if x.Meta.DType == ir.Bool {
+			x = b.Call("aten.logical_xor.default", T("self", hi), T("other", lo))
+		} else {
+			x = b.Call("aten.sub.Tensor", T("self", hi), T("other", lo))
+		}
+		outLen--
+	}
+	return b.Replace(x)
 }
 
 // broadcast_to(x, size) = x.expand(size) (ATen), a node even when nothing changes.
