@@ -15,12 +15,12 @@ import (
 func init() {
 	registerRule(trilu(false), "aten.tril.default")
 	registerRule(trilu(true), "aten.triu.default")
-	registerRule(diag, "aten.diag.default")
+	registerRule(diagRule, "aten.diag.default")
 	registerRule(diagEmbed, "aten.diag_embed.default")
 	registerRule(diagflat, "aten.diagflat.default")
 	registerRule(diagonalCopy, "aten.diagonal_copy.default")
-	registerRule(trace, "aten.trace.default")
-	registerRule(take, "aten.take.default")
+	registerRule(traceRule, "aten.trace.default")
+	registerRule(takeRule, "aten.take.default")
 	registerRule(takeAlongDim, "aten.take_along_dim.default")
 	registerRule(selectScatter, "aten.select_scatter.default")
 	registerRule(indexCopy, "aten.index_copy.default")
@@ -31,10 +31,10 @@ func init() {
 	registerRule(newEmpty, "aten.new_empty.default")
 	registerRule(fillScalar, "aten.fill.Scalar")
 	registerRule(fillTensor, "aten.fill.Tensor")
-	registerRule(zero, "aten.zero.default")
+	registerRule(zeroRule, "aten.zero.default")
 	registerRule(oneHot, "aten.one_hot.default")
-	registerRule(linspace, "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
-	registerRule(logspace, "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
+	registerRule(linspaceRule, "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
+	registerRule(logspaceRule, "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
 }
 
 // maskTensor is torch._prims_common.mask_tensor: where(mask, t, 0), or mask ∧ t for booleans.
@@ -80,7 +80,7 @@ func trilu(upper bool) rule {
 
 // diag(x, diagonal): a vector becomes the matrix with it on that diagonal (diag_embed), a
 // matrix gives that diagonal (diagonal_copy).
-func diag(b *Builder, n *ir.Node) error {
+func diagRule(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	if b.Err() != nil {
 		return b.Err()
@@ -115,7 +115,7 @@ func diagonalCopy(b *Builder, n *ir.Node) error {
 }
 
 // trace(x) = sum(diag(x, 0)).
-func trace(b *Builder, n *ir.Node) error {
+func traceRule(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	if b.Err() != nil {
 		return b.Err()
@@ -194,7 +194,7 @@ func movedimPerm(r, src, dst int) []int64 {
 
 // take(x, index) = x.reshape(-1)[index]. A 0-d index is read as a Python int, which torch
 // cannot trace (a data-dependent value).
-func take(b *Builder, n *ir.Node) error {
+func takeRule(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	idx := n.TensorArg("index")
 	if b.Err() != nil || idx == nil || idx.Meta == nil {
@@ -515,7 +515,7 @@ func fillTensor(b *Builder, n *ir.Node) error {
 }
 
 // zero(x) = zeros_like(x) (torch._refs), which its own rule writes as full_like.
-func zero(b *Builder, n *ir.Node) error {
+func zeroRule(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.zeros_like.default", T("self", self(b, n))))
 }
 
@@ -609,7 +609,7 @@ func linspaceArgs(n *ir.Node) (start, end ir.Arg, steps int64, dtype ir.DType, e
 }
 
 // linspace with a tensor bound (torch._refs.linspace).
-func linspace(b *Builder, n *ir.Node) error {
+func linspaceRule(b *Builder, n *ir.Node) error {
 	start, end, steps, dtype, err := linspaceArgs(n)
 	if err != nil {
 		return err
@@ -623,7 +623,7 @@ func linspace(b *Builder, n *ir.Node) error {
 
 // logspace(start, end, steps, base) = pow(base, linspace(start, end, steps) in float64),
 // converted to the dtype (torch._refs.logspace).
-func logspace(b *Builder, n *ir.Node) error {
+func logspaceRule(b *Builder, n *ir.Node) error {
 	start, end, steps, dtype, err := linspaceArgs(n)
 	if err != nil {
 		return err

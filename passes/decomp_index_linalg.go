@@ -15,27 +15,27 @@ import (
 // arguments right to left, and the traced graph holds them in that order; the rules do too.
 
 func init() {
-	registerRule(vdot, "aten.vdot.default")
-	registerRule(vecdot, "aten.linalg_vecdot.default")
-	registerRule(baddbmm, "aten.baddbmm.default")
-	registerRule(kron, "aten.kron.default")
-	registerRule(outer, "aten.outer.default")
-	registerRule(inner, "aten.inner.default")
-	registerRule(tensordot, "aten.tensordot.default")
+	registerRule(vdotRule, "aten.vdot.default")
+	registerRule(vecdotRule, "aten.linalg_vecdot.default")
+	registerRule(baddbmmRule, "aten.baddbmm.default")
+	registerRule(kronRule, "aten.kron.default")
+	registerRule(outerRule, "aten.outer.default")
+	registerRule(innerRule, "aten.inner.default")
+	registerRule(tensordotRule, "aten.tensordot.default")
 	registerRule(multiDot, "aten.linalg_multi_dot.default")
 	registerRule(matrixPower, "aten.linalg_matrix_power.default")
-	registerRule(cross, "aten.linalg_cross.default", "aten.cross.default")
-	registerRule(addr, "aten.addr.default")
-	registerRule(einsum, "aten.einsum.default")
+	registerRule(crossRule, "aten.linalg_cross.default", "aten.cross.default")
+	registerRule(addrRule, "aten.addr.default")
+	registerRule(einsumRule, "aten.einsum.default")
 }
 
 // vdot(x, y) of real tensors is dot(x, y) (torch._refs).
-func vdot(b *Builder, n *ir.Node) error {
+func vdotRule(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.dot.default", T("self", self(b, n)), T("tensor", n.TensorArg("other"))))
 }
 
 // linalg_vecdot(x, y, dim) of real tensors: two vectors are vdot; otherwise (x * y).sum(dim).
-func vecdot(b *Builder, n *ir.Node) error {
+func vecdotRule(b *Builder, n *ir.Node) error {
 	x, y := n.TensorArg("x"), n.TensorArg("y")
 	if x == nil || y == nil || x.Meta == nil || y.Meta == nil {
 		return fmt.Errorf("linalg_vecdot: x or y is not a tensor")
@@ -62,7 +62,7 @@ func isZero(a *ir.Arg) bool {
 // baddbmm(x, b1, b2, beta, alpha) = beta·x + alpha·bmm(b1, b2), each product only when its
 // factor is not 1 and x dropped for beta 0 (torch._decomp); half-precision inputs compute in
 // float32 (pw_cast_for_opmath), integer ones with integral factors.
-func baddbmm(b *Builder, n *ir.Node) error {
+func baddbmmRule(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	b1, b2 := n.TensorArg("batch1"), n.TensorArg("batch2")
 	if b.Err() != nil || b1 == nil || b2 == nil {
@@ -98,7 +98,7 @@ func baddbmm(b *Builder, n *ir.Node) error {
 
 // kron(a, b) (ATen): a viewed with a unit dim after each of its dims, b with one before each,
 // both padded to the same rank with leading ones; their product viewed as the result.
-func kron(b *Builder, n *ir.Node) error {
+func kronRule(b *Builder, n *ir.Node) error {
 	x, y := self(b, n), n.TensorArg("other")
 	if err := staticSizes(x, y); err != nil {
 		return fmt.Errorf("kron: %w", err)
@@ -125,7 +125,7 @@ func kron(b *Builder, n *ir.Node) error {
 }
 
 // outer(x, v) = x.reshape(len(x), 1) * v (ATen).
-func outer(b *Builder, n *ir.Node) error {
+func outerRule(b *Builder, n *ir.Node) error {
 	x, v := self(b, n), n.TensorArg("vec2")
 	if err := staticSizes(x, v); err != nil || len(x.Meta.Sizes) != 1 {
 		return fmt.Errorf("outer of a non-vector or symbolic operand")
@@ -135,7 +135,7 @@ func outer(b *Builder, n *ir.Node) error {
 }
 
 // inner(x, y): with a 0-d operand their product, else tensordot over the last dims (ATen).
-func inner(b *Builder, n *ir.Node) error {
+func innerRule(b *Builder, n *ir.Node) error {
 	x, y := self(b, n), n.TensorArg("other")
 	if err := staticSizes(x, y); err != nil {
 		return fmt.Errorf("inner: %w", err)
@@ -150,7 +150,7 @@ func inner(b *Builder, n *ir.Node) error {
 	return b.Replace(out)
 }
 
-func tensordot(b *Builder, n *ir.Node) error {
+func tensordotRule(b *Builder, n *ir.Node) error {
 	x, y := self(b, n), n.TensorArg("other")
 	if err := staticSizes(x, y); err != nil {
 		return fmt.Errorf("tensordot: %w", err)
@@ -242,8 +242,8 @@ func tensordotOf(b *Builder, x, y *ir.Value, dims1, dims2 []int64) (*ir.Value, e
 			return nil, b.Err()
 		}
 		if hasLayout(b.st, t1, memoryFormatContiguous) && hasLayout(b.st, t2, memoryFormatContiguous) {
-			f2 := flatten(b, t2)
-			f1 := flatten(b, t1)
+			f2 := flattenAll(b, t2)
+			f1 := flattenAll(b, t1)
 			prod = b.Call("aten.dot.default", T("self", f1), T("tensor", f2))
 		} else {
 			s2 := squeezeAll(b, t2)
@@ -370,7 +370,7 @@ func matrixPower(b *Builder, n *ir.Node) error {
 		return fmt.Errorf("linalg_matrix_power to a negative power needs linalg_inv, which is not core ATen")
 	case k == 0:
 		out := cloneContiguous(b, a)
-		return b.Replace(b.Call("aten.copy.default", T("self", out), T("src", eye(b, a.Meta.Sizes[r-2].Size, a.Meta.DType))))
+		return b.Replace(b.Call("aten.copy.default", T("self", out), T("src", eyeOf(b, a.Meta.Sizes[r-2].Size, a.Meta.DType))))
 	case k == 1:
 		return b.Replace(cloneContiguous(b, a))
 	case k == 2:
@@ -398,9 +398,9 @@ func matrixPower(b *Builder, n *ir.Node) error {
 	return b.Replace(res)
 }
 
-// eye(k, dtype) (torch._refs.eye): arange(k)[:, None] == arange(k) in the smallest unsigned or
+// eyeOf is eye(k, dtype) (torch._refs.eye): arange(k)[:, None] == arange(k) in the smallest unsigned or
 // 32-bit integer type that holds k, converted to dtype.
-func eye(b *Builder, k int64, dtype ir.DType) *ir.Value {
+func eyeOf(b *Builder, k int64, dtype ir.DType) *ir.Value {
 	rdt := ir.Int64
 	switch {
 	case k <= math.MaxUint8:
@@ -435,7 +435,7 @@ func broadcastPair(b *Builder, x, y *ir.Value) (*ir.Value, *ir.Value, error) {
 // linalg_cross(a, b, dim) (torch._refs): the operands broadcast, then
 // a[(i+1)%3]·b[(i+2)%3] − a[(i+2)%3]·b[(i+1)%3] by index_select over idx = arange(3).
 // cross(a, b, dim) is linalg_cross, its dim by default the first of size 3 (ATen).
-func cross(b *Builder, n *ir.Node) error {
+func crossRule(b *Builder, n *ir.Node) error {
 	x, y := self(b, n), n.TensorArg("other")
 	if err := staticSizes(x, y); err != nil {
 		return fmt.Errorf("%s: %w", n.Target, err)
@@ -483,7 +483,7 @@ func cross(b *Builder, n *ir.Node) error {
 
 // addr(x, v1, v2, beta, alpha) (torch._refs) = beta·x + alpha·outer(v1, v2), x expanded to
 // the outer product's shape first; for beta 0 only the scaled product.
-func addr(b *Builder, n *ir.Node) error {
+func addrRule(b *Builder, n *ir.Node) error {
 	x, v1, v2 := self(b, n), n.TensorArg("vec1"), n.TensorArg("vec2")
 	if err := staticSizes(x, v1, v2); err != nil {
 		return fmt.Errorf("addr: %w", err)
@@ -535,7 +535,7 @@ func einsumLabel(c byte) (int, bool) {
 // unsqueezed, diagonals taken for repeated labels) to the output labels then the contracted
 // ones; pairs are contracted left to right (or along path) by sumproduct_pair, summing dims
 // as soon as only one operand still has them; the contracted dims are dropped at the end.
-func einsum(b *Builder, n *ir.Node) error {
+func einsumRule(b *Builder, n *ir.Node) error {
 	eq := n.Arg("equation")
 	if eq == nil || eq.Kind != ir.ArgString {
 		return fmt.Errorf("einsum without an equation")

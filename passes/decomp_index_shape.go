@@ -15,26 +15,26 @@ import (
 func init() {
 	registerRule(flipSide(1), "aten.fliplr.default")
 	registerRule(flipSide(0), "aten.flipud.default")
-	registerRule(rot90, "aten.rot90.default")
-	registerRule(roll, "aten.roll.default")
-	registerRule(tile, "aten.tile.default")
+	registerRule(rot90Rule, "aten.rot90.default")
+	registerRule(rollRule, "aten.roll.default")
+	registerRule(tileRule, "aten.tile.default")
 	registerRule(fftshift(false), "aten.fft_fftshift.default")
 	registerRule(fftshift(true), "aten.fft_ifftshift.default")
 	registerRule(repeatInterleave, "aten.repeat_interleave.self_int")
-	registerRule(hstack, "aten.hstack.default")
-	registerRule(vstack, "aten.vstack.default")
-	registerRule(dstack, "aten.dstack.default")
+	registerRule(hstackRule, "aten.hstack.default")
+	registerRule(vstackRule, "aten.vstack.default")
+	registerRule(dstackRule, "aten.dstack.default")
 	registerRule(columnStack, "aten.column_stack.default")
 	registerRule(broadcastTensors, "aten.broadcast_tensors.default")
-	registerRule(meshgrid, "aten.meshgrid.indexing", "aten.meshgrid.default")
+	registerRule(meshgridRule, "aten.meshgrid.indexing", "aten.meshgrid.default")
 	registerRule(unsafeSplit, "aten.unsafe_split.Tensor")
 	registerRule(chunkCat, "aten._chunk_cat.default")
 	registerRule(blockDiag, "aten.block_diag.default")
 	registerRule(sumToSize, "aten.sum_to_size.default")
-	registerRule(argsort, "aten.argsort.default", "aten.argsort.stable")
-	registerRule(msort, "aten.msort.default")
+	registerRule(argsortRule, "aten.argsort.default", "aten.argsort.stable")
+	registerRule(msortRule, "aten.msort.default")
 	registerRule(broadcastTo, "aten.broadcast_to.default")
-	registerRule(diff, "aten.diff.default")
+	registerRule(diffRule, "aten.diff.default")
 	registerRule(liftFreshCopy, "aten.lift_fresh_copy.default")
 	registerRule(nopAlias, "aten.detach.default", "aten.lift.default", "aten.lift_fresh.default")
 }
@@ -47,7 +47,7 @@ func nopAlias(b *Builder, n *ir.Node) error {
 // diff(x, n, dim, prepend, append) (ATen): prepend and append are concatenated on dim; n = 0
 // copies x into zeros_like(x); otherwise n times x[1:] - x[:-1] along dim (exclusive or for
 // booleans), the right operand sliced first as the compiler evaluates the subtraction.
-func diff(b *Builder, n *ir.Node) error {
+func diffRule(b *Builder, n *ir.Node) error {
 	x, err := staticSelf(b, n)
 	if err != nil {
 		return err
@@ -167,9 +167,9 @@ func swapPerm(r, d0, d1 int) []int64 {
 	return p
 }
 
-// flatten is Tensor.flatten(): a 0-d tensor becomes [1], a vector stays itself, anything else
+// flattenAll is Tensor.flatten(): a 0-d tensor becomes [1], a vector stays itself, anything else
 // is reshaped to its element count.
-func flatten(b *Builder, x *ir.Value) *ir.Value {
+func flattenAll(b *Builder, x *ir.Value) *ir.Value {
 	switch len(x.Meta.Sizes) {
 	case 0:
 		return b.Call("aten.reshape.default", T("self", x), Is("shape", 1))
@@ -188,7 +188,7 @@ func flipSide(dim int64) rule {
 
 // rot90(x, k, dims): by k mod 4 quarter turns, flip one of the two dims and swap them, or
 // flip both, or copy (torch._refs.rot90).
-func rot90(b *Builder, n *ir.Node) error {
+func rot90Rule(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	if b.Err() != nil {
 		return b.Err()
@@ -229,7 +229,7 @@ func cloneContiguous(b *Builder, x *ir.Value) *ir.Value {
 // roll(x, shifts, dims) (torch._refs.roll): an empty tensor is cloned; without dims the
 // flattened tensor is rolled and viewed back; several dims roll one after the other; one dim
 // is index_select with (arange + start) mod size, start = (size - shift) mod size.
-func roll(b *Builder, n *ir.Node) error {
+func rollRule(b *Builder, n *ir.Node) error {
 	x, err := staticSelf(b, n)
 	if err != nil {
 		return err
@@ -253,7 +253,7 @@ func rollDims(b *Builder, x *ir.Value, shifts, dims []int64) (*ir.Value, error) 
 		case len(shifts) == 0:
 			return nil, fmt.Errorf("roll without shifts")
 		case len(dims) == 0 && len(shifts) == 1:
-			f := flatten(b, x)
+			f := flattenAll(b, x)
 			rolled, err := rollDims(b, f, shifts, []int64{0})
 			if err != nil {
 				return nil, err
@@ -321,7 +321,7 @@ func fftshift(inverse bool) rule {
 }
 
 // tile(x, reps) = x.repeat(reps), reps padded with leading ones to x's rank (ATen's tile).
-func tile(b *Builder, n *ir.Node) error {
+func tileRule(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	if b.Err() != nil {
 		return b.Err()
@@ -353,7 +353,7 @@ func repeatInterleave(b *Builder, n *ir.Node) error {
 			return err
 		}
 	} else {
-		x = flatten(b, x)
+		x = flattenAll(b, x)
 	}
 	if b.Err() != nil {
 		return b.Err()
@@ -404,7 +404,7 @@ func stackRule(rank int, dim func(first *ir.Value) int64) rule {
 }
 
 // hstack (ATen) concatenates at-least-1-d tensors along dim 0 for vectors, else 1.
-var hstack = stackRule(1, func(first *ir.Value) int64 {
+var hstackRule = stackRule(1, func(first *ir.Value) int64 {
 	if len(first.Meta.Sizes) == 1 {
 		return 0
 	}
@@ -413,8 +413,8 @@ var hstack = stackRule(1, func(first *ir.Value) int64 {
 
 // vstack concatenates at-least-2-d tensors along dim 0; dstack at-least-3-d ones along dim 2.
 var (
-	vstack = stackRule(2, func(*ir.Value) int64 { return 0 })
-	dstack = stackRule(3, func(*ir.Value) int64 { return 2 })
+	vstackRule = stackRule(2, func(*ir.Value) int64 { return 0 })
+	dstackRule = stackRule(3, func(*ir.Value) int64 { return 2 })
 )
 
 // column_stack reshapes 0-d and 1-d tensors to a column (numel, 1) and concatenates along 1.
@@ -461,7 +461,7 @@ func broadcastTensors(b *Builder, n *ir.Node) error {
 
 // meshgrid (ATen): "xy" swaps the first two tensors (and grids); tensor i, 0-d or 1-d, is
 // viewed with -1 at dim i and ones elsewhere and expanded to the grid.
-func meshgrid(b *Builder, n *ir.Node) error {
+func meshgridRule(b *Builder, n *ir.Node) error {
 	ts, err := tensorList(n, "tensors")
 	if err != nil {
 		return err
@@ -639,7 +639,7 @@ func sumToSize(b *Builder, n *ir.Node) error {
 
 // argsort(x, dim, descending) = sort(x, dim, descending)[1]; the stable overload sorts with
 // sort.stable, which is not core ATen (the official conversion fails on it too).
-func argsort(b *Builder, n *ir.Node) error {
+func argsortRule(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	args := []ir.Arg{T("self", x)}
 	target := "aten.sort.default"
@@ -656,7 +656,7 @@ func argsort(b *Builder, n *ir.Node) error {
 }
 
 // msort(x) = sort(x, dim=0)[0].
-func msort(b *Builder, n *ir.Node) error {
+func msortRule(b *Builder, n *ir.Node) error {
 	outs := b.CallN("aten.sort.default", T("self", self(b, n)), I("dim", 0), Bo("descending", false))
 	if b.Err() != nil {
 		return b.Err()
