@@ -18,7 +18,6 @@ func init() {
 	registerRule(diagRule, "aten.diag.default")
 	registerRule(diagEmbed, "aten.diag_embed.default")
 	registerRule(diagflat, "aten.diagflat.default")
-	registerRule(diagonalCopy, "aten.diagonal_copy.default")
 	registerRule(traceRule, "aten.trace.default")
 	registerRule(takeRule, "aten.take.default")
 	registerRule(takeAlongDim, "aten.take_along_dim.default")
@@ -103,15 +102,6 @@ func diagflat(b *Builder, n *ir.Node) error {
 	}
 	v := b.Call("aten.view.default", T("self", contiguousOf(b, x)), Is("size", -1))
 	return b.Replace(b.Call("aten.diag.default", T("self", v), I("diagonal", n.IntArg("offset", 0))))
-}
-
-// diagonal_copy(x, …) = diagonal(x, …).clone(contiguous), as torch's _copy references are made
-// from their views.
-func diagonalCopy(b *Builder, n *ir.Node) error {
-	x := self(b, n)
-	d := b.Call("aten.diagonal.default", T("self", x), ArgOr(n, "offset", I("offset", 0)),
-		ArgOr(n, "dim1", I("dim1", 0)), ArgOr(n, "dim2", I("dim2", 1)))
-	return b.Replace(cloneContiguous(b, d))
 }
 
 // trace(x) = sum(diag(x, 0)).

@@ -11,7 +11,8 @@ import (
 // decomp_index*.go call (core ones, and non-core ones they leave for another rule).
 
 func init() {
-	registerInfer(inferDiagonal, "aten.diagonal.default", "aten.diagonal_copy.default")
+	// diagonal.default's own rule is infer.go's; its copy form has the same result.
+	registerInfer(inferDiagonal, "aten.diagonal_copy.default")
 	registerInfer(inferDiag, "aten.diag.default")
 	registerInfer(inferDiagEmbed, "aten.diag_embed.default")
 	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // vdot of two vectors: a 0-d tensor
