@@ -28,9 +28,7 @@ func init() {
 	registerRule(unsafeMaskedIndex, "aten._unsafe_masked_index.default")
 	registerRule(unsafeMaskedIndexPutAccumulate, "aten._unsafe_masked_index_put_accumulate.default")
 	registerRule(newEmpty, "aten.new_empty.default")
-	registerRule(fillScalar, "aten.fill.Scalar")
 	registerRule(fillTensor, "aten.fill.Tensor")
-	registerRule(zeroRule, "aten.zero.default")
 	registerRule(oneHot, "aten.one_hot.default")
 	registerRule(linspaceRule, "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
 	registerRule(logspaceRule, "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
@@ -65,8 +63,8 @@ func trilu(upper bool) rule {
 			return fmt.Errorf("%s of a %d-d tensor", n.Target, r)
 		}
 		h, w := x.Meta.Sizes[r-2].Size, x.Meta.Sizes[r-1].Size
-		cols := b.Call("aten.unsqueeze.default", T("self", arangeOf(b, 0, w, nil)), I("dim", -2))
-		rows := b.Call("aten.unsqueeze.default", T("self", arangeOf(b, 0, h, nil)), I("dim", -1))
+		cols := b.Call("aten.unsqueeze.default", T("self", arangeSpan(b, 0, w, nil)), I("dim", -2))
+		rows := b.Call("aten.unsqueeze.default", T("self", arangeSpan(b, 0, h, nil)), I("dim", -1))
 		d := b.Call("aten.sub.Tensor", T("self", cols), T("other", rows))
 		cmp := "aten.le.Scalar"
 		if upper {
@@ -161,8 +159,8 @@ func diagEmbed(b *Builder, n *ir.Node) error {
 	t = b.Call("aten.unsqueeze.default", T("self", t), I("dim", int64(d1)))
 	t = b.Call("aten.permute.default", T("self", t), Is("dims", movedimPerm(rank, rank-1, d2)...))
 	i64 := ir.Int64
-	a := arangeOf(b, 0, last, &i64)
-	r := arangeOf(b, offset, last+offset, &i64)
+	a := arangeSpan(b, 0, last, &i64)
+	r := arangeSpan(b, offset, last+offset, &i64)
 	cond := b.Call("aten.eq.Tensor", T("self", a), T("other", b.Call("aten.unsqueeze.default", T("self", r), I("dim", -1))))
 	shape := repeat(1, rank)
 	shape[d1], shape[d2] = last, last
@@ -263,7 +261,7 @@ func selectScatter(b *Builder, n *ir.Node) error {
 	}
 	shape := repeat(1, r)
 	shape[d] = -1
-	m := b.Call("aten.view.default", T("self", arangeOf(b, 0, size, nil)), Is("size", shape...))
+	m := b.Call("aten.view.default", T("self", arangeSpan(b, 0, size, nil)), Is("size", shape...))
 	mask := b.Call("aten.eq.Scalar", T("self", m), I("other", index))
 	s := b.Call("aten.unsqueeze.default", T("self", src), I("dim", int64(d)))
 	s = b.Call("aten.expand.default", T("self", s), sizeArg("size", x.Meta.Sizes))
@@ -486,15 +484,6 @@ func newEmpty(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.empty.memory_format", args...))
 }
 
-// fill(x, value) = full_like(x, value) (torch._decomp).
-func fillScalar(b *Builder, n *ir.Node) error {
-	v := n.Arg("value")
-	if v == nil {
-		return fmt.Errorf("fill without a value")
-	}
-	return b.Replace(b.Call("aten.full_like.default", T("self", self(b, n)), Renamed(*v, "fill_value"), pinMemoryFalse()))
-}
-
 // fill(x, value: 0-d tensor) = copy(x, value) (torch._decomp).
 func fillTensor(b *Builder, n *ir.Node) error {
 	v := n.TensorArg("value")
@@ -502,11 +491,6 @@ func fillTensor(b *Builder, n *ir.Node) error {
 		return fmt.Errorf("fill with a value that is not a 0-d tensor")
 	}
 	return b.Replace(b.Call("aten.copy.default", T("self", self(b, n)), T("src", v)))
-}
-
-// zero(x) = zeros_like(x) (torch._refs), which its own rule writes as full_like.
-func zeroRule(b *Builder, n *ir.Node) error {
-	return b.Replace(b.Call("aten.zeros_like.default", T("self", self(b, n))))
 }
 
 // allOf is torch.all(x) as torch's table writes it: not any(not x).
@@ -543,7 +527,7 @@ func oneHot(b *Builder, n *ir.Node) error {
 	assertAsync(b, allOf(b, b.Call("aten.lt.Scalar", T("self", x), I("other", k))), "one_hot: Class values must be smaller than num_classes.")
 	u := b.Call("aten.unsqueeze.default", T("self", x), I("dim", -1))
 	dt := x.Meta.DType
-	eq := b.Call("aten.eq.Tensor", T("self", u), T("other", arangeOf(b, 0, k, &dt)))
+	eq := b.Call("aten.eq.Tensor", T("self", u), T("other", arangeSpan(b, 0, k, &dt)))
 	return b.Replace(convertTo(b, eq, ir.Int64))
 }
 

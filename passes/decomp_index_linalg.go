@@ -24,8 +24,6 @@ func init() {
 	registerRule(tensordotRule, "aten.tensordot.default")
 	registerRule(multiDot, "aten.linalg_multi_dot.default")
 	registerRule(matrixPower, "aten.linalg_matrix_power.default")
-	registerRule(crossRule, "aten.linalg_cross.default", "aten.cross.default")
-	registerRule(addrRule, "aten.addr.default")
 	registerRule(einsumRule, "aten.einsum.default")
 }
 
@@ -410,108 +408,10 @@ func eyeOf(b *Builder, k int64, dtype ir.DType) *ir.Value {
 	case k <= math.MaxInt32:
 		rdt = ir.Int32
 	}
-	rn := arangeOf(b, 0, k, &rdt)
-	rm := arangeOf(b, 0, k, &rdt)
+	rn := arangeSpan(b, 0, k, &rdt)
+	rm := arangeSpan(b, 0, k, &rdt)
 	cond := b.Call("aten.eq.Tensor", T("self", b.Call("aten.unsqueeze.default", T("self", rn), I("dim", -1))), T("other", rm))
 	return b.Call("aten._to_copy.default", T("self", cond), Dt("dtype", dtype))
-}
-
-// broadcastPair is broadcast_tensors(x, y): each expanded to the common shape unless it has it.
-func broadcastPair(b *Builder, x, y *ir.Value) (*ir.Value, *ir.Value, error) {
-	common, err := broadcast(x.Meta.Sizes, y.Meta.Sizes)
-	if err != nil {
-		return nil, nil, err
-	}
-	size := sizesOf(&ir.TensorMeta{Sizes: common})
-	out := []*ir.Value{x, y}
-	for i, t := range out {
-		if !slices.Equal(sizesOf(t.Meta), size) {
-			out[i] = b.Call("aten.expand.default", T("self", t), Is("size", size...))
-		}
-	}
-	return out[0], out[1], nil
-}
-
-// linalg_cross(a, b, dim) (torch._refs): the operands broadcast, then
-// a[(i+1)%3]·b[(i+2)%3] − a[(i+2)%3]·b[(i+1)%3] by index_select over idx = arange(3).
-// cross(a, b, dim) is linalg_cross, its dim by default the first of size 3 (ATen).
-func crossRule(b *Builder, n *ir.Node) error {
-	x, y := self(b, n), n.TensorArg("other")
-	if err := staticSizes(x, y); err != nil {
-		return fmt.Errorf("%s: %w", n.Target, err)
-	}
-	if len(x.Meta.Sizes) != len(y.Meta.Sizes) {
-		return fmt.Errorf("%s of %s and %s", n.Target, x.Meta, y.Meta)
-	}
-	if x.Meta.DType == ir.Float16 || x.Meta.DType == ir.BFloat16 {
-		return fmt.Errorf("%s in half precision computes in float32 (not decomposed yet)", n.Target)
-	}
-	dim := n.IntArg("dim", -1)
-	if a := n.Arg("dim"); n.Target == "aten.cross.default" && (a == nil || a.Kind != ir.ArgInt) {
-		found := false
-		for i, d := range x.Meta.Sizes {
-			if d.Size == 3 {
-				dim, found = int64(i), true
-				break
-			}
-		}
-		if !found {
-			return fmt.Errorf("cross without a dim of size 3")
-		}
-	}
-	x, y, err := broadcastPair(b, x, y)
-	if err != nil {
-		return err
-	}
-	d, err := normDim(dim, len(x.Meta.Sizes))
-	if err != nil {
-		return err
-	}
-	idx := arangeOf(b, 0, 3, nil)
-	pick := func(t *ir.Value, shift int64) *ir.Value {
-		i := b.Call("aten.add.Tensor", T("self", idx), I("other", shift))
-		i = b.Call("aten.remainder.Scalar", T("self", i), I("other", 3))
-		return b.Call("aten.index_select.default", T("self", t), I("dim", int64(d)), T("index", i))
-	}
-	prod := func(s1, s2 int64) *ir.Value {
-		l := pick(x, s1)
-		return b.Call("aten.mul.Tensor", T("self", l), T("other", pick(y, s2)))
-	}
-	l := prod(1, 2)
-	return b.Replace(b.Call("aten.sub.Tensor", T("self", l), T("other", prod(2, 1))))
-}
-
-// addr(x, v1, v2, beta, alpha) (torch._refs) = beta·x + alpha·outer(v1, v2), x expanded to
-// the outer product's shape first; for beta 0 only the scaled product.
-func addrRule(b *Builder, n *ir.Node) error {
-	x, v1, v2 := self(b, n), n.TensorArg("vec1"), n.TensorArg("vec2")
-	if err := staticSizes(x, v1, v2); err != nil {
-		return fmt.Errorf("addr: %w", err)
-	}
-	if len(v1.Meta.Sizes) != 1 || len(v2.Meta.Sizes) != 1 {
-		return fmt.Errorf("addr of non-vectors")
-	}
-	if x.Meta.DType == ir.Bool || x.Meta.DType != v1.Meta.DType || x.Meta.DType != v2.Meta.DType {
-		return fmt.Errorf("addr of %s, %s and %s tensors is not decomposed yet", x.Meta.DType, v1.Meta.DType, v2.Meta.DType)
-	}
-	number := func(name string) ir.Arg {
-		if a := n.Arg(name); a != nil && (a.Kind == ir.ArgInt || a.Kind == ir.ArgFloat) {
-			return Renamed(*a, "other")
-		}
-		return I("other", 1)
-	}
-	beta, alpha := number("beta"), number("alpha")
-	x = b.Call("aten.expand.default", T("self", x), Is("size", v1.Meta.Sizes[0].Size, v2.Meta.Sizes[0].Size))
-	outerOf := func() *ir.Value {
-		c := b.Call("aten.reshape.default", T("self", v1), Is("shape", v1.Meta.Sizes[0].Size, 1))
-		return b.Call("aten.mul.Tensor", T("self", c), T("other", v2))
-	}
-	if isZero(&beta) {
-		return b.Replace(b.Call("aten.mul.Tensor", T("self", outerOf()), alpha))
-	}
-	scaled := b.Call("aten.mul.Tensor", T("self", x), beta)
-	prod := b.Call("aten.mul.Tensor", T("self", outerOf()), alpha)
-	return b.Replace(b.Call("aten.add.Tensor", T("self", scaled), T("other", prod)))
 }
 
 // einsum labels: A–Z are 0–25, a–z 26–51; the ellipsis is 52.

@@ -34,8 +34,6 @@ func init() {
 	registerRule(argsortRule, "aten.argsort.default", "aten.argsort.stable")
 	registerRule(msortRule, "aten.msort.default")
 	registerRule(broadcastTo, "aten.broadcast_to.default")
-	registerRule(diffRule, "aten.diff.default")
-	registerRule(narrowRule, "aten.narrow.default")
 	registerRule(liftFreshCopy, "aten.lift_fresh_copy.default")
 	registerRule(nopAlias, "aten.detach.default", "aten.lift.default", "aten.lift_fresh.default")
 }
@@ -43,78 +41,6 @@ func init() {
 // detach, lift and lift_fresh are aliases of their input (torch._decomp's nop_decomposition).
 func nopAlias(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.alias.default", T("self", self(b, n))))
-}
-
-// diff(x, n, dim, prepend, append) (ATen): prepend and append are concatenated on dim; n = 0
-// copies x into zeros_like(x); otherwise n times x[1:] - x[:-1] along dim (exclusive or for
-// booleans), the right operand sliced first as the compiler evaluates the subtraction.
-func diffRule(b *Builder, n *ir.Node) error {
-	x, err := staticSelf(b, n)
-	if err != nil {
-		return err
-	}
-	k := n.IntArg("n", 1)
-	dim := n.IntArg("dim", -1)
-	d, err := normDim(dim, len(x.Meta.Sizes))
-	if err != nil || len(x.Meta.Sizes) == 0 {
-		return fmt.Errorf("diff of a 0-d tensor or over dim %d", dim)
-	}
-	if k == 0 {
-		z := b.Call("aten.zeros_like.default", T("self", x))
-		return b.Replace(b.Call("aten.copy.default", T("self", z), T("src", x)))
-	}
-	pre, app := n.TensorArg("prepend"), n.TensorArg("append")
-	switch {
-	case pre != nil && app != nil:
-		x = b.Call("aten.cat.default", Ts("tensors", pre, x, app), I("dim", dim))
-	case pre != nil:
-		x = b.Call("aten.cat.default", Ts("tensors", pre, x), I("dim", dim))
-	case app != nil:
-		x = b.Call("aten.cat.default", Ts("tensors", x, app), I("dim", dim))
-	}
-	if b.Err() != nil {
-		return b.Err()
-	}
-	size := x.Meta.Sizes[d].Size
-	k = min(k, size)
-	outLen := size - 1
-	for i := int64(0); i < k; i++ {
-		lo := b.Call("aten.slice.Tensor", T("self", x), I("dim", dim), I("start", 0), I("end", outLen))
-		hi := b.Call("aten.slice.Tensor", T("self", x), I("dim", dim), I("start", 1), I("end", 1+outLen))
-		if x.Meta.DType == ir.Bool {
-			x = b.Call("aten.logical_xor.default", T("self", hi), T("other", lo))
-		} else {
-			x = b.Call("aten.sub.Tensor", T("self", hi), T("other", lo))
-		}
-		outLen--
-	}
-	return b.Replace(x)
-}
-
-// narrow(x, dim, start, length) = slice(x, dim, start, start + length) (ATen): a negative
-// start counts from the end; dim is passed on as given (a negative dim stays negative).
-func narrowRule(b *Builder, n *ir.Node) error {
-	x := self(b, n)
-	if b.Err() != nil {
-		return b.Err()
-	}
-	dim := n.IntArg("dim", 0)
-	d, err := normDim(dim, len(x.Meta.Sizes))
-	if err != nil || len(x.Meta.Sizes) == 0 {
-		return fmt.Errorf("narrow of a 0-d tensor or over dim %d", dim)
-	}
-	start, length := n.Arg("start"), n.Arg("length")
-	if start == nil || length == nil || start.Kind != ir.ArgInt || length.Kind != ir.ArgInt {
-		return fmt.Errorf("narrow with a symbolic or tensor start or length")
-	}
-	s := start.Int
-	if s < 0 {
-		if !x.Meta.Sizes[d].IsStatic() {
-			return fmt.Errorf("narrow from the end of a symbolic dim")
-		}
-		s += x.Meta.Sizes[d].Size
-	}
-	return b.Replace(b.Call("aten.slice.Tensor", T("self", x), I("dim", dim), I("start", s), I("end", s+length.Int)))
 }
 
 // broadcast_to(x, size) = x.expand(size) (ATen), a node even when nothing changes.
@@ -136,9 +62,9 @@ func pinMemoryFalse() ir.Arg {
 	return ir.Arg{Name: "pin_memory", Kind: ir.ArgBool, KwargOnly: true}
 }
 
-// arangeOf is torch.arange(start, end) on the CPU (arange.start_step, a strided layout,
+// arangeSpan is torch.arange(start, end) on the CPU (arange.start_step, a strided layout,
 // pin_memory=False), of dtype when one is given (int64 otherwise, as the ints make it).
-func arangeOf(b *Builder, start, end int64, dtype *ir.DType) *ir.Value {
+func arangeSpan(b *Builder, start, end int64, dtype *ir.DType) *ir.Value {
 	args := []ir.Arg{I("start", start), I("end", end), I("step", 1)}
 	if dtype != nil {
 		args = append(args, Dt("dtype", *dtype))
@@ -301,7 +227,7 @@ func rollDims(b *Builder, x *ir.Value, shifts, dims []int64) (*ir.Value, error) 
 	}
 	size := sizes[d]
 	start := ((size-shifts[0])%size + size) % size
-	idx := arangeOf(b, 0, size, nil)
+	idx := arangeSpan(b, 0, size, nil)
 	idx = b.Call("aten.add.Tensor", T("self", idx), I("other", start))
 	idx = b.Call("aten.fmod.Scalar", T("self", idx), I("other", size))
 	return b.Call("aten.index_select.default", T("self", x), I("dim", int64(d)), T("index", idx)), nil
@@ -395,9 +321,9 @@ func repeatInterleave(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.reshape.default", T("self", c), Is("shape", merged...)))
 }
 
-// atLeast is ATen's atleast_1d/2d/3d on one tensor: a 0-d tensor is reshaped to ones; a
+// atLeastRank is ATen's atleast_1d/2d/3d on one tensor: a 0-d tensor is reshaped to ones; a
 // vector is unsqueezed at 0 (and, to 3-d, at the end); a matrix at the end to reach 3-d.
-func atLeast(b *Builder, x *ir.Value, rank int) *ir.Value {
+func atLeastRank(b *Builder, x *ir.Value, rank int) *ir.Value {
 	r := len(x.Meta.Sizes)
 	switch {
 	case r >= rank:
@@ -421,7 +347,7 @@ func stackRule(rank int, dim func(first *ir.Value) int64) rule {
 		}
 		aligned := make([]*ir.Value, len(ts))
 		for i, t := range ts {
-			aligned[i] = atLeast(b, t, rank)
+			aligned[i] = atLeastRank(b, t, rank)
 		}
 		if b.Err() != nil {
 			return b.Err()
