@@ -34,6 +34,7 @@ func init() {
 	registerRule(argsortRule, "aten.argsort.default", "aten.argsort.stable")
 	registerRule(msortRule, "aten.msort.default")
 	registerRule(broadcastTo, "aten.broadcast_to.default")
+	registerRule(narrowRule, "aten.narrow.default")
 	registerRule(liftFreshCopy, "aten.lift_fresh_copy.default")
 	registerRule(nopAlias, "aten.detach.default", "aten.lift.default", "aten.lift_fresh.default")
 }
@@ -41,6 +42,32 @@ func init() {
 // detach, lift and lift_fresh are aliases of their input (torch._decomp's nop_decomposition).
 func nopAlias(b *Builder, n *ir.Node) error {
 	return b.Replace(b.Call("aten.alias.default", T("self", self(b, n))))
+}
+
+// narrow(x, dim, start, length) = slice(x, dim, start, start + length) (ATen): a negative
+// start counts from the end; dim is passed on as given (a negative dim stays negative).
+func narrowRule(b *Builder, n *ir.Node) error {
+	x := self(b, n)
+	if b.Err() != nil {
+		return b.Err()
+	}
+	dim := n.IntArg("dim", 0)
+	d, err := normDim(dim, len(x.Meta.Sizes))
+	if err != nil || len(x.Meta.Sizes) == 0 {
+		return fmt.Errorf("narrow of a 0-d tensor or over dim %d", dim)
+	}
+	start, length := n.Arg("start"), n.Arg("length")
+	if start == nil || length == nil || start.Kind != ir.ArgInt || length.Kind != ir.ArgInt {
+		return fmt.Errorf("narrow with a symbolic or tensor start or length")
+	}
+	s := start.Int
+	if s < 0 {
+		if !x.Meta.Sizes[d].IsStatic() {
+			return fmt.Errorf("narrow from the end of a symbolic dim")
+		}
+		s += x.Meta.Sizes[d].Size
+	}
+	return b.Replace(b.Call("aten.slice.Tensor", T("self", x), I("dim", dim), I("start", s), I("end", s+length.Int)))
 }
 
 // broadcast_to(x, size) = x.expand(size) (ATen), a node even when nothing changes.
