@@ -22,6 +22,7 @@ func (Functionalize) Run(g *ir.Graph) (string, error) {
 		inputs[in.Value] = true
 	}
 	changed := 0
+	noops := map[*ir.Node]bool{}
 	for i, n := range g.Nodes {
 		if n.Target == "aten._native_batch_norm_legit.default" {
 			// It updates its running statistics in place; functionalised, it becomes
@@ -29,6 +30,12 @@ func (Functionalize) Run(g *ir.Graph) (string, error) {
 			// to_edge fails the same way.
 			return "", fmt.Errorf("%w: node %s (%s) is training-mode batch norm, which updates its running statistics; export the model in eval mode",
 				ErrNotEdge, n.Name, n.Target)
+		}
+		if n.Target == "aten.detach_.default" {
+			// detach_ changes only autograd metadata: functionalised it is nothing, and its
+			// readers read its argument (an alias would stay in the Edge graph).
+			noops[n] = true
+			continue
 		}
 		functional, ok := functionalForm(n.Target)
 		if !ok {
@@ -58,6 +65,19 @@ func (Functionalize) Run(g *ir.Graph) (string, error) {
 			}
 		}
 		changed++
+	}
+	for n := range noops {
+		if len(n.Args) > 0 && len(n.Args[0].Values) == 1 && n.Args[0].Values[0] != nil {
+			for _, out := range n.Outputs {
+				if out != nil {
+					g.ReplaceAllUses(out, n.Args[0].Values[0])
+				}
+			}
+		}
+	}
+	if len(noops) > 0 {
+		g.RemoveNodes(noops)
+		changed += len(noops)
 	}
 	if changed == 0 {
 		return "", nil
