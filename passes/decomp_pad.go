@@ -79,7 +79,7 @@ func reflectOrReplicate(reflect bool) rule {
 			} else {
 				idx = b.Call("aten.clamp.default", T("self", idx), I("min", 0), I("max", m.Size-1))
 			}
-			indices := make([]*ir.Value, nc+i+1)
+			indices := make([]*ir.Value, rank)
 			indices[nc+i] = idx
 			result = b.Call("aten._unsafe_index.Tensor", T("self", result), OptTs("indices", indices...))
 		}
