@@ -18,6 +18,7 @@ var ErrNotEdge = errors.New("not an Edge-dialect graph")
 var edgeDialectOps = map[string]bool{
 	"dim_order_ops._to_dim_order_copy.default": true,
 	"dim_order_ops._clone_dim_order.default":   true,
+	"dim_order_ops._empty_dim_order.default":   true,
 	"executorch_call_delegate":                 true,
 }
 
