@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/etgo/etgo/ir"
 )
@@ -45,6 +46,8 @@ func padMode(b *Builder, n *ir.Node) error {
 		}
 		op := map[string]string{"reflect": "reflection", "replicate": "replication"}[mode]
 		return b.Replace(b.Call(fmt.Sprintf("aten.%s_pad%dd.default", op, dims), T("self", x), Is("padding", pad...)))
+	case "circular":
+		return b.Replace(padCircular(b, x, pad))
 	}
 	return fmt.Errorf("pad mode %q is not decomposed yet", mode)
 }
@@ -95,4 +98,97 @@ func unsafeIndex(b *Builder, n *ir.Node) error {
 		return fmt.Errorf("_unsafe_index without indices")
 	}
 	return b.Replace(b.Call("aten.index.Tensor", T("self", x), Renamed(*idx, "indices")))
+}
+
+// padCircular is ATen's _pad_circular as functionalization traces it: an empty result, the input
+// copied into its middle, then per padded dim (last first) the left pad copied from the right end
+// of the middle and the right pad from its left end. Each copy_ into a slice of the result is
+// slice (a fresh chain from the result for every copy), copy, and slice_scatter back up the chain.
+func padCircular(b *Builder, x *ir.Value, pad []int64) *ir.Value {
+	if b.Err() != nil {
+		return nil
+	}
+	if !x.Meta.IsStatic() {
+		return b.Fail("circular padding of a symbolic shape (%s)", x.Meta)
+	}
+	in := sizesOf(x.Meta)
+	k := len(pad) / 2
+	lead := len(in) - k
+	if lead != 1 && lead != 2 {
+		return b.Fail("circular padding of %d dims needs a %d-d or %d-d input, not %d-d", k, k+1, k+2, len(in))
+	}
+	out := slices.Clone(in)
+	for i := 0; i < k; i++ {
+		l, r := pad[2*(k-1-i)], pad[2*(k-1-i)+1]
+		out[lead+i] = in[lead+i] + l + r
+		if l > in[lead+i] || r > in[lead+i] || out[lead+i] < 0 {
+			return b.Fail("circular padding %v of %v wraps more than once", pad, in)
+		}
+	}
+	res := b.Call("aten.empty.memory_format", append([]ir.Arg{Is("size", out...)}, creationKwargs(&ir.Node{}, x.Meta.DType)...)...)
+
+	// A slice step of one view chain: dim, start, end (full-range slices are not traced).
+	type cut struct{ dim, start, end int64 }
+	slice := func(v *ir.Value, c cut) *ir.Value {
+		if c.start == 0 && c.end >= v.Meta.Sizes[c.dim].Size {
+			return v
+		}
+		return b.Call("aten.slice.Tensor", T("self", v), I("dim", c.dim), I("start", c.start), I("end", c.end), I("step", 1))
+	}
+	// copyInto writes src into res[chain] and returns the new res.
+	copyInto := func(res *ir.Value, chain []cut, src func() *ir.Value) *ir.Value {
+		var views []*ir.Value
+		v := res
+		for _, c := range chain {
+			views = append(views, v)
+			v = slice(v, c)
+		}
+		s := src()
+		v = b.Call("aten.copy.default", T("self", v), T("src", s), Bo("non_blocking", false))
+		for i := len(chain) - 1; i >= 0; i-- {
+			base := views[i]
+			if i > 0 {
+				// The base of this level is the view chain re-applied to the result.
+				base = res
+				for _, c := range chain[:i] {
+					base = slice(base, c)
+				}
+			}
+			if chain[i].start == 0 && chain[i].end >= base.Meta.Sizes[chain[i].dim].Size {
+				continue
+			}
+			v = b.Call("aten.slice_scatter.default", T("self", base), T("src", v), I("dim", chain[i].dim),
+				I("start", chain[i].start), I("end", chain[i].end), I("step", 1))
+		}
+		return v
+	}
+	var outChain, inChain []cut
+	for i := 0; i < k; i++ {
+		dim := int64(k - i + lead - 1)
+		l, r := pad[2*i], pad[2*i+1]
+		outChain = append(outChain, cut{dim, max(l, 0), out[dim] - max(r, 0)})
+		inChain = append(inChain, cut{dim, max(-l, 0), in[dim] - max(-r, 0)})
+	}
+	res = copyInto(res, outChain, func() *ir.Value {
+		v := x
+		for _, c := range inChain {
+			v = slice(v, c)
+		}
+		return v
+	})
+	for i := 0; i < k; i++ {
+		dim := int64(k - i + lead - 1)
+		l, r := pad[2*i], pad[2*i+1]
+		if l > 0 {
+			from := cut{dim, out[dim] - l - max(r, 0), out[dim] - max(r, 0)}
+			cur := res
+			res = copyInto(res, []cut{{dim, 0, l}}, func() *ir.Value { return slice(cur, from) })
+		}
+		if r > 0 {
+			from := cut{dim, max(l, 0), max(l, 0) + r}
+			cur := res
+			res = copyInto(res, []cut{{dim, out[dim] - r, out[dim]}}, func() *ir.Value { return slice(cur, from) })
+		}
+	}
+	return res
 }
