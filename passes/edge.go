@@ -19,7 +19,9 @@ var edgeDialectOps = map[string]bool{
 	"dim_order_ops._to_dim_order_copy.default": true,
 	"dim_order_ops._clone_dim_order.default":   true,
 	"dim_order_ops._empty_dim_order.default":   true,
-	"executorch_call_delegate":                 true,
+	// The Edge verifier's exceptions to core ATen (EXIRATenDialectVerifier).
+	"aten._upsample_bilinear2d_aa.default": true,
+	"executorch_call_delegate":             true,
 }
 
 // IsEdgeOp reports whether target belongs to the Edge dialect: a core ATen operator, the _copy
