@@ -11,6 +11,7 @@ import (
 
 func init() {
 	registerInfer(inferUpsampleDefault, "aten._upsample_bilinear2d_aa.default")
+	registerInfer(inferAdaptivePool, "aten.adaptive_avg_pool2d.default", "aten.adaptive_avg_pool3d.default")
 }
 
 // inferUpsampleDefault: an upsampling .default overload (self, output_size, scales…) keeps N
