@@ -12,6 +12,7 @@ import (
 func init() {
 	registerInfer(inferUpsampleDefault, "aten._upsample_bilinear2d_aa.default")
 	registerInfer(inferAdaptivePool, "aten.adaptive_avg_pool2d.default", "aten.adaptive_avg_pool3d.default")
+	registerInfer(sameAs("self"), "aten._prelu_kernel.default")
 }
 
 // inferUpsampleDefault: an upsampling .default overload (self, output_size, scales…) keeps N
