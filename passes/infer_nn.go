@@ -13,6 +13,8 @@ func init() {
 	registerInfer(inferUpsampleDefault, "aten._upsample_bilinear2d_aa.default")
 	registerInfer(inferAdaptivePool, "aten.adaptive_avg_pool2d.default", "aten.adaptive_avg_pool3d.default")
 	registerInfer(sameAs("self"), "aten._prelu_kernel.default")
+	registerInfer(inferBatchNormStats, "aten._native_batch_norm_legit.no_stats", "aten._native_batch_norm_legit.default",
+		"aten._native_batch_norm_legit_functional.default", "aten.native_batch_norm.default")
 }
 
 // inferUpsampleDefault: an upsampling .default overload (self, output_size, scales…) keeps N
@@ -31,4 +33,28 @@ func inferUpsampleDefault(n *ir.Node) ([]*ir.TensorMeta, error) {
 		out = append(out, ir.Dim{Size: s})
 	}
 	return one(metaOf(m.DType, out)), nil
+}
+
+// inferBatchNormStats: batch norm computing its statistics returns the output and the saved
+// mean and inverse std, one per channel (dim 1).
+func inferBatchNormStats(n *ir.Node) ([]*ir.TensorMeta, error) {
+	m, err := argMeta(n, "input")
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Sizes) < 2 {
+		return nil, fmt.Errorf("%s of a %d-d input", n.Target, len(m.Sizes))
+	}
+	c := m.Sizes[1]
+	outs := []*ir.TensorMeta{metaOf(m.DType, slices.Clone(m.Sizes)), metaOf(m.DType, []ir.Dim{c}), metaOf(m.DType, []ir.Dim{c})}
+	if n.Target == "aten._native_batch_norm_legit_functional.default" {
+		for _, name := range []string{"running_mean", "running_var"} {
+			r, err := argMeta(n, name)
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, metaOf(r.DType, slices.Clone(r.Sizes)))
+		}
+	}
+	return outs, nil
 }
