@@ -13,6 +13,7 @@ func init() {
 	registerInfer(inferUpsampleDefault, "aten._upsample_bilinear2d_aa.default")
 	registerInfer(inferAdaptivePool, "aten.adaptive_avg_pool2d.default", "aten.adaptive_avg_pool3d.default")
 	registerInfer(sameAs("self"), "aten._prelu_kernel.default")
+	registerInfer(inferGridSampler, "aten.grid_sampler_2d.default")
 	registerInfer(inferBatchNormStats, "aten._native_batch_norm_legit.no_stats", "aten._native_batch_norm_legit.default",
 		"aten._native_batch_norm_legit_functional.default", "aten.native_batch_norm.default")
 }
@@ -57,4 +58,21 @@ func inferBatchNormStats(n *ir.Node) ([]*ir.TensorMeta, error) {
 		}
 	}
 	return outs, nil
+}
+
+// inferGridSampler: grid_sampler_2d samples every channel of input [N, C, H, W] at the points
+// of grid [N, Ho, Wo, 2]: [N, C, Ho, Wo].
+func inferGridSampler(n *ir.Node) ([]*ir.TensorMeta, error) {
+	x, err := argMeta(n, "input")
+	if err != nil {
+		return nil, err
+	}
+	g, err := argMeta(n, "grid")
+	if err != nil {
+		return nil, err
+	}
+	if len(x.Sizes) != 4 || len(g.Sizes) != 4 {
+		return nil, fmt.Errorf("%s of %s by a %s grid", n.Target, x, g)
+	}
+	return one(metaOf(x.DType, []ir.Dim{x.Sizes[0], x.Sizes[1], g.Sizes[1], g.Sizes[2]})), nil
 }
