@@ -26,22 +26,21 @@ func (Decompose) Name() string { return "Decompose" }
 type decomposition func(g *ir.Graph, n *ir.Node, st *strides) error
 
 var decompositions = map[string]decomposition{
-	"aten.conv1d.default":                       decomposeConv,
-	"aten.conv2d.default":                       decomposeConv,
-	"aten.conv3d.default":                       decomposeConv,
-	"aten.batch_norm.default":                   decomposeBatchNorm,
-	"aten.dropout.default":                      decomposeDropout,
-	"aten.adaptive_avg_pool2d.default":          decomposeAdaptiveAvgPool2d,
-	"aten.flatten.using_ints":                   decomposeFlatten,
-	"aten.reshape.default":                      decomposeReshape,
-	"aten._unsafe_view.default":                 decomposeReshape,
-	"aten._assert_tensor_metadata.default":      removeAssert,
-	"aten.max_pool2d.default":                   decomposeMaxPool2d,
-	"aten.layer_norm.default":                   decomposeLayerNorm,
-	"aten.chunk.default":                        decomposeChunk,
-	"aten.transpose.int":                        decomposeTranspose,
-	"aten.softmax.int":                          decomposeSoftmax,
-	"aten.scaled_dot_product_attention.default": decomposeSDPA,
+	"aten.conv1d.default":                  decomposeConv,
+	"aten.conv2d.default":                  decomposeConv,
+	"aten.conv3d.default":                  decomposeConv,
+	"aten.batch_norm.default":              decomposeBatchNorm,
+	"aten.dropout.default":                 decomposeDropout,
+	"aten.adaptive_avg_pool2d.default":     decomposeAdaptiveAvgPool2d,
+	"aten.flatten.using_ints":              decomposeFlatten,
+	"aten.reshape.default":                 decomposeReshape,
+	"aten._unsafe_view.default":            decomposeReshape,
+	"aten._assert_tensor_metadata.default": removeAssert,
+	"aten.max_pool2d.default":              decomposeMaxPool2d,
+	"aten.layer_norm.default":              decomposeLayerNorm,
+	"aten.chunk.default":                   decomposeChunk,
+	"aten.transpose.int":                   decomposeTranspose,
+	"aten.softmax.int":                     decomposeSoftmax,
 }
 
 // rule is a decomposition written with a Builder: it calls the replacement's operators and

@@ -14,6 +14,13 @@ func init() {
 	registerInfer(inferAdaptivePool, "aten.adaptive_avg_pool2d.default", "aten.adaptive_avg_pool3d.default")
 	registerInfer(sameAs("self"), "aten._prelu_kernel.default")
 	registerInfer(inferGridSampler, "aten.grid_sampler_2d.default")
+	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // native_dropout: the output and its keep mask
+		m, err := argMeta(n, "input")
+		if err != nil {
+			return nil, err
+		}
+		return []*ir.TensorMeta{metaOf(m.DType, slices.Clone(m.Sizes)), metaOf(ir.Bool, slices.Clone(m.Sizes))}, nil
+	}, "aten.native_dropout.default")
 	registerInfer(inferBatchNormStats, "aten._native_batch_norm_legit.no_stats", "aten._native_batch_norm_legit.default",
 		"aten._native_batch_norm_legit_functional.default", "aten.native_batch_norm.default")
 }
