@@ -225,16 +225,11 @@ func cubicCoefficients(b *Builder, t *ir.Value) [4]*ir.Value {
 	w12 := b.Call("aten.sub.Tensor", T("self", mul(tt1, F("other", a+2))), F("other", a+3))
 	w12 = mul(mul(w12, T("other", tt1)), T("other", tt1))
 	w12 = b.Call("aten.add.Tensor", T("self", w12), I("other", 1))
-	w0, w3 := unbind0(b, w03)
-	w1, w2 := unbind0(b, w12)
-	return [4]*ir.Value{w0, w1, w2, w3}
-}
-
-// unbind0 is unbind(t, 0) of a 2-row tensor as Edge writes it: both rows sliced, then squeezed.
-func unbind0(b *Builder, t *ir.Value) (*ir.Value, *ir.Value) {
-	r0 := b.Call("aten.slice.Tensor", T("self", t), I("dim", 0), I("start", 0), I("end", 1), I("step", 1))
-	r1 := b.Call("aten.slice.Tensor", T("self", t), I("dim", 0), I("start", 1), I("end", 2), I("step", 1))
-	return b.Call("aten.squeeze.dims", T("self", r0), Is("dim", 0)), b.Call("aten.squeeze.dims", T("self", r1), Is("dim", 0))
+	w03s, w12s := unbindRows(b, w03), unbindRows(b, w12)
+	if b.Err() != nil {
+		return [4]*ir.Value{}
+	}
+	return [4]*ir.Value{w03s[0], w12s[0], w12s[1], w03s[1]}
 }
 
 // sumProducts is _sum_tensors(c1 * c2 for …): products and sums interleaved, as reduce pulls

@@ -14,6 +14,7 @@ func init() {
 	registerInfer(inferAdaptivePool, "aten.adaptive_avg_pool2d.default", "aten.adaptive_avg_pool3d.default")
 	registerInfer(sameAs("self"), "aten._prelu_kernel.default")
 	registerInfer(inferGridSampler, "aten.grid_sampler_2d.default")
+	registerInfer(inferLinear, "aten.linear.default")
 	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // native_dropout: the output and its keep mask
 		m, err := argMeta(n, "input")
 		if err != nil {
@@ -82,4 +83,24 @@ func inferGridSampler(n *ir.Node) ([]*ir.TensorMeta, error) {
 		return nil, fmt.Errorf("%s of %s by a %s grid", n.Target, x, g)
 	}
 	return one(metaOf(x.DType, []ir.Dim{x.Sizes[0], x.Sizes[1], g.Sizes[1], g.Sizes[2]})), nil
+}
+
+// inferLinear: linear(x [..., in], w [out, in]) is [..., out] (a 1-d weight drops the dim).
+func inferLinear(n *ir.Node) ([]*ir.TensorMeta, error) {
+	x, err := argMeta(n, "input")
+	if err != nil {
+		return nil, err
+	}
+	w, err := argMeta(n, "weight")
+	if err != nil {
+		return nil, err
+	}
+	if len(x.Sizes) == 0 || len(w.Sizes) == 0 || len(w.Sizes) > 2 {
+		return nil, fmt.Errorf("%s of %s by %s", n.Target, x, w)
+	}
+	out := slices.Clone(x.Sizes[:len(x.Sizes)-1])
+	if len(w.Sizes) == 2 {
+		out = append(out, w.Sizes[0])
+	}
+	return one(metaOf(ir.PromoteTypes(x.DType, w.DType), out)), nil
 }
