@@ -117,8 +117,8 @@ p = aten.adaptive_avg_pool2d.default(self=bn, output_size=[1,1]) -> f32[1,8,1,1]
 f = aten.flatten.using_ints(self=p, start_dim=1) -> f32[1,8]
 d = aten.dropout.default(input=f, p=0.2, train=false) -> f32[1,8]
 out d`,
-			want: "bn: aten._native_batch_norm_legit_no_training.default(input=x weight=g bias=b running_mean=m running_var=v momentum=0.1 eps=1e-05)\n" +
-				"p: aten.mean.dim(self=bn dim=[-1 -2] keepdim=true)\nf: aten.view_copy.default(self=p size=[1 8])\n| f",
+			want: "_native_batch_norm_legit_no_training: aten._native_batch_norm_legit_no_training.default(input=x weight=g bias=b running_mean=m running_var=v momentum=0.1 eps=1e-05)\n" +
+				"p: aten.mean.dim(self=_native_batch_norm_legit_no_training dim=[-1 -2] keepdim=true)\nf: aten.view_copy.default(self=p size=[1 8])\n| f",
 		},
 		{
 			name: "training-mode batch norm is refused",
