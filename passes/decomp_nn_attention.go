@@ -155,13 +155,13 @@ func sdpaMath(b *Builder, a attention) (out, attn *ir.Value) {
 		b.Fail("attention of %s, %s, %s: broadcast batch dims are not decomposed", a.q.Meta, a.k.Meta, a.v.Meta)
 		return nil, nil
 	}
+	repeats := int64(1)
 	if ks[1] != h {
-		if a.gqa {
-			b.Fail("grouped-query attention (%d query heads, %d key heads) is not decomposed", h, ks[1])
-		} else {
-			b.Fail("attention with %d query heads and %d key heads without enable_gqa", h, ks[1])
+		if !a.gqa || ks[1] == 0 || h%ks[1] != 0 {
+			b.Fail("attention with %d query heads and %d key heads (grouped-query attention needs enable_gqa and a whole number of query heads per key head)", h, ks[1])
+			return nil, nil
 		}
-		return nil, nil
+		repeats = h / ks[1]
 	}
 	dt := a.q.Meta.DType
 	scale := a.scale
@@ -188,6 +188,18 @@ func sdpaMath(b *Builder, a attention) (out, attn *ir.Value) {
 		rows := arange(l, -1)
 		below := b.Call("aten.le.Scalar", T("self", b.Call("aten.sub.Tensor", T("self", cols), T("other", rows))), I("other", 0))
 		mask = additiveMask(b, b.Call("aten.logical_and.default", T("self", below), T("other", all)), dt)
+	}
+	if repeats > 1 {
+		// pre_process_group_query_attention_input: k and v repeat_interleave'd over the heads
+		// (unsqueeze, expand, contiguous copy, view).
+		interleave := func(x *ir.Value) *ir.Value {
+			xs := sizesOf(x.Meta)
+			x = b.Call("aten.unsqueeze.default", T("self", x), I("dim", 2))
+			x = b.Call("aten.expand.default", T("self", x), Is("size", xs[0], xs[1], repeats, xs[2], xs[3]))
+			x = b.Call("aten.clone.default", T("self", x), memoryFormat(memoryFormatContiguous))
+			return b.Call("aten.view.default", T("self", x), Is("size", xs[0], xs[1]*repeats, xs[2], xs[3]))
+		}
+		a.k, a.v = interleave(a.k), interleave(a.v)
 	}
 	kT := b.Call("aten.permute.default", T("self", a.k), Is("dims", 0, 1, 3, 2))
 	kT = b.Call("aten.mul.Scalar", T("self", kT), F("other", factor))

@@ -323,13 +323,29 @@ out o`,
 				"clone: dim_order_ops._clone_dim_order.default(self=permute_1 dim_order=[0 1 2 3])\npermute_2: aten.permute_copy.default(self=clone dims=[1 2 0 3])\n| permute_2",
 		},
 		{
-			name: "grouped-query attention with fewer key heads is refused, naming it",
+			name: "grouped-query attention repeats k and v over the query heads after the causal mask",
 			graph: `
-in q f32[1,4,4,8]
-in k f32[1,2,4,8]
-o = aten.scaled_dot_product_attention.default(query=q, key=k, value=k, enable_gqa=true) -> f32[1,4,4,8]
+in q f32[1,4,3,8]
+in k f32[1,2,5,8]
+in v f32[1,2,5,8]
+o = aten.scaled_dot_product_attention.default(query=q, key=k, value=v, is_causal=true, enable_gqa=true) -> f32[1,4,3,8]
 out o`,
-			err: "grouped-query attention (4 query heads, 2 key heads) is not decomposed",
+			want: "mul: aten.mul.Scalar(self=q other=0.5946035575013605)\nfull: aten.full.default(size=[3 5] fill_value=true dtype=11 layout= device= pin_memory=false)\narange: aten.arange.start_step(start=0 end=5 step=1 layout= device= pin_memory=false)\n" +
+				"unsqueeze: aten.unsqueeze_copy.default(self=arange dim=-2)\narange_1: aten.arange.start_step(start=0 end=3 step=1 layout= device= pin_memory=false)\nunsqueeze_1: aten.unsqueeze_copy.default(self=arange_1 dim=-1)\n" +
+				"sub: aten.sub.Tensor(self=unsqueeze other=unsqueeze_1)\nle: aten.le.Scalar(self=sub other=0)\nlogical_and: aten.logical_and.default(self=le other=full)\n" +
+				"scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6 device=)\nscalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6 layout= device=)\nwhere: aten.where.self(condition=logical_and self=scalar_tensor_1 other=scalar_tensor)\n" +
+				"unsqueeze_2: aten.unsqueeze_copy.default(self=k dim=2)\nexpand: aten.expand_copy.default(self=unsqueeze_2 size=[1 2 2 5 8])\nclone: dim_order_ops._clone_dim_order.default(self=expand dim_order=[0 1 2 3 4])\n" +
+				"view: aten.view_copy.default(self=clone size=[1 4 5 8])\nunsqueeze_3: aten.unsqueeze_copy.default(self=v dim=2)\nexpand_1: aten.expand_copy.default(self=unsqueeze_3 size=[1 2 2 5 8])\n" +
+				"clone_1: dim_order_ops._clone_dim_order.default(self=expand_1 dim_order=[0 1 2 3 4])\nview_1: aten.view_copy.default(self=clone_1 size=[1 4 5 8])\npermute: aten.permute_copy.default(self=view dims=[0 1 3 2])\n" +
+				"mul_1: aten.mul.Scalar(self=permute other=0.5946035575013605)\nexpand_2: aten.expand_copy.default(self=mul size=[1 4 3 8])\nview_2: aten.view_copy.default(self=expand_2 size=[4 3 8])\n" +
+				"expand_3: aten.expand_copy.default(self=mul_1 size=[1 4 8 5])\nview_3: aten.view_copy.default(self=expand_3 size=[4 8 5])\nbmm: aten.bmm.default(self=view_2 mat2=view_3)\n" +
+				"view_4: aten.view_copy.default(self=bmm size=[1 4 3 5])\nadd: aten.add.Tensor(self=view_4 other=where)\n_softmax: aten._softmax.default(self=add dim=-1 half_to_float=false)\n" +
+				"eq: aten.eq.Scalar(self=add other=-Inf)\nlogical_not: aten.logical_not.default(self=eq)\nany: aten.any.dim(self=logical_not dim=-1 keepdim=true)\n" +
+				"logical_not_1: aten.logical_not.default(self=any)\nfull_like: aten.full_like.default(self=_softmax fill_value=0 pin_memory=false memory_format=)\nwhere_1: aten.where.self(condition=logical_not_1 self=full_like other=_softmax)\n" +
+				"expand_4: aten.expand_copy.default(self=where_1 size=[1 4 3 5])\nview_5: aten.view_copy.default(self=expand_4 size=[4 3 5])\nexpand_5: aten.expand_copy.default(self=view_1 size=[1 4 5 8])\n" +
+				"view_6: aten.view_copy.default(self=expand_5 size=[4 5 8])\nbmm_1: aten.bmm.default(self=view_5 mat2=view_6)\nview_7: aten.view_copy.default(self=bmm_1 size=[1 4 3 8])\n" +
+				"permute_1: aten.permute_copy.default(self=view_7 dims=[2 0 1 3])\nclone_2: dim_order_ops._clone_dim_order.default(self=permute_1 dim_order=[0 1 2 3])\npermute_2: aten.permute_copy.default(self=clone_2 dims=[1 2 0 3])\n" +
+				"| permute_2",
 		},
 		{
 			name: "operators a partitioner keeps whole stay; others with no decomposition are named",
