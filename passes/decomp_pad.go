@@ -130,35 +130,32 @@ func padCircular(b *Builder, x *ir.Value, pad []int64) *ir.Value {
 	// A slice step of one view chain: dim, start, end (full-range slices are not traced).
 	type cut struct{ dim, start, end int64 }
 	slice := func(v *ir.Value, c cut) *ir.Value {
-		if c.start == 0 && c.end >= v.Meta.Sizes[c.dim].Size {
-			return v
-		}
 		return b.Call("aten.slice.Tensor", T("self", v), I("dim", c.dim), I("start", c.start), I("end", c.end), I("step", 1))
 	}
-	// copyInto writes src into res[chain] and returns the new res.
-	copyInto := func(res *ir.Value, chain []cut, src func() *ir.Value) *ir.Value {
-		var views []*ir.Value
-		v := res
-		for _, c := range chain {
-			views = append(views, v)
-			v = slice(v, c)
+	trivial := func(v *ir.Value, c cut) bool { return c.start == 0 && c.end >= v.Meta.Sizes[c.dim].Size }
+	// copyInto writes src[srcChain] into res[chain] and returns the new res: the two view
+	// chains step by step (as _pad_circular slices them together), the copy, then the chain
+	// re-applied to res once and scattered back from the innermost view.
+	copyInto := func(res *ir.Value, chain []cut, src *ir.Value, srcChain []cut) *ir.Value {
+		var cuts []cut
+		v, w := res, src
+		for i := range max(len(chain), len(srcChain)) {
+			if i < len(chain) && !trivial(res, chain[i]) {
+				cuts = append(cuts, chain[i])
+				v = slice(v, chain[i])
+			}
+			if i < len(srcChain) && !trivial(src, srcChain[i]) {
+				w = slice(w, srcChain[i])
+			}
 		}
-		s := src()
-		v = b.Call("aten.copy.default", T("self", v), T("src", s), Bo("non_blocking", false))
-		for i := len(chain) - 1; i >= 0; i-- {
-			base := views[i]
-			if i > 0 {
-				// The base of this level is the view chain re-applied to the result.
-				base = res
-				for _, c := range chain[:i] {
-					base = slice(base, c)
-				}
-			}
-			if chain[i].start == 0 && chain[i].end >= base.Meta.Sizes[chain[i].dim].Size {
-				continue
-			}
-			v = b.Call("aten.slice_scatter.default", T("self", base), T("src", v), I("dim", chain[i].dim),
-				I("start", chain[i].start), I("end", chain[i].end), I("step", 1))
+		v = b.Call("aten.copy.default", T("self", v), T("src", w), Bo("non_blocking", false))
+		bases := []*ir.Value{res}
+		for i := 1; i < len(cuts); i++ {
+			bases = append(bases, slice(bases[i-1], cuts[i-1]))
+		}
+		for i := len(cuts) - 1; i >= 0; i-- {
+			v = b.Call("aten.slice_scatter.default", T("self", bases[i]), T("src", v), I("dim", cuts[i].dim),
+				I("start", cuts[i].start), I("end", cuts[i].end), I("step", 1))
 		}
 		return v
 	}
@@ -169,25 +166,15 @@ func padCircular(b *Builder, x *ir.Value, pad []int64) *ir.Value {
 		outChain = append(outChain, cut{dim, max(l, 0), out[dim] - max(r, 0)})
 		inChain = append(inChain, cut{dim, max(-l, 0), in[dim] - max(-r, 0)})
 	}
-	res = copyInto(res, outChain, func() *ir.Value {
-		v := x
-		for _, c := range inChain {
-			v = slice(v, c)
-		}
-		return v
-	})
+	res = copyInto(res, outChain, x, inChain)
 	for i := 0; i < k; i++ {
 		dim := int64(k - i + lead - 1)
 		l, r := pad[2*i], pad[2*i+1]
 		if l > 0 {
-			from := cut{dim, out[dim] - l - max(r, 0), out[dim] - max(r, 0)}
-			cur := res
-			res = copyInto(res, []cut{{dim, 0, l}}, func() *ir.Value { return slice(cur, from) })
+			res = copyInto(res, []cut{{dim, 0, l}}, res, []cut{{dim, out[dim] - l - max(r, 0), out[dim] - max(r, 0)}})
 		}
 		if r > 0 {
-			from := cut{dim, max(l, 0), max(l, 0) + r}
-			cur := res
-			res = copyInto(res, []cut{{dim, out[dim] - r, out[dim]}}, func() *ir.Value { return slice(cur, from) })
+			res = copyInto(res, []cut{{dim, out[dim] - r, out[dim]}}, res, []cut{{dim, max(l, 0), max(l, 0) + r}})
 		}
 	}
 	return res
