@@ -53,15 +53,42 @@ type namedArgument struct {
 	Kind int      `json:"kind"` // 1 positional, 2 keyword
 }
 
+// serdeFloat is a float as torch.export's serialiser writes it: a JSON number, or the strings
+// "Infinity", "-Infinity" and "NaN" for the values JSON cannot spell (masked_fill with -inf).
+type serdeFloat float64
+
+func (f *serdeFloat) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		switch s {
+		case "Infinity":
+			*f = serdeFloat(math.Inf(1))
+		case "-Infinity":
+			*f = serdeFloat(math.Inf(-1))
+		case "NaN":
+			*f = serdeFloat(math.NaN())
+		default:
+			return fmt.Errorf("float %q", s)
+		}
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = serdeFloat(v)
+	return nil
+}
+
 type tensorArg struct {
 	Name string `json:"name"`
 }
 
 type symArg struct {
-	AsName *string  `json:"as_name"`
-	AsInt  *int64   `json:"as_int"`
-	AsBool *bool    `json:"as_bool"`
-	AsFlt  *float64 `json:"as_float"`
+	AsName *string     `json:"as_name"`
+	AsInt  *int64      `json:"as_int"`
+	AsBool *bool       `json:"as_bool"`
+	AsFlt  *serdeFloat `json:"as_float"`
 }
 
 type optTensorArg struct {
@@ -76,8 +103,8 @@ type argument struct {
 	AsTensors         []tensorArg     `json:"as_tensors"`
 	AsInt             *int64          `json:"as_int"`
 	AsInts            []int64         `json:"as_ints"`
-	AsFloat           *float64        `json:"as_float"`
-	AsFloats          []float64       `json:"as_floats"`
+	AsFloat           *serdeFloat     `json:"as_float"`
+	AsFloats          []serdeFloat    `json:"as_floats"`
 	AsString          *string         `json:"as_string"`
 	AsStrings         []string        `json:"as_strings"`
 	AsSymInt          *symArg         `json:"as_sym_int"`
@@ -413,9 +440,12 @@ func convertArg(g *ir.Graph, a argument) (ir.Arg, error) {
 	case a.AsInts != nil:
 		out.Kind, out.Ints = ir.ArgInts, a.AsInts
 	case a.AsFloat != nil:
-		out.Kind, out.Float = ir.ArgFloat, *a.AsFloat
+		out.Kind, out.Float = ir.ArgFloat, float64(*a.AsFloat)
 	case a.AsFloats != nil:
-		out.Kind, out.Floats = ir.ArgFloats, a.AsFloats
+		out.Kind, out.Floats = ir.ArgFloats, make([]float64, len(a.AsFloats))
+		for i, f := range a.AsFloats {
+			out.Floats[i] = float64(f)
+		}
 	case a.AsBool != nil:
 		out.Kind, out.Bool = ir.ArgBool, *a.AsBool
 	case a.AsBools != nil:
