@@ -15,18 +15,14 @@ import (
 // .default overload, which the Edge verifier accepts as it is.
 
 func init() {
-	for _, exact := range []bool{false, true} {
-		prefix := "aten.upsample_nearest"
-		if exact {
-			prefix = "aten._upsample_nearest_exact"
-		}
-		registerRule(upsampleNearest(exact), prefix+"1d.vec", prefix+"1d.default", prefix+"2d.default", prefix+"3d.vec", prefix+"3d.default")
-		if exact {
-			registerRule(upsampleNearest(exact), prefix+"2d.vec")
-		}
-	}
+	// The .default overloads of nearest upsampling and of trilinear stay as they are in the
+	// official conversion (which then refuses them as outside core ATen); linear, bilinear and
+	// bicubic .default are decomposed.
+	registerRule(upsampleNearest(false), "aten.upsample_nearest1d.vec", "aten.upsample_nearest3d.vec")
+	registerRule(upsampleNearest(true), "aten._upsample_nearest_exact1d.vec", "aten._upsample_nearest_exact2d.vec",
+		"aten._upsample_nearest_exact3d.vec")
 	registerRule(upsampleLinear, "aten.upsample_linear1d.vec", "aten.upsample_linear1d.default", "aten.upsample_bilinear2d.default",
-		"aten.upsample_trilinear3d.vec", "aten.upsample_trilinear3d.default")
+		"aten.upsample_trilinear3d.vec")
 	registerRule(upsampleBicubic, "aten.upsample_bicubic2d.vec", "aten.upsample_bicubic2d.default")
 	registerRule(upsampleBilinearAAVec, "aten._upsample_bilinear2d_aa.vec")
 }
