@@ -302,3 +302,74 @@ func rnnInput(k rnnKind) rule {
 		return b.Replace(outs...)
 	}
 }
+
+func init() {
+	registerRule(rnnCell(rnnLSTM), "aten.lstm_cell.default")
+	registerRule(rnnCell(rnnGRU), "aten.gru_cell.default")
+	registerRule(rnnCell(rnnTanh), "aten.rnn_tanh_cell.default")
+	registerRule(rnnCell(rnnReLU), "aten.rnn_relu_cell.default")
+}
+
+// rnnCell is one step of a recurrent cell as ATen's LSTMCell, GRUCell and SimpleCell compute
+// it, on a batched input: the hidden projection first, then the input's (GRU: the input's
+// first), the gates chunked along dim 1.
+func rnnCell(k rnnKind) rule {
+	return func(b *Builder, n *ir.Node) error {
+		x, err := tensorIn(n, "input")
+		if err != nil {
+			return err
+		}
+		p := rnnParams{wih: optTensor(n, "w_ih"), whh: optTensor(n, "w_hh"), bih: optTensor(n, "b_ih"), bhh: optTensor(n, "b_hh")}
+		if p.wih == nil || p.whh == nil {
+			return fmt.Errorf("%s without weights", n.Target)
+		}
+		if len(x.Meta.Sizes) != 2 {
+			return fmt.Errorf("%s of a %d-d input: only batched (2-d) inputs are decomposed", n.Target, len(x.Meta.Sizes))
+		}
+		switch k {
+		case rnnLSTM:
+			hx := n.Arg("hx")
+			if hx == nil || hx.Kind != ir.ArgTensors || len(hx.Values) != 2 {
+				return fmt.Errorf("lstm_cell expects two hidden states")
+			}
+			gates := b.Call("aten.add.Tensor", T("self", rnnLinear(b, hx.Values[0], p.whh, p.bhh)), T("other", rnnLinear(b, x, p.wih, p.bih)))
+			g := chunks(b, gates, 4, 1)
+			if b.Err() != nil {
+				return b.Err()
+			}
+			in := b.Call("aten.sigmoid.default", T("self", g[0]))
+			forget := b.Call("aten.sigmoid.default", T("self", g[1]))
+			cell := b.Call("aten.tanh.default", T("self", g[2]))
+			out := b.Call("aten.sigmoid.default", T("self", g[3]))
+			cy := b.Call("aten.add.Tensor", T("self", b.Call("aten.mul.Tensor", T("self", forget), T("other", hx.Values[1]))),
+				T("other", b.Call("aten.mul.Tensor", T("self", in), T("other", cell))))
+			hy := b.Call("aten.mul.Tensor", T("self", out), T("other", b.Call("aten.tanh.default", T("self", cy))))
+			return b.Replace(hy, cy)
+		case rnnGRU:
+			hx, err := tensorIn(n, "hx")
+			if err != nil {
+				return err
+			}
+			ig := chunks(b, rnnLinear(b, x, p.wih, p.bih), 3, 1)
+			hg := chunks(b, rnnLinear(b, hx, p.whh, p.bhh), 3, 1)
+			if b.Err() != nil {
+				return b.Err()
+			}
+			reset := b.Call("aten.sigmoid.default", T("self", b.Call("aten.add.Tensor", T("self", hg[0]), T("other", ig[0]))))
+			update := b.Call("aten.sigmoid.default", T("self", b.Call("aten.add.Tensor", T("self", hg[1]), T("other", ig[1]))))
+			nw := b.Call("aten.tanh.default", T("self", b.Call("aten.add.Tensor", T("self", ig[2]),
+				T("other", b.Call("aten.mul.Tensor", T("self", hg[2]), T("other", reset))))))
+			d := b.Call("aten.mul.Tensor", T("self", b.Call("aten.sub.Tensor", T("self", hx), T("other", nw))), T("other", update))
+			return b.Replace(b.Call("aten.add.Tensor", T("self", d), T("other", nw)))
+		}
+		hx, err := tensorIn(n, "hx")
+		if err != nil {
+			return err
+		}
+		g := b.Call("aten.add.Tensor", T("self", rnnLinear(b, hx, p.whh, p.bhh)), T("other", rnnLinear(b, x, p.wih, p.bih)))
+		if k == rnnTanh {
+			return b.Replace(b.Call("aten.tanh.default", T("self", g)))
+		}
+		return b.Replace(b.Call("aten.relu.default", T("self", g)))
+	}
+}

@@ -15,6 +15,25 @@ func init() {
 	registerRule(reflectOrReplicate(true), "aten.reflection_pad1d.default", "aten.reflection_pad2d.default", "aten.reflection_pad3d.default")
 	registerRule(reflectOrReplicate(false), "aten.replication_pad1d.default", "aten.replication_pad2d.default", "aten.replication_pad3d.default")
 	registerRule(unsafeIndex, "aten._unsafe_index.Tensor")
+	registerRule(padEnum, "aten._pad_enum.default")
+	registerRule(func(b *Builder, n *ir.Node) error {
+		return b.Replace(padCircular(b, self(b, n), n.IntsArg("pad", nil)))
+	}, "aten._pad_circular.default")
+}
+
+// _pad_enum(x, pad, mode, value) is pad with ATen's padding_mode enum (reflect, replicate,
+// circular, constant).
+func padEnum(b *Builder, n *ir.Node) error {
+	modes := []string{"reflect", "replicate", "circular", "constant"}
+	m := n.IntArg("mode", -1)
+	if m < 0 || int(m) >= len(modes) {
+		return fmt.Errorf("_pad_enum mode %d", m)
+	}
+	args := []ir.Arg{T("self", self(b, n)), ArgOr(n, "pad", Is("pad")), S("mode", modes[m])}
+	if a := n.Arg("value"); a != nil {
+		args = append(args, Renamed(*a, "value"))
+	}
+	return b.Replace(b.Call("aten.pad.default", args...))
 }
 
 // pad(x, pad, mode, value): constant is constant_pad_nd (value 0.0 when none is given);
