@@ -722,7 +722,17 @@ func (e *emitter) argValue(n *ir.Node, sa SchemaArg, a *ir.Arg) (int32, error) {
 			return e.add(pte.OptionalTensorList{Items: items}), nil
 		}
 		return e.add(pte.TensorList{Items: items}), nil
-	case ir.ArgInt, ir.ArgScalarType, ir.ArgMemoryFormat, ir.ArgLayout:
+	case ir.ArgMemoryFormat:
+		// torch.export numbers memory formats as its serialiser does; a program holds
+		// ExecuTorch's enum (exir.tensor.memory_format_enum), which has only these two.
+		switch a.Int {
+		case 1: // torch.contiguous_format
+			return e.add(pte.Int{Val: 0}), nil
+		case 4: // torch.preserve_format
+			return e.add(pte.Int{Val: 1}), nil
+		}
+		return 0, nodeErr(n, "argument %s: memory format %d is unsupported in ExecuTorch (only contiguous and preserve)", sa.Name, a.Int)
+	case ir.ArgInt, ir.ArgScalarType, ir.ArgLayout:
 		return e.add(pte.Int{Val: a.Int}), nil
 	case ir.ArgFloat:
 		return e.add(pte.Double{Val: a.Float}), nil

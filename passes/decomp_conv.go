@@ -64,9 +64,10 @@ func convTranspose(b *Builder, n *ir.Node) error {
 			return err
 		}
 	}
-	return b.Replace(b.Call("aten.convolution.default", T("input", x), T("weight", w), bias,
+	x, unbatch := batchify(b, x, k)
+	return b.Replace(unbatch(b.Call("aten.convolution.default", T("input", x), T("weight", w), bias,
 		Is("stride", lists["stride"]...), Is("padding", lists["padding"]...), Is("dilation", lists["dilation"]...),
-		Bo("transposed", true), Is("output_padding", lists["output_padding"]...), I("groups", n.IntArg("groups", 1))))
+		Bo("transposed", true), Is("output_padding", lists["output_padding"]...), I("groups", n.IntArg("groups", 1)))))
 }
 
 // convNd.padding with padding="valid" pads nothing; "same" pads dilation·(kernel-1) per dim,
@@ -85,6 +86,7 @@ func convPaddingMode(b *Builder, n *ir.Node) error {
 	if err != nil {
 		return err
 	}
+	x, unbatch := batchify(b, x, k)
 	mode := "valid"
 	if a := n.Arg("padding"); a != nil && a.Kind == ir.ArgString {
 		mode = a.Str
@@ -115,9 +117,9 @@ func convPaddingMode(b *Builder, n *ir.Node) error {
 	default:
 		return fmt.Errorf("padding mode %q", mode)
 	}
-	return b.Replace(b.Call("aten.convolution.default", T("input", x), T("weight", w), bias,
+	return b.Replace(unbatch(b.Call("aten.convolution.default", T("input", x), T("weight", w), bias,
 		Is("stride", stride...), Is("padding", padding...), Is("dilation", dilation...),
-		Bo("transposed", false), Is("output_padding", repeat(0, k)...), I("groups", n.IntArg("groups", 1))))
+		Bo("transposed", false), Is("output_padding", repeat(0, k)...), I("groups", n.IntArg("groups", 1)))))
 }
 
 func init() {

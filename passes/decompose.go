@@ -26,17 +26,14 @@ func (Decompose) Name() string { return "Decompose" }
 type decomposition func(g *ir.Graph, n *ir.Node, st *strides) error
 
 var decompositions = map[string]decomposition{
-	"aten.batch_norm.default":                   decomposeBatchNorm,
-	"aten.dropout.default":                      decomposeDropout,
-	"aten.adaptive_avg_pool2d.default":          decomposeAdaptiveAvgPool2d,
-	"aten.reshape.default":                      decomposeReshape,
-	"aten._unsafe_view.default":                 decomposeReshape,
-	"aten._assert_tensor_metadata.default":      removeAssert,
-	"aten.max_pool2d.default":                   decomposeMaxPool2d,
-	"aten.layer_norm.default":                   decomposeLayerNorm,
-	"aten.chunk.default":                        decomposeChunk,
-	"aten.transpose.int":                        decomposeTranspose,
-	"aten.scaled_dot_product_attention.default": decomposeSDPA,
+	"aten.adaptive_avg_pool2d.default":     decomposeAdaptiveAvgPool2d,
+	"aten.reshape.default":                 decomposeReshape,
+	"aten._unsafe_view.default":            decomposeReshape,
+	"aten._assert_tensor_metadata.default": removeAssert,
+	"aten.max_pool2d.default":              decomposeMaxPool2d,
+	"aten.layer_norm.default":              decomposeLayerNorm,
+	"aten.chunk.default":                   decomposeChunk,
+	"aten.transpose.int":                   decomposeTranspose,
 }
 
 // rule is a decomposition written with a Builder: it calls the replacement's operators and
@@ -154,61 +151,6 @@ func forward(g *ir.Graph, n *ir.Node, in *ir.Value) {
 		}
 	}
 	g.RemoveNodes(map[*ir.Node]bool{n: true})
-}
-
-// decomposeBatchNorm: batch_norm in inference (training=False, running statistics given) is
-// _native_batch_norm_legit_no_training, whose first result is the output; the saved mean and
-// rstd results are unused.
-func decomposeBatchNorm(_ *ir.Graph, n *ir.Node, _ *strides) error {
-	if n.BoolArg("training", false) {
-		return fmt.Errorf("training-mode batch norm; export the model in eval mode")
-	}
-	in, err := tensorIn(n, "input")
-	if err != nil {
-		return err
-	}
-	mean, err := tensorIn(n, "running_mean")
-	if err != nil {
-		return fmt.Errorf("batch norm without running statistics: %w", err)
-	}
-	variance, err := tensorIn(n, "running_var")
-	if err != nil {
-		return fmt.Errorf("batch norm without running statistics: %w", err)
-	}
-	if _, err := result(n); err != nil {
-		return err
-	}
-	opt := func(name string) ir.Arg {
-		if a := n.Arg(name); a != nil {
-			return *a
-		}
-		return ir.Arg{Name: name, Kind: ir.ArgNone}
-	}
-	momentum, eps := n.Arg("momentum"), n.Arg("eps")
-	if momentum == nil || eps == nil {
-		return fmt.Errorf("momentum and eps must be given")
-	}
-	n.Target = "aten._native_batch_norm_legit_no_training.default"
-	n.Args = []ir.Arg{tensorArgOf("input", in), opt("weight"), opt("bias"),
-		tensorArgOf("running_mean", mean), tensorArgOf("running_var", variance), *momentum, *eps}
-	n.Outputs = append(n.Outputs, nil, nil)
-	return nil
-}
-
-// decomposeDropout: dropout outside training is the identity.
-func decomposeDropout(g *ir.Graph, n *ir.Node, _ *strides) error {
-	if n.BoolArg("train", true) {
-		return fmt.Errorf("training-mode dropout; export the model in eval mode")
-	}
-	// dropout names its tensor input, the functionalised dropout_ self.
-	in, err := tensorIn(n, "input")
-	if err != nil {
-		if in, err = tensorIn(n, "self"); err != nil {
-			return err
-		}
-	}
-	forward(g, n, in)
-	return nil
 }
 
 // decomposeAdaptiveAvgPool2d: to a 1×1 output it is a mean over H and W keeping dims (ATen's

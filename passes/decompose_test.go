@@ -2,6 +2,7 @@ package passes
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -56,6 +57,49 @@ func show(g *ir.Graph) string {
 		outs = append(outs, o.Value.Name)
 	}
 	return strings.Join(lines, "\n") + "\n| " + strings.Join(outs, " ")
+}
+
+// anonymous renames the values a rendered graph defines ("name: target(…)") to v0, v1, … in
+// order, so that two graphs compare equal when they differ only in the names etgo gives new
+// nodes (the official graphs' names differ from both anyway).
+func anonymous(rendered string) string {
+	lines := strings.Split(rendered, "\n")
+	names := map[string]string{}
+	for _, l := range lines {
+		if name, _, ok := strings.Cut(l, ": "); ok && !strings.ContainsAny(name, " =") {
+			names[name] = fmt.Sprintf("v%d", len(names))
+		}
+	}
+	rename := func(w string) string {
+		if v, ok := names[w]; ok {
+			return v
+		}
+		return w
+	}
+	value := regexp.MustCompile(`=([^ )]+)`)
+	for i, l := range lines {
+		if outs, ok := strings.CutPrefix(l, "| "); ok {
+			fields := strings.Fields(outs)
+			for j, f := range fields {
+				fields[j] = rename(f)
+			}
+			lines[i] = "| " + strings.Join(fields, " ")
+			continue
+		}
+		name, rest, ok := strings.Cut(l, ": ")
+		if !ok {
+			continue
+		}
+		rest = value.ReplaceAllStringFunc(rest, func(m string) string {
+			items := strings.Split(m[1:], ",")
+			for j, it := range items {
+				items[j] = rename(it)
+			}
+			return "=" + strings.Join(items, ",")
+		})
+		lines[i] = rename(name) + ": " + rest
+	}
+	return strings.Join(lines, "\n")
 }
 
 func TestToEdge(t *testing.T) {
@@ -117,8 +161,8 @@ p = aten.adaptive_avg_pool2d.default(self=bn, output_size=[1,1]) -> f32[1,8,1,1]
 f = aten.flatten.using_ints(self=p, start_dim=1) -> f32[1,8]
 d = aten.dropout.default(input=f, p=0.2, train=false) -> f32[1,8]
 out d`,
-			want: "bn: aten._native_batch_norm_legit_no_training.default(input=x weight=g bias=b running_mean=m running_var=v momentum=0.1 eps=1e-05)\n" +
-				"p: aten.mean.dim(self=bn dim=[-1 -2] keepdim=true)\nf: aten.view_copy.default(self=p size=[1 8])\n| f",
+			want: "_native_batch_norm_legit_no_training: aten._native_batch_norm_legit_no_training.default(input=x weight=g bias=b running_mean=m running_var=v momentum=0.1 eps=1e-05)\n" +
+				"p: aten.mean.dim(self=_native_batch_norm_legit_no_training dim=[-1 -2] keepdim=true)\nf: aten.view_copy.default(self=p size=[1 8])\n| f",
 		},
 		{
 			name: "training-mode batch norm is refused",
@@ -196,7 +240,8 @@ a = aten.prelu.default(self=x, weight=w) -> f32[2,4]
 b = aten.prelu.default(self=x, weight=w) -> f32[2,4]
 out a
 out b`,
-			err: "node 1 (b) calls aten.prelu.default, which is not core ATen, not every partitioner keeps this node whole",
+			want: "a: aten.prelu.default(self=x weight=w)\nview: aten.view_copy.default(self=w size=[1 4])\ngt: aten.gt.Scalar(self=x other=0)\n" +
+				"mul: aten.mul.Tensor(self=view other=x)\nwhere: aten.where.self(condition=gt self=x other=mul)\n| a where",
 		},
 		{
 			name: "linear of a contiguous 3-D input with a bias: flattened, addmm of the permuted weight, viewed back",
@@ -290,19 +335,19 @@ out c`,
 in q f32[1,2,4,8]
 o = aten.scaled_dot_product_attention.default(query=q, key=q, value=q, is_causal=true) -> f32[1,2,4,8]
 out o`,
-			want: "o_mul: aten.mul.Scalar(self=q other=0.5946035575013605)\no_full: aten.full.default(size=[4 4] fill_value=true dtype=11)\no_arange: aten.arange.start_step(start=0 end=4)\n" +
-				"o_unsqueeze: aten.unsqueeze_copy.default(self=o_arange dim=-2)\no_arange_1: aten.arange.start_step(start=0 end=4)\no_unsqueeze_1: aten.unsqueeze_copy.default(self=o_arange_1 dim=-1)\n" +
-				"o_sub: aten.sub.Tensor(self=o_unsqueeze other=o_unsqueeze_1)\no_le: aten.le.Scalar(self=o_sub other=0)\no_logical_and: aten.logical_and.default(self=o_le other=o_full)\n" +
-				"o_scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6)\no_scalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6)\no_where: aten.where.self(condition=o_logical_and self=o_scalar_tensor_1 other=o_scalar_tensor)\n" +
-				"o_permute: aten.permute_copy.default(self=q dims=[0 1 3 2])\no_mul_1: aten.mul.Scalar(self=o_permute other=0.5946035575013605)\no_expand: aten.expand_copy.default(self=o_mul size=[1 2 4 8])\n" +
-				"o_view: aten.view_copy.default(self=o_expand size=[2 4 8])\no_expand_1: aten.expand_copy.default(self=o_mul_1 size=[1 2 8 4])\no_view_1: aten.view_copy.default(self=o_expand_1 size=[2 8 4])\n" +
-				"o_bmm: aten.bmm.default(self=o_view mat2=o_view_1)\no_view_2: aten.view_copy.default(self=o_bmm size=[1 2 4 4])\no_add: aten.add.Tensor(self=o_view_2 other=o_where)\n" +
-				"o_softmax: aten._softmax.default(self=o_add dim=-1 half_to_float=false)\no_eq: aten.eq.Scalar(self=o_add other=-Inf)\no_logical_not: aten.logical_not.default(self=o_eq)\n" +
-				"o_any: aten.any.dim(self=o_logical_not dim=-1 keepdim=true)\no_logical_not_1: aten.logical_not.default(self=o_any)\no_full_like: aten.full_like.default(self=o_softmax fill_value=0)\n" +
-				"o_where_1: aten.where.self(condition=o_logical_not_1 self=o_full_like other=o_softmax)\no_expand_2: aten.expand_copy.default(self=o_where_1 size=[1 2 4 4])\no_view_3: aten.view_copy.default(self=o_expand_2 size=[2 4 4])\n" +
-				"o_expand_3: aten.expand_copy.default(self=q size=[1 2 4 8])\no_view_4: aten.view_copy.default(self=o_expand_3 size=[2 4 8])\no_bmm_1: aten.bmm.default(self=o_view_3 mat2=o_view_4)\n" +
-				"o_view_5: aten.view_copy.default(self=o_bmm_1 size=[1 2 4 8])\no_permute_1: aten.permute_copy.default(self=o_view_5 dims=[2 0 1 3])\no_clone: dim_order_ops._clone_dim_order.default(self=o_permute_1 dim_order=[0 1 2 3])\n" +
-				"o: aten.permute_copy.default(self=o_clone dims=[1 2 0 3])\n| o",
+			want: "mul: aten.mul.Scalar(self=q other=0.5946035575013605)\nfull: aten.full.default(size=[4 4] fill_value=true dtype=11 layout= device= pin_memory=false)\narange: aten.arange.start_step(start=0 end=4 step=1 layout= device= pin_memory=false)\n" +
+				"unsqueeze: aten.unsqueeze_copy.default(self=arange dim=-2)\narange_1: aten.arange.start_step(start=0 end=4 step=1 layout= device= pin_memory=false)\nunsqueeze_1: aten.unsqueeze_copy.default(self=arange_1 dim=-1)\n" +
+				"sub: aten.sub.Tensor(self=unsqueeze other=unsqueeze_1)\nle: aten.le.Scalar(self=sub other=0)\nlogical_and: aten.logical_and.default(self=le other=full)\n" +
+				"scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6 device=)\nscalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6 layout= device=)\nwhere: aten.where.self(condition=logical_and self=scalar_tensor_1 other=scalar_tensor)\n" +
+				"permute: aten.permute_copy.default(self=q dims=[0 1 3 2])\nmul_1: aten.mul.Scalar(self=permute other=0.5946035575013605)\nexpand: aten.expand_copy.default(self=mul size=[1 2 4 8])\n" +
+				"view: aten.view_copy.default(self=expand size=[2 4 8])\nexpand_1: aten.expand_copy.default(self=mul_1 size=[1 2 8 4])\nview_1: aten.view_copy.default(self=expand_1 size=[2 8 4])\n" +
+				"bmm: aten.bmm.default(self=view mat2=view_1)\nview_2: aten.view_copy.default(self=bmm size=[1 2 4 4])\nadd: aten.add.Tensor(self=view_2 other=where)\n" +
+				"_softmax: aten._softmax.default(self=add dim=-1 half_to_float=false)\neq: aten.eq.Scalar(self=add other=-Inf)\nlogical_not: aten.logical_not.default(self=eq)\n" +
+				"any: aten.any.dim(self=logical_not dim=-1 keepdim=true)\nlogical_not_1: aten.logical_not.default(self=any)\nfull_like: aten.full_like.default(self=_softmax fill_value=0 pin_memory=false memory_format=)\n" +
+				"where_1: aten.where.self(condition=logical_not_1 self=full_like other=_softmax)\nexpand_2: aten.expand_copy.default(self=where_1 size=[1 2 4 4])\nview_3: aten.view_copy.default(self=expand_2 size=[2 4 4])\n" +
+				"expand_3: aten.expand_copy.default(self=q size=[1 2 4 8])\nview_4: aten.view_copy.default(self=expand_3 size=[2 4 8])\nbmm_1: aten.bmm.default(self=view_3 mat2=view_4)\n" +
+				"view_5: aten.view_copy.default(self=bmm_1 size=[1 2 4 8])\npermute_1: aten.permute_copy.default(self=view_5 dims=[2 0 1 3])\nclone: dim_order_ops._clone_dim_order.default(self=permute_1 dim_order=[0 1 2 3])\n" +
+				"permute_2: aten.permute_copy.default(self=clone dims=[1 2 0 3])\n| permute_2",
 		},
 		{
 			name: "a bool mask becomes 0/-inf before anything else",
@@ -311,24 +356,41 @@ in q f32[1,2,4,8]
 in m bool[4,4]
 o = aten.scaled_dot_product_attention.default(query=q, key=q, value=q, attn_mask=m) -> f32[1,2,4,8]
 out o`,
-			want: "o_scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6)\no_scalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6)\no_where: aten.where.self(condition=m self=o_scalar_tensor_1 other=o_scalar_tensor)\n" +
-				"o_mul: aten.mul.Scalar(self=q other=0.5946035575013605)\no_permute: aten.permute_copy.default(self=q dims=[0 1 3 2])\no_mul_1: aten.mul.Scalar(self=o_permute other=0.5946035575013605)\n" +
-				"o_expand: aten.expand_copy.default(self=o_mul size=[1 2 4 8])\no_view: aten.view_copy.default(self=o_expand size=[2 4 8])\no_expand_1: aten.expand_copy.default(self=o_mul_1 size=[1 2 8 4])\n" +
-				"o_view_1: aten.view_copy.default(self=o_expand_1 size=[2 8 4])\no_bmm: aten.bmm.default(self=o_view mat2=o_view_1)\no_view_2: aten.view_copy.default(self=o_bmm size=[1 2 4 4])\n" +
-				"o_add: aten.add.Tensor(self=o_view_2 other=o_where)\no_softmax: aten._softmax.default(self=o_add dim=-1 half_to_float=false)\no_eq: aten.eq.Scalar(self=o_add other=-Inf)\n" +
-				"o_logical_not: aten.logical_not.default(self=o_eq)\no_any: aten.any.dim(self=o_logical_not dim=-1 keepdim=true)\no_logical_not_1: aten.logical_not.default(self=o_any)\n" +
-				"o_full_like: aten.full_like.default(self=o_softmax fill_value=0)\no_where_1: aten.where.self(condition=o_logical_not_1 self=o_full_like other=o_softmax)\no_expand_2: aten.expand_copy.default(self=o_where_1 size=[1 2 4 4])\n" +
-				"o_view_3: aten.view_copy.default(self=o_expand_2 size=[2 4 4])\no_expand_3: aten.expand_copy.default(self=q size=[1 2 4 8])\no_view_4: aten.view_copy.default(self=o_expand_3 size=[2 4 8])\n" +
-				"o_bmm_1: aten.bmm.default(self=o_view_3 mat2=o_view_4)\no_view_5: aten.view_copy.default(self=o_bmm_1 size=[1 2 4 8])\no_permute_1: aten.permute_copy.default(self=o_view_5 dims=[2 0 1 3])\n" +
-				"o_clone: dim_order_ops._clone_dim_order.default(self=o_permute_1 dim_order=[0 1 2 3])\no: aten.permute_copy.default(self=o_clone dims=[1 2 0 3])\n| o",
+			want: "scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6 device=)\nscalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6 layout= device=)\nwhere: aten.where.self(condition=m self=scalar_tensor_1 other=scalar_tensor)\n" +
+				"mul: aten.mul.Scalar(self=q other=0.5946035575013605)\npermute: aten.permute_copy.default(self=q dims=[0 1 3 2])\nmul_1: aten.mul.Scalar(self=permute other=0.5946035575013605)\n" +
+				"expand: aten.expand_copy.default(self=mul size=[1 2 4 8])\nview: aten.view_copy.default(self=expand size=[2 4 8])\nexpand_1: aten.expand_copy.default(self=mul_1 size=[1 2 8 4])\n" +
+				"view_1: aten.view_copy.default(self=expand_1 size=[2 8 4])\nbmm: aten.bmm.default(self=view mat2=view_1)\nview_2: aten.view_copy.default(self=bmm size=[1 2 4 4])\n" +
+				"add: aten.add.Tensor(self=view_2 other=where)\n_softmax: aten._softmax.default(self=add dim=-1 half_to_float=false)\neq: aten.eq.Scalar(self=add other=-Inf)\n" +
+				"logical_not: aten.logical_not.default(self=eq)\nany: aten.any.dim(self=logical_not dim=-1 keepdim=true)\nlogical_not_1: aten.logical_not.default(self=any)\n" +
+				"full_like: aten.full_like.default(self=_softmax fill_value=0 pin_memory=false memory_format=)\nwhere_1: aten.where.self(condition=logical_not_1 self=full_like other=_softmax)\nexpand_2: aten.expand_copy.default(self=where_1 size=[1 2 4 4])\n" +
+				"view_3: aten.view_copy.default(self=expand_2 size=[2 4 4])\nexpand_3: aten.expand_copy.default(self=q size=[1 2 4 8])\nview_4: aten.view_copy.default(self=expand_3 size=[2 4 8])\n" +
+				"bmm_1: aten.bmm.default(self=view_3 mat2=view_4)\nview_5: aten.view_copy.default(self=bmm_1 size=[1 2 4 8])\npermute_1: aten.permute_copy.default(self=view_5 dims=[2 0 1 3])\n" +
+				"clone: dim_order_ops._clone_dim_order.default(self=permute_1 dim_order=[0 1 2 3])\npermute_2: aten.permute_copy.default(self=clone dims=[1 2 0 3])\n| permute_2",
 		},
 		{
-			name: "attention with dropout is refused",
+			name: "grouped-query attention repeats k and v over the query heads after the causal mask",
 			graph: `
-in q f32[1,2,4,8]
-o = aten.scaled_dot_product_attention.default(query=q, key=q, value=q, dropout_p=0.5) -> f32[1,2,4,8]
+in q f32[1,4,3,8]
+in k f32[1,2,5,8]
+in v f32[1,2,5,8]
+o = aten.scaled_dot_product_attention.default(query=q, key=k, value=v, is_causal=true, enable_gqa=true) -> f32[1,4,3,8]
 out o`,
-			err: "attention with dropout is not decomposed yet",
+			want: "mul: aten.mul.Scalar(self=q other=0.5946035575013605)\nfull: aten.full.default(size=[3 5] fill_value=true dtype=11 layout= device= pin_memory=false)\narange: aten.arange.start_step(start=0 end=5 step=1 layout= device= pin_memory=false)\n" +
+				"unsqueeze: aten.unsqueeze_copy.default(self=arange dim=-2)\narange_1: aten.arange.start_step(start=0 end=3 step=1 layout= device= pin_memory=false)\nunsqueeze_1: aten.unsqueeze_copy.default(self=arange_1 dim=-1)\n" +
+				"sub: aten.sub.Tensor(self=unsqueeze other=unsqueeze_1)\nle: aten.le.Scalar(self=sub other=0)\nlogical_and: aten.logical_and.default(self=le other=full)\n" +
+				"scalar_tensor: aten.scalar_tensor.default(s=-Inf dtype=6 device=)\nscalar_tensor_1: aten.scalar_tensor.default(s=0 dtype=6 layout= device=)\nwhere: aten.where.self(condition=logical_and self=scalar_tensor_1 other=scalar_tensor)\n" +
+				"unsqueeze_2: aten.unsqueeze_copy.default(self=k dim=2)\nexpand: aten.expand_copy.default(self=unsqueeze_2 size=[1 2 2 5 8])\nclone: dim_order_ops._clone_dim_order.default(self=expand dim_order=[0 1 2 3 4])\n" +
+				"view: aten.view_copy.default(self=clone size=[1 4 5 8])\nunsqueeze_3: aten.unsqueeze_copy.default(self=v dim=2)\nexpand_1: aten.expand_copy.default(self=unsqueeze_3 size=[1 2 2 5 8])\n" +
+				"clone_1: dim_order_ops._clone_dim_order.default(self=expand_1 dim_order=[0 1 2 3 4])\nview_1: aten.view_copy.default(self=clone_1 size=[1 4 5 8])\npermute: aten.permute_copy.default(self=view dims=[0 1 3 2])\n" +
+				"mul_1: aten.mul.Scalar(self=permute other=0.5946035575013605)\nexpand_2: aten.expand_copy.default(self=mul size=[1 4 3 8])\nview_2: aten.view_copy.default(self=expand_2 size=[4 3 8])\n" +
+				"expand_3: aten.expand_copy.default(self=mul_1 size=[1 4 8 5])\nview_3: aten.view_copy.default(self=expand_3 size=[4 8 5])\nbmm: aten.bmm.default(self=view_2 mat2=view_3)\n" +
+				"view_4: aten.view_copy.default(self=bmm size=[1 4 3 5])\nadd: aten.add.Tensor(self=view_4 other=where)\n_softmax: aten._softmax.default(self=add dim=-1 half_to_float=false)\n" +
+				"eq: aten.eq.Scalar(self=add other=-Inf)\nlogical_not: aten.logical_not.default(self=eq)\nany: aten.any.dim(self=logical_not dim=-1 keepdim=true)\n" +
+				"logical_not_1: aten.logical_not.default(self=any)\nfull_like: aten.full_like.default(self=_softmax fill_value=0 pin_memory=false memory_format=)\nwhere_1: aten.where.self(condition=logical_not_1 self=full_like other=_softmax)\n" +
+				"expand_4: aten.expand_copy.default(self=where_1 size=[1 4 3 5])\nview_5: aten.view_copy.default(self=expand_4 size=[4 3 5])\nexpand_5: aten.expand_copy.default(self=view_1 size=[1 4 5 8])\n" +
+				"view_6: aten.view_copy.default(self=expand_5 size=[4 5 8])\nbmm_1: aten.bmm.default(self=view_5 mat2=view_6)\nview_7: aten.view_copy.default(self=bmm_1 size=[1 4 3 8])\n" +
+				"permute_1: aten.permute_copy.default(self=view_7 dims=[2 0 1 3])\nclone_2: dim_order_ops._clone_dim_order.default(self=permute_1 dim_order=[0 1 2 3])\npermute_2: aten.permute_copy.default(self=clone_2 dims=[1 2 0 3])\n" +
+				"| permute_2",
 		},
 		{
 			name: "operators a partitioner keeps whole stay; others with no decomposition are named",
@@ -354,7 +416,7 @@ out n`,
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := show(g); got != tc.want {
+			if got := show(g); anonymous(got) != anonymous(tc.want) {
 				t.Errorf("\n got %s\nwant %s", got, tc.want)
 			}
 			for _, in := range g.Inputs {

@@ -20,8 +20,10 @@ var edgeDialectOps = map[string]bool{
 	"dim_order_ops._clone_dim_order.default":   true,
 	"dim_order_ops._empty_dim_order.default":   true,
 	// Runtime assertions a decomposition adds (one_hot's class checks) stay in the Edge graph.
-	"aten._assert_async.msg":   true,
-	"executorch_call_delegate": true,
+	"aten._assert_async.msg": true,
+	// The Edge verifier's exceptions to core ATen (EXIRATenDialectVerifier).
+	"aten._upsample_bilinear2d_aa.default": true,
+	"executorch_call_delegate":             true,
 }
 
 // IsEdgeOp reports whether target belongs to the Edge dialect: a core ATen operator, the _copy

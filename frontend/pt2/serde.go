@@ -53,6 +53,33 @@ type namedArgument struct {
 	Kind int      `json:"kind"` // 1 positional, 2 keyword
 }
 
+// serdeFloat is a float as torch.export's serialiser writes it: a JSON number, or the strings
+// "Infinity", "-Infinity" and "NaN" for the values JSON cannot spell (masked_fill with -inf).
+type serdeFloat float64
+
+func (f *serdeFloat) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		switch s {
+		case "Infinity":
+			*f = serdeFloat(math.Inf(1))
+		case "-Infinity":
+			*f = serdeFloat(math.Inf(-1))
+		case "NaN":
+			*f = serdeFloat(math.NaN())
+		default:
+			return fmt.Errorf("float %q", s)
+		}
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = serdeFloat(v)
+	return nil
+}
+
 type tensorArg struct {
 	Name string `json:"name"`
 }
@@ -67,28 +94,6 @@ type symArg struct {
 type optTensorArg struct {
 	AsTensor *tensorArg `json:"as_tensor"`
 	AsNone   *bool      `json:"as_none"`
-}
-
-// serdeFloat is a float as torch's serializer writes it: a JSON number, or the strings
-// "Infinity", "-Infinity" and "NaN" for the values JSON has no number for.
-type serdeFloat float64
-
-func (f *serdeFloat) UnmarshalJSON(b []byte) error {
-	switch string(b) {
-	case `"Infinity"`:
-		*f = serdeFloat(math.Inf(1))
-	case `"-Infinity"`:
-		*f = serdeFloat(math.Inf(-1))
-	case `"NaN"`:
-		*f = serdeFloat(math.NaN())
-	default:
-		var v float64
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*f = serdeFloat(v)
-	}
-	return nil
 }
 
 // argument is serde's Argument union: exactly one field is set.
