@@ -29,12 +29,18 @@ func lowerZoo(t *testing.T, m zoo.Model) ([]byte, *partition.Plan) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := pt2.Open(m.PT2)
+	return lowerFile(t, m.PT2, lower.Options{
+		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
+}
+
+// lowerFile lowers a .pt2 with opts to .pte bytes, failing the test on any error.
+func lowerFile(t *testing.T, path string, opts lower.Options) ([]byte, *partition.Plan) {
+	t.Helper()
+	prog, err := pt2.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{
-		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
-	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
@@ -29,22 +28,7 @@ func TestCloneChannelsLast(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, parts := range [][]partition.Partitioner{nil, {&xnnpack.Partitioner{}}} {
-		prog, err := pt2.Open("../testdata/decomp/cases/nn.clone_channels_last.pt2")
-		if err != nil {
-			t.Fatal(err)
-		}
-		edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: parts})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := lower.ToExecuTorch(edge.Plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := pte.Write(c, pte.DefaultWriteOptions)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data, _ := lowerFile(t, "../testdata/decomp/cases/nn.clone_channels_last.pt2", lower.Options{Partitioners: parts})
 		f, err := pte.Parse(data)
 		if err != nil {
 			t.Fatal(err)

@@ -288,8 +288,8 @@ func init() {
 		"aten.split_copy.Tensor")
 	registerInfer(inferUnbind, "aten.unbind.int", "aten.unbind_copy.int")
 	registerInfer(inferRepeat, "aten.repeat.default")
-	registerInfer(inferConstantPad, "aten.constant_pad_nd.default")
-	registerInfer(inferPad, "aten.reflection_pad1d.default", "aten.reflection_pad2d.default", "aten.reflection_pad3d.default",
+	registerInfer(inferPadding("pad"), "aten.constant_pad_nd.default")
+	registerInfer(inferPadding("padding"), "aten.reflection_pad1d.default", "aten.reflection_pad2d.default", "aten.reflection_pad3d.default",
 		"aten.replication_pad1d.default", "aten.replication_pad2d.default", "aten.replication_pad3d.default")
 	registerInfer(inferIndex, "aten.index.Tensor", "aten._unsafe_index.Tensor")
 	registerInfer(inferIndexSelect, "aten.index_select.default")
@@ -975,28 +975,19 @@ func padded(sizes []ir.Dim, pad []int64) ([]ir.Dim, error) {
 	return out, nil
 }
 
-func inferConstantPad(n *ir.Node) ([]*ir.TensorMeta, error) {
-	m, err := argMeta(n, "self")
-	if err != nil {
-		return nil, err
+// inferPadding sizes a padding operator whose pad list is the argument name.
+func inferPadding(name string) inferFn {
+	return func(n *ir.Node) ([]*ir.TensorMeta, error) {
+		m, err := argMeta(n, "self")
+		if err != nil {
+			return nil, err
+		}
+		out, err := padded(m.Sizes, n.IntsArg(name, nil))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n.Target, err)
+		}
+		return one(metaOf(m.DType, out)), nil
 	}
-	out, err := padded(m.Sizes, n.IntsArg("pad", nil))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", n.Target, err)
-	}
-	return one(metaOf(m.DType, out)), nil
-}
-
-func inferPad(n *ir.Node) ([]*ir.TensorMeta, error) {
-	m, err := argMeta(n, "self")
-	if err != nil {
-		return nil, err
-	}
-	out, err := padded(m.Sizes, n.IntsArg("padding", nil))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", n.Target, err)
-	}
-	return one(metaOf(m.DType, out)), nil
 }
 
 // inferIndex is advanced indexing: the index tensors broadcast together; their shape replaces

@@ -15,7 +15,7 @@ func init() {
 	registerInfer(sameAs("self"), "aten._prelu_kernel.default")
 	registerInfer(inferGridSampler, "aten.grid_sampler_2d.default")
 	registerInfer(inferLinear, "aten.linear.default")
-	registerInfer(inferConstantPad, "aten.pad.default")        // every mode pads the last dims alike
+	registerInfer(inferPadding("pad"), "aten.pad.default")     // every mode pads the last dims alike
 	registerInfer(func(n *ir.Node) ([]*ir.TensorMeta, error) { // native_dropout: the output and its keep mask
 		m, err := argMeta(n, "input")
 		if err != nil {
