@@ -279,7 +279,7 @@ func decodeQuant(q *schema.XNNQuantizedTensorValue) *QuantParams {
 
 func decodeNode(xn *schema.XNode) Node {
 	n := Node{Op: xn.XnodeUnionType(), DebugHandle: xn.DebugHandle(), OutputMin: float32(math.Inf(-1)), OutputMax: float32(math.Inf(1))}
-	if mm := xn.OutputMinMax(nil); mm != nil {
+	if mm := xn.OutputMinMax(nil); mm != nil && takesOutputRange[n.Op] {
 		n.OutputMin, n.OutputMax = mm.OutputMin(), mm.OutputMax()
 	}
 	var tab flatbuffers.Table
@@ -374,6 +374,15 @@ func decodeNode(xn *schema.XNode) Node {
 		n.Outputs, n.Flags = []uint32{t.OutputId()}, t.Flags()
 	}
 	return n
+}
+
+// takesOutputRange lists the node types whose output_min_max the official runtime applies; it
+// ignores the field on every other node (a PReLU, a softmax), and so does etgo.
+var takesOutputRange = map[schema.XNodeUnion]bool{
+	schema.XNodeUnionXNNFullyConnected: true, schema.XNodeUnionXNNConv2d: true, schema.XNodeUnionXNNDepthwiseConv2d: true,
+	schema.XNodeUnionXNNConvTranspose2d: true, schema.XNodeUnionXNNAvgPooling2d: true, schema.XNodeUnionXNNMaxPooling2d: true,
+	schema.XNodeUnionXNNGlobalAvgPooling2d: true, schema.XNodeUnionXNNClamp: true, schema.XNodeUnionXNNAdd: true,
+	schema.XNodeUnionXNNSubtract: true, schema.XNodeUnionXNNMultiply: true, schema.XNodeUnionXNNDiv: true,
 }
 
 // tableOf returns the table a node tag is stored in (nil for an unknown tag).

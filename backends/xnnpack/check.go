@@ -262,6 +262,13 @@ func (g *Graph) inferShapes(order []int, inputDims func(i int) []int) ([][]int, 
 				in[j] = shapes[index[id]]
 			}
 		}
+		if n.Op == schema.XNodeUnionXNNGlobalAvgPooling2d {
+			// XNNPACK picks the axes it averages (the two before the last) from the rank its
+			// input is declared with, not the rank it gets.
+			if d := g.Values[index[n.Inputs[0]]].Dims; len(d) != 4 {
+				return nil, nodeErr(k, n, "input value %d is declared %d-d %v; global pooling averages H and W of a 4-d NHWC value", n.Inputs[0], len(d), d)
+			}
+		}
 		outs, err := inferNode(n, in)
 		if err != nil {
 			return nil, nodeErr(k, n, "%v", err)
@@ -305,9 +312,11 @@ func inferNode(n *Node, in [][]int) ([][]int, error) {
 		}
 		return [][]int{d}, nil
 	case schema.XNodeUnionXNNPReLU:
-		d, err := broadcastDims(x, in[1])
-		if err != nil || !equalDims(d, x) || numel(in[1]) == 0 || numel(x)%numel(in[1]) != 0 {
-			return nil, fmt.Errorf("slope of shape %v does not broadcast over the input's %v", in[1], x)
+		// The slope broadcasts as a block of the input's trailing dims (one value, one per
+		// channel, or one per element), which is how the kernel indexes it.
+		s := in[1]
+		if inner := trailingBroadcast(s, x); numel(s) != 1 && (inner == 0 || inner != numel(s)) {
+			return nil, fmt.Errorf("slope of shape %v does not broadcast over the input's %v as its trailing dims", s, x)
 		}
 		return [][]int{x}, nil
 	case schema.XNodeUnionXNNSoftmax:
