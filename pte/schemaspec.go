@@ -66,3 +66,8 @@ var (
 		fb.Ref("constant_segment", specSubsegmentOffsets), fb.VecTable("mutable_data_segments", specSubsegmentOffsets),
 		fb.VecTable("named_data", specNamedData))
 )
+
+// SchemaSpec is the verifier's description of program.fbs (the Program root table), for etgo's
+// own tools that walk a file's fields (the delegate-blob mutation campaign). Callers must not
+// modify it.
+func SchemaSpec() *fb.Table { return specProgram }

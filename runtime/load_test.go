@@ -212,3 +212,42 @@ func TestMemoryLimit(t *testing.T) {
 		t.Errorf("load over the memory limit: %v", err)
 	}
 }
+
+// callsBackend records the delegate calls Init is told about.
+type callsBackend struct {
+	fakeBackend
+	calls *[][]*runtime.EValue
+}
+
+func (b callsBackend) Init(ctx *runtime.BackendInitContext, _ []byte, _ []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+	*b.calls = ctx.Calls
+	return nil, nil
+}
+
+// TestInitSeesDelegateCalls checks Init is given each call's arguments, declared: the add
+// model's delegate takes two float32[1,3,8,8] inputs and writes one output.
+func TestInitSeesDelegateCalls(t *testing.T) {
+	var calls [][]*runtime.EValue
+	reg := runtime.NewRegistry()
+	if err := reg.RegisterBackend("XnnpackBackend", callsBackend{fakeBackend{true}, &calls}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := runtime.Open(testutil.Testdata(t, "zoo", "add", "xnnpack.pte"), runtime.Options{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, err := p.LoadMethod("forward")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if len(calls) != 1 || len(calls[0]) != 3 {
+		t.Fatalf("calls %v, want one call of 3 arguments", calls)
+	}
+	for i, a := range calls[0] {
+		if a == nil || a.Tag != runtime.TagTensor || a.Tensor.ScalarType() != runtime.Float32 || len(a.Tensor.Sizes()) != 4 {
+			t.Errorf("argument %d: %v, want a 4-d float32 tensor", i, a)
+		}
+	}
+}

@@ -80,7 +80,8 @@ func (p *Program) LoadMethod(name string) (*Method, error) {
 			m.Close()
 			return nil, fmt.Errorf("method %q delegate %d (%s): %w", name, i, d.ID, err)
 		}
-		h, err := initDelegate(b, &BackendInitContext{Method: name, NamedData: p.file.NamedData}, blob, d.CompileSpecs, name, i, d.ID)
+		ctx := &BackendInitContext{Method: name, NamedData: p.file.NamedData, Calls: m.delegateCalls(plan, i)}
+		h, err := initDelegate(b, ctx, blob, d.CompileSpecs, name, i, d.ID)
 		if err != nil {
 			m.Close()
 			return nil, err
@@ -92,6 +93,28 @@ func (p *Program) LoadMethod(name string) (*Method, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// delegateCalls returns the arguments of every DelegateCall instruction calling delegate i (an
+// index outside the value table, which the program's validation refuses, gives nil).
+func (m *Method) delegateCalls(plan *pte.ExecutionPlan, i int) [][]*EValue {
+	var calls [][]*EValue
+	for _, chain := range plan.Chains {
+		for _, in := range chain.Instructions {
+			dc, ok := in.(pte.DelegateCall)
+			if !ok || int(dc.DelegateIndex) != i {
+				continue
+			}
+			args := make([]*EValue, len(dc.Args))
+			for j, k := range dc.Args {
+				if k >= 0 && int(k) < len(m.values) {
+					args[j] = &m.values[k]
+				}
+			}
+			calls = append(calls, args)
+		}
+	}
+	return calls
 }
 
 // available asks a backend whether it can run here; one that panics cannot.

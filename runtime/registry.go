@@ -58,11 +58,16 @@ type DelegateHandle any
 // CompileSpec is one backend compile option.
 type CompileSpec = pte.CompileSpec
 
-// BackendInitContext gives Init the method name and the program's named data (delegate weights
-// stored by key, e.g. XNNPACK's).
+// BackendInitContext gives Init the method name, the program's named data (delegate weights
+// stored by key, e.g. XNNPACK's) and the arguments of the delegate's calls.
 type BackendInitContext struct {
 	Method    string
 	NamedData func(key string) ([]byte, error)
+	// Calls holds, for every DelegateCall instruction of the method that calls this delegate,
+	// its arguments as the program declares them (tensors with their dtypes and declared sizes;
+	// their data is not ready yet), so Init can check its blob against what it will be called
+	// with. Nil when a backend is initialised outside a method.
+	Calls [][]*EValue
 }
 
 // BackendExecutionContext is what Execute sees besides its arguments.

@@ -41,12 +41,74 @@ func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs [
 	if err != nil {
 		return nil, err
 	}
-	p, err := newPlan(g, ctx.NamedData)
+	p, err := newPlanFor(g, ctx.NamedData, ctx.Calls)
 	if err != nil {
 		return nil, err
 	}
 	p.threads = max(b.Threads, 1)
 	return p, nil
+}
+
+// checkCalls checks the graph against the delegate's calls: every external value is an argument
+// of the right kind (a float32 tensor, int8 for qint8 codes), and the shapes propagate from the
+// call's input tensors through every node (the official runtime does the same when it executes,
+// from the tensors it is given; the program's declared sizes are those tensors' sizes, or their
+// bounds). Without calls (a blob initialised outside a method) the blob's declared input dims
+// stand in.
+func (p *plan) checkCalls(calls [][]*runtime.EValue) error {
+	if len(calls) == 0 {
+		_, err := p.g.inferShapes(p.order, func(i int) []int { return dimsOf(p.g.Values[i].Dims) })
+		return err
+	}
+	for c, args := range calls {
+		inputs := map[int][]int{}
+		for _, i := range append(slices.Clone(p.inputs), p.outputs...) {
+			v := &p.g.Values[i]
+			t, err := p.external(i, args)
+			if err != nil {
+				return fmt.Errorf("%w: call %d: %w", ErrInvalidBlob, c, err)
+			}
+			if v.IsInput() {
+				inputs[i] = p.inputDims(i, t)
+			}
+		}
+		if _, err := p.g.inferShapes(p.order, func(i int) []int { return inputs[i] }); err != nil {
+			return fmt.Errorf("%w (with the shapes of call %d's tensors)", err, c)
+		}
+	}
+	return nil
+}
+
+// inputDims is the shape graph input i takes from tensor t: its sizes, a rank-0 tensor being
+// [1] where the graph declares one dim (XNNPACK writes a scalar so).
+func (p *plan) inputDims(i int, t *runtime.Tensor) []int {
+	dims := slices.Clone(t.Sizes())
+	if len(dims) == 0 && len(p.g.Values[i].Dims) == 1 {
+		dims = []int{1}
+	}
+	return dims
+}
+
+// external returns the delegate call argument bound to external value i, checked: a tensor of
+// the dtype the graph takes, in the default dim order.
+func (p *plan) external(i int, args []*runtime.EValue) (*runtime.Tensor, error) {
+	v := &p.g.Values[i]
+	id := int(v.ExternalID)
+	if id >= len(args) || args[id] == nil || args[id].Tag != runtime.TagTensor || args[id].Tensor == nil {
+		return nil, fmt.Errorf("%w: delegate argument %d (value %d) is not a tensor (the call has %d arguments)", runtime.ErrInvalidArgument, id, v.ID, len(args))
+	}
+	t := args[id].Tensor
+	want := runtime.Float32
+	if p.quant[i] != nil {
+		want = runtime.Int8 // qint8 codes
+	}
+	if t.ScalarType() != want {
+		return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()), runtime.DTypeName(want))
+	}
+	if !t.IsContiguous() {
+		return nil, fmt.Errorf("%w: delegate argument %d has dim order %v; delegate boundaries use the default", runtime.ErrInvalidArgument, id, t.DimOrder())
+	}
+	return t, nil
 }
 
 // Execute runs a plan on the delegate call's arguments (inputs, then outputs). It checks the
@@ -97,6 +159,9 @@ type plan struct {
 	quant   []*qinfo
 	inputs  []int // value indices of external inputs
 	outputs []int
+	// order lists the nodes that run (indices into g.Nodes), in their order (Graph.schedule);
+	// steps[k] runs node order[k].
+	order   []int
 	steps   []step
 	threads int
 	// releaseAfter[k] lists the values whose last reader is node k: their memory returns to the
@@ -135,7 +200,13 @@ type step struct {
 	ownRange bool
 }
 
+// newPlan builds a plan checked against the blob's own declared input dims.
 func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
+	return newPlanFor(g, named, nil)
+}
+
+// newPlanFor builds a plan for a delegate with these calls (see checkCalls).
+func newPlanFor(g *Graph, named func(string) ([]byte, error), calls [][]*runtime.EValue) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
 		quant: make([]*qinfo, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
@@ -189,33 +260,43 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 			p.outputs = append(p.outputs, i)
 		}
 	}
+	order, err := g.schedule()
+	if err != nil {
+		return nil, err
+	}
+	// Every node's operation and datatypes are checked, as the official runtime defines every
+	// node; only the scheduled ones run, in their order.
+	steps := make([]step, len(g.Nodes))
 	for k := range g.Nodes {
 		n := &g.Nodes[k]
-		for _, id := range n.Outputs {
-			if id != invalidID && p.isConst[p.index[id]] {
-				return nil, blobErr("node %d (%s) writes into constant value %d", k, n.OpName(), id)
-			}
-		}
 		if p.touchesQuant(n) {
 			run, err := p.quantStep(k, n)
 			if err != nil {
 				return nil, err
 			}
-			p.steps = append(p.steps, step{node: n, run: run, ownRange: true})
+			steps[k] = step{node: n, run: run, ownRange: true}
 			continue
 		}
 		run, ok := ops[n.Op]
 		if !ok {
 			return nil, fmt.Errorf("%w: node %d is %s", ErrUnsupported, k, n.OpName())
 		}
-		p.steps = append(p.steps, step{node: n, run: run})
+		steps[k] = step{node: n, run: run}
+	}
+	p.order = order
+	for _, k := range order {
+		p.steps = append(p.steps, steps[k])
+	}
+	// Before fuseActivations rewires the plan's nodes: the graph is checked as written.
+	if err := p.checkCalls(calls); err != nil {
+		return nil, err
 	}
 	p.fuseActivations()
 	p.planReuse()
 	// Pack constant weights once.
 	p.packed = map[*Node][]*gemm.PackedB{}
-	for k := range g.Nodes {
-		n := &g.Nodes[k]
+	for _, s := range p.steps {
+		n := s.node
 		if len(n.Inputs) < 2 || n.Inputs[1] == invalidID || !p.isConst[p.index[n.Inputs[1]]] || p.touchesQuant(n) {
 			continue // (quantized layers read their int filters directly)
 		}
@@ -241,16 +322,16 @@ func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
 // cache, instead of a separate pass over memory (MobileNetV3's layers mostly end this way). The
 // hardswish's step becomes a no-op. Node outputs are rewired in the plan's own copy of the graph.
 func (p *plan) fuseActivations() {
-	readers := map[uint32][]int{}
-	for k, n := range p.g.Nodes {
-		for _, id := range n.Inputs {
+	readers := map[uint32][]int{} // value id -> the steps reading it
+	for k, s := range p.steps {
+		for _, id := range s.node.Inputs {
 			if id != invalidID {
 				readers[id] = append(readers[id], k)
 			}
 		}
 	}
-	for k := range p.g.Nodes {
-		n := &p.g.Nodes[k]
+	for k := range p.steps {
+		n := p.steps[k].node
 		switch n.Op {
 		case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected:
 		default:
@@ -263,7 +344,7 @@ func (p *plan) fuseActivations() {
 		if len(rs) != 1 || rs[0] <= k {
 			continue
 		}
-		h := &p.g.Nodes[rs[0]]
+		h := p.steps[rs[0]].node
 		if h.Op != schema.XNodeUnionXNNHardswish || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == invalidID ||
 			!math.IsInf(float64(h.OutputMin), -1) || !math.IsInf(float64(h.OutputMax), 1) {
 			continue
@@ -290,7 +371,8 @@ func (p *plan) planReuse() {
 		last[i] = -1
 	}
 	produced := make([]bool, len(p.vals))
-	for k, n := range p.g.Nodes {
+	for k, s := range p.steps {
+		n := s.node
 		for _, id := range n.Inputs {
 			if id != invalidID {
 				last[p.index[id]] = k
@@ -303,7 +385,7 @@ func (p *plan) planReuse() {
 			}
 		}
 	}
-	p.releaseAfter = make([][]int, len(p.g.Nodes))
+	p.releaseAfter = make([][]int, len(p.steps))
 	for i, k := range last {
 		v := &p.g.Values[i]
 		if k < 0 || !produced[i] || p.isConst[i] || v.IsInput() || v.IsOutput() {
@@ -418,8 +500,8 @@ func (g *Graph) constant(v *Value, named func(string) ([]byte, error)) ([]float3
 	for _, d := range v.Dims {
 		n *= int(d)
 	}
-	if len(raw) < 4*n {
-		return nil, blobErr("value %d: constant has %d bytes, dims %v need %d", v.ID, len(raw), v.Dims, 4*n)
+	if len(raw) != 4*n {
+		return nil, blobErr("value %d: constant has %d bytes, its dims %v of fp32 are %d", v.ID, len(raw), v.Dims, 4*n)
 	}
 	if n == 0 {
 		return nil, nil
@@ -440,38 +522,15 @@ func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Back
 // buffer is held by one value or by the pool whichever node it stopped at, and the next call
 // binds and computes every value afresh).
 func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
-	ext := func(i int) (*runtime.Tensor, error) {
-		v := &p.g.Values[i]
-		id := int(v.ExternalID)
-		if id >= len(args) || args[id] == nil || args[id].Tag != runtime.TagTensor {
-			return nil, fmt.Errorf("%w: delegate argument %d (value %d) is not a tensor (the call has %d arguments)", runtime.ErrInvalidArgument, id, v.ID, len(args))
-		}
-		t := args[id].Tensor
-		want := runtime.Float32
-		if p.quant[i] != nil {
-			want = runtime.Int8 // qint8 codes
-		}
-		if t.ScalarType() != want {
-			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()), runtime.DTypeName(want))
-		}
-		if !t.IsContiguous() {
-			return nil, fmt.Errorf("%w: delegate argument %d has dim order %v; delegate boundaries use the default", runtime.ErrInvalidArgument, id, t.DimOrder())
-		}
-		return t, nil
-	}
+	ext := func(i int) (*runtime.Tensor, error) { return p.external(i, args) }
 	for _, i := range p.inputs {
 		t, err := ext(i)
 		if err != nil {
 			return err
 		}
-		dims := slices.Clone(t.Sizes())
-		if len(dims) == 0 && len(p.g.Values[i].Dims) == 1 {
-			dims = []int{1} // XNNPACK writes a rank-0 tensor as [1]
-		}
-		if len(dims) != len(p.g.Values[i].Dims) {
-			return fmt.Errorf("%w: delegate input %d has rank %d, the graph takes %d", runtime.ErrInvalidArgument, p.g.Values[i].ExternalID, t.Dim(), len(p.g.Values[i].Dims))
-		}
-		p.vals[i].dims = dims
+		// The tensor's shape, whatever rank the graph declares: as XNNPACK reshapes its
+		// external inputs from the tensors it is given.
+		p.vals[i].dims = p.inputDims(i, t)
 		if p.quant[i] != nil {
 			// qint8 codes are held as fp32 inside the plan (see quant.go).
 			codes := runtime.Data[int8](t)
@@ -488,12 +547,12 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 	for k := range p.steps {
 		select {
 		case <-done:
-			return fmt.Errorf("stopped before node %d (%s) of %d: %w", k, p.steps[k].node.OpName(), len(p.steps), ctx.Err())
+			return fmt.Errorf("stopped before node %d (%s) of %d: %w", p.order[k], p.steps[k].node.OpName(), len(p.g.Nodes), ctx.Err())
 		default:
 		}
 		s := &p.steps[k]
 		if err := s.run(p, s.node); err != nil {
-			return fmt.Errorf("node %d (%s): %w", k, s.node.OpName(), err)
+			return fmt.Errorf("node %d (%s): %w", p.order[k], s.node.OpName(), err)
 		}
 		if !fusesClamp[s.node.Op] && !s.ownRange {
 			clampOutput(p, s.node)

@@ -157,6 +157,9 @@ func ParseBlob(blob []byte) (*Graph, error) {
 	if err := g.validate(); err != nil {
 		return nil, err
 	}
+	if _, err := g.schedule(); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -180,8 +183,10 @@ func splitBlob(b []byte) (fb, region []byte, hasHeader bool, err error) {
 		return nil, nil, false, blobErr("header: flatbuffer [%d, +%d) runs past the blob's %d bytes", fbOff, fbSize, n)
 	case cOff > n || cSize > n-cOff:
 		return nil, nil, false, blobErr("header: constant data [%d, +%d) runs past the blob's %d bytes", cOff, cSize, n)
-	case cOff < fbOff+fbSize && cSize > 0:
-		return nil, nil, false, blobErr("header: constant data at %d starts inside the flatbuffer [%d, %d)", cOff, fbOff, fbOff+fbSize)
+	case cOff < fbOff+fbSize:
+		// (Whatever its size: the official runtime requires the constant data after the
+		// flatbuffer.)
+		return nil, nil, false, blobErr("header: constant data at %d does not start after the flatbuffer [%d, %d)", cOff, fbOff, fbOff+fbSize)
 	}
 	return b[fbOff : fbOff+fbSize], b[cOff : cOff+cSize], true, nil
 }
@@ -274,7 +279,7 @@ func decodeQuant(q *schema.XNNQuantizedTensorValue) *QuantParams {
 
 func decodeNode(xn *schema.XNode) Node {
 	n := Node{Op: xn.XnodeUnionType(), DebugHandle: xn.DebugHandle(), OutputMin: float32(math.Inf(-1)), OutputMax: float32(math.Inf(1))}
-	if mm := xn.OutputMinMax(nil); mm != nil {
+	if mm := xn.OutputMinMax(nil); mm != nil && takesOutputRange[n.Op] {
 		n.OutputMin, n.OutputMax = mm.OutputMin(), mm.OutputMax()
 	}
 	var tab flatbuffers.Table
@@ -314,6 +319,11 @@ func decodeNode(xn *schema.XNode) Node {
 		n.Pool = &PoolParams{PadTop: t.PaddingTop(), PadRight: t.PaddingRight(), PadBottom: t.PaddingBottom(), PadLeft: t.PaddingLeft(),
 			PoolH: t.PoolingHeight(), PoolW: t.PoolingWidth(), StrideH: t.StrideHeight(), StrideW: t.StrideWidth(),
 			DilationH: t.DilationHeight(), DilationW: t.DilationWidth()}
+		if n.Op == schema.XNodeUnionXNNAvgPooling2d {
+			// Average pooling has no dilation: the official runtime does not read the fields
+			// (the writer leaves them 0).
+			n.Pool.DilationH, n.Pool.DilationW = 1, 1
+		}
 		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
 	case specArgMaxPool:
 		var t schema.XNNArgMaxPooling2d
@@ -366,6 +376,15 @@ func decodeNode(xn *schema.XNode) Node {
 	return n
 }
 
+// takesOutputRange lists the node types whose output_min_max the official runtime applies; it
+// ignores the field on every other node (a PReLU, a softmax), and so does etgo.
+var takesOutputRange = map[schema.XNodeUnion]bool{
+	schema.XNodeUnionXNNFullyConnected: true, schema.XNodeUnionXNNConv2d: true, schema.XNodeUnionXNNDepthwiseConv2d: true,
+	schema.XNodeUnionXNNConvTranspose2d: true, schema.XNodeUnionXNNAvgPooling2d: true, schema.XNodeUnionXNNMaxPooling2d: true,
+	schema.XNodeUnionXNNGlobalAvgPooling2d: true, schema.XNodeUnionXNNClamp: true, schema.XNodeUnionXNNAdd: true,
+	schema.XNodeUnionXNNSubtract: true, schema.XNodeUnionXNNMultiply: true, schema.XNodeUnionXNNDiv: true,
+}
+
 // tableOf returns the table a node tag is stored in (nil for an unknown tag).
 func tableOf(op schema.XNodeUnion) *fbverify.Table {
 	if op < 1 || int(op) > len(specNodeUnion.Members) {
@@ -391,8 +410,8 @@ func catInputs(op schema.XNodeUnion) int {
 func (q *QuantParams) validate(v *Value, nConst int) error {
 	switch q.Kind {
 	case schema.XNNQuantParamsPerTensorQuant:
-		if !(q.Scale > 0) || math.IsInf(float64(q.Scale), 1) {
-			return blobErr("value %d: per-tensor scale %g is not a positive finite number", v.ID, q.Scale)
+		if !normalScale(q.Scale) {
+			return blobErr("value %d: per-tensor scale %g is not a positive normal number", v.ID, q.Scale)
 		}
 	case schema.XNNQuantParamsPerChannelQuant:
 		if int(q.ChannelDim) >= len(v.Dims) {
@@ -400,11 +419,10 @@ func (q *QuantParams) validate(v *Value, nConst int) error {
 		}
 		want := v.Dims[q.ChannelDim]
 		if q.ScaleBufferIdx != 0 {
+			// (num_scales is not checked: the official runtime reads one scale per channel
+			// whatever it says; resolveQuant checks the buffer holds that many.)
 			if int(q.ScaleBufferIdx) >= nConst {
 				return blobErr("value %d: scale_buffer_idx %d out of range (the graph has %d constants)", v.ID, q.ScaleBufferIdx, nConst)
-			}
-			if q.NumScales != want {
-				return blobErr("value %d: num_scales %d, but dim %d of %v has %d channels", v.ID, q.NumScales, q.ChannelDim, v.Dims, want)
 			}
 			break
 		}
@@ -412,8 +430,8 @@ func (q *QuantParams) validate(v *Value, nConst int) error {
 			return blobErr("value %d: %d scales, but dim %d of %v has %d channels", v.ID, len(q.Scales), q.ChannelDim, v.Dims, want)
 		}
 		for c, s := range q.Scales {
-			if !(s > 0) || math.IsInf(float64(s), 1) {
-				return blobErr("value %d: scale %g of channel %d is not a positive finite number", v.ID, s, c)
+			if !normalScale(s) {
+				return blobErr("value %d: scale %g of channel %d is not a positive normal number", v.ID, s, c)
 			}
 		}
 	case schema.XNNQuantParamsPerTokenDynamicQuant, schema.XNNQuantParamsPerChannelGroupQuant:
@@ -421,6 +439,12 @@ func (q *QuantParams) validate(v *Value, nConst int) error {
 		return blobErr("value %d is quantized but has no (or unknown) quantization parameters (kind %d)", v.ID, q.Kind)
 	}
 	return nil
+}
+
+// normalScale reports whether s is a quantization scale XNNPACK accepts: positive and normal
+// (not zero, subnormal, infinite or NaN).
+func normalScale(s float32) bool {
+	return s >= math.SmallestNonzeroFloat32*(1<<23) && !math.IsInf(float64(s), 1)
 }
 
 // maxDims is XNNPACK's XNN_MAX_TENSOR_DIMS.
@@ -452,9 +476,13 @@ func (g *Graph) validate() error {
 		n := uint64(1)
 		for _, d := range v.Dims {
 			n *= uint64(d)
-			if n > 1<<40 {
-				return blobErr("value %d: dims %v are too large", v.ID, v.Dims)
+			if n > uint64(maxValueElements) && v.Flags == 0 {
+				// The official runtime plans memory for every internal value and constant from
+				// its declared dims and fails (out of memory) long before this. (A graph input's
+				// or output's shape comes from the call's tensors, whatever the blob declares.)
+				return blobErr("value %d: dims %v hold more than %d elements", v.ID, v.Dims, maxValueElements)
 			}
+			n = min(n, 1<<40)
 		}
 		if v.Flags&^(flagExternalInput|flagExternalOutput) != 0 {
 			return blobErr("value %d: unknown flags 0x%x", v.ID, v.Flags)
@@ -462,7 +490,8 @@ func (g *Graph) validate() error {
 		if v.Flags != 0 && v.ExternalID == invalidID {
 			return blobErr("value %d is external but has no external id", v.ID)
 		}
-		if v.Flags != 0 && v.ExternalID >= g.NumExterns {
+		if v.ExternalID != invalidID && v.ExternalID >= g.NumExterns {
+			// (Whatever its flags: XNNPACK places a value with an external id in that slot.)
 			return blobErr("value %d: external id %d out of range (num_externs %d)", v.ID, v.ExternalID, g.NumExterns)
 		}
 		if v.ConstantIdx != 0 && int(v.ConstantIdx) >= nConst {
@@ -481,6 +510,9 @@ func (g *Graph) validate() error {
 		n := &g.Nodes[i]
 		if tableOf(n.Op) == nil {
 			return blobErr("node %d: unknown node type %d", i, n.Op)
+		}
+		if lo, hi := n.OutputMin, n.OutputMax; lo != lo || hi != hi || lo > hi {
+			return blobErr("node %d (%s): output range [%g, %g] is not a range", i, n.OpName(), lo, hi)
 		}
 		for _, group := range [][]uint32{n.Inputs, n.Outputs} {
 			for _, id := range group {

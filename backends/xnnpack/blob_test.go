@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,9 +96,26 @@ func TestBadBlobs(t *testing.T) {
 	}
 }
 
+// internal returns a graph's first value that is neither a graph input nor an output.
+func internal(g *Graph) *Value {
+	for i := range g.Values {
+		if g.Values[i].Flags == 0 {
+			return &g.Values[i]
+		}
+	}
+	panic("no internal value")
+}
+
 // TestGraphValidation corrupts decoded graphs and checks validate names the problem.
 func TestGraphValidation(t *testing.T) {
 	blobs, _ := zooBlobs(t)
+	blob := blobs[0]
+	for _, b := range blobs { // one with a value that is neither a graph input nor an output
+		if g, err := ParseBlob(b); err == nil && slices.ContainsFunc(g.Values, func(v Value) bool { return v.Flags == 0 }) {
+			blob = b
+			break
+		}
+	}
 	for _, tc := range []struct {
 		name   string
 		mutate func(g *Graph)
@@ -106,13 +124,15 @@ func TestGraphValidation(t *testing.T) {
 		{"duplicate id", func(g *Graph) { g.Values[1].ID = g.Values[0].ID }, "appears twice"},
 		{"missing operand", func(g *Graph) { g.Nodes[0].Inputs[0] = 123456 }, "does not exist"},
 		{"too many dims", func(g *Graph) { g.Values[0].Dims = make([]uint32, 7) }, "exceed 6"},
-		{"huge dims", func(g *Graph) { g.Values[0].Dims = []uint32{1 << 30, 1 << 30} }, "too large"},
+		{"huge dims", func(g *Graph) { internal(g).Dims = []uint32{1 << 30, 1 << 30} }, "more than 268435456 elements"},
+		{"external id past num_externs", func(g *Graph) { internal(g).ExternalID = g.NumExterns }, "out of range"},
+		{"output range", func(g *Graph) { g.Nodes[0].OutputMin, g.Nodes[0].OutputMax = 1, 0 }, "is not a range"},
 		{"unknown flags", func(g *Graph) { g.Values[0].Flags = 4 }, "unknown flags"},
 		{"constant out of range", func(g *Graph) { g.Values[0].Flags, g.Values[0].ConstantIdx = 0, 999 }, "constant 999 out of range"},
 		{"too many externs", func(g *Graph) { g.NumExterns = 5000 }, "num_externs 5000"},
 		{"unknown node", func(g *Graph) { g.Nodes[0].Op = 200 }, "unknown node type 200"},
 	} {
-		g, err := ParseBlob(blobs[0])
+		g, err := ParseBlob(blob)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,18 @@
 // shape and constant reference before anything uses them, and returns errors that say what is
 // wrong and where. Unsupported node types and datatypes are refused at init, by name.
 //
+// Init refuses every blob the official runtime refuses, at load or at execute, and the blobs it
+// runs on memory nothing wrote (check.go): the nodes run in dataflow order whatever their order
+// in the file, as XNNPACK schedules them, and those no graph output depends on do not run;
+// among the rest every input must be a graph input, a constant or an earlier node's output,
+// every value is written once, never a constant or a graph input, and there is no cycle. Each
+// node's operands are then checked for the ranks and sizes its operation needs, propagating
+// shapes from the delegate call's tensors (runtime.BackendInitContext.Calls) as XNNPACK does
+// when it executes; constants must hold exactly the bytes their dims and datatype declare. A
+// refusal names the node, its operation and what is inconsistent. testdata/mutants (made by
+// tools/reference/mutate_blobs.py) records the campaign that compares these verdicts with the
+// official runtime's on thousands of corrupt blobs.
+//
 // Graphs run in fp32, or statically quantized to 8 bits (qint8 activations, qint8 or per-channel
 // qcint8 filters, int32 biases) with XNNPACK's own integer and requantization arithmetic, so the
 // results match the official runtime's bit for bit (quant.go).

@@ -77,10 +77,11 @@ func (g *Graph) resolveQuant(v *Value, named func(string) ([]byte, error)) (*qin
 			if err != nil {
 				return nil, err
 			}
-			if uint64(len(raw)) < 4*uint64(q.NumScales) {
-				return nil, blobErr("value %d: scale buffer %d has %d bytes for %d fp32 scales", v.ID, q.ScaleBufferIdx, len(raw), q.NumScales)
+			channels := v.Dims[q.ChannelDim] // (validate checked the dim exists)
+			if uint64(len(raw)) != 4*uint64(channels) {
+				return nil, blobErr("value %d: scale buffer %d has %d bytes for %d fp32 scales (one per channel of dim %d of %v)", v.ID, q.ScaleBufferIdx, len(raw), channels, q.ChannelDim, v.Dims)
 			}
-			qi.scales = make([]float32, q.NumScales)
+			qi.scales = make([]float32, channels)
 			for c := range qi.scales {
 				s := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*c:]))
 				if !(s > 0) || math.IsInf(float64(s), 1) {
@@ -110,8 +111,8 @@ func (g *Graph) quantConstant(v *Value, named func(string) ([]byte, error)) ([]i
 	if v.DType == schema.XNNDatatypexnn_datatype_qint32 || v.DType == schema.XNNDatatypexnn_datatype_qcint32 {
 		size = 4
 	}
-	if uint64(len(raw)) < size*n {
-		return nil, blobErr("value %d: constant has %d bytes, dims %v of %s need %d", v.ID, len(raw), v.Dims, v.DType, size*n)
+	if uint64(len(raw)) != size*n {
+		return nil, blobErr("value %d: constant has %d bytes, its dims %v of %s are %d", v.ID, len(raw), v.Dims, v.DType, size*n)
 	}
 	out := make([]int32, n)
 	for i := range out {

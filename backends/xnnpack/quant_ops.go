@@ -202,6 +202,11 @@ func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *
 	scale := make([]float32, oc)
 	for c := range scale {
 		scale[c] = x.scale * w.scaleAt(c) / y.scale
+		if !(scale[c] < 256) {
+			// As XNNPACK, which refuses to create such a layer.
+			return nil, fmt.Errorf("%w: %s requantization scale %g of output channel %d (input %g x filter %g / output %g) is not below 256",
+				ErrUnsupported, n.OpName(), scale[c], c, x.scale, w.scaleAt(c), y.scale)
+		}
 	}
 	lo, hi := outputRange(n, y)
 	q := &qlinear{bias: bias, w: p.vals[wi].ints, scale: scale, xzp: x.zp, yzp: y.zp, lo: lo, hi: hi, oc: oc}

@@ -264,13 +264,12 @@ func TestQuantParams(t *testing.T) {
 		want   string
 	}{
 		{"channel dim", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.ChannelDim = 9 }, "channel_dim 9 out of range"},
-		{"scale count", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.NumScales = 3 }, "num_scales 3"},
 		{"scale buffer", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.ScaleBufferIdx = 999 }, "scale_buffer_idx 999"},
 		{"inline scales", func(g *Graph) {
 			q := find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant
 			q.ScaleBufferIdx, q.Scales = 0, []float32{1}
 		}, "1 scales"},
-		{"negative scale", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Scale = -1 }, "not a positive finite"},
+		{"negative scale", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Scale = -1 }, "not a positive normal"},
 		{"no params", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Kind = schema.XNNQuantParamsNONE }, "no (or unknown) quantization"},
 	} {
 		g, err := ParseBlob(blob)

@@ -72,3 +72,7 @@ var (
 		fb.Scalar("num_externs", 4), fb.VecScalar("input_ids", 4), fb.VecScalar("output_ids", 4),
 		fb.VecTable("constant_buffer", specBuffer), fb.VecScalar("mem_buffer_sizes", 4), fb.VecTable("constant_data", specConstantData))
 )
+
+// SchemaSpec is the verifier's description of the XNNGraph flatbuffer, for etgo's own tools
+// that walk a blob's fields (the mutation campaign, internal/mutate). Callers must not modify it.
+func SchemaSpec() *fb.Table { return specGraph }

@@ -45,14 +45,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Errors say whether loading or running failed: the mutation campaign
+	// (tools/reference/mutate_blobs.py) compares that with the official runtime's verdict.
 	p, err := runtime.Open(path, runtime.Options{Registry: reg})
 	if err != nil {
-		return err
+		return fmt.Errorf("load: %w", err)
 	}
 	defer p.Close()
 	m, err := p.LoadMethod(*method)
 	if err != nil {
-		return err
+		return fmt.Errorf("load: %w", err)
 	}
 	defer m.Close()
 	var in []*runtime.EValue
@@ -69,7 +71,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	outs, err := m.Execute(context.Background(), in...)
 	if err != nil {
-		return err
+		return fmt.Errorf("execute: %w", err)
 	}
 	if *outDir != "" {
 		if err := os.MkdirAll(*outDir, 0o755); err != nil {

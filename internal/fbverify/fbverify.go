@@ -193,17 +193,17 @@ func (v *verifier) table(pos int64, spec *Table, p *pathNode, depth int) error {
 		return v.fail(p, "table at %d is outside the buffer or misaligned", pos)
 	}
 	vt := pos - int64(int32(v.u32(pos)))
-	if !v.inBounds(vt, 4) || vt%2 != 0 {
+	if !v.inBounds(vt, 2) || vt%2 != 0 {
 		return v.fail(p, "vtable at %d (table at %d) is outside the buffer or misaligned", vt, pos)
 	}
-	vtSize, tSize := int64(v.u16(vt)), int64(v.u16(vt+2))
-	if vtSize < 4 || vtSize%2 != 0 || !v.inBounds(vt, vtSize) {
+	// As flatbuffers' verifier: the vtable (of an even size) inside the buffer; the table's
+	// recorded inline size is not checked, every field present is (a vtable shorter than a
+	// slot means the field is absent).
+	vtSize := int64(v.u16(vt))
+	if vtSize%2 != 0 || !v.inBounds(vt, vtSize) {
 		return v.fail(p, "vtable at %d has bad size %d", vt, vtSize)
 	}
-	if tSize < 4 || !v.inBounds(pos, tSize) {
-		return v.fail(p, "table at %d has bad inline size %d", pos, tSize)
-	}
-	if err := v.spend(p, tSize); err != nil {
+	if err := v.spend(p, 4); err != nil {
 		return err
 	}
 	var unionTag byte
@@ -235,6 +235,11 @@ func (v *verifier) table(pos int64, spec *Table, p *pathNode, depth int) error {
 			return v.fail(fp, "field at table offset %d (width %d) is outside the buffer", fo, width)
 		}
 		at := pos + fo
+		// Like flatbuffers' verifier, a field must be aligned to its width (scalars) or to
+		// an offset's 4 bytes, relative to the buffer's start.
+		if at%width != 0 {
+			return v.fail(fp, "field at %d is not aligned to %d bytes", at, width)
+		}
 		switch f.Kind {
 		case KScalar:
 		case KUnionType:
@@ -281,10 +286,16 @@ func (v *verifier) str(at int64, p *pathNode) error {
 	if err != nil {
 		return err
 	}
+	if s%4 != 0 {
+		return v.fail(p, "string at %d is not aligned to 4 bytes", s)
+	}
 	n := int64(v.u32(s))
-	// n+1: the terminating NUL must be inside the buffer too.
+	// n+1: the terminating NUL must be inside the buffer too, and be a NUL.
 	if !v.inBounds(s+4, n+1) {
 		return v.fail(p, "string of %d bytes at %d runs past the end of the buffer", n, s)
+	}
+	if v.buf[s+4+n] != 0 {
+		return v.fail(p, "string of %d bytes at %d is not NUL-terminated", n, s)
 	}
 	return v.spend(p, n+1)
 }
@@ -293,6 +304,9 @@ func (v *verifier) vector(at int64, f Field, p *pathNode, depth int) error {
 	vec, err := v.deref(at, p)
 	if err != nil {
 		return err
+	}
+	if vec%4 != 0 {
+		return v.fail(p, "vector at %d is not aligned to 4 bytes", vec)
 	}
 	n := int64(v.u32(vec))
 	elem := int64(4)
