@@ -211,8 +211,8 @@ def _inception_v3(full):
 
 def _resnet(name):
     # Basic-block variants: channels /16; bottleneck ones (4x wider outputs) /32; the deep
-    # variants keep a third of their blocks, the others half.
-    depth = third if "101" in name or "152" in name else half
+    # variants (34 and up, but 50) keep a third of their blocks, the others half.
+    depth = third if any(n in name for n in ("34", "101", "152")) else half
     div = 16 if name in ("resnet18", "resnet34") else 32
 
     def build(full):
@@ -240,7 +240,7 @@ def _densenet(name):
         from torchvision.models.densenet import DenseNet
 
         growth, blocks, init = _DENSENET[name]
-        return randomize_norms(DenseNet(growth // 8, tuple(max(1, b // 4) for b in blocks), init // 8, 4, 0, NUM_CLASSES))
+        return randomize_norms(DenseNet(growth // 8, tuple(max(1, b // 6) for b in blocks), init // 8, 4, 0, NUM_CLASSES))
     return build
 
 
@@ -256,7 +256,7 @@ def _efficientnet(name):
 
         if name.startswith("efficientnet_b"):
             w, d = _EFFICIENTNET[name.removeprefix("efficientnet_")]
-            setting, last = E._efficientnet_conf(name, width_mult=w / 8, depth_mult=d / 4)
+            setting, last = E._efficientnet_conf(name, width_mult=w / 8, depth_mult=d / (4 if d < 1.5 else 8))
             norm = None
         else:
             base, _ = E._efficientnet_conf(name)
@@ -264,17 +264,17 @@ def _efficientnet(name):
             for c in base:
                 if isinstance(c, E.MBConvConfig):
                     setting.append(E.MBConvConfig(c.expand_ratio, c.kernel, c.stride, c.input_channels,
-                                                  c.out_channels, c.num_layers, width_mult=0.125, depth_mult=0.2))
+                                                  c.out_channels, c.num_layers, width_mult=0.125, depth_mult=0.125))
                 else:
                     setting.append(E.FusedMBConvConfig(c.expand_ratio, c.kernel, c.stride,
                                                        E._make_divisible(c.input_channels / 8, 8),
                                                        E._make_divisible(c.out_channels / 8, 8),
-                                                       math.ceil(c.num_layers / 5)))
+                                                       math.ceil(c.num_layers / 8)))
             last = 160
             norm = partial(nn.BatchNorm2d, eps=1e-03)
         m = E.EfficientNet(setting, 0.2, num_classes=NUM_CLASSES, norm_layer=norm, last_channel=last)
-        big = name in ("efficientnet_b5", "efficientnet_b6", "efficientnet_b7", "efficientnet_v2_m", "efficientnet_v2_l")
-        return randomize_norms(remap_channels(m, divide(4 if big else 2)))
+        div = 2 if name in ("efficientnet_b0", "efficientnet_b1", "efficientnet_b2", "efficientnet_v2_s") else 4
+        return randomize_norms(remap_channels(m, divide(div)))
     return build
 
 
@@ -283,16 +283,15 @@ def _maxvit(full):
         return randomize_norms(tv("maxvit_t"))
     from torchvision.models.maxvit import MaxVit
 
-    return randomize_norms(MaxVit(input_size=(64, 64), stem_channels=8, partition_size=2, block_channels=[4, 8, 16, 32],
-                                  block_layers=[1, 1, 2, 1], head_dim=4, stochastic_depth_prob=0.0, num_classes=NUM_CLASSES))
+    return randomize_norms(MaxVit(input_size=(64, 64), stem_channels=8, partition_size=2, block_channels=[4, 8, 16, 24],
+                                  block_layers=[1, 1, 1, 1], head_dim=4, stochastic_depth_prob=0.0, num_classes=NUM_CLASSES))
 
 
 def _mnasnet(name):
     def build(full):
         if full:
             return randomize_norms(tv(name))
-        div = 8 if name in ("mnasnet0_5", "mnasnet0_75") else 16
-        return randomize_norms(remap_channels(tv(name, num_classes=NUM_CLASSES), divide(div, special={1280: 64})))
+        return randomize_norms(remap_channels(tv(name, num_classes=NUM_CLASSES), divide(16, special={1280: 32})))
     return build
 
 
@@ -300,7 +299,7 @@ def _mobilenet_v2(full):
     if full:
         return randomize_norms(tv("mobilenet_v2"))
     m = tv("mobilenet_v2", num_classes=NUM_CLASSES, width_mult=0.25)
-    return randomize_norms(remap_channels(m, divide(2, special={1280: 64})))
+    return randomize_norms(remap_channels(m, divide(4, special={1280: 32})))
 
 
 def _mobilenet_v3(name):
@@ -308,7 +307,7 @@ def _mobilenet_v3(name):
         if full:
             return randomize_norms(tv(name))
         m = tv(name, num_classes=NUM_CLASSES, width_mult=0.25, reduced_tail=True)
-        return randomize_norms(remap_channels(m, divide(2)))
+        return randomize_norms(remap_channels(m, divide(4 if name == "mobilenet_v3_large" else 2)))
     return build
 
 
@@ -365,11 +364,11 @@ def _shufflenet(name):
 
 _SWIN = {  # reduced: embed dim, depths (three stages), heads, v2
     "swin_t": (8, [1, 1, 2], [1, 2, 4], False),
-    "swin_s": (8, [1, 1, 4], [1, 2, 4], False),
-    "swin_b": (12, [1, 1, 2], [2, 4, 8], False),
+    "swin_s": (8, [1, 1, 3], [1, 2, 4], False),
+    "swin_b": (8, [1, 1, 2], [2, 4, 8], False),
     "swin_v2_t": (8, [1, 1, 2], [1, 2, 4], True),
-    "swin_v2_s": (8, [1, 1, 4], [1, 2, 4], True),
-    "swin_v2_b": (12, [1, 1, 2], [2, 4, 8], True),
+    "swin_v2_s": (8, [1, 1, 3], [1, 2, 4], True),
+    "swin_v2_b": (8, [1, 1, 2], [2, 4, 8], True),
 }
 
 
@@ -406,8 +405,8 @@ def _vit(name):
     return build
 
 
-_CONVNEXT = {"convnext_tiny": ([4, 8, 16, 32], [1, 1, 3, 1]), "convnext_small": ([4, 8, 16, 32], [1, 1, 9, 1]),
-             "convnext_base": ([6, 12, 24, 48], [1, 1, 3, 1]), "convnext_large": ([8, 16, 32, 48], [1, 1, 3, 1])}
+_CONVNEXT = {"convnext_tiny": ([4, 8, 16, 32], [1, 1, 3, 1]), "convnext_small": ([4, 8, 16, 32], [1, 1, 6, 1]),
+             "convnext_base": ([6, 12, 18, 36], [1, 1, 3, 1]), "convnext_large": ([8, 16, 24, 40], [1, 1, 3, 1])}
 
 
 def _convnext(name):
@@ -439,30 +438,30 @@ def _classification_specs():
         elif name == "inception_v3":
             build, what, size, full_size = _inception_v3, "channels /32, no auxiliary head", 80, 299
         elif name.startswith(("resnet", "resnext", "wide_resnet")):
-            build, what, size = _resnet(name), "channels /16 (bottleneck variants /32), half the blocks per stage (a third for 101/152)", 32
+            build, what, size = _resnet(name), "channels /16 (bottleneck variants /32), half the blocks per stage (a third for 34/101/152)", 32
         elif name.startswith("densenet"):
-            build, what, size = _densenet(name), "growth and initial features /8, a quarter of the layers", 32
+            build, what, size = _densenet(name), "growth and initial features /8, a sixth of the layers", 32
         elif name.startswith("efficientnet"):
-            build, what, size = _efficientnet(name), "width multiplier /16 (/32 from b5 and v2_m), depth /4-/5", 32
+            build, what, size = _efficientnet(name), "width multiplier /16 (/32 from b3 and v2_m), depth /4 (/8 from b3, v2)", 32
         elif name == "maxvit_t":
-            build, what = _maxvit, "channels 4-32, partition 2, layers [1,1,2,1]"
+            build, what = _maxvit, "channels 4-24, partition 2, one layer per stage"
         elif name.startswith("mnasnet"):
-            build, what, size = _mnasnet(name), "channels /8 (/16 from 1.0), last conv 64", 32
+            build, what, size = _mnasnet(name), "channels /16, last conv 32", 32
         elif name == "mobilenet_v2":
-            build, what, size = _mobilenet_v2, "width 0.125, last conv 64", 32
+            build, what, size = _mobilenet_v2, "width 1/16, last conv 32", 32
         elif name.startswith("mobilenet_v3"):
-            build, what, size = _mobilenet_v3(name), "width 0.125, reduced tail", 32
+            build, what, size = _mobilenet_v3(name), "width 0.125 (large: 1/16), reduced tail", 32
         elif name.startswith("regnet"):
             build, what, size = _regnet(name), "first width 8, a third of the depth", 32
         elif name.startswith("shufflenet"):
             build, what, size = _shufflenet(name), "channels /8, repeats [2,4,2]", 32
         elif name.startswith("swin"):
-            build, what, size = _swin(name), "embed 8-12, three stages, patch 2, window 4, MLP ratio 2, fewer blocks", 32
+            build, what, size = _swin(name), "embed 8, three stages, patch 2, window 4, MLP ratio 2, fewer blocks (b: more heads)", 32
         elif name.startswith("vit"):
             build, what = _vit(name), "hidden 32, 2-4 layers, patch / image halved"
             size = _VIT[name][0]
         elif name.startswith("convnext"):
-            build, what, size = _convnext(name), "channels /24, fewer blocks", 32
+            build, what, size = _convnext(name), "channels /24 (about), fewer blocks", 32
         else:
             raise ValueError(f"corpus: no reduction for torchvision model {name}")
         specs.append(Spec(name, "torchvision.classification", f"torchvision {name}; reduced: {what}, {NUM_CLASSES} classes, {size}x{size}",
@@ -484,7 +483,7 @@ def _segmentation(name):
                 setattr(m.backbone, s, truncate(getattr(m.backbone, s), third(len(getattr(m.backbone, s)))))
             m = remap_channels(m, divide(32))
         else:
-            m = remap_channels(m, divide(16))
+            m = remap_channels(m, divide(32 if name.startswith("deeplab") else 16))
         return Flat(randomize_norms(m))
     return build
 
@@ -531,7 +530,7 @@ def _video_resnet(name):
         m = tv(name, num_classes=NUM_CLASSES)
         for s in ("layer1", "layer2", "layer3", "layer4"):
             setattr(m, s, truncate(getattr(m, s), 1))
-        return randomize_norms(remap_channels(m, divide(16)))
+        return randomize_norms(remap_channels(m, divide(16 if name == "mc3_18" else 32)))
     return build
 
 
@@ -563,8 +562,8 @@ def _mvit(name):
     return build
 
 
-_SWIN3D = {"swin3d_t": (8, [1, 1, 2], [1, 2, 4]), "swin3d_s": (8, [1, 1, 4], [1, 2, 4]),
-           "swin3d_b": (12, [1, 1, 2], [2, 4, 8])}
+_SWIN3D = {"swin3d_t": (8, [1, 1, 2], [1, 2, 4]), "swin3d_s": (8, [1, 1, 3], [1, 2, 4]),
+           "swin3d_b": (8, [1, 1, 2], [2, 4, 8])}
 
 
 def _swin3d(name):
@@ -645,7 +644,7 @@ def _vision_task_specs():
 
     specs = []
     for name in M.list_models(module=M.segmentation):
-        what = "channels /32, a third of the backbone's blocks" if "resnet" in name else "channels /16"
+        what = "channels /32, a third of the backbone's blocks" if "resnet" in name else "channels /32 (lraspp /16)"
         specs.append(Spec(name, "torchvision.segmentation", f"torchvision {name}; reduced: {what}, {NUM_CLASSES} classes, 64x64",
                           _segmentation(name), img(64, 224)))
     for name in M.list_models(module=M.optical_flow):
@@ -654,13 +653,13 @@ def _vision_task_specs():
                           _raft(name), lambda g, full: tuple(randn(g, 1, 3, 224, 224) if full else randn(g, 1, 3, 64, 64) for _ in range(2))))
     for name in M.list_models(module=M.video):
         if name in ("r3d_18", "mc3_18", "r2plus1d_18"):
-            build, what, inputs = _video_resnet(name), "channels /16, one block per stage", _video_inputs(4, 32)
+            build, what, inputs = _video_resnet(name), "channels /32 (mc3: /16), one block per stage", _video_inputs(4, 32)
         elif name == "s3d":
             build, what, inputs = _s3d, "channels /16, final pool 1x2x2", _video_inputs(8, 64, 16, 224)
         elif name.startswith("mvit"):
             build, what, inputs = _mvit(name), "4 blocks of 8-32 channels, 4x32x32 clips", _video_inputs(4, 32, 16, 224)
         else:
-            build, what, inputs = _swin3d(name), "embed 8-12, three stages, window 2x4x4, MLP ratio 2, fewer blocks", _video_inputs(4, 32, 16, 224)
+            build, what, inputs = _swin3d(name), "embed 8, three stages, window 2x4x4, MLP ratio 2, fewer blocks (b: more heads)", _video_inputs(4, 32, 16, 224)
         specs.append(Spec(name, "torchvision.video", f"torchvision {name}; reduced: {what}, {NUM_CLASSES} classes", build, inputs))
     for name in M.list_models(module=M.detection):
         specs.append(Spec(name, "torchvision.detection",
@@ -937,7 +936,7 @@ def _et_specs():
         Spec("et_lstm", ex, "executorch.examples.models.lstm: torch.nn.quantizable LSTM(10, 20, 2), as shipped",
              _et_lstm, lambda g, full: (randn(g, 5, 3, 10), randn(g, 2, 3, 20), randn(g, 2, 3, 20))),
         Spec("et_mv2", ex, "executorch.examples.models.mobilenet_v2 (pretrained in the example): torchvision mobilenet_v2, "
-             "random weights; reduced: width 0.125, last conv 64, 10 classes, 32x32",
+             "random weights; reduced: width 1/16, last conv 32, 10 classes, 32x32",
              _mobilenet_v2, img(32, 224)),
         Spec("et_mv3", ex, "executorch.examples.models.mobilenet_v3 (pretrained mobilenet_v3_small in the example): random weights; "
              "reduced: width 0.125, reduced tail, 10 classes, 32x32",

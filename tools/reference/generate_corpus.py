@@ -203,9 +203,24 @@ def run_official_runtime(pte: Path, inputs_dir: Path, out_dir: Path) -> dict:
     from generate_zoo import save_npys
     from run_pte import load_and_run
 
-    outs, err = load_and_run(pte, load_npys(inputs_dir, "input"))
+    # The runtime says why in its log (on fd 2), not in the exception: keep its first error line.
+    with tempfile.TemporaryFile() as logf:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(logf.fileno(), 2)
+        try:
+            outs, err = load_and_run(pte, load_npys(inputs_dir, "input"))
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        logf.seek(0)
+        log = logf.read().decode(errors="replace")
+    sys.stderr.write(log)
     if err:
-        return {"error": first_line(err)}
+        why = next((ln for ln in log.splitlines() if ln.startswith("E ")), "")
+        why = re.sub(r"^E [\d:.]+ executorch:\S+ ", "", why)
+        return {"error": first_line(err) + (f" ({why.strip()})" if why else "")}
     if out_dir.exists():
         shutil.rmtree(out_dir)
     save_npys(out_dir, "output", outs)
@@ -358,8 +373,11 @@ def plan_difference(plan: dict, official: dict) -> str:
 
 
 def etgo_message(stderr: str) -> str:
-    """etgo's error, first line, without the command and file prefixes ("etgo lower: model.pt2: ")."""
-    line = first_line(stderr)
+    """etgo's error, first line, without the command and file prefixes ("etgo lower: model.pt2: ");
+    lower -o prints its stage times to stderr before it."""
+    lines = stderr.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith(("etgo lower: ", "etgo run: "))), 0)
+    line = first_line("\n".join(lines[start:]))
     for prefix in ("etgo lower: ", "etgo run: ", "model.pt2: "):
         line = line.removeprefix(prefix)
     return line
@@ -493,15 +511,28 @@ def summarize_note(e: dict):
 # report.md
 
 
-_OP = re.compile(r"\b(aten|executorch_prim|quantized_decomposed|torchvision|dim_order_ops|aten::)[.:][\w.]+")
+_OP = re.compile(r"\b(?:aten|executorch_prim|quantized_decomposed|torchvision|dim_order_ops)(?:\.|::)[\w.]+")
 
 
 def refusal_key(note: str) -> str:
     """The operator an etgo refusal names, else the message with numbers and names masked."""
-    m = re.search(r"calls ([\w.:]+)", note) or _OP.search(note)
+    m = re.search(r"calls ([\w.:]+?),", note)
     if m:
-        return m.group(1) if m.lastindex else m.group(0)
+        return m.group(1)
+    m = _OP.search(note)
+    if m:
+        return m.group(0).rstrip(".")
     return re.sub(r"\([^)]*\)|\d+", "…", note)[:120]
+
+
+def refusal_kind(note: str) -> str:
+    if "no decomposition" in note:
+        return "a decomposition (to Edge)"
+    if "no visitor" in note or "not supported in XNNPACK" in note:
+        return "an XNNPACK node for a claimed operator (preprocess)"
+    if "kernel" in note:
+        return "a portable kernel"
+    return note.split(":")[0][:60]
 
 
 def write_markdown(out: Path, report: dict):
@@ -526,15 +557,17 @@ def write_markdown(out: Path, report: dict):
         label = "**all**" if src == "all" else f"`{src}`"
         lines.append(f"| {label} | {len(ms)} | {sum(1 for m in ms if m.get('committed'))} | " + " | ".join(cells) + " |")
 
-    refusals: dict[str, list[str]] = {}
+    refusals: dict[tuple[str, str], list[str]] = {}
     for m in models:
         if m.get("etgo_lowers") is False:
-            refusals.setdefault(refusal_key(m.get("etgo_error", "")), []).append(m["name"])
+            note = m.get("etgo_error", "")
+            refusals.setdefault((refusal_key(note), refusal_kind(note)), []).append(m["name"])
     lines += ["", "## etgo's refusals, by the operator they name", "",
-              "What `etgo lower` stops at, most models first: the decompositions and kernels that would unblock the most.", "",
-              "| operator | models | which |", "|---|---|---|"]
-    for k, names in sorted(refusals.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        lines.append(f"| `{k}` | {len(names)} | {', '.join(names)} |")
+              "What `etgo lower` stops at (the first refusal only: a model may need more), most models first: "
+              "the decompositions, XNNPACK visitors and kernels that would unblock the most.", "",
+              "| operator | what etgo lacks | models | which |", "|---|---|---|---|"]
+    for (k, kind), names in sorted(refusals.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        lines.append(f"| `{k}` | {kind} | {len(names)} | {', '.join(names)} |")
 
     other: dict[str, list[str]] = {}
     for m in models:
