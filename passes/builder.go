@@ -67,6 +67,10 @@ func (b *Builder) CallN(target string, args ...ir.Arg) []*ir.Value {
 		b.Fail("%w", err)
 		return nil
 	}
+	if len(metas) == 0 {
+		b.Fail("%s returns no results here (an empty split or unbind)", target)
+		return nil
+	}
 	base := b.at.Name + "_" + opBase(target)
 	node.Outputs = make([]*ir.Value, len(metas))
 	for i, m := range metas {

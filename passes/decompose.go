@@ -77,12 +77,19 @@ func (d Decompose) Run(g *ir.Graph) (string, error) {
 				return "", fmt.Errorf("node %s (%s): decompositions still produce it after %d rounds", n.Name, n.Target, round)
 			}
 			target := n.Target
-			var err error
-			if old {
-				err = fn(g, n, st)
-			} else {
-				err = r(newBuilder(g, n, st), n)
-			}
+			err := func() (err error) {
+				// A rule that trips over a graph it did not expect must not take the caller
+				// down: its panic becomes this node's error.
+				defer func() {
+					if p := recover(); p != nil {
+						err = fmt.Errorf("decomposition failed: %v", p)
+					}
+				}()
+				if old {
+					return fn(g, n, st)
+				}
+				return r(newBuilder(g, n, st), n)
+			}()
 			if err != nil {
 				return "", fmt.Errorf("node %s (%s): %w", n.Name, target, err)
 			}
