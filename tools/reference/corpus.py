@@ -186,7 +186,7 @@ def _vgg(name):
     def build(full):
         if full:
             return randomize_norms(tv(name))
-        m = remap_channels(tv(name, num_classes=NUM_CLASSES, init_weights=False), divide(32, special={4096: 32}))
+        m = remap_channels(tv(name, num_classes=NUM_CLASSES, init_weights=False), divide(64, special={4096: 32}))
         return randomize_norms(m)
     return build
 
@@ -213,7 +213,7 @@ def _resnet(name):
     # Basic-block variants: channels /16; bottleneck ones (4x wider outputs) /32; the deep
     # variants (34 and up, but 50) keep a third of their blocks, the others half.
     depth = third if any(n in name for n in ("34", "101", "152")) else half
-    div = 16 if name in ("resnet18", "resnet34") else 32
+    div = 16 if name in ("resnet18", "resnet34") else 64 if name.startswith("wide") else 32
 
     def build(full):
         if full:
@@ -283,8 +283,8 @@ def _maxvit(full):
         return randomize_norms(tv("maxvit_t"))
     from torchvision.models.maxvit import MaxVit
 
-    return randomize_norms(MaxVit(input_size=(64, 64), stem_channels=8, partition_size=2, block_channels=[4, 8, 16, 24],
-                                  block_layers=[1, 1, 1, 1], head_dim=4, stochastic_depth_prob=0.0, num_classes=NUM_CLASSES))
+    return randomize_norms(MaxVit(input_size=(64, 64), stem_channels=8, partition_size=2, block_channels=[4, 8, 16],
+                                  block_layers=[1, 1, 1], head_dim=4, stochastic_depth_prob=0.0, num_classes=NUM_CLASSES))
 
 
 def _mnasnet(name):
@@ -357,18 +357,19 @@ def _shufflenet(name):
         from torchvision.models.shufflenetv2 import ShuffleNetV2
 
         ch = _SHUFFLENET[name]
-        even = lambda c: max(2, c // 8 // 2 * 2)  # noqa: E731  (branches split channels in two)
-        return randomize_norms(ShuffleNetV2([2, 4, 2], [8] + [even(c) for c in ch[1:4]] + [ch[4] // 8], NUM_CLASSES))
+        div = 16 if name in ("shufflenet_v2_x1_5", "shufflenet_v2_x2_0") else 8
+        even = lambda c: max(2, c // div // 2 * 2)  # noqa: E731  (branches split channels in two)
+        return randomize_norms(ShuffleNetV2([2, 4, 2], [8] + [even(c) for c in ch[1:4]] + [ch[4] // 16], NUM_CLASSES))
     return build
 
 
 _SWIN = {  # reduced: embed dim, depths (three stages), heads, v2
-    "swin_t": (8, [1, 1, 2], [1, 2, 4], False),
-    "swin_s": (8, [1, 1, 3], [1, 2, 4], False),
-    "swin_b": (8, [1, 1, 2], [2, 4, 8], False),
-    "swin_v2_t": (8, [1, 1, 2], [1, 2, 4], True),
-    "swin_v2_s": (8, [1, 1, 3], [1, 2, 4], True),
-    "swin_v2_b": (8, [1, 1, 2], [2, 4, 8], True),
+    "swin_t": (8, [1, 1, 1], [1, 2, 4], False),
+    "swin_s": (8, [1, 1, 2], [1, 2, 4], False),
+    "swin_b": (8, [1, 1, 1], [2, 4, 8], False),
+    "swin_v2_t": (8, [1, 1, 1], [1, 2, 4], True),
+    "swin_v2_s": (8, [1, 1, 2], [1, 2, 4], True),
+    "swin_v2_b": (8, [1, 1, 1], [2, 4, 8], True),
 }
 
 
@@ -387,9 +388,9 @@ def _swin(name):
 
 _VIT = {  # reduced: image, patch, layers, heads, hidden, mlp; full input size
     "vit_b_16": (32, 8, 2, 2, 32, 64, 224),
-    "vit_b_32": (32, 16, 2, 2, 32, 64, 224),
+    "vit_b_32": (32, 16, 2, 2, 16, 32, 224),
     "vit_l_16": (32, 8, 3, 4, 32, 64, 224),
-    "vit_l_32": (32, 16, 3, 4, 32, 64, 224),
+    "vit_l_32": (32, 16, 3, 4, 16, 32, 224),
     "vit_h_14": (28, 7, 4, 4, 32, 64, 224),
 }
 
@@ -406,7 +407,7 @@ def _vit(name):
 
 
 _CONVNEXT = {"convnext_tiny": ([4, 8, 16, 32], [1, 1, 3, 1]), "convnext_small": ([4, 8, 16, 32], [1, 1, 6, 1]),
-             "convnext_base": ([6, 12, 18, 36], [1, 1, 3, 1]), "convnext_large": ([8, 16, 24, 40], [1, 1, 3, 1])}
+             "convnext_base": ([6, 12, 18, 28], [1, 1, 3, 1]), "convnext_large": ([8, 12, 24, 32], [1, 1, 3, 1])}
 
 
 def _convnext(name):
@@ -430,21 +431,21 @@ def _classification_specs():
         if name == "alexnet":
             build, what = _alexnet, "channels /16, classifier 32 wide"
         elif name.startswith("vgg"):
-            build, what, size = _vgg(name), "channels /32, classifier 32 wide", 32
+            build, what, size = _vgg(name), "channels /64, classifier 32 wide", 32
         elif name.startswith("squeezenet"):
-            build, what = _squeezenet(name), "channels /16"
+            build, what, size = _squeezenet(name), "channels /16", 32
         elif name == "googlenet":
-            build, what = _googlenet, "channels /16, no auxiliary heads"
+            build, what, size = _googlenet, "channels /16, no auxiliary heads", 32
         elif name == "inception_v3":
             build, what, size, full_size = _inception_v3, "channels /32, no auxiliary head", 80, 299
         elif name.startswith(("resnet", "resnext", "wide_resnet")):
-            build, what, size = _resnet(name), "channels /16 (bottleneck variants /32), half the blocks per stage (a third for 34/101/152)", 32
+            build, what, size = _resnet(name), "channels /16 (bottleneck variants /32, wide /64), half the blocks per stage (a third for 34/101/152)", 32
         elif name.startswith("densenet"):
             build, what, size = _densenet(name), "growth and initial features /8, a sixth of the layers", 32
         elif name.startswith("efficientnet"):
             build, what, size = _efficientnet(name), "width multiplier /16 (/32 from b3 and v2_m), depth /4 (/8 from b3, v2)", 32
         elif name == "maxvit_t":
-            build, what = _maxvit, "channels 4-24, partition 2, one layer per stage"
+            build, what = _maxvit, "three stages of 4-16 channels, partition 2, one layer each"
         elif name.startswith("mnasnet"):
             build, what, size = _mnasnet(name), "channels /16, last conv 32", 32
         elif name == "mobilenet_v2":
@@ -454,11 +455,11 @@ def _classification_specs():
         elif name.startswith("regnet"):
             build, what, size = _regnet(name), "first width 8, a third of the depth", 32
         elif name.startswith("shufflenet"):
-            build, what, size = _shufflenet(name), "channels /8, repeats [2,4,2]", 32
+            build, what, size = _shufflenet(name), "channels /8 (x1.5, x2: /16; last conv /16), repeats [2,4,2]", 32
         elif name.startswith("swin"):
             build, what, size = _swin(name), "embed 8, three stages, patch 2, window 4, MLP ratio 2, fewer blocks (b: more heads)", 32
         elif name.startswith("vit"):
-            build, what = _vit(name), "hidden 32, 2-4 layers, patch / image halved"
+            build, what = _vit(name), "hidden 32 (patch-32 variants 16), 2-4 layers, patch / image halved"
             size = _VIT[name][0]
         elif name.startswith("convnext"):
             build, what, size = _convnext(name), "channels /24 (about), fewer blocks", 32
@@ -503,13 +504,13 @@ def _raft(name):
         from torchvision.models.optical_flow import raft as R
 
         if name == "raft_large":
-            m = R._raft(feature_encoder_layers=(8, 8, 12, 16, 32), feature_encoder_block=R.ResidualBlock,
-                        feature_encoder_norm_layer=R.InstanceNorm2d, context_encoder_layers=(8, 8, 12, 16, 32),
+            m = R._raft(feature_encoder_layers=(4, 4, 8, 8, 16), feature_encoder_block=R.ResidualBlock,
+                        feature_encoder_norm_layer=R.InstanceNorm2d, context_encoder_layers=(4, 4, 8, 8, 16),
                         context_encoder_block=R.ResidualBlock, context_encoder_norm_layer=R.BatchNorm2d,
-                        corr_block_num_levels=2, corr_block_radius=2, motion_encoder_corr_layers=(32, 24),
-                        motion_encoder_flow_layers=(16, 8), motion_encoder_out_channels=16,
-                        recurrent_block_hidden_state_size=16, recurrent_block_kernel_size=((1, 5), (5, 1)),
-                        recurrent_block_padding=((0, 2), (2, 0)), flow_head_hidden_size=16, use_mask_predictor=True)
+                        corr_block_num_levels=2, corr_block_radius=2, motion_encoder_corr_layers=(16, 12),
+                        motion_encoder_flow_layers=(8, 4), motion_encoder_out_channels=8,
+                        recurrent_block_hidden_state_size=8, recurrent_block_kernel_size=((1, 5), (5, 1)),
+                        recurrent_block_padding=((0, 2), (2, 0)), flow_head_hidden_size=8, use_mask_predictor=True)
         else:
             m = R._raft(feature_encoder_layers=(8, 8, 12, 16, 24), feature_encoder_block=R.BottleneckBlock,
                         feature_encoder_norm_layer=R.InstanceNorm2d, context_encoder_layers=(8, 8, 12, 16, 32),
@@ -519,7 +520,7 @@ def _raft(name):
                         recurrent_block_hidden_state_size=12, recurrent_block_kernel_size=(3,),
                         recurrent_block_padding=(1,), flow_head_hidden_size=16, use_mask_predictor=False)
         # The upsampling mask predictor's 256-wide hidden layer shrinks too.
-        return Raft(randomize_norms(remap_channels(m, divide(1, special={256: 16}))), 2)
+        return Raft(randomize_norms(remap_channels(m, divide(1, special={256: 8}))), 2)
     return build
 
 
@@ -538,7 +539,7 @@ def _s3d(full):
     if full:
         return randomize_norms(tv("s3d"))
     m = remap_channels(tv("s3d", num_classes=NUM_CLASSES), divide(16))
-    m.avgpool = nn.AvgPool3d(kernel_size=(1, 2, 2), stride=1)  # the 2x7x7 pool needs 16x224x224 inputs
+    m.avgpool = nn.AvgPool3d(kernel_size=(1, 1, 1), stride=1)  # the 2x7x7 pool needs 16x224x224 inputs
     return randomize_norms(m)
 
 
@@ -562,8 +563,8 @@ def _mvit(name):
     return build
 
 
-_SWIN3D = {"swin3d_t": (8, [1, 1, 2], [1, 2, 4]), "swin3d_s": (8, [1, 1, 3], [1, 2, 4]),
-           "swin3d_b": (8, [1, 1, 2], [2, 4, 8])}
+_SWIN3D = {"swin3d_t": (8, [1, 1, 1], [1, 2, 4]), "swin3d_s": (8, [1, 1, 2], [1, 2, 4]),
+           "swin3d_b": (8, [1, 1, 1], [2, 4, 8])}
 
 
 def _swin3d(name):
@@ -645,17 +646,17 @@ def _vision_task_specs():
     specs = []
     for name in M.list_models(module=M.segmentation):
         what = "channels /32, a third of the backbone's blocks" if "resnet" in name else "channels /32 (lraspp /16)"
-        specs.append(Spec(name, "torchvision.segmentation", f"torchvision {name}; reduced: {what}, {NUM_CLASSES} classes, 64x64",
-                          _segmentation(name), img(64, 224)))
+        specs.append(Spec(name, "torchvision.segmentation", f"torchvision {name}; reduced: {what}, {NUM_CLASSES} classes, 32x32",
+                          _segmentation(name), img(32, 224)))
     for name in M.list_models(module=M.optical_flow):
         specs.append(Spec(name, "torchvision.optical_flow",
-                          f"torchvision {name}; reduced: channels 8-32, 2 correlation levels of radius 2, 2 flow updates, 64x64 pairs",
-                          _raft(name), lambda g, full: tuple(randn(g, 1, 3, 224, 224) if full else randn(g, 1, 3, 64, 64) for _ in range(2))))
+                          f"torchvision {name}; reduced: channels 4-32, 2 correlation levels of radius 2, 2 flow updates, 32x32 pairs",
+                          _raft(name), lambda g, full: tuple(randn(g, 1, 3, 224, 224) if full else randn(g, 1, 3, 32, 32) for _ in range(2))))
     for name in M.list_models(module=M.video):
         if name in ("r3d_18", "mc3_18", "r2plus1d_18"):
             build, what, inputs = _video_resnet(name), "channels /32 (mc3: /16), one block per stage", _video_inputs(4, 32)
         elif name == "s3d":
-            build, what, inputs = _s3d, "channels /16, final pool 1x2x2", _video_inputs(8, 64, 16, 224)
+            build, what, inputs = _s3d, "channels /16, 8x32x32 clips, final pool 1x1x1", _video_inputs(8, 32, 16, 224)
         elif name.startswith("mvit"):
             build, what, inputs = _mvit(name), "4 blocks of 8-32 channels, 4x32x32 clips", _video_inputs(4, 32, 16, 224)
         else:
@@ -668,8 +669,8 @@ def _vision_task_specs():
     for name in _DENSE:
         specs.append(Spec(f"{name}_dense", "torchvision.detection",
                           f"torchvision {name}'s dense part: backbone, FPN and {'RPN ' if name.startswith('fasterrcnn') else ''}head, "
-                          f"no anchors or NMS; reduced: channels /32 (MobileNet /16), a third of the ResNet blocks, {NUM_CLASSES} classes, 64x64",
-                          _detection_dense(name), img(64, 224)))
+                          f"no anchors or NMS; reduced: channels /32 (MobileNet /16), a third of the ResNet blocks, {NUM_CLASSES} classes, 32x32",
+                          _detection_dense(name), img(32, 224)))
     return specs
 
 
@@ -1081,7 +1082,7 @@ def _hf_specs():
         s("resnet", "ResNetForImageClassification; small: 8-32 channels, 32x32", _hf("ResNetConfig", "ResNetForImageClassification",
           dict(embedding_size=8, hidden_sizes=[8, 16, 32], depths=[1, 1, 1], num_labels=NUM_CLASSES), _pixels), I32),
         s("mobilevit", "MobileViTForImageClassification; small: 32x32", _hf("MobileViTConfig", "MobileViTForImageClassification",
-          dict(image_size=32, hidden_sizes=[8, 12, 16], neck_hidden_sizes=[8, 8, 8, 16, 16, 24, 32], expand_ratio=2.0,
+          dict(image_size=32, hidden_sizes=[8, 8, 12], neck_hidden_sizes=[4, 8, 8, 8, 16, 16, 24], expand_ratio=2.0,
                num_labels=NUM_CLASSES), _pixels), I32),
         s("segformer", "SegformerForSemanticSegmentation; small: 8-32 channels, 32x32", _hf("SegformerConfig", "SegformerForSemanticSegmentation",
           dict(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[8, 16], patch_sizes=[7, 3], strides=[4, 2],

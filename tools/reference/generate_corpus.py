@@ -218,8 +218,9 @@ def run_official_runtime(pte: Path, inputs_dir: Path, out_dir: Path) -> dict:
         log = logf.read().decode(errors="replace")
     sys.stderr.write(log)
     if err:
-        why = next((ln for ln in log.splitlines() if ln.startswith("E ")), "")
-        why = re.sub(r"^E [\d:.]+ executorch:\S+ ", "", why)
+        why = next((ln for ln in log.splitlines() if re.search(r"\.cpp:\d+\]", ln) and "cpuinfo" not in ln
+                    and re.search(r"[Ff]ailed|not found|[Mm]issing|[Uu]nsupported", ln)), "")
+        why = re.sub(r"^.*?\[[\w.]+\.cpp:\d+\] ", "", why)
         return {"error": first_line(err) + (f" ({why.strip()})" if why else "")}
     if out_dir.exists():
         shutil.rmtree(out_dir)
