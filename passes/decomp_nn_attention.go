@@ -128,7 +128,7 @@ func flashApplies(a attention) bool {
 
 // flashCPU is the decomposition of _scaled_dot_product_flash_attention_for_cpu: the math
 // composite (grouped-query when the head counts differ), its output permuted to [L, B, H, E],
-// made contiguous and permuted back; and the attention weights.
+// made contiguous (copied only if it is not) and permuted back; and the attention weights.
 func flashCPU(b *Builder, a attention) (out, attn *ir.Value) {
 	if b.Err() != nil {
 		return nil, nil
@@ -136,7 +136,9 @@ func flashCPU(b *Builder, a attention) (out, attn *ir.Value) {
 	a.gqa = a.q.Meta.Sizes[1] != a.k.Meta.Sizes[1]
 	out, attn = sdpaMath(b, a)
 	out = b.Call("aten.permute.default", T("self", out), Is("dims", 2, 0, 1, 3))
-	out = b.Call("aten.clone.default", T("self", out), memoryFormat(memoryFormatContiguous))
+	// contiguous, not clone: a no-op (no copy in the graph) when the permuted output already
+	// is contiguous, as with a single head.
+	out = b.Call("aten.contiguous.default", T("self", out), memoryFormat(memoryFormatContiguous))
 	return b.Call("aten.permute.default", T("self", out), Is("dims", 1, 2, 0, 3)), attn
 }
 
@@ -204,8 +206,10 @@ func sdpaMath(b *Builder, a attention) (out, attn *ir.Value) {
 	kT := b.Call("aten.permute.default", T("self", a.k), Is("dims", 0, 1, 3, 2))
 	kT = b.Call("aten.mul.Scalar", T("self", kT), F("other", factor))
 	bmm := func(x, y *ir.Value, xs, ys []int64) *ir.Value {
-		x = b.Call("aten.view.default", T("self", b.Call("aten.expand.default", T("self", x), Is("size", xs...))), Is("size", bt*h, xs[2], xs[3]))
-		y = b.Call("aten.view.default", T("self", b.Call("aten.expand.default", T("self", y), Is("size", ys...))), Is("size", bt*h, ys[2], ys[3]))
+		// matmul reshapes the expanded operands: a view when their strides allow one, else a
+		// contiguous copy first (a permuted q or k), which the reshape rule decides.
+		x = b.Call("aten.reshape.default", T("self", b.Call("aten.expand.default", T("self", x), Is("size", xs...))), Is("shape", bt*h, xs[2], xs[3]))
+		y = b.Call("aten.reshape.default", T("self", b.Call("aten.expand.default", T("self", y), Is("size", ys...))), Is("shape", bt*h, ys[2], ys[3]))
 		r := b.Call("aten.bmm.default", T("self", x), T("mat2", y))
 		return b.Call("aten.view.default", T("self", r), Is("size", bt, h, xs[2], ys[3]))
 	}

@@ -18,6 +18,9 @@ import (
 // partition plans match the official ones.
 type Decompose struct {
 	Preserve []Preserve
+	// Only, when set, restricts the pass to these operators (the ones torch.export decomposes
+	// before any partitioner is asked what to keep).
+	Only map[string]bool
 }
 
 func (Decompose) Name() string { return "Decompose" }
@@ -63,14 +66,21 @@ func HasDecomposition(target string) bool {
 const maxDecomposeRounds = 16
 
 func (d Decompose) Run(g *ir.Graph) (string, error) {
-	st := &strides{known: map[*ir.Value][]int64{}}
+	st := &strides{known: map[*ir.Value][]int64{}, recorded: map[*ir.Value]bool{}}
+	for _, n := range g.Nodes {
+		for _, v := range n.Outputs {
+			if v != nil {
+				st.recorded[v] = true
+			}
+		}
+	}
 	counts := map[string]int{}
 	for round := 0; ; round++ {
 		changed := false
 		for _, n := range slices.Clone(g.Nodes) {
 			fn, old := decompositions[n.Target]
 			r, isRule := rules[n.Target]
-			if (!old && !isRule) || preserved(g, n, d.Preserve) {
+			if (!old && !isRule) || preserved(g, n, d.Preserve) || (d.Only != nil && !d.Only[n.Target]) {
 				continue
 			}
 			if round == maxDecomposeRounds {
@@ -161,16 +171,35 @@ func forward(g *ir.Graph, n *ir.Node, in *ir.Value) {
 }
 
 // decomposeAdaptiveAvgPool2d: to a 1×1 output it is a mean over H and W keeping dims (ATen's
-// own shortcut); otherwise the core _adaptive_avg_pool2d.
-func decomposeAdaptiveAvgPool2d(_ *ir.Graph, n *ir.Node, _ *strides) error {
+// own shortcut), restrided to [c, 1, c, c] when the input is channels-last (ATen's
+// as_strided_, which functionalization makes an as_strided view); otherwise the core
+// _adaptive_avg_pool2d.
+func decomposeAdaptiveAvgPool2d(g *ir.Graph, n *ir.Node, st *strides) error {
 	in, err := tensorIn(n, "self")
 	if err != nil {
 		return err
 	}
 	size := n.IntsArg("output_size", nil)
 	if slices.Equal(size, []int64{1, 1}) {
+		meanArgs := []ir.Arg{tensorArgOf("self", in), {Name: "dim", Kind: ir.ArgInts, Ints: []int64{-1, -2}}, {Name: "keepdim", Kind: ir.ArgBool, Bool: true}}
+		if in.Meta.IsStatic() && channelsLast2d(sizesOf(in.Meta), st.of(in)) {
+			out, err := result(n)
+			if err != nil {
+				return err
+			}
+			meta := *out.Meta
+			meta.Sizes, meta.DimOrder = slices.Clone(out.Meta.Sizes), nil
+			mean := insertBefore(g, n, n.Name+"_mean", "aten.mean.dim", &meta, meanArgs...)
+			sz := sizesOf(in.Meta)
+			c := sz[1]
+			n.Target = "aten.as_strided.default"
+			n.Args = []ir.Arg{tensorArgOf("self", mean), {Name: "size", Kind: ir.ArgInts, Ints: []int64{sz[0], c, 1, 1}},
+				{Name: "stride", Kind: ir.ArgInts, Ints: []int64{c, 1, c, c}}}
+			out.Meta.DimOrder = nil
+			return nil
+		}
 		n.Target = "aten.mean.dim"
-		n.Args = []ir.Arg{tensorArgOf("self", in), {Name: "dim", Kind: ir.ArgInts, Ints: []int64{-1, -2}}, {Name: "keepdim", Kind: ir.ArgBool, Bool: true}}
+		n.Args = meanArgs
 		return nil
 	}
 	n.Target = "aten._adaptive_avg_pool2d.default"

@@ -92,13 +92,20 @@ func VerifyEdge(g *ir.Graph, ps []Preserve) error {
 }
 
 // ToEdge lowers an exported ATen graph to the Edge dialect as far as etgo can: in-place ops
-// become functional, then one decomposition round per partitioner (in order) spares what that
+// become functional (with partitioners, as run_decompositions({}) does, decomposing the
+// operators export cannot preserve), then one decomposition round per partitioner (in order) spares what that
 // partitioner keeps whole, views become copies, dead nodes go, and the result is checked with
 // VerifyEdge.
 func ToEdge(g *ir.Graph, ps []Preserve) ([]Report, error) {
 	all := []Pass{Functionalize{}}
 	if len(ps) == 0 {
 		all = append(all, Decompose{})
+	} else {
+		// to_edge_transform_and_lower first functionalizes with run_decompositions({}), which
+		// decomposes the CompositeImplicitAutograd operators export cannot keep whole
+		// (contiguous, reshape, flatten, …) while every other operator still has its exported
+		// strides: a contiguous after an attention is a clone here and a no-op in to_edge.
+		all = append(all, Decompose{Only: unpreservableCIA})
 	}
 	for _, p := range ps {
 		all = append(all, Decompose{Preserve: []Preserve{p}})

@@ -173,7 +173,7 @@ func init() {
 	registerInfer(sameAs("self"),
 		"aten.abs.default", "aten.neg.default", "aten.relu.default", "aten.ceil.default", "aten.floor.default",
 		"aten.round.default", "aten.round.decimals", "aten.trunc.default", "aten.sign.default", "aten.bitwise_not.default",
-		"aten.clone.default", "aten.alias.default", "aten.alias_copy.default", "aten.hardtanh.default", "aten.leaky_relu.default",
+		"aten.clone.default", "aten.contiguous.default", "aten.alias.default", "aten.alias_copy.default", "aten.hardtanh.default", "aten.leaky_relu.default",
 		"aten.elu.default", "aten.gelu.default", "aten.fill.Scalar", "aten.fill.Tensor", "aten._softmax.default", "aten._log_softmax.default",
 		"aten.cumsum.default", "aten.cumprod.default", "aten.flip.default", "aten.roll.default", "aten.detach.default",
 		"aten.lift_fresh_copy.default", "aten.hardsigmoid.default", "aten.hardswish.default", "aten.silu.default",

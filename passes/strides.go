@@ -1,13 +1,23 @@
 package passes
 
-import "github.com/etgo/etgo/ir"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/etgo/etgo/ir"
+)
 
 // strides tracks, for the ATen graph before views become copies, the element strides each value
 // has: views (permute, transpose, slice, select, unsqueeze, squeeze, expand, view) share their
-// input's storage with new strides; every other operator returns a contiguous tensor. reshape
-// is a view exactly when these strides allow one, which decides whether a copy is needed.
+// input's storage with new strides; elementwise operators a decomposition adds lay their
+// result out as TensorIterator does; every other operator returns a tensor dense in the dim order the .pt2
+// recorded for it (contiguous when none). reshape is a view exactly when these strides allow
+// one, which decides whether a copy is needed.
 type strides struct {
 	known map[*ir.Value][]int64
+	// recorded are the values the graph had before decomposing: the .pt2 recorded their
+	// layout (export's own, in-place results included), which is trusted over emulation.
+	recorded map[*ir.Value]bool
 }
 
 func contiguous(sizes []int64) []int64 {
@@ -43,13 +53,35 @@ func (st *strides) of(v *ir.Value) []int64 {
 
 func (st *strides) compute(v *ir.Value) []int64 {
 	out := sizesOf(v.Meta)
+	// A fresh tensor (a graph input, or the result of an operator that is not a view) is dense
+	// in its dim order: the one the .pt2 recorded (ATen's elementwise and convolution kernels
+	// keep their input's memory format), or contiguous.
+	fresh := contiguous(out)
+	if v.Meta.DimOrder != nil && len(v.Meta.DimOrder) == len(out) {
+		fresh = stridesFor(out, v.Meta.DimOrder)
+	}
 	n := v.Producer
+	if n != nil && !st.recorded[v] && pointwiseATen[n.Target] && len(n.Outputs) == 1 && n.Outputs[0] == v && v.Meta.IsStatic() {
+		// An explicit memory format (clone, _to_copy) decides; preserve_format is
+		// TensorIterator's choice.
+		switch f := n.Arg("memory_format"); {
+		case f != nil && f.Kind == ir.ArgMemoryFormat && f.Int == memoryFormatContiguous:
+			return contiguous(out)
+		case f != nil && f.Kind == ir.ArgMemoryFormat && f.Int == memoryFormatChannelsLast && len(out) == 4:
+			return stridesFor(out, []int64{0, 2, 3, 1})
+		case f != nil && f.Kind == ir.ArgMemoryFormat && f.Int == memoryFormatChannelsLast3d && len(out) == 5:
+			return stridesFor(out, []int64{0, 2, 3, 4, 1})
+		}
+		if s, ok := st.elementwise(n, out); ok {
+			return s
+		}
+	}
 	if n == nil || len(n.Args) == 0 || n.Args[0].Kind != ir.ArgTensor || len(n.Args[0].Values) != 1 {
-		return contiguous(out)
+		return fresh
 	}
 	in := n.Args[0].Values[0]
 	if in == nil || in.Meta == nil || !in.Meta.IsStatic() || !v.Meta.IsStatic() {
-		return contiguous(out)
+		return fresh
 	}
 	inSizes, inStrides := sizesOf(in.Meta), st.of(in)
 	r := len(inSizes)
@@ -141,7 +173,7 @@ func (st *strides) compute(v *ir.Value) []int64 {
 			return s
 		}
 	}
-	return contiguous(out)
+	return fresh
 }
 
 // squeezes reports whether a squeeze node removes dim i.
@@ -205,4 +237,188 @@ func viewStrides(sizes, strides, newSizes []int64) ([]int64, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// channelsLast2d reports whether a 4-D tensor's strides make ATen's suggest_memory_format()
+// answer channels_last (c10's is_channels_last_strides_2d): visiting C, W, H, N, each stride
+// is at least the extent of the dims visited before it; a C stride of 0 and the ambiguous
+// N111 case answer contiguous.
+func channelsLast2d(sizes, strides []int64) bool {
+	if len(sizes) != 4 || len(strides) != 4 || strides[1] == 0 {
+		return false
+	}
+	var min int64
+	for _, d := range []int{1, 3, 2, 0} {
+		if sizes[d] == 0 || strides[d] < min {
+			return false
+		}
+		if d == 0 && min == strides[1] {
+			return false
+		}
+		min = strides[d]
+		if sizes[d] > 1 {
+			min *= sizes[d]
+		}
+	}
+	return true
+}
+
+// elementwise is the layout TensorIterator gives an elementwise operator's result (the
+// strides export records, which later reshapes read): the inputs' common layout when they
+// all have the result's shape and one dense layout, else dense in the order of the
+// inputs' strides (reorder_dimensions: dims sorted by stride, the first input that tells two
+// dims apart decides, broadcast dims do not count).
+func (st *strides) elementwise(n *ir.Node, out []int64) ([]int64, bool) {
+	r := len(out)
+	var ops [][]int64 // each input's strides over the result's dims (0 where it broadcasts)
+	sameShape := true
+	for _, a := range n.Args {
+		if a.Kind != ir.ArgTensor || len(a.Values) != 1 || a.Values[0] == nil || a.Values[0].Meta == nil {
+			continue
+		}
+		x := a.Values[0]
+		if !x.Meta.IsStatic() || len(x.Meta.Sizes) > r {
+			return nil, false
+		}
+		sizes, xs := sizesOf(x.Meta), st.of(x)
+		if !slices.Equal(sizes, out) {
+			sameShape = false
+		}
+		ops = append(ops, broadcastStrides(sizes, xs, out))
+	}
+	if len(ops) == 0 || r <= 1 {
+		return contiguous(out), true
+	}
+	if sameShape {
+		if s, ok := commonDenseLayout(ops, out); ok {
+			return s, true
+		}
+	}
+	// perm lists dims from the fastest-varying; it starts as the reverse of the dims.
+	perm := make([]int, r)
+	for i := range perm {
+		perm[i] = r - 1 - i
+	}
+	swap := func(d0, d1 int) int {
+		for _, s := range ops {
+			a, b := s[d0], s[d1]
+			if a == 0 || b == 0 {
+				continue
+			}
+			if a < b {
+				return -1
+			}
+			if a > b {
+				return 1
+			}
+			if out[d0] > out[d1] {
+				return 1
+			}
+		}
+		return 0
+	}
+	for i := 1; i < r; i++ {
+		d1 := i
+		for d0 := i - 1; d0 >= 0; d0-- {
+			c := swap(perm[d0], perm[d1])
+			if c > 0 {
+				perm[d0], perm[d1] = perm[d1], perm[d0]
+				d1 = d0
+			} else if c < 0 {
+				break
+			}
+		}
+	}
+	s := make([]int64, r)
+	acc := int64(1)
+	for _, d := range perm {
+		s[d] = acc
+		acc *= max(out[d], 1)
+	}
+	return s, true
+}
+
+// broadcastStrides aligns an operand's strides with the result's dims, as TensorIterator
+// sees them: missing leading dims and size-1 dims the result expands have stride 0.
+func broadcastStrides(sizes, strides, out []int64) []int64 {
+	s := make([]int64, len(out))
+	lead := len(out) - len(sizes)
+	for i := range sizes {
+		if sizes[i] == 1 && out[lead+i] != 1 {
+			continue
+		}
+		s[lead+i] = strides[i]
+	}
+	return s
+}
+
+// commonDenseLayout is TensorIterator's fast setup for same-shaped inputs: all contiguous,
+// all channels-last, or all one non-overlapping dense layout — then the result has it.
+func commonDenseLayout(ops [][]int64, sizes []int64) ([]int64, bool) {
+	allContig, allCL, allDense := true, len(sizes) == 4, true
+	for _, s := range ops {
+		allContig = allContig && sameLayout(sizes, s, contiguous(sizes))
+		allCL = allCL && len(sizes) == 4 && sameLayout(sizes, s, stridesFor(sizes, []int64{0, 2, 3, 1}))
+		allDense = allDense && nonOverlappingDense(sizes, s)
+	}
+	switch {
+	case allContig:
+		return contiguous(sizes), true
+	case allCL:
+		return stridesFor(sizes, []int64{0, 2, 3, 1}), true
+	case allDense:
+		for _, s := range ops[1:] {
+			if !slices.Equal(s, ops[0]) {
+				return nil, false
+			}
+		}
+		return slices.Clone(ops[0]), true
+	}
+	return nil, false
+}
+
+// sameLayout compares strides where they matter (dims of size 1 have no stride to speak of).
+func sameLayout(sizes, got, want []int64) bool {
+	for i := range sizes {
+		if sizes[i] != 1 && got[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nonOverlappingDense reports strides that cover the tensor's elements exactly once, in some
+// order of the dims (c10's is_non_overlapping_and_dense).
+func nonOverlappingDense(sizes, strides []int64) bool {
+	if len(sizes) == 1 {
+		return sizes[0] < 2 || strides[0] == 1
+	}
+	dims := make([]int, len(sizes))
+	for i := range dims {
+		dims[i] = i
+	}
+	slices.SortStableFunc(dims, func(a, b int) int {
+		if sizes[a] < 2 || sizes[b] < 2 {
+			// size-0/1 dims go last, whatever their stride
+			switch {
+			case sizes[a] < 2 && sizes[b] >= 2:
+				return 1
+			case sizes[b] < 2 && sizes[a] >= 2:
+				return -1
+			}
+			return 0
+		}
+		return cmp.Compare(strides[a], strides[b])
+	})
+	want := int64(1)
+	for _, d := range dims {
+		if sizes[d] == 1 {
+			continue
+		}
+		if strides[d] != want {
+			return false
+		}
+		want *= sizes[d]
+	}
+	return true
 }

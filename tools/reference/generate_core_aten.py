@@ -26,6 +26,31 @@ def tagged(tag, skip_out=False):
     return sorted(ops)
 
 
+def unpreservable_cia_ops():
+    """CompositeImplicitAutograd operators that torch.export cannot keep whole (they alias,
+    mutate or have no functional form): ExportedProgram.run_decompositions decomposes them
+    whatever table it is given, even an empty one."""
+    from torch._export.utils import _collect_all_valid_cia_ops
+
+    preservable = {str(op) for op in _collect_all_valid_cia_ops()}
+    ops = set()
+    for name in dir(torch.ops.aten):
+        try:
+            packet = getattr(torch.ops.aten, name)
+            overloads = packet.overloads()
+        except Exception:  # attributes that are not operator packets
+            continue
+        for overload in overloads:
+            op = getattr(packet, overload)
+            try:
+                cia = torch._C._dispatch_has_kernel_for_dispatch_key(op.name(), "CompositeImplicitAutograd")
+            except RuntimeError:  # overloads the dispatcher does not know (Python-only ones)
+                continue
+            if cia and str(op) not in preservable:
+                ops.add(str(op))
+    return sorted(ops)
+
+
 def core_ops():
     return tagged(torch.Tag.core)
 
@@ -48,6 +73,16 @@ def main():
     lines += ["// viewCopyATen is every functional operator torch tags view_copy (the copying forms of views,",
               "// which the Edge verifier accepts besides core ATen).", "var viewCopyATen = map[string]bool{"]
     lines += [f'\t"{op}": true,' for op in tagged(torch.Tag.view_copy, skip_out=True)]
+    lines += ["}", ""]
+    lines += ["// pointwiseATen is every functional operator torch tags pointwise: elementwise operators,",
+              "// whose result takes its layout from its inputs as TensorIterator lays it out.",
+              "var pointwiseATen = map[string]bool{"]
+    lines += [f'\t"{op}": true,' for op in tagged(torch.Tag.pointwise, skip_out=True)]
+    lines += ["}", ""]
+    lines += ["// unpreservableCIA is every CompositeImplicitAutograd operator torch.export cannot keep",
+              "// whole: run_decompositions decomposes it even with an empty table.",
+              "var unpreservableCIA = map[string]bool{"]
+    lines += [f'\t"{op}": true,' for op in unpreservable_cia_ops()]
     lines += ["}", ""]
     out = root / "passes" / "coreaten_gen.go"
     out.write_text("\n".join(lines))
