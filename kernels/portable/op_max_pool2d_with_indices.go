@@ -21,6 +21,13 @@ func init() {
 // gives 0 at index 0, as ExecuTorch's kernel does (PyTorch gives the dtype's lowest value,
 // -Inf for floats).
 func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return maxPoolWithIndices(args, 2, false)
+}
+
+// maxPoolWithIndices is max_pool{n}d_with_indices.out (n = 2 or 3), with PyTorch's NaN and
+// empty-window rules when eager, ExecuTorch's otherwise (see maxPoolVolumes).
+func maxPoolWithIndices(args []*runtime.EValue, n int, eager bool) error {
+	op := fmt.Sprintf("max_pool%dd", n)
 	if err := wantArgs(args, 9); err != nil {
 		return err
 	}
@@ -28,7 +35,7 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	if err != nil {
 		return err
 	}
-	w, err := poolWindowArgs(args, 1, "max_pool2d", 2)
+	w, err := poolWindowArgs(args, 1, op, n)
 	if err != nil {
 		return err
 	}
@@ -40,7 +47,7 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	if err != nil {
 		return err
 	}
-	if err := poolDtype(in, "max_pool2d_with_indices", realTypes); err != nil {
+	if err := poolDtype(in, op+"_with_indices", realTypes); err != nil {
 		return err
 	}
 	if err := poolSameDtype(in, out, "out"); err != nil {
@@ -59,7 +66,7 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	if err := indices.Resize(sizes); err != nil {
 		return fmt.Errorf("indices: %w", err)
 	}
-	return maxPoolRun(in, out, indices, w, sizes, false)
+	return maxPoolRun(in, out, indices, w, sizes, eager)
 }
 
 // maxPoolRun pools in into out and indices (already sized) with the window w: 2-d as

@@ -103,7 +103,7 @@ MAXPOOL = [
     ("dilation 2", [2, 1, 5, 5, 5], [2, 2, 2], [1, 2, 1], [1, 0, 1], [2, 2, 2], False, {}),
     ("ceil mode, last window starts in the padding", [1, 1, 5, 5, 4], [2, 2, 2], [2, 2, 2], [1, 1, 1], [1], True, {}),
     ("ceil mode without padding", [1, 1, 3, 5, 4], [2, 3, 2], [2, 2, 3], [0, 0, 0], [1], True, {}),
-    ("a NaN wins, the last NaN's index", [1, 1, 2, 3, 3], [2, 2, 2], [1, 1, 1], [0], [1], False, {0: "nan", 4: "nan", 13: 100.0}),
+    ("a NaN wins, the last NaN's index", [1, 1, 2, 3, 3], [2, 2, 2], [1, 1, 1], [0], [1], False, {0: "nan", 5: "nan", 10: "nan", 13: 100.0}),
     ("NaN with padding and ceil", [1, 1, 3, 3, 3], [2, 2, 2], [2, 2, 2], [1, 1, 1], [1], True, {13: "nan", 26: "nan"}),
     ("Inf and -Inf", [1, 1, 2, 2, 3], [2, 1, 2], [1, 1, 1], [0], [1], False, {1: "inf", 6: "-inf", 7: "-inf", 9: "-inf", 10: "-inf"}),
     ("all -Inf, padded", [1, 1, 1, 2, 2], [1, 2, 2], [1, 1, 1], [0, 1, 1], [1], False, {0: "-inf", 1: "-inf", 2: "-inf", 3: "-inf"}),
@@ -133,17 +133,24 @@ def maxpool():
         y, idx = torch.ops.aten.max_pool3d_with_indices(x, k, s, p, d, ceil)
         print(f'\t\t{{"{name}", {goints(shape)}, {gospecials(sp)}, {golist(k)}, {golist(s)}, {golist(p)}, {golist(d)}, {str(ceil).lower()},\n'
               f'\t\t\t{goints(list(y.shape))}, {gofloats(y.flatten().tolist())},\n\t\t\t{golist(idx.flatten().tolist())}}},')
-    # Other dtypes on the first case's input.
+    # Other dtypes on the second case's input (integers: the input times 10, rounded; uint8 plus 50).
     name, shape, k, s, p, d, ceil, _ = MAXPOOL[1]
     for dt in (torch.float64, torch.float16, torch.bfloat16, torch.int32, torch.uint8):
-        x = pool_input(shape, {})
-        if dt in (torch.int32, torch.uint8):
-            x = (x * 10).round()
-            if dt == torch.uint8:
-                x = x + 50
-        x = x.to(dt)
-        y, idx = torch.ops.aten.max_pool3d_with_indices(x, k, s, p, d, ceil)
-        print(f"\t// {dt}: {gofloats(y.double().flatten().tolist(), 17)}\n\t// {golist(idx.flatten().tolist())}")
+        y, idx = torch.ops.aten.max_pool3d_with_indices(dtype_input(shape, dt), k, s, p, d, ceil)
+        print(f"\t\t{{runtime.{GO_DTYPE[dt]}, {gofloats(y.double().flatten().tolist(), 17)},\n\t\t\t{golist(idx.flatten().tolist())}}},")
+
+
+GO_DTYPE = {torch.float64: "Float64", torch.float16: "Float16", torch.bfloat16: "BFloat16", torch.int32: "Int32",
+            torch.uint8: "Uint8", torch.int64: "Int64"}
+
+
+def dtype_input(shape, dt):
+    x = pool_input(shape, {})
+    if not dt.is_floating_point:
+        x = (x * 10).round()
+        if dt == torch.uint8:
+            x = x + 50
+    return x.to(dt)
 
 
 # name, shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override
@@ -156,7 +163,7 @@ AVGPOOL = [
     ("ceil mode, padding not counted", [1, 1, 5, 5, 4], [2, 2, 2], [2, 2, 2], [1, 1, 1], True, False, None),
     ("ceil mode without padding", [1, 1, 3, 5, 4], [2, 3, 2], [2, 2, 3], [0, 0, 0], True, True, None),
     ("divisor override", [2, 1, 3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 0, 1], False, True, 3),
-    ("s3d's 3x3x3 stride 1 pad 1", [1, 3, 2, 4, 4], [3, 3, 3], [1, 1, 1], [1, 1, 1], False, True, None),
+    ("s3d's 3x3x3 stride 1 pad 1", [1, 3, 3, 4, 4], [3, 3, 3], [1, 1, 1], [1, 1, 1], False, True, None),
 ]
 
 
@@ -167,14 +174,12 @@ def avgpool():
         dv = "none" if div is None else str(div)
         print(f'\t\t{{"{name}", {goints(shape)}, {golist(k)}, {golist(s)}, {golist(p)}, {str(ceil).lower()}, {str(cip).lower()}, {dv},\n'
               f'\t\t\t{goints(list(y.shape))}, {gofloats(y.flatten().tolist())}}},')
+    # Other dtypes on the second case's input (Int64: the input times 10, rounded). PyTorch's
+    # CPU kernel refuses Float16 and BFloat16.
     name, shape, k, s, p, ceil, cip, div = AVGPOOL[1]
-    for dt in (torch.float64, torch.float16, torch.bfloat16, torch.int64):
-        x = pool_input(shape, {})
-        if dt == torch.int64:
-            x = (x * 10).round()
-        x = x.to(dt)
-        y = torch.ops.aten.avg_pool3d(x, k, s, p, ceil, cip, div)
-        print(f"\t// {dt}: {gofloats(y.double().flatten().tolist(), 17)}")
+    for dt in (torch.float64, torch.int64):
+        y = torch.ops.aten.avg_pool3d(dtype_input(shape, dt), k, s, p, ceil, cip, div)
+        print(f"\t\t{{runtime.{GO_DTYPE[dt]}, {gofloats(y.double().flatten().tolist(), 17)}}},")
 
 
 if __name__ == "__main__":
