@@ -137,8 +137,8 @@ func TestWindowCases(t *testing.T) {
 
 // windowBeyondOfficial are the families etgo's portable kernels run although the official
 // runtime refuses them: its convolution takes only 3-D and 4-D inputs, and it has no
-// max_pool3d_with_indices kernel.
-var windowBeyondOfficial = map[string]bool{"conv3d": true, "conv_transpose3d": true, "max_pool3d": true}
+// max_pool3d_with_indices or avg_pool3d kernel.
+var windowBeyondOfficial = map[string]bool{"conv3d": true, "conv_transpose3d": true, "max_pool3d": true, "avg_pool3d": true}
 
 func runWindowCase(t *testing.T, reg *runtime.Registry, path string, c windowCase, v windowVariant) {
 	inputs := make([]*runtime.Tensor, len(c.Inputs))

@@ -1,6 +1,10 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
 
 var avgPool2dTypes = append(append([]runtime.ScalarType{}, floatTypes...), runtime.Int64)
 
@@ -16,6 +20,12 @@ func init() {
 // clipped to the padded input (count_include_pad) or to the input. Float32, Float16 and
 // BFloat16 accumulate in float32, Float64 in float64, Int64 in int64 with truncating division.
 func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return avgPool(args, 2)
+}
+
+// avgPool is avg_pool{n}d.out (n = 2 or 3).
+func avgPool(args []*runtime.EValue, n int) error {
+	op := fmt.Sprintf("avg_pool%dd", n)
 	if err := wantArgs(args, 9); err != nil {
 		return err
 	}
@@ -23,7 +33,7 @@ func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	w, err := poolAvgWindowArgs(args, "avg_pool2d", 2)
+	w, err := poolAvgWindowArgs(args, op, n)
 	if err != nil {
 		return err
 	}
@@ -42,7 +52,7 @@ func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	if err := poolDtype(in, "avg_pool2d", avgPool2dTypes); err != nil {
+	if err := poolDtype(in, op, avgPool2dTypes); err != nil {
 		return err
 	}
 	if err := poolSameDtype(in, out, "out"); err != nil {
@@ -51,6 +61,10 @@ func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	sizes, err := poolShape(in, &w)
 	if err != nil {
 		return err
+	}
+	if s := in.Sizes()[in.Dim()-n:]; n == 3 && (s[0] < w.k[0] || s[1] < w.k[1] || s[2] < w.k[2]) {
+		// PyTorch's pool3d_shape_check for avg_pool3d (not max_pool3d), padding or not.
+		return argErr(0, "self", "input image (D: %d H: %d W: %d) smaller than kernel size (kD: %d kH: %d kW: %d)", s[0], s[1], s[2], w.k[0], w.k[1], w.k[2])
 	}
 	if err := resize(out, sizes); err != nil {
 		return err
