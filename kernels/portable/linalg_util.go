@@ -214,16 +214,19 @@ func linalgMMRun[T linalgNum](p *linalgMM, alpha, beta T) {
 	flush()
 }
 
-// linalgConvGeom is a 2-D convolution's geometry (a 1-D one has h = kh = oh = 1, with unit
-// stride and dilation and no padding along h). For a transposed convolution, c is the input's
-// channels, the weight is [c, oc/groups, kh, kw] and the output is the input's gradient shape.
+// linalgConvGeom is a 3-D convolution's geometry; a 2-D one has d = kd = od = 1, with unit
+// stride and dilation and no padding along d, and a 1-D one has h = kh = oh = 1 too. For a
+// transposed convolution, c is the input's channels, the weight is [c, oc/groups, kd, kh, kw]
+// and the output is the input's gradient shape.
 type linalgConvGeom struct {
-	n, c, h, w             int // input
-	oc, oh, ow             int // output
-	kh, kw                 int // kernel
-	sh, sw, ph, pw, dh, dw int // stride, padding, dilation
-	groups                 int
-	transposed             bool
+	n, c, d, h, w  int // input
+	oc, od, oh, ow int // output
+	kd, kh, kw     int // kernel
+	sd, sh, sw     int // stride
+	pd, ph, pw     int // padding
+	dd, dh, dw     int // dilation
+	groups         int
+	transposed     bool
 }
 
 // linalgSpan is the run of positions o in [lo, hi) of a window tap whose source o*stride + off
@@ -248,10 +251,10 @@ func linalgValidRange(off, stride, size, count int) linalgSpan {
 	return linalgSpan{lo: lo, hi: hi, first: lo*stride + off}
 }
 
-// linalgConv computes a convolution over row-major buffers: in [n, c, h, w], weight, bias (nil
-// or one value per output channel) into out [n, oc, oh, ow], which it overwrites.
+// linalgConv computes a convolution over row-major buffers: in [n, c, d, h, w], weight, bias
+// (nil or one value per output channel) into out [n, oc, od, oh, ow], which it overwrites.
 func linalgConv[T linalgNum](g *linalgConvGeom, in, w, bias, out []T) {
-	np := g.oh * g.ow
+	np := g.od * g.oh * g.ow
 	for b := 0; b < g.n; b++ {
 		for o := 0; o < g.oc; o++ {
 			var v T
@@ -271,15 +274,17 @@ func linalgConv[T linalgNum](g *linalgConvGeom, in, w, bias, out []T) {
 	}
 }
 
-// linalgConvForward accumulates a convolution into out: per image and group, the weight
-// [ocg, cg·kh·kw] times the im2col matrix [cg·kh·kw, oh·ow]. A 1×1 kernel with unit stride
+// linalgConvForward accumulates a convolution into out: per image, group and output depth
+// slice, the weight [ocg, cg·kd·kh·kw] times the im2col matrix [cg·kd·kh·kw, oh·ow] (one slice
+// per output depth keeps the matrix as small as a 2-D one). A 1×1(×1) kernel with unit stride
 // and no padding multiplies the input planes directly; a group with one input channel
 // (depthwise) runs a direct loop instead, where im2col would cost as much as the product.
 func linalgConvForward[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 	cg, ocg := g.c/g.groups, g.oc/g.groups
-	hw, np := g.h*g.w, g.oh*g.ow
-	kdim := cg * g.kh * g.kw
-	pointwise := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0
+	vol, ohw := g.d*g.h*g.w, g.oh*g.ow
+	np := g.od * ohw
+	kdim := cg * g.kd * g.kh * g.kw
+	pointwise := g.kd == 1 && g.kh == 1 && g.kw == 1 && g.sd == 1 && g.sh == 1 && g.sw == 1 && g.pd == 0 && g.ph == 0 && g.pw == 0
 	var col []T
 	var spans []linalgSpan // depthwise: each kernel column's output columns
 	switch {
@@ -290,62 +295,88 @@ func linalgConvForward[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 			spans[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.w, g.ow)
 		}
 	default:
-		col = make([]T, kdim*np)
+		col = make([]T, kdim*ohw)
 	}
 	for b := 0; b < g.n; b++ {
 		for grp := 0; grp < g.groups; grp++ {
-			inG := in[(b*g.c+grp*cg)*hw : (b*g.c+(grp+1)*cg)*hw]
+			inG := in[(b*g.c+grp*cg)*vol : (b*g.c+(grp+1)*cg)*vol]
 			outG := out[(b*g.oc+grp*ocg)*np : (b*g.oc+(grp+1)*ocg)*np]
 			wG := w[grp*ocg*kdim : (grp+1)*ocg*kdim]
 			switch {
 			case pointwise:
-				linalgGemm(ocg, np, cg, wG, kdim, inG, hw, outG, np)
+				linalgGemm(ocg, np, cg, wG, kdim, inG, vol, outG, np)
 			case cg == 1:
 				for o := 0; o < ocg; o++ {
-					linalgConvPlane(g, inG, wG[o*kdim:(o+1)*kdim], outG[o*np:(o+1)*np], spans)
+					linalgConvVolume(g, inG, wG[o*kdim:(o+1)*kdim], outG[o*np:(o+1)*np], spans)
 				}
 			default:
-				linalgIm2col(g, inG, cg, col)
-				linalgGemm(ocg, np, kdim, wG, kdim, col, np, outG, np)
+				for oz := 0; oz < g.od; oz++ {
+					linalgIm2col(g, inG, cg, oz, col)
+					linalgGemm(ocg, ohw, kdim, wG, kdim, col, ohw, outG[oz*ohw:], np)
+				}
 			}
 		}
 	}
 }
 
-// linalgIm2col fills col [cg·kh·kw, oh·ow]: row (c, ky, kx) holds, for every output position,
-// the input value under kernel tap (ky, kx) of channel c, or zero in the padding.
-func linalgIm2col[T linalgNum](g *linalgConvGeom, in []T, cg int, col []T) {
-	np := g.oh * g.ow
+// linalgIm2col fills col [cg·kd·kh·kw, oh·ow] for output depth oz: row (c, kz, ky, kx) holds,
+// for every output position of that depth, the input value under kernel tap (kz, ky, kx) of
+// channel c, or zero in the padding.
+func linalgIm2col[T linalgNum](g *linalgConvGeom, in []T, cg, oz int, col []T) {
+	hw, ohw := g.h*g.w, g.oh*g.ow
 	r := 0
 	for c := 0; c < cg; c++ {
-		plane := in[c*g.h*g.w : (c+1)*g.h*g.w]
-		for ky := 0; ky < g.kh; ky++ {
-			for kx := 0; kx < g.kw; kx++ {
-				row := col[r*np : (r+1)*np]
-				r++
-				sp := linalgValidRange(kx*g.dw-g.pw, g.sw, g.w, g.ow)
-				lo, hi := sp.lo, sp.hi
-				for oy := 0; oy < g.oh; oy++ {
-					dst := row[oy*g.ow : (oy+1)*g.ow]
-					iy := oy*g.sh - g.ph + ky*g.dh
-					if iy < 0 || iy >= g.h || lo == hi {
-						clear(dst)
-						continue
-					}
-					src := plane[iy*g.w : (iy+1)*g.w]
-					clear(dst[:lo])
-					clear(dst[hi:])
-					if g.sw == 1 {
-						copy(dst[lo:hi], src[sp.first:sp.first+hi-lo])
-					} else {
-						ix := sp.first
-						for ox := lo; ox < hi; ox++ {
-							dst[ox] = src[ix]
-							ix += g.sw
+		for kz := 0; kz < g.kd; kz++ {
+			iz := oz*g.sd - g.pd + kz*g.dd
+			if iz < 0 || iz >= g.d {
+				clear(col[r*ohw : (r+g.kh*g.kw)*ohw])
+				r += g.kh * g.kw
+				continue
+			}
+			plane := in[(c*g.d+iz)*hw : (c*g.d+iz+1)*hw]
+			for ky := 0; ky < g.kh; ky++ {
+				for kx := 0; kx < g.kw; kx++ {
+					row := col[r*ohw : (r+1)*ohw]
+					r++
+					sp := linalgValidRange(kx*g.dw-g.pw, g.sw, g.w, g.ow)
+					lo, hi := sp.lo, sp.hi
+					for oy := 0; oy < g.oh; oy++ {
+						dst := row[oy*g.ow : (oy+1)*g.ow]
+						iy := oy*g.sh - g.ph + ky*g.dh
+						if iy < 0 || iy >= g.h || lo == hi {
+							clear(dst)
+							continue
+						}
+						src := plane[iy*g.w : (iy+1)*g.w]
+						clear(dst[:lo])
+						clear(dst[hi:])
+						if g.sw == 1 {
+							copy(dst[lo:hi], src[sp.first:sp.first+hi-lo])
+						} else {
+							ix := sp.first
+							for ox := lo; ox < hi; ox++ {
+								dst[ox] = src[ix]
+								ix += g.sw
+							}
 						}
 					}
 				}
 			}
+		}
+	}
+}
+
+// linalgConvVolume accumulates one input volume [d, h, w] convolved with one kernel
+// [kd, kh, kw] into one output volume [od, oh, ow], plane by plane.
+func linalgConvVolume[T linalgNum](g *linalgConvGeom, in, k, out []T, spans []linalgSpan) {
+	hw, ohw, khw := g.h*g.w, g.oh*g.ow, g.kh*g.kw
+	for oz := 0; oz < g.od; oz++ {
+		for kz := 0; kz < g.kd; kz++ {
+			iz := oz*g.sd - g.pd + kz*g.dd
+			if iz < 0 || iz >= g.d {
+				continue
+			}
+			linalgConvPlane(g, in[iz*hw:(iz+1)*hw], k[kz*khw:(kz+1)*khw], out[oz*ohw:(oz+1)*ohw], spans)
 		}
 	}
 }
@@ -383,12 +414,13 @@ func linalgConvPlane[T linalgNum](g *linalgConvGeom, in, k, out []T, spans []lin
 }
 
 // linalgConvTransposed accumulates a transposed convolution into out: per image and group,
-// col [ocg·kh·kw, h·w] = weightᵀ times the input [cg, h·w], then col2im adds each column entry
-// to the output position its kernel tap reaches.
+// col [ocg·kd·kh·kw, d·h·w] = weightᵀ times the input [cg, d·h·w], then col2im adds each
+// column entry to the output position its kernel tap reaches.
 func linalgConvTransposed[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 	cg, ocg := g.c/g.groups, g.oc/g.groups
-	hw, np := g.h*g.w, g.oh*g.ow
-	kdim := ocg * g.kh * g.kw
+	hw, ohw := g.h*g.w, g.oh*g.ow
+	vol, np := g.d*hw, g.od*ohw
+	kdim := ocg * g.kd * g.kh * g.kw
 	// wt holds each group's weight [cg, kdim] transposed to [kdim, cg].
 	wt := make([]T, len(w))
 	for grp := 0; grp < g.groups; grp++ {
@@ -399,35 +431,44 @@ func linalgConvTransposed[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 			}
 		}
 	}
-	col := make([]T, kdim*hw)
+	col := make([]T, kdim*vol)
 	spans := make([]linalgSpan, g.kw) // each kernel column's input columns
 	for kx := range g.kw {
 		spans[kx] = linalgValidRange(kx*g.dw-g.pw, g.sw, g.ow, g.w)
 	}
 	for b := 0; b < g.n; b++ {
 		for grp := 0; grp < g.groups; grp++ {
-			inG := in[(b*g.c+grp*cg)*hw : (b*g.c+(grp+1)*cg)*hw]
+			inG := in[(b*g.c+grp*cg)*vol : (b*g.c+(grp+1)*cg)*vol]
 			clear(col)
-			linalgGemm(kdim, hw, cg, wt[grp*cg*kdim:(grp+1)*cg*kdim], cg, inG, hw, col, hw)
+			linalgGemm(kdim, vol, cg, wt[grp*cg*kdim:(grp+1)*cg*kdim], cg, inG, vol, col, vol)
 			r := 0
 			for o := 0; o < ocg; o++ {
-				plane := out[(b*g.oc+grp*ocg+o)*np : (b*g.oc+grp*ocg+o+1)*np]
-				for ky := 0; ky < g.kh; ky++ {
-					for kx := 0; kx < g.kw; kx++ {
-						row := col[r*hw : (r+1)*hw]
-						r++
-						sp := spans[kx]
-						for iy := 0; iy < g.h; iy++ {
-							oy := iy*g.sh - g.ph + ky*g.dh
-							if oy < 0 || oy >= g.oh {
-								continue
-							}
-							dst := plane[oy*g.ow : (oy+1)*g.ow]
-							src := row[iy*g.w : (iy+1)*g.w]
-							ox := sp.first
-							for ix := sp.lo; ix < sp.hi; ix++ {
-								dst[ox] += src[ix]
-								ox += g.sw
+				volume := out[(b*g.oc+grp*ocg+o)*np : (b*g.oc+grp*ocg+o+1)*np]
+				for kz := 0; kz < g.kd; kz++ {
+					for ky := 0; ky < g.kh; ky++ {
+						for kx := 0; kx < g.kw; kx++ {
+							row := col[r*vol : (r+1)*vol]
+							r++
+							sp := spans[kx]
+							for iz := 0; iz < g.d; iz++ {
+								oz := iz*g.sd - g.pd + kz*g.dd
+								if oz < 0 || oz >= g.od {
+									continue
+								}
+								plane, srcPlane := volume[oz*ohw:(oz+1)*ohw], row[iz*hw:(iz+1)*hw]
+								for iy := 0; iy < g.h; iy++ {
+									oy := iy*g.sh - g.ph + ky*g.dh
+									if oy < 0 || oy >= g.oh {
+										continue
+									}
+									dst := plane[oy*g.ow : (oy+1)*g.ow]
+									src := srcPlane[iy*g.w : (iy+1)*g.w]
+									ox := sp.first
+									for ix := sp.lo; ix < sp.hi; ix++ {
+										dst[ox] += src[ix]
+										ox += g.sw
+									}
+								}
 							}
 						}
 					}

@@ -1,6 +1,10 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import (
+	"fmt"
+
+	"github.com/etgo/etgo/runtime"
+)
 
 var avgPool2dTypes = append(append([]runtime.ScalarType{}, floatTypes...), runtime.Int64)
 
@@ -16,6 +20,12 @@ func init() {
 // clipped to the padded input (count_include_pad) or to the input. Float32, Float16 and
 // BFloat16 accumulate in float32, Float64 in float64, Int64 in int64 with truncating division.
 func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return avgPool(args, 2)
+}
+
+// avgPool is avg_pool{n}d.out (n = 2 or 3).
+func avgPool(args []*runtime.EValue, n int) error {
+	op := fmt.Sprintf("avg_pool%dd", n)
 	if err := wantArgs(args, 9); err != nil {
 		return err
 	}
@@ -23,18 +33,8 @@ func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	var w poolWindow
-	if w.k, err = poolPair(args, 1, "kernel_size", "avg_pool2d", nil); err != nil {
-		return err
-	}
-	if w.s, err = poolPair(args, 2, "stride", "avg_pool2d", w.k[:]); err != nil {
-		return err
-	}
-	if w.p, err = poolPair(args, 3, "padding", "avg_pool2d", nil); err != nil {
-		return err
-	}
-	w.d = [2]int{1, 1}
-	if w.ceil, err = boolArg(args, 4, "ceil_mode"); err != nil {
+	w, err := poolAvgWindowArgs(args, op, n)
+	if err != nil {
 		return err
 	}
 	includePad, err := boolArg(args, 5, "count_include_pad")
@@ -52,7 +52,7 @@ func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	if err := poolDtype(in, "avg_pool2d", avgPool2dTypes); err != nil {
+	if err := poolDtype(in, op, avgPool2dTypes); err != nil {
 		return err
 	}
 	if err := poolSameDtype(in, out, "out"); err != nil {
@@ -62,76 +62,95 @@ func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
+	if s := in.Sizes()[in.Dim()-n:]; n == 3 && (s[0] < w.k[0] || s[1] < w.k[1] || s[2] < w.k[2]) {
+		// PyTorch's pool3d_shape_check for avg_pool3d (not max_pool3d), padding or not.
+		return argErr(0, "self", "input image (D: %d H: %d W: %d) smaller than kernel size (kD: %d kH: %d kW: %d)", s[0], s[1], s[2], w.k[0], w.k[1], w.k[2])
+	}
 	if err := resize(out, sizes); err != nil {
 		return err
 	}
-	g := avgPoolGeom{w: w, includePad: includePad, divisor: int(divisor), hasDivisor: hasDivisor}
-	g.planes, g.ih, g.iw = poolPlanes(in.Sizes())
-	_, g.oh, g.ow = poolPlanes(sizes)
+	avgPoolRun(in, out, sizes, avgPoolGeom{w: w, includePad: includePad, divisor: int(divisor), hasDivisor: hasDivisor})
+	return nil
+}
+
+// avgPoolRun averages in into out (already sized to sizes) with g's window, 2-d or 3-d.
+func avgPoolRun(in, out *runtime.Tensor, sizes []int, g avgPoolGeom) {
+	g.volumes, g.id, g.ih, g.iw = poolVolumes(in.Sizes(), g.w.n)
+	_, g.od, g.oh, g.ow = poolVolumes(sizes, g.w.n)
+	g.w = g.w.as3d()
 	switch in.ScalarType() {
 	case runtime.Float32:
 		if in.IsContiguous() && out.IsContiguous() {
-			avgPoolPlanes(&g, runtime.Data[float32](in), runtime.Data[float32](out))
-			return nil
+			avgPoolVolumes(&g, runtime.Data[float32](in), runtime.Data[float32](out))
+			return
 		}
 		fallthrough
 	case runtime.Float16, runtime.BFloat16:
 		y := make([]float32, out.Numel())
-		avgPoolPlanes(&g, poolF32(loadF64(in)), y)
+		avgPoolVolumes(&g, poolF32(loadF64(in)), y)
 		storeF64(out, poolF64(y))
 	case runtime.Float64:
 		y := make([]float64, out.Numel())
-		avgPoolPlanes(&g, loadF64(in), y)
+		avgPoolVolumes(&g, loadF64(in), y)
 		storeF64(out, y)
 	default:
 		y := make([]int64, out.Numel())
-		avgPoolPlanes(&g, loadI64(in), y)
+		avgPoolVolumes(&g, loadI64(in), y)
 		storeI64(out, y)
 	}
-	return nil
 }
 
 type avgPoolGeom struct {
-	w                      poolWindow
-	planes, ih, iw, oh, ow int
-	includePad, hasDivisor bool
-	divisor                int
+	w                               poolWindow // 3-d once run
+	volumes, id, ih, iw, od, oh, ow int
+	includePad, hasDivisor          bool
+	divisor                         int
 }
 
-// avgPoolPlanes averages contiguous planes x into y, summing each window row by row.
-func avgPoolPlanes[T float32 | float64 | int64](g *avgPoolGeom, x, y []T) {
-	kh, kw, sh, sw, ph, pw := g.w.k[0], g.w.k[1], g.w.s[0], g.w.s[1], g.w.p[0], g.w.p[1]
+// avgPoolVolumes averages contiguous volumes x into y, summing each window plane by plane and
+// row by row (PyTorch's order, in its accumulation type).
+func avgPoolVolumes[T float32 | float64 | int64](g *avgPoolGeom, x, y []T) {
+	kd, kh, kw, sd, sh, sw := g.w.k[0], g.w.k[1], g.w.k[2], g.w.s[0], g.w.s[1], g.w.s[2]
+	pd, ph, pw := g.w.p[0], g.w.p[1], g.w.p[2]
+	hw := g.ih * g.iw
 	e := 0
-	for p := 0; p < g.planes; p++ {
-		plane := x[p*g.ih*g.iw : (p+1)*g.ih*g.iw]
-		for oh := 0; oh < g.oh; oh++ {
-			h0 := oh*sh - ph
-			h1 := min(h0+kh, g.ih+ph)
-			for ow := 0; ow < g.ow; ow++ {
-				w0 := ow*sw - pw
-				w1 := min(w0+kw, g.iw+pw)
-				poolSize := (h1 - h0) * (w1 - w0)
-				a0, a1, b0, b1 := max(h0, 0), min(h1, g.ih), max(w0, 0), min(w1, g.iw)
-				if a0 >= a1 || b0 >= b1 {
-					y[e] = 0
-					e++
-					continue
-				}
-				div := (a1 - a0) * (b1 - b0)
-				switch {
-				case g.hasDivisor:
-					div = g.divisor
-				case g.includePad:
-					div = poolSize
-				}
-				var sum T
-				for h := a0; h < a1; h++ {
-					for _, v := range plane[h*g.iw+b0 : h*g.iw+b1] {
-						sum += v
+	for p := 0; p < g.volumes; p++ {
+		vol := x[p*g.id*hw : (p+1)*g.id*hw]
+		for od := 0; od < g.od; od++ {
+			d0 := od*sd - pd
+			d1 := min(d0+kd, g.id+pd)
+			for oh := 0; oh < g.oh; oh++ {
+				h0 := oh*sh - ph
+				h1 := min(h0+kh, g.ih+ph)
+				for ow := 0; ow < g.ow; ow++ {
+					w0 := ow*sw - pw
+					w1 := min(w0+kw, g.iw+pw)
+					poolSize := (d1 - d0) * (h1 - h0) * (w1 - w0)
+					a0, a1 := max(d0, 0), min(d1, g.id)
+					b0, b1, c0, c1 := max(h0, 0), min(h1, g.ih), max(w0, 0), min(w1, g.iw)
+					if a0 >= a1 || b0 >= b1 || c0 >= c1 {
+						y[e] = 0
+						e++
+						continue
 					}
+					div := (a1 - a0) * (b1 - b0) * (c1 - c0)
+					switch {
+					case g.hasDivisor:
+						div = g.divisor
+					case g.includePad:
+						div = poolSize
+					}
+					var sum T
+					for d := a0; d < a1; d++ {
+						for h := b0; h < b1; h++ {
+							for _, v := range vol[d*hw+h*g.iw+c0 : d*hw+h*g.iw+c1] {
+								sum += v
+							}
+						}
+					}
+					y[e] = sum / T(div)
+					e++
 				}
-				y[e] = sum / T(div)
-				e++
 			}
 		}
 	}

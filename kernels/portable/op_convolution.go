@@ -14,10 +14,14 @@ func init() {
 // SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups,
 // *, Tensor(a!) out).
 //
-// 1-D (input [N, C, L], weight [OC, C/groups, K]) and 2-D (input [N, C, H, W], weight
-// [OC, C/groups, KH, KW]) convolution with stride, padding, dilation and groups; transposed
-// convolution takes weight [C, OC/groups, K...] and output_padding. stride, padding, dilation
-// and output_padding hold one value per spatial dimension or one for all. input, weight and out
+// 1-D (input [N, C, L], weight [OC, C/groups, K]), 2-D (input [N, C, H, W], weight
+// [OC, C/groups, KH, KW]) and 3-D (input [N, C, D, H, W], weight [OC, C/groups, KD, KH, KW])
+// convolution with stride, padding, dilation and groups; transposed convolution takes weight
+// [C, OC/groups, K...] and output_padding. stride, padding, dilation and output_padding hold
+// one value per spatial dimension or one for all. The 3-D case goes beyond the official
+// runtime, whose portable kernel accepts only 3-D and 4-D inputs ("Expect input tensor to be
+// 3-D or 4-D"): it runs the video models (torchvision's r3d_18, mc3_18, r2plus1d_18, s3d,
+// mvit) that the official runtime refuses at execute. input, weight and out
 // share one dtype; bias (one value per output channel) may have any real dtype. Floating
 // types compute in float32 (float64 for Float64), integral ones in int64, wrapped to the out
 // type. input and weight must be in the default dim order.
@@ -82,10 +86,7 @@ func convolutionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if out.Dim() != in.Dim() {
 		return argErr(9, "out", "want a %d-D tensor like input, got %d-D sizes %v", in.Dim(), out.Dim(), out.Sizes())
 	}
-	sizes := []int{g.n, g.oc, g.oh, g.ow}
-	if in.Dim() == 3 {
-		sizes = []int{g.n, g.oc, g.ow}
-	}
+	sizes := append([]int{g.n, g.oc}, []int{g.od, g.oh, g.ow}[5-in.Dim():]...)
 	if err := resize(out, sizes); err != nil {
 		return err
 	}
@@ -117,8 +118,8 @@ func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *runtime.Te
 // wrong; shift is added to the argument indices in errors (1 when input is argument 1).
 func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int64, shift int) (*linalgConvGeom, error) {
 	rank := in.Dim()
-	if rank != 3 && rank != 4 {
-		return nil, argErr(0+shift, "input", "want a 3-D [N, C, L] or 4-D [N, C, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
+	if rank < 3 || rank > 5 {
+		return nil, argErr(0+shift, "input", "want a 3-D [N, C, L], 4-D [N, C, H, W] or 5-D [N, C, D, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
 	}
 	if w.Dim() != rank {
 		return nil, argErr(1+shift, "weight", "want a %d-D tensor like input, got %d-D sizes %v", rank, w.Dim(), w.Sizes())
@@ -130,17 +131,20 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 		return nil, err
 	}
 	spatial := rank - 2
-	param := func(i int, name string, l []int64, minVal int64) ([2]int, error) {
+	// param holds one value per spatial dimension, D, H, W, right-aligned: a 2-D
+	// convolution's [H, W] at [1] and [2], a 1-D one's W at [2]; the dimensions the
+	// convolution lacks get 1 (stride, dilation) or 0 (padding, output padding).
+	param := func(i int, name string, l []int64, minVal int64) ([3]int, error) {
 		if len(l) != 1 && len(l) != spatial {
-			return [2]int{}, argErr(i+shift, name, "want 1 or %d values, got %d", spatial, len(l))
+			return [3]int{}, argErr(i+shift, name, "want 1 or %d values, got %d", spatial, len(l))
 		}
-		var v [2]int
+		v := [3]int{int(max(minVal, 0)), int(max(minVal, 0)), int(max(minVal, 0))}
 		for d := range spatial {
 			x := l[min(d, len(l)-1)]
 			if x < minVal || x > 1<<31 {
-				return [2]int{}, argErr(i+shift, name, "value %d out of range (minimum %d)", x, minVal)
+				return [3]int{}, argErr(i+shift, name, "value %d out of range (minimum %d)", x, minVal)
 			}
-			v[d] = int(x)
+			v[3-spatial+d] = int(x)
 		}
 		return v, nil
 	}
@@ -156,12 +160,12 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 	if err != nil {
 		return nil, err
 	}
-	var op [2]int
+	var op [3]int
 	if transposed {
 		if op, err = param(7, "output_padding", outPadding, 0); err != nil {
 			return nil, err
 		}
-		for k := range spatial {
+		for k := 3 - spatial; k < 3; k++ {
 			if op[k] >= s[k] && op[k] >= d[k] {
 				return nil, argErr(7+shift, "output_padding", "%d must be smaller than either stride (%d) or dilation (%d)", op[k], s[k], d[k])
 			}
@@ -175,13 +179,16 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 	if ws[0] < gr || ws[0]%gr != 0 {
 		return nil, argErr(1+shift, "weight", "size(0) = %d is not a positive multiple of groups = %d", ws[0], gr)
 	}
-	g := &linalgConvGeom{n: is[0], c: is[1], h: 1, w: is[rank-1], kh: 1, kw: ws[rank-1], sh: 1, dh: 1, groups: gr, transposed: transposed}
-	g.sw, g.pw, g.dw = s[0], p[0], d[0]
-	if rank == 4 {
-		g.h, g.kh = is[2], ws[2]
-		g.sh, g.ph, g.dh = s[0], p[0], d[0]
-		g.sw, g.pw, g.dw = s[1], p[1], d[1]
+	// Sizes right-aligned as the parameters: [D, H, W], 1 where the convolution has fewer.
+	var ispat, kspat [3]int
+	for k := range 3 {
+		ispat[k], kspat[k] = 1, 1
+		if j := k - 3 + rank; j >= 2 {
+			ispat[k], kspat[k] = is[j], ws[j]
+		}
 	}
+	g := &linalgConvGeom{n: is[0], c: is[1], d: ispat[0], h: ispat[1], w: ispat[2], kd: kspat[0], kh: kspat[1], kw: kspat[2],
+		sd: s[0], sh: s[1], sw: s[2], pd: p[0], ph: p[1], pw: p[2], dd: d[0], dh: d[1], dw: d[2], groups: gr, transposed: transposed}
 	if !transposed {
 		if is[1] != gr*ws[1] {
 			return nil, argErr(0+shift, "input", "has %d channels; weight %v with groups = %d expects %d", is[1], ws, gr, gr*ws[1])
@@ -211,15 +218,13 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 		}
 		return span/s + 1
 	}
-	if g.ow = outSize(g.w, g.kw, g.sw, g.pw, g.dw, op[spatial-1]); rank == 4 {
-		g.oh = outSize(g.h, g.kh, g.sh, g.ph, g.dh, op[0])
-	} else {
-		g.oh = 1
-	}
-	if g.oh < 1 || g.ow < 1 || g.kh < 1 || g.kw < 1 {
+	g.od = outSize(g.d, g.kd, g.sd, g.pd, g.dd, op[0])
+	g.oh = outSize(g.h, g.kh, g.sh, g.ph, g.dh, op[1])
+	g.ow = outSize(g.w, g.kw, g.sw, g.pw, g.dw, op[2])
+	if g.od < 1 || g.oh < 1 || g.ow < 1 || g.kd < 1 || g.kh < 1 || g.kw < 1 {
 		spat := is[2:]
 		return nil, fmt.Errorf("%w: input spatial sizes %v with kernel %v, stride %v, padding %v, dilation %v give output sizes %v; each must be at least 1",
-			runtime.ErrInvalidArgument, spat, ws[2:], s[:spatial], p[:spatial], d[:spatial], []int{g.oh, g.ow}[2-spatial:])
+			runtime.ErrInvalidArgument, spat, ws[2:], s[3-spatial:], p[3-spatial:], d[3-spatial:], []int{g.od, g.oh, g.ow}[3-spatial:])
 	}
 	return g, nil
 }

@@ -15,11 +15,19 @@ func init() {
 // int[2] padding=0, int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out,
 // Tensor(b!) indices), then the TensorList return slot [out, indices].
 //
-// Each window's maximum and its index h*W+w in the input plane; the first maximum wins ties and
-// a NaN wins over numbers (the last NaN of the window), as in PyTorch. A window with no element
-// inside the input (a dilated window stepping over it) gives 0 at index 0, as ExecuTorch's
-// kernel does (PyTorch gives the dtype's lowest value, -Inf for floats).
+// Each window's maximum and its index h*W+w in the input plane; the first maximum wins ties.
+// NaN as ExecuTorch's kernel, not PyTorch: a NaN at the window's first tap stays, a later NaN
+// never wins. A window with no element inside the input (a dilated window stepping over it)
+// gives 0 at index 0, as ExecuTorch's kernel does (PyTorch gives the dtype's lowest value,
+// -Inf for floats).
 func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	return maxPoolWithIndices(args, 2, false)
+}
+
+// maxPoolWithIndices is max_pool{n}d_with_indices.out (n = 2 or 3), with PyTorch's NaN and
+// empty-window rules when eager, ExecuTorch's otherwise (see maxPoolVolumes).
+func maxPoolWithIndices(args []*runtime.EValue, n int, eager bool) error {
+	op := fmt.Sprintf("max_pool%dd", n)
 	if err := wantArgs(args, 9); err != nil {
 		return err
 	}
@@ -27,7 +35,7 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	if err != nil {
 		return err
 	}
-	w, err := poolWindowArgs(args, 1, "max_pool2d")
+	w, err := poolWindowArgs(args, 1, op, n)
 	if err != nil {
 		return err
 	}
@@ -39,7 +47,7 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	if err != nil {
 		return err
 	}
-	if err := poolDtype(in, "max_pool2d_with_indices", realTypes); err != nil {
+	if err := poolDtype(in, op+"_with_indices", realTypes); err != nil {
 		return err
 	}
 	if err := poolSameDtype(in, out, "out"); err != nil {
@@ -58,9 +66,16 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	if err := indices.Resize(sizes); err != nil {
 		return fmt.Errorf("indices: %w", err)
 	}
-	g := maxPoolGeom{w: w}
-	g.planes, g.ih, g.iw = poolPlanes(in.Sizes())
-	_, g.oh, g.ow = poolPlanes(sizes)
+	return maxPoolRun(in, out, indices, w, sizes, eager)
+}
+
+// maxPoolRun pools in into out and indices (already sized) with the window w: 2-d as
+// ExecuTorch's max_pool2d_with_indices (eager false), 3-d as PyTorch's max_pool3d_with_indices
+// (eager true).
+func maxPoolRun(in, out, indices *runtime.Tensor, w poolWindow, sizes []int, eager bool) error {
+	g := maxPoolGeom{w: w.as3d(), eager: eager}
+	g.volumes, g.id, g.ih, g.iw = poolVolumes(in.Sizes(), w.n)
+	_, g.od, g.oh, g.ow = poolVolumes(sizes, w.n)
 	var idx []int64
 	if indices.IsContiguous() {
 		idx = runtime.Data[int64](indices)
@@ -71,65 +86,83 @@ func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 	st := in.ScalarType()
 	switch {
 	case st == runtime.Float32 && in.IsContiguous() && out.IsContiguous():
-		maxPoolPlanes(&g, runtime.Data[float32](in), runtime.Data[float32](out), idx, float32(math.Inf(-1)))
+		maxPoolVolumes(&g, runtime.Data[float32](in), runtime.Data[float32](out), idx, float32(math.Inf(-1)))
 	case isFloat(st):
 		y := make([]float64, out.Numel())
-		maxPoolPlanes(&g, loadF64(in), y, idx, math.Inf(-1))
+		maxPoolVolumes(&g, loadF64(in), y, idx, math.Inf(-1))
 		storeF64(out, y)
 	default:
 		_, lowest := poolLowest(st)
 		y := make([]int64, out.Numel())
-		maxPoolPlanes(&g, loadI64(in), y, idx, lowest)
+		maxPoolVolumes(&g, loadI64(in), y, idx, lowest)
 		storeI64(out, y)
 	}
 	return nil
 }
 
 type maxPoolGeom struct {
-	w                      poolWindow
-	planes, ih, iw, oh, ow int
+	w                               poolWindow // 3-d
+	volumes, id, ih, iw, od, oh, ow int
+	eager                           bool // PyTorch's NaN and empty-window rules, not ExecuTorch's
 }
 
-// maxPoolPlanes max-pools contiguous planes x into y and idx.
-func maxPoolPlanes[T float32 | float64 | int64](g *maxPoolGeom, x, y []T, idx []int64, lowest T) {
-	kh, kw, sh, sw := g.w.k[0], g.w.k[1], g.w.s[0], g.w.s[1]
-	ph, pw, dh, dw := g.w.p[0], g.w.p[1], g.w.d[0], g.w.d[1]
+// maxPoolVolumes max-pools contiguous volumes x into y and idx (indices into each volume).
+//
+// ExecuTorch's rules (eager false): the window's first tap starts the maximum and a later tap
+// replaces it only when it compares greater, so a NaN first tap stays and a later NaN never
+// wins (PyTorch eager: NaN whenever any tap is); a window with no tap inside the input gives 0
+// at index 0. PyTorch's (eager true): the maximum starts at lowest and a NaN always replaces
+// it (the last NaN of the window wins); an empty window gives lowest at the index of its first
+// position clipped to the input's start, as PyTorch's CPU kernel.
+func maxPoolVolumes[T float32 | float64 | int64](g *maxPoolGeom, x, y []T, idx []int64, lowest T) {
+	kd, kh, kw, sd, sh, sw := g.w.k[0], g.w.k[1], g.w.k[2], g.w.s[0], g.w.s[1], g.w.s[2]
+	pd, ph, pw, dd, dh, dw := g.w.p[0], g.w.p[1], g.w.p[2], g.w.d[0], g.w.d[1], g.w.d[2]
+	hw := g.ih * g.iw
 	e := 0
-	for p := 0; p < g.planes; p++ {
-		plane := x[p*g.ih*g.iw : (p+1)*g.ih*g.iw]
-		for oh := 0; oh < g.oh; oh++ {
-			h0 := oh*sh - ph
-			h1 := min(h0+(kh-1)*dh+1, g.ih)
-			for h0 < 0 {
-				h0 += dh
+	for p := 0; p < g.volumes; p++ {
+		vol := x[p*g.id*hw : (p+1)*g.id*hw]
+		for od := 0; od < g.od; od++ {
+			d0 := od*sd - pd
+			d1 := min(d0+(kd-1)*dd+1, g.id)
+			for d0 < 0 {
+				d0 += dd
 			}
-			for ow := 0; ow < g.ow; ow++ {
-				w0 := ow*sw - pw
-				w1 := min(w0+(kw-1)*dw+1, g.iw)
-				for w0 < 0 {
-					w0 += dw
+			for oh := 0; oh < g.oh; oh++ {
+				h0 := oh*sh - ph
+				h1 := min(h0+(kh-1)*dh+1, g.ih)
+				for h0 < 0 {
+					h0 += dh
 				}
-				best, bestAt := lowest, -1
-				if h0 < h1 && w0 < w1 {
-					// The official kernel starts from the window's first tap and takes a later
-					// one only when it compares greater: a NaN first tap stays, a later NaN
-					// never wins (PyTorch eager: NaN whenever any tap is).
-					bestAt = h0*g.iw + w0
-					best = plane[bestAt]
-				}
-				for h := h0; h < h1; h += dh {
-					for c := w0; c < w1; c += dw {
-						at := h*g.iw + c
-						if v := plane[at]; v > best {
-							best, bestAt = v, at
+				for ow := 0; ow < g.ow; ow++ {
+					w0 := ow*sw - pw
+					w1 := min(w0+(kw-1)*dw+1, g.iw)
+					for w0 < 0 {
+						w0 += dw
+					}
+					best, bestAt := lowest, -1
+					switch {
+					case g.eager:
+						bestAt = d0*hw + h0*g.iw + w0
+					case d0 < d1 && h0 < h1 && w0 < w1:
+						bestAt = d0*hw + h0*g.iw + w0
+						best = vol[bestAt]
+					}
+					for d := d0; d < d1; d += dd {
+						for h := h0; h < h1; h += dh {
+							for c := w0; c < w1; c += dw {
+								at := d*hw + h*g.iw + c
+								if v := vol[at]; v > best || (g.eager && v != v) {
+									best, bestAt = v, at
+								}
+							}
 						}
 					}
+					if bestAt < 0 {
+						best, bestAt = 0, 0
+					}
+					y[e], idx[e] = best, int64(bestAt)
+					e++
 				}
-				if bestAt < 0 {
-					best, bestAt = 0, 0
-				}
-				y[e], idx[e] = best, int64(bestAt)
-				e++
 			}
 		}
 	}

@@ -33,7 +33,7 @@ func maxPool2dWithIndicesBackward(ctx *runtime.KernelContext, args []*runtime.EV
 	if err != nil {
 		return err
 	}
-	w, err := poolWindowArgs(args, 2, "max_pool2d")
+	w, err := poolWindowArgs(args, 2, "max_pool2d", 2)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package portable
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/etgo/etgo/runtime"
 )
@@ -11,67 +13,112 @@ import (
 // their input as planes: a rank-3 [C,H,W] or rank-4 [N,C,H,W] tensor is N*C planes of H×W in
 // logical order, whatever its dim order.
 
-// poolWindow holds a 2-d window's parameters, [0] for H and [1] for W.
+// poolWindow holds a window's parameters per spatial dimension, outermost first: [0] for H
+// and [1] for W of a 2-d window (n = 2), [0] for D, [1] for H and [2] for W of a 3-d one.
 type poolWindow struct {
-	k, s, p, d [2]int
+	n          int // spatial dimensions: 2 or 3
+	k, s, p, d [3]int
 	ceil       bool
 	shift      int // added to argument indices in errors: 1 when self is argument 1
 }
 
-// poolPair expands an int[2] argument given as one or two values (or none, when def is
-// non-nil: stride's empty list means the kernel size).
-func poolPair(args []*runtime.EValue, i int, name, op string, def []int) ([2]int, error) {
+// as3d returns a 2-d window as a 3-d one over a depth of 1 (a 1-deep window, stride and
+// dilation 1, no padding), so one loop over volumes serves both.
+func (w poolWindow) as3d() poolWindow {
+	if w.n == 3 {
+		return w
+	}
+	w.n = 3
+	w.k, w.s, w.p, w.d = [3]int{1, w.k[0], w.k[1]}, [3]int{1, w.s[0], w.s[1]}, [3]int{0, w.p[0], w.p[1]}, [3]int{1, w.d[0], w.d[1]}
+	return w
+}
+
+// poolDims expands an int[n] argument (n = 2 or 3) given as one or n values (or none, when
+// def is non-nil: stride's empty list means the kernel size).
+func poolDims(args []*runtime.EValue, i int, name, op string, n int, def []int) ([3]int, error) {
 	v, err := intListArg(args, i, name)
 	if err != nil {
-		return [2]int{}, err
+		return [3]int{}, err
 	}
 	for _, x := range v { // before converting to int, which is 32 bits on some targets
 		if x > math.MaxInt32 || x < -math.MaxInt32 {
-			return [2]int{}, argErr(i, name, "%v is too large", v)
+			return [3]int{}, argErr(i, name, "%v is too large", v)
 		}
 	}
+	var r [3]int
 	switch {
 	case len(v) == 0 && def != nil:
-		return [2]int{def[0], def[1]}, nil
+		copy(r[:], def[:n])
+		return r, nil
 	case len(v) == 1:
-		return [2]int{int(v[0]), int(v[0])}, nil
-	case len(v) == 2:
-		return [2]int{int(v[0]), int(v[1])}, nil
+		for j := range n {
+			r[j] = int(v[0])
+		}
+		return r, nil
+	case len(v) == n:
+		for j := range n {
+			r[j] = int(v[j])
+		}
+		return r, nil
 	}
+	count := [...]string{2: "two", 3: "three"}[n]
 	if def != nil {
-		return [2]int{}, argErr(i, name, "%s: %s must either be omitted, a single int, or a tuple of two ints, got %v", op, name, v)
+		return [3]int{}, argErr(i, name, "%s: %s must either be omitted, a single int, or a tuple of %s ints, got %v", op, name, count, v)
 	}
-	return [2]int{}, argErr(i, name, "%s: %s must either be a single int, or a tuple of two ints, got %v", op, name, v)
+	return [3]int{}, argErr(i, name, "%s: %s must either be a single int, or a tuple of %s ints, got %v", op, name, count, v)
 }
 
-// poolWindowArgs reads max_pool2d's kernel_size, stride, padding, dilation and ceil_mode at
-// args[first..first+4]; errors about the window name those indices.
-func poolWindowArgs(args []*runtime.EValue, first int, op string) (poolWindow, error) {
-	w := poolWindow{shift: first - 1}
+// poolWindowArgs reads max_pool{2,3}d's kernel_size, stride, padding, dilation and ceil_mode at
+// args[first..first+4] (n spatial dimensions); errors about the window name those indices.
+func poolWindowArgs(args []*runtime.EValue, first int, op string, n int) (poolWindow, error) {
+	w := poolWindow{n: n, shift: first - 1}
 	var err error
-	if w.k, err = poolPair(args, first, "kernel_size", op, nil); err != nil {
+	if w.k, err = poolDims(args, first, "kernel_size", op, n, nil); err != nil {
 		return w, err
 	}
-	if w.s, err = poolPair(args, first+1, "stride", op, w.k[:]); err != nil {
+	if w.s, err = poolDims(args, first+1, "stride", op, n, w.k[:]); err != nil {
 		return w, err
 	}
-	if w.p, err = poolPair(args, first+2, "padding", op, nil); err != nil {
+	if w.p, err = poolDims(args, first+2, "padding", op, n, nil); err != nil {
 		return w, err
 	}
-	if w.d, err = poolPair(args, first+3, "dilation", op, nil); err != nil {
+	if w.d, err = poolDims(args, first+3, "dilation", op, n, nil); err != nil {
 		return w, err
 	}
 	w.ceil, err = boolArg(args, first+4, "ceil_mode")
 	return w, err
 }
 
-// poolCheckInput accepts [C,H,W] with no zero size and [N,C,H,W] with only N possibly zero.
-func poolCheckInput(in *runtime.Tensor, shift int) error {
+// poolAvgWindowArgs reads avg_pool{2,3}d's kernel_size, stride, padding and ceil_mode at
+// args[1..4] (n spatial dimensions; no dilation).
+func poolAvgWindowArgs(args []*runtime.EValue, op string, n int) (poolWindow, error) {
+	w := poolWindow{n: n, d: [3]int{1, 1, 1}}
+	var err error
+	if w.k, err = poolDims(args, 1, "kernel_size", op, n, nil); err != nil {
+		return w, err
+	}
+	if w.s, err = poolDims(args, 2, "stride", op, n, w.k[:]); err != nil {
+		return w, err
+	}
+	if w.p, err = poolDims(args, 3, "padding", op, n, nil); err != nil {
+		return w, err
+	}
+	w.ceil, err = boolArg(args, 4, "ceil_mode")
+	return w, err
+}
+
+// poolCheckInput accepts n+1 dims with no zero size and n+2 dims with only N possibly zero
+// (n spatial dimensions).
+func poolCheckInput(in *runtime.Tensor, n, shift int) error {
 	s := in.Sizes()
-	ok := (len(s) == 3 && s[0] != 0 && s[1] != 0 && s[2] != 0) ||
-		(len(s) == 4 && s[1] != 0 && s[2] != 0 && s[3] != 0)
+	ok := len(s) == n+1 || len(s) == n+2
+	for i, x := range s {
+		if x == 0 && !(i == 0 && len(s) == n+2) {
+			ok = false
+		}
+	}
 	if !ok {
-		return argErr(shift, "self", "expected 3D or 4D (batch mode) tensor with optional 0 dim batch size, got sizes %v", s)
+		return argErr(shift, "self", "expected %dD or %dD (batch mode) tensor with optional 0 dim batch size, got sizes %v", n+1, n+2, s)
 	}
 	return nil
 }
@@ -99,42 +146,51 @@ func poolOutSize(in, k, p, s, d int, ceil bool) int {
 	return o
 }
 
-// poolShape validates a window against the input (PyTorch's pool2d_shape_check) and returns
-// the out sizes.
+// poolShape validates a window against the input (PyTorch's pool2d_shape_check and
+// pool3d_shape_check) and returns the out sizes.
 func poolShape(in *runtime.Tensor, w *poolWindow) ([]int, error) {
-	for i, v := range [][2]int{w.k, w.s, w.p, w.d} {
-		if v[0] > math.MaxInt32 || v[1] > math.MaxInt32 {
-			name := [...]string{"kernel_size", "stride", "padding", "dilation"}[i]
-			return nil, argErr(i+1+w.shift, name, "%v is too large", v)
+	n := w.n
+	for i, v := range [][3]int{w.k, w.s, w.p, w.d} {
+		for _, x := range v[:n] {
+			if x > math.MaxInt32 {
+				name := [...]string{"kernel_size", "stride", "padding", "dilation"}[i]
+				return nil, argErr(i+1+w.shift, name, "%v is too large", v[:n])
+			}
 		}
 	}
-	if w.k[0] <= 0 || w.k[1] <= 0 {
-		return nil, argErr(1+w.shift, "kernel_size", "kernel size should be greater than zero, got %v", w.k)
+	for i, c := range []struct {
+		v        [3]int
+		min      int
+		name, is string
+	}{{w.k, 1, "kernel_size", "kernel size should be greater than zero"}, {w.s, 1, "stride", "stride should be greater than zero"},
+		{w.p, 0, "padding", "pad must be non-negative"}, {w.d, 1, "dilation", "dilation should be greater than zero"}} {
+		if slices.Min(c.v[:n]) < c.min {
+			return nil, argErr(i+1+w.shift, c.name, "%s, got %v", c.is, c.v[:n])
+		}
 	}
-	if w.s[0] <= 0 || w.s[1] <= 0 {
-		return nil, argErr(2+w.shift, "stride", "stride should be greater than zero, got %v", w.s)
+	for j := range n {
+		if w.p[j] > w.k[j]/2 {
+			return nil, argErr(3+w.shift, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p[:n], w.k[:n])
+		}
 	}
-	if w.p[0] < 0 || w.p[1] < 0 {
-		return nil, argErr(3+w.shift, "padding", "pad must be non-negative, got %v", w.p)
-	}
-	if w.d[0] <= 0 || w.d[1] <= 0 {
-		return nil, argErr(4+w.shift, "dilation", "dilation should be greater than zero, got %v", w.d)
-	}
-	if w.p[0] > w.k[0]/2 || w.p[1] > w.k[1]/2 {
-		return nil, argErr(3+w.shift, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p, w.k)
-	}
-	if err := poolCheckInput(in, w.shift); err != nil {
+	if err := poolCheckInput(in, n, w.shift); err != nil {
 		return nil, err
 	}
 	s := in.Sizes()
-	r := len(s)
-	oh := poolOutSize(s[r-2], w.k[0], w.p[0], w.s[0], w.d[0], w.ceil)
-	ow := poolOutSize(s[r-1], w.k[1], w.p[1], w.s[1], w.d[1], w.ceil)
-	if oh < 1 || ow < 1 {
-		return nil, fmt.Errorf("%w: given input size %v, the calculated output size %dx%d is too small", runtime.ErrInvalidArgument, s, oh, ow)
-	}
 	out := append([]int(nil), s...)
-	out[r-2], out[r-1] = oh, ow
+	o := out[len(s)-n:]
+	small := false
+	for j := range n {
+		o[j] = poolOutSize(s[len(s)-n+j], w.k[j], w.p[j], w.s[j], w.d[j], w.ceil)
+		small = small || o[j] < 1
+	}
+	if small {
+		dims := make([]string, n)
+		for j := range n {
+			dims[j] = fmt.Sprint(o[j])
+		}
+		return nil, fmt.Errorf("%w: given input size %v, the calculated output size %s is too small", runtime.ErrInvalidArgument, s, strings.Join(dims, "x"))
+	}
 	return out, nil
 }
 
@@ -145,6 +201,17 @@ func poolPlanes(s []int) (planes, h, w int) {
 		planes *= d
 	}
 	return planes, s[len(s)-2], s[len(s)-1]
+}
+
+// poolVolumes returns the number of volumes and the volume depth, height and width of a shape
+// with n spatial dimensions: for n = 2, planes of depth 1.
+func poolVolumes(s []int, n int) (volumes, d, h, w int) {
+	volumes, h, w = poolPlanes(s)
+	if n == 2 {
+		return volumes, 1, h, w
+	}
+	d = s[len(s)-3]
+	return volumes / d, d, h, w
 }
 
 // poolSameDtype refuses an out whose dtype differs from the input's.
