@@ -74,6 +74,7 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 		{"remove clones", p.removeClones},
 		{"fuse batch norm", p.fuseBatchNorm},
 		{"decompose batch norm", p.decomposeBatchNorm},
+		{"tanh GELU", p.decomposeTanhGelu},
 		{"fuse activations", p.fuseActivations},
 		{"decompose concatenate", p.decomposeCat},
 		{"remove getitem", p.removeGetItem},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/etgo/etgo/internal/irtext"
 	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/runtime"
 )
 
 // withData gives every parameter of g deterministic float32 data: element i is 0.01*(i+1).
@@ -114,6 +115,14 @@ out y`, "Abs", ""},
 in x f32[4]
 c = aten.clone.default(self=x) -> f32[4]
 out c`, "Copy", ""},
+		{"tanh GELU as arithmetic (XNNPACK's GELU node is the erf one)", `
+in x f32[4]
+y = aten.gelu.default(self=x, approximate="tanh") -> f32[4]
+out y`, "Multiply Multiply Multiply Add Multiply Tanh Multiply Add Multiply", ""},
+		{"exact GELU is the GELU node", `
+in x f32[4]
+y = aten.gelu.default(self=x, approximate="none") -> f32[4]
+out y`, "Gelu", ""},
 		{"an unsupported operator is named", `
 in x f32[4]
 y = aten.cumsum.default(self=x, dim=0) -> f32[4]
@@ -179,5 +188,61 @@ out bn`))
 	}
 	if math.Abs(float64(bias[1])-wantB) > 1e-7 {
 		t.Errorf("fused bias[1] = %v, want %v", bias[1], wantB)
+	}
+}
+
+// TestTanhGeluValues runs the tanh GELU blob against torch's formula in float64, NaN and ±Inf
+// included (0.5·x·(1+tanh(√(2/π)(x+0.044715x³))): Inf → Inf, -Inf → NaN as in torch, whose
+// -Inf·0 is NaN too).
+func TestTanhGeluValues(t *testing.T) {
+	xs := []float32{-6, -3, -1.5, -0.5, -1e-3, 0, 1e-3, 0.5, 1, 2, 3.5, 8, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+	g := irtext.MustParse(`
+in x f32[15]
+y = aten.gelu.default(self=x, approximate="tanh") -> f32[15]
+out y`)
+	p, err := Preprocess(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, err := ParseBlob(p.Blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string][]byte{}
+	for _, nb := range p.NamedData {
+		named[nb.Key] = nb.Data
+	}
+	pl, err := newPlan(blob, func(k string) ([]byte, error) { return named[k], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := runtime.FromSlice(xs, len(xs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := runtime.NewTensor(runtime.Float32, len(xs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.execute([]*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}, {Tag: runtime.TagTensor, Tensor: out}}); err != nil {
+		t.Fatal(err)
+	}
+	got := runtime.Data[float32](out)
+	for i, v := range xs {
+		x := float64(v)
+		want := 0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x)))
+		g := float64(got[i])
+		switch {
+		case math.IsNaN(want):
+			if !math.IsNaN(g) {
+				t.Errorf("gelu(%v) = %v, want NaN", x, g)
+			}
+		case math.IsInf(want, 0):
+			if g != want {
+				t.Errorf("gelu(%v) = %v, want %v", x, g, want)
+			}
+		case math.Abs(g-want) > 2e-6*math.Max(1, math.Abs(want)):
+			t.Errorf("gelu(%v) = %v, want %v", x, g, want)
+		}
 	}
 }

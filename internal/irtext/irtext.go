@@ -9,8 +9,8 @@
 //	out y                       a graph output
 //
 // Argument values: a value name, $name (a symbolic int), [a, b] of value names, [1, 2] of ints
-// (a $name inside is a symbolic int), an int, a float (with a dot), true/false, none, mf:N (a memory format) or
-// dt:N (a scalar type); names starting with "kw_" are keyword-only (the prefix is dropped).
+// (a $name inside is a symbolic int), an int, a float (with a dot), true/false, none, mf:N (a memory format),
+// dt:N (a scalar type), "text" (a string); names starting with "kw_" are keyword-only (the prefix is dropped).
 // Dtypes: f32, f16, bf16, f64, i8, u8, i32, i64, bool.
 package irtext
 
@@ -164,6 +164,8 @@ func argument(a string, val func(string) (*ir.Value, error)) (ir.Arg, error) {
 		arg.Kind = ir.ArgNone
 	case v == "true" || v == "false":
 		arg.Kind, arg.Bool = ir.ArgBool, v == "true"
+	case len(v) >= 2 && strings.HasPrefix(v, `"`) && strings.HasSuffix(v, `"`):
+		arg.Kind, arg.Str = ir.ArgString, v[1:len(v)-1]
 	case strings.HasPrefix(v, "mf:"):
 		arg.Kind = ir.ArgMemoryFormat
 		arg.Int, err = strconv.ParseInt(v[3:], 10, 64)
