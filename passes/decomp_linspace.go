@@ -17,7 +17,7 @@ func linspaceNumbers(b *Builder, start, end ir.Arg, steps int64, dtype ir.DType)
 	s, ok1 := pyNumberValue(start)
 	e, ok2 := pyNumberValue(end)
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("linspace between %s and %s (not numbers) is not decomposed yet", start.Kind, end.Kind)
+		return nil, fmt.Errorf("linspace between bounds that are not numbers (kinds %d and %d) is not decomposed yet", start.Kind, end.Kind)
 	}
 	step := (e - s) / float64(steps-1)
 	rg := b.Call("aten.arange.start_step", I("start", 0), I("end", steps), I("step", 1), layoutStrided(), deviceCPU(), pinMemoryFalse())
