@@ -68,7 +68,9 @@ type functionalizer struct {
 }
 
 func (Functionalize) Run(g *ir.Graph) (string, error) {
-	if !slices.ContainsFunc(g.Nodes, func(n *ir.Node) bool { return isInPlace(n) || n.Target == "aten.detach_.default" || n.Target == "aten._native_batch_norm_legit.default" }) {
+	if !slices.ContainsFunc(g.Nodes, func(n *ir.Node) bool {
+		return isInPlace(n) || n.Target == "aten.detach_.default" || n.Target == "aten._native_batch_norm_legit.default"
+	}) {
 		return "", nil
 	}
 	f := &functionalizer{g: g, st: &strides{known: map[*ir.Value][]int64{}}, aliases: map[*ir.Value]*tensorAlias{}, inputs: map[*ir.Value]bool{}}
