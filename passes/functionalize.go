@@ -69,7 +69,7 @@ type functionalizer struct {
 
 func (Functionalize) Run(g *ir.Graph) (string, error) {
 	if !slices.ContainsFunc(g.Nodes, func(n *ir.Node) bool {
-		return isInPlace(n) || n.Target == "aten.detach_.default" || n.Target == "aten._native_batch_norm_legit.default"
+		return isInPlace(n) || n.Target == "aten.detach_.default" || inPlaceDropoutOff(n) || n.Target == "aten._native_batch_norm_legit.default"
 	}) {
 		return "", nil
 	}
@@ -92,9 +92,11 @@ func (Functionalize) Run(g *ir.Graph) (string, error) {
 		}
 		var err error
 		switch {
-		case n.Target == "aten.detach_.default":
-			// detach_ changes only autograd metadata: functionalised it is nothing, and its
-			// readers read its argument (an alias would stay in the Edge graph).
+		case n.Target == "aten.detach_.default" || inPlaceDropoutOff(n):
+			// detach_ changes only autograd metadata, and an in-place dropout in eval mode
+			// returns its input (ATen's composite, before functionalization sees a mutation):
+			// functionalised it is nothing, and its readers read its argument (an alias
+			// would stay in the Edge graph).
 			if len(n.Args) > 0 && len(n.Args[0].Values) == 1 && n.Args[0].Values[0] != nil && len(n.Outputs) == 1 && n.Outputs[0] != nil {
 				f.aliases[n.Outputs[0]] = f.aliasOf(n.Args[0].Values[0])
 			}
@@ -289,6 +291,16 @@ func (f *functionalizer) scatter(b *Builder, s viewStep, base, v *ir.Value) *ir.
 		return v
 	}
 	return b.Fail("a mutation through a view by %s is not functionalized yet", n.Target)
+}
+
+// inPlaceDropoutOff reports dropout_ (or its feature/alpha forms) with train false.
+func inPlaceDropoutOff(n *ir.Node) bool {
+	switch n.Target {
+	case "aten.dropout_.default", "aten.feature_dropout_.default", "aten.alpha_dropout_.default", "aten.feature_alpha_dropout_.default":
+		a := n.Arg("train")
+		return a != nil && a.Kind == ir.ArgBool && !a.Bool
+	}
+	return false
 }
 
 // isInPlace reports an operator that mutates its first argument and has a functional form.

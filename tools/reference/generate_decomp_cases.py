@@ -345,6 +345,11 @@ def extra_cases():
         ("corpus.copy_beit_index", _Fn(_beit_index), (torch.randn(16, 16),)),
         ("corpus.copy_slice_assign", _Fn(_slice_assign), (torch.randn(2, 3),)),
         ("corpus.copy_whole", _Fn(lambda x: torch.zeros(2, 3).copy_(x) + 1), (torch.randn(2, 3),)),
+        ("corpus.dropout_inplace_eval_view", _DropoutView(), (torch.randn(2, 3, 4),)),
+        # Elementwise results keep their inputs' layout (TensorIterator), so contiguous() of one
+        # computed from a permuted tensor is a copy (hf_t5_encoder's masked position bias).
+        ("corpus.where_permuted_contiguous", _Fn(lambda x: torch.where(x.permute(0, 2, 1, 3) > 0, x.permute(0, 2, 1, 3), -3.4028234663852886e+38).contiguous() + 1), (torch.randn(1, 4, 2, 4),)),
+        ("corpus.add_permuted_contiguous", _Fn(lambda x, y: (x.transpose(1, 2) + y).contiguous().view(2, -1)), (torch.randn(2, 3, 4), torch.randn(4, 1))),
         ("corpus.copy_broadcast_dtype", _Fn(lambda x: torch.zeros(4, 3, dtype=torch.float32).copy_(x) * 2), (torch.randint(0, 9, (3,)),)),
     ]
     # Programs with a symbolic dim (a fourth entry: torch.export's dynamic_shapes).
@@ -384,6 +389,25 @@ def _slice_assign(x):
     t[1:3, :3] = x
     t[0] = 1.0
     return t * 2
+
+
+class _DropoutView:
+    """mvit's nn.Dropout(inplace=True) in eval mode on a view (a no-op)."""
+
+    def __new__(cls):
+        import torch
+
+        class D(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.drop = torch.nn.Dropout(0.5, inplace=True)
+
+            def forward(self, x):
+                t = x * 2
+                y = self.drop(t[:, 0])
+                return t + 1, y
+
+        return D()
 
 
 class _Fn:
