@@ -44,6 +44,9 @@ func (st *strides) of(v *ir.Value) []int64 {
 func (st *strides) compute(v *ir.Value) []int64 {
 	out := sizesOf(v.Meta)
 	n := v.Producer
+	if n != nil && iterLayout[n.Target] && v.Meta.IsStatic() && len(n.Outputs) == 1 {
+		return st.iterStrides(n, out)
+	}
 	if n == nil || len(n.Args) == 0 || n.Args[0].Kind != ir.ArgTensor || len(n.Args[0].Values) != 1 {
 		return contiguous(out)
 	}
