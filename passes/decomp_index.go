@@ -31,7 +31,7 @@ func init() {
 	registerRule(fillTensor, "aten.fill.Tensor")
 	registerRule(oneHot, "aten.one_hot.default")
 	registerRule(linspaceRule, "aten.linspace.default", "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
-	registerRule(logspaceRule, "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
+	registerRule(logspaceRule, "aten.logspace.default", "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
 }
 
 // maskTensor is torch._prims_common.mask_tensor: where(mask, t, 0), or mask ∧ t for booleans.

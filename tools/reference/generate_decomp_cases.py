@@ -330,6 +330,8 @@ def extra_cases():
         ("corpus.linspace_int_dtype", _Fn(lambda x: x + torch.linspace(0, 10, 4, dtype=torch.int64)), (torch.randint(0, 5, (4,)),)),
         ("corpus.linspace_one", _Fn(lambda x: x + torch.linspace(2.0, 5.0, 1)), (torch.randn(3),)),
         ("corpus.linspace_float64", _Fn(lambda x: x + torch.linspace(-1, 1, 5, dtype=torch.float64)), (torch.randn(5, dtype=torch.float64),)),
+        ("corpus.logspace", _Fn(lambda x: x + torch.logspace(0, 2, 5)), (torch.randn(5),)),
+        ("corpus.logspace_base2", _Fn(lambda x: x + torch.logspace(-1.0, 1.5, 4, base=2)), (torch.randn(4),)),
         # tensor_split (mvit: the class token split off with indices=(1,)).
         ("corpus.tensor_split_indices", _Fn(lambda x: [t * 2 for t in torch.tensor_split(x, (1,), dim=2)]), (torch.randn(1, 1, 9, 8),)),
         ("corpus.tensor_split_indices_many", _Fn(lambda x: [t * 2 for t in torch.tensor_split(x, (1, 3, 3, 10), dim=-1)]), (torch.randn(2, 6),)),
