@@ -30,8 +30,8 @@ func init() {
 	registerRule(newEmpty, "aten.new_empty.default")
 	registerRule(fillTensor, "aten.fill.Tensor")
 	registerRule(oneHot, "aten.one_hot.default")
-	registerRule(linspaceRule, "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
-	registerRule(logspaceRule, "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
+	registerRule(linspaceRule, "aten.linspace.default", "aten.linspace.Tensor_Tensor", "aten.linspace.Tensor_Scalar", "aten.linspace.Scalar_Tensor")
+	registerRule(logspaceRule, "aten.logspace.default", "aten.logspace.Tensor_Tensor", "aten.logspace.Tensor_Scalar", "aten.logspace.Scalar_Tensor")
 }
 
 // maskTensor is torch._prims_common.mask_tensor: where(mask, t, 0), or mask ∧ t for booleans.
@@ -559,6 +559,8 @@ func linspaceOf(b *Builder, start, end ir.Arg, steps int64, dtype ir.DType) (*ir
 		return b.Call("aten.copy.default", T("self", empty), Renamed(start, "src")), nil
 	case steps == 1:
 		return b.Call("aten.full.default", append([]ir.Arg{Is("size", 1), Renamed(start, "fill_value")}, kwargs...)...), nil
+	case start.Kind != ir.ArgTensor && end.Kind != ir.ArgTensor:
+		return linspaceNumbers(b, start, end, steps, dtype)
 	}
 	return nil, fmt.Errorf("linspace of %d steps between tensor bounds is not decomposed yet", steps)
 }

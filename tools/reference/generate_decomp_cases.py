@@ -311,6 +311,48 @@ def extra_cases():
         ("nn.unbind", _Fn(lambda x: [t + 1 for t in x.unbind(1)]), (x4,)),
         ("nn.repeat", _Fn(lambda x: x.repeat(1, 2, 1, 1)), (x4,)),
         ("nn.expand_as", _Fn(lambda x, y: x.expand_as(y) + y), (torch.randn(1, 3, 1, 8), x4)),
+        # Operators the public model corpus stopped at (testdata/corpus/report.md).
+        # where with a Python number (hf_bloom, hf_t5_encoder: a causal mask filled with float32's lowest).
+        ("corpus.where_scalar_other", _Fn(lambda x: torch.where(x > 0, x, -3.4028234663852886e+38)), (x4,)),
+        ("corpus.where_scalar_other_0d", _Fn(lambda x: torch.where(x > 0, torch.zeros(()), -3.4028234663852886e+38)), (x4,)),
+        ("corpus.where_scalar_other_int", _Fn(lambda x: torch.where(x > 0, x, 2)), (torch.randint(-5, 5, (2, 6)),)),
+        ("corpus.where_scalar_other_promote", _Fn(lambda x: torch.where(x > 0, x, 2.5)), (torch.randint(-5, 5, (2, 6)),)),
+        ("corpus.where_scalar_other_bool", _Fn(lambda x: torch.where(x > 0, x, True)), (torch.randn(2, 6) > 0.5,)),
+        ("corpus.where_scalar_self", _Fn(lambda x: torch.where(x > 0, 0.5, x)), (x4,)),
+        ("corpus.where_scalar_self_int", _Fn(lambda x: torch.where(x > 0, 1.5, x)), (torch.randint(-5, 5, (2, 6)),)),
+        ("corpus.where_scalar", _Fn(lambda x: torch.where(x > 0, 1.0, 0.0)), (x4,)),
+        ("corpus.where_scalar_int", _Fn(lambda x: torch.where(x > 0, 1, 0)), (x4,)),
+        ("corpus.where_scalar_mixed", _Fn(lambda x: torch.where(x > 0, 1, 0.5)), (x4,)),
+        # linspace with number bounds (raft: torch.linspace(-r, r, 2 * r + 1)).
+        ("corpus.linspace_int_bounds", _Fn(lambda x: x + torch.linspace(-2, 2, 5)), (torch.randn(3, 5),)),
+        ("corpus.linspace_float", _Fn(lambda x: x + torch.linspace(0.0, 1.0, 7)), (torch.randn(7),)),
+        ("corpus.linspace_odd", _Fn(lambda x: x + torch.linspace(-1.5, 3.25, 6)), (torch.randn(6),)),
+        ("corpus.linspace_int_dtype", _Fn(lambda x: x + torch.linspace(0, 10, 4, dtype=torch.int64)), (torch.randint(0, 5, (4,)),)),
+        ("corpus.linspace_one", _Fn(lambda x: x + torch.linspace(2.0, 5.0, 1)), (torch.randn(3),)),
+        ("corpus.linspace_float64", _Fn(lambda x: x + torch.linspace(-1, 1, 5, dtype=torch.float64)), (torch.randn(5, dtype=torch.float64),)),
+        ("corpus.logspace", _Fn(lambda x: x + torch.logspace(0, 2, 5)), (torch.randn(5),)),
+        ("corpus.logspace_base2", _Fn(lambda x: x + torch.logspace(-1.0, 1.5, 4, base=2)), (torch.randn(4),)),
+        # tensor_split (mvit: the class token split off with indices=(1,)).
+        ("corpus.tensor_split_indices", _Fn(lambda x: [t * 2 for t in torch.tensor_split(x, (1,), dim=2)]), (torch.randn(1, 1, 9, 8),)),
+        ("corpus.tensor_split_indices_many", _Fn(lambda x: [t * 2 for t in torch.tensor_split(x, (1, 3, 3, 10), dim=-1)]), (torch.randn(2, 6),)),
+        ("corpus.tensor_split_indices_desc", _Fn(lambda x: [t * 2 for t in torch.tensor_split(x, (4, 2), dim=1)]), (torch.randn(2, 6),)),
+        ("corpus.tensor_split_sections", _Fn(lambda x: [t * 2 for t in torch.tensor_split(x, 4, dim=1)]), (torch.randn(2, 10),)),
+        ("corpus.tensor_split_sections_even", _Fn(lambda x: [t * 2 for t in torch.tensor_split(x, 3)]), (torch.randn(6, 2),)),
+        # weight norm (hf_wav2vec2: parametrizations.weight_norm on a Conv1d over dim 2).
+        ("corpus.weight_norm_conv1d_dim2", nn.utils.parametrizations.weight_norm(nn.Conv1d(8, 8, 5, padding=2, groups=2), name="weight", dim=2), (torch.randn(1, 8, 12),)),
+        ("corpus.weight_norm_linear", nn.utils.parametrizations.weight_norm(nn.Linear(4, 5)), (torch.randn(2, 4),)),
+        ("corpus.weight_norm_linear_none", nn.utils.parametrizations.weight_norm(nn.Linear(4, 5), dim=None), (torch.randn(2, 4),)),
+        ("corpus.weight_norm_conv2d_last", nn.utils.parametrizations.weight_norm(nn.Conv2d(3, 4, 3), dim=-1), (x4,)),
+        # copy_ into a view of a fresh tensor (hf_beit's relative position index: coords[:, :, 0] += k).
+        ("corpus.copy_beit_index", _Fn(_beit_index), (torch.randn(16, 16),)),
+        ("corpus.copy_slice_assign", _Fn(_slice_assign), (torch.randn(2, 3),)),
+        ("corpus.copy_whole", _Fn(lambda x: torch.zeros(2, 3).copy_(x) + 1), (torch.randn(2, 3),)),
+        ("corpus.dropout_inplace_eval_view", _DropoutView(), (torch.randn(2, 3, 4),)),
+        # Elementwise results keep their inputs' layout (TensorIterator), so contiguous() of one
+        # computed from a permuted tensor is a copy (hf_t5_encoder's masked position bias).
+        ("corpus.where_permuted_contiguous", _Fn(lambda x: torch.where(x.permute(0, 2, 1, 3) > 0, x.permute(0, 2, 1, 3), -3.4028234663852886e+38).contiguous() + 1), (torch.randn(1, 4, 2, 4),)),
+        ("corpus.add_permuted_contiguous", _Fn(lambda x, y: (x.transpose(1, 2) + y).contiguous().view(2, -1)), (torch.randn(2, 3, 4), torch.randn(4, 1))),
+        ("corpus.copy_broadcast_dtype", _Fn(lambda x: torch.zeros(4, 3, dtype=torch.float32).copy_(x) * 2), (torch.randint(0, 9, (3,)),)),
     ]
     # Programs with a symbolic dim (a fourth entry: torch.export's dynamic_shapes).
     from torch.export import Dim
@@ -322,6 +364,52 @@ def extra_cases():
         ("dyn.silu_view", nn.Sequential(nn.SiLU(), nn.Flatten(1)), (torch.randn(2, 3, 4),), ({0: batch},)),
     ]
     return cases
+
+
+def _beit_index(x):
+    """transformers' BeitRelativePositionBias.generate_relative_position_index, 4×4 window."""
+    import torch
+
+    coords = torch.stack(torch.meshgrid(torch.arange(4), torch.arange(4), indexing="ij"))
+    flat = torch.flatten(coords, 1)
+    rel = (flat[:, :, None] - flat[:, None, :]).permute(1, 2, 0).contiguous()
+    rel[:, :, 0] += 3
+    rel[:, :, 1] += 3
+    rel[:, :, 0] *= 7
+    index = torch.zeros(size=(17, 17), dtype=rel.dtype)
+    index[1:, 1:] = rel.sum(-1)
+    index[0, 0:] = 49
+    index[0:, 0] = 50
+    index[0, 0] = 51
+    return x + index[1:, 1:].to(x.dtype)
+
+
+def _slice_assign(x):
+    import torch
+
+    t = torch.zeros(4, 5)
+    t[1:3, :3] = x
+    t[0] = 1.0
+    return t * 2
+
+
+class _DropoutView:
+    """mvit's nn.Dropout(inplace=True) in eval mode on a view (a no-op)."""
+
+    def __new__(cls):
+        import torch
+
+        class D(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.drop = torch.nn.Dropout(0.5, inplace=True)
+
+            def forward(self, x):
+                t = x * 2
+                y = self.drop(t[:, 0])
+                return t + 1, y
+
+        return D()
 
 
 class _Fn:
