@@ -235,8 +235,10 @@ type Claim struct {
 
 // GroupBased turns claims into regions the way ExecuTorch's configuration-based partitioner
 // does: overlapping claims are unioned into groups, groups are merged greedily while no cycle
-// forms (or kept one per region in perOp mode), and a constant claimed by several rules goes
-// with the first claim only, so a shared weight is owned once.
+// forms (or kept one per region in perOp mode), and every region owns the constants its claims
+// took: a weight shared by two regions (a module applied twice, RAFT's unrolled update block)
+// is owned by both, as ExecuTorch's _maybe_duplicate_constant_nodes copies it per delegate, so
+// no delegate reads a weight as a run-time input.
 func GroupBased(g *ir.Graph, claims []Claim, perOp bool) []Region {
 	d := NewDAG(g)
 	var groups [][]int
@@ -263,7 +265,7 @@ func GroupBased(g *ir.Graph, claims []Claim, perOp bool) []Region {
 			regions[ri].Nodes = append(regions[ri].Nodes, d.Nodes[i])
 		}
 	}
-	owned := map[*ir.Value]bool{}
+	owned := make([]map[*ir.Value]bool, len(regions))
 	for _, c := range claims {
 		if len(c.Nodes) == 0 {
 			continue
@@ -272,10 +274,14 @@ func GroupBased(g *ir.Graph, claims []Claim, perOp bool) []Region {
 		if !ok || regionOf[i] < 0 {
 			continue
 		}
+		r := regionOf[i]
+		if owned[r] == nil {
+			owned[r] = map[*ir.Value]bool{}
+		}
 		for _, v := range c.Constants {
-			if !owned[v] {
-				owned[v] = true
-				regions[regionOf[i]].Constants = append(regions[regionOf[i]].Constants, v)
+			if !owned[r][v] {
+				owned[r][v] = true
+				regions[r].Constants = append(regions[r].Constants, v)
 			}
 		}
 	}

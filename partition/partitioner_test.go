@@ -193,6 +193,16 @@ func TestLower(t *testing.T) {
 			declines:     "u:A=unsupported-operator",
 		},
 		{
+			// RAFT applies one update block several times: each delegate owns the weight (as
+			// ExecuTorch duplicates a constant per delegate), none reads it as an input.
+			name:         "a weight two regions claim is owned by both",
+			graph:        "a: x, w1\nu: a\nb: u, w1",
+			partitioners: []opSet{{backend: "A", ops: []string{"a", "b"}}},
+			want:         "A{a}[w1] A{b}[w1] | rest: executorch_call_delegate_0 u executorch_call_delegate_1 | inputs: x",
+			summary:      "2 of 3 operators delegated to A in 2 regions",
+			declines:     "u:A=unsupported-operator",
+		},
+		{
 			name:         "nothing claimed",
 			graph:        "a: x\nb: a",
 			partitioners: []opSet{{backend: "A"}},
