@@ -129,7 +129,8 @@ func adaptiveAvgPool1d(b *Builder, n *ir.Node) error {
 }
 
 // adaptive_avg_pool3d to 1×1×1 is a mean over the last three dims keeping them (ATen's
-// shortcut); otherwise the core _adaptive_avg_pool3d.
+// shortcut), restrided to [c, 1, c, c, c] when the input is channels-last-3d (ATen's
+// as_strided_); otherwise the core _adaptive_avg_pool3d.
 func adaptiveAvgPool3d(b *Builder, n *ir.Node) error {
 	x := self(b, n)
 	size := n.IntsArg("output_size", nil)
@@ -137,7 +138,12 @@ func adaptiveAvgPool3d(b *Builder, n *ir.Node) error {
 		return b.Err()
 	}
 	if slices.Equal(size, []int64{1, 1, 1}) {
-		return b.Replace(b.Call("aten.mean.dim", T("self", x), Is("dim", -1, -2, -3), Bo("keepdim", true)))
+		mean := b.Call("aten.mean.dim", T("self", x), Is("dim", -1, -2, -3), Bo("keepdim", true))
+		if sz := sizesOf(x.Meta); x.Meta.IsStatic() && channelsLast3d(sz, b.st.of(x)) {
+			c := sz[1]
+			mean = b.Call("aten.as_strided.default", T("self", mean), Is("size", sz[0], c, 1, 1, 1), Is("stride", c, 1, c, c, c))
+		}
+		return b.Replace(mean)
 	}
 	return b.Replace(b.Call("aten._adaptive_avg_pool3d.default", T("self", x), Is("output_size", size...)))
 }

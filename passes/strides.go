@@ -240,15 +240,25 @@ func viewStrides(sizes, strides, newSizes []int64) ([]int64, bool) {
 }
 
 // channelsLast2d reports whether a 4-D tensor's strides make ATen's suggest_memory_format()
-// answer channels_last (c10's is_channels_last_strides_2d): visiting C, W, H, N, each stride
-// is at least the extent of the dims visited before it; a C stride of 0 and the ambiguous
-// N111 case answer contiguous.
+// answer channels_last (c10's is_channels_last_strides_2d), channelsLast3d the same for a 5-D
+// tensor and channels_last_3d.
 func channelsLast2d(sizes, strides []int64) bool {
-	if len(sizes) != 4 || len(strides) != 4 || strides[1] == 0 {
+	return len(sizes) == 4 && channelsLastStrides(sizes, strides, []int{1, 3, 2, 0})
+}
+
+func channelsLast3d(sizes, strides []int64) bool {
+	return len(sizes) == 5 && channelsLastStrides(sizes, strides, []int{1, 4, 3, 2, 0})
+}
+
+// channelsLastStrides visits the dims from the innermost of the channels-last order: each
+// stride is at least the extent of the dims visited before it; a C stride of 0 and the
+// ambiguous N11… case (N's stride equal to C's) answer contiguous.
+func channelsLastStrides(sizes, strides []int64, order []int) bool {
+	if len(strides) != len(sizes) || strides[1] == 0 {
 		return false
 	}
 	var min int64
-	for _, d := range []int{1, 3, 2, 0} {
+	for _, d := range order {
 		if sizes[d] == 0 || strides[d] < min {
 			return false
 		}

@@ -353,6 +353,15 @@ def extra_cases():
         ("corpus.where_permuted_contiguous", _Fn(lambda x: torch.where(x.permute(0, 2, 1, 3) > 0, x.permute(0, 2, 1, 3), -3.4028234663852886e+38).contiguous() + 1), (torch.randn(1, 4, 2, 4),)),
         ("corpus.add_permuted_contiguous", _Fn(lambda x, y: (x.transpose(1, 2) + y).contiguous().view(2, -1)), (torch.randn(2, 3, 4), torch.randn(4, 1))),
         ("corpus.copy_broadcast_dtype", _Fn(lambda x: torch.zeros(4, 3, dtype=torch.float32).copy_(x) * 2), (torch.randint(0, 9, (3,)),)),
+        # Global average pooling of a channels-last result is mean + as_strided (ConvNeXt's
+        # permuted blocks, Swin3D's permuted features); of a contiguous one, the mean alone.
+        ("layout.adaptive_avg_pool2d_channels_last", _Fn(lambda x: nn.functional.adaptive_avg_pool2d(x.permute(0, 3, 1, 2) * 2, 1) + 1), (torch.randn(1, 3, 3, 4),)),
+        ("layout.adaptive_avg_pool2d_channels_last_1x1", _Fn(lambda x: nn.functional.adaptive_avg_pool2d(x.permute(0, 3, 1, 2) * 2, 1) + 1), (torch.randn(1, 1, 1, 4),)),
+        ("layout.adaptive_avg_pool3d_channels_last", _Fn(lambda x: nn.functional.adaptive_avg_pool3d(x.permute(0, 4, 1, 2, 3) * 2, 1) + 1), (torch.randn(1, 2, 3, 3, 4),)),
+        ("layout.adaptive_avg_pool2d_contiguous", _Fn(lambda x: nn.functional.adaptive_avg_pool2d(x * 2, 1) + 1), (torch.randn(1, 4, 3, 3),)),
+        # SDPA on permuted q/k/v: matmul reshapes copy; one head makes the output's contiguous() a no-op.
+        ("layout.sdpa_permuted_heads", _Fn(lambda q, k, v: nn.functional.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).transpose(1, 2).contiguous().view(1, 4, -1)), (torch.randn(1, 4, 2, 8), torch.randn(1, 4, 2, 8), torch.randn(1, 4, 2, 8))),
+        ("layout.sdpa_one_head", _Fn(lambda q, k, v: nn.functional.scaled_dot_product_attention(q, k, v).transpose(1, 2).contiguous().view(1, 4, -1)), (torch.randn(1, 1, 4, 8), torch.randn(1, 1, 4, 8), torch.randn(1, 1, 4, 8))),
     ]
     # Programs with a symbolic dim (a fourth entry: torch.export's dynamic_shapes).
     from torch.export import Dim
