@@ -118,6 +118,9 @@ func (p *Partitioner) admit(f *graphFacts, c *config, n *ir.Node) *partition.Dec
 	if len(p.enabled(c)) == 0 {
 		return decline(partition.PrecisionNotEnabled, "%s supports %v, none of which is enabled (%v)", c.name, c.precisions, p.Precisions)
 	}
+	if d := tooManyDims(n); d != nil {
+		return d
+	}
 	if !c.noCommon {
 		if d := p.commonConstraints(c, n); d != nil {
 			return d
@@ -125,6 +128,36 @@ func (p *Partitioner) admit(f *graphFacts, c *config, n *ir.Node) *partition.Dec
 	}
 	if c.check != nil {
 		return c.check(p, f, n)
+	}
+	return nil
+}
+
+// maxTensorDims is XNN_MAX_TENSOR_DIMS: xnn_define_tensor_value refuses more dims.
+const maxTensorDims = 6
+
+// tooManyDims declines a node that reads or writes a tensor of more than six dims. Here etgo
+// departs from ExecuTorch 1.5.1, whose partitioner admits such nodes (Swin3D's 8-d window
+// partition, RAFT's 7-d correlation view, MViT v2's pooling reshapes) into blobs that both
+// runtimes then refuse at load (xnn_status_unsupported_parameter): left to the portable
+// kernels, the program runs.
+func tooManyDims(n *ir.Node) *partition.Decline {
+	check := func(v *ir.Value) *partition.Decline {
+		if v != nil && v.Meta != nil && len(v.Meta.Sizes) > maxTensorDims {
+			return decline(partition.Geometry, "%s has %d dims; XNNPACK tensors have at most %d", v.Name, len(v.Meta.Sizes), maxTensorDims)
+		}
+		return nil
+	}
+	for _, a := range n.Args {
+		for _, v := range a.Values {
+			if d := check(v); d != nil {
+				return d
+			}
+		}
+	}
+	for _, v := range n.Outputs {
+		if d := check(v); d != nil {
+			return d
+		}
 	}
 	return nil
 }

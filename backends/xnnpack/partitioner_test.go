@@ -87,6 +87,14 @@ in x f32[1,3,4,8,8]
 param w f32[8,3,3,3,3]
 conv = aten.convolution.default(input=x, weight=w, bias=none, stride=[1,1,1], padding=[0,0,0], dilation=[1,1,1], transposed=false, output_padding=[0,0,0], groups=1) -> f32[1,8,2,6,6]
 out conv`, " | conv=geometry"},
+		{"a view to more than 6 dims stays outside (XNNPACK defines at most 6; ExecuTorch admits it)", Partitioner{}, `
+in x f32[1,4,4,8]
+a = aten.relu.default(self=x) -> f32[1,4,4,8]
+v = aten.view_copy.default(self=a, size=[1,2,2,2,2,2,4]) -> f32[1,2,2,2,2,2,4]
+p = aten.permute_copy.default(self=v, dims=[0,1,3,2,4,5,6]) -> f32[1,2,2,2,2,2,4]
+w = aten.view_copy.default(self=p, size=[1,4,4,8]) -> f32[1,4,4,8]
+r = aten.relu.default(self=w) -> f32[1,4,4,8]
+out r`, "{r} {a} | v=geometry p=geometry w=geometry"},
 		{"an unsupported operator splits delegation into two regions", Partitioner{}, `
 in x f32[2,16]
 param w1 f32[16,16]

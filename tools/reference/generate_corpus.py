@@ -418,6 +418,10 @@ def run_etgo_columns(e: dict, d: Path, etgo: str, timeout: int, log: Path, tmp: 
             e["plan_equal"] = not diff
             if diff:
                 notes["plan_equal"] = "plan differs: " + diff
+                if e.get("official_runs_official_pte") is False and "xnn_status_unsupported_parameter" in e.get("notes", {}).get("official_runs_official_pte", ""):
+                    notes["plan_equal"] = ("deliberate: the official plan puts tensors of more than 6 dims into XNNPACK blobs, "
+                                           "which both runtimes refuse at load; etgo leaves those nodes to the portable kernels; "
+                                           + notes["plan_equal"])
         pte = tmp / "etgo.pte"
         s = Step([etgo, "lower", "model.pt2", "-o", str(pte)], timeout, log, cwd=d)
         e["etgo_lowers"] = not s.error and s.rc == 0
@@ -570,8 +574,14 @@ def write_markdown(out: Path, report: dict):
     for (k, kind), names in sorted(refusals.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lines.append(f"| `{k}` | {kind} | {len(names)} | {', '.join(names)} |")
 
+    def cell(v):
+        return {True: "✓", False: "✗", None: "·"}[v]
+
     other: dict[str, list[str]] = {}
+    broken = [m for m in models if m.get("official_runs_official_pte") is False]
     for m in models:
+        if m in broken:
+            continue
         for c in ("plan_equal", "official_runs_etgo_pte", "etgo_runs_official_pte", "etgo_runs_etgo_pte"):
             if m.get(c) is False:
                 other.setdefault(c, []).append(m["name"])
@@ -579,9 +589,20 @@ def write_markdown(out: Path, report: dict):
         lines += ["", "## Other etgo failures", "", "| column | models |", "|---|---|"]
         for c, names in other.items():
             lines.append(f"| {c} | {', '.join(names)} |")
-
-    def cell(v):
-        return {True: "✓", False: "✗", None: "·"}[v]
+    if broken:
+        lines += ["", "## Where the official toolchain's own program fails", "",
+                  "The official toolchain lowers these, but the official runtime cannot run the result (a kernel "
+                  "its portable library lacks, or an XNNPACK blob it refuses at load). What etgo does instead:", "",
+                  "| model | official runtime on the official `.pte` | etgo's plan | etgo runs the official `.pte` | etgo runs its own `.pte` | official runtime on etgo's `.pte` |",
+                  "|---|---|---|---|---|---|"]
+        for m in broken:
+            n = m.get("notes", {})
+            plan = "equal" if m.get("plan_equal") else ("differs on purpose: >6-d nodes left to portable kernels"
+                                                       if n.get("plan_equal", "").startswith("deliberate") else "differs")
+            def ran(c):
+                return cell(m.get(c)) + ("" if m.get(c) is not False else " " + n.get(c, "")[:140].replace("|", "\\|"))
+            lines.append(f"| {m['name']} | {n.get('official_runs_official_pte', '')[:140].replace('|', chr(92) + '|')} | {plan} | "
+                         f"{ran('etgo_runs_official_pte')} | {ran('etgo_runs_etgo_pte')} | {ran('official_runs_etgo_pte')} |")
 
     lines += ["", "## Models", "", "✓ true, ✗ false, · not tried. Size: the committed files.", "",
               "| model | source | params | KB | " + " | ".join(COLUMNS) + " | note |",
