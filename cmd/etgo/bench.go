@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -79,7 +78,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
+	ctx, stop := interruptible()
+	defer stop()
 	for i := 0; i < *warmup; i++ {
 		if _, err := m.Execute(ctx, in...); err != nil {
 			return err

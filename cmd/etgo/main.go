@@ -3,13 +3,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // command is one subcommand. run returns an error to print; errUsage prints the usage instead.
@@ -20,6 +23,16 @@ type command struct {
 }
 
 var errUsage = errors.New("usage")
+
+// interruptible is the context long-running commands (run, bench) execute under: cancelled
+// by Ctrl-C (SIGINT) or SIGTERM, which the runtime notices between instructions and between
+// XNNPACK nodes. A variable so tests can hand in a cancelled one.
+var interruptible = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// exitInterrupted is the shell's convention for a command stopped by SIGINT (128 + 2).
+const exitInterrupted = 130
 
 var commands = map[string]command{}
 
@@ -54,6 +67,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
 		fmt.Fprintf(stderr, "usage: etgo %s\n", c.usage)
 		return 2
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "etgo %s: interrupted\n", args[0])
+		return exitInterrupted
 	default:
 		fmt.Fprintf(stderr, "etgo %s: %v\n", args[0], err)
 		return 1

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -69,7 +68,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 		in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
 	}
-	outs, err := m.Execute(context.Background(), in...)
+	ctx, stop := interruptible()
+	defer stop()
+	outs, err := m.Execute(ctx, in...)
 	if err != nil {
 		return fmt.Errorf("execute: %w", err)
 	}
