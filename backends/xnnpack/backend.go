@@ -57,8 +57,11 @@ func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs [
 // stand in.
 func (p *plan) checkCalls(calls [][]*runtime.EValue) error {
 	if len(calls) == 0 {
-		_, err := p.g.inferShapes(p.order, func(i int) []int { return dimsOf(p.g.Values[i].Dims) })
-		return err
+		shapes, err := p.g.inferShapes(p.order, func(i int) []int { return dimsOf(p.g.Values[i].Dims) })
+		if err != nil {
+			return err
+		}
+		return p.g.withinDeclared(shapes)
 	}
 	for c, args := range calls {
 		inputs := map[int][]int{}
@@ -72,7 +75,11 @@ func (p *plan) checkCalls(calls [][]*runtime.EValue) error {
 				inputs[i] = p.inputDims(i, t)
 			}
 		}
-		if _, err := p.g.inferShapes(p.order, func(i int) []int { return inputs[i] }); err != nil {
+		shapes, err := p.g.inferShapes(p.order, func(i int) []int { return inputs[i] })
+		if err == nil {
+			err = p.g.withinDeclared(shapes)
+		}
+		if err != nil {
 			return fmt.Errorf("%w (with the shapes of call %d's tensors)", err, c)
 		}
 	}

@@ -285,6 +285,39 @@ func (g *Graph) inferShapes(order []int, inputDims func(i int) []int) ([][]int, 
 	return shapes, nil
 }
 
+// intermediateBudget is how far the intermediate values a graph computes may exceed the sizes
+// it declares for them, in bytes (issue 13's memory budget: 64 MB beyond what a file declares).
+const intermediateBudget = 64 << 20
+
+// withinDeclared refuses a graph whose nodes compute intermediate values larger in total than
+// the values' declared dims by more than intermediateBudget. Valid blobs declare every value
+// at its size (or its upper bound, for dynamic shapes); a corrupt parameter (a padding of
+// 52,993 on a 3x3 convolution) would make a 1 MB file allocate hundreds of MB. XNNPACK itself
+// resizes and runs such a graph; etgo refuses it, on purpose, naming the largest value. Small
+// disagreements (a declared dim off by one, which XNNPACK ignores) stay accepted.
+func (g *Graph) withinDeclared(shapes [][]int) error {
+	var computed, declared int64
+	worst, worstExcess := -1, int64(0)
+	for i, s := range shapes {
+		v := &g.Values[i]
+		if s == nil || v.ConstantIdx != 0 || v.IsInput() {
+			continue
+		}
+		c, d := int64(numel(s))*4, int64(numel(dimsOf(v.Dims)))*4
+		computed += c
+		declared += d
+		if c-d > worstExcess {
+			worst, worstExcess = i, c-d
+		}
+	}
+	if computed > declared+intermediateBudget && worst >= 0 {
+		v := &g.Values[worst]
+		return blobErr("the graph computes %d MB of intermediate values where its values declare %d MB (value %d: shape %v, declared %v)",
+			computed>>20, declared>>20, v.ID, shapes[worst], v.Dims)
+	}
+	return nil
+}
+
 func dimsOf(d []uint32) []int {
 	out := make([]int, len(d))
 	for i, x := range d {

@@ -272,3 +272,31 @@ func mutantBlobs(tb testing.TB) [][]byte {
 	}
 	return out
 }
+
+// TestIntermediateBudget: a corrupt parameter that makes the graph compute far more than it
+// declares (a padding of millions on a 3x3 convolution) is refused; a small disagreement with a
+// declared dim, which XNNPACK ignores, is not.
+func TestIntermediateBudget(t *testing.T) {
+	for _, tc := range []struct {
+		pad  uint32
+		want string
+	}{{2, ""}, {4_000_000, "MB of intermediate values"}} {
+		g := graphFor(t, opCaseNamed(t, "conv 3x3 pad 1"))
+		g.Nodes[0].Conv.PadLeft = tc.pad
+		order, err := g.schedule()
+		if err != nil {
+			t.Fatal(err)
+		}
+		shapes, err := g.inferShapes(order, func(i int) []int { return dimsOf(g.Values[i].Dims) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = g.withinDeclared(shapes)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("pad %d: %v", tc.pad, err)
+		case tc.want != "" && (!errors.Is(err, ErrInvalidBlob) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("pad %d: error %v, want ErrInvalidBlob mentioning %q", tc.pad, err, tc.want)
+		}
+	}
+}
