@@ -54,7 +54,7 @@ func TestZooFallbackKernels(t *testing.T) {
 		if _, err := passes.ToEdge(prog.Graph, []passes.Preserve{{Ops: ops, Keep: keep}}); err != nil {
 			t.Fatal(err)
 		}
-		recommended, _ := passes.Recommended("xnnpack")
+		recommended := xnnpack.AheadOfTime().TransformPasses()
 		if _, err := passes.NewManager(recommended...).Run(prog.Graph); err != nil {
 			t.Fatal(err)
 		}

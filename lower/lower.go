@@ -7,7 +7,7 @@ package lower
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
@@ -62,18 +62,21 @@ func ToEdgeTransformAndLower(g *ir.Graph, opts Options) (*Edge, error) {
 	return &Edge{Plan: plan, Reports: reports}, nil
 }
 
-// preprocessors are the backends this binary can compile regions for, by backend id (ExecuTorch
-// finds a BackendDetails subclass by the same name).
-var preprocessors = map[string]func(parent *ir.Graph, d *partition.Delegate) ([]byte, []pte.NamedBlob, error){
-	xnnpack.BackendID: xnnpack.PreprocessDelegate,
-}
-
-// ToExecuTorch compiles every delegate of the plan with its backend's preprocess and emits the
-// program (to_executorch). A delegate whose backend has no preprocess here is an error naming it.
-func ToExecuTorch(plan *partition.Plan) (*pte.Contents, error) {
+// ToExecuTorch compiles every delegate of the plan with its backend's preprocess, found in reg
+// by the delegate's backend id, and emits the program (to_executorch). A delegate whose backend
+// reg does not have is an error naming it.
+func ToExecuTorch(plan *partition.Plan, reg *backends.Registry) (*pte.Contents, error) {
 	pre := map[string]emit.PreprocessFunc{}
-	for id, f := range preprocessors {
-		pre[id] = func(d *partition.Delegate) ([]byte, []pte.NamedBlob, error) { return f(plan.Graph, d) }
+	for _, d := range plan.Delegates {
+		id := d.Spec.BackendID
+		if _, done := pre[id]; done {
+			continue
+		}
+		b := reg.ByID(id)
+		if b == nil {
+			return nil, fmt.Errorf("to_executorch: delegate %s is for backend %s, which this binary cannot compile for (it has: %v)", d.Call.Name, id, reg.Names())
+		}
+		pre[id] = func(d *partition.Delegate) ([]byte, []pte.NamedBlob, error) { return b.Preprocess(plan.Graph, d) }
 	}
 	return emit.Program(plan, emit.Options{Preprocess: pre})
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/etgo/etgo/backends/all"
 	"os"
 	"testing"
 
@@ -16,7 +17,6 @@ import (
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
-	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
@@ -25,10 +25,7 @@ import (
 // partitioner) and returns the .pte bytes and the plan.
 func lowerZoo(t *testing.T, m zoo.Model) ([]byte, *partition.Plan) {
 	t.Helper()
-	recommended, err := passes.Recommended("xnnpack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	recommended := xnnpack.AheadOfTime().TransformPasses()
 	return lowerFile(t, m.PT2, lower.Options{
 		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
 }
@@ -44,7 +41,7 @@ func lowerFile(t *testing.T, path string, opts lower.Options) ([]byte, *partitio
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := lower.ToExecuTorch(edge.Plan)
+	c, err := lower.ToExecuTorch(edge.Plan, all.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +96,7 @@ func TestToExecuTorchUnknownBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	edge.Plan.Delegates[0].Spec.BackendID = "NoSuchBackend"
-	if _, err := lower.ToExecuTorch(edge.Plan); err == nil || !bytes.Contains([]byte(err.Error()), []byte("NoSuchBackend")) {
+	if _, err := lower.ToExecuTorch(edge.Plan, all.Registry()); err == nil || !bytes.Contains([]byte(err.Error()), []byte("NoSuchBackend")) {
 		t.Errorf("error %v, want one naming NoSuchBackend", err)
 	}
 }

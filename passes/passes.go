@@ -80,22 +80,13 @@ var All = map[string]func() Pass{
 	"ReplaceViewOpsWithViewCopyOpsPass": func() Pass { return ReplaceViewOps{} },
 }
 
-// Recommended returns a backend's recommended transform passes: for "xnnpack",
-// get_transform_passes() of ExecuTorch 1.5 (RemoveNoopExpandCopyPass).
-func Recommended(backend string) ([]Pass, error) {
-	switch backend {
-	case "xnnpack":
-		return []Pass{RemoveNoopExpandCopy{}}, nil
-	}
-	return nil, fmt.Errorf("passes: no recommended passes for backend %q (known: xnnpack)", backend)
-}
-
-// Select parses the --transform-passes flag: "recommended" (the backend's set), "none", or a
+// Select parses the --transform-passes flag: "recommended" (the partitioners' backends'
+// recommended passes, given by the caller: see backends.Registry.Partitioners), "none", or a
 // comma-separated list of pass names.
-func Select(spec, backend string) ([]Pass, error) {
+func Select(spec string, recommended []Pass) ([]Pass, error) {
 	switch spec {
 	case "recommended":
-		return Recommended(backend)
+		return recommended, nil
 	case "none", "":
 		return nil, nil
 	}

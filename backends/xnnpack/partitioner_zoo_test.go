@@ -34,10 +34,7 @@ func zooPlan(t *testing.T, path string, transform []passes.Pass, p *xnnpack.Part
 // the official number of delegates, the same operators in each, and the same delegated and
 // non-delegated count per operator (getitems included, as get_delegation_info counts them).
 func TestZooPlanMatchesOfficial(t *testing.T) {
-	recommended, err := passes.Recommended("xnnpack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	recommended := xnnpack.AheadOfTime().TransformPasses()
 	compared := 0
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
 		p := &xnnpack.Partitioner{}
@@ -130,7 +127,7 @@ func TestRecommendedPassesJoinRegions(t *testing.T) {
 	if m.Name == "" {
 		t.Fatal("zoo model noop_expand is missing")
 	}
-	recommended, _ := passes.Recommended("xnnpack")
+	recommended := xnnpack.AheadOfTime().TransformPasses()
 	regions := map[string]int{}
 	for name, transform := range map[string][]passes.Pass{"none": nil, "recommended": recommended} {
 		p := &xnnpack.Partitioner{}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/internal/zoo"
-	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 )
 
@@ -81,10 +80,7 @@ func describeBlob(t *testing.T, blob []byte) string {
 // same value shapes and external roles, and weights with the same SHA-256 (so the same bytes).
 // Value numbering and debug handles are not compared.
 func TestZooPreprocessMatchesOfficial(t *testing.T) {
-	recommended, err := passes.Recommended("xnnpack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	recommended := xnnpack.AheadOfTime().TransformPasses()
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
 		p := &xnnpack.Partitioner{}
 		plan := zooPlan(t, m.PT2, recommended, p)

@@ -10,14 +10,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends"
+	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/partition"
-	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
@@ -70,14 +70,12 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("embedded model: %w", err)
 	}
-	transform, err := passes.Select("recommended", "xnnpack")
+	aot := all.Registry()
+	parts, transform, err := aot.Partitioners(all.DefaultOrder, backends.Options{})
 	if err != nil {
 		return err
 	}
-	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{
-		Partitioners:    []partition.Partitioner{&xnnpack.Partitioner{}},
-		TransformPasses: transform,
-	})
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: parts, TransformPasses: transform})
 	if err != nil {
 		return fmt.Errorf("embedded model: %w", err)
 	}
@@ -85,7 +83,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if err := printLoweredGraph(stdout, plan); err != nil {
 		return err
 	}
-	contents, err := lower.ToExecuTorch(plan)
+	contents, err := lower.ToExecuTorch(plan, aot)
 	if err != nil {
 		return fmt.Errorf("embedded model: %w", err)
 	}

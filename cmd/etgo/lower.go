@@ -12,7 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends"
+	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/devtools/planviz"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
@@ -25,27 +26,19 @@ import (
 func init() {
 	commands["lower"] = command{
 		summary: "lower a torch.export .pt2 with an ordered list of partitioners (--plan: show the partition plan)",
-		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner xnnpack]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--dot PLAN.dot] [--allow-missing-kernels] [--json]\n\n" +
+		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner NAME]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--dot PLAN.dot] [--allow-missing-kernels] [--json]\n\n" +
 			"  -o OUT.pte               write the lowered program\n" +
 			"  --report R.json          also write the plan and the per-node decision report as JSON\n" +
 			"  --dot PLAN.dot           also draw the partitioned graph for Graphviz (dot -Tsvg PLAN.dot -o plan.svg)\n" +
 			"  --allow-missing-kernels  write the program even when a fallback operator has no kernel in this binary\n" +
-			"  --partitioner NAME       a partitioner, in order (repeatable; default xnnpack); known: xnnpack; none: no delegate (portable kernels only)\n" +
+			"  --partitioner NAME       a partitioner, in order (repeatable; default " + strings.Join(all.DefaultOrder, ", ") + "); known: " +
+			strings.Join(all.Registry().Names(), ", ") + "; none: no delegate (portable kernels only)\n" +
 			"  --transform-passes SPEC  recommended (each partitioner's backend set), none, or pass names\n" +
 			"  --per-op                 one delegate per claimed operator\n" +
 			"  --plan                   print the partition plan instead of writing a .pte\n" +
 			"  --json                   the plan and the per-node decision report as JSON",
 		run: runLower,
 	}
-}
-
-// newPartitioner makes a partitioner by its CLI name.
-func newPartitioner(name string, perOp bool) (partition.Partitioner, string, error) {
-	switch name {
-	case "xnnpack":
-		return &xnnpack.Partitioner{PerOp: perOp}, "xnnpack", nil
-	}
-	return nil, "", fmt.Errorf("unknown partitioner %q (known: xnnpack; none alone for no delegate)", name)
 }
 
 func runLower(args []string, stdout, stderr io.Writer) error {
@@ -77,31 +70,20 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(names) == 0 {
-		names = stringList{"xnnpack"}
+		names = stringList(all.DefaultOrder)
 	}
-	var parts []partition.Partitioner
-	var transform []passes.Pass
-	seen := map[string]bool{}
 	if len(names) == 1 && names[0] == "none" {
 		// to_edge(...).to_executorch(): no delegate, every operator on the portable kernels.
 		names = nil
 	}
-	for _, name := range names {
-		p, backend, err := newPartitioner(name, *perOp)
-		if err != nil {
-			return err
-		}
-		parts = append(parts, p)
-		ps, err := passes.Select(*spec, backend)
-		if err != nil {
-			return err
-		}
-		for _, pass := range ps {
-			if !seen[pass.Name()] {
-				seen[pass.Name()] = true
-				transform = append(transform, pass)
-			}
-		}
+	aot := all.Registry()
+	parts, recommended, err := aot.Partitioners(names, backends.Options{PerOp: *perOp})
+	if err != nil {
+		return err
+	}
+	transform, err := passes.Select(*spec, recommended)
+	if err != nil {
+		return err
 	}
 
 	prog, err := pt2.Open(path)
@@ -156,7 +138,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	if !*asJSON {
 		printPlan(stdout, path, nodes, edge.Reports, plan, kernels)
 	}
-	contents, err := lower.ToExecuTorch(plan)
+	contents, err := lower.ToExecuTorch(plan, aot)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

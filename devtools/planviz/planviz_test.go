@@ -14,7 +14,6 @@ import (
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
-	"github.com/etgo/etgo/passes"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -26,10 +25,7 @@ func TestWriteDOT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recommended, err := passes.Recommended("xnnpack")
-	if err != nil {
-		t.Fatal(err)
-	}
+	recommended := xnnpack.AheadOfTime().TransformPasses()
 	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{
 		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/etgo/etgo/backends/all"
 	"math"
 	"slices"
 	"strings"
@@ -21,7 +22,6 @@ import (
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/partition"
-	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
@@ -53,10 +53,7 @@ func registry(t *testing.T) *runtime.Registry {
 // partitioner, emission, the missing-kernel check) and returns the plan once there is one, the
 // bytes when it got that far, and the first error.
 func lowerModel(m corpus.Model, reg *runtime.Registry) (*partition.Plan, []byte, error) {
-	recommended, err := passes.Recommended("xnnpack")
-	if err != nil {
-		return nil, nil, err
-	}
+	recommended := xnnpack.AheadOfTime().TransformPasses()
 	prog, err := pt2.Open(m.PT2)
 	if err != nil {
 		return nil, nil, err
@@ -69,7 +66,7 @@ func lowerModel(m corpus.Model, reg *runtime.Registry) (*partition.Plan, []byte,
 	if _, err := emit.FallbackKernels(edge.Plan); err != nil {
 		return nil, nil, err
 	}
-	c, err := lower.ToExecuTorch(edge.Plan)
+	c, err := lower.ToExecuTorch(edge.Plan, all.Registry())
 	if err != nil {
 		return edge.Plan, nil, err
 	}

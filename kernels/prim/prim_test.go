@@ -3,6 +3,7 @@ package prim_test
 import (
 	"context"
 	"fmt"
+	"github.com/etgo/etgo/backends/all"
 	"math"
 	"os"
 	"path/filepath"
@@ -199,7 +200,7 @@ func TestDynamicLowered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contents, err := lower.ToExecuTorch(edge.Plan)
+	contents, err := lower.ToExecuTorch(edge.Plan, all.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
