@@ -21,31 +21,33 @@ func CheckKernels(p *pte.Program, reg *runtime.Registry) error {
 	if p == nil || reg == nil {
 		return fmt.Errorf("emit: CheckKernels needs a program and a registry")
 	}
-	var missing []string
 	for _, plan := range p.ExecutionPlans {
-		at := map[string][]string{}
 		for c, chain := range plan.Chains {
 			for i, in := range chain.Instructions {
-				kc, ok := in.(pte.KernelCall)
-				if !ok {
-					continue
-				}
-				if kc.OpIndex < 0 || int(kc.OpIndex) >= len(plan.Operators) {
+				if kc, ok := in.(pte.KernelCall); ok && (kc.OpIndex < 0 || int(kc.OpIndex) >= len(plan.Operators)) {
 					return fmt.Errorf("emit: method %q chain %d instruction %d: operator index %d out of range", plan.Name, c, i, kc.OpIndex)
-				}
-				name := plan.Operators[kc.OpIndex].KernelName()
-				if _, ok := reg.Kernel(name); !ok {
-					where := fmt.Sprint(i)
-					if len(plan.Chains) > 1 {
-						where = fmt.Sprintf("%d:%d", c, i)
-					}
-					at[name] = append(at[name], where)
 				}
 			}
 		}
-		for _, name := range sortedKeys(at) {
-			missing = append(missing, fmt.Sprintf("%s (method %q, instructions %s)", name, plan.Name, strings.Join(at[name], ", ")))
+	}
+	var missing []string
+	byMethod := map[string][]string{}
+	var methods []string
+	for _, n := range p.Needs() {
+		if n.Kind != pte.NeedKernel {
+			continue
 		}
+		if _, ok := reg.Kernel(n.Name); ok {
+			continue
+		}
+		if byMethod[n.Method] == nil {
+			methods = append(methods, n.Method)
+		}
+		byMethod[n.Method] = append(byMethod[n.Method], fmt.Sprintf("%s (method %q, instructions %s)", n.Name, n.Method, strings.Join(n.Instructions, ", ")))
+	}
+	for _, m := range methods {
+		sort.Strings(byMethod[m])
+		missing = append(missing, byMethod[m]...)
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("%w: %d operator(s) have no kernel in this registry: %s", ErrKernelMissing, len(missing), strings.Join(missing, "; "))

@@ -2,7 +2,6 @@ package pte
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/etgo/etgo/internal/fbverify"
 	"github.com/etgo/etgo/internal/fileio"
@@ -215,13 +214,9 @@ func (f *File) subsegment(s SubsegmentOffsets, idx int, n uint64, what string) (
 // per method, in value order.
 func (f *File) ExternalTensors() map[string][]string {
 	out := map[string][]string{}
-	for _, plan := range f.Program.ExecutionPlans {
-		for _, v := range plan.Values {
-			if t, ok := v.(*Tensor); ok && t.ExtraTensorInfo != nil && t.ExtraTensorInfo.Location == locationExternal {
-				if !slices.Contains(out[plan.Name], t.ExtraTensorInfo.FullyQualifiedName) {
-					out[plan.Name] = append(out[plan.Name], t.ExtraTensorInfo.FullyQualifiedName)
-				}
-			}
+	for _, n := range f.Program.Needs() {
+		if n.Kind == NeedData {
+			out[n.Method] = append(out[n.Method], n.Name)
 		}
 	}
 	return out

@@ -131,62 +131,48 @@ func available(b Backend) (ok bool) {
 func (p *Program) checkRegistry(plan *pte.ExecutionPlan) error {
 	reg := p.opts.Registry
 	var errs []error
-	usedBy := func(match func(pte.Instruction) bool) string {
-		var at []string
-		for c, chain := range plan.Chains {
-			for i, in := range chain.Instructions {
-				if match(in) {
-					if len(plan.Chains) > 1 {
-						at = append(at, fmt.Sprintf("%d:%d", c, i))
-					} else {
-						at = append(at, fmt.Sprint(i))
-					}
-				}
-			}
+	at := func(instrs []string) string {
+		if len(instrs) > 8 {
+			return strings.Join(instrs[:8], ", ") + fmt.Sprintf(", … (%d in all)", len(instrs))
 		}
-		if len(at) > 8 {
-			return strings.Join(at[:8], ", ") + fmt.Sprintf(", … (%d in all)", len(at))
-		}
-		return strings.Join(at, ", ")
-	}
-	for i, d := range plan.Delegates {
-		b, ok := reg.Backend(d.ID)
-		instrs := usedBy(func(in pte.Instruction) bool {
-			dc, ok := in.(pte.DelegateCall)
-			return ok && int(dc.DelegateIndex) == i
-		})
-		switch {
-		case !ok:
-			errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), but this runtime has %s",
-				ErrBackendNotRegistered, plan.Name, d.ID, i, instrs, orNone(reg.BackendNames(), "no backends registered")))
-		case !available(b):
-			errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), which is registered but unavailable on this machine",
-				ErrBackendUnavailable, plan.Name, d.ID, i, instrs))
-		}
+		return strings.Join(instrs, ", ")
 	}
 	missing := map[string]bool{}
+	prog := pte.Program{ExecutionPlans: []*pte.ExecutionPlan{plan}}
+	for _, n := range prog.Needs() {
+		switch n.Kind {
+		case pte.NeedBackend:
+			b, ok := reg.Backend(n.Name)
+			switch {
+			case !ok:
+				errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), but this runtime has %s",
+					ErrBackendNotRegistered, plan.Name, n.Name, n.Delegate, at(n.Instructions), orNone(reg.BackendNames(), "no backends registered")))
+			case !available(b):
+				errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), which is registered but unavailable on this machine",
+					ErrBackendUnavailable, plan.Name, n.Name, n.Delegate, at(n.Instructions)))
+			}
+		case pte.NeedKernel:
+			if _, found := reg.Kernel(n.Name); !found {
+				missing[n.Name] = true
+				errs = append(errs, fmt.Errorf("%w: method %q needs operator %s (instruction %s), which this runtime does not have",
+					ErrOperatorMissing, plan.Name, n.Name, at(n.Instructions)))
+			}
+		}
+	}
+	// Kernels that exist must take the dtype each call hands them.
 	for c, chain := range plan.Chains {
 		for i, in := range chain.Instructions {
 			kc, ok := in.(pte.KernelCall)
 			if !ok {
 				continue
 			}
-			name := plan.Operators[kc.OpIndex].KernelName()
-			k, found := reg.Kernel(name)
+			k, found := reg.Kernel(plan.Operators[kc.OpIndex].KernelName())
 			if !found {
-				if !missing[name] {
-					missing[name] = true
-					errs = append(errs, fmt.Errorf("%w: method %q needs operator %s (instruction %s), which this runtime does not have",
-						ErrOperatorMissing, plan.Name, name, usedBy(func(in pte.Instruction) bool {
-							k, ok := in.(pte.KernelCall)
-							return ok && plan.Operators[k.OpIndex].KernelName() == name
-						})))
-				}
 				continue
 			}
 			if dt, ok := firstTensorType(plan, kc.Args); ok && len(k.DTypes) > 0 && !slices.Contains(k.DTypes, dt) {
 				errs = append(errs, fmt.Errorf("%w: method %q instruction %d (chain %d): operator %s has no kernel for %s (it takes %s)",
-					ErrOperatorMissing, plan.Name, i, c, name, DTypeName(dt), dtypeList(k.DTypes)))
+					ErrOperatorMissing, plan.Name, i, c, k.Name, DTypeName(dt), dtypeList(k.DTypes)))
 			}
 		}
 	}
