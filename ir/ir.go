@@ -16,19 +16,23 @@ import (
 type DType int8
 
 const (
-	Uint8    DType = 0
-	Int8     DType = 1
-	Int16    DType = 2
-	Int32    DType = 3
-	Int64    DType = 4
-	Float16  DType = 5
-	Float32  DType = 6
-	Float64  DType = 7
-	Bool     DType = 11
-	BFloat16 DType = 15
-	Uint16   DType = 27
-	Uint32   DType = 28
-	Uint64   DType = 29
+	Uint8   DType = 0
+	Int8    DType = 1
+	Int16   DType = 2
+	Int32   DType = 3
+	Int64   DType = 4
+	Float16 DType = 5
+	Float32 DType = 6
+	Float64 DType = 7
+	// The complex types hold a (real, imaginary) pair of the float type of half their size.
+	ComplexHalf   DType = 8
+	ComplexFloat  DType = 9
+	ComplexDouble DType = 10
+	Bool          DType = 11
+	BFloat16      DType = 15
+	Uint16        DType = 27
+	Uint32        DType = 28
+	Uint64        DType = 29
 )
 
 var dtypeInfo = map[DType]struct {
@@ -37,6 +41,7 @@ var dtypeInfo = map[DType]struct {
 }{
 	Uint8: {"uint8", 1}, Int8: {"int8", 1}, Int16: {"int16", 2}, Int32: {"int32", 4}, Int64: {"int64", 8},
 	Float16: {"float16", 2}, Float32: {"float32", 4}, Float64: {"float64", 8}, Bool: {"bool", 1},
+	bComplex32: {"bcomplex32", 0}, ComplexHalf: {"complex32", 4}, ComplexFloat: {"complex64", 8}, ComplexDouble: {"complex128", 16},
 	BFloat16: {"bfloat16", 2}, Uint16: {"uint16", 2}, Uint32: {"uint32", 4}, Uint64: {"uint64", 8},
 }
 
@@ -55,6 +60,39 @@ func (d DType) IsFloat() bool {
 	return d == Float16 || d == Float32 || d == Float64 || d == BFloat16
 }
 
+// IsComplex reports a complex type.
+func (d DType) IsComplex() bool { return d == ComplexHalf || d == ComplexFloat || d == ComplexDouble }
+
+// ToComplex is c10's toComplexType: the complex type whose parts are d (float16 → complex32,
+// float32 → complex64, float64 → complex128; a complex type is itself). Other types have no
+// complex counterpart etgo represents (torch 2.15's bcomplex32 for bfloat16 has no .pt2 or
+// .pte code) and give false.
+func (d DType) ToComplex() (DType, bool) {
+	switch d {
+	case Float16, ComplexHalf:
+		return ComplexHalf, true
+	case Float32, ComplexFloat:
+		return ComplexFloat, true
+	case Float64, ComplexDouble:
+		return ComplexDouble, true
+	}
+	return d, false
+}
+
+// ToReal is c10's toRealValueType: the float type of a complex type's parts; other types are
+// themselves.
+func (d DType) ToReal() DType {
+	switch d {
+	case ComplexHalf:
+		return Float16
+	case ComplexFloat:
+		return Float32
+	case ComplexDouble:
+		return Float64
+	}
+	return d
+}
+
 // Dim is one tensor dimension: a known size, or a symbol with the size it had when traced.
 type Dim struct {
 	Size   int64  // the static size, or the trace-time hint of a symbolic dim
@@ -71,10 +109,39 @@ func (d Dim) String() string {
 	return d.Symbol
 }
 
+// Layout is a tensor's storage layout, numbered as c10 numbers it (strided = 0, the zero value).
+// Only strided tensors exist in an Edge graph; the others are read so that the Edge conversion
+// can refuse them by name.
+type Layout int8
+
+const (
+	Strided   Layout = 0
+	SparseCOO Layout = 1
+	SparseCSR Layout = 2
+	Mkldnn    Layout = 3
+	SparseCSC Layout = 4
+	SparseBSR Layout = 5
+	SparseBSC Layout = 6
+)
+
+var layoutNames = map[Layout]string{
+	Strided: "strided", SparseCOO: "sparse_coo", SparseCSR: "sparse_csr", Mkldnn: "_mkldnn",
+	SparseCSC: "sparse_csc", SparseBSR: "sparse_bsr", SparseBSC: "sparse_bsc",
+}
+
+func (l Layout) String() string {
+	if s, ok := layoutNames[l]; ok {
+		return s
+	}
+	return fmt.Sprintf("layout(%d)", int8(l))
+}
+
 // TensorMeta describes a tensor value.
 type TensorMeta struct {
 	DType DType
-	Sizes []Dim
+	// Layout is strided (the zero value) but for the sparse tensors a .pt2 may declare.
+	Layout Layout
+	Sizes  []Dim
 	// DimOrder is the order of the dims in memory, outermost first, as torch's
 	// Tensor.dim_order() gives it; nil means contiguous (0, 1, …, rank-1).
 	DimOrder []int64

@@ -12,9 +12,15 @@ func (d DType) IsIntegral() bool {
 	return false
 }
 
+// bComplex32 is torch 2.15's complex of bfloat16 parts, which result_type gives a bfloat16
+// tensor with a complex scalar; neither the .pt2 nor the .pte format has a code for it, so it
+// only ever names the type of a result etgo cannot represent (its size is 0: emission refuses it).
+const bComplex32 DType = -2
+
 // PromoteTypes is c10::promoteTypes: the smallest type both a and b convert to without loss
-// under torch's lattice (bool < integers < floating; uint8 with a signed type needs the next
-// wider signed one; float16 with bfloat16 is float32).
+// under torch's lattice (bool < integers < floating < complex; uint8 with a signed type needs
+// the next wider signed one; float16 with bfloat16 is float32; a complex type with a float one
+// is the complex of their parts' promotion, so float64 with complex64 is complex128).
 func PromoteTypes(a, b DType) DType {
 	if a == b {
 		return a
@@ -24,6 +30,13 @@ func PromoteTypes(a, b DType) DType {
 		return b
 	case b == Bool:
 		return a
+	case a.IsComplex() && b.IsComplex(), a.IsComplex() && b.IsFloat(), a.IsFloat() && b.IsComplex():
+		c, _ := PromoteTypes(a.ToReal(), b.ToReal()).ToComplex()
+		return c
+	case a.IsComplex():
+		return a
+	case b.IsComplex():
+		return b
 	case a.IsFloat() && b.IsFloat():
 		if (a == Float16 && b == BFloat16) || (a == BFloat16 && b == Float16) {
 			return Float32
@@ -81,7 +94,8 @@ type Operand struct {
 func TensorOperand(m *TensorMeta) Operand { return Operand{DType: m.DType, Rank0: len(m.Sizes) == 0} }
 
 // ScalarOperand describes a Python number: int64 for an int, the default float (float32) for a
-// float, bool for a bool.
+// float, bool for a bool. (A Python complex would be the default complex, complex64; no
+// argument kind etgo reads holds one.)
 func ScalarOperand(kind ArgKind) Operand {
 	switch kind {
 	case ArgFloat:
@@ -93,8 +107,10 @@ func ScalarOperand(kind ArgKind) Operand {
 }
 
 // ResultType is at::result_type over the operands: tensors with dims decide, unless a 0-d
-// tensor or a scalar is of a higher category (bool < integral < floating), in which case the
-// result moves to that category (a scalar float makes an int tensor's result the default float).
+// tensor or a scalar is of a higher category (bool < integral < floating < complex), in which
+// case the result moves to that category (a scalar float makes an int tensor's result the
+// default float; a complex 0-d tensor makes a float tensor's result the complex of that float:
+// float64 with a 0-d complex64 is complex128, an int tensor's result is the complex type).
 func ResultType(ops ...Operand) DType {
 	const undefined DType = -1
 	dim, zero, wrapped := undefined, undefined, undefined
@@ -116,6 +132,16 @@ func ResultType(ops ...Operand) DType {
 	}
 	combine := func(higher, lower DType) DType {
 		switch {
+		case higher != undefined && higher.IsComplex():
+			return higher
+		case lower != undefined && lower.IsComplex():
+			if higher != undefined && higher.IsFloat() {
+				if c, ok := higher.ToComplex(); ok {
+					return c
+				}
+				return bComplex32
+			}
+			return lower
 		case higher != undefined && higher.IsFloat():
 			return higher
 		case higher == Bool || (lower != undefined && lower.IsFloat()):

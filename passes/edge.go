@@ -73,10 +73,26 @@ func preserved(g *ir.Graph, n *ir.Node, ps []Preserve) bool {
 }
 
 // VerifyEdge checks that every node of g calls an Edge operator or is kept whole by a
-// partitioner. The error names the first node that does not.
+// partitioner, and that every tensor is one the Edge dialect holds (strided, not complex32).
+// The error names the first node or tensor that is not.
 func VerifyEdge(g *ir.Graph, ps []Preserve) error {
+	for i, in := range g.Inputs {
+		if in.Value != nil {
+			if err := checkEdgeTensor(in.Value); err != nil {
+				return fmt.Errorf("%w: graph input %d: %v", ErrNotEdge, i, err)
+			}
+		}
+	}
 	for i, n := range g.Nodes {
 		if IsEdgeOp(n.Target) || preserved(g, n, ps) {
+			for _, v := range n.Outputs {
+				if v == nil {
+					continue
+				}
+				if err := checkEdgeTensor(v); err != nil {
+					return fmt.Errorf("%w: node %d (%s, %s): %v", ErrNotEdge, i, n.Name, n.Target, err)
+				}
+			}
 			continue
 		}
 		why := "no partitioner keeps it whole"
@@ -87,6 +103,24 @@ func VerifyEdge(g *ir.Graph, ps []Preserve) error {
 		}
 		return fmt.Errorf("%w: node %d (%s) calls %s, which is not core ATen, %s, and etgo has no decomposition for it yet",
 			ErrNotEdge, i, n.Name, n.Target, why)
+	}
+	return nil
+}
+
+// checkEdgeTensor refuses the tensors the official Edge conversion refuses whatever operator
+// makes them: sparse (and mkldnn) layouts, which no Edge operator takes (to_sparse is not core
+// ATen; the verifier refuses it), and complex32, which no ExecuTorch kernel's dtype list holds
+// (EdgeOpArgValidator: "taking Tensor inputs with mismatched dtypes"). complex64 and
+// complex128 are Edge tensors: to(torch.cfloat) and the FFT operators make them.
+func checkEdgeTensor(v *ir.Value) error {
+	if v.Kind != ir.TensorValue || v.Meta == nil {
+		return nil
+	}
+	if l := v.Meta.Layout; l != ir.Strided {
+		return fmt.Errorf("tensor %q has layout %s; the Edge dialect holds only strided tensors", v.Name, l)
+	}
+	if v.Meta.DType == ir.ComplexHalf {
+		return fmt.Errorf("tensor %q is complex32, which no ExecuTorch operator takes", v.Name)
 	}
 	return nil
 }

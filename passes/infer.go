@@ -144,8 +144,10 @@ func elementwise(names []string, result func(ir.DType) ir.DType) inferFn {
 	}
 }
 
+// toFloat is the result type of an operator that computes in floating point: integers and bool
+// become the default float; float and complex types stay.
 func toFloat(d ir.DType) ir.DType {
-	if d.IsFloat() {
+	if d.IsFloat() || d.IsComplex() {
 		return d
 	}
 	return ir.Float32
@@ -516,7 +518,7 @@ func reduceType(n *ir.Node, in ir.DType, result func(ir.DType) ir.DType) ir.DTyp
 	}
 	switch n.Target {
 	case "aten.sum.dim_IntList", "aten.sum.default", "aten.prod.dim_int", "aten.prod.default", "aten.nansum.default":
-		if !in.IsFloat() {
+		if !in.IsFloat() && !in.IsComplex() {
 			return ir.Int64
 		}
 	}

@@ -228,7 +228,7 @@ func TestBadFiles(t *testing.T) {
 			tt := pl.Values[0].(*Tensor)
 			tt.Sizes, tt.DimOrder = []int32{1, 2}, []uint8{1, 1}
 		}), ErrInvalidProgram, "not a permutation"},
-		tc{"unknown scalar type", mutated(t, func(_ *Program, pl *ExecutionPlan) { pl.Values[0].(*Tensor).ScalarType = 9 }), ErrInvalidProgram, "unknown scalar type 9"},
+		tc{"unknown scalar type", mutated(t, func(_ *Program, pl *ExecutionPlan) { pl.Values[0].(*Tensor).ScalarType = 18 }), ErrInvalidProgram, "unknown scalar type 18"},
 		tc{"storage offset", mutated(t, func(_ *Program, pl *ExecutionPlan) { pl.Values[0].(*Tensor).StorageOffset = 4 }), ErrInvalidProgram, "storage_offset 4"},
 		tc{"int list item not an Int", mutated(t, func(_ *Program, pl *ExecutionPlan) { pl.Values[5] = IntList{Items: []int64{4, 0}} }), ErrInvalidProgram, "value 0 is Tensor, not Int"},
 		tc{"tensor list item out of range", mutated(t, func(_ *Program, pl *ExecutionPlan) { pl.Values[5] = TensorList{Items: []int32{40}} }), ErrInvalidProgram, "value 40 out of range"},

@@ -19,10 +19,31 @@ const (
 	maxTensorBytes = 1 << 48
 )
 
+// The complex scalar types. ExecuTorch's scalar_type.fbs lists them only in a comment, but its
+// emitter writes c10's codes for complex tensors (the FFT operators' results, to(torch.cfloat))
+// and its runtime loads them (its optimized kernels include _fft_r2c and _fft_c2r), so a
+// verifying reader must know their sizes.
+const (
+	ScalarTypeComplexHalf   schema.ScalarType = 8
+	ScalarTypeComplexFloat  schema.ScalarType = 9
+	ScalarTypeComplexDouble schema.ScalarType = 10
+)
+
+// IsComplex reports a complex scalar type.
+func IsComplex(t schema.ScalarType) bool {
+	return t == ScalarTypeComplexHalf || t == ScalarTypeComplexFloat || t == ScalarTypeComplexDouble
+}
+
 // ElementSize returns the bytes of one element of a scalar type, and false for types the
 // runtime does not know.
 func ElementSize(t schema.ScalarType) (int, bool) {
 	switch t {
+	case ScalarTypeComplexHalf:
+		return 4, true
+	case ScalarTypeComplexFloat:
+		return 8, true
+	case ScalarTypeComplexDouble:
+		return 16, true
 	case schema.ScalarTypeBYTE, schema.ScalarTypeCHAR, schema.ScalarTypeBOOL, schema.ScalarTypeQINT8,
 		schema.ScalarTypeQUINT8, schema.ScalarTypeQUINT4X2, schema.ScalarTypeQUINT2X4,
 		schema.ScalarTypeFLOAT8E5M2, schema.ScalarTypeFLOAT8E4M3FN, schema.ScalarTypeFLOAT8E5M2FNUZ,
@@ -359,6 +380,7 @@ var dtypeNames = map[schema.ScalarType]string{
 	schema.ScalarTypeBITS16: "bits16", schema.ScalarTypeFLOAT8E5M2: "float8_e5m2", schema.ScalarTypeFLOAT8E4M3FN: "float8_e4m3fn",
 	schema.ScalarTypeFLOAT8E5M2FNUZ: "float8_e5m2fnuz", schema.ScalarTypeFLOAT8E4M3FNUZ: "float8_e4m3fnuz",
 	schema.ScalarTypeUINT16: "uint16", schema.ScalarTypeUINT32: "uint32", schema.ScalarTypeUINT64: "uint64",
+	ScalarTypeComplexHalf: "complex32", ScalarTypeComplexFloat: "complex64", ScalarTypeComplexDouble: "complex128",
 }
 
 // DTypeName is torch's name for a scalar type ("float32", "int64", "bool", ...).

@@ -292,6 +292,11 @@ func (m *Method) tensor(f *pte.File, v *pte.Tensor) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if pte.IsComplex(v.ScalarType) {
+		// The file is valid (the official runtime, with its optimized FFT kernels, runs it);
+		// etgo's kernels have no complex arithmetic.
+		return nil, fmt.Errorf("%w: %s tensors (etgo's kernels have no complex arithmetic)", ErrNotSupported, DTypeName(v.ScalarType))
+	}
 	es := ElementSize(v.ScalarType)
 	if es == 0 {
 		return nil, fmt.Errorf("%w: scalar type %s", ErrNotSupported, DTypeName(v.ScalarType))

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/etgo/etgo/ir"
 )
 
 // archiveOf builds a zip with the given entries (stored, like torch's writer).
@@ -45,6 +47,20 @@ func TestMinimalArchive(t *testing.T) {
 	}
 }
 
+// Complex dtypes and sparse layouts are read (the Edge conversion decides what to do with them).
+func TestComplexAndSparseMeta(t *testing.T) {
+	model := strings.Replace(strings.Replace(minimalModel, `"dtype": 7`, `"dtype": 10`, 1), `"layout": 7}}`, `"layout": 1}}`, 1)
+	p, err := Parse(archiveOf(t, map[string]string{"m/archive_format": "pt2", "m/byteorder": "little", "m/models/model.json": model}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := p.Graph.Value("x")
+	relu, _ := p.Graph.Value("relu")
+	if x.Meta.DType != ir.ComplexFloat || x.Meta.Layout != ir.Strided || relu.Meta.Layout != ir.SparseCOO {
+		t.Errorf("x %s (%s), relu %s (%s)", x.Meta, x.Meta.Layout, relu.Meta, relu.Meta.Layout)
+	}
+}
+
 func TestBadArchives(t *testing.T) {
 	base := map[string]string{"m/archive_format": "pt2", "m/byteorder": "little", "m/models/model.json": minimalModel}
 	with := func(k, v string) map[string]string {
@@ -71,6 +87,7 @@ func TestBadArchives(t *testing.T) {
 		{"no model", archiveOf(t, with("m/models/model.json", "")), "no models/"},
 		{"bad json", archiveOf(t, with("m/models/model.json", "{")), "model.json"},
 		{"use before define", archiveOf(t, with("m/models/model.json", strings.Replace(minimalModel, `"arg": {"as_tensor": {"name": "x"}}, "kind"`, `"arg": {"as_tensor": {"name": "y"}}, "kind"`, 1))), `"y" is used before it is defined`},
+		{"unknown layout", archiveOf(t, with("m/models/model.json", strings.Replace(minimalModel, `"layout": 7`, `"layout": 42`, 1))), "layout 42"},
 		{"unknown dtype", archiveOf(t, with("m/models/model.json", strings.Replace(minimalModel, `"dtype": 7`, `"dtype": 99`, 1))), "dtype 99"},
 		{"negative size", archiveOf(t, with("m/models/model.json", strings.Replace(minimalModel, `"as_int": 2}]`, `"as_int": -2}]`, 1))), "negative size"},
 		{"missing parameter data", archiveOf(t, with("m/models/model.json", strings.Replace(minimalModel,

@@ -333,6 +333,10 @@ func byteSize(meta *ir.TensorMeta) (uint64, bool) {
 // checkContiguous refuses weights stored as views (non-default strides or an offset): their
 // bytes would not be the tensor's elements in order.
 func checkContiguous(fqn string, meta *ir.TensorMeta, m *tensorMeta) error {
+	if meta.Layout != ir.Strided {
+		// A sparse weight's data is not one dense buffer.
+		return invalid("%q has layout %s; only strided weights are supported", fqn, meta.Layout)
+	}
 	if m.StorageOffset.AsInt != nil && *m.StorageOffset.AsInt != 0 {
 		return invalid("%q has storage offset %d; only contiguous weights are supported", fqn, *m.StorageOffset.AsInt)
 	}

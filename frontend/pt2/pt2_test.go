@@ -86,6 +86,12 @@ func FuzzParse(f *testing.F) {
 	w, js := zooEntry(f, "conv_relu", weight), zooEntry(f, "conv_relu", model)
 	f.Add(rezip(f, "conv_relu", map[string]swap{weight: honest(f, w), model: honest(f, js)}))
 	f.Add(rezip(f, "conv_relu", map[string]swap{weight: {body: deflated(f, w, 0, 1, nil), deflate: true, declared: uint64(len(w))}}))
+	// A complex result and a sparse layout, which the reader reads rather than refuses.
+	for _, c := range []string{"fft.rfft.1", "to_sparse.0"} {
+		if b, err := os.ReadFile("../../testdata/decomp/cases/" + c + ".pt2"); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = Parse(b)
 	})

@@ -192,23 +192,31 @@ type signature struct {
 // serdeDTypes maps serde's ScalarType numbering to ExecuTorch's.
 var serdeDTypes = map[int]ir.DType{
 	1: ir.Uint8, 2: ir.Int8, 3: ir.Int16, 4: ir.Int32, 5: ir.Int64, 6: ir.Float16, 7: ir.Float32,
-	8: ir.Float64, 12: ir.Bool, 13: ir.BFloat16, 28: ir.Uint16, 34: ir.Uint32, 35: ir.Uint64,
+	8: ir.Float64, 9: ir.ComplexHalf, 10: ir.ComplexFloat, 11: ir.ComplexDouble, 12: ir.Bool,
+	13: ir.BFloat16, 28: ir.Uint16, 34: ir.Uint32, 35: ir.Uint64,
 }
 
-const serdeStrided = 7
+// serdeLayouts maps serde's Layout numbering to c10's (ir.Layout). Unknown (0) is what older
+// serialisers wrote for dense tensors, read as strided. Non-strided layouts are read, not
+// refused: the Edge conversion refuses them, naming the tensor, as the official one does.
+var serdeLayouts = map[int]ir.Layout{
+	0: ir.Strided, 1: ir.SparseCOO, 2: ir.SparseCSR, 3: ir.SparseCSC, 4: ir.SparseBSR, 5: ir.SparseBSC,
+	6: ir.Mkldnn, 7: ir.Strided,
+}
 
 func convertMeta(name string, m *tensorMeta) (*ir.TensorMeta, error) {
 	dt, ok := serdeDTypes[m.DType]
 	if !ok {
 		return nil, invalid("tensor %q: dtype %d is not supported", name, m.DType)
 	}
-	if m.Layout != serdeStrided && m.Layout != 0 {
-		return nil, invalid("tensor %q: layout %d is not strided", name, m.Layout)
+	layout, ok := serdeLayouts[m.Layout]
+	if !ok {
+		return nil, invalid("tensor %q: layout %d is not one torch.export writes", name, m.Layout)
 	}
 	if len(m.Sizes) > 16 {
 		return nil, invalid("tensor %q: rank %d exceeds 16", name, len(m.Sizes))
 	}
-	meta := &ir.TensorMeta{DType: dt}
+	meta := &ir.TensorMeta{DType: dt, Layout: layout}
 	for i, s := range m.Sizes {
 		d, err := convertSymInt(s)
 		if err != nil {
