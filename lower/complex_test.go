@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/kernels/portable"
@@ -52,7 +53,7 @@ func TestComplexPrograms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		contents, err := lower.ToExecuTorch(edge.Plan)
+		contents, err := lower.ToExecuTorch(edge.Plan, all.Registry())
 		if err != nil {
 			t.Fatal(err)
 		}
