@@ -24,11 +24,22 @@ var edgeDialectOps = map[string]bool{
 	// The Edge verifier's exceptions to core ATen (EXIRATenDialectVerifier).
 	"aten._upsample_bilinear2d_aa.default": true,
 	"executorch_call_delegate":             true,
+	// Operators the Edge verifier lets through unconverted (check_valid_edge_op): the
+	// runtime assertions of replace_aten_with_edge_pass's DISALLOW_LIST (export's range checks
+	// on unbacked sizes) and the symbolic-size operators of _EXECUTORCH_SYM_OPS.
+	"aten._assert_scalar.default":               true,
+	"aten.scalar_tensor.default":                true,
+	"aten.sym_size.int":                         true,
+	"aten.sym_stride.int":                       true,
+	"aten.sym_numel.default":                    true,
+	"aten._local_scalar_dense.default":          true,
+	"aten.sym_constrain_range_for_size.default": true,
+	"aten.sym_constrain_range.default":          true,
 }
 
 // IsEdgeOp reports whether target belongs to the Edge dialect: a core ATen operator, the _copy
-// form of a core ATen view (views are replaced by copies), one of ExecuTorch's dim-order ops, or
-// arithmetic on symbolic sizes (PrimOps).
+// form of a core ATen view (views are replaced by copies), one of ExecuTorch's dim-order ops,
+// arithmetic on symbolic sizes (PrimOps), or a runtime assertion.
 func IsEdgeOp(target string) bool {
 	if coreATen[target] || viewCopyATen[target] || edgeDialectOps[target] || PrimOps[target] != "" {
 		return true
@@ -110,7 +121,7 @@ func ToEdge(g *ir.Graph, ps []Preserve) ([]Report, error) {
 	for _, p := range ps {
 		all = append(all, Decompose{Preserve: []Preserve{p}})
 	}
-	all = append(all, ScalarToTensor{}, ReplaceViewOps{}, RemoveNoops{}, MemoryFormatOps{}, DeadCodeElimination{})
+	all = append(all, BindUnbackedSizes{}, ScalarToTensor{}, ReplaceViewOps{}, RemoveNoops{}, MemoryFormatOps{}, DeadCodeElimination{})
 	reports, err := NewManager(all...).Run(g)
 	if err != nil {
 		return reports, err
