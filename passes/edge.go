@@ -37,11 +37,32 @@ var edgeDialectOps = map[string]bool{
 	"aten.sym_constrain_range.default":          true,
 }
 
+// pythonCallables are the modules of the Python functions an exported graph may call (the
+// symbolic-size arithmetic of PrimOps): their targets are not operator overloads.
+var pythonCallables = map[string]bool{"_operator": true, "builtins": true, "math": true, "torch": true}
+
+// IsCustomOp reports an operator overload outside the aten namespace ("torch_nn.foo.default",
+// a torch.library operator). ExecuTorch's Edge verifier checks only aten operators against core
+// ATen: any other namespace is accepted whole (EXIRATenDialectVerifier.check_valid_op), and a
+// runtime then needs a kernel registered under its name.
+func IsCustomOp(target string) bool {
+	parts := strings.Split(target, ".")
+	if len(parts) != 3 || parts[0] == "aten" || pythonCallables[parts[0]] {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // IsEdgeOp reports whether target belongs to the Edge dialect: a core ATen operator, the _copy
 // form of a core ATen view (views are replaced by copies), one of ExecuTorch's dim-order ops,
-// arithmetic on symbolic sizes (PrimOps), or a runtime assertion.
+// arithmetic on symbolic sizes (PrimOps), a runtime assertion, or an operator outside aten.
 func IsEdgeOp(target string) bool {
-	if coreATen[target] || viewCopyATen[target] || edgeDialectOps[target] || PrimOps[target] != "" {
+	if coreATen[target] || viewCopyATen[target] || edgeDialectOps[target] || PrimOps[target] != "" || IsCustomOp(target) {
 		return true
 	}
 	ns, rest, _ := strings.Cut(target, ".")
