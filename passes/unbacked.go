@@ -24,13 +24,30 @@ var unbackedSymbol = regexp.MustCompile(`^u[0-9]+$`)
 // IsUnbacked reports whether a dim is a data-dependent size.
 func IsUnbacked(d ir.Dim) bool { return unbackedSymbol.MatchString(d.Symbol) }
 
-// newUnbacked registers the next free unbacked symbol of g with range [0, upper].
+// newUnbacked registers the next free unbacked symbol of g with range [0, upper]: after every
+// one the ranges or any size of the graph mention.
 func newUnbacked(g *ir.Graph, upper int64) string {
 	next := 0
-	for s := range g.Ranges {
+	see := func(s string) {
 		if unbackedSymbol.MatchString(s) {
-			if k, err := strconv.Atoi(s[1:]); err == nil && k >= next {
+			if k, err := strconv.Atoi(s[1:]); err == nil && k >= next && k < 1<<30 {
 				next = k + 1
+			}
+		}
+	}
+	for s := range g.Ranges {
+		see(s)
+	}
+	for _, n := range g.Nodes {
+		for _, o := range n.Outputs {
+			if o == nil {
+				continue
+			}
+			see(o.Sym.Symbol)
+			if o.Meta != nil {
+				for _, d := range o.Meta.Sizes {
+					see(d.Symbol)
+				}
 			}
 		}
 	}

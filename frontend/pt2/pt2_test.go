@@ -2,6 +2,7 @@ package pt2
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/etgo/etgo/internal/zoo"
@@ -86,6 +87,12 @@ func FuzzParse(f *testing.F) {
 	w, js := zooEntry(f, "conv_relu", weight), zooEntry(f, "conv_relu", model)
 	f.Add(rezip(f, "conv_relu", map[string]swap{weight: honest(f, w), model: honest(f, js)}))
 	f.Add(rezip(f, "conv_relu", map[string]swap{weight: {body: deflated(f, w, 0, 1, nil), deflate: true, declared: uint64(len(w))}}))
+	// Data-dependent sizes: unbacked symbols, SymBool comparisons and runtime assertions.
+	for _, c := range []string{"argwhere.0", "nonzero.1"} {
+		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "decomp", "cases", c+".pt2")); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = Parse(b)
 	})
