@@ -23,6 +23,12 @@ func OutVariant(target string) (string, error) {
 	if noOutVariant[target] {
 		return "", fmt.Errorf("%w: %s has no out form and cannot run as a kernel", ErrNoOutVariant, target)
 	}
+	if passes.IsCustomOp(target) {
+		// The Edge dialect keeps operators outside aten whole; to_executorch needs their out
+		// variant from the library that defines them ("Missing out variants") and a runtime a
+		// kernel registered under that name. etgo knows neither.
+		return "", fmt.Errorf("%w: %s is a custom operator (outside aten): etgo knows no out variant or kernel for it", ErrNoOutVariant, target)
+	}
 	return "", fmt.Errorf("%w: %s is not an Edge operator etgo knows", ErrNoOutVariant, target)
 }
 

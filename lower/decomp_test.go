@@ -275,8 +275,9 @@ func decompDiff(path string, want *canonGraph, wantErr string, withXnnpack bool,
 // renderCanon writes the official graph as lines: inputs, nodes, outputs.
 func renderCanon(g *canonGraph) []string {
 	var lines []string
+	us := unbackedNames{}
 	for i, in := range g.Inputs {
-		lines = append(lines, fmt.Sprintf("i%d: %s %s%s", i, in.Kind, canonMeta(in.DType, in.Shape), canonValues(in.Value)))
+		lines = append(lines, fmt.Sprintf("i%d: %s %s%s", i, in.Kind, canonMeta(in.DType, in.Shape, us), canonValues(in.Value)))
 	}
 	// Results nobody reads are "_", as etgo's IR keeps them: collect the references first.
 	read := map[string]bool{}
@@ -313,7 +314,7 @@ func renderCanon(g *canonGraph) []string {
 			_ = json.Unmarshal(a[0], &name)
 			args = append(args, name+"="+canonValue(a[1]))
 		}
-		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), canonResults(n.Val, i, read)))
+		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), canonResults(n.Val, i, read, us)))
 	}
 	var outs []string
 	for _, o := range g.Outputs {
@@ -322,12 +323,12 @@ func renderCanon(g *canonGraph) []string {
 	return append(lines, "return "+strings.Join(outs, ", "))
 }
 
-func canonMeta(dtype string, shape []json.RawMessage) string {
+func canonMeta(dtype string, shape []json.RawMessage, us unbackedNames) string {
 	dims := make([]string, len(shape))
 	for i, d := range shape {
 		var s string
 		if json.Unmarshal(d, &s) == nil {
-			dims[i] = s
+			dims[i] = us.canon(s)
 		} else {
 			dims[i] = string(d)
 		}
@@ -393,25 +394,25 @@ func canonValue(raw json.RawMessage) string {
 }
 
 // canonResults renders a node's results: a list with the entries nobody reads as "_".
-func canonResults(raw json.RawMessage, node int, read map[string]bool) string {
+func canonResults(raw json.RawMessage, node int, read map[string]bool, us unbackedNames) string {
 	var m struct {
 		List []json.RawMessage `json:"list"`
 	}
 	if json.Unmarshal(raw, &m) != nil || m.List == nil {
-		return canonVal(raw)
+		return canonVal(raw, us)
 	}
 	items := make([]string, len(m.List))
 	for j, it := range m.List {
 		items[j] = "_"
 		if read[fmt.Sprintf("n%d.%d", node, j)] {
-			items[j] = canonVal(it)
+			items[j] = canonVal(it, us)
 		}
 	}
 	return "(" + strings.Join(items, ", ") + ")"
 }
 
 // canonVal renders a node's meta["val"].
-func canonVal(raw json.RawMessage) string {
+func canonVal(raw json.RawMessage, us unbackedNames) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "None"
 	}
@@ -420,19 +421,44 @@ func canonVal(raw json.RawMessage) string {
 		Shape []json.RawMessage `json:"shape"`
 		List  []json.RawMessage `json:"list"`
 		Sym   *string           `json:"symint"`
+		Bool  *string           `json:"symbool"`
+		Float *string           `json:"symfloat"`
 	}
 	_ = json.Unmarshal(raw, &m)
 	switch {
 	case m.Sym != nil:
 		return "symint"
+	case m.Bool != nil:
+		return "symbool"
+	case m.Float != nil:
+		return "symfloat"
 	case m.List != nil || m.DType == "":
 		items := make([]string, len(m.List))
 		for i, it := range m.List {
-			items[i] = canonVal(it)
+			items[i] = canonVal(it, us)
 		}
 		return "(" + strings.Join(items, ", ") + ")"
 	}
-	return canonMeta(m.DType, m.Shape)
+	return canonMeta(m.DType, m.Shape, us)
+}
+
+// unbackedNames renames the unbacked symbols of one graph's sizes (u0, u3, …) in the order
+// they first appear: torch numbers them by how many fake-tensor traces ran (to_edge retraces
+// and allocates new ones; the exported program's assertion messages keep the old), so only
+// which sizes share a symbol is compared, as node names are not. Strings are left alone.
+type unbackedNames map[string]string
+
+var unbackedSym = regexp.MustCompile(`\bu[0-9]+\b`)
+
+func (us unbackedNames) canon(dim string) string {
+	return unbackedSym.ReplaceAllStringFunc(dim, func(u string) string {
+		if c, ok := us[u]; ok {
+			return c
+		}
+		c := fmt.Sprintf("u#%d", len(us))
+		us[u] = c
+		return c
+	})
 }
 
 func renderBool(b bool) string {
@@ -454,6 +480,7 @@ func renderFloat(f float64) string {
 // arguments etgo leaves out are compared as their defaults.
 func renderIR(g *ir.Graph, schemas map[string][]schemaArg) []string {
 	refs := map[*ir.Value]string{}
+	us := unbackedNames{}
 	var lines []string
 	for i, in := range g.Inputs {
 		if in.Value == nil {
@@ -467,7 +494,7 @@ func renderIR(g *ir.Graph, schemas map[string][]schemaArg) []string {
 		if c := g.Constants[in.Target]; c != nil && in.Kind != ir.UserInput {
 			vals = constantValues(c)
 		}
-		lines = append(lines, fmt.Sprintf("i%d: %s %s%s", i, kind, metaString(in.Value), vals))
+		lines = append(lines, fmt.Sprintf("i%d: %s %s%s", i, kind, metaString(in.Value, us), vals))
 	}
 	read := map[*ir.Value]bool{}
 	for _, n := range g.Nodes {
@@ -501,7 +528,7 @@ func renderIR(g *ir.Graph, schemas map[string][]schemaArg) []string {
 				args = append(args, fmt.Sprintf("a%d=%s", i, renderArg(a, refs)))
 			}
 		}
-		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), renderOutputs(n, read)))
+		lines = append(lines, fmt.Sprintf("n%d = %s(%s) -> %s", i, n.Target, strings.Join(args, ", "), renderOutputs(n, read, us)))
 	}
 	var outs []string
 	for _, o := range g.Outputs {
@@ -514,26 +541,31 @@ func renderIR(g *ir.Graph, schemas map[string][]schemaArg) []string {
 	return append(lines, "return "+strings.Join(outs, ", "))
 }
 
-func metaString(v *ir.Value) string {
-	if v.Kind == ir.SymIntValue {
+func metaString(v *ir.Value, us unbackedNames) string {
+	switch v.Kind {
+	case ir.SymIntValue:
 		return "symint"
+	case ir.SymBoolValue:
+		return "symbool"
+	case ir.SymFloatValue:
+		return "symfloat"
 	}
 	if v.Meta == nil {
 		return "None"
 	}
 	dims := make([]string, len(v.Meta.Sizes))
 	for i, d := range v.Meta.Sizes {
-		dims[i] = d.String()
+		dims[i] = us.canon(d.String())
 	}
 	return v.Meta.DType.String() + "[" + strings.Join(dims, ",") + "]"
 }
 
-func renderOutputs(n *ir.Node, read map[*ir.Value]bool) string {
+func renderOutputs(n *ir.Node, read map[*ir.Value]bool, us unbackedNames) string {
 	if len(n.Outputs) == 1 && !n.ListOutput {
 		if n.Outputs[0] == nil {
 			return "None"
 		}
-		return metaString(n.Outputs[0])
+		return metaString(n.Outputs[0], us)
 	}
 	items := make([]string, len(n.Outputs))
 	for i, o := range n.Outputs {
@@ -541,7 +573,7 @@ func renderOutputs(n *ir.Node, read map[*ir.Value]bool) string {
 			items[i] = "_"
 			continue
 		}
-		items[i] = metaString(o)
+		items[i] = metaString(o, us)
 	}
 	return "(" + strings.Join(items, ", ") + ")"
 }

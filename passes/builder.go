@@ -19,6 +19,7 @@ type Builder struct {
 	err      error
 	inserted map[*ir.Node]bool
 	syms     map[symKey]*ir.Value
+	fresh    map[string]bool // the unbacked symbols this decomposition's results introduced
 }
 
 func newBuilder(g *ir.Graph, at *ir.Node, st *strides) *Builder {
@@ -71,6 +72,7 @@ func (b *Builder) CallN(target string, args ...ir.Arg) []*ir.Value {
 		b.Fail("%s returns no results here (an empty split or unbind)", target)
 		return nil
 	}
+	b.bindUnbacked(metas)
 	base := b.at.Name + "_" + opBase(target)
 	node.Outputs = make([]*ir.Value, len(metas))
 	for i, m := range metas {
@@ -121,6 +123,7 @@ func (b *Builder) Replace(vs ...*ir.Value) error {
 		len(vs[0].Producer.Outputs) == 1 {
 		rename = vs[0]
 	}
+	b.unifyUnbacked(n.Outputs, vs)
 	for i, old := range n.Outputs {
 		if old == nil {
 			continue

@@ -47,7 +47,9 @@ func (DeadCodeElimination) Run(g *ir.Graph) (string, error) {
 
 // sideEffects are operators kept for what they do rather than what they return (torch.fx's
 // side-effectful ops): a runtime assertion has no result and must not be eliminated.
-var sideEffects = map[string]bool{"aten._assert_async.msg": true, "aten._assert_async.default": true}
+var sideEffects = map[string]bool{"aten._assert_async.msg": true, "aten._assert_async.default": true,
+	"aten._assert_scalar.default": true, "aten.sym_constrain_range.default": true,
+	"aten.sym_constrain_range_for_size.default": true}
 
 // mutates reports an in-place operator: "aten.add_.Tensor", "aten.copy_.default".
 func mutates(target string) bool {

@@ -24,13 +24,45 @@ var edgeDialectOps = map[string]bool{
 	// The Edge verifier's exceptions to core ATen (EXIRATenDialectVerifier).
 	"aten._upsample_bilinear2d_aa.default": true,
 	"executorch_call_delegate":             true,
+	// Operators the Edge verifier lets through unconverted (check_valid_edge_op): the
+	// runtime assertions of replace_aten_with_edge_pass's DISALLOW_LIST (export's range checks
+	// on unbacked sizes) and the symbolic-size operators of _EXECUTORCH_SYM_OPS.
+	"aten._assert_scalar.default":               true,
+	"aten.scalar_tensor.default":                true,
+	"aten.sym_size.int":                         true,
+	"aten.sym_stride.int":                       true,
+	"aten.sym_numel.default":                    true,
+	"aten._local_scalar_dense.default":          true,
+	"aten.sym_constrain_range_for_size.default": true,
+	"aten.sym_constrain_range.default":          true,
+}
+
+// pythonCallables are the modules of the Python functions an exported graph may call (the
+// symbolic-size arithmetic of PrimOps): their targets are not operator overloads.
+var pythonCallables = map[string]bool{"_operator": true, "builtins": true, "math": true, "torch": true}
+
+// IsCustomOp reports an operator overload outside the aten namespace ("torch_nn.foo.default",
+// a torch.library operator). ExecuTorch's Edge verifier checks only aten operators against core
+// ATen: any other namespace is accepted whole (EXIRATenDialectVerifier.check_valid_op), and a
+// runtime then needs a kernel registered under its name.
+func IsCustomOp(target string) bool {
+	parts := strings.Split(target, ".")
+	if len(parts) != 3 || parts[0] == "aten" || pythonCallables[parts[0]] {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // IsEdgeOp reports whether target belongs to the Edge dialect: a core ATen operator, the _copy
-// form of a core ATen view (views are replaced by copies), one of ExecuTorch's dim-order ops, or
-// arithmetic on symbolic sizes (PrimOps).
+// form of a core ATen view (views are replaced by copies), one of ExecuTorch's dim-order ops,
+// arithmetic on symbolic sizes (PrimOps), a runtime assertion, or an operator outside aten.
 func IsEdgeOp(target string) bool {
-	if coreATen[target] || viewCopyATen[target] || edgeDialectOps[target] || PrimOps[target] != "" {
+	if coreATen[target] || viewCopyATen[target] || edgeDialectOps[target] || PrimOps[target] != "" || IsCustomOp(target) {
 		return true
 	}
 	ns, rest, _ := strings.Cut(target, ".")
@@ -144,7 +176,7 @@ func ToEdge(g *ir.Graph, ps []Preserve) ([]Report, error) {
 	for _, p := range ps {
 		all = append(all, Decompose{Preserve: []Preserve{p}})
 	}
-	all = append(all, ScalarToTensor{}, ReplaceViewOps{}, RemoveNoops{}, MemoryFormatOps{}, DeadCodeElimination{})
+	all = append(all, BindUnbackedSizes{}, ScalarToTensor{}, ReplaceViewOps{}, RemoveNoops{}, MemoryFormatOps{}, DeadCodeElimination{})
 	reports, err := NewManager(all...).Run(g)
 	if err != nil {
 		return reports, err

@@ -312,7 +312,6 @@ func init() {
 	registerInfer(inferEmbedding, "aten.embedding.default")
 	registerInfer(inferSymSize, "aten.sym_size.int", "aten.sym_numel.default", "aten.sym_storage_offset.default")
 	registerInfer(inferTopk, "aten.topk.default", "aten.sort.default", "aten.sort.stable")
-	registerInfer(inferNonzero, "aten.nonzero.default")
 	registerInfer(inferAsStrided, "aten.as_strided.default", "aten.as_strided_copy.default")
 }
 
@@ -1333,10 +1332,6 @@ func inferTopk(n *ir.Node) ([]*ir.TensorMeta, error) {
 		out[d] = ir.Dim{Size: n.IntArg("k", 1)}
 	}
 	return []*ir.TensorMeta{metaOf(m.DType, out), metaOf(ir.Int64, slices.Clone(out))}, nil
-}
-
-func inferNonzero(n *ir.Node) ([]*ir.TensorMeta, error) {
-	return nil, fmt.Errorf("%s has a data-dependent size", n.Target)
 }
 
 func inferAsStrided(n *ir.Node) ([]*ir.TensorMeta, error) {

@@ -20,6 +20,7 @@ func FuzzToEdgeAndPartition(f *testing.F) {
 		"in x f32[2,8,10]\ns = aten.slice.Tensor(self=x, dim=1, start=2, end=6) -> f32[2,4,10]\nr = aten.reshape.default(self=s, shape=[8,10]) -> f32[8,10]\nout r",
 		"in x f32[1,8,4,4]\nparam m f32[8]\nparam v f32[8]\nbn = aten.batch_norm.default(input=x, weight=none, bias=none, running_mean=m, running_var=v, training=false, momentum=0.1, eps=0.00001) -> f32[1,8,4,4]\np = aten.adaptive_avg_pool2d.default(self=bn, output_size=[1,1]) -> f32[1,8,1,1]\nf = aten.flatten.using_ints(self=p, start_dim=1) -> f32[1,8]\nout f",
 		"in x f32[4]\nh = aten.hardsigmoid.default(self=x) -> f32[4]\nout h",
+		"in x f32[4]\na = aten.argwhere.default(self=x) -> i64[u0,1]\nout a",
 		"in x f32[s0,16]\nsym s0\nparam w f32[8,16]\nl = aten.linear.default(input=x, weight=w) -> f32[s0,8]\nv = aten.view.default(self=l, size=[$s0,2,4]) -> f32[s0,2,4]\nout v",
 	} {
 		f.Add(seed)

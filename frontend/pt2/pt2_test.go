@@ -2,6 +2,7 @@ package pt2
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/etgo/etgo/internal/zoo"
@@ -86,9 +87,10 @@ func FuzzParse(f *testing.F) {
 	w, js := zooEntry(f, "conv_relu", weight), zooEntry(f, "conv_relu", model)
 	f.Add(rezip(f, "conv_relu", map[string]swap{weight: honest(f, w), model: honest(f, js)}))
 	f.Add(rezip(f, "conv_relu", map[string]swap{weight: {body: deflated(f, w, 0, 1, nil), deflate: true, declared: uint64(len(w))}}))
-	// A complex result and a sparse layout, which the reader reads rather than refuses.
-	for _, c := range []string{"fft.rfft.1", "to_sparse.0"} {
-		if b, err := os.ReadFile("../../testdata/decomp/cases/" + c + ".pt2"); err == nil {
+	// A complex result and a sparse layout, which the reader reads rather than refuses; and
+	// data-dependent sizes: unbacked symbols, SymBool comparisons and runtime assertions.
+	for _, c := range []string{"fft.rfft.1", "to_sparse.0", "argwhere.0", "nonzero.1"} {
+		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "decomp", "cases", c+".pt2")); err == nil {
 			f.Add(b)
 		}
 	}

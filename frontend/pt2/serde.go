@@ -370,10 +370,18 @@ func buildGraph(ep *exportedProgram) (*ir.Graph, error) {
 					}
 					n.Outputs = append(n.Outputs, v)
 				}
-			case out.AsSymInt != nil && out.AsSymInt.AsName != nil:
-				v, err := define(*out.AsSymInt.AsName, n)
+			case out.AsSymInt != nil && out.AsSymInt.AsName != nil,
+				out.AsSymBool != nil && out.AsSymBool.AsName != nil,
+				out.AsSymFloat != nil && out.AsSymFloat.AsName != nil:
+				// A symbolic number: a size read off a tensor, or a comparison of sizes
+				// (_operator.ge on an unbacked size, which a runtime assertion reads).
+				name, kind := symOutput(out)
+				v, err := define(name, n)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", where, err)
+				}
+				if v.Kind != kind {
+					return nil, invalid("%s: output %q is declared as a symbolic number of another kind", where, name)
 				}
 				n.Outputs = append(n.Outputs, v)
 			case out.AsNone != nil:
@@ -381,6 +389,11 @@ func buildGraph(ep *exportedProgram) (*ir.Graph, error) {
 			default:
 				return nil, invalid("%s: an output of an unsupported kind", where)
 			}
+		}
+		if len(sn.Outputs) == 0 {
+			// A node returning nothing (a runtime assertion) holds one nil output, as a
+			// node whose single result is None does.
+			n.Outputs = []*ir.Value{nil}
 		}
 		if n.Name == "" && len(n.Outputs) > 0 && n.Outputs[0] != nil {
 			n.Name = n.Outputs[0].Name
@@ -391,6 +404,17 @@ func buildGraph(ep *exportedProgram) (*ir.Graph, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// symOutput names a symbolic-number output and the kind its value must have.
+func symOutput(out argument) (string, ir.ValueKind) {
+	switch {
+	case out.AsSymInt != nil && out.AsSymInt.AsName != nil:
+		return *out.AsSymInt.AsName, ir.SymIntValue
+	case out.AsSymBool != nil && out.AsSymBool.AsName != nil:
+		return *out.AsSymBool.AsName, ir.SymBoolValue
+	}
+	return *out.AsSymFloat.AsName, ir.SymFloatValue
 }
 
 // trimTarget turns "torch.ops.aten.add.Tensor" into "aten.add.Tensor".
@@ -523,7 +547,31 @@ func convertArg(g *ir.Graph, a argument) (ir.Arg, error) {
 		return out, fmt.Errorf("control flow (a subgraph argument) is not supported yet")
 	case a.AsCustomObj != nil:
 		return out, fmt.Errorf("custom (TorchBind) objects are not supported")
-	case a.AsOperator != nil, a.AsComplex != nil, a.AsSymBool != nil, a.AsSymFloat != nil:
+	case a.AsSymBool != nil, a.AsSymFloat != nil:
+		// As for symbolic ints, ArgSymInt refers to the symbolic value; the value's kind says
+		// whether it is a bool or a float.
+		s, kind := a.AsSymBool, ir.SymBoolValue
+		if s == nil {
+			s, kind = a.AsSymFloat, ir.SymFloatValue
+		}
+		switch {
+		case s.AsBool != nil && kind == ir.SymBoolValue:
+			out.Kind, out.Bool = ir.ArgBool, *s.AsBool
+		case s.AsFlt != nil && kind == ir.SymFloatValue:
+			out.Kind, out.Float = ir.ArgFloat, float64(*s.AsFlt)
+		case s.AsName != nil:
+			v, err := lookup(g, *s.AsName)
+			if err != nil {
+				return out, err
+			}
+			if v.Kind != kind {
+				return out, fmt.Errorf("value %q is not a symbolic number of the declared kind", *s.AsName)
+			}
+			out.Kind, out.Values = ir.ArgSymInt, []*ir.Value{v}
+		default:
+			return out, fmt.Errorf("empty symbolic number")
+		}
+	case a.AsOperator != nil, a.AsComplex != nil:
 		return out, fmt.Errorf("this argument kind is not supported")
 	default:
 		return out, fmt.Errorf("an argument of an unknown kind")
