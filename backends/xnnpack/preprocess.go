@@ -307,6 +307,21 @@ func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
 // weightBytes lays a constant out as XNNPACK reads it: float32, channel axes swapped for
 // depthwise and transposed convolutions, channels-last when asked.
 func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([]byte, error) {
+	if c.Meta.DType == ir.Float32 && !o.swapIO && !o.nhwc {
+		// Already XNNPACK's layout: the bytes as they are (a ViT-B/16 has 330 MB of them;
+		// decoding and re-encoding every float cost a second and two copies).
+		n := 1
+		for _, d := range c.Meta.Sizes {
+			n *= int(d.Size)
+		}
+		switch {
+		case n == 0 || len(c.Data) == 0:
+			return nil, fmt.Errorf("constant %s has no bytes", v.Name)
+		case len(c.Data) != 4*n:
+			return nil, fmt.Errorf("constant %s: %d bytes for %d float32 elements", v.Name, len(c.Data), n)
+		}
+		return c.Data, nil
+	}
 	f, err := float32Data(c, v.Name)
 	if err != nil {
 		return nil, err
