@@ -1,11 +1,13 @@
-// Package all is the one place that lists every backend etgo can lower to: Registry returns
-// them registered, for `etgo lower` and for programs that want everything. A program that
-// wants fewer registers the ones it wants in its own backends.Registry.
+// Package all is the one place that lists every backend etgo has: Registry returns their
+// ahead-of-time sides registered (for `etgo lower`), RegisterRuntime adds their run-time sides
+// to a runtime.Registry (for `etgo run`, `check`, `bench`). A program that wants fewer
+// registers the ones it wants itself.
 package all
 
 import (
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/runtime"
 )
 
 // DefaultOrder is the partitioner list `etgo lower` uses when none is given.
@@ -20,4 +22,10 @@ func Registry() *backends.Registry {
 		}
 	}
 	return r
+}
+
+// RegisterRuntime registers every backend's run-time side in reg; threads is how many
+// goroutines one delegate call may use.
+func RegisterRuntime(reg *runtime.Registry, threads int) error {
+	return reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads})
 }

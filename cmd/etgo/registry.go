@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/runtime"
@@ -14,7 +14,7 @@ func newRegistry(threads int) (*runtime.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {
+	if err := all.RegisterRuntime(reg, threads); err != nil {
 		return nil, err
 	}
 	return reg, nil
