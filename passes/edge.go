@@ -117,6 +117,9 @@ func VerifyEdge(g *ir.Graph, ps []Preserve) error {
 	}
 	for i, n := range g.Nodes {
 		if IsEdgeOp(n.Target) || preserved(g, n, ps) {
+			if err := checkListOfScalars(n); err != nil {
+				return fmt.Errorf("%w: node %d (%s, %s): %v", ErrNotEdge, i, n.Name, n.Target, err)
+			}
 			for _, v := range n.Outputs {
 				if v == nil {
 					continue
@@ -137,6 +140,18 @@ func VerifyEdge(g *ir.Graph, ps []Preserve) error {
 			ErrNotEdge, i, n.Name, n.Target, why)
 	}
 	return nil
+}
+
+// checkListOfScalars refuses an operator returning a list whose first item is 0-d
+// (unbind_copy of a vector): ExecuTorch's EdgeOpArgValidator iterates the node's value as if
+// it held one entry per schema return, so it takes a Tensor[] result's first item for the
+// list and calls len() on it, which fails for a 0-d tensor ("len() of a 0-d tensor"): the
+// official conversion refuses such a node.
+func checkListOfScalars(n *ir.Node) error {
+	if !n.ListOutput || len(n.Outputs) == 0 || n.Outputs[0] == nil || n.Outputs[0].Meta == nil || len(n.Outputs[0].Meta.Sizes) != 0 {
+		return nil
+	}
+	return fmt.Errorf("it returns a list of 0-d tensors, which ExecuTorch's Edge verifier fails on (len() of a 0-d tensor)")
 }
 
 // checkEdgeTensor refuses the tensors the official Edge conversion refuses whatever operator
