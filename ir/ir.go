@@ -196,6 +196,11 @@ type Value struct {
 	// Sym is, for a symbolic int, the size it holds: its expression over the program's
 	// symbols and its trace-time value ({} when unknown).
 	Sym Dim
+	// InputStrides are, for a graph input whose example was a non-dense view (a strided
+	// slice), the element strides torch.export recorded; nil when the input is dense in its
+	// dim order. Decompositions read them where ATen's composites branch on the layout
+	// (contiguous, reshape).
+	InputStrides []int64
 }
 
 // ArgKind says what an argument holds.

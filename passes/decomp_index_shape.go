@@ -446,13 +446,23 @@ func meshgridRule(b *Builder, n *ir.Node) error {
 	if err != nil {
 		return err
 	}
-	ts = slices.Clone(ts)
 	indexing := "ij"
 	if a := n.Arg("indexing"); a != nil && a.Kind == ir.ArgString {
 		indexing = a.Str
 	}
+	grids, err := meshgrid(b, ts, indexing)
+	if err != nil {
+		return err
+	}
+	return b.Replace(grids...)
+}
+
+// meshgrid is ATen's meshgrid of 0-d or 1-D tensors: each viewed along its own dim and
+// expanded to the grid (the first two swapped around it for "xy" indexing).
+func meshgrid(b *Builder, ts []*ir.Value, indexing string) ([]*ir.Value, error) {
+	ts = slices.Clone(ts)
 	if indexing != "xy" && indexing != "ij" {
-		return fmt.Errorf("meshgrid indexing %q", indexing)
+		return nil, fmt.Errorf("meshgrid indexing %q", indexing)
 	}
 	swap := indexing == "xy" && len(ts) >= 2
 	if swap {
@@ -461,7 +471,7 @@ func meshgridRule(b *Builder, n *ir.Node) error {
 	shape := make([]int64, len(ts))
 	for i, t := range ts {
 		if len(t.Meta.Sizes) > 1 {
-			return fmt.Errorf("meshgrid of a %d-d tensor", len(t.Meta.Sizes))
+			return nil, fmt.Errorf("meshgrid of a %d-d tensor", len(t.Meta.Sizes))
 		}
 		shape[i] = numelOf(sizesOf(t.Meta))
 	}
@@ -475,7 +485,7 @@ func meshgridRule(b *Builder, n *ir.Node) error {
 	if swap {
 		grids[0], grids[1] = grids[1], grids[0]
 	}
-	return b.Replace(grids...)
+	return grids, b.Err()
 }
 
 // unsafe_split(x, split_size, dim) = split(x, split_size, dim), which torch's table writes as
@@ -485,23 +495,29 @@ func unsafeSplit(b *Builder, n *ir.Node) error {
 	if err != nil {
 		return err
 	}
-	dim := n.IntArg("dim", 0)
-	d, err := normDim(dim, len(x.Meta.Sizes))
+	outs, err := unsafeSplitBy(b, x, n.IntArg("split_size", 0), n.IntArg("dim", 0))
 	if err != nil {
 		return err
 	}
-	size, k := x.Meta.Sizes[d].Size, n.IntArg("split_size", 0)
+	return b.Replace(outs...)
+}
+
+// unsafeSplitBy is unsafe_split(x, k, dim) of a static x: split_with_sizes with the sizes
+// spelled out, dim as given.
+func unsafeSplitBy(b *Builder, x *ir.Value, k, dim int64) ([]*ir.Value, error) {
+	d, err := normDim(dim, len(x.Meta.Sizes))
+	if err != nil {
+		return nil, err
+	}
+	size := x.Meta.Sizes[d].Size
 	if size == 0 || k <= 0 {
-		return fmt.Errorf("unsafe_split of a dim of %d by %d", size, k)
+		return nil, fmt.Errorf("unsafe_split of a dim of %d by %d", size, k)
 	}
 	chunks := (size + k - 1) / k
 	parts := repeat(k, int(chunks))
 	parts[len(parts)-1] = k - (k*chunks - size)
 	outs := b.CallN("aten.split_with_sizes.default", T("self", x), Is("split_sizes", parts...), I("dim", dim))
-	if b.Err() != nil {
-		return b.Err()
-	}
-	return b.Replace(outs...)
+	return outs, b.Err()
 }
 
 // _chunk_cat(ts, dim, num_chunks): each tensor is padded at the end of dim to a multiple of

@@ -130,7 +130,7 @@ func hasLayout(st *strides, x *ir.Value, format int64) bool {
 		return false
 	}
 	got := st.of(x)
-	if x.Producer == nil && x.Meta.DimOrder != nil {
+	if x.Producer == nil && x.Meta.DimOrder != nil && x.InputStrides == nil {
 		got = stridesFor(sizes, x.Meta.DimOrder)
 	}
 	want := stridesFor(sizes, order)

@@ -29,14 +29,31 @@ func tensorSplit(b *Builder, n *ir.Node) error {
 	if !x.Meta.Sizes[d].IsStatic() {
 		return fmt.Errorf("%s along a symbolic dim (%s) is not decomposed yet", n.Target, x.Meta)
 	}
-	size := x.Meta.Sizes[d].Size
-	var bounds [][2]int64
+	var sections int64
+	var indices []int64
 	if n.Target == "aten.tensor_split.sections" {
 		a := n.Arg("sections")
 		if a == nil || a.Kind != ir.ArgInt || a.Int <= 0 {
 			return fmt.Errorf("%s: sections is not a positive int", n.Target)
 		}
-		k := a.Int
+		sections = a.Int
+	} else {
+		a := n.Arg("indices")
+		if a == nil || a.Kind != ir.ArgInts {
+			return fmt.Errorf("%s: indices is not a list of ints", n.Target)
+		}
+		indices = a.Ints
+	}
+	return b.Replace(splitPieces(b, x, d, sections, indices)...)
+}
+
+// splitPieces slices x along dim d (static) into tensor_split's pieces: sections of them
+// when sections is positive, else the pieces between indices.
+func splitPieces(b *Builder, x *ir.Value, d int, sections int64, indices []int64) []*ir.Value {
+	size := x.Meta.Sizes[d].Size
+	var bounds [][2]int64
+	if sections > 0 {
+		k := sections
 		start := int64(0)
 		for i := range k {
 			length := size / k
@@ -47,12 +64,8 @@ func tensorSplit(b *Builder, n *ir.Node) error {
 			start += length
 		}
 	} else {
-		a := n.Arg("indices")
-		if a == nil || a.Kind != ir.ArgInts {
-			return fmt.Errorf("%s: indices is not a list of ints", n.Target)
-		}
 		start := int64(0)
-		for _, end := range a.Ints {
+		for _, end := range indices {
 			bounds = append(bounds, [2]int64{start, end})
 			start = end
 		}
@@ -62,5 +75,5 @@ func tensorSplit(b *Builder, n *ir.Node) error {
 	for i, s := range bounds {
 		outs[i] = b.Call("aten.slice.Tensor", T("self", x), I("dim", int64(d)), I("start", s[0]), I("end", s[1]), I("step", 1))
 	}
-	return b.Replace(outs...)
+	return outs
 }

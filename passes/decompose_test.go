@@ -165,6 +165,41 @@ out d`,
 				"p: aten.mean.dim(self=_native_batch_norm_legit_no_training dim=[-1 -2] keepdim=true)\nf: aten.view_copy.default(self=p size=[1 8])\n| f",
 		},
 		{
+			name: "resize_ within the storage is a contiguous as_strided view",
+			graph: `
+in x f32[2,3]
+c = aten.clone.default(self=x) -> f32[2,3]
+r = aten.resize_.default(self=c, size=[5]) -> f32[5]
+out r`,
+			want: "c: dim_order_ops._clone_dim_order.default(self=x dim_order=[0 1])\nr: aten.as_strided_copy.default(self=c size=[5] stride=[1])\n| r",
+		},
+		{
+			name: "resize_ growing the storage is refused",
+			graph: `
+in x f32[2,3]
+c = aten.clone.default(self=x) -> f32[2,3]
+r = aten.resize_.default(self=c, size=[7]) -> f32[7]
+out r`,
+			err: "grows the storage",
+		},
+		{
+			name: "mH of a complex tensor needs a conjugate view and is refused",
+			graph: `
+in x c64[2,3]
+h = aten.mH.default(self=x) -> c64[3,2]
+out h`,
+			err: "aten._conj.default",
+		},
+		{
+			name: "mH of a real tensor is a transpose; atleast_3d of a matrix unsqueezes behind",
+			graph: `
+in x f32[2,3]
+h = aten.mH.default(self=x) -> f32[3,2]
+a = aten.atleast_3d.default(self=h) -> f32[3,2,1]
+out a`,
+			want: "h: aten.permute_copy.default(self=x dims=[1 0])\na: aten.unsqueeze_copy.default(self=h dim=-1)\n| a",
+		},
+		{
 			name: "training-mode batch norm is refused",
 			graph: `
 in x f32[1,8,4,4]

@@ -102,6 +102,9 @@ func (Functionalize) Run(g *ir.Graph) (string, error) {
 			}
 			noops[n] = true
 			changed++
+		case n.Target == "aten.resize_.default":
+			err = f.resize(n)
+			changed++
 		case isInPlace(n):
 			err = f.mutate(n)
 			changed++
@@ -218,6 +221,50 @@ func (f *functionalizer) mutate(n *ir.Node) error {
 	}
 	_, err := f.sync(a, next)
 	return err
+}
+
+// resize turns resize_(self, size) into what torch's functionalization makes of it when the
+// storage is large enough: a view, as_strided(self, size, contiguous strides), which self then
+// is. A resize that needs a larger storage stays aten.resize.default, which is not core ATen
+// (the official conversion refuses it as it refuses resize_as_), and is refused here by name.
+func (f *functionalizer) resize(n *ir.Node) error {
+	if len(n.Args) == 0 || n.Args[0].Kind != ir.ArgTensor || len(n.Args[0].Values) != 1 || n.Args[0].Values[0] == nil ||
+		len(n.Outputs) != 1 || n.Outputs[0] == nil {
+		return fmt.Errorf("expected resize_ of one tensor with one result")
+	}
+	self := n.Args[0].Values[0]
+	a := f.aliasOf(self)
+	if a.st.input {
+		return fmt.Errorf("it resizes the graph input %s; input mutation is not supported yet", a.st.base.Name)
+	}
+	if len(a.chain) != 0 {
+		return fmt.Errorf("resize_ of a view (by %s) is not functionalized yet", a.chain[len(a.chain)-1].node.Target)
+	}
+	size := n.Arg("size")
+	if size == nil || size.Kind != ir.ArgInts {
+		return fmt.Errorf("resize_ to a symbolic or missing size is not functionalized yet")
+	}
+	if mf := n.Arg("memory_format"); mf != nil && mf.Kind == ir.ArgMemoryFormat && mf.Int != memoryFormatContiguous {
+		return fmt.Errorf("for functionalization, resize_ supports only the contiguous memory format")
+	}
+	base := a.st.base.Meta
+	if base == nil || !base.IsStatic() {
+		return fmt.Errorf("resize_ of a tensor with symbolic sizes is not functionalized yet")
+	}
+	if numelOf(size.Ints) > numelOf(sizesOf(base)) {
+		return fmt.Errorf("%w: resize_ from %v to %v grows the storage, which functionalized is aten.resize.default, not core ATen",
+			ErrNotEdge, sizesOf(base), size.Ints)
+	}
+	if err := f.syncArgs(n, n.Args, -1); err != nil {
+		return err
+	}
+	n.Target = "aten.as_strided.default"
+	n.Args = []ir.Arg{n.Args[0], Is("size", size.Ints...), Is("stride", contiguous(size.Ints)...)}
+	if err := f.view(n); err != nil {
+		return err
+	}
+	f.aliases[self] = f.aliases[n.Outputs[0]]
+	return nil
 }
 
 // sync brings a up to date before the node at (nil: the end of the graph) and returns its value.

@@ -61,6 +61,9 @@ func (st *strides) compute(v *ir.Value) []int64 {
 		fresh = stridesFor(out, v.Meta.DimOrder)
 	}
 	n := v.Producer
+	if n == nil && len(v.InputStrides) == len(out) {
+		return slices.Clone(v.InputStrides)
+	}
 	if n != nil && !st.recorded[v] && pointwiseATen[n.Target] && len(n.Outputs) == 1 && n.Outputs[0] == v && v.Meta.IsStatic() {
 		// An explicit memory format (clone, _to_copy) decides; preserve_format is
 		// TensorIterator's choice.

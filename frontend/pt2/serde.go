@@ -255,6 +255,40 @@ func dimOrder(strides []symInt, rank int) []int64 {
 	return nil
 }
 
+// nonDenseStrides are the recorded strides of a static tensor when they are not the dense
+// strides of its dim order (size-1 dims, whose stride means nothing, aside); nil otherwise.
+func nonDenseStrides(strides []symInt, meta *ir.TensorMeta) []int64 {
+	if len(strides) != len(meta.Sizes) || !meta.IsStatic() {
+		return nil
+	}
+	got := make([]int64, len(strides))
+	for i, st := range strides {
+		if st.AsInt == nil {
+			return nil
+		}
+		got[i] = *st.AsInt
+	}
+	for _, d := range meta.Sizes {
+		if d.Size == 0 {
+			return nil
+		}
+	}
+	order := meta.Order()
+	dense := make([]int64, len(got))
+	acc := int64(1)
+	for i := len(order) - 1; i >= 0; i-- {
+		d := order[i]
+		dense[d] = acc
+		acc *= max(meta.Sizes[d].Size, 1)
+	}
+	for i := range got {
+		if meta.Sizes[i].Size != 1 && got[i] != dense[i] {
+			return got
+		}
+	}
+	return nil
+}
+
 func convertSymInt(s symInt) (ir.Dim, error) {
 	switch {
 	case s.AsInt != nil:
@@ -334,8 +368,12 @@ func buildGraph(ep *exportedProgram) (*ir.Graph, error) {
 		} else if in.AsSymInt.AsName != nil {
 			name = *in.AsSymInt.AsName
 		}
-		if _, err := define(name, nil); err != nil {
+		v, err := define(name, nil)
+		if err != nil {
 			return nil, err
+		}
+		if v.Kind == ir.TensorValue {
+			v.InputStrides = nonDenseStrides(sg.TensorValues[name].Strides, v.Meta)
 		}
 	}
 	for i := range sg.Nodes {

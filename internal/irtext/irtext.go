@@ -23,7 +23,7 @@ import (
 )
 
 var dtypes = map[string]ir.DType{"f32": ir.Float32, "f16": ir.Float16, "bf16": ir.BFloat16, "f64": ir.Float64,
-	"i8": ir.Int8, "u8": ir.Uint8, "i32": ir.Int32, "i64": ir.Int64, "bool": ir.Bool}
+	"i8": ir.Int8, "u8": ir.Uint8, "i32": ir.Int32, "i64": ir.Int64, "bool": ir.Bool, "c64": ir.ComplexFloat, "c128": ir.ComplexDouble}
 
 // Parse reads a graph.
 func Parse(src string) (*ir.Graph, error) {
