@@ -42,7 +42,7 @@ var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
 	schema.XNodeUnionXNNSin:     unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
 	schema.XNodeUnionXNNCos:     unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
 	schema.XNodeUnionXNNTanh:    unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
-	schema.XNodeUnionXNNSigmoid: unaryOp(func(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }),
+	schema.XNodeUnionXNNSigmoid: unaryOpVec(gemm.Sigmoid),
 	schema.XNodeUnionXNNGelu: unaryOp(func(x float32) float32 {
 		return float32(0.5 * float64(x) * (1 + math.Erf(float64(x)/math.Sqrt2)))
 	}),
