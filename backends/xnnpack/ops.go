@@ -35,17 +35,15 @@ var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
 	schema.XNodeUnionXNNReciprocalSquareRoot: unaryOp(func(x float32) float32 {
 		return xnnRsqrt(x)
 	}),
-	schema.XNodeUnionXNNFloor:   unaryOp(func(x float32) float32 { return float32(math.Floor(float64(x))) }),
-	schema.XNodeUnionXNNCeiling: unaryOp(func(x float32) float32 { return float32(math.Ceil(float64(x))) }),
-	schema.XNodeUnionXNNExp:     unaryOp(xnnExp),
-	schema.XNodeUnionXNNLog:     unaryOp(xnnLog),
-	schema.XNodeUnionXNNSin:     unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
-	schema.XNodeUnionXNNCos:     unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
-	schema.XNodeUnionXNNTanh:    unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
-	schema.XNodeUnionXNNSigmoid: unaryOpVec(gemm.Sigmoid),
-	schema.XNodeUnionXNNGelu: unaryOp(func(x float32) float32 {
-		return float32(0.5 * float64(x) * (1 + math.Erf(float64(x)/math.Sqrt2)))
-	}),
+	schema.XNodeUnionXNNFloor:     unaryOp(func(x float32) float32 { return float32(math.Floor(float64(x))) }),
+	schema.XNodeUnionXNNCeiling:   unaryOp(func(x float32) float32 { return float32(math.Ceil(float64(x))) }),
+	schema.XNodeUnionXNNExp:       unaryOp(xnnExp),
+	schema.XNodeUnionXNNLog:       unaryOp(xnnLog),
+	schema.XNodeUnionXNNSin:       unaryOp(func(x float32) float32 { return float32(math.Sin(float64(x))) }),
+	schema.XNodeUnionXNNCos:       unaryOp(func(x float32) float32 { return float32(math.Cos(float64(x))) }),
+	schema.XNodeUnionXNNTanh:      unaryOp(func(x float32) float32 { return float32(math.Tanh(float64(x))) }),
+	schema.XNodeUnionXNNSigmoid:   unaryOpVec(gemm.Sigmoid),
+	schema.XNodeUnionXNNGelu:      unaryOpVec(gemm.Gelu),
 	schema.XNodeUnionXNNHardswish: unaryOpVec(gemm.Hardswish),
 	schema.XNodeUnionXNNELU: func(p *plan, n *Node) error {
 		a := n.Alpha

@@ -162,3 +162,43 @@ func sigmoidGo(dst, src []float32) {
 		dst[i] = f
 	}
 }
+
+// geluGo sets dst[i] = x·(1 + erf(x/√2))/2 for x = src[i] with XNNPACK's rational
+// approximation of erf (f32-vgelu rational_12_10: an odd degree-11 polynomial over an even
+// degree-10 one, the input capped at ±5.1158981323, where its non-FMA form reaches ±1). Within
+// a few ulp of the exact GELU; NaN stays NaN (the cap replaces it, the final product with x
+// brings it back). gelu8 is the same with fused multiply-adds (and their cap, 5.1638283730).
+func geluGo(dst, src []float32) {
+	const (
+		maxAbs = 5.1158981323
+		a1     = 7.9788452387e-01
+		a3     = 6.6972173750e-02
+		a5     = 9.3065137044e-03
+		a7     = 3.2973114867e-04
+		a9     = 1.2609783880e-05
+		a11    = 4.5835321316e-08
+		b2     = 2.5060352683e-01
+		b4     = 2.8431978077e-02
+		b6     = 1.8622842617e-03
+		b8     = 7.2267655923e-05
+		b10    = 1.1988805682e-06
+	)
+	src = src[:len(dst)]
+	for i, x0 := range src {
+		x := minps(x0, maxAbs)
+		x = maxps(x, -maxAbs)
+		x2 := x * x
+		p := a11*x2 + a9
+		p = p*x2 + a7
+		p = p*x2 + a5
+		p = p*x2 + a3
+		p = p*x2 + a1
+		p *= x
+		q := b10*x2 + b8
+		q = q*x2 + b6
+		q = q*x2 + b4
+		q = q*x2 + b2
+		q = q*x2 + 1
+		dst[i] = (p/q + 1) * 0.5 * x0
+	}
+}

@@ -152,6 +152,22 @@ func Sigmoid(dst, src []float32) {
 }
 
 //go:noescape
+func gelu8(dst *float32, src *float32, n int)
+
+// Gelu sets dst[i] = x·(1 + erf(x/√2))/2, XNNPACK's rational approximation (see geluGo; dst may
+// be src; src at least as long as dst).
+func Gelu(dst, src []float32) {
+	src = src[:len(dst)]
+	v := len(dst) &^ 7
+	if useAVX2 && v > 0 {
+		gelu8(&dst[0], &src[0], v)
+	} else {
+		v = 0
+	}
+	geluGo(dst[v:], src[v:])
+}
+
+//go:noescape
 func vmul8(dst *float32, a *float32, b *float32, n int)
 
 //go:noescape

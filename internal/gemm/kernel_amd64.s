@@ -472,3 +472,109 @@ sgloop:
 sgdone:
 	VZEROUPPER
 	RET
+
+// gelu8's constants: XNNPACK's f32-vgelu rational_12_10 (erf(x/√2) as an odd degree-11
+// polynomial over an even degree-10 one, inputs capped where it reaches ±1), each coefficient
+// once; the cap, 1 and 1/2 repeated eight times for memory operands.
+DATA geconst<>+0(SB)/4, $0x3f4c4229 // a1 7.9788452387e-01
+DATA geconst<>+4(SB)/4, $0x3d8928b5 // a3 6.6972173750e-02
+DATA geconst<>+8(SB)/4, $0x3c187a59 // a5 9.3065137044e-03
+DATA geconst<>+12(SB)/4, $0x39acdfc4 // a7 3.2973114867e-04
+DATA geconst<>+16(SB)/4, $0x37538e9c // a9 1.2609783880e-05
+DATA geconst<>+20(SB)/4, $0x3344dc78 // a11 4.5835321316e-08
+DATA geconst<>+24(SB)/4, $0x3e804f1b // b2 2.5060352683e-01
+DATA geconst<>+28(SB)/4, $0x3ce8ea2e // b4 2.8431978077e-02
+DATA geconst<>+32(SB)/4, $0x3af417e4 // b6 1.8622842617e-03
+DATA geconst<>+36(SB)/4, $0x38978e67 // b8 7.2267655923e-05
+DATA geconst<>+40(SB)/4, $0x35a0e939 // b10 1.1988805682e-06
+GLOBL geconst<>(SB), RODATA|NOPTR, $44
+DATA gemax<>+0(SB)/4, $0x40a53e15
+DATA gemax<>+4(SB)/4, $0x40a53e15
+DATA gemax<>+8(SB)/4, $0x40a53e15
+DATA gemax<>+12(SB)/4, $0x40a53e15
+DATA gemax<>+16(SB)/4, $0x40a53e15
+DATA gemax<>+20(SB)/4, $0x40a53e15
+DATA gemax<>+24(SB)/4, $0x40a53e15
+DATA gemax<>+28(SB)/4, $0x40a53e15
+GLOBL gemax<>(SB), RODATA|NOPTR, $32
+DATA gemin<>+0(SB)/4, $0xc0a53e15
+DATA gemin<>+4(SB)/4, $0xc0a53e15
+DATA gemin<>+8(SB)/4, $0xc0a53e15
+DATA gemin<>+12(SB)/4, $0xc0a53e15
+DATA gemin<>+16(SB)/4, $0xc0a53e15
+DATA gemin<>+20(SB)/4, $0xc0a53e15
+DATA gemin<>+24(SB)/4, $0xc0a53e15
+DATA gemin<>+28(SB)/4, $0xc0a53e15
+GLOBL gemin<>(SB), RODATA|NOPTR, $32
+DATA geone<>+0(SB)/4, $0x3f800000
+DATA geone<>+4(SB)/4, $0x3f800000
+DATA geone<>+8(SB)/4, $0x3f800000
+DATA geone<>+12(SB)/4, $0x3f800000
+DATA geone<>+16(SB)/4, $0x3f800000
+DATA geone<>+20(SB)/4, $0x3f800000
+DATA geone<>+24(SB)/4, $0x3f800000
+DATA geone<>+28(SB)/4, $0x3f800000
+GLOBL geone<>(SB), RODATA|NOPTR, $32
+DATA gehalf<>+0(SB)/4, $0x3f000000
+DATA gehalf<>+4(SB)/4, $0x3f000000
+DATA gehalf<>+8(SB)/4, $0x3f000000
+DATA gehalf<>+12(SB)/4, $0x3f000000
+DATA gehalf<>+16(SB)/4, $0x3f000000
+DATA gehalf<>+20(SB)/4, $0x3f000000
+DATA gehalf<>+24(SB)/4, $0x3f000000
+DATA gehalf<>+28(SB)/4, $0x3f000000
+GLOBL gehalf<>(SB), RODATA|NOPTR, $32
+
+// func gelu8(dst *float32, src *float32, n int)
+//
+// dst[i] = x·(1 + erf(x/√2))/2 for x = src[i], i < n (a multiple of 8), with XNNPACK's rational
+// erf: x capped to ±5.1638283730 (the cap of its FMA kernels; a NaN becomes the cap, and the
+// product with the original x makes it NaN again), p = x·(a1 + x²·(a3 + …)), q = 1 + x²·(b2 +
+// …), erf = p/q, y = (erf + 1)·(1/2)·x.
+TEXT ·gelu8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS geconst<>+0(SB), Y5 // a1
+	VBROADCASTSS geconst<>+4(SB), Y6 // a3
+	VBROADCASTSS geconst<>+8(SB), Y7 // a5
+	VBROADCASTSS geconst<>+12(SB), Y8 // a7
+	VBROADCASTSS geconst<>+16(SB), Y9 // a9
+	VBROADCASTSS geconst<>+20(SB), Y10 // a11
+	VBROADCASTSS geconst<>+24(SB), Y11 // b2
+	VBROADCASTSS geconst<>+28(SB), Y12 // b4
+	VBROADCASTSS geconst<>+32(SB), Y13 // b6
+	VBROADCASTSS geconst<>+36(SB), Y14 // b8
+	VBROADCASTSS geconst<>+40(SB), Y15 // b10
+	SHRQ $3, CX
+	JEQ gedone
+geloop:
+	VMOVUPS (SI), Y0            // x0
+	VMINPS gemax<>(SB), Y0, Y1  // min(x0, cap): the cap for NaN
+	VMAXPS gemin<>(SB), Y1, Y1  // x = max(., -cap)
+	VMULPS Y1, Y1, Y2           // x2
+	VMOVAPS Y10, Y3             // p = a11
+	VFMADD213PS Y9, Y2, Y3      // p = p*x2 + a9
+	VFMADD213PS Y8, Y2, Y3      // + a7
+	VFMADD213PS Y7, Y2, Y3      // + a5
+	VFMADD213PS Y6, Y2, Y3      // + a3
+	VFMADD213PS Y5, Y2, Y3      // + a1
+	VMULPS Y1, Y3, Y3           // p *= x
+	VMOVAPS Y15, Y4             // q = b10
+	VFMADD213PS Y14, Y2, Y4     // q = q*x2 + b8
+	VFMADD213PS Y13, Y2, Y4     // + b6
+	VFMADD213PS Y12, Y2, Y4     // + b4
+	VFMADD213PS Y11, Y2, Y4     // + b2
+	VFMADD213PS geone<>(SB), Y2, Y4 // + 1
+	VDIVPS Y4, Y3, Y3           // erf = p/q
+	VADDPS geone<>(SB), Y3, Y3  // 1 + erf
+	VMULPS gehalf<>(SB), Y3, Y3 // /2
+	VMULPS Y0, Y3, Y3           // ·x0
+	VMOVUPS Y3, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ geloop
+gedone:
+	VZEROUPPER
+	RET

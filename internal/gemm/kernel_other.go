@@ -84,3 +84,6 @@ func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w,
 
 // sumRowsVector has no vector kernel here.
 func sumRowsVector(acc, x []float32, rows, stride int) bool { return false }
+
+// Gelu sets dst[i] = x·(1 + erf(x/√2))/2 (see geluGo; dst may be src).
+func Gelu(dst, src []float32) { geluGo(dst, src) }
