@@ -436,15 +436,9 @@ func softmax(p *plan, n *Node) error {
 		for _, v := range row {
 			m = max(m, v)
 		}
-		sum := 0.0
-		for i, v := range row {
-			e := math.Exp(float64(v - m))
-			out[i] = float32(e)
-			sum += e
-		}
-		for i := range out {
-			out[i] = float32(float64(out[i]) / sum)
-		}
+		// XNNPACK's softmax: exp(x - max) summed in float32, then scaled by 1/sum.
+		scale := 1 / gemm.ExpMinusMax(out, row, m)
+		gemm.Scale(out, scale)
 	}
 	return nil
 }

@@ -202,3 +202,50 @@ func geluGo(dst, src []float32) {
 		dst[i] = (p/q + 1) * 0.5 * x0
 	}
 }
+
+// expMinusMaxGo sets dst[i] = exp(src[i] - max) and returns their sum, with XNNPACK's
+// algorithm (f32-raddstoreexpminusmax rr2_p5: the sigmoid's exponential, 0 below the
+// denormal cutoff), summed in float32 as XNNPACK's softmax does.
+func expMinusMaxGo(dst, src []float32, m float32) float32 {
+	const (
+		magicBias    = 0x1.8000FEp23
+		log2e        = 0x1.715476p0
+		minusLn2Hi   = -0x1.62E400p-1
+		minusLn2Lo   = -0x1.7F7D1Cp-20
+		c5           = 0x1.0F9F9Cp-7
+		c4           = 0x1.573A1Ap-5
+		c3           = 0x1.555A80p-3
+		c2           = 0x1.FFFDC6p-2
+		c1           = 0x1.FFFFF6p-1
+		denormCutoff = -0x1.5D589Ep6
+	)
+	src = src[:len(dst)]
+	var sum float32
+	for i, v := range src {
+		x := v - m
+		n := x*log2e + magicBias
+		s := math.Float32frombits(math.Float32bits(n) << 23)
+		n -= magicBias
+		t := n*minusLn2Hi + x
+		t = n*minusLn2Lo + t
+		p := c5*t + c4
+		p = p*t + c3
+		p = p*t + c2
+		p = p*t + c1
+		t *= s
+		f := t*p + s
+		if x < denormCutoff {
+			f = 0
+		}
+		dst[i] = f
+		sum += f
+	}
+	return sum
+}
+
+// Scale multiplies every element of d by s.
+func Scale(d []float32, s float32) {
+	for i := range d {
+		d[i] *= s
+	}
+}

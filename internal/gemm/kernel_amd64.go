@@ -152,6 +152,23 @@ func Sigmoid(dst, src []float32) {
 }
 
 //go:noescape
+func expmm8(dst *float32, src *float32, n int, max float32) float32
+
+// ExpMinusMax sets dst[i] = exp(src[i] - max) and returns their sum: softmax's middle pass, as
+// XNNPACK computes it (see expMinusMaxGo; dst may be src).
+func ExpMinusMax(dst, src []float32, max float32) float32 {
+	src = src[:len(dst)]
+	v := len(dst) &^ 7
+	var sum float32
+	if useAVX2 && v > 0 {
+		sum = expmm8(&dst[0], &src[0], v, max)
+	} else {
+		v = 0
+	}
+	return sum + expMinusMaxGo(dst[v:], src[v:], max)
+}
+
+//go:noescape
 func gelu8(dst *float32, src *float32, n int)
 
 // Gelu sets dst[i] = x·(1 + erf(x/√2))/2, XNNPACK's rational approximation (see geluGo; dst may

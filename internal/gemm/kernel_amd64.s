@@ -578,3 +578,71 @@ geloop:
 gedone:
 	VZEROUPPER
 	RET
+
+// expmm8's constants (XNNPACK's f32-raddstoreexpminusmax avx2_rr1_p5).
+DATA emconst<>+0(SB)/4, $0x4b40007f  // magic bias 0x1.8000FEp23
+DATA emconst<>+4(SB)/4, $0x3fb8aa3b  // log2(e)
+DATA emconst<>+8(SB)/4, $0xbf317218  // -ln2
+DATA emconst<>+12(SB)/4, $0x3c07cfce // c5 0x1.0F9F9Cp-7
+DATA emconst<>+16(SB)/4, $0x3d2b9d0d // c4 0x1.573A1Ap-5
+DATA emconst<>+20(SB)/4, $0x3e2aad40 // c3 0x1.555A80p-3
+DATA emconst<>+24(SB)/4, $0x3efffee3 // c2 0x1.FFFDC6p-2
+DATA emconst<>+28(SB)/4, $0x3f7ffffb // c1 0x1.FFFFF6p-1
+DATA emconst<>+32(SB)/4, $0xc2aeac4f // denormal cutoff -0x1.5D589Ep6
+GLOBL emconst<>(SB), RODATA|NOPTR, $36
+
+// func expmm8(dst *float32, src *float32, n int, max float32) float32
+//
+// dst[i] = exp(src[i] - max) for i < n (a multiple of 8) and returns their sum: for
+// x = src[i] - max ≤ 0, exp(x) = 2^k·(1 + t·p(t)) with k = round(x·log2 e) (magic bias),
+// t = x - k·ln2 (one FMA), p of degree 5; 0 below the denormal cutoff. The eight lanes
+// accumulate separately and are added at the end.
+TEXT ·expmm8(SB), NOSPLIT, $0-36
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS max+24(FP), Y15
+	VBROADCASTSS emconst<>+0(SB), Y14  // magic
+	VBROADCASTSS emconst<>+4(SB), Y13  // log2e
+	VBROADCASTSS emconst<>+8(SB), Y12  // -ln2
+	VBROADCASTSS emconst<>+12(SB), Y11 // c5
+	VBROADCASTSS emconst<>+16(SB), Y10 // c4
+	VBROADCASTSS emconst<>+20(SB), Y9  // c3
+	VBROADCASTSS emconst<>+24(SB), Y8  // c2
+	VBROADCASTSS emconst<>+28(SB), Y7  // c1
+	VBROADCASTSS emconst<>+32(SB), Y6  // cutoff
+	VXORPS Y5, Y5, Y5                  // sum
+	SHRQ $3, CX
+	JEQ emdone
+emloop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y15, Y0, Y0          // x = src - max
+	VMOVAPS Y14, Y1
+	VFMADD231PS Y13, Y0, Y1     // k = x*log2e + magic
+	VPSLLD $23, Y1, Y2          // s = 2^k
+	VSUBPS Y14, Y1, Y1          // k -= magic
+	VMOVAPS Y0, Y3
+	VFMADD231PS Y12, Y1, Y3     // t = k*(-ln2) + x
+	VMOVAPS Y11, Y4
+	VFMADD213PS Y10, Y3, Y4     // p = c5*t + c4
+	VFMADD213PS Y9, Y3, Y4      // p*t + c3
+	VFMADD213PS Y8, Y3, Y4      // p*t + c2
+	VFMADD213PS Y7, Y3, Y4      // p*t + c1
+	VMULPS Y2, Y3, Y3           // t *= s
+	VFMADD213PS Y2, Y3, Y4      // f = t*p + s
+	VCMPPS $0x11, Y6, Y0, Y1    // x < cutoff (LT_OQ: false for NaN)
+	VANDNPS Y4, Y1, Y4          // f = 0 there
+	VMOVUPS Y4, (DI)
+	VADDPS Y4, Y5, Y5
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ emloop
+emdone:
+	VEXTRACTF128 $1, Y5, X1
+	VADDPS X1, X5, X5
+	VHADDPS X5, X5, X5
+	VHADDPS X5, X5, X5
+	VMOVSS X5, ret+32(FP)
+	VZEROUPPER
+	RET

@@ -87,3 +87,6 @@ func sumRowsVector(acc, x []float32, rows, stride int) bool { return false }
 
 // Gelu sets dst[i] = x·(1 + erf(x/√2))/2 (see geluGo; dst may be src).
 func Gelu(dst, src []float32) { geluGo(dst, src) }
+
+// ExpMinusMax sets dst[i] = exp(src[i] - max) and returns their sum (see expMinusMaxGo).
+func ExpMinusMax(dst, src []float32, max float32) float32 { return expMinusMaxGo(dst, src, max) }
