@@ -135,7 +135,8 @@ def npy_tensors(b: bytes) -> int:
     try:
         f = io.BytesIO(b)
         v = np.lib.format.read_magic(f)
-        shape, _, dtype = np.lib.format._read_array_header(f, v)
+        read = np.lib.format.read_array_header_1_0 if v == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read(f)
         return int(np.prod(shape, dtype=np.float64) * dtype.itemsize)
     except Exception:
         return -1
@@ -319,16 +320,32 @@ def main() -> int:
         official.close()
         shutil.rmtree(tmp, ignore_errors=True)
     elapsed = time.time() - started
+    # A run of some kinds only keeps the last run's results and corpus entries of the others.
+    kinds = args.kinds.split(",")
+    prev_path = work / "files_results.jsonl"
+    kept_corpus = []
+    if prev_path.exists() and set(kinds) != {"pte", "pt2", "npy"}:
+        prev = [json.loads(l) for l in prev_path.read_text().splitlines()]
+        results = [r for r in prev if r["kind"] not in kinds] + results
+        elapsed += max((r.get("elapsed_total", 0) for r in prev), default=0)
+        for k in {"pte", "pt2", "npy"} - set(kinds):
+            seeds_n[k] = len(seed_list(k))
+        if old_corpus.exists():
+            kept_corpus = [m for m in json.loads(old_corpus.read_text())["mutants"] if ("." + m["seed"].rsplit(".", 1)[1]).lstrip(".") not in kinds]
     disagreed_path.write_text(json.dumps(sorted(disagreed), indent=0))
     with (work / "files_results.jsonl").open("w") as f:
         for r in results:
-            f.write(json.dumps({k: v for k, v in r.items() if k != "edits"}) + "\n")
+            f.write(json.dumps({**{k: v for k, v in r.items() if k != "edits"}, "elapsed_total": round(elapsed)}) + "\n")
     summary = summarize(results, seeds_n, args, elapsed)
     print(summary["md"])
     if not args.no_write:
         (OUT / "files_summary.json").write_text(json.dumps(summary["json"], indent=1) + "\n")
         (OUT / "files_summary.md").write_text(summary["md"])
-        corpus = [corpus_entry(r) for r in results if r["sha256"] in disagreed]
+        corpus = kept_corpus + [corpus_entry(r) for r in results if r["sha256"] in disagreed and "edits" in r]
+        # Where etgo is only stricter than numpy (trailing bytes, Fortran order: refused by
+        # name), the summary counts them all and the corpus keeps a few of each family.
+        strict = Counter()
+        corpus = [m for m in corpus if not m["why"].startswith("numpy read") or (strict.update([m["kind"]]) or strict[m["kind"]] <= 5)]
         head = {"about": "file mutants that failed or disagreed with their judge; written by tools/reference/mutate_files.py",
                 "campaign_seed": args.seed, "per_seed": args.per_seed}
         lines = ",\n".join(json.dumps(m, separators=(",", ":")) for m in corpus)
