@@ -164,7 +164,12 @@ func (p *preprocessor) fuseBatchNormInto(n, bn *ir.Node, isConv bool) error {
 	if len(shape) < 2 || len(w) == 0 {
 		return fmt.Errorf("weight %s has shape %v", wv.Name, wv.Meta)
 	}
+	// The loops below walk the weight by its declared shape: that shape must be its data's,
+	// or a corrupt archive declaring a dim of 2^40 spins for hours (or divides by zero).
 	d0, d1 := int(shape[0].Size), int(shape[1].Size)
+	if d0 <= 0 || d1 <= 0 || d1 > len(w)/d0 || len(w)%(d0*d1) != 0 {
+		return fmt.Errorf("weight %s has shape %v but %d elements", wv.Name, wv.Meta, len(w))
+	}
 	inner := len(w) / (d0 * d1)
 	if isConv {
 		// fused_w = w * (gamma * rsqrt).reshape([-1, 1, ...]) (or [1, -1, ...] transposed)

@@ -21,6 +21,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -30,20 +31,25 @@ import (
 	"github.com/etgo/etgo/pte"
 )
 
-// Edit overwrites len(Data) bytes at Off.
+// Edit overwrites len(Data) bytes at Off; a splice instead replaces the Cut bytes at Off with
+// Data (a JSON or .npy header edit changes the entry's length, a zip entry can grow).
 type Edit struct {
-	Off  int
-	Data []byte
+	Off    int
+	Data   []byte
+	Splice bool
+	Cut    int
 }
 
 type editJSON struct {
-	Off  int    `json:"off"`
-	Data string `json:"data"` // hex
+	Off    int    `json:"off"`
+	Data   string `json:"data"` // hex
+	Splice bool   `json:"splice,omitempty"`
+	Cut    int    `json:"cut,omitempty"`
 }
 
 // MarshalJSON writes the data as hex, so a manifest reads as offsets and bytes.
 func (e Edit) MarshalJSON() ([]byte, error) {
-	return json.Marshal(editJSON{e.Off, hex.EncodeToString(e.Data)})
+	return json.Marshal(editJSON{e.Off, hex.EncodeToString(e.Data), e.Splice, e.Cut})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -56,7 +62,7 @@ func (e *Edit) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	e.Off, e.Data = j.Off, d
+	e.Off, e.Data, e.Splice, e.Cut = j.Off, d, j.Splice, j.Cut
 	return nil
 }
 
@@ -76,8 +82,15 @@ type Mutant struct {
 // ErrMutant is wrapped by errors about a mutant that does not fit its seed.
 var ErrMutant = errors.New("mutant does not apply")
 
-// Apply returns the mutant's bytes: a copy of seed with the edits made.
+// Apply returns the mutant's bytes: a copy of seed with the edits made. Without splices the
+// edits apply in order; with one, every offset is the seed's and the edits must not overlap:
+// they apply from the last offset back, so none moves another.
 func (m *Mutant) Apply(seed []byte) ([]byte, error) {
+	for _, e := range m.Edits {
+		if e.Splice {
+			return m.applySplices(seed)
+		}
+	}
 	out := bytes.Clone(seed)
 	for _, e := range m.Edits {
 		if e.Off < 0 || e.Off > len(out) || len(e.Data) > len(out)-e.Off {
@@ -88,6 +101,35 @@ func (m *Mutant) Apply(seed []byte) ([]byte, error) {
 	if m.Length > 0 {
 		if m.Length > len(out) {
 			return nil, fmt.Errorf("%w: %s: length %d exceeds the %d-byte seed", ErrMutant, m.ID, m.Length, len(out))
+		}
+		out = out[:m.Length]
+	}
+	return out, nil
+}
+
+func (m *Mutant) applySplices(seed []byte) ([]byte, error) {
+	es := slices.Clone(m.Edits)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Off > es[j].Off })
+	out := bytes.Clone(seed)
+	end := len(seed) // edits are disjoint: each ends at or before the previous one's start
+	for _, e := range es {
+		n := len(e.Data)
+		if e.Splice {
+			n = e.Cut
+		}
+		if e.Off < 0 || n < 0 || e.Off > end || n > end-e.Off {
+			return nil, fmt.Errorf("%w: %s: edit at %d (+%d) outside the seed or overlapping another", ErrMutant, m.ID, e.Off, n)
+		}
+		if e.Splice {
+			out = slices.Concat(out[:e.Off], e.Data, out[e.Off+e.Cut:])
+		} else {
+			copy(out[e.Off:], e.Data)
+		}
+		end = e.Off
+	}
+	if m.Length > 0 {
+		if m.Length > len(out) {
+			return nil, fmt.Errorf("%w: %s: length %d exceeds the %d-byte mutant", ErrMutant, m.ID, m.Length, len(out))
 		}
 		out = out[:m.Length]
 	}
@@ -117,6 +159,7 @@ type seedInfo struct {
 	name   string
 	counts map[string]int
 	out    []Mutant
+	zip    *zipInfo // a .pt2 seed's archive
 }
 
 // Generate returns up to n mutants of the .pte in data, named after name, drawn with the
@@ -126,15 +169,9 @@ func Generate(data []byte, name string, seed uint64, n int) ([]Mutant, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mutate: %s: %w", name, err)
 	}
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	s := &seedInfo{data: data, file: f, name: name, counts: map[string]int{}, r: rand.New(rand.NewPCG(seed, h.Sum64()))}
-	progSize := len(data)
-	if f.Header != nil {
-		progSize = int(f.Header.ProgramSize)
-	}
-	if err := fbverify.Walk(data[:progSize], pte.SchemaSpec(), func(x *fbverify.Site) { c := *x; s.prog = append(s.prog, &c) }); err != nil {
-		return nil, fmt.Errorf("mutate: %s: program: %w", name, err)
+	s, err := newProgramSeed(data, f, name, seed)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.findBlobs(); err != nil {
 		return nil, fmt.Errorf("mutate: %s: %w", name, err)
@@ -145,7 +182,32 @@ func Generate(data []byte, name string, seed uint64, n int) ([]Mutant, error) {
 	for _, fam := range families {
 		fam.gen(s, max(1, int(math.Round(fam.share*float64(n)))))
 	}
-	// Drop exact duplicates (two families can land on the same bytes), keep the order.
+	return s.unique(), nil
+}
+
+// newSeed is a seedInfo without a file: what the .pt2 and .npy generators draw from.
+func newSeed(data []byte, name string, seed uint64) *seedInfo {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return &seedInfo{data: data, name: name, counts: map[string]int{}, r: rand.New(rand.NewPCG(seed, h.Sum64()))}
+}
+
+// newProgramSeed is a seedInfo of a parsed .pte with its program's sites.
+func newProgramSeed(data []byte, f *pte.File, name string, seed uint64) (*seedInfo, error) {
+	s := newSeed(data, name, seed)
+	s.file = f
+	progSize := len(data)
+	if f.Header != nil {
+		progSize = int(f.Header.ProgramSize)
+	}
+	if err := fbverify.Walk(data[:progSize], pte.SchemaSpec(), func(x *fbverify.Site) { c := *x; s.prog = append(s.prog, &c) }); err != nil {
+		return nil, fmt.Errorf("mutate: %s: program: %w", name, err)
+	}
+	return s, nil
+}
+
+// unique drops exact duplicates (two families can land on the same bytes), keeping the order.
+func (s *seedInfo) unique() []Mutant {
 	seen := map[string]bool{}
 	var out []Mutant
 	for _, m := range s.out {
@@ -156,7 +218,7 @@ func Generate(data []byte, name string, seed uint64, n int) ([]Mutant, error) {
 		seen[k] = true
 		out = append(out, m)
 	}
-	return out, nil
+	return out
 }
 
 // findBlobs locates every XnnpackBackend delegate blob of the first plan in the file.

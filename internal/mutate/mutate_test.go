@@ -52,3 +52,60 @@ func TestGenerate(t *testing.T) {
 		t.Error("an edit past the end applied")
 	}
 }
+
+// TestGenerateFiles: the .pte, .pt2 and .npy generators are deterministic, every mutant
+// applies to its seed and changes it, and every family produces mutants.
+func TestGenerateFiles(t *testing.T) {
+	for _, c := range []struct {
+		path     []string
+		gen      func([]byte, string, uint64, int) ([]Mutant, error)
+		families []string
+	}{
+		{[]string{"zoo", "conv_relu", "portable.pte"}, GenerateProgram, ProgramFamilies()},
+		{[]string{"zoo", "split_delegation", "xnnpack.pte"}, GenerateProgram, ProgramFamilies()},
+		{[]string{"zoo", "conv_relu", "model.pt2"}, GenerateArchive, ArchiveFamilies()},
+		{[]string{"corpus", "alexnet", "model.pt2"}, GenerateArchive, ArchiveFamilies()}, // deflated JSON entries
+		{[]string{"zoo", "conv_relu", "inputs", "input_0.npy"}, GenerateNpy, NpyFamilies()},
+	} {
+		seed, err := os.ReadFile(testutil.Testdata(t, c.path...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := c.gen(seed, "s", 1, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := c.gen(seed, "s", 1, 40)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%v: two generations with the same seed differ", c.path)
+		}
+		kinds := map[string]bool{}
+		for _, m := range a {
+			kinds[m.Kind] = true
+			out, err := m.Apply(seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Equal(out, seed) {
+				t.Errorf("%s (%s) changes nothing", m.ID, m.Desc)
+			}
+		}
+		for _, f := range c.families {
+			if !kinds[f] && f != "npy-fortran" {
+				t.Errorf("%v: no %s mutant", c.path, f)
+			}
+		}
+	}
+}
+
+// TestSplice: splices apply in the seed's offsets, from the last back.
+func TestSplice(t *testing.T) {
+	m := Mutant{ID: "x", Edits: []Edit{{Off: 1, Data: []byte("AB"), Splice: true, Cut: 1}, {Off: 4, Data: []byte("z")}, {Off: 6, Data: []byte("!"), Splice: true}}}
+	out, err := m.Apply([]byte("012345"))
+	if err != nil || string(out) != "0AB23z5!" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	if _, err := (&Mutant{ID: "y", Edits: []Edit{{Off: 1, Cut: 3, Splice: true}, {Off: 2, Data: []byte("q")}}}).Apply([]byte("012345")); err == nil {
+		t.Error("overlapping edits applied")
+	}
+}

@@ -170,8 +170,13 @@ def etgo_judge(etgo: Path, path: Path, inputs, expected, out_dir: Path, official
         r = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         return {"verdict": "crashed", "detail": f"no answer in {TIMEOUT}s"}
-    err = r.stderr.strip()
-    if r.returncode == 0:
+    return etgo_verdict(r.returncode, r.stderr, out_dir, expected, official_out)
+
+
+def etgo_verdict(returncode: int, stderr: str, out_dir: Path, expected, official_out: Path | None) -> dict:
+    """The verdict of one `etgo run` from its exit code, its stderr and the outputs it wrote."""
+    err = stderr.strip()
+    if returncode == 0:
         got = [np.load(out_dir / f"output_{i}.npy") for i in range(len(list(out_dir.glob("output_*.npy"))))]
         ans = {"verdict": "ran"}
         ans.update(compare(got, [np.load(p) for p in expected]))
@@ -180,9 +185,10 @@ def etgo_judge(etgo: Path, path: Path, inputs, expected, out_dir: Path, official
             c = compare(got, off)
             ans["matches_official"], ans["diff_official"] = c["same"], c["diff"]
         return ans
-    last = err.splitlines()[-1] if err else ""
-    if "panic:" in err or "fatal error:" in err or r.returncode not in (0, 1):
-        return {"verdict": "crashed", "detail": (err[:400] or f"exit {r.returncode}")}
+    # The error is the line "etgo run: ..." (a refusal naming missing operators lists them after it).
+    last = next((l for l in err.splitlines() if l.startswith("etgo run:")), err.splitlines()[-1] if err else "")
+    if "panic:" in err or "fatal error:" in err or returncode not in (0, 1):
+        return {"verdict": "crashed", "detail": (err[:400] or f"exit {returncode}")}
     if "panicked" in err:
         return {"verdict": "panicked", "detail": last[:600]}
     if last.startswith("etgo run: load:"):
@@ -206,8 +212,20 @@ def seed_io(seed_path: Path):
 
 
 def apply(seed: bytes, m: dict) -> bytes:
+    """internal/mutate's Mutant.Apply: edits in order; with a splice among them, every offset
+    is the seed's and they apply from the last back."""
+    edits = m.get("edits") or []
+    if any(e.get("splice") for e in edits):
+        b = bytearray(seed)
+        for e in sorted(edits, key=lambda e: -e["off"]):
+            data = bytes.fromhex(e["data"])
+            n = e.get("cut", 0) if e.get("splice") else len(data)
+            b[e["off"]:e["off"] + n] = data
+        if m.get("length"):
+            del b[m["length"]:]
+        return bytes(b)
     b = bytearray(seed)
-    for e in m.get("edits") or []:
+    for e in edits:
         data = bytes.fromhex(e["data"])
         b[e["off"]:e["off"] + len(data)] = data
     if m.get("length"):

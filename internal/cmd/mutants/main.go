@@ -1,8 +1,10 @@
-// Command mutants writes the mutation campaign's manifest: corrupt variants of XNNPACK-delegated
-// .pte files as byte edits against each seed (internal/mutate). tools/reference/mutate_blobs.py
-// runs it, then judges every mutant with the official runtime and with etgo.
+// Command mutants writes the mutation campaign's manifest: corrupt variants of seed files as
+// byte edits against each seed (internal/mutate). -kind blob (the default) mutates the XNNPACK
+// delegate blobs of .pte files, for tools/reference/mutate_blobs.py; -kind pte, pt2 and npy
+// mutate whole program files, .pt2 archives and .npy files, for tools/reference/mutate_files.py.
+// The scripts then judge every mutant with the official runtime and with etgo.
 //
-//	go run ./internal/cmd/mutants [-n 120] [-seed 1] [-o manifest.json] SEED.pte...
+//	go run ./internal/cmd/mutants [-kind blob|pte|pt2|npy] [-n 120] [-seed 1] [-o manifest.json] SEED...
 package main
 
 import (
@@ -31,7 +33,14 @@ func main() {
 	n := flag.Int("n", 120, "mutants per seed")
 	seed := flag.Uint64("seed", 1, "campaign seed")
 	out := flag.String("o", "-", "manifest file (- for stdout)")
+	kind := flag.String("kind", "blob", "what to mutate: blob (XNNPACK delegate blobs), pte, pt2 or npy")
 	flag.Parse()
+	gen, ok := map[string]func([]byte, string, uint64, int) ([]mutate.Mutant, error){
+		"blob": mutate.Generate, "pte": mutate.GenerateProgram, "pt2": mutate.GenerateArchive, "npy": mutate.GenerateNpy,
+	}[*kind]
+	if !ok {
+		log.Fatalf("unknown -kind %q", *kind)
+	}
 	var seeds []Seed
 	total := 0
 	for _, p := range flag.Args() {
@@ -40,7 +49,10 @@ func main() {
 			log.Fatal(err)
 		}
 		name := seedName(p)
-		ms, err := mutate.Generate(data, name, *seed, *n)
+		if *kind != "blob" {
+			name = fileSeedName(p)
+		}
+		ms, err := gen(data, name, *seed, *n)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -68,4 +80,14 @@ func seedName(p string) string {
 		p = p[i+len("testdata/"):]
 	}
 	return strings.TrimSuffix(strings.TrimSuffix(p, ".pte"), "/xnnpack")
+}
+
+// fileSeedName names a seed by its path under testdata without the extension:
+// testdata/zoo/add/portable.pte is "zoo/add/portable", testdata/npy/f32_1d.npy "npy/f32_1d".
+func fileSeedName(p string) string {
+	p = filepath.ToSlash(p)
+	if i := strings.Index(p, "testdata/"); i >= 0 {
+		p = p[i+len("testdata/"):]
+	}
+	return strings.TrimSuffix(p, filepath.Ext(p))
 }
