@@ -97,3 +97,36 @@ func resize(out *runtime.Tensor, sizes []int) error {
 	}
 	return nil
 }
+
+// rows maps the rows of a row-major output (all dims but the last) to the start of the
+// matching row of an operand that broadcasts to it, and steps through a row: step is 1 when
+// the operand has the output's last dim, 0 when it broadcasts there.
+type rows struct {
+	index []int // nil: row i starts at i·len
+	len   int
+	step  int
+}
+
+func (r rows) at(i int) int {
+	if r.index == nil {
+		return i * r.len
+	}
+	return r.index[i] * r.len
+}
+
+// rowsOf is rows for an operand of shape in broadcast to outShape (at least one dim): the index
+// of its leading dims is broadcastIndex's, over the rows only.
+func rowsOf(in, outShape []int) rows {
+	last := outShape[len(outShape)-1]
+	inLast := 1
+	lead := in
+	if len(in) > 0 {
+		inLast, lead = in[len(in)-1], in[:len(in)-1]
+	}
+	r := rows{len: inLast, step: 1}
+	if inLast != last {
+		r.step = 0
+	}
+	r.index = broadcastIndex(lead, outShape[:len(outShape)-1])
+	return r
+}

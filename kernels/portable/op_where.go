@@ -52,13 +52,34 @@ func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := resize(out, shape); err != nil {
 		return err
 	}
-	mc, ma, mb := broadcastIndex(cond.Sizes(), shape), broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
 	c := compareTruth(cond)
 	n := out.Numel()
 	if common == runtime.Float32 && a.ScalarType() == common && b.ScalarType() == common &&
+		a.IsContiguous() && b.IsContiguous() && out.IsContiguous() && len(shape) > 0 && n > 0 {
+		// Row by row: each operand's last dim is the output's or broadcast, and the rows map
+		// through an index of the leading dims only (attention's NaN guard selects with a
+		// [B, H, L, 1] condition over [B, H, L, S] scores on every step).
+		x, y, r := runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
+		cr, xr, yr := rowsOf(cond.Sizes(), shape), rowsOf(a.Sizes(), shape), rowsOf(b.Sizes(), shape)
+		last := shape[len(shape)-1]
+		for row := 0; row < n/last; row++ {
+			co, xo, yo := cr.at(row), xr.at(row), yr.at(row)
+			dst := r[row*last : (row+1)*last]
+			for j := range dst {
+				if c[co+j*cr.step] {
+					dst[j] = x[xo+j*xr.step]
+				} else {
+					dst[j] = y[yo+j*yr.step]
+				}
+			}
+		}
+		return nil
+	}
+	mc, ma, mb := broadcastIndex(cond.Sizes(), shape), broadcastIndex(a.Sizes(), shape), broadcastIndex(b.Sizes(), shape)
+	if common == runtime.Float32 && a.ScalarType() == common && b.ScalarType() == common &&
 		a.IsContiguous() && b.IsContiguous() && out.IsContiguous() {
 		// float32 in memory order, broadcast through the index maps: no float64 round trip
-		// (the mask-and-select of attention runs here on every step).
+		// (a 0-d output, which has no rows).
 		x, y, r := runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
 		for e := range n {
 			if at(c, mc, e) {
