@@ -42,6 +42,7 @@ func TestCLI(t *testing.T) {
 		{"inspect json", []string{"inspect", "--json", xnn}, 0, `"backend_id": "XnnpackBackend"`, ""},
 		{"inspect bundled", []string{"inspect", bundled}, 1, "", "bundled program"},
 		{"inspect npy", []string{"inspect", input}, 1, "", `no "ET12" identifier`},
+		{"inspect pt2", []string{"inspect", testutil.Testdata(t, "zoo", "mlp", "model.pt2")}, 1, "", "as torch.export.save writes a .pt2, not an ExecuTorch program: lower it with `etgo lower"},
 		{"inspect missing", []string{"inspect", "/nonexistent.pte"}, 1, "", "no such file"},
 		{"inspect no file", []string{"inspect"}, 2, "", "usage: etgo inspect"},
 		{"rewrite", []string{"rewrite", xnn, rewritten}, 0, "-> " + rewritten, ""},
