@@ -19,6 +19,10 @@ func compareTruth(t *runtime.Tensor) []bool {
 	out := make([]bool, t.Numel())
 	if t.ScalarType() == runtime.Bool {
 		d := runtime.Data[bool](t)
+		if t.IsContiguous() {
+			copy(out, d) // the common case, without a call per element (attention's masks)
+			return out
+		}
 		forEach(t, func(i, o int) { out[i] = d[o] })
 		return out
 	}
@@ -38,6 +42,10 @@ func compareTruth(t *runtime.Tensor) []bool {
 func compareStoreBool(out *runtime.Tensor, v []bool) {
 	if out.ScalarType() == runtime.Bool {
 		d := runtime.Data[bool](out)
+		if out.IsContiguous() {
+			copy(d, v)
+			return
+		}
 		forEach(out, func(i, o int) { d[o] = v[i] })
 		return
 	}

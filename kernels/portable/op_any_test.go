@@ -28,6 +28,8 @@ func TestAny(t *testing.T) {
 		{"NaN is true", "all_out", []any{tensor(t, []float64{math.NaN()}, 1)}, empty(t, runtime.Bool), []int{}, []float64{1}},
 		{"empty", "all_out", []any{tensor(t, []int32{}, 0)}, empty(t, runtime.Bool), []int{}, []float64{0}},
 		{"bool input", "dims_out", []any{tensor(t, []bool{true, true, false, true}, 2, 2), []int64{0}, false}, empty(t, runtime.Bool, 2), []int{2}, []float64{1, 1}},
+		{"bool input over the last dim, keepdim (rows)", "out", []any{tensor(t, []bool{false, false, false, true, false, false}, 3, 2), -1, true}, empty(t, runtime.Bool, 3, 1), []int{3, 1}, []float64{0, 1, 0}},
+		{"bool input over the last dim (rows)", "dims_out", []any{tensor(t, []bool{false, true, false, false, false, false}, 2, 3), []int64{1}, false}, empty(t, runtime.Bool, 2), []int{2}, []float64{1, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append(append([]any{}, tc.args...), tc.out, tc.out)

@@ -3,6 +3,7 @@ package portable
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/etgo/etgo/runtime"
 )
@@ -379,6 +380,33 @@ func reduceTruthOut(self *runtime.Tensor, set []bool, keepdim bool, out *runtime
 	if t := out.ScalarType(); t != runtime.Bool && t != runtime.Uint8 {
 		return argErr(outIdx, "out", "out is %s; it must be bool or uint8", runtime.DTypeName(t))
 	}
+	if sizes := self.Sizes(); set != nil && len(sizes) > 0 && self.ScalarType() == runtime.Bool && out.ScalarType() == runtime.Bool &&
+		self.IsContiguous() && onlyLast(set) && sizes[len(sizes)-1] > 0 {
+		// any/all of a bool tensor over its last dim (attention's NaN guard on every step): by
+		// rows, without widening every element to float64.
+		outSizes := slices.Clone(sizes[:len(sizes)-1])
+		if keepdim {
+			outSizes = append(outSizes, 1)
+		}
+		if err := resize(out, outSizes); err != nil {
+			return err
+		}
+		if out.IsContiguous() {
+			d, r := runtime.Data[bool](self), runtime.Data[bool](out)
+			inner := sizes[len(sizes)-1]
+			for row := range self.Numel() / inner {
+				acc := all
+				for _, v := range d[row*inner : (row+1)*inner] {
+					if v != all {
+						acc = !all
+						break
+					}
+				}
+				r[row] = acc
+			}
+			return nil
+		}
+	}
 	x := loadF64(self) // C++'s bool(x): NaN is true
 	if set == nil {
 		if err := resize(out, self.Sizes()); err != nil {
@@ -610,4 +638,14 @@ func truthAllOut(all bool) runtime.KernelFunc {
 		}
 		return reduceTruthOut(self, reduceAllDims(self.Dim()), false, out, 1, all)
 	}
+}
+
+// onlyLast reports a reduction set that holds exactly the last dim.
+func onlyLast(set []bool) bool {
+	for i, in := range set {
+		if in != (i == len(set)-1) {
+			return false
+		}
+	}
+	return true
 }
