@@ -119,43 +119,16 @@ func SumRows(acc, x []float32, rows, stride int) bool {
 }
 
 // sigmoidGo sets dst[i] = 1/(1+exp(-x)) for x = src[i] with XNNPACK's scalar algorithm
-// (f32-vsigmoid rr2_p5_div): for z = |x|, exp(-z) = 2^n·p(t) with n = round(-z/ln2) by the
-// magic-bias trick, t = z + n·ln2 in two steps and p a degree-5 polynomial; f = e/(e+1), 0
-// past the denormal cutoff, and 1-f for positive x. About 1 ulp from the exact value; NaN
+// (f32-vsigmoid rr2_p5_div): for z = |x|, e = exp(-z) (expNonPositive), f = e/(e+1) (0 past
+// the denormal cutoff), and 1-f for positive x. About 1 ulp from the exact value; NaN
 // stays NaN, ±Inf give 1 and 0. It replaces float64 math.Exp per element, which was most of
 // a SiLU network's time (EfficientNet-B0: 82 % of the run). sigmoid8 is the same algorithm
 // eight lanes at a time, with fused multiply-adds (as XNNPACK's avx2_rr1_p5 kernel).
 func sigmoidGo(dst, src []float32) {
-	const (
-		magicBias    = 0x1.8000FEp23
-		minusLog2e   = -0x1.715476p0
-		ln2Hi        = 0x1.62E400p-1
-		ln2Lo        = 0x1.7F7D1Cp-20
-		c5           = -0x1.0F9F9Cp-7
-		c4           = 0x1.573A1Ap-5
-		c3           = -0x1.555A80p-3
-		c2           = 0x1.FFFDC6p-2
-		c1           = -0x1.FFFFF6p-1
-		denormCutoff = 0x1.5D589Ep6
-	)
 	src = src[:len(dst)]
 	for i, x := range src {
-		z := float32(math.Abs(float64(x)))
-		n := z*minusLog2e + magicBias
-		s := math.Float32frombits(math.Float32bits(n) << 23)
-		n -= magicBias
-		t := n*ln2Hi + z
-		t = n*ln2Lo + t
-		p := t*c5 + c4
-		p = t*p + c3
-		p = t*p + c2
-		p = t*p + c1
-		t *= s
-		e := t*p + s
+		e := expNonPositive(-float32(math.Abs(float64(x))))
 		f := e / (e + 1)
-		if z > denormCutoff {
-			f = 0
-		}
 		if x > 0 {
 			f = 1 - f
 		}
@@ -204,9 +177,23 @@ func geluGo(dst, src []float32) {
 }
 
 // expMinusMaxGo sets dst[i] = exp(src[i] - max) and returns their sum, with XNNPACK's
-// algorithm (f32-raddstoreexpminusmax rr2_p5: the sigmoid's exponential, 0 below the
-// denormal cutoff), summed in float32 as XNNPACK's softmax does.
+// algorithm (f32-raddstoreexpminusmax rr2_p5: expNonPositive), summed in float32 as XNNPACK's
+// softmax does.
 func expMinusMaxGo(dst, src []float32, m float32) float32 {
+	src = src[:len(dst)]
+	var sum float32
+	for i, v := range src {
+		f := expNonPositive(v - m)
+		dst[i] = f
+		sum += f
+	}
+	return sum
+}
+
+// expNonPositive is exp(x) for x ≤ 0 as XNNPACK's rr2_p5 kernels compute it: k = round(x·log2 e)
+// by the magic-bias trick, t = x - k·ln2 in two steps, exp(x) = 2^k·(1 + t·p(t)) with p of
+// degree 5, and 0 below the denormal cutoff (NaN stays NaN). Sigmoid and softmax share it.
+func expNonPositive(x float32) float32 {
 	const (
 		magicBias    = 0x1.8000FEp23
 		log2e        = 0x1.715476p0
@@ -219,28 +206,20 @@ func expMinusMaxGo(dst, src []float32, m float32) float32 {
 		c1           = 0x1.FFFFF6p-1
 		denormCutoff = -0x1.5D589Ep6
 	)
-	src = src[:len(dst)]
-	var sum float32
-	for i, v := range src {
-		x := v - m
-		n := x*log2e + magicBias
-		s := math.Float32frombits(math.Float32bits(n) << 23)
-		n -= magicBias
-		t := n*minusLn2Hi + x
-		t = n*minusLn2Lo + t
-		p := c5*t + c4
-		p = p*t + c3
-		p = p*t + c2
-		p = p*t + c1
-		t *= s
-		f := t*p + s
-		if x < denormCutoff {
-			f = 0
-		}
-		dst[i] = f
-		sum += f
+	n := x*log2e + magicBias
+	s := math.Float32frombits(math.Float32bits(n) << 23)
+	n -= magicBias
+	t := n*minusLn2Hi + x
+	t = n*minusLn2Lo + t
+	p := c5*t + c4
+	p = p*t + c3
+	p = p*t + c2
+	p = p*t + c1
+	t *= s
+	if x < denormCutoff {
+		return 0
 	}
-	return sum
+	return t*p + s
 }
 
 // Scale multiplies every element of d by s.
