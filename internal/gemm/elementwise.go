@@ -120,7 +120,7 @@ func SumRows(acc, x []float32, rows, stride int) bool {
 
 // sigmoidGo sets dst[i] = 1/(1+exp(-x)) for x = src[i] with XNNPACK's scalar algorithm
 // (f32-vsigmoid rr2_p5_div): for z = |x|, e = exp(-z) (expNonPositive), f = e/(e+1) (0 past
-// the denormal cutoff), and 1-f for positive x. About 1 ulp from the exact value; NaN
+// the denormal cutoff), and 1-f for positive x. Within about 3 ulp of the exact value; NaN
 // stays NaN, ±Inf give 1 and 0. It replaces float64 math.Exp per element, which was most of
 // a SiLU network's time (EfficientNet-B0: 82 % of the run). sigmoid8 is the same algorithm
 // eight lanes at a time, with fused multiply-adds (as XNNPACK's avx2_rr1_p5 kernel).
