@@ -178,7 +178,13 @@ func (v *verifier) deref(pos int64, p *pathNode) (int64, error) {
 	if !v.inBounds(pos, 4) {
 		return 0, v.fail(p, "offset at %d is outside the buffer", pos)
 	}
-	target := pos + int64(v.u32(pos))
+	o := v.u32(pos)
+	if o == 0 {
+		// flatbuffers' own Verifier refuses an offset to itself ("may not point to itself"),
+		// which a zeroed field would otherwise read as an empty vector or a table at the field.
+		return 0, v.fail(p, "offset at %d is 0 (points to itself)", pos)
+	}
+	target := pos + int64(o)
 	if !v.inBounds(target, 4) {
 		return 0, v.fail(p, "offset at %d points to %d, outside the %d-byte buffer", pos, target, len(v.buf))
 	}
