@@ -271,6 +271,18 @@ func (m *Method) parseValues(f *pte.File, plan *pte.ExecutionPlan) error {
 			return fmt.Errorf("%w: method %q value %d has type %T", ErrNotSupported, plan.Name, i, v)
 		}
 	}
+	// An IntList boxes Int values (ExecuTorch's BoxedEvalueList<int64_t> calls toInt() on each
+	// when a kernel reads it, which fails on anything else); a list referring to a Double, a
+	// Tensor or None is refused here, by value, instead of reading 0.
+	for i := range m.values {
+		if v := &m.values[i]; v.Tag == TagIntList {
+			for k, r := range v.IntRefs {
+				if r.Tag != TagInt {
+					return fmt.Errorf("%w: method %q value %d: int list item %d is a %s, not an Int", pte.ErrInvalidProgram, plan.Name, i, k, r.Tag)
+				}
+			}
+		}
+	}
 	for _, i := range plan.Inputs {
 		m.inputs = append(m.inputs, int(i))
 	}
