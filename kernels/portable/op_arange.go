@@ -59,6 +59,15 @@ func arangeStartOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // and cast (as ExecuTorch does), or exactly in int64 when every bound is an integer and out is
 // integral.
 func shapeArange(start, end, step scalar, out *runtime.Tensor) error {
+	for _, b := range []struct {
+		name string
+		v    scalar
+	}{{"start", start}, {"end", end}, {"step", step}} {
+		if b.v.isBool {
+			// ExecuTorch's extract_scalar takes only integral (not bool) or floating scalars.
+			return fmt.Errorf("%w: arange %s is a Bool; it takes an Int or a Double", runtime.ErrInvalidArgument, b.name)
+		}
+	}
 	s, e, d := start.f, end.f, step.f
 	for _, v := range []float64{s, e, d} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

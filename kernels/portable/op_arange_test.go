@@ -34,6 +34,7 @@ func TestArange(t *testing.T) {
 
 func TestArangeErrors(t *testing.T) {
 	wantErr(t, call(t, "aten::arange.start_out", 0, 5, 0, empty(t, runtime.Int64, 5), none), "inconsistent with step sign")
+	wantErr(t, call(t, "aten::arange.start_out", true, 5, 1, empty(t, runtime.Int64, 5), none), "arange start is a Bool")
 	wantErr(t, call(t, "aten::arange.start_out", 0, 5, -1, empty(t, runtime.Int64, 5), none), "inconsistent with step sign")
 	wantErr(t, call(t, "aten::arange.out", -1, empty(t, runtime.Int64, 5), none), "inconsistent with step sign")
 	wantErr(t, call(t, "aten::arange.out", 5, empty(t, runtime.Int64, 4), none), "cannot resize a static tensor")

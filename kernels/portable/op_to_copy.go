@@ -17,8 +17,11 @@ func toCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	if _, err := boolArg(args, 1, "non_blocking"); err != nil {
+	if nb, err := boolArg(args, 1, "non_blocking"); err != nil {
 		return err
+	} else if nb {
+		// ExecuTorch copies synchronously only (copy_ops_util: non_blocking == false).
+		return argErr(1, "non_blocking", "must be false (copies are blocking)")
 	}
 	out, err := tensorArg(args, 3, "out")
 	if err != nil {

@@ -49,5 +49,6 @@ func TestToCopyErrors(t *testing.T) {
 	wantErr(t, call(t, "aten::_to_copy.out", x, false, none, empty(t, runtime.Int32, 3), none), "cannot resize a static tensor")
 	wantErr(t, call(t, "aten::_to_copy.out", x, false, 3, empty(t, runtime.Int32, 2), none), "memory format 3")
 	wantErr(t, call(t, "aten::_to_copy.out", x, 0, none, empty(t, runtime.Int32, 2), none), "argument 1 (non_blocking): want Bool")
+	wantErr(t, call(t, "aten::_to_copy.out", x, true, none, empty(t, runtime.Int32, 2), none), "argument 1 (non_blocking): must be false")
 	wantErr(t, call(t, "aten::_to_copy.out", x, false, none, empty(t, runtime.Int32, 2)), "4 arguments")
 }

@@ -39,4 +39,5 @@ func TestToDimOrderCopyErrors(t *testing.T) {
 	wantErr(t, call(t, op, x, false, []int64{0, 2, 1}, cl, cl), "3 entries for a rank-4")
 	wantErr(t, call(t, op, x, false, []int64{0, 1, 2, 3}, empty(t, runtime.Float32, 1, 3, 2, 3), none), "cannot resize a static tensor")
 	wantErr(t, call(t, op, x, false, 1, cl, cl), "argument 2 (dim_order): want IntList")
+	wantErr(t, call(t, op, x, true, []int64{0, 2, 3, 1}, cl, cl), "argument 1 (non_blocking): must be false")
 }
