@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/frontend/pt2"
@@ -43,10 +42,7 @@ func TestZooPlanMatchesOfficial(t *testing.T) {
 		if len(plan.Delegates) != d.NumDelegatedSubgraphs {
 			t.Errorf("%d delegates, official %d", len(plan.Delegates), d.NumDelegatedSubgraphs)
 		}
-		got := map[string]zoo.OperatorBreakdown{}
-		for target, c := range plan.OperatorCounts() {
-			got[fxName(target)] = zoo.OperatorBreakdown{Delegated: c.Delegated, NonDelegated: c.NonDelegated}
-		}
+		got := zoo.Breakdown(plan)
 		if !maps.Equal(got, d.ByOperator) {
 			t.Errorf("per-operator counts\n got %v\nwant %v", got, d.ByOperator)
 		}
@@ -58,26 +54,6 @@ func TestZooPlanMatchesOfficial(t *testing.T) {
 	if compared == 0 {
 		t.Error("no zoo model reached the comparison")
 	}
-}
-
-// fxName is how get_delegation_info keys an operator: FX's node name for the target, dots as
-// underscores and CamelCase snake-cased ("aten.sum.dim_IntList" is "aten_sum_dim_int_list").
-// ATen operators to_edge leaves as they are (its DISALLOW_LIST) are named by FX as plain
-// OpOverloads: the operator name alone.
-func fxName(target string) string {
-	if target == "aten.scalar_tensor.default" {
-		return "scalar_tensor"
-	}
-	var b strings.Builder
-	prevLower := false
-	for _, c := range strings.ReplaceAll(target, ".", "_") {
-		if prevLower && unicode.IsUpper(c) {
-			b.WriteByte('_')
-		}
-		b.WriteRune(unicode.ToLower(c))
-		prevLower = unicode.IsLower(c)
-	}
-	return b.String()
 }
 
 // regionTargets renders each delegate's sorted targets (with the getitems FX has inside it),

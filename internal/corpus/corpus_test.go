@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/emit"
@@ -140,23 +139,6 @@ func tolerance(a *npy.Array) float64 {
 	return 1e-4 * m
 }
 
-// fxName is how get_delegation_info keys an operator (the rule TestZooPlanMatchesOfficial uses).
-func fxName(target string) string {
-	if target == "aten.scalar_tensor.default" {
-		return "scalar_tensor"
-	}
-	var b strings.Builder
-	prevLower := false
-	for _, c := range strings.ReplaceAll(target, ".", "_") {
-		if prevLower && unicode.IsUpper(c) {
-			b.WriteByte('_')
-		}
-		b.WriteRune(unicode.ToLower(c))
-		prevLower = unicode.IsLower(c)
-	}
-	return b.String()
-}
-
 // planDifference is "" when the plan has the official number of delegates and the official
 // delegated / non-delegated count per operator (as generate_corpus.py compares them).
 func planDifference(p *partition.Plan, d *zoo.Delegation) string {
@@ -164,10 +146,7 @@ func planDifference(p *partition.Plan, d *zoo.Delegation) string {
 	if len(p.Delegates) != d.NumDelegatedSubgraphs {
 		diffs = append(diffs, fmt.Sprintf("%d delegates, official %d", len(p.Delegates), d.NumDelegatedSubgraphs))
 	}
-	got := map[string]zoo.OperatorBreakdown{}
-	for target, c := range p.OperatorCounts() {
-		got[fxName(target)] = zoo.OperatorBreakdown{Delegated: c.Delegated, NonDelegated: c.NonDelegated}
-	}
+	got := zoo.Breakdown(p)
 	var keys []string
 	for k := range got {
 		keys = append(keys, k)
