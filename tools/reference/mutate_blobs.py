@@ -236,6 +236,18 @@ def apply(seed: bytes, m: dict) -> bytes:
 REFUSED = ("load-refused", "exec-refused")
 
 
+def load_official_cache(work: Path):
+    """WORK/official.jsonl, the official verdicts by the mutant's sha256 (shared by the blob and
+    file campaigns), and its path for appending."""
+    path = work / "official.jsonl"
+    cache = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            cache[r["sha256"]] = r
+    return path, cache
+
+
 def official_class(o: dict) -> str:
     """The official verdict with the outputs folded in: ran-same, ran-diff, ran-garbage."""
     v = o["verdict"]
@@ -310,12 +322,7 @@ def main() -> int:
                     m = {**m, "id": f"{m['id']}@{count}"}
                 by_path[s["path"]]["mutants"].append(m)
 
-    cache_path = work / "official.jsonl"
-    cache = {}
-    if cache_path.exists():
-        for line in cache_path.read_text().splitlines():
-            r = json.loads(line)
-            cache[r["sha256"]] = r
+    cache_path, cache = load_official_cache(work)
     # The mutants whose verdicts ever disagreed, by the sha256 of their bytes.
     disagreed_path = work / "disagreed.json"
     disagreed = set(json.loads(disagreed_path.read_text())) if disagreed_path.exists() else set()

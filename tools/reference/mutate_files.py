@@ -233,12 +233,7 @@ def main() -> int:
     mutants_bin = work / "mutants"
     subprocess.run(["go", "build", "-o", str(mutants_bin), "./internal/cmd/mutants"], cwd=ROOT, check=True)
 
-    cache_path = work / "official.jsonl"
-    cache = {}
-    if cache_path.exists():
-        for line in cache_path.read_text().splitlines():
-            r = json.loads(line)
-            cache[r["sha256"]] = r
+    cache_path, cache = mb.load_official_cache(work)
     disagreed_path = work / "files_disagreed.json"
     disagreed = set(json.loads(disagreed_path.read_text())) if disagreed_path.exists() else set()
     old_corpus = OUT / "files_corpus.json"
