@@ -54,12 +54,3 @@ func CheckKernels(p *pte.Program, reg *runtime.Registry) error {
 	}
 	return nil
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

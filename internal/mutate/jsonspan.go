@@ -18,15 +18,6 @@ type jnode struct {
 	depth    int
 }
 
-// str is a string node's value.
-func (n *jnode) str(doc []byte) string {
-	var s string
-	if n.kind == '"' {
-		json.Unmarshal(doc[n.start:n.end], &s)
-	}
-	return s
-}
-
 // memberSpan is the bytes that removing a member (or array element) takes away: the
 // member and the comma after it, or the one before it for the last.
 func (n *jnode) memberSpan() (int, int) {

@@ -367,16 +367,6 @@ func field(x *fbverify.Site) string {
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
-// sample returns up to n distinct elements of xs in random order.
-func sample[T any](r *rand.Rand, xs []T, n int) []T {
-	idx := r.Perm(len(xs))
-	out := make([]T, 0, min(n, len(xs)))
-	for _, i := range idx[:min(n, len(xs))] {
-		out = append(out, xs[i])
-	}
-	return out
-}
-
 // valueIDs is every value id of a blob's graph, sorted.
 func (b *blob) valueIDs() []uint32 {
 	ids := make([]uint32, 0, len(b.graph.Values))
