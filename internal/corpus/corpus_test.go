@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/corpus"
@@ -32,7 +32,7 @@ func rerun(name string) string {
 	return fmt.Sprintf("re-run `tools/reference/generate_corpus.py --etgo-only --only %s` and commit the report", name)
 }
 
-// registry is what the etgo binary carries: the portable and primitive kernels and the XNNPACK
+// registry is what the etgo binary carries: the portable and primitive kernels and every
 // backend (one thread).
 func registry(t *testing.T) *runtime.Registry {
 	reg := runtime.NewRegistry()
@@ -42,30 +42,33 @@ func registry(t *testing.T) *runtime.Registry {
 	if err := prim.Register(reg); err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: 1}); err != nil {
+	if err := all.RegisterRuntime(reg, 1); err != nil {
 		t.Fatal(err)
 	}
 	return reg
 }
 
-// lowerModel does what `etgo lower model.pt2 -o OUT.pte` does (recommended passes, the XNNPACK
-// partitioner, emission, the missing-kernel check) and returns the plan once there is one, the
+// lowerModel does what `etgo lower model.pt2 -o OUT.pte` does (the default partitioners and
+// their recommended passes, emission, the missing-kernel check) and returns the plan once there is one, the
 // bytes when it got that far, and the first error.
 func lowerModel(m corpus.Model, reg *runtime.Registry) (*partition.Plan, []byte, error) {
-	recommended := xnnpack.AheadOfTime().TransformPasses()
+	aot := all.Registry()
+	parts, recommended, err := aot.Partitioners(all.DefaultOrder, backends.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
 	prog, err := pt2.Open(m.PT2)
 	if err != nil {
 		return nil, nil, err
 	}
-	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{
-		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: parts, TransformPasses: recommended})
 	if err != nil {
 		return nil, nil, err
 	}
 	if _, err := emit.FallbackKernels(edge.Plan); err != nil {
 		return nil, nil, err
 	}
-	c, err := lower.ToExecuTorch(edge.Plan, all.Registry())
+	c, err := lower.ToExecuTorch(edge.Plan, aot)
 	if err != nil {
 		return edge.Plan, nil, err
 	}
