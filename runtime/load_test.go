@@ -3,11 +3,14 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -249,5 +252,42 @@ func TestInitSeesDelegateCalls(t *testing.T) {
 		if a == nil || a.Tag != runtime.TagTensor || a.Tensor.ScalarType() != runtime.Float32 || len(a.Tensor.Sizes()) != 4 {
 			t.Errorf("argument %d: %v, want a 4-d float32 tensor", i, a)
 		}
+	}
+}
+
+// TestListInputsAndOutputsRefused: a method whose input or output is a list is refused at load,
+// naming it, as ExecuTorch's MethodMeta refuses to describe one (the campaign's mutant
+// zoo/mlp/portable/pte-plan/1 pointed the mlp's output at an IntList).
+func TestListInputsAndOutputsRefused(t *testing.T) {
+	for _, io := range []string{"input", "output"} {
+		t.Run(io, func(t *testing.T) {
+			f, err := pte.Open(testutil.Testdata(t, "zoo", "mlp", "portable.pte"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := f.Program.ExecutionPlans[0]
+			list := slices.IndexFunc(plan.Values, func(v pte.EValue) bool { _, ok := v.(pte.IntList); return ok })
+			if list < 0 {
+				t.Fatal("the mlp has no IntList value")
+			}
+			if io == "input" {
+				plan.Inputs[0] = int32(list)
+			} else {
+				plan.Outputs[0] = int32(list)
+			}
+			p, err := runtime.NewProgram(f, runtime.Options{Registry: portableRegistry(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			m, err := p.LoadMethod("forward")
+			if err == nil {
+				m.Close()
+				t.Fatalf("a method with a list %s loaded", io)
+			}
+			if want := fmt.Sprintf("%s 0 is value %d, of type IntList", io, list); !errors.Is(err, pte.ErrInvalidProgram) || !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v, want ErrInvalidProgram naming %q", err, want)
+			}
+		})
 	}
 }

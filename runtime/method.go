@@ -283,11 +283,22 @@ func (m *Method) parseValues(f *pte.File, plan *pte.ExecutionPlan) error {
 			}
 		}
 	}
-	for _, i := range plan.Inputs {
-		m.inputs = append(m.inputs, int(i))
-	}
-	for _, i := range plan.Outputs {
-		m.outputs = append(m.outputs, int(i))
+	// A method's inputs and outputs are what ExecuTorch's MethodMeta can describe: None, Int,
+	// Double, Bool, String or Tensor. It returns an error for any other value (a list), so the
+	// official runtime cannot set such an input or hand back such an output; etgo refuses the
+	// method at load instead of returning a list nobody can read.
+	for _, io := range []struct {
+		name string
+		idx  []int32
+		dst  *[]int
+	}{{"input", plan.Inputs, &m.inputs}, {"output", plan.Outputs, &m.outputs}} {
+		for k, i := range io.idx {
+			if t := m.values[i].Tag; t > TagTensor {
+				return fmt.Errorf("%w: method %q %s %d is value %d, of type %s (a method's inputs and outputs are None, Int, Double, Bool, String or Tensor)",
+					pte.ErrInvalidProgram, plan.Name, io.name, k, i, t)
+			}
+			*io.dst = append(*io.dst, int(i))
+		}
 	}
 	return nil
 }

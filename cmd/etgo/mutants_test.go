@@ -75,9 +75,7 @@ func TestFileMutantCorpus(t *testing.T) {
 		refused := m.Official == mutate.LoadRefused || m.Official == mutate.ExecRefused || m.Official == "refused"
 		switch ext {
 		case ".pte":
-			if refused && codes["run"] == 0 && knownOpen[m.ID] {
-				t.Logf("%s (%s): known open: the official runtime refuses it (%s), etgo run runs it", m.ID, m.Desc, m.Official)
-			} else if refused && codes["run"] == 0 {
+			if refused && codes["run"] == 0 {
 				t.Errorf("%s (%s): the official runtime refuses it (%s), etgo run ran it", m.ID, m.Desc, m.Official)
 			}
 		case ".npy":
@@ -93,17 +91,6 @@ func TestFileMutantCorpus(t *testing.T) {
 	}
 	sort.Strings(lines)
 	t.Logf("%d mutants (judge / etgo exit codes):\n%s", len(corpus.Mutants), strings.Join(lines, "\n"))
-}
-
-// knownOpen are the campaign's mutants the official runtime refuses and etgo still runs,
-// not yet understood well enough to fix (testdata/mutants/files_summary.md, "Failures"). A
-// fix removes its line; a new one is an error.
-var knownOpen = map[string]bool{
-	"corpus/s3d/xnnpack/pte-tensor/1":    true, // a planned tensor's memory_offset_low moved by one byte (misaligned)
-	"corpus/s3d/xnnpack/pte-instr/3":     true, // a KernelCall's instr_args_type read as FreeCall
-	"corpus/mc3_18/xnnpack/pte-tensor/3": true, // a Double argument's bits replaced (65536: a denormal)
-	"corpus/r3d_18/xnnpack/pte-tensor/3": true, // a tensor's requires_grad byte 1 -> 128
-	"zoo/mlp/portable/pte-plan/1":        true, // the plan's output points at another value
 }
 
 type mutantCommand struct {
