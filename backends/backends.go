@@ -43,6 +43,9 @@ type Backend struct {
 	// Preprocess compiles one delegate of a plan whose remaining graph is parent into the
 	// blob stored in the .pte, and the named data (weights) the blob refers to.
 	Preprocess func(parent *ir.Graph, d *partition.Delegate) ([]byte, []pte.NamedBlob, error)
+	// DescribeBlob, when the backend can read its blobs back, counts a blob's operations by
+	// type and its values, for `etgo inspect` (nil: inspect shows only the blob's size).
+	DescribeBlob func(blob []byte) (ops map[string]int, values int, err error)
 }
 
 // Registry holds the backends a binary can lower to, by name and by id.
@@ -86,6 +89,17 @@ func (r *Registry) Lookup(name string) (*Backend, error) {
 
 // ByID returns the backend whose delegates carry id, or nil.
 func (r *Registry) ByID(id string) *Backend { return r.byID[id] }
+
+// BlobDescribers returns the DescribeBlob of every backend that has one, by backend id.
+func (r *Registry) BlobDescribers() map[string]func([]byte) (map[string]int, int, error) {
+	m := map[string]func([]byte) (map[string]int, int, error){}
+	for id, b := range r.byID {
+		if b.DescribeBlob != nil {
+			m[id] = b.DescribeBlob
+		}
+	}
+	return m
+}
 
 // Names lists the registered backends' names, sorted.
 func (r *Registry) Names() []string {

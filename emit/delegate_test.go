@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/zoo"
@@ -69,7 +70,7 @@ func lowerXnnpack(t *testing.T, name string) *partition.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &xnnpack.Partitioner{}
+	p := &xnnaot.Partitioner{}
 	ops, keep := p.OpsToNotDecompose()
 	if _, err := passes.ToEdge(prog.Graph, []passes.Preserve{{Ops: ops, Keep: keep}}); err != nil {
 		t.Fatal(err)
@@ -272,7 +273,7 @@ func TestCheckKernels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := emit.CheckKernels(c.Program, portableRegistry(t)); err != nil {
+	if err := emit.CheckKernels(c.Program, portableRegistry(t).HasKernel); err != nil {
 		t.Fatalf("portable kernels: %v", err)
 	}
 	reg := runtime.NewRegistry()
@@ -284,7 +285,7 @@ func TestCheckKernels(t *testing.T) {
 			}
 		}
 	}
-	err = emit.CheckKernels(c.Program, reg)
+	err = emit.CheckKernels(c.Program, reg.HasKernel)
 	if !errors.Is(err, emit.ErrKernelMissing) {
 		t.Fatalf("error %v, want ErrKernelMissing", err)
 	}

@@ -7,18 +7,18 @@ import (
 	"strings"
 
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // ErrKernelMissing is wrapped when a program calls operators a kernel registry lacks.
 var ErrKernelMissing = errors.New("kernel missing")
 
 // CheckKernels reports, in one error wrapping ErrKernelMissing, every operator the program's
-// KernelCalls use that reg has no kernel for, each with the instructions that call it. ExecuTorch
+// KernelCalls use that has reports missing, each with the instructions that call it (pass a
+// runtime.Registry's HasKernel; emit does not depend on the runtime). ExecuTorch
 // only finds this when the program is loaded (pytorch/executorch#21950); checking it when the
 // program is emitted lets a lowering refuse, or warn, before a .pte ships.
-func CheckKernels(p *pte.Program, reg *runtime.Registry) error {
-	if p == nil || reg == nil {
+func CheckKernels(p *pte.Program, has func(kernel string) bool) error {
+	if p == nil || has == nil {
 		return fmt.Errorf("emit: CheckKernels needs a program and a registry")
 	}
 	for _, plan := range p.ExecutionPlans {
@@ -37,7 +37,7 @@ func CheckKernels(p *pte.Program, reg *runtime.Registry) error {
 		if n.Kind != pte.NeedKernel {
 			continue
 		}
-		if _, ok := reg.Kernel(n.Name); ok {
+		if has(n.Name) {
 			continue
 		}
 		if byMethod[n.Method] == nil {

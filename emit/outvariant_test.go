@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/zoo"
@@ -49,12 +49,12 @@ func TestZooFallbackKernels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &xnnpack.Partitioner{}
+		p := &xnnaot.Partitioner{}
 		ops, keep := p.OpsToNotDecompose()
 		if _, err := passes.ToEdge(prog.Graph, []passes.Preserve{{Ops: ops, Keep: keep}}); err != nil {
 			t.Fatal(err)
 		}
-		recommended := xnnpack.AheadOfTime().TransformPasses()
+		recommended := xnnaot.Backend().TransformPasses()
 		if _, err := passes.NewManager(recommended...).Run(prog.Graph); err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/passes"
@@ -241,7 +241,7 @@ func decompDiff(path string, want *canonGraph, wantErr string, withXnnpack bool,
 	}
 	var preserve []passes.Preserve
 	if withXnnpack {
-		ops, keep := (&xnnpack.Partitioner{}).OpsToNotDecompose()
+		ops, keep := (&xnnaot.Partitioner{}).OpsToNotDecompose()
 		preserve = []passes.Preserve{{Ops: ops, Keep: keep}}
 	}
 	_, err = passes.ToEdge(prog.Graph, preserve)

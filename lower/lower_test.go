@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/etgo/etgo/backends/all"
 	"os"
 	"testing"
 
+	"github.com/etgo/etgo/backends/all"
+
 	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
@@ -25,9 +27,9 @@ import (
 // partitioner) and returns the .pte bytes and the plan.
 func lowerZoo(t *testing.T, m zoo.Model) ([]byte, *partition.Plan) {
 	t.Helper()
-	recommended := xnnpack.AheadOfTime().TransformPasses()
+	recommended := xnnaot.Backend().TransformPasses()
 	return lowerFile(t, m.PT2, lower.Options{
-		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
+		Partitioners: []partition.Partitioner{&xnnaot.Partitioner{}}, TransformPasses: recommended})
 }
 
 // lowerFile lowers a .pt2 with opts to .pte bytes, failing the test on any error.
@@ -91,7 +93,7 @@ func TestToExecuTorchUnknownBackend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}})
+	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{&xnnaot.Partitioner{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
@@ -27,7 +28,7 @@ func TestCloneChannelsLast(t *testing.T) {
 	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: 1}); err != nil {
 		t.Fatal(err)
 	}
-	for _, parts := range [][]partition.Partitioner{nil, {&xnnpack.Partitioner{}}} {
+	for _, parts := range [][]partition.Partitioner{nil, {&xnnaot.Partitioner{}}} {
 		data, _ := lowerFile(t, "../testdata/decomp/cases/nn.clone_channels_last.pt2", lower.Options{Partitioners: parts})
 		f, err := pte.Parse(data)
 		if err != nil {

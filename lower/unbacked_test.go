@@ -3,14 +3,16 @@ package lower_test
 import (
 	"context"
 	"encoding/binary"
-	"github.com/etgo/etgo/backends/all"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/backends/all"
+
 	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
@@ -28,7 +30,7 @@ func toPTE(t *testing.T, name string, xnn bool) ([]byte, error) {
 	}
 	var opts lower.Options
 	if xnn {
-		opts.Partitioners = []partition.Partitioner{&xnnpack.Partitioner{}}
+		opts.Partitioners = []partition.Partitioner{&xnnaot.Partitioner{}}
 	}
 	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, opts)
 	if err != nil {

@@ -125,6 +125,13 @@ func (r *Registry) Kernel(name string) (*Kernel, bool) {
 	return k, ok
 }
 
+// HasKernel reports whether the registry has a kernel of that name (what emit.CheckKernels asks
+// of it).
+func (r *Registry) HasKernel(name string) bool {
+	_, ok := r.Kernel(name)
+	return ok
+}
+
 // Backend looks up a backend by id.
 func (r *Registry) Backend(id string) (Backend, bool) {
 	r.mu.RLock()

@@ -7,6 +7,7 @@ package all
 import (
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -16,7 +17,7 @@ var DefaultOrder = []string{"xnnpack"}
 // Registry returns a registry with every backend etgo has.
 func Registry() *backends.Registry {
 	r := backends.NewRegistry()
-	for _, b := range []backends.Backend{xnnpack.AheadOfTime()} {
+	for _, b := range []backends.Backend{xnnaot.Backend()} {
 		if err := r.Register(b); err != nil {
 			panic(err) // the list above is fixed: a duplicate is a programming error
 		}

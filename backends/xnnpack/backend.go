@@ -10,12 +10,17 @@ import (
 	"unsafe"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/gemm"
+	"github.com/etgo/etgo/internal/workpool"
 	"github.com/etgo/etgo/runtime"
 )
 
 // BackendID is the id ExecuTorch's delegates name this backend by.
-const BackendID = "XnnpackBackend"
+const BackendID = xnngraph.BackendID
+
+// ErrInvalidBlob is wrapped when a blob is malformed or inconsistent (xnngraph's error).
+var ErrInvalidBlob = xnngraph.ErrInvalidBlob
 
 // ErrUnsupported is wrapped when a blob uses a node type or datatype this backend does not run.
 var ErrUnsupported = errors.New("unsupported by etgo's XNNPACK backend")
@@ -37,7 +42,7 @@ func (Backend) IsAvailable() bool { return true }
 // Init parses and verifies the blob, resolves its constants (from the blob or the program's
 // named data) and builds an execution plan. The plan does not keep the blob.
 func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs []runtime.CompileSpec) (runtime.DelegateHandle, error) {
-	g, err := ParseBlob(processed)
+	g, err := xnngraph.ParseBlob(processed)
 	if err != nil {
 		return nil, err
 	}
@@ -57,11 +62,11 @@ func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs [
 // stand in.
 func (p *plan) checkCalls(calls [][]*runtime.EValue) error {
 	if len(calls) == 0 {
-		shapes, err := p.g.inferShapes(p.order, func(i int) []int { return dimsOf(p.g.Values[i].Dims) })
+		shapes, err := p.g.InferShapes(p.order, func(i int) []int { return xnngraph.DimsOf(p.g.Values[i].Dims) })
 		if err != nil {
 			return err
 		}
-		return p.g.withinDeclared(shapes)
+		return p.g.WithinDeclared(shapes)
 	}
 	for c, args := range calls {
 		inputs := map[int][]int{}
@@ -69,15 +74,15 @@ func (p *plan) checkCalls(calls [][]*runtime.EValue) error {
 			v := &p.g.Values[i]
 			t, err := p.external(i, args)
 			if err != nil {
-				return fmt.Errorf("%w: call %d: %w", ErrInvalidBlob, c, err)
+				return fmt.Errorf("%w: call %d: %w", xnngraph.ErrInvalidBlob, c, err)
 			}
 			if v.IsInput() {
 				inputs[i] = p.inputDims(i, t)
 			}
 		}
-		shapes, err := p.g.inferShapes(p.order, func(i int) []int { return inputs[i] })
+		shapes, err := p.g.InferShapes(p.order, func(i int) []int { return inputs[i] })
 		if err == nil {
-			err = p.g.withinDeclared(shapes)
+			err = p.g.WithinDeclared(shapes)
 		}
 		if err != nil {
 			return fmt.Errorf("%w (with the shapes of call %d's tensors)", err, c)
@@ -158,7 +163,7 @@ func (t *tensor) numel() int {
 
 // plan is a compiled graph: one tensor per value, constants resolved, nodes in order.
 type plan struct {
-	g       *Graph
+	g       *xnngraph.Graph
 	vals    []tensor
 	index   map[uint32]int // value id -> index
 	isConst []bool
@@ -178,13 +183,13 @@ type plan struct {
 	pool         [][]float32
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
-	packed map[*Node][]*gemm.PackedB
+	packed map[*xnngraph.Node][]*gemm.PackedB
 	// convOps holds each convolution node's operand record, reused across calls.
-	convOps map[*Node]*convOp
+	convOps map[*xnngraph.Node]*convOp
 	// fusedAct holds the activations folded into their producers (fuseActivations).
-	fusedAct map[*Node]func([]float32)
+	fusedAct map[*xnngraph.Node]func([]float32)
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
-	dwTaps map[*Node]*dwTable
+	dwTaps map[*xnngraph.Node]*dwTable
 	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
 	// colPool holds per-task patch blocks for convolutions too large to expand whole.
 	work    []float32
@@ -200,20 +205,20 @@ func (p *plan) scratch(n int) []float32 {
 }
 
 type step struct {
-	node *Node
-	run  func(p *plan, n *Node) error
+	node *xnngraph.Node
+	run  func(p *plan, n *xnngraph.Node) error
 	// ownRange: the kernel applies the node's output range itself (quantized kernels clamp in
 	// codes, so the fp32 clamp must not run on their outputs).
 	ownRange bool
 }
 
 // newPlan builds a plan checked against the blob's own declared input dims.
-func newPlan(g *Graph, named func(string) ([]byte, error)) (*plan, error) {
+func newPlan(g *xnngraph.Graph, named func(string) ([]byte, error)) (*plan, error) {
 	return newPlanFor(g, named, nil)
 }
 
 // newPlanFor builds a plan for a delegate with these calls (see checkCalls).
-func newPlanFor(g *Graph, named func(string) ([]byte, error), calls [][]*runtime.EValue) (*plan, error) {
+func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][]*runtime.EValue) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
 		quant: make([]*qinfo, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
@@ -221,7 +226,7 @@ func newPlanFor(g *Graph, named func(string) ([]byte, error), calls [][]*runtime
 		v := &g.Values[i]
 		p.index[v.ID] = i
 		if v.Quant != nil {
-			q, err := g.resolveQuant(v, named)
+			q, err := resolveQuant(g, v, named)
 			if err != nil {
 				return nil, err
 			}
@@ -241,7 +246,7 @@ func newPlanFor(g *Graph, named func(string) ([]byte, error), calls [][]*runtime
 		p.vals[i].dims = dims
 		switch {
 		case v.ConstantIdx != 0 && p.quant[i] != nil:
-			ints, err := g.quantConstant(v, named)
+			ints, err := quantConstant(g, v, named)
 			if err != nil {
 				return nil, err
 			}
@@ -255,7 +260,7 @@ func newPlanFor(g *Graph, named func(string) ([]byte, error), calls [][]*runtime
 				}
 			}
 		case v.ConstantIdx != 0:
-			data, err := g.constant(v, named)
+			data, err := constant(g, v, named)
 			if err != nil {
 				return nil, err
 			}
@@ -267,7 +272,7 @@ func newPlanFor(g *Graph, named func(string) ([]byte, error), calls [][]*runtime
 			p.outputs = append(p.outputs, i)
 		}
 	}
-	order, err := g.schedule()
+	order, err := g.Schedule()
 	if err != nil {
 		return nil, err
 	}
@@ -301,10 +306,10 @@ func newPlanFor(g *Graph, named func(string) ([]byte, error), calls [][]*runtime
 	p.fuseActivations()
 	p.planReuse()
 	// Pack constant weights once.
-	p.packed = map[*Node][]*gemm.PackedB{}
+	p.packed = map[*xnngraph.Node][]*gemm.PackedB{}
 	for _, s := range p.steps {
 		n := s.node
-		if len(n.Inputs) < 2 || n.Inputs[1] == invalidID || !p.isConst[p.index[n.Inputs[1]]] || p.touchesQuant(n) {
+		if len(n.Inputs) < 2 || n.Inputs[1] == xnngraph.InvalidID || !p.isConst[p.index[n.Inputs[1]]] || p.touchesQuant(n) {
 			continue // (quantized layers read their int filters directly)
 		}
 		w := &p.vals[p.index[n.Inputs[1]]]
@@ -332,7 +337,7 @@ func (p *plan) fuseActivations() {
 	readers := map[uint32][]int{} // value id -> the steps reading it
 	for k, s := range p.steps {
 		for _, id := range s.node.Inputs {
-			if id != invalidID {
+			if id != xnngraph.InvalidID {
 				readers[id] = append(readers[id], k)
 			}
 		}
@@ -344,7 +349,7 @@ func (p *plan) fuseActivations() {
 		default:
 			continue
 		}
-		if len(n.Outputs) != 1 || n.Outputs[0] == invalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
+		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
 			continue // (a quantized producer writes codes, not values a hardswish could take)
 		}
 		rs := readers[n.Outputs[0]]
@@ -352,23 +357,23 @@ func (p *plan) fuseActivations() {
 			continue
 		}
 		h := p.steps[rs[0]].node
-		if h.Op != schema.XNodeUnionXNNHardswish || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == invalidID ||
+		if h.Op != schema.XNodeUnionXNNHardswish || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == xnngraph.InvalidID ||
 			!math.IsInf(float64(h.OutputMin), -1) || !math.IsInf(float64(h.OutputMax), 1) {
 			continue
 		}
 		if p.fusedAct == nil {
-			p.fusedAct = map[*Node]func([]float32){}
+			p.fusedAct = map[*xnngraph.Node]func([]float32){}
 		}
 		n.Outputs = []uint32{h.Outputs[0]}
 		p.fusedAct[n] = func(d []float32) { gemm.Hardswish(d, d) }
 		h.Inputs, h.Outputs = nil, nil // read and write nothing: its producer did the work
-		p.steps[rs[0]].run = func(*plan, *Node) error { return nil }
+		p.steps[rs[0]].run = func(*plan, *xnngraph.Node) error { return nil }
 	}
 }
 
 // act is the activation fused into node n's output (nil for none): producers apply it to each
 // chunk of output right after computing it.
-func (p *plan) act(n *Node) func([]float32) { return p.fusedAct[n] }
+func (p *plan) act(n *xnngraph.Node) func([]float32) { return p.fusedAct[n] }
 
 // planReuse computes, for each intermediate value, the node after which nothing reads it.
 // External values (the caller's memory, or copied out at the end) and constants are never pooled.
@@ -381,12 +386,12 @@ func (p *plan) planReuse() {
 	for k, s := range p.steps {
 		n := s.node
 		for _, id := range n.Inputs {
-			if id != invalidID {
+			if id != xnngraph.InvalidID {
 				last[p.index[id]] = k
 			}
 		}
 		for _, id := range n.Outputs {
-			if id != invalidID {
+			if id != xnngraph.InvalidID {
 				produced[p.index[id]] = true
 				last[p.index[id]] = max(last[p.index[id]], k) // an unread output frees after its node
 			}
@@ -429,7 +434,7 @@ func (p *plan) parallel(n, unit, work int, f func(lo, hi int)) {
 	tasks := min(units, 4*t)
 	chunk := (units + tasks - 1) / tasks * unit
 	tasks = (n + chunk - 1) / chunk
-	pool.run(t, tasks, func(i int) {
+	workpool.Run(t, tasks, func(i int) {
 		f(i*chunk, min((i+1)*chunk, n))
 	})
 }
@@ -439,7 +444,7 @@ func (p *plan) parallel(n, unit, work int, f func(lo, hi int)) {
 var minParallelWork = 1 << 17
 
 // packedFilter returns a node's filter packed at init, or packs a non-constant one now.
-func (p *plan) packedFilter(n *Node, w []float32) []*gemm.PackedB {
+func (p *plan) packedFilter(n *xnngraph.Node, w []float32) []*gemm.PackedB {
 	if pw, ok := p.packed[n]; ok {
 		return pw
 	}
@@ -449,7 +454,7 @@ func (p *plan) packedFilter(n *Node, w []float32) []*gemm.PackedB {
 // packFC packs a fully connected filter as the [in, out] matrix the GEMM multiplies by; the
 // filter is [out, in], or [in, out] with the transpose-weights flag.
 func packFC(w []float32, d0, d1 int, flags uint32) *gemm.PackedB {
-	if flags&flagTransposeWeights != 0 {
+	if flags&xnngraph.FlagTransposeWeights != 0 {
 		pb, _ := gemm.PackB(w, d0, d1, d1) // sizes checked by the caller
 		return pb
 	}
@@ -468,38 +473,9 @@ func transpose2(a []float32, rows, cols int) []float32 {
 	return out
 }
 
-// constantBytes returns constant_data[idx] (or the deprecated buffer idx) for value id: from the
-// named data store, or copied out of the blob's constant region (the blob is not kept after Init).
-func (g *Graph) constantBytes(id, idx uint32, named func(string) ([]byte, error)) ([]byte, error) {
-	if !g.HasHeader {
-		if int(idx) >= len(g.Deprecated) {
-			return nil, blobErr("value %d: constant %d out of range (the graph has %d)", id, idx, len(g.Deprecated))
-		}
-		return g.Deprecated[idx], nil
-	}
-	if int(idx) >= len(g.Constants) {
-		return nil, blobErr("value %d: constant %d out of range (the graph has %d)", id, idx, len(g.Constants))
-	}
-	ref := g.Constants[idx]
-	if ref.HasKey {
-		if named == nil {
-			return nil, blobErr("value %d: constant %q is in named data, which this program does not provide", id, ref.NamedKey)
-		}
-		b, err := named(ref.NamedKey)
-		if err != nil {
-			return nil, blobErr("value %d: constant %q: %v", id, ref.NamedKey, err)
-		}
-		return b, nil
-	}
-	if ref.Offset > uint64(len(g.ConstantRegion)) || ref.Size > uint64(len(g.ConstantRegion))-ref.Offset {
-		return nil, blobErr("value %d: constant data [%d, +%d) runs past the blob's %d-byte constant region", id, ref.Offset, ref.Size, len(g.ConstantRegion))
-	}
-	return slices.Clone(g.ConstantRegion[ref.Offset : ref.Offset+ref.Size]), nil
-}
-
 // constant returns a constant value's fp32 data, checked against its dims.
-func (g *Graph) constant(v *Value, named func(string) ([]byte, error)) ([]float32, error) {
-	raw, err := g.constantBytes(v.ID, v.ConstantIdx, named)
+func constant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]float32, error) {
+	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)
 	if err != nil {
 		return nil, err
 	}
@@ -508,7 +484,7 @@ func (g *Graph) constant(v *Value, named func(string) ([]byte, error)) ([]float3
 		n *= int(d)
 	}
 	if len(raw) != 4*n {
-		return nil, blobErr("value %d: constant has %d bytes, its dims %v of fp32 are %d", v.ID, len(raw), v.Dims, 4*n)
+		return nil, errorf("value %d: constant has %d bytes, its dims %v of fp32 are %d", v.ID, len(raw), v.Dims, 4*n)
 	}
 	if n == 0 {
 		return nil, nil
@@ -622,7 +598,7 @@ func (p *plan) take(n int) []float32 {
 }
 
 // clampOutput applies a node's fused output range.
-func clampOutput(p *plan, n *Node) {
+func clampOutput(p *plan, n *xnngraph.Node) {
 	lo, hi := n.OutputMin, n.OutputMax
 	if (math.IsInf(float64(lo), -1) && math.IsInf(float64(hi), 1)) || len(n.Outputs) == 0 {
 		return // no range, or a node fused into its producer

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
@@ -30,7 +31,7 @@ func (b stopAt) Init(ctx *runtime.BackendInitContext, blob []byte, specs []runti
 	p := h.(*plan)
 	for k := range p.steps {
 		run := p.steps[k].run
-		p.steps[k].run = func(p *plan, n *Node) error {
+		p.steps[k].run = func(p *plan, n *xnngraph.Node) error {
 			*b.ran++
 			if k == b.at && *b.cancel != nil {
 				(*b.cancel)()

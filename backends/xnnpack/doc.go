@@ -1,14 +1,21 @@
-// Package xnnpack is etgo's XNNPACK-compatible backend: it reads the delegate blobs that
-// ExecuTorch's XnnpackPartitioner writes (an "XH00" header, an XNNGraph flatbuffer with
-// identifier XN00 or XN01, and constant data inline or in the program's named data) and executes
-// them in Go. Register it under "XnnpackBackend".
+// Package xnnpack is etgo's XNNPACK-compatible backend at run time: it executes in Go the
+// delegate blobs that ExecuTorch's XnnpackPartitioner writes (an "XH00" header, an XNNGraph
+// flatbuffer with identifier XN00 or XN01, and constant data inline or in the program's named
+// data). Register it under "XnnpackBackend" (Register, or Backend in a runtime.Registry).
 //
-// A blob is untrusted input: ParseBlob verifies the header, the flatbuffer, every value id,
-// shape and constant reference before anything uses them, and returns errors that say what is
-// wrong and where. Unsupported node types and datatypes are refused at init, by name.
+// The backend is three packages, by role, importing in one direction (internal/layering checks
+// it): xnnpack/xnngraph is the graph format (parse, verify, encode; it depends on its schema
+// only, so tools that read blobs link neither side); xnnpack/aot is the ahead-of-time side (the
+// partitioner and preprocess, which etgo lower uses); this package is the run time (the plan
+// and the node kernels, on internal/gemm and internal/workpool). A binary that only runs
+// programs links no part of the lowering.
+//
+// A blob is untrusted input: xnngraph.ParseBlob verifies the header, the flatbuffer, every value
+// id, shape and constant reference before anything uses them, and returns errors that say what
+// is wrong and where. Unsupported node types and datatypes are refused at init, by name.
 //
 // Init refuses every blob the official runtime refuses, at load or at execute, and the blobs it
-// runs on memory nothing wrote (check.go): the nodes run in dataflow order whatever their order
+// runs on memory nothing wrote (xnngraph's check.go): the nodes run in dataflow order whatever their order
 // in the file, as XNNPACK schedules them, and those no graph output depends on do not run;
 // among the rest every input must be a graph input, a constant or an earlier node's output,
 // every value is written once, never a constant or a graph input, and there is no cycle. Each

@@ -5,20 +5,14 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/gemm"
-)
-
-// XNNPACK flags the graphs use.
-const (
-	flagTransposeWeights = 0x1
-	flagAlignCorners     = 0x8
-	flagKeepDims         = 0x40
 )
 
 // ops maps each supported node type to its implementation. Layout is the graph's: convolution
 // and pooling values are NHWC, filters OHWI ([out, kh, kw, in/groups]), depthwise filters
 // [1, kh, kw, channels].
-var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
+var ops = map[schema.XNodeUnion]func(p *plan, n *xnngraph.Node) error{
 	schema.XNodeUnionXNNAdd:        binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
 	schema.XNodeUnionXNNSubtract:   binaryOp(func(x, y float32) float32 { return x - y }),
 	schema.XNodeUnionXNNMultiply:   binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
@@ -45,7 +39,7 @@ var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
 	schema.XNodeUnionXNNSigmoid:   unaryOpVec(gemm.Sigmoid),
 	schema.XNodeUnionXNNGelu:      unaryOpVec(gemm.Gelu),
 	schema.XNodeUnionXNNHardswish: unaryOpVec(gemm.Hardswish),
-	schema.XNodeUnionXNNELU: func(p *plan, n *Node) error {
+	schema.XNodeUnionXNNELU: func(p *plan, n *xnngraph.Node) error {
 		a := n.Alpha
 		return unaryOp(func(x float32) float32 {
 			if x > 0 {
@@ -54,7 +48,7 @@ var ops = map[schema.XNodeUnion]func(p *plan, n *Node) error{
 			return a * float32(math.Expm1(float64(x)))
 		})(p, n)
 	},
-	schema.XNodeUnionXNNLeakyReLU: func(p *plan, n *Node) error {
+	schema.XNodeUnionXNNLeakyReLU: func(p *plan, n *xnngraph.Node) error {
 		s := n.Alpha
 		return unaryOp(func(x float32) float32 {
 			if x >= 0 {
@@ -105,10 +99,10 @@ func minps(x, y float32) float32 {
 // operand is first decides the NaN case). With a one-element operand XNNPACK runs its
 // scalar-operand kernel with the scalar second, whichever input it was (the official runtime:
 // maximum(1.5, NaN) is 1.5, and so is maximum(NaN, 1.5) when the 1.5 is the broadcast one).
-func minMaxOp(f func(x, y float32) float32) func(p *plan, n *Node) error {
+func minMaxOp(f func(x, y float32) float32) func(p *plan, n *xnngraph.Node) error {
 	plain := binaryOp(f)
 	swapped := binaryOp(func(x, y float32) float32 { return f(y, x) })
-	return func(p *plan, n *Node) error {
+	return func(p *plan, n *xnngraph.Node) error {
 		a, err := p.in(n.Inputs[0])
 		if err != nil {
 			return err
@@ -165,7 +159,7 @@ func xnnLog(x float32) float32 {
 }
 
 func errorf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidBlob, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", xnngraph.ErrInvalidBlob, fmt.Sprintf(format, args...))
 }
 
 // in returns an operand that must hold data for its dims (a value computed earlier, a
@@ -183,8 +177,8 @@ func (p *plan) in(id uint32) (*tensor, error) {
 const elementwiseGrain = 1 << 14
 
 // unaryOpVec is an elementwise op with a slice kernel, split across threads when large.
-func unaryOpVec(f func(dst, src []float32)) func(p *plan, n *Node) error {
-	return func(p *plan, n *Node) error {
+func unaryOpVec(f func(dst, src []float32)) func(p *plan, n *xnngraph.Node) error {
+	return func(p *plan, n *xnngraph.Node) error {
 		x, err := p.in(n.Inputs[0])
 		if err != nil {
 			return err
@@ -208,9 +202,9 @@ func (p *plan) elementwise(n int, f func(lo, hi int)) {
 // (residual adds) and one operand broadcast along the leading dimensions of the other (a
 // squeeze-and-excitation scale [N,1,1,C] times [N,H,W,C]). commutative says the operands may
 // be swapped to reach the second form.
-func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), commutative bool) func(p *plan, n *Node) error {
+func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), commutative bool) func(p *plan, n *xnngraph.Node) error {
 	slow := binaryOp(f)
-	return func(p *plan, n *Node) error {
+	return func(p *plan, n *xnngraph.Node) error {
 		a, err := p.in(n.Inputs[0])
 		if err != nil {
 			return err
@@ -220,7 +214,7 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 			return err
 		}
 		var dimsBuf [8]int
-		dims, err := broadcastDimsTo(dimsBuf[:], a.dims, b.dims)
+		dims, err := xnngraph.BroadcastDimsTo(dimsBuf[:], a.dims, b.dims)
 		if err != nil {
 			return err
 		}
@@ -232,7 +226,7 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 		if commutative && equalDims(b.dims, dims) {
 			a, b = b, a
 		}
-		if inner := trailingBroadcast(b.dims, dims); equalDims(a.dims, dims) && inner >= 8 {
+		if inner := xnngraph.TrailingBroadcast(b.dims, dims); equalDims(a.dims, dims) && inner >= 8 {
 			y := p.out(n.Outputs[0], dims)
 			bv := b.data[:inner]
 			rows := len(y.data) / inner
@@ -251,29 +245,8 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 	}
 }
 
-// trailingBroadcast returns the element count of b when b is out's trailing dimensions with only
-// ones before them (so b repeats whole along out's leading dimensions), else 0.
-func trailingBroadcast(b, out []int) int {
-	if len(b) > len(out) {
-		return 0
-	}
-	off := len(out) - len(b)
-	inner, leading := 1, true
-	for i, d := range b {
-		if leading && d == 1 {
-			continue
-		}
-		leading = false
-		if d != out[off+i] {
-			return 0
-		}
-		inner *= d
-	}
-	return inner
-}
-
-func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {
-	return func(p *plan, n *Node) error {
+func unaryOp(f func(float32) float32) func(p *plan, n *xnngraph.Node) error {
+	return func(p *plan, n *xnngraph.Node) error {
 		x, err := p.in(n.Inputs[0])
 		if err != nil {
 			return err
@@ -284,40 +257,6 @@ func unaryOp(f func(float32) float32) func(p *plan, n *Node) error {
 		}
 		return nil
 	}
-}
-
-// broadcastDims applies numpy broadcasting to two shapes.
-func broadcastDims(a, b []int) ([]int, error) {
-	return broadcastDimsTo(nil, a, b)
-}
-
-// broadcastDimsTo is broadcastDims into dst's storage when it is large enough (elementwise ops
-// pass a stack array, so no allocation per node).
-func broadcastDimsTo(dst, a, b []int) ([]int, error) {
-	n := max(len(a), len(b))
-	out := dst[:0]
-	if cap(out) < n {
-		out = make([]int, n)
-	}
-	out = out[:n]
-	for i := 0; i < n; i++ {
-		x, y := 1, 1
-		if k := i - (n - len(a)); k >= 0 {
-			x = a[k]
-		}
-		if k := i - (n - len(b)); k >= 0 {
-			y = b[k]
-		}
-		switch {
-		case x == y || y == 1:
-			out[i] = x
-		case x == 1:
-			out[i] = y
-		default:
-			return nil, errorf("shapes %v and %v do not broadcast", a, b)
-		}
-	}
-	return out, nil
 }
 
 // broadcastStrides returns element strides of shape aligned to out, 0 where it broadcasts.
@@ -334,8 +273,8 @@ func broadcastStrides(shape, out []int) []int {
 	return s
 }
 
-func binaryOp(f func(x, y float32) float32) func(p *plan, n *Node) error {
-	return func(p *plan, n *Node) error {
+func binaryOp(f func(x, y float32) float32) func(p *plan, n *xnngraph.Node) error {
+	return func(p *plan, n *xnngraph.Node) error {
 		a, err := p.in(n.Inputs[0])
 		if err != nil {
 			return err
@@ -344,7 +283,7 @@ func binaryOp(f func(x, y float32) float32) func(p *plan, n *Node) error {
 		if err != nil {
 			return err
 		}
-		dims, err := broadcastDims(a.dims, b.dims)
+		dims, err := xnngraph.BroadcastDims(a.dims, b.dims)
 		if err != nil {
 			return err
 		}
@@ -396,7 +335,7 @@ func equalDims(a, b []int) bool {
 }
 
 // prelu: y = x >= 0 ? x : slope*x, the slope broadcast over the last (channel) dimension.
-func prelu(p *plan, n *Node) error {
+func prelu(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -420,7 +359,7 @@ func prelu(p *plan, n *Node) error {
 }
 
 // softmax over the last dimension.
-func softmax(p *plan, n *Node) error {
+func softmax(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -445,7 +384,7 @@ func softmax(p *plan, n *Node) error {
 
 // fullyConnected: y[..., o] = sum_i x[..., i] * w[o, i] + b[o]; w is [in, out] when the
 // transpose-weights flag is set.
-func fullyConnected(p *plan, n *Node) error {
+func fullyConnected(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -458,14 +397,14 @@ func fullyConnected(p *plan, n *Node) error {
 		return errorf("fully connected needs a 2-d filter, got %v for input %v", w.dims, x.dims)
 	}
 	oc, ic := w.dims[0], w.dims[1]
-	if n.Flags&flagTransposeWeights != 0 {
+	if n.Flags&xnngraph.FlagTransposeWeights != 0 {
 		oc, ic = ic, oc
 	}
 	if x.dims[len(x.dims)-1] != ic {
 		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
 	}
 	var bias []float32
-	if n.Inputs[2] != invalidID {
+	if n.Inputs[2] != xnngraph.InvalidID {
 		b, err := p.in(n.Inputs[2])
 		if err != nil {
 			return err
@@ -532,7 +471,7 @@ func actRows(act func([]float32), c []float32, r0, r1, ldc, n int) {
 
 // batchMatMul: [..., m, k] x [..., k, n] (or [..., n, k] with the transpose flag), batch dims
 // broadcast.
-func batchMatMul(p *plan, n *Node) error {
+func batchMatMul(p *plan, n *xnngraph.Node) error {
 	a, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -546,14 +485,14 @@ func batchMatMul(p *plan, n *Node) error {
 	}
 	m, k := a.dims[len(a.dims)-2], a.dims[len(a.dims)-1]
 	kb, nn := b.dims[len(b.dims)-2], b.dims[len(b.dims)-1]
-	trans := n.Flags&flagTransposeWeights != 0
+	trans := n.Flags&xnngraph.FlagTransposeWeights != 0
 	if trans {
 		kb, nn = nn, kb
 	}
 	if kb != k {
 		return errorf("batch matmul inner dimensions %d and %d differ", k, kb)
 	}
-	batch, err := broadcastDims(a.dims[:len(a.dims)-2], b.dims[:len(b.dims)-2])
+	batch, err := xnngraph.BroadcastDims(a.dims[:len(a.dims)-2], b.dims[:len(b.dims)-2])
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/xnntest"
 )
 
 // TestElementwiseFastPaths runs add, multiply and hardswish on the shapes their vector paths
@@ -11,12 +14,12 @@ import (
 // across threads) and on ones they don't, against a direct broadcasting loop.
 func TestElementwiseFastPaths(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	rnd := func(dims []int) operand {
+	rnd := func(dims []int) xnntest.Operand {
 		n := 1
 		for _, d := range dims {
 			n *= d
 		}
-		o := operand{Dims: dims, Data: make([]float64, n)}
+		o := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
 		for i := range o.Data {
 			o.Data[i] = float64(float32(r.NormFloat64() * 4))
 		}
@@ -39,7 +42,7 @@ func TestElementwiseFastPaths(t *testing.T) {
 	}{{"XNNAdd", func(x, y float32) float32 { return x + y }}, {"XNNMultiply", func(x, y float32) float32 { return x * y }}} {
 		for _, s := range shapes {
 			a, b := rnd(s[0]), rnd(s[1])
-			dims, err := broadcastDims(a.Dims, b.Dims)
+			dims, err := xnngraph.BroadcastDims(a.Dims, b.Dims)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +63,7 @@ func TestElementwiseFastPaths(t *testing.T) {
 					idx[d] = 0
 				}
 			}
-			c := &opCase{Name: fmt.Sprint(op.name, s), Op: op.name, Inputs: []operand{a, b}, Output: out}
+			c := &xnntest.OpCase{Name: fmt.Sprint(op.name, s), Op: op.name, Inputs: []xnntest.Operand{a, b}, Output: out}
 			for _, threads := range []int{1, 2} {
 				t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
 			}
@@ -68,11 +71,11 @@ func TestElementwiseFastPaths(t *testing.T) {
 	}
 	for _, dims := range [][]int{{3, 7}, {1, 70, 70, 16}} {
 		x := rnd(dims)
-		out := operand{Dims: dims, Data: make([]float64, len(x.Data))}
+		out := xnntest.Operand{Dims: dims, Data: make([]float64, len(x.Data))}
 		for i, v := range x.Data {
 			out.Data[i] = float64(float32(v) * min(max(float32(v)+3, 0), 6) / 6)
 		}
-		c := &opCase{Name: fmt.Sprint("hardswish", dims), Op: "XNNHardswish", Inputs: []operand{x}, Output: out}
+		c := &xnntest.OpCase{Name: fmt.Sprint("hardswish", dims), Op: "XNNHardswish", Inputs: []xnntest.Operand{x}, Output: out}
 		for _, threads := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
 		}
@@ -84,15 +87,15 @@ func TestElementwiseFastPaths(t *testing.T) {
 func TestFullyConnectedSplits(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, s := range []struct{ m, in, out int }{{1, 20, 40}, {3, 7, 50}, {29, 9, 33}, {70, 5, 17}, {1, 3, 8}} {
-		x := operand{Dims: []int{s.m, s.in}, Data: make([]float64, s.m*s.in)}
-		w := operand{Dims: []int{s.out, s.in}, Data: make([]float64, s.out*s.in)}
-		b := operand{Dims: []int{s.out}, Data: make([]float64, s.out)}
-		for _, o := range []*operand{&x, &w, &b} {
+		x := xnntest.Operand{Dims: []int{s.m, s.in}, Data: make([]float64, s.m*s.in)}
+		w := xnntest.Operand{Dims: []int{s.out, s.in}, Data: make([]float64, s.out*s.in)}
+		b := xnntest.Operand{Dims: []int{s.out}, Data: make([]float64, s.out)}
+		for _, o := range []*xnntest.Operand{&x, &w, &b} {
 			for i := range o.Data {
 				o.Data[i] = float64(float32(r.NormFloat64()))
 			}
 		}
-		y := operand{Dims: []int{s.m, s.out}, Data: make([]float64, s.m*s.out)}
+		y := xnntest.Operand{Dims: []int{s.m, s.out}, Data: make([]float64, s.m*s.out)}
 		for i := 0; i < s.m; i++ {
 			for o := 0; o < s.out; o++ {
 				acc := b.Data[o]
@@ -102,7 +105,7 @@ func TestFullyConnectedSplits(t *testing.T) {
 				y.Data[i*s.out+o] = acc
 			}
 		}
-		c := &opCase{Name: fmt.Sprint("fc", s), Op: "XNNFullyConnected", Inputs: []operand{x, w, b}, Output: y}
+		c := &xnntest.OpCase{Name: fmt.Sprint("fc", s), Op: "XNNFullyConnected", Inputs: []xnntest.Operand{x, w, b}, Output: y}
 		for _, threads := range []int{1, 2, 3} {
 			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
 		}
@@ -221,19 +224,19 @@ func TestDepthwisePaths(t *testing.T) {
 		if OH == 0 || OW == 0 {
 			continue
 		}
-		rnd := func(dims ...int) operand {
+		rnd := func(dims ...int) xnntest.Operand {
 			n := 1
 			for _, d := range dims {
 				n *= d
 			}
-			o := operand{Dims: dims, Data: make([]float64, n)}
+			o := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
 			for i := range o.Data {
 				o.Data[i] = float64(float32(r.NormFloat64()))
 			}
 			return o
 		}
 		x, w, b := rnd(1, H, W, C), rnd(1, k, k, C), rnd(C)
-		y := operand{Dims: []int{1, OH, OW, C}, Data: make([]float64, OH*OW*C)}
+		y := xnntest.Operand{Dims: []int{1, OH, OW, C}, Data: make([]float64, OH*OW*C)}
 		for oh := 0; oh < OH; oh++ {
 			for ow := 0; ow < OW; ow++ {
 				for c := 0; c < C; c++ {
@@ -251,7 +254,7 @@ func TestDepthwisePaths(t *testing.T) {
 			}
 		}
 		u := func(v int) uint32 { return uint32(v) }
-		c := &opCase{Name: fmt.Sprint("dw", k, H, W, C, s, pt, pl, pb, pr), Op: "XNNDepthwiseConv2d", Inputs: []operand{x, w, b}, Output: y}
+		c := &xnntest.OpCase{Name: fmt.Sprint("dw", k, H, W, C, s, pt, pl, pb, pr), Op: "XNNDepthwiseConv2d", Inputs: []xnntest.Operand{x, w, b}, Output: y}
 		c.Conv = &struct {
 			Pad, Kernel, Stride, Dilation, Adjustment []uint32
 			Groups, GroupIn, GroupOut                 uint32

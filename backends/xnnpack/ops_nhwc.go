@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/gemm"
 )
 
@@ -24,8 +25,8 @@ func nhwc(t *tensor, what string) (n, h, w, c int, err error) {
 	return t.dims[0], t.dims[1], t.dims[2], t.dims[3], nil
 }
 
-func convBias(p *plan, n *Node, oc int) ([]float32, error) {
-	if n.Inputs[2] == invalidID {
+func convBias(p *plan, n *xnngraph.Node, oc int) ([]float32, error) {
+	if n.Inputs[2] == xnngraph.InvalidID {
 		return nil, nil
 	}
 	b, err := p.in(n.Inputs[2])
@@ -40,7 +41,7 @@ func convBias(p *plan, n *Node, oc int) ([]float32, error) {
 
 // packConv packs a conv filter [groups*gout, kh, kw, gin] as one [kh*kw*gin, gout] matrix per
 // group, for the packed GEMM.
-func packConv(w []float32, cp *ConvParams) []*gemm.PackedB {
+func packConv(w []float32, cp *xnngraph.ConvParams) []*gemm.PackedB {
 	G, GIC, GOC := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
 	K := int(cp.KernelH) * int(cp.KernelW) * GIC
 	out := make([]*gemm.PackedB, G)
@@ -66,7 +67,7 @@ type convOp struct {
 
 // convOperands checks a (transposed) convolution's input [N, H, W, groups*gin] and filter
 // [groups*gout, kh, kw, gin] against its parameters.
-func convOperands(p *plan, n *Node, what string) (*convOp, error) {
+func convOperands(p *plan, n *xnngraph.Node, what string) (*convOp, error) {
 	cp := n.Conv
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
@@ -82,7 +83,7 @@ func convOperands(p *plan, n *Node, what string) (*convOp, error) {
 	if c == nil {
 		c = new(convOp)
 		if p.convOps == nil {
-			p.convOps = map[*Node]*convOp{}
+			p.convOps = map[*xnngraph.Node]*convOp{}
 		}
 		p.convOps[n] = c
 	}
@@ -109,7 +110,7 @@ func convOperands(p *plan, n *Node, what string) (*convOp, error) {
 
 // conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in]: an im2col of one output row at
 // a time times the packed filter.
-func conv2d(p *plan, n *Node) error {
+func conv2d(p *plan, n *xnngraph.Node) error {
 	c, err := convOperands(p, n, "conv")
 	if err != nil {
 		return err
@@ -253,7 +254,7 @@ func copySmall(d, s []float32) {
 }
 
 // depthwiseConv2d: NHWC input, filter [1, kh, kw, channels*multiplier].
-func depthwiseConv2d(p *plan, n *Node) error {
+func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 	cp := n.Conv
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
@@ -350,7 +351,7 @@ func depthwiseConv2d(p *plan, n *Node) error {
 		}
 		tab = &dwTable{key: key, taps: t, zeros: make([]float32, C)}
 		if p.dwTaps == nil {
-			p.dwTaps = map[*Node]*dwTable{}
+			p.dwTaps = map[*xnngraph.Node]*dwTable{}
 		}
 		p.dwTaps[n] = tab
 	}
@@ -382,7 +383,7 @@ type dwTable struct {
 }
 
 // convTranspose2d: NHWC input, filter [groups*group_out, kh, kw, group_in].
-func convTranspose2d(p *plan, n *Node) error {
+func convTranspose2d(p *plan, n *xnngraph.Node) error {
 	c, err := convOperands(p, n, "deconvolution")
 	if err != nil {
 		return err
@@ -440,7 +441,7 @@ func convTranspose2d(p *plan, n *Node) error {
 // input and an adjustment (output_padding) that is not below the stride (torch also allows one
 // below the dilation); an output with no pixels, where the padding crops everything, crashes the
 // official runtime: all three are errors here.
-func deconvOutput(dims []int, H, W, KH, KW, sh, sw, dh, dw, pt, pl int, cp *ConvParams) (OH, OW int, err error) {
+func deconvOutput(dims []int, H, W, KH, KW, sh, sw, dh, dw, pt, pl int, cp *xnngraph.ConvParams) (OH, OW int, err error) {
 	if H == 0 || W == 0 {
 		return 0, 0, errorf("deconvolution input %v has an empty spatial dimension", dims)
 	}
@@ -457,8 +458,8 @@ func deconvOutput(dims []int, H, W, KH, KW, sh, sw, dh, dw, pt, pl int, cp *Conv
 
 // pool2d is max or average pooling over NHWC; the average excludes padding (the partitioner
 // only delegates average pools whose padding is not counted).
-func pool2d(isMax bool) func(p *plan, n *Node) error {
-	return func(p *plan, n *Node) error {
+func pool2d(isMax bool) func(p *plan, n *xnngraph.Node) error {
+	return func(p *plan, n *xnngraph.Node) error {
 		pp := n.Pool
 		x, err := p.in(n.Inputs[0])
 		if err != nil {
@@ -613,7 +614,7 @@ func avgPoolSum(out, x []float32, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt
 
 // globalPoolOperands reads a global pooling node's NHWC input and makes its output: [N, 1, 1, C]
 // with keep-dims, else [N, C].
-func globalPoolOperands(p *plan, n *Node) (x, y *tensor, N, H, W, C int, err error) {
+func globalPoolOperands(p *plan, n *xnngraph.Node) (x, y *tensor, N, H, W, C int, err error) {
 	if x, err = p.in(n.Inputs[0]); err != nil {
 		return
 	}
@@ -621,14 +622,14 @@ func globalPoolOperands(p *plan, n *Node) (x, y *tensor, N, H, W, C int, err err
 		return
 	}
 	dims := []int{N, C}
-	if n.Flags&flagKeepDims != 0 {
+	if n.Flags&xnngraph.FlagKeepDims != 0 {
 		dims = []int{N, 1, 1, C}
 	}
 	return x, p.out(n.Outputs[0], dims), N, H, W, C, nil
 }
 
 // globalAvgPool averages NHWC over H and W.
-func globalAvgPool(p *plan, n *Node) error {
+func globalAvgPool(p *plan, n *xnngraph.Node) error {
 	x, y, N, H, W, C, err := globalPoolOperands(p, n)
 	if err != nil {
 		return err
@@ -654,7 +655,7 @@ func globalAvgPool(p *plan, n *Node) error {
 }
 
 // transpose permutes dimensions: out.dims[i] = in.dims[perm[i]].
-func transpose(p *plan, n *Node) error {
+func transpose(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -776,7 +777,7 @@ func gather(dst, src []float32, base int, strides, dims []int) {
 }
 
 // reshape copies into new dims; one 0 entry is inferred from the element count.
-func reshape(p *plan, n *Node) error {
+func reshape(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -810,7 +811,7 @@ func reshape(p *plan, n *Node) error {
 }
 
 // slice copies the box [offsets, offsets+sizes); a size of 0 runs to the end.
-func slice(p *plan, n *Node) error {
+func slice(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -841,7 +842,7 @@ func slice(p *plan, n *Node) error {
 }
 
 // constantPad pads each dimension with pre and post paddings of a constant.
-func constantPad(p *plan, n *Node) error {
+func constantPad(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -877,7 +878,7 @@ func constantPad(p *plan, n *Node) error {
 }
 
 // concat joins the inputs along the node's axis.
-func concat(p *plan, n *Node) error {
+func concat(p *plan, n *xnngraph.Node) error {
 	var ins []*tensor
 	for _, id := range n.Inputs {
 		t, err := p.in(id)
@@ -925,7 +926,7 @@ func concat(p *plan, n *Node) error {
 }
 
 // resizeBilinear resizes NHWC H and W, with half-pixel centres or aligned corners.
-func resizeBilinear(p *plan, n *Node) error {
+func resizeBilinear(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -936,7 +937,7 @@ func resizeBilinear(p *plan, n *Node) error {
 	}
 	OH, OW := int(n.NewHeight), int(n.NewWidth)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, C})
-	align := n.Flags&flagAlignCorners != 0
+	align := n.Flags&xnngraph.FlagAlignCorners != 0
 	src := func(o, in, out int) float64 {
 		if align {
 			if out <= 1 {

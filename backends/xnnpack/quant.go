@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 )
 
 // Statically quantized graphs (the PT2E 8-bit flow: XNNPACKQuantizer with per-tensor int8
@@ -50,7 +51,7 @@ func (q *qinfo) scaleAt(c int) float32 {
 // per-channel scales stored in constant data. Only what the static 8-bit flow produces is
 // accepted: qint8 per tensor (activations, weights), qcint8 per channel (weights), qint32 and
 // qcint32 (biases, zero point 0).
-func (g *Graph) resolveQuant(v *Value, named func(string) ([]byte, error)) (*qinfo, error) {
+func resolveQuant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) (*qinfo, error) {
 	q := v.Quant
 	switch q.Kind {
 	case schema.XNNQuantParamsPerTokenDynamicQuant:
@@ -62,30 +63,30 @@ func (g *Graph) resolveQuant(v *Value, named func(string) ([]byte, error)) (*qin
 	switch {
 	case v.DType == schema.XNNDatatypexnn_datatype_qint8 && q.Kind == schema.XNNQuantParamsPerTensorQuant:
 		if q.ZeroPoint < -128 || q.ZeroPoint > 127 {
-			return nil, blobErr("value %d (qint8): zero point %d is outside [-128, 127]", v.ID, q.ZeroPoint)
+			return nil, errorf("value %d (qint8): zero point %d is outside [-128, 127]", v.ID, q.ZeroPoint)
 		}
 	case v.DType == schema.XNNDatatypexnn_datatype_qint32 && q.Kind == schema.XNNQuantParamsPerTensorQuant:
 		if q.ZeroPoint != 0 {
-			return nil, blobErr("value %d (qint32): zero point %d, XNNPACK requires 0", v.ID, q.ZeroPoint)
+			return nil, errorf("value %d (qint32): zero point %d, XNNPACK requires 0", v.ID, q.ZeroPoint)
 		}
 	case (v.DType == schema.XNNDatatypexnn_datatype_qcint8 || v.DType == schema.XNNDatatypexnn_datatype_qcint32) &&
 		q.Kind == schema.XNNQuantParamsPerChannelQuant:
 		qi.zp, qi.chDim = 0, int(q.ChannelDim)
 		qi.scales = q.Scales
 		if q.ScaleBufferIdx != 0 {
-			raw, err := g.constantBytes(v.ID, q.ScaleBufferIdx, named)
+			raw, err := g.ConstantBytes(v.ID, q.ScaleBufferIdx, named)
 			if err != nil {
 				return nil, err
 			}
 			channels := v.Dims[q.ChannelDim] // (validate checked the dim exists)
 			if uint64(len(raw)) != 4*uint64(channels) {
-				return nil, blobErr("value %d: scale buffer %d has %d bytes for %d fp32 scales (one per channel of dim %d of %v)", v.ID, q.ScaleBufferIdx, len(raw), channels, q.ChannelDim, v.Dims)
+				return nil, errorf("value %d: scale buffer %d has %d bytes for %d fp32 scales (one per channel of dim %d of %v)", v.ID, q.ScaleBufferIdx, len(raw), channels, q.ChannelDim, v.Dims)
 			}
 			qi.scales = make([]float32, channels)
 			for c := range qi.scales {
 				s := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*c:]))
 				if !(s > 0) || math.IsInf(float64(s), 1) {
-					return nil, blobErr("value %d: scale %g of channel %d is not a positive finite number", v.ID, s, c)
+					return nil, errorf("value %d: scale %g of channel %d is not a positive finite number", v.ID, s, c)
 				}
 				qi.scales[c] = s
 			}
@@ -98,8 +99,8 @@ func (g *Graph) resolveQuant(v *Value, named func(string) ([]byte, error)) (*qin
 }
 
 // quantConstant loads a quantized constant (int8 or int32 elements) widened to int32.
-func (g *Graph) quantConstant(v *Value, named func(string) ([]byte, error)) ([]int32, error) {
-	raw, err := g.constantBytes(v.ID, v.ConstantIdx, named)
+func quantConstant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]int32, error) {
+	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +113,7 @@ func (g *Graph) quantConstant(v *Value, named func(string) ([]byte, error)) ([]i
 		size = 4
 	}
 	if uint64(len(raw)) != size*n {
-		return nil, blobErr("value %d: constant has %d bytes, its dims %v of %s are %d", v.ID, len(raw), v.Dims, v.DType, size*n)
+		return nil, errorf("value %d: constant has %d bytes, its dims %v of %s are %d", v.ID, len(raw), v.Dims, v.DType, size*n)
 	}
 	out := make([]int32, n)
 	for i := range out {
@@ -179,7 +180,7 @@ func quantizeBound(val, scale float32, zp int32) int32 {
 }
 
 // outputRange is a quantized node's output range in codes.
-func outputRange(n *Node, out *qinfo) (lo, hi int32) {
+func outputRange(n *xnngraph.Node, out *qinfo) (lo, hi int32) {
 	return quantizeBound(n.OutputMin, out.scale, out.zp), quantizeBound(n.OutputMax, out.scale, out.zp)
 }
 

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 )
 
 // touchesQuant reports whether any operand of n is a quantized value.
-func (p *plan) touchesQuant(n *Node) bool {
+func (p *plan) touchesQuant(n *xnngraph.Node) bool {
 	for _, group := range [][]uint32{n.Inputs, n.Outputs} {
 		for _, id := range group {
-			if id != invalidID && p.quant[p.index[id]] != nil {
+			if id != xnngraph.InvalidID && p.quant[p.index[id]] != nil {
 				return true
 			}
 		}
@@ -20,7 +21,7 @@ func (p *plan) touchesQuant(n *Node) bool {
 
 // qof is the quantization of value id (nil for fp32 or an absent operand).
 func (p *plan) qof(id uint32) *qinfo {
-	if id == invalidID {
+	if id == xnngraph.InvalidID {
 		return nil
 	}
 	return p.quant[p.index[id]]
@@ -31,18 +32,18 @@ func isQint8(q *qinfo) bool { return q != nil && q.dtype == schema.XNNDatatypexn
 // quantStep checks the datatypes of a node that reads or writes quantized values and returns
 // its kernel, with every parameter (combined scales, output range in codes) computed now.
 // Combinations the static 8-bit flow does not produce are refused by name.
-func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
+func (p *plan) quantStep(k int, n *xnngraph.Node) (func(p *plan, n *xnngraph.Node) error, error) {
 	unsupported := func() error {
 		var kinds []string
 		for _, id := range append(append([]uint32(nil), n.Inputs...), n.Outputs...) {
-			if id == invalidID {
+			if id == xnngraph.InvalidID {
 				continue
 			}
 			kinds = append(kinds, p.g.Values[p.index[id]].DType.String())
 		}
 		return fmt.Errorf("%w: node %d (%s) on %v: this quantized combination is not supported", ErrUnsupported, k, n.OpName(), kinds)
 	}
-	if len(n.Outputs) != 1 || len(n.Inputs) == 0 || n.Inputs[0] == invalidID {
+	if len(n.Outputs) != 1 || len(n.Inputs) == 0 || n.Inputs[0] == xnngraph.InvalidID {
 		return nil, unsupported()
 	}
 	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
@@ -51,7 +52,7 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 		switch {
 		case x == nil && isQint8(y):
 			inv, zp := 1/y.scale, y.zp // the reciprocal in fp32, as XNNPACK's quantize kernels use it
-			return func(p *plan, n *Node) error {
+			return func(p *plan, n *xnngraph.Node) error {
 				in, err := p.in(n.Inputs[0])
 				if err != nil {
 					return err
@@ -64,7 +65,7 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 			}, nil
 		case isQint8(x) && y == nil:
 			scale, zp := x.scale, x.zp
-			return func(p *plan, n *Node) error {
+			return func(p *plan, n *xnngraph.Node) error {
 				in, err := p.in(n.Inputs[0])
 				if err != nil {
 					return err
@@ -129,7 +130,7 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 		}
 		run := ops[n.Op]
 		lo, hi := outputRange(n, y)
-		return func(p *plan, n *Node) error {
+		return func(p *plan, n *xnngraph.Node) error {
 			if err := run(p, n); err != nil {
 				return err
 			}
@@ -149,9 +150,9 @@ func (p *plan) quantStep(k int, n *Node) (func(p *plan, n *Node) error, error) {
 // quantLinear builds a quantized (transposed, depthwise) convolution or fully connected layer:
 // qint8 input and output, a constant qint8 (per tensor) or qcint8 (per output channel) filter,
 // an optional constant qint32/qcint32 bias.
-func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *Node) error, error) {
+func (p *plan) quantLinear(n *xnngraph.Node, unsupported func() error) (func(p *plan, n *xnngraph.Node) error, error) {
 	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
-	if len(n.Inputs) < 3 || n.Inputs[1] == invalidID || !isQint8(x) || !isQint8(y) {
+	if len(n.Inputs) < 3 || n.Inputs[1] == xnngraph.InvalidID || !isQint8(x) || !isQint8(y) {
 		return nil, unsupported()
 	}
 	wi := p.index[n.Inputs[1]]
@@ -165,11 +166,11 @@ func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *
 	switch {
 	case n.Op == schema.XNodeUnionXNNDepthwiseConv2d:
 		ocDim = 3 // [1, kh, kw, channels·multiplier]
-	case n.Op == schema.XNodeUnionXNNFullyConnected && n.Flags&flagTransposeWeights != 0:
+	case n.Op == schema.XNodeUnionXNNFullyConnected && n.Flags&xnngraph.FlagTransposeWeights != 0:
 		ocDim = 1 // [in, out]
 	}
 	if ocDim >= len(wv.Dims) {
-		return nil, fmt.Errorf("%w: %s filter %v has no output-channel dimension %d", ErrInvalidBlob, n.OpName(), wv.Dims, ocDim)
+		return nil, fmt.Errorf("%w: %s filter %v has no output-channel dimension %d", xnngraph.ErrInvalidBlob, n.OpName(), wv.Dims, ocDim)
 	}
 	oc := int(wv.Dims[ocDim])
 	switch {
@@ -185,14 +186,14 @@ func (p *plan) quantLinear(n *Node, unsupported func() error) (func(p *plan, n *
 		return nil, unsupported()
 	}
 	var bias []int32
-	if bid := n.Inputs[2]; bid != invalidID {
+	if bid := n.Inputs[2]; bid != xnngraph.InvalidID {
 		bi := p.index[bid]
 		b := p.quant[bi]
 		if b == nil || !p.isConst[bi] || (b.dtype != schema.XNNDatatypexnn_datatype_qint32 && b.dtype != schema.XNNDatatypexnn_datatype_qcint32) {
 			return nil, unsupported()
 		}
 		if len(p.vals[bi].ints) != oc {
-			return nil, fmt.Errorf("%w: %s bias (value %d) has %d values for %d output channels", ErrInvalidBlob, n.OpName(), bid, len(p.vals[bi].ints), oc)
+			return nil, fmt.Errorf("%w: %s bias (value %d) has %d values for %d output channels", xnngraph.ErrInvalidBlob, n.OpName(), bid, len(p.vals[bi].ints), oc)
 		}
 		bias = p.vals[bi].ints
 	} else {
@@ -277,7 +278,7 @@ func (q *qlinear) store(acc int32, c int) float32 {
 	return float32(requantize(acc, q.scale[c], q.yzp, q.lo, q.hi))
 }
 
-func (q *qlinear) fullyConnected(p *plan, n *Node) error {
+func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -287,7 +288,7 @@ func (q *qlinear) fullyConnected(p *plan, n *Node) error {
 	if len(x.dims) == 0 || x.dims[len(x.dims)-1] != ic {
 		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
 	}
-	transposed := n.Flags&flagTransposeWeights != 0
+	transposed := n.Flags&xnngraph.FlagTransposeWeights != 0
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y := p.out(n.Outputs[0], dims)
 	rows := y.numel() / max(oc, 1)
@@ -316,7 +317,7 @@ func (q *qlinear) fullyConnected(p *plan, n *Node) error {
 
 // conv is a grouped NHWC convolution with filter [groups·gout, kh, kw, gin]. Taps in the padding
 // are skipped: XNNPACK pads with the input zero point, whose (x - x_zp) term is 0.
-func (q *qlinear) conv(p *plan, n *Node) error {
+func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -384,7 +385,7 @@ type convGeometry struct {
 // geometry reads n's convolution parameters for NHWC input x (what names it in errors) and checks
 // them against q's filter: the values come from an untrusted blob, so products are checked
 // without overflow.
-func (q *qlinear) geometry(x *tensor, n *Node, what string) (convGeometry, error) {
+func (q *qlinear) geometry(x *tensor, n *xnngraph.Node, what string) (convGeometry, error) {
 	var g convGeometry
 	var err error
 	if g.N, g.H, g.W, g.C, err = nhwc(x, what); err != nil {
@@ -423,7 +424,7 @@ func convFilter(w []int32, G, KH, KW, GIC, GOC int) []int32 {
 
 // depthwise is an NHWC depthwise convolution with filter [1, kh, kw, channels·multiplier]:
 // output channel o reads input channel o / multiplier.
-func (q *qlinear) depthwise(p *plan, n *Node) error {
+func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -475,7 +476,7 @@ func (q *qlinear) depthwise(p *plan, n *Node) error {
 // convTranspose is a grouped NHWC transposed convolution with filter [groups·gout, kh, kw, gin]:
 // every input pixel scatters (x - x_zp)·w into the int32 accumulators of the outputs it reaches
 // (integer sums, so the order does not matter), which are then requantized.
-func (q *qlinear) convTranspose(p *plan, n *Node) error {
+func (q *qlinear) convTranspose(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -537,10 +538,10 @@ func (q *qlinear) convTranspose(p *plan, n *Node) error {
 // float(sum)·s + z, rounded to nearest even and saturated, with s = (x_scale/y_scale)·(1/n) and
 // z = y_zp - (n·x_zp)·s, all in fp32 (the x_zp term moved into the output zero point). The node's
 // output range is a clamp after it, in codes.
-func qmeanHW(x, y *qinfo, n *Node) func(p *plan, n *Node) error {
+func qmeanHW(x, y *qinfo, n *xnngraph.Node) func(p *plan, n *xnngraph.Node) error {
 	ratio, xzp, yzp := x.scale/y.scale, float32(x.zp), float32(y.zp)
 	lo, hi := outputRange(n, y)
-	return func(p *plan, n *Node) error {
+	return func(p *plan, n *xnngraph.Node) error {
 		in, out, N, H, W, C, err := globalPoolOperands(p, n)
 		if err != nil {
 			return err

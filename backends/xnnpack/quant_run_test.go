@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
@@ -46,12 +47,12 @@ func TestQuantFixturesSplit(t *testing.T) {
 // same codes the graph's own dequantize turns into its fp32 output.
 func TestQuantBoundaryOutput(t *testing.T) {
 	blob, named := quantBlob(t, "conv_linear")
-	g, err := ParseBlob(blob)
+	g, err := xnngraph.ParseBlob(blob)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The classifier's qint8 output, read by the final Convert, also becomes an output.
-	var codes *Value
+	var codes *xnngraph.Value
 	for _, n := range g.Nodes {
 		if n.Op == schema.XNodeUnionXNNConvert && g.Values[n.Outputs[0]].IsOutput() {
 			codes = &g.Values[n.Inputs[0]] // (value ids are indices in official blobs)
@@ -60,7 +61,7 @@ func TestQuantBoundaryOutput(t *testing.T) {
 	if codes == nil || codes.DType != schema.XNNDatatypexnn_datatype_qint8 {
 		t.Fatal("no qint8 value before the final dequantize")
 	}
-	codes.Flags, codes.ExternalID = flagExternalOutput, g.NumExterns
+	codes.Flags, codes.ExternalID = xnngraph.FlagExternalOutput, g.NumExterns
 	g.NumExterns++
 	p, err := newPlan(g, named)
 	if err != nil {

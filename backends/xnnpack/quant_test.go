@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/pte"
 )
@@ -230,7 +231,7 @@ func quantBlob(t *testing.T, model string) ([]byte, func(string) ([]byte, error)
 // in constant data, and corrupted parameters are refused by name.
 func TestQuantParams(t *testing.T) {
 	blob, named := quantBlob(t, "dw_residual")
-	g, err := ParseBlob(blob)
+	g, err := xnngraph.ParseBlob(blob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestQuantParams(t *testing.T) {
 	if _, err := newPlan(g, named); err != nil {
 		t.Fatal(err)
 	}
-	find := func(g *Graph, dt schema.XNNDatatype) *Value {
+	find := func(g *xnngraph.Graph, dt schema.XNNDatatype) *xnngraph.Value {
 		for i := range g.Values {
 			if g.Values[i].DType == dt {
 				return &g.Values[i]
@@ -260,48 +261,50 @@ func TestQuantParams(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		mutate func(g *Graph)
+		mutate func(g *xnngraph.Graph)
 		want   string
 	}{
-		{"channel dim", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.ChannelDim = 9 }, "channel_dim 9 out of range"},
-		{"scale buffer", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.ScaleBufferIdx = 999 }, "scale_buffer_idx 999"},
-		{"inline scales", func(g *Graph) {
+		{"channel dim", func(g *xnngraph.Graph) { find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.ChannelDim = 9 }, "channel_dim 9 out of range"},
+		{"scale buffer", func(g *xnngraph.Graph) { find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.ScaleBufferIdx = 999 }, "scale_buffer_idx 999"},
+		{"inline scales", func(g *xnngraph.Graph) {
 			q := find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant
 			q.ScaleBufferIdx, q.Scales = 0, []float32{1}
 		}, "1 scales"},
-		{"negative scale", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Scale = -1 }, "not a positive normal"},
-		{"no params", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Kind = schema.XNNQuantParamsNONE }, "no (or unknown) quantization"},
+		{"negative scale", func(g *xnngraph.Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Scale = -1 }, "not a positive normal"},
+		{"no params", func(g *xnngraph.Graph) {
+			find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Kind = schema.XNNQuantParamsNONE
+		}, "no (or unknown) quantization"},
 	} {
-		g, err := ParseBlob(blob)
+		g, err := xnngraph.ParseBlob(blob)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tc.mutate(g)
-		if err := g.validate(); !errors.Is(err, ErrInvalidBlob) || !strings.Contains(err.Error(), tc.want) {
+		if err := g.Validate(); !errors.Is(err, ErrInvalidBlob) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
 		}
 	}
 	// Valid, but not run: refused at init by name.
 	for _, tc := range []struct {
 		name   string
-		mutate func(g *Graph)
+		mutate func(g *xnngraph.Graph)
 		want   string
 	}{
-		{"dynamic", func(g *Graph) {
+		{"dynamic", func(g *xnngraph.Graph) {
 			find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Kind = schema.XNNQuantParamsPerTokenDynamicQuant
 		}, "PerTokenDynamicQuant"},
-		{"blockwise", func(g *Graph) {
+		{"blockwise", func(g *xnngraph.Graph) {
 			find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.Kind = schema.XNNQuantParamsPerChannelGroupQuant
 		}, "PerChannelGroupQuant"},
-		{"zero point", func(g *Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.ZeroPoint = 300 }, "zero point 300"},
-		{"quantized division", func(g *Graph) {
+		{"zero point", func(g *xnngraph.Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.ZeroPoint = 300 }, "zero point 300"},
+		{"quantized division", func(g *xnngraph.Graph) {
 			for i := range g.Nodes {
 				if g.Nodes[i].Op == schema.XNodeUnionXNNAdd {
 					g.Nodes[i].Op = schema.XNodeUnionXNNDiv
 				}
 			}
 		}, "XNNDiv"},
-		{"requantizing transpose", func(g *Graph) {
+		{"requantizing transpose", func(g *xnngraph.Graph) {
 			for _, n := range g.Nodes {
 				if n.Op == schema.XNodeUnionXNNStaticTranspose && g.Values[n.Outputs[0]].Quant != nil {
 					g.Values[n.Outputs[0]].Quant.Scale *= 2 // (value ids are indices in official blobs)
@@ -309,17 +312,17 @@ func TestQuantParams(t *testing.T) {
 				}
 			}
 		}, "XNNStaticTranspose"},
-		{"qint32 external", func(g *Graph) {
+		{"qint32 external", func(g *xnngraph.Graph) {
 			v := find(g, schema.XNNDatatypexnn_datatype_qint8)
-			v.DType, v.Quant.ZeroPoint, v.Flags, v.ExternalID = schema.XNNDatatypexnn_datatype_qint32, 0, flagExternalInput, 0
+			v.DType, v.Quant.ZeroPoint, v.Flags, v.ExternalID = schema.XNNDatatypexnn_datatype_qint32, 0, xnngraph.FlagExternalInput, 0
 		}, "quantized boundary values run as qint8 only"},
 	} {
-		g, err := ParseBlob(blob)
+		g, err := xnngraph.ParseBlob(blob)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tc.mutate(g)
-		if err := g.validate(); err != nil {
+		if err := g.Validate(); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		if _, err := newPlan(g, named); err == nil || !strings.Contains(err.Error(), tc.want) {

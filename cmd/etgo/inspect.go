@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/devtools/inspect"
 	"github.com/etgo/etgo/pte"
 )
@@ -39,7 +40,7 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	r := inspect.Summarize(f, path)
+	r := inspect.Summarize(f, path, all.Registry().BlobDescribers())
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -147,7 +147,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := emit.CheckKernels(contents.Program, reg); err != nil {
+	if err := emit.CheckKernels(contents.Program, reg.HasKernel); err != nil {
 		if !*allowMissing {
 			return fmt.Errorf("%s: %w\n(the official runtime would refuse this program at load; --allow-missing-kernels writes it anyway)", path, err)
 		}

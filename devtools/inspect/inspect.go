@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/pte/schema"
 )
@@ -85,15 +84,16 @@ type Delegate struct {
 	Location     string   `json:"location"`
 	Index        uint32   `json:"index"`
 	CompileSpecs []string `json:"compile_specs"` // keys
-	// XNNPACK is the delegated graph's summary when the blob is an XNNPACK one etgo can read.
-	XNNPACK *XNNPACKGraph `json:"xnnpack,omitempty"`
+	// Graph is the delegated graph's summary when its backend can describe its blobs
+	// (Summarize's describers).
+	Graph *Graph `json:"graph,omitempty"`
 }
 
-// XNNPACKGraph summarises an XNNPACK delegate blob.
-type XNNPACKGraph struct {
+// Graph summarises a delegate blob as its backend reads it.
+type Graph struct {
 	Nodes  int `json:"nodes"`
 	Values int `json:"values"`
-	// Ops counts nodes by type ("XNNConv2d": 3).
+	// Ops counts nodes by type (for XNNPACK, "XNNConv2d": 3).
 	Ops map[string]int `json:"ops"`
 	// Error says why the blob could not be read (it is then not summarised further).
 	Error string `json:"error,omitempty"`
@@ -136,8 +136,14 @@ type Required struct {
 	Operators []string `json:"operators"`
 }
 
-// Summarize builds the report of a verified file; name is what File shows.
-func Summarize(f *pte.File, name string) *Report {
+// Describer reads one backend's delegate blob back: its operations by type and its values
+// (backends.Backend.DescribeBlob).
+type Describer = func(blob []byte) (ops map[string]int, values int, err error)
+
+// Summarize builds the report of a verified file; name is what File shows. describe holds, by
+// backend id, the backends that can read their blobs back (backends/all's registry has them);
+// other delegates are shown by size and location only.
+func Summarize(f *pte.File, name string, describe map[string]Describer) *Report {
 	p := f.Program
 	r := &Report{
 		File:         name,
@@ -152,7 +158,7 @@ func Summarize(f *pte.File, name string) *Report {
 		r.ExtendedHeader = &ExtendedHeader{Length: h.Length, ProgramSize: h.ProgramSize, SegmentBaseOffset: h.SegmentBaseOffset, SegmentDataSize: h.SegmentDataSize}
 	}
 	for _, plan := range p.ExecutionPlans {
-		r.Methods = append(r.Methods, summarizeMethod(f, plan))
+		r.Methods = append(r.Methods, summarizeMethod(f, plan, describe))
 		r.ExternalData = append(r.ExternalData, f.ExternalTensors()[plan.Name]...)
 	}
 	for _, s := range p.Segments {
@@ -183,7 +189,7 @@ func Summarize(f *pte.File, name string) *Report {
 	return r
 }
 
-func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan) Method {
+func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]Describer) Method {
 	m := Method{
 		Name:           plan.Name,
 		Inputs:         describeValues(plan, plan.Inputs),
@@ -210,8 +216,8 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan) Method {
 			keys = append(keys, cs.Key)
 		}
 		del := Delegate{BackendID: d.ID, Size: len(b), Location: loc, Index: d.Processed.Index, CompileSpecs: keys}
-		if d.ID == xnnpack.BackendID {
-			del.XNNPACK = summarizeXNNPACK(b)
+		if fn := describe[d.ID]; fn != nil {
+			del.Graph = summarizeBlob(fn, b)
 		}
 		m.Delegates = append(m.Delegates, del)
 	}
@@ -236,16 +242,24 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan) Method {
 	return m
 }
 
-func summarizeXNNPACK(blob []byte) *XNNPACKGraph {
-	g, err := xnnpack.ParseBlob(blob)
+// summarizeBlob describes a blob; a describer that fails (an unreadable blob) or panics leaves
+// the error in the summary instead.
+func summarizeBlob(describe Describer, blob []byte) (g *Graph) {
+	defer func() {
+		if r := recover(); r != nil {
+			g = &Graph{Ops: map[string]int{}, Error: fmt.Sprintf("describing the blob panicked: %v", r)}
+		}
+	}()
+	ops, values, err := describe(blob)
 	if err != nil {
-		return &XNNPACKGraph{Error: err.Error()}
+		return &Graph{Ops: map[string]int{}, Error: err.Error()}
 	}
-	s := &XNNPACKGraph{Nodes: len(g.Nodes), Values: len(g.Values), Ops: map[string]int{}}
-	for i := range g.Nodes {
-		s.Ops[g.Nodes[i].OpName()]++
+	g = &Graph{Values: values, Ops: map[string]int{}}
+	for op, n := range ops {
+		g.Ops[op] = n
+		g.Nodes += n
 	}
-	return s
+	return g
 }
 
 func describeValues(plan *pte.ExecutionPlan, idx []int32) []Value {
@@ -299,11 +313,11 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  delegates (%d):\n", len(m.Delegates))
 			for i, d := range m.Delegates {
 				fmt.Fprintf(w, "    %3d  %s: %d bytes, %s %d, compile specs %s\n", i, d.BackendID, d.Size, d.Location, d.Index, keys(d.CompileSpecs))
-				if x := d.XNNPACK; x != nil {
+				if x := d.Graph; x != nil {
 					if x.Error != "" {
-						fmt.Fprintf(w, "         unreadable XNNPACK graph: %s\n", x.Error)
+						fmt.Fprintf(w, "         unreadable blob: %s\n", x.Error)
 					} else {
-						fmt.Fprintf(w, "         XNNPACK graph: %d nodes (%s), %d values\n", x.Nodes, opCounts(x.Ops), x.Values)
+						fmt.Fprintf(w, "         graph: %d nodes (%s), %d values\n", x.Nodes, opCounts(x.Ops), x.Values)
 					}
 				}
 			}

@@ -8,12 +8,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/pte"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
+
+// describers are the blob describers `etgo inspect` has (backends/all's): XNNPACK's.
+var describers = map[string]Describer{xnngraph.BackendID: xnngraph.Describe}
 
 // TestGolden compares text and JSON reports of zoo and wild files with testdata/*.golden.
 func TestGolden(t *testing.T) {
@@ -35,7 +39,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			r := Summarize(f, filepath.Base(tc.path))
+			r := Summarize(f, filepath.Base(tc.path), describers)
 			var text bytes.Buffer
 			r.WriteText(&text)
 			js, err := json.MarshalIndent(r, "", "  ")
@@ -78,7 +82,7 @@ func TestZooReports(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Summarize(f, m.Name)
+			r := Summarize(f, m.Name, describers)
 			f.Close()
 			fwd := r.Methods[0]
 			if got, want := len(fwd.Operators), len(m.Delegation.Operators[v]); got != want {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/devtools/planviz"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
@@ -25,9 +25,9 @@ func TestWriteDOT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recommended := xnnpack.AheadOfTime().TransformPasses()
+	recommended := xnnaot.Backend().TransformPasses()
 	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{
-		Partitioners: []partition.Partitioner{&xnnpack.Partitioner{}}, TransformPasses: recommended})
+		Partitioners: []partition.Partitioner{&xnnaot.Partitioner{}}, TransformPasses: recommended})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func lowerModel(m corpus.Model, reg *runtime.Registry) (*partition.Plan, []byte,
 	if err != nil {
 		return edge.Plan, nil, err
 	}
-	if err := emit.CheckKernels(c.Program, reg); err != nil {
+	if err := emit.CheckKernels(c.Program, reg.HasKernel); err != nil {
 		return edge.Plan, nil, err
 	}
 	data, err := pte.Write(c, pte.DefaultWriteOptions)

@@ -243,7 +243,7 @@ func genZipSize(s *seedInfo, quota int) {
 		e := s.pickEntry()
 		where := pick(s.r, []string{"central csize", "central usize", "central both", "everywhere"})
 		cur := e.usize
-		v := pick(s.r, []int{0, cur + 1, cur - 1, cur / 2, 2*cur + 1, cur + 4096, 0x7FFFFFFF, 0xFFFFFFFF, 1 << 30, len(s.data)})
+		v := pick(s.r, []int{0, cur + 1, cur - 1, cur / 2, 2*cur + 1, cur + 4096, 0x7FFFFFFF, allOnes32, 1 << 30, len(s.data)})
 		if v == cur || v < 0 {
 			continue
 		}
@@ -302,7 +302,7 @@ func genZipOffset(s *seedInfo, quota int) {
 		case 0, 1:
 			e := s.pickEntry()
 			o := s.pickEntry()
-			v := pick(s.r, []int{o.local, e.local + 1, e.local - 1, e.data, len(s.data), 0x7FFFFFFF, 0xFFFFFFFF, z.cdOff})
+			v := pick(s.r, []int{o.local, e.local + 1, e.local - 1, e.data, len(s.data), 0x7FFFFFFF, allOnes32, z.cdOff})
 			if v == e.local || v < 0 {
 				continue
 			}
@@ -698,3 +698,7 @@ func genJSONCut(s *seedInfo, quota int) {
 		s.add("json-cut", fmt.Sprintf("%s: JSON cut to %d of %d bytes", e.name, k, len(doc)), 0, s.replace(e, k, len(doc), nil, -1, -1)...)
 	}
 }
+
+// allOnes32 is the largest 32-bit zip field value, as an int: on a 32-bit platform it wraps
+// negative and the generators skip it (a variable, since the constant overflows int there).
+var allOnes32 = func() int { v := ^uint32(0); return int(v) }()

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/fbverify"
 )
 
@@ -190,7 +190,7 @@ func genDatatype(s *seedInfo, quota int) {
 
 // nodeTags is the XNode union: tag -> member table.
 func nodeTags() []*fbverify.Table {
-	for _, f := range xnnpack.SchemaSpec().Fields {
+	for _, f := range xnngraph.SchemaSpec().Fields {
 		if f.Name == "xnodes" {
 			for _, g := range f.Table.Fields {
 				if g.Kind == fbverify.KUnionValue {

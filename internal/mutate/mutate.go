@@ -26,7 +26,7 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/fbverify"
 	"github.com/etgo/etgo/pte"
 )
@@ -143,7 +143,7 @@ type blob struct {
 	size   int
 	fbOff  int // absolute offset of the XNNGraph flatbuffer
 	fbSize int
-	graph  *xnnpack.Graph
+	graph  *xnngraph.Graph
 	sites  []*fbverify.Site // positions absolute in the file
 	// segSize is the Program.segments[k].size site of the blob's segment (nil when inline).
 	segSize *fbverify.Site
@@ -226,7 +226,7 @@ func (s *seedInfo) findBlobs() error {
 	plan := s.file.Program.ExecutionPlans[0]
 	for i := range plan.Delegates {
 		d := &plan.Delegates[i]
-		if d.ID != xnnpack.BackendID {
+		if d.ID != xnngraph.BackendID {
 			continue
 		}
 		b, err := s.file.DelegateData(d)
@@ -239,7 +239,7 @@ func (s *seedInfo) findBlobs() error {
 		if off < 0 || off+len(b) > len(s.data) || &s.data[off] != &b[0] {
 			return fmt.Errorf("delegate %d: blob is not inside the file's bytes", i)
 		}
-		g, err := xnnpack.ParseBlob(b)
+		g, err := xnngraph.ParseBlob(b)
 		if err != nil {
 			return fmt.Errorf("delegate %d: %w", i, err)
 		}
@@ -249,7 +249,7 @@ func (s *seedInfo) findBlobs() error {
 			bl.fbSize = int(binary.LittleEndian.Uint32(b[14:]))
 		}
 		fb := s.data[bl.fbOff : bl.fbOff+bl.fbSize]
-		if err := fbverify.Walk(fb, xnnpack.SchemaSpec(), func(x *fbverify.Site) {
+		if err := fbverify.Walk(fb, xnngraph.SchemaSpec(), func(x *fbverify.Site) {
 			c := *x
 			c.Pos += bl.fbOff
 			if c.Target != 0 {

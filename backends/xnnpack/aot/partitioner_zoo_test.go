@@ -1,4 +1,4 @@
-package xnnpack_test
+package aot_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/lower"
@@ -16,7 +16,7 @@ import (
 )
 
 // zooPlan lowers a zoo model to its partition plan with the XNNPACK partitioner p.
-func zooPlan(t *testing.T, path string, transform []passes.Pass, p *xnnpack.Partitioner) *partition.Plan {
+func zooPlan(t *testing.T, path string, transform []passes.Pass, p *aot.Partitioner) *partition.Plan {
 	t.Helper()
 	prog, err := pt2.Open(path)
 	if err != nil {
@@ -33,10 +33,10 @@ func zooPlan(t *testing.T, path string, transform []passes.Pass, p *xnnpack.Part
 // the official number of delegates, the same operators in each, and the same delegated and
 // non-delegated count per operator (getitems included, as get_delegation_info counts them).
 func TestZooPlanMatchesOfficial(t *testing.T) {
-	recommended := xnnpack.AheadOfTime().TransformPasses()
+	recommended := aot.Backend().TransformPasses()
 	compared := 0
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
-		p := &xnnpack.Partitioner{}
+		p := &aot.Partitioner{}
 		plan := zooPlan(t, m.PT2, recommended, p)
 		d := m.Delegation
 		if len(plan.Delegates) != d.NumDelegatedSubgraphs {
@@ -103,10 +103,10 @@ func TestRecommendedPassesJoinRegions(t *testing.T) {
 	if m.Name == "" {
 		t.Fatal("zoo model noop_expand is missing")
 	}
-	recommended := xnnpack.AheadOfTime().TransformPasses()
+	recommended := aot.Backend().TransformPasses()
 	regions := map[string]int{}
 	for name, transform := range map[string][]passes.Pass{"none": nil, "recommended": recommended} {
-		p := &xnnpack.Partitioner{}
+		p := &aot.Partitioner{}
 		plan := zooPlan(t, m.PT2, transform, p)
 		regions[name] = len(plan.Delegates)
 	}

@@ -1,9 +1,9 @@
-package xnnpack_test
+package aot_test
 
 import (
 	"testing"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/internal/irtext"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
@@ -30,7 +30,7 @@ func FuzzToEdgeAndPartition(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p := &xnnpack.Partitioner{}
+		p := &aot.Partitioner{}
 		ops, keep := p.OpsToNotDecompose()
 		if _, err := passes.ToEdge(g, []passes.Preserve{{Ops: ops, Keep: keep}}); err != nil {
 			return

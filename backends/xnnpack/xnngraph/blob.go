@@ -1,10 +1,11 @@
-package xnnpack
+package xnngraph
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
@@ -15,16 +16,20 @@ import (
 // ErrInvalidBlob is wrapped by every error about a malformed delegate blob.
 var ErrInvalidBlob = errors.New("invalid XNNPACK blob")
 
+// BackendID is the backend id the delegates carrying these graphs name: ExecuTorch's
+// XnnpackBackend, under which its runtime (and etgo's, package xnnpack) registers.
+const BackendID = "XnnpackBackend"
+
 const (
 	headerMagic   = "XH00"
 	headerMinSize = 30
-	// invalidID marks "no value" (no bias, not external).
-	invalidID = 0xFFFFFFFF
+	// InvalidID marks "no value" (no bias, not external).
+	InvalidID = 0xFFFFFFFF
 	// maxValues bounds a graph's value table; the official runtime caps externs at 4096.
-	maxExterns = 4096
+	MaxExterns = 4096
 
-	flagExternalInput  = 1
-	flagExternalOutput = 2
+	FlagExternalInput  = 1
+	FlagExternalOutput = 2
 )
 
 // Graph is a decoded XNNPACK delegate graph.
@@ -48,7 +53,7 @@ type Value struct {
 	DType       schema.XNNDatatype
 	Dims        []uint32
 	ConstantIdx uint32 // 0: not a constant
-	ExternalID  uint32 // DelegateCall argument index, or invalidID
+	ExternalID  uint32 // DelegateCall argument index, or InvalidID
 	Flags       uint32
 	Quantized   bool
 	// Quant is a quantized value's parameters (nil when not quantized).
@@ -74,8 +79,8 @@ type QuantParams struct {
 }
 
 // IsInput and IsOutput report the external flags.
-func (v *Value) IsInput() bool  { return v.Flags&flagExternalInput != 0 }
-func (v *Value) IsOutput() bool { return v.Flags&flagExternalOutput != 0 }
+func (v *Value) IsInput() bool  { return v.Flags&FlagExternalInput != 0 }
+func (v *Value) IsOutput() bool { return v.Flags&FlagExternalOutput != 0 }
 
 // ConstantRef locates constant data: in the named data store when HasKey, else at Offset in
 // the blob's constant region.
@@ -154,13 +159,27 @@ func ParseBlob(blob []byte) (*Graph, error) {
 	}
 	g := decodeGraph(fb)
 	g.ConstantRegion, g.HasHeader = region, hasHeader
-	if err := g.validate(); err != nil {
+	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := g.schedule(); err != nil {
+	if _, err := g.Schedule(); err != nil {
 		return nil, err
 	}
 	return g, nil
+}
+
+// Describe counts a blob's nodes by type ("XNNConv2d": 3) and its values: what `etgo inspect`
+// shows of a delegate (backends.Backend.DescribeBlob).
+func Describe(blob []byte) (ops map[string]int, values int, err error) {
+	g, err := ParseBlob(blob)
+	if err != nil {
+		return nil, 0, err
+	}
+	ops = map[string]int{}
+	for i := range g.Nodes {
+		ops[g.Nodes[i].OpName()]++
+	}
+	return ops, len(g.Values), nil
 }
 
 // splitBlob separates the XH00 header's flatbuffer and constant regions; a blob without the
@@ -447,14 +466,14 @@ func normalScale(s float32) bool {
 	return s >= math.SmallestNonzeroFloat32*(1<<23) && !math.IsInf(float64(s), 1)
 }
 
-// maxDims is XNNPACK's XNN_MAX_TENSOR_DIMS.
-const maxDims = 6
+// MaxDims is XNNPACK's XNN_MAX_TENSOR_DIMS.
+const MaxDims = 6
 
-// validate checks every cross-reference, so that later stages index without checking: value
+// Validate checks every cross-reference, so that later stages index without checking: value
 // ids unique and referenced ids present, dims bounded, constant indices in range, flags known.
-func (g *Graph) validate() error {
-	if g.NumExterns > maxExterns {
-		return blobErr("num_externs %d exceeds %d", g.NumExterns, maxExterns)
+func (g *Graph) Validate() error {
+	if g.NumExterns > MaxExterns {
+		return blobErr("num_externs %d exceeds %d", g.NumExterns, MaxExterns)
 	}
 	ids := make(map[uint32]int, len(g.Values))
 	nConst := len(g.Constants)
@@ -470,27 +489,27 @@ func (g *Graph) validate() error {
 			return blobErr("value %d: id %d appears twice", i, v.ID)
 		}
 		ids[v.ID] = i
-		if len(v.Dims) > maxDims {
-			return blobErr("value %d: %d dims exceed %d", v.ID, len(v.Dims), maxDims)
+		if len(v.Dims) > MaxDims {
+			return blobErr("value %d: %d dims exceed %d", v.ID, len(v.Dims), MaxDims)
 		}
 		n := uint64(1)
 		for _, d := range v.Dims {
 			n *= uint64(d)
-			if n > uint64(maxValueElements) && v.Flags == 0 {
+			if n > uint64(MaxValueElements) && v.Flags == 0 {
 				// The official runtime plans memory for every internal value and constant from
 				// its declared dims and fails (out of memory) long before this. (A graph input's
 				// or output's shape comes from the call's tensors, whatever the blob declares.)
-				return blobErr("value %d: dims %v hold more than %d elements", v.ID, v.Dims, maxValueElements)
+				return blobErr("value %d: dims %v hold more than %d elements", v.ID, v.Dims, MaxValueElements)
 			}
 			n = min(n, 1<<40)
 		}
-		if v.Flags&^(flagExternalInput|flagExternalOutput) != 0 {
+		if v.Flags&^(FlagExternalInput|FlagExternalOutput) != 0 {
 			return blobErr("value %d: unknown flags 0x%x", v.ID, v.Flags)
 		}
-		if v.Flags != 0 && v.ExternalID == invalidID {
+		if v.Flags != 0 && v.ExternalID == InvalidID {
 			return blobErr("value %d is external but has no external id", v.ID)
 		}
-		if v.ExternalID != invalidID && v.ExternalID >= g.NumExterns {
+		if v.ExternalID != InvalidID && v.ExternalID >= g.NumExterns {
 			// (Whatever its flags: XNNPACK places a value with an external id in that slot.)
 			return blobErr("value %d: external id %d out of range (num_externs %d)", v.ID, v.ExternalID, g.NumExterns)
 		}
@@ -516,7 +535,7 @@ func (g *Graph) validate() error {
 		}
 		for _, group := range [][]uint32{n.Inputs, n.Outputs} {
 			for _, id := range group {
-				if id == invalidID {
+				if id == InvalidID {
 					continue // an absent optional operand (bias, mask)
 				}
 				if _, ok := ids[id]; !ok {
@@ -524,9 +543,38 @@ func (g *Graph) validate() error {
 				}
 			}
 		}
-		if len(n.Outputs) == 0 || n.Outputs[0] == invalidID {
+		if len(n.Outputs) == 0 || n.Outputs[0] == InvalidID {
 			return blobErr("node %d (%s) has no output", i, n.OpName())
 		}
 	}
 	return nil
+}
+
+// ConstantBytes returns constant_data[idx] (or the deprecated buffer idx) for value id: from the
+// named data store, or copied out of the blob's constant region (the blob is not kept after Init).
+func (g *Graph) ConstantBytes(id, idx uint32, named func(string) ([]byte, error)) ([]byte, error) {
+	if !g.HasHeader {
+		if int(idx) >= len(g.Deprecated) {
+			return nil, blobErr("value %d: constant %d out of range (the graph has %d)", id, idx, len(g.Deprecated))
+		}
+		return g.Deprecated[idx], nil
+	}
+	if int(idx) >= len(g.Constants) {
+		return nil, blobErr("value %d: constant %d out of range (the graph has %d)", id, idx, len(g.Constants))
+	}
+	ref := g.Constants[idx]
+	if ref.HasKey {
+		if named == nil {
+			return nil, blobErr("value %d: constant %q is in named data, which this program does not provide", id, ref.NamedKey)
+		}
+		b, err := named(ref.NamedKey)
+		if err != nil {
+			return nil, blobErr("value %d: constant %q: %v", id, ref.NamedKey, err)
+		}
+		return b, nil
+	}
+	if ref.Offset > uint64(len(g.ConstantRegion)) || ref.Size > uint64(len(g.ConstantRegion))-ref.Offset {
+		return nil, blobErr("value %d: constant data [%d, +%d) runs past the blob's %d-byte constant region", id, ref.Offset, ref.Size, len(g.ConstantRegion))
+	}
+	return slices.Clone(g.ConstantRegion[ref.Offset : ref.Offset+ref.Size]), nil
 }

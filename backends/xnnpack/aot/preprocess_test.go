@@ -1,4 +1,4 @@
-package xnnpack
+package aot
 
 import (
 	"encoding/binary"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/irtext"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/runtime"
@@ -34,7 +36,7 @@ func withData(g *ir.Graph) *ir.Graph {
 // nodeKinds renders a blob's nodes as "Op[min,max]" with the values' dims, in order.
 func nodeKinds(t *testing.T, blob []byte) string {
 	t.Helper()
-	g, err := ParseBlob(blob)
+	g, err := xnngraph.ParseBlob(blob)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,18 +206,16 @@ out y`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blob, err := ParseBlob(p.Blob)
-	if err != nil {
-		t.Fatal(err)
-	}
 	named := map[string][]byte{}
 	for _, nb := range p.NamedData {
 		named[nb.Key] = nb.Data
 	}
-	pl, err := newPlan(blob, func(k string) ([]byte, error) { return named[k], nil })
+	var b xnnpack.Backend
+	h, err := b.Init(&runtime.BackendInitContext{NamedData: func(k string) ([]byte, error) { return named[k], nil }}, p.Blob, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer b.Destroy(h)
 	x, err := runtime.FromSlice(xs, len(xs))
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +224,7 @@ out y`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pl.execute([]*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}, {Tag: runtime.TagTensor, Tensor: out}}); err != nil {
+	if err := b.Execute(&runtime.BackendExecutionContext{}, h, []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}, {Tag: runtime.TagTensor, Tensor: out}}); err != nil {
 		t.Fatal(err)
 	}
 	got := runtime.Data[float32](out)

@@ -1,4 +1,4 @@
-package xnnpack
+package xnngraph
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ func nodeErr(k int, n *Node, format string, args ...any) error {
 	return blobErr("node %d (%s): %s", k, n.OpName(), fmt.Sprintf(format, args...))
 }
 
-// schedule checks the dataflow and returns the order to run the nodes in (indices into
+// Schedule checks the dataflow and returns the order to run the nodes in (indices into
 // g.Nodes), as the official runtime orders them: it drops the nodes whose results nothing
 // uses (no graph output depends on them) and runs every other one after the nodes computing its
 // inputs, whatever their order in the file. It refuses:
@@ -62,7 +62,7 @@ func nodeErr(k int, n *Node, format string, args ...any) error {
 //   - among the nodes that run: an input that is not a graph input, a constant or the output
 //     of a node; a value written twice, or a constant or graph input written; a cycle;
 //   - a graph output nothing computes (unless it is also a graph input, passed through).
-func (g *Graph) schedule() ([]int, error) {
+func (g *Graph) Schedule() ([]int, error) {
 	index := make(map[uint32]int, len(g.Values))
 	for i := range g.Values {
 		index[g.Values[i].ID] = i
@@ -70,7 +70,7 @@ func (g *Graph) schedule() ([]int, error) {
 	byExternal := map[uint32]int{}
 	for i := range g.Values {
 		v := &g.Values[i]
-		if v.ExternalID == invalidID {
+		if v.ExternalID == InvalidID {
 			continue
 		}
 		if j, dup := byExternal[v.ExternalID]; dup {
@@ -83,7 +83,7 @@ func (g *Graph) schedule() ([]int, error) {
 		n := &g.Nodes[k]
 		roles := operandRoles(n)
 		for j, id := range n.Inputs {
-			if id == invalidID && !optionalOperand(n, j) {
+			if id == InvalidID && !optionalOperand(n, j) {
 				role := fmt.Sprintf("operand %d", j)
 				if j < len(roles) {
 					role = roles[j]
@@ -92,7 +92,7 @@ func (g *Graph) schedule() ([]int, error) {
 			}
 		}
 		for j, id := range n.Outputs {
-			if id == invalidID {
+			if id == InvalidID {
 				return nil, nodeErr(k, n, "output %d is missing (the invalid value id)", j)
 			}
 			i := index[id] // validate checked that it exists
@@ -131,7 +131,7 @@ func (g *Graph) schedule() ([]int, error) {
 			}
 			live[k] = true
 			for _, id := range g.Nodes[k].Inputs {
-				if id != invalidID {
+				if id != InvalidID {
 					work = append(work, index[id])
 				}
 			}
@@ -174,7 +174,7 @@ func (g *Graph) schedule() ([]int, error) {
 			n := &g.Nodes[k]
 			ok := true
 			for _, id := range n.Inputs {
-				ok = ok && (id == invalidID || ready[index[id]])
+				ok = ok && (id == InvalidID || ready[index[id]])
 			}
 			if !ok {
 				still = append(still, k)
@@ -200,7 +200,7 @@ func (g *Graph) unschedulable(waiting []int, index map[uint32]int, writers [][]i
 		n := &g.Nodes[k]
 		roles := operandRoles(n)
 		for j, id := range n.Inputs {
-			if id == invalidID || ready[index[id]] || len(writers[index[id]]) > 0 {
+			if id == InvalidID || ready[index[id]] || len(writers[index[id]]) > 0 {
 				continue
 			}
 			role := fmt.Sprintf("operand %d", j)
@@ -213,7 +213,7 @@ func (g *Graph) unschedulable(waiting []int, index map[uint32]int, writers [][]i
 	k := waiting[0]
 	n := &g.Nodes[k]
 	for _, id := range n.Inputs {
-		if id != invalidID && !ready[index[id]] {
+		if id != InvalidID && !ready[index[id]] {
 			w := writers[index[id]][0]
 			if w == k {
 				return nodeErr(k, n, "reads value %d, which it computes itself", id)
@@ -224,11 +224,11 @@ func (g *Graph) unschedulable(waiting []int, index map[uint32]int, writers [][]i
 	return nodeErr(k, n, "cannot be scheduled")
 }
 
-// maxValueElements bounds the elements of a value whose shape the graph implies (2^28: a GiB
+// MaxValueElements bounds the elements of a value whose shape the graph implies (2^28: a GiB
 // of fp32): larger ones are a corrupt size, not a model, and would be allocated at execute.
-var maxValueElements = 1 << 28
+var MaxValueElements = 1 << 28
 
-func numel(d []int) int {
+func Numel(d []int) int {
 	n := 1
 	for _, x := range d {
 		n *= x
@@ -236,12 +236,12 @@ func numel(d []int) int {
 	return n
 }
 
-// inferShapes propagates shapes through the nodes in order (a schedule) as execution will: the graph inputs have the
+// InferShapes propagates shapes through the nodes in order (a schedule) as execution will: the graph inputs have the
 // shapes inputDims gives (the delegate call's tensors, or the blob's declared dims), constants
 // their declared dims, and every node's outputs the shape its operation computes from its
 // inputs; each node's operands are checked on the way. It returns the shape of every value
 // (nil for values no node or input defines).
-func (g *Graph) inferShapes(order []int, inputDims func(i int) []int) ([][]int, error) {
+func (g *Graph) InferShapes(order []int, inputDims func(i int) []int) ([][]int, error) {
 	index := make(map[uint32]int, len(g.Values))
 	shapes := make([][]int, len(g.Values))
 	for i := range g.Values {
@@ -249,7 +249,7 @@ func (g *Graph) inferShapes(order []int, inputDims func(i int) []int) ([][]int, 
 		index[v.ID] = i
 		switch {
 		case v.ConstantIdx != 0:
-			shapes[i] = dimsOf(v.Dims)
+			shapes[i] = DimsOf(v.Dims)
 		case v.IsInput():
 			shapes[i] = inputDims(i)
 		}
@@ -258,7 +258,7 @@ func (g *Graph) inferShapes(order []int, inputDims func(i int) []int) ([][]int, 
 		n := &g.Nodes[k]
 		in := make([][]int, len(n.Inputs))
 		for j, id := range n.Inputs {
-			if id != invalidID {
+			if id != InvalidID {
 				in[j] = shapes[index[id]]
 			}
 		}
@@ -275,8 +275,8 @@ func (g *Graph) inferShapes(order []int, inputDims func(i int) []int) ([][]int, 
 		}
 		for j, id := range n.Outputs {
 			if j < len(outs) {
-				if e := numel(outs[j]); e > maxValueElements {
-					return nil, nodeErr(k, n, "output value %d would have shape %v (%d elements, more than %d)", id, outs[j], e, maxValueElements)
+				if e := Numel(outs[j]); e > MaxValueElements {
+					return nil, nodeErr(k, n, "output value %d would have shape %v (%d elements, more than %d)", id, outs[j], e, MaxValueElements)
 				}
 				shapes[index[id]] = outs[j]
 			}
@@ -285,17 +285,17 @@ func (g *Graph) inferShapes(order []int, inputDims func(i int) []int) ([][]int, 
 	return shapes, nil
 }
 
-// intermediateBudget is how far the intermediate values a graph computes may exceed the sizes
+// IntermediateBudget is how far the intermediate values a graph computes may exceed the sizes
 // it declares for them, in bytes (issue 13's memory budget: 64 MB beyond what a file declares).
-const intermediateBudget = 64 << 20
+const IntermediateBudget = 64 << 20
 
-// withinDeclared refuses a graph whose nodes compute intermediate values larger in total than
-// the values' declared dims by more than intermediateBudget. Valid blobs declare every value
+// WithinDeclared refuses a graph whose nodes compute intermediate values larger in total than
+// the values' declared dims by more than IntermediateBudget. Valid blobs declare every value
 // at its size (or its upper bound, for dynamic shapes); a corrupt parameter (a padding of
 // 52,993 on a 3x3 convolution) would make a 1 MB file allocate hundreds of MB. XNNPACK itself
 // resizes and runs such a graph; etgo refuses it, on purpose, naming the largest value. Small
 // disagreements (a declared dim off by one, which XNNPACK ignores) stay accepted.
-func (g *Graph) withinDeclared(shapes [][]int) error {
+func (g *Graph) WithinDeclared(shapes [][]int) error {
 	var computed, declared int64
 	worst, worstExcess := -1, int64(0)
 	for i, s := range shapes {
@@ -303,14 +303,14 @@ func (g *Graph) withinDeclared(shapes [][]int) error {
 		if s == nil || v.ConstantIdx != 0 || v.IsInput() {
 			continue
 		}
-		c, d := int64(numel(s))*4, int64(numel(dimsOf(v.Dims)))*4
+		c, d := int64(Numel(s))*4, int64(Numel(DimsOf(v.Dims)))*4
 		computed += c
 		declared += d
 		if c-d > worstExcess {
 			worst, worstExcess = i, c-d
 		}
 	}
-	if computed > declared+intermediateBudget && worst >= 0 {
+	if computed > declared+IntermediateBudget && worst >= 0 {
 		v := &g.Values[worst]
 		return blobErr("the graph computes %d MB of intermediate values where its values declare %d MB (value %d: shape %v, declared %v)",
 			computed>>20, declared>>20, v.ID, shapes[worst], v.Dims)
@@ -318,7 +318,7 @@ func (g *Graph) withinDeclared(shapes [][]int) error {
 	return nil
 }
 
-func dimsOf(d []uint32) []int {
+func DimsOf(d []uint32) []int {
 	out := make([]int, len(d))
 	for i, x := range d {
 		out[i] = int(x)
@@ -339,7 +339,7 @@ func inferNode(n *Node, in [][]int) ([][]int, error) {
 	switch n.Op {
 	case schema.XNodeUnionXNNAdd, schema.XNodeUnionXNNSubtract, schema.XNodeUnionXNNMultiply, schema.XNodeUnionXNNDiv,
 		schema.XNodeUnionXNNMinimum, schema.XNodeUnionXNNMaximum:
-		d, err := broadcastDims(x, in[1])
+		d, err := BroadcastDims(x, in[1])
 		if err != nil {
 			return nil, fmt.Errorf("inputs of shapes %v and %v do not broadcast", x, in[1])
 		}
@@ -348,7 +348,7 @@ func inferNode(n *Node, in [][]int) ([][]int, error) {
 		// The slope broadcasts as a block of the input's trailing dims (one value, one per
 		// channel, or one per element), which is how the kernel indexes it.
 		s := in[1]
-		if inner := trailingBroadcast(s, x); numel(s) != 1 && (inner == 0 || inner != numel(s)) {
+		if inner := TrailingBroadcast(s, x); Numel(s) != 1 && (inner == 0 || inner != Numel(s)) {
 			return nil, fmt.Errorf("slope of shape %v does not broadcast over the input's %v as its trailing dims", s, x)
 		}
 		return [][]int{x}, nil
@@ -375,7 +375,7 @@ func inferNode(n *Node, in [][]int) ([][]int, error) {
 		if len(x) != 4 {
 			return nil, fmt.Errorf("input of shape %v is not 4-d NHWC", x)
 		}
-		if n.Flags&flagKeepDims != 0 {
+		if n.Flags&FlagKeepDims != 0 {
 			return [][]int{{x[0], 1, 1, x[3]}}, nil
 		}
 		return [][]int{{x[0], x[3]}}, nil
@@ -413,13 +413,13 @@ func inferFC(n *Node, x, w, b []int) ([]int, error) {
 		return nil, fmt.Errorf("rank-0 input")
 	}
 	oc, ic := w[0], w[1]
-	if n.Flags&flagTransposeWeights != 0 {
+	if n.Flags&FlagTransposeWeights != 0 {
 		oc, ic = ic, oc
 	}
 	if x[len(x)-1] != ic {
 		return nil, fmt.Errorf("input of shape %v does not end in the filter's %d input channels (filter %v)", x, ic, w)
 	}
-	if b != nil && numel(b) != oc {
+	if b != nil && Numel(b) != oc {
 		return nil, fmt.Errorf("bias of shape %v for %d output channels", b, oc)
 	}
 	return append(slices.Clone(x[:len(x)-1]), oc), nil
@@ -431,13 +431,13 @@ func inferBMM(n *Node, a, b []int) ([]int, error) {
 	}
 	m, k := a[len(a)-2], a[len(a)-1]
 	kb, nn := b[len(b)-2], b[len(b)-1]
-	if n.Flags&flagTransposeWeights != 0 {
+	if n.Flags&FlagTransposeWeights != 0 {
 		kb, nn = nn, kb
 	}
 	if k != kb {
 		return nil, fmt.Errorf("inner dimensions of %v and %v differ (%d, %d)", a, b, k, kb)
 	}
-	batch, err := broadcastDims(a[:len(a)-2], b[:len(b)-2])
+	batch, err := BroadcastDims(a[:len(a)-2], b[:len(b)-2])
 	if err != nil {
 		return nil, fmt.Errorf("batch dimensions of %v and %v do not broadcast", a, b)
 	}
@@ -498,7 +498,7 @@ func inferConv(n *Node, x, w, b []int) ([]int, error) {
 			return nil, fmt.Errorf("filter of shape %v, the geometry needs [%d %d %d %d]", w, OC, kh, kw, cp.GroupInputChannels)
 		}
 	}
-	if b != nil && int64(numel(b)) != OC {
+	if b != nil && int64(Numel(b)) != OC {
 		return nil, fmt.Errorf("bias of shape %v for %d output channels", b, OC)
 	}
 	if n.Op == schema.XNodeUnionXNNConvTranspose2d {
@@ -510,7 +510,7 @@ func inferConv(n *Node, x, w, b []int) ([]int, error) {
 		if H < 1 || W < 1 || OH < 1 || OW < 1 {
 			return nil, fmt.Errorf("input of shape %v gives an empty %dx%d output (the padding exceeds the upsampled input)", x, OH, OW)
 		}
-		if OH*OW > int64(maxValueElements) {
+		if OH*OW > int64(MaxValueElements) {
 			return nil, fmt.Errorf("input of shape %v gives a %dx%d output", x, OH, OW)
 		}
 		return []int{N, int(OH), int(OW), int(OC)}, nil
@@ -570,8 +570,8 @@ func inferTranspose(n *Node, x []int) ([]int, error) {
 }
 
 func inferReshape(n *Node, x []int) ([]int, error) {
-	if len(n.NewShape) > maxDims {
-		return nil, fmt.Errorf("new shape %v has more than %d dims", n.NewShape, maxDims)
+	if len(n.NewShape) > MaxDims {
+		return nil, fmt.Errorf("new shape %v has more than %d dims", n.NewShape, MaxDims)
 	}
 	out := make([]int, len(n.NewShape))
 	known, infer := 1, -1
@@ -588,18 +588,18 @@ func inferReshape(n *Node, x []int) ([]int, error) {
 			continue
 		}
 		known *= int(d)
-		if known > maxValueElements {
+		if known > MaxValueElements {
 			return nil, fmt.Errorf("new shape %v is too large", n.NewShape)
 		}
 	}
 	if infer >= 0 {
-		if known == 0 || numel(x)%known != 0 {
+		if known == 0 || Numel(x)%known != 0 {
 			return nil, fmt.Errorf("cannot infer a dimension of %v from an input of shape %v", n.NewShape, x)
 		}
-		out[infer] = numel(x) / known
+		out[infer] = Numel(x) / known
 	}
-	if numel(out) != numel(x) {
-		return nil, fmt.Errorf("cannot reshape an input of shape %v (%d elements) to %v (%d)", x, numel(x), n.NewShape, numel(out))
+	if Numel(out) != Numel(x) {
+		return nil, fmt.Errorf("cannot reshape an input of shape %v (%d elements) to %v (%d)", x, Numel(x), n.NewShape, Numel(out))
 	}
 	return out, nil
 }

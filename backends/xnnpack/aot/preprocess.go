@@ -1,4 +1,4 @@
-package xnnpack
+package aot
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
@@ -52,7 +53,7 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 		ids:     map[*ir.Value]uint32{},
 		ext:     map[*ir.Value]external{},
 		named:   map[string]bool{},
-		out:     &Graph{Version: "0", Constants: []ConstantRef{{HasKey: true}}, HasHeader: true},
+		out:     &xnngraph.Graph{Version: "0", Constants: []xnngraph.ConstantRef{{HasKey: true}}, HasHeader: true},
 	}
 	for _, in := range prog.Inputs {
 		if in.Kind == ir.UserInput || in.Value == nil {
@@ -111,7 +112,7 @@ type preprocessor struct {
 	ext     map[*ir.Value]external  // external inputs and outputs
 	named   map[string]bool         // named-data keys already stored
 	blobs   []pte.NamedBlob
-	out     *Graph
+	out     *xnngraph.Graph
 }
 
 func (p *preprocessor) isParam(v *ir.Value) bool { _, ok := p.consts[v]; return ok }
@@ -233,10 +234,10 @@ func (p *preprocessor) storeConstant(data []byte) uint32 {
 	sum := sha256.Sum256(data)
 	key := hex.EncodeToString(sum[:])
 	idx := uint32(len(p.out.Constants))
-	p.out.Constants = append(p.out.Constants, ConstantRef{Offset: math.MaxUint64, Size: uint64(len(data)), NamedKey: key, HasKey: true})
+	p.out.Constants = append(p.out.Constants, xnngraph.ConstantRef{Offset: math.MaxUint64, Size: uint64(len(data)), NamedKey: key, HasKey: true})
 	if !p.named[key] {
 		p.named[key] = true
-		p.blobs = append(p.blobs, pte.NamedBlob{Key: key, Data: data, Alignment: constantAlignment})
+		p.blobs = append(p.blobs, pte.NamedBlob{Key: key, Data: data, Alignment: xnngraph.ConstantAlignment})
 	}
 	return idx
 }
@@ -285,7 +286,7 @@ func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
 	case ir.BFloat16:
 		dtype = schema.XNNDatatypexnn_datatype_bf16
 	}
-	val := Value{ID: uint32(len(p.out.Values)), DType: dtype, Dims: dims, ExternalID: invalidID}
+	val := xnngraph.Value{ID: uint32(len(p.out.Values)), DType: dtype, Dims: dims, ExternalID: xnngraph.InvalidID}
 	if c, ok := p.consts[v]; ok {
 		data, err := p.weightBytes(v, c, o)
 		if err != nil {
@@ -378,7 +379,7 @@ func (p *preprocessor) externals() error {
 	for _, in := range p.g.Inputs {
 		if in.Kind == ir.UserInput && in.Value != nil {
 			if _, dup := p.ext[in.Value]; !dup {
-				p.ext[in.Value] = external{uint32(len(p.ext)), flagExternalInput}
+				p.ext[in.Value] = external{uint32(len(p.ext)), xnngraph.FlagExternalInput}
 			}
 		}
 	}
@@ -386,7 +387,7 @@ func (p *preprocessor) externals() error {
 		if o.Value == nil {
 			return fmt.Errorf("an output of the region is not a tensor")
 		}
-		if e, ok := p.ext[o.Value]; ok && e.flag == flagExternalInput {
+		if e, ok := p.ext[o.Value]; ok && e.flag == xnngraph.FlagExternalInput {
 			return fmt.Errorf("output %s is also an input of the region: pass-through arguments are not supported by the XNNPACK delegate", o.Value.Name)
 		}
 		if p.isParam(o.Value) {
@@ -395,10 +396,10 @@ func (p *preprocessor) externals() error {
 		if _, dup := p.ext[o.Value]; dup {
 			return fmt.Errorf("output %s appears twice", o.Value.Name)
 		}
-		p.ext[o.Value] = external{uint32(len(p.ext)), flagExternalOutput}
+		p.ext[o.Value] = external{uint32(len(p.ext)), xnngraph.FlagExternalOutput}
 	}
-	if len(p.ext) > maxExterns {
-		return fmt.Errorf("%d external values exceed XNNPACK's %d", len(p.ext), maxExterns)
+	if len(p.ext) > xnngraph.MaxExterns {
+		return fmt.Errorf("%d external values exceed XNNPACK's %d", len(p.ext), xnngraph.MaxExterns)
 	}
 	return nil
 }

@@ -1,4 +1,8 @@
-package xnnpack
+// Package workpool runs parallel regions on a process-wide set of persistent goroutines, for
+// kernels whose layers are microseconds long (the XNNPACK backend's): a region's tasks are
+// claimed with an atomic counter by the caller and by workers that spin briefly between regions
+// instead of parking, and a panic in any task is re-raised on the caller.
+package workpool
 
 import (
 	"sync"
@@ -155,8 +159,11 @@ func (j *poolJob) runTask(t int) {
 	j.fn(t)
 }
 
-// run executes fn(0..n-1) on the caller and up to threads-1 workers, returning when all are done.
-// A panic in any task is re-raised on the caller once every task has finished.
+// Run executes fn(0..n-1) on the caller and up to threads-1 workers, returning when all are done.
+// A panic in any task is re-raised on the caller once every task has finished. One region runs
+// at a time: a caller that finds the pool busy runs its region alone.
+func Run(threads, n int, fn func(task int)) { pool.run(threads, n, fn) }
+
 func (wp *workerPool) run(threads, n int, fn func(task int)) {
 	if int64(n) >= 1<<31 {
 		threads = 1 // the claim word holds 32-bit task indices

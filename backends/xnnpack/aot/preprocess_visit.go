@@ -1,10 +1,11 @@
-package xnnpack
+package aot
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/ir"
 )
 
@@ -48,7 +49,7 @@ var binaryOps = map[string]schema.XNodeUnion{
 }
 
 // node appends an XNNPACK node, with the output clamp fused into n if any.
-func (p *preprocessor) node(n *ir.Node, x Node) {
+func (p *preprocessor) node(n *ir.Node, x xnngraph.Node) {
 	x.DebugHandle = p.handle[n]
 	x.OutputMin, x.OutputMax = float32(math.Inf(-1)), float32(math.Inf(1))
 	if f, ok := p.fused[n]; ok {
@@ -86,7 +87,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 				return fmt.Errorf("XNNPACK's GELU is exact; approximate=%q is not supported", a.Str)
 			}
 		}
-		p.node(n, Node{Op: op, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: op, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	}
 	if op, ok := binaryOps[n.Target]; ok {
@@ -112,7 +113,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		} else if err := p.defineIO(n, false); err != nil {
 			return err
 		}
-		p.node(n, Node{Op: op, Inputs: []uint32{id(a), id(b)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: op, Inputs: []uint32{id(a), id(b)}, Outputs: []uint32{id(out)}})
 		return nil
 	}
 	switch n.Target {
@@ -137,7 +138,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		if toCL {
 			perm = permNCHWToNHWC
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNStaticTranspose, Perm: perm[:], Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticTranspose, Perm: perm[:], Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case targetClone, targetCloneDimOrder:
 		if err := p.define(out, tensorOpts{}); err != nil {
@@ -146,7 +147,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		if err := p.define(in, tensorOpts{}); err != nil {
 			return err
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNCopy, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNCopy, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.relu.default", "aten.hardtanh.default", "aten.clamp.default":
 		if err := p.defineIO(n, false); err != nil {
@@ -166,7 +167,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 				hi = float32(n.ScalarArg("max", 0))
 			}
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNClamp, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNClamp, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		x := &p.out.Nodes[len(p.out.Nodes)-1]
 		x.OutputMin, x.OutputMax = lo, hi
 		return nil
@@ -177,7 +178,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		if err := p.defineIO(n, false); err != nil {
 			return err
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNSoftmax, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNSoftmax, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.pow.Tensor_Scalar":
 		if n.ScalarArg("exponent", 0) != 2 {
@@ -186,13 +187,13 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		if err := p.defineIO(n, false); err != nil {
 			return err
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNSquare, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNSquare, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.leaky_relu.default", "aten.elu.default":
 		if err := p.defineIO(n, false); err != nil {
 			return err
 		}
-		x := Node{Op: schema.XNodeUnionXNNLeakyReLU, Alpha: float32(n.ScalarArg("negative_slope", 0.01)), Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}}
+		x := xnngraph.Node{Op: schema.XNodeUnionXNNLeakyReLU, Alpha: float32(n.ScalarArg("negative_slope", 0.01)), Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}}
 		if n.Target == "aten.elu.default" {
 			if n.ScalarArg("scale", 1) != 1 || n.ScalarArg("input_scale", 1) != 1 {
 				return fmt.Errorf("ELU with scale or input_scale other than 1 is not supported")
@@ -230,7 +231,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 			}
 			perm = cl[:]
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNStaticTranspose, Perm: perm, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticTranspose, Perm: perm, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.view_copy.default":
 		if err := p.defineIO(n, false); err != nil {
@@ -253,7 +254,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		if dynamic > 1 {
 			return fmt.Errorf("XNNPACK reshape takes at most one inferred dimension")
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNStaticReshape, NewShape: shape, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticReshape, NewShape: shape, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.squeeze_copy.dim", "aten.unsqueeze_copy.default":
 		d, r := n.IntArg("dim", 0), rank(in)
@@ -278,7 +279,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		if dynamic > 1 {
 			return fmt.Errorf("XNNPACK reshape takes at most one dynamic dimension")
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNStaticReshape, NewShape: shape, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticReshape, NewShape: shape, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.slice_copy.Tensor":
 		return p.visitSlice(n)
@@ -299,9 +300,9 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		}
 		var flags uint32
 		if n.BoolArg("align_corners", false) {
-			flags = flagAlignCorners
+			flags = xnngraph.FlagAlignCorners
 		}
-		p.node(n, Node{Op: schema.XNodeUnionXNNStaticResizeBilinear2D, NewHeight: uint32(sz[2].Size), NewWidth: uint32(sz[3].Size),
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticResizeBilinear2D, NewHeight: uint32(sz[2].Size), NewWidth: uint32(sz[3].Size),
 			Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}, Flags: flags})
 		return nil
 	case "aten.mean.dim":
@@ -348,7 +349,7 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 	if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
 		return err
 	}
-	bias := uint32(invalidID)
+	bias := uint32(xnngraph.InvalidID)
 	if b != nil {
 		if err := p.define(b, tensorOpts{}); err != nil {
 			return err
@@ -394,7 +395,7 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 	case transposed:
 		op = schema.XNodeUnionXNNConvTranspose2d
 	}
-	p.node(n, Node{Op: op, Conv: &ConvParams{PadTop: pad[0], PadRight: pad[1], PadBottom: pad[0], PadLeft: pad[1],
+	p.node(n, xnngraph.Node{Op: op, Conv: &xnngraph.ConvParams{PadTop: pad[0], PadRight: pad[1], PadBottom: pad[0], PadLeft: pad[1],
 		KernelH: uint32(ks[2].Size), KernelW: uint32(ks[3].Size), StrideH: stride[0], StrideW: stride[1],
 		DilationH: dil[0], DilationW: dil[1], GroupInputChannels: uint32(gin), GroupOutputChannels: uint32(gout),
 		Groups: uint32(groups), AdjustmentH: adj[0], AdjustmentW: adj[1]},
@@ -414,11 +415,11 @@ func (p *preprocessor) visitLinear(n *ir.Node) error {
 			}
 		}
 	}
-	bias := uint32(invalidID)
+	bias := uint32(xnngraph.InvalidID)
 	if b != nil {
 		bias = p.ids[b]
 	}
-	p.node(n, Node{Op: schema.XNodeUnionXNNFullyConnected, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
+	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNFullyConnected, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
 
@@ -449,11 +450,11 @@ func (p *preprocessor) visitMatmul(n *ir.Node) error {
 	if in == nil || w == nil {
 		return fmt.Errorf("matrix multiply without both operands")
 	}
-	bias := uint32(invalidID)
+	bias := uint32(xnngraph.InvalidID)
 	if b != nil {
 		bias = p.ids[b]
 	}
-	p.node(n, Node{Op: schema.XNodeUnionXNNFullyConnected, Flags: flagTransposeWeights, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
+	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNFullyConnected, Flags: xnngraph.FlagTransposeWeights, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
 
@@ -498,7 +499,7 @@ func (p *preprocessor) visitSlice(n *ir.Node) error {
 	start = max(0, min(start, int64(inShape[dim])))
 	offsets := make([]uint32, len(inShape))
 	offsets[dim] = uint32(start)
-	p.node(n, Node{Op: schema.XNodeUnionXNNStaticSlice, Offsets: offsets, Sizes: outShape, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticSlice, Offsets: offsets, Sizes: outShape, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
 
@@ -530,7 +531,7 @@ func (p *preprocessor) visitCat(n *ir.Node) error {
 	for i, v := range a.Values {
 		ins[i] = p.ids[v]
 	}
-	p.node(n, Node{Op: ops[len(ins)-2], Axis: uint32(axis), Inputs: ins, Outputs: []uint32{p.ids[out]}})
+	p.node(n, xnngraph.Node{Op: ops[len(ins)-2], Axis: uint32(axis), Inputs: ins, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
 
@@ -562,7 +563,7 @@ func (p *preprocessor) visitPad(n *ir.Node) error {
 		pre = []uint32{pre[0], pre[2], pre[3], pre[1]}
 		post = []uint32{post[0], post[2], post[3], post[1]}
 	}
-	p.node(n, Node{Op: schema.XNodeUnionXNNStaticConstantPad, PrePadding: pre, PostPadding: post, PadValue: float32(n.ScalarArg("value", 0)),
+	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticConstantPad, PrePadding: pre, PostPadding: post, PadValue: float32(n.ScalarArg("value", 0)),
 		Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
@@ -592,7 +593,7 @@ func (p *preprocessor) visitMean(n *ir.Node) error {
 	if !n.BoolArg("keepdim", false) {
 		return fmt.Errorf("only mean.dim that keeps dims is supported")
 	}
-	p.node(n, Node{Op: schema.XNodeUnionXNNGlobalAvgPooling2d, Flags: flagKeepDims, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNGlobalAvgPooling2d, Flags: xnngraph.FlagKeepDims, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
 
@@ -635,7 +636,7 @@ func (p *preprocessor) visitPool(n *ir.Node) error {
 	if err != nil {
 		return err
 	}
-	pp := &PoolParams{PadTop: pad[0], PadRight: pad[1], PadBottom: pad[0], PadLeft: pad[1], PoolH: kernel[0], PoolW: kernel[1],
+	pp := &xnngraph.PoolParams{PadTop: pad[0], PadRight: pad[1], PadBottom: pad[0], PadLeft: pad[1], PoolH: kernel[0], PoolW: kernel[1],
 		StrideH: stride[0], StrideW: stride[1]}
 	op := schema.XNodeUnionXNNAvgPooling2d
 	if n.Target == "aten.avg_pool2d.default" {
@@ -654,7 +655,7 @@ func (p *preprocessor) visitPool(n *ir.Node) error {
 			pp.PadRight += ceilPad(sz[3].Size, kernel[1], stride[1], pad[1], dil[1])
 		}
 	}
-	p.node(n, Node{Op: op, Pool: pp, Flags: flagKeepDims, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	p.node(n, xnngraph.Node{Op: op, Pool: pp, Flags: xnngraph.FlagKeepDims, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
 
@@ -705,7 +706,7 @@ func (p *preprocessor) visitMaxDim(n *ir.Node) error {
 		pw = shape[2]
 	}
 	if n.Target == "aten.amax.default" {
-		p.node(n, Node{Op: schema.XNodeUnionXNNMaxPooling2d, Pool: &PoolParams{PoolH: ph, PoolW: pw, StrideH: ph, StrideW: pw, DilationH: 1, DilationW: 1},
+		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNMaxPooling2d, Pool: &xnngraph.PoolParams{PoolH: ph, PoolW: pw, StrideH: ph, StrideW: pw, DilationH: 1, DilationW: 1},
 			Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
 		return nil
 	}
@@ -715,7 +716,7 @@ func (p *preprocessor) visitMaxDim(n *ir.Node) error {
 	if err := p.define(n.Outputs[1], tensorOpts{nhwc: true}); err != nil {
 		return err
 	}
-	p.node(n, Node{Op: schema.XNodeUnionXNNArgMaxPooling2d, Pool: &PoolParams{PoolH: ph, PoolW: pw},
+	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNArgMaxPooling2d, Pool: &xnngraph.PoolParams{PoolH: ph, PoolW: pw},
 		Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out], p.ids[n.Outputs[1]]}})
 	return nil
 }

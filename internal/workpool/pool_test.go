@@ -1,4 +1,4 @@
-package xnnpack
+package workpool
 
 import (
 	"sync"
@@ -18,7 +18,7 @@ func TestWorkerPool(t *testing.T) {
 			for i := 0; i < 300; i++ {
 				n := i%17 + 1
 				counts := make([]atomic.Int32, n)
-				pool.run(1+i%3, n, func(task int) { counts[task].Add(1) })
+				Run(1+i%3, n, func(task int) { counts[task].Add(1) })
 				for k := range counts {
 					if c := counts[k].Load(); c != 1 {
 						t.Errorf("region %d: task %d of %d ran %d times", i, k, n, c)
@@ -34,32 +34,6 @@ func TestWorkerPool(t *testing.T) {
 	wg.Wait()
 }
 
-// TestParallelChunks checks plan.parallel covers [0, n) exactly once in multiples of unit.
-func TestParallelChunks(t *testing.T) {
-	for _, threads := range []int{1, 2, 3} {
-		p := &plan{threads: threads}
-		for _, c := range []struct{ n, unit int }{{0, 1}, {1, 1}, {5, 14}, {49, 14}, {196, 14}, {1000, 1}, {7, 1}} {
-			var mu sync.Mutex
-			seen := make([]int, c.n)
-			p.parallel(c.n, c.unit, minParallelWork, func(lo, hi int) {
-				if lo%c.unit != 0 {
-					t.Errorf("chunk starts at %d, not a multiple of %d", lo, c.unit)
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				for i := lo; i < hi; i++ {
-					seen[i]++
-				}
-			})
-			for i, s := range seen {
-				if s != 1 {
-					t.Fatalf("threads %d n %d unit %d: row %d covered %d times", threads, c.n, c.unit, i, s)
-				}
-			}
-		}
-	}
-}
-
 // TestWorkerPoolPanic: a task's panic, on a worker or the caller, reaches the caller only after
 // every task of the region has run, and the pool keeps working afterwards.
 func TestWorkerPoolPanic(t *testing.T) {
@@ -67,7 +41,7 @@ func TestWorkerPoolPanic(t *testing.T) {
 		var ran atomic.Int32
 		got := func() (r any) {
 			defer func() { r = recover() }()
-			pool.run(2, 8, func(task int) {
+			Run(2, 8, func(task int) {
 				ran.Add(1)
 				if task == bad {
 					panic("bad task")
@@ -83,7 +57,7 @@ func TestWorkerPoolPanic(t *testing.T) {
 		}
 	}
 	var sum atomic.Int32
-	pool.run(2, 4, func(task int) { sum.Add(int32(task)) })
+	Run(2, 4, func(task int) { sum.Add(int32(task)) })
 	if sum.Load() != 6 {
 		t.Errorf("after the panics: sum %d", sum.Load())
 	}

@@ -1,4 +1,4 @@
-package xnnpack
+package workpool
 
 import "testing"
 
@@ -18,7 +18,7 @@ func spinWork(n int) float64 {
 func benchRegion(b *testing.B, threads, work int) {
 	var parts [8]float64
 	for i := 0; i < b.N; i++ {
-		pool.run(threads, 8, func(t int) { parts[t] = spinWork(work) })
+		Run(threads, 8, func(t int) { parts[t] = spinWork(work) })
 	}
 	sink = parts[0]
 }

@@ -1,4 +1,4 @@
-package xnnpack
+package xnngraph
 
 import fb "github.com/etgo/etgo/internal/fbverify"
 

@@ -1,4 +1,4 @@
-package xnnpack
+package xnngraph
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 
 // TestSpecMatchesFBS keeps the verifier's description equal to schema/xnnpack.fbs.
 func TestSpecMatchesFBS(t *testing.T) {
-	raw, err := os.ReadFile("schema/xnnpack.fbs")
+	raw, err := os.ReadFile("../schema/xnnpack.fbs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-package xnnpack
+package aot
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 )
@@ -53,7 +54,7 @@ var _ partition.Partitioner = (*Partitioner)(nil)
 
 // Spec names the backend; XNNPACK takes no compile specs.
 func (p *Partitioner) Spec() partition.DelegationSpec {
-	return partition.DelegationSpec{BackendID: BackendID}
+	return partition.DelegationSpec{BackendID: xnngraph.BackendID}
 }
 
 // OpsToNotDecompose lists the ATen operators XNNPACK wants kept whole through the lowering to
@@ -132,9 +133,6 @@ func (p *Partitioner) admit(f *graphFacts, c *config, n *ir.Node) *partition.Dec
 	return nil
 }
 
-// maxTensorDims is XNN_MAX_TENSOR_DIMS: xnn_define_tensor_value refuses more dims.
-const maxTensorDims = 6
-
 // tooManyDims declines a node that reads or writes a tensor of more than six dims. Here etgo
 // departs from ExecuTorch 1.5.1, whose partitioner admits such nodes (Swin3D's 8-d window
 // partition, RAFT's 7-d correlation view, MViT v2's pooling reshapes) into blobs that both
@@ -142,8 +140,8 @@ const maxTensorDims = 6
 // kernels, the program runs.
 func tooManyDims(n *ir.Node) *partition.Decline {
 	check := func(v *ir.Value) *partition.Decline {
-		if v != nil && v.Meta != nil && len(v.Meta.Sizes) > maxTensorDims {
-			return decline(partition.Geometry, "%s has %d dims; XNNPACK tensors have at most %d", v.Name, len(v.Meta.Sizes), maxTensorDims)
+		if v != nil && v.Meta != nil && len(v.Meta.Sizes) > xnngraph.MaxDims {
+			return decline(partition.Geometry, "%s has %d dims; XNNPACK tensors have at most %d", v.Name, len(v.Meta.Sizes), xnngraph.MaxDims)
 		}
 		return nil
 	}

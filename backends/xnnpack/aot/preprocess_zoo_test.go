@@ -1,4 +1,4 @@
-package xnnpack_test
+package aot_test
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/xnnpack/aot"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/pte"
 )
@@ -16,11 +17,11 @@ import (
 // handles read the same.
 func describeBlob(t *testing.T, blob []byte) string {
 	t.Helper()
-	g, err := xnnpack.ParseBlob(blob)
+	g, err := xnngraph.ParseBlob(blob)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[uint32]xnnpack.Value{}
+	byID := map[uint32]xnngraph.Value{}
 	for _, v := range g.Values {
 		byID[v.ID] = v
 	}
@@ -80,9 +81,9 @@ func describeBlob(t *testing.T, blob []byte) string {
 // same value shapes and external roles, and weights with the same SHA-256 (so the same bytes).
 // Value numbering and debug handles are not compared.
 func TestZooPreprocessMatchesOfficial(t *testing.T) {
-	recommended := xnnpack.AheadOfTime().TransformPasses()
+	recommended := aot.Backend().TransformPasses()
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
-		p := &xnnpack.Partitioner{}
+		p := &aot.Partitioner{}
 		plan := zooPlan(t, m.PT2, recommended, p)
 		f, err := pte.Open(m.Xnnpack)
 		if err != nil {
@@ -102,7 +103,7 @@ func TestZooPreprocessMatchesOfficial(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := xnnpack.Preprocess(prog)
+			got, err := aot.Preprocess(prog)
 			if err != nil {
 				t.Fatalf("delegate %d: %v", i, err)
 			}

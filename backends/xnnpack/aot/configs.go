@@ -1,4 +1,4 @@
-package xnnpack
+package aot
 
 import (
 	"slices"

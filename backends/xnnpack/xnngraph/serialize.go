@@ -1,4 +1,4 @@
-package xnnpack
+package xnngraph
 
 import (
 	"encoding/binary"
@@ -13,7 +13,7 @@ import (
 // headerSize is the XH00 header (30 bytes) padded to the constant alignment.
 const (
 	headerSize        = 32
-	constantAlignment = 16
+	ConstantAlignment = 16
 	// writerIdentifier is the flatbuffer identifier the AoT schema (schema.fbs) declares; the
 	// runtime accepts it and XN00.
 	writerIdentifier = "XN01"
@@ -76,7 +76,7 @@ func (g *Graph) Encode() ([]byte, error) {
 	b.FinishWithFileIdentifier(schema.XNNGraphEnd(b), []byte(writerIdentifier))
 	fb := b.FinishedBytes()
 
-	fbPadded := alignUp(len(fb), constantAlignment)
+	fbPadded := alignUp(len(fb), ConstantAlignment)
 	out := make([]byte, headerSize+fbPadded+len(g.ConstantRegion))
 	copy(out[4:8], headerMagic)
 	binary.LittleEndian.PutUint16(out[8:], headerMinSize)
@@ -137,7 +137,7 @@ func idAt(ids []uint32, i int) uint32 {
 	if i < len(ids) {
 		return ids[i]
 	}
-	return invalidID
+	return InvalidID
 }
 
 func encodeNode(b *flatbuffers.Builder, n *Node) (flatbuffers.UOffsetT, error) {

@@ -1,29 +1,32 @@
-package xnnpack
+package xnngraph_test
 
 import (
 	"bytes"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/xnntest"
 )
 
 // TestEncodeRoundTrip: every official zoo blob without quantized values, decoded and encoded again, decodes to the same
 // graph, and encoding is a fixed point.
 func TestEncodeRoundTrip(t *testing.T) {
-	blobs, _ := zooBlobs(t)
+	blobs, _ := xnntest.Blobs(t)
 	for i, b := range blobs {
-		g, err := ParseBlob(b)
+		g, err := xnngraph.ParseBlob(b)
 		if err != nil {
 			t.Fatalf("blob %d: %v", i, err)
 		}
-		if slices.ContainsFunc(g.Values, func(v Value) bool { return v.Quantized }) {
+		if slices.ContainsFunc(g.Values, func(v xnngraph.Value) bool { return v.Quantized }) {
 			continue // Encode refuses quantized values (etgo's partitioner does not emit them)
 		}
 		enc, err := g.Encode()
 		if err != nil {
 			t.Fatalf("blob %d: encode: %v", i, err)
 		}
-		g2, err := ParseBlob(enc)
+		g2, err := xnngraph.ParseBlob(enc)
 		if err != nil {
 			t.Fatalf("blob %d: re-parse: %v", i, err)
 		}
