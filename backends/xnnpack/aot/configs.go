@@ -278,56 +278,16 @@ func onlyFirstOutputUsed(f *graphFacts, n *ir.Node) bool {
 }
 
 // checkBatchNorm admits a batch norm XNNPACK can fold into the conv or linear before it, or turn
-// into a 1×1 depthwise convolution.
+// into a 1×1 depthwise convolution (batchnorm.go).
 func checkBatchNorm(_ *Partitioner, f *graphFacts, n *ir.Node) *partition.Decline {
 	if !onlyFirstOutputUsed(f, n) {
 		return decline(partition.Geometry, "batch norm's saved statistics are used; XNNPACK only produces its output")
 	}
-	in := n.TensorArg("input")
-	if canFuseBatchNorm(f, in, n) {
+	facts := f.bnFacts()
+	if in := n.TensorArg("input"); in != nil && canFuseBatchNorm(in.Producer, n, facts) {
 		return nil
 	}
-	if r := rank(in); r < 2 || r > 4 {
-		return decline(partition.Geometry, "batch norm input of rank %d; XNNPACK takes rank 2 to 4", r)
-	}
-	if !in.Meta.Sizes[1].IsStatic() {
-		return decline(partition.DynamicShape, "batch norm channel dim is the symbol %s", in.Meta.Sizes[1].Symbol)
-	}
-	for _, name := range []string{"weight", "bias", "running_mean", "running_var"} {
-		v := n.TensorArg(name)
-		if v == nil && (name == "weight" || name == "bias") {
-			continue
-		}
-		if !f.isParam(v) {
-			return decline(partition.NonConstantWeight, "batch norm %s is computed at run time, not a parameter", name)
-		}
-	}
-	if a := n.Arg("eps"); a != nil && a.Kind != ir.ArgFloat {
-		return decline(partition.DynamicShape, "batch norm eps is not a constant")
-	}
-	return nil
-}
-
-// canFuseBatchNorm is FuseBatchNormPass.can_fuse: the batch norm follows a convolution (of a rank
-// 3 or 4 input) or linear, and both weights are parameters.
-func canFuseBatchNorm(f *graphFacts, in *ir.Value, bn *ir.Node) bool {
-	if in == nil || in.Producer == nil {
-		return false
-	}
-	prev := in.Producer
-	isConv := prev.Target == "aten.convolution.default"
-	if !isConv && prev.Target != "aten.linear.default" {
-		return false
-	}
-	if !f.isParam(prev.TensorArg("weight")) || !f.isParam(bn.TensorArg("weight")) {
-		return false
-	}
-	if isConv {
-		if r := rank(prev.TensorArg("input")); r != 3 && r != 4 {
-			return false
-		}
-	}
-	return true
+	return decomposeDecline(n, facts)
 }
 
 // batchNormDeps claims the statistics and affine parameters with the node.

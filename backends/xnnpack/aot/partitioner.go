@@ -305,6 +305,11 @@ func newGraphFacts(g *ir.Graph) *graphFacts {
 // isParam is ExecuTorch's is_param_node: a parameter, buffer or lifted constant.
 func (f *graphFacts) isParam(v *ir.Value) bool { return v != nil && f.consts[v] }
 
+// bnFacts are the graph's facts the batch-norm rules ask for.
+func (f *graphFacts) bnFacts() bnFacts {
+	return bnFacts{isParam: f.isParam, read: func(v *ir.Value) bool { return len(f.users[v]) > 0 || f.g.IsGraphOutput(v) }}
+}
+
 // soleUser returns the only node using v, or nil.
 func (f *graphFacts) soleUser(v *ir.Value) *ir.Node {
 	if v == nil || len(f.users[v]) != 1 || f.g.IsGraphOutput(v) {

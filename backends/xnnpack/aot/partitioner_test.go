@@ -177,6 +177,24 @@ in mu f32[8]
 param var f32[8]
 bn, sm, sv = aten._native_batch_norm_legit_no_training.default(input=x, weight=none, bias=none, running_mean=mu, running_var=var, momentum=0.1, eps=0.00001) -> f32[1,8,8,8], f32[0], f32[0]
 out bn`, " | bn=non-constant-weight"},
+		// ExecuTorch's can_fuse checks only the two weights, claims this pair, and its fusion
+		// then fails on the computed mean; etgo's one rule (batchnorm.go) declines it.
+		{"batch norm after a conv, its mean computed at run time, is declined", Partitioner{}, `
+in x f32[1,3,8,8]
+in mu f32[8]
+param w f32[8,3,1,1]
+param g f32[8]
+param b f32[8]
+param var f32[8]
+conv = aten.convolution.default(input=x, weight=w, bias=none, stride=[1,1], padding=[0,0], dilation=[1,1], transposed=false, output_padding=[0,0], groups=1) -> f32[1,8,8,8]
+bn, sm, sv = aten._native_batch_norm_legit_no_training.default(input=conv, weight=g, bias=b, running_mean=mu, running_var=var, momentum=0.1, eps=0.00001) -> f32[1,8,8,8], f32[0], f32[0]
+out bn`, "{conv}[w] | bn=non-constant-weight"},
+		{"a batch norm whose eps is an integer literal is decomposed", Partitioner{}, `
+in x f32[1,8,8,8]
+param mu f32[8]
+param var f32[8]
+bn, sm, sv = aten._native_batch_norm_legit_no_training.default(input=x, weight=none, bias=none, running_mean=mu, running_var=var, momentum=0.1, eps=1) -> f32[1,8,8,8], f32[0], f32[0]
+out bn`, "{bn}[mu var] | "},
 		{"precisions: a config that supports none of the enabled ones declines", Partitioner{Precisions: []Precision{StaticQuant}}, `
 in x f32[4]
 a = aten.abs.default(self=x) -> f32[4]

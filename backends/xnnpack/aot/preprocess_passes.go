@@ -76,7 +76,7 @@ func (p *preprocessor) fuseBatchNorm() error {
 		if bn.Target != targetBatchNorm || bn.TensorArg("input") != out {
 			continue
 		}
-		if !p.canFuseBatchNorm(n, bn, users) {
+		if !canFuseBatchNorm(n, bn, p.bnFacts(users)) {
 			continue
 		}
 		if err := p.fuseBatchNormInto(n, bn, isConv); err != nil {
@@ -87,30 +87,12 @@ func (p *preprocessor) fuseBatchNorm() error {
 	return nil
 }
 
-func (p *preprocessor) canFuseBatchNorm(n, bn *ir.Node, users map[*ir.Value][]*ir.Node) bool {
-	for i, v := range bn.Outputs {
-		if i > 0 && v != nil && (len(users[v]) > 0 || p.g.IsGraphOutput(v)) {
-			return false // the statistics outputs are read
-		}
+// bnFacts are the batch-norm rules' facts of the graph being preprocessed, whose users are users.
+func (p *preprocessor) bnFacts(users map[*ir.Value][]*ir.Node) bnFacts {
+	return bnFacts{
+		isParam: func(v *ir.Value) bool { return v != nil && p.isParam(v) },
+		read:    func(v *ir.Value) bool { return len(users[v]) > 0 || p.g.IsGraphOutput(v) },
 	}
-	w, bw := n.TensorArg("weight"), bn.TensorArg("weight")
-	if w == nil || bw == nil || !p.isParam(w) || !p.isParam(bw) {
-		return false
-	}
-	for _, name := range []string{"bias", "running_mean", "running_var"} {
-		if v := bn.TensorArg(name); (v == nil && name != "bias") || (v != nil && !p.isParam(v)) {
-			return false
-		}
-	}
-	if b := n.TensorArg("bias"); b != nil && !p.isParam(b) {
-		return false
-	}
-	if n.Target == targetConv {
-		if r := rank(n.TensorArg("input")); r != 3 && r != 4 {
-			return false
-		}
-	}
-	return true
 }
 
 func (p *preprocessor) paramData(v *ir.Value) ([]float32, error) {
@@ -239,7 +221,7 @@ func (p *preprocessor) decomposeBatchNorm() error {
 	users := p.g.Users()
 	for i := 0; i < len(p.g.Nodes); i++ {
 		bn := p.g.Nodes[i]
-		if bn.Target != targetBatchNorm || !p.canDecomposeBatchNorm(bn, users) {
+		if bn.Target != targetBatchNorm || out0(bn) == nil || decomposeDecline(bn, p.bnFacts(users)) != nil {
 			continue
 		}
 		in, out := bn.TensorArg("input"), out0(bn)
@@ -317,29 +299,6 @@ func (p *preprocessor) decomposeBatchNorm() error {
 	}
 	p.dropUnusedParams()
 	return nil
-}
-
-// canDecomposeBatchNorm is DecomposeBatchNorm.can_decompose_batch_norm: an input of rank 2 to 4
-// with a static channel count, only the output read, and constant statistics and affine
-// parameters.
-func (p *preprocessor) canDecomposeBatchNorm(bn *ir.Node, users map[*ir.Value][]*ir.Node) bool {
-	in := bn.TensorArg("input")
-	if r := rank(in); r < 2 || r > 4 || !in.Meta.Sizes[1].IsStatic() || out0(bn) == nil {
-		return false
-	}
-	for i, v := range bn.Outputs {
-		if i > 0 && v != nil && (len(users[v]) > 0 || p.g.IsGraphOutput(v)) {
-			return false
-		}
-	}
-	for _, name := range []string{"weight", "bias", "running_mean", "running_var"} {
-		v := bn.TensorArg(name)
-		if (v == nil && (name == "running_mean" || name == "running_var")) || (v != nil && !p.isParam(v)) {
-			return false
-		}
-	}
-	a := bn.Arg("eps")
-	return a == nil || a.Kind == ir.ArgFloat || a.Kind == ir.ArgInt
 }
 
 func filled(n int, v float32) []float32 {

@@ -125,6 +125,12 @@ out y`, "Multiply Multiply Multiply Add Multiply Tanh Multiply Add Multiply", ""
 in x f32[4]
 y = aten.gelu.default(self=x, approximate="none") -> f32[4]
 out y`, "Gelu", ""},
+		{"a batch norm with an integer eps becomes a depthwise convolution (the partitioner admits it)", `
+in x f32[1,8,8,8]
+param mu f32[8]
+param var f32[8]
+bn, sm, sv = aten._native_batch_norm_legit_no_training.default(input=x, weight=none, bias=none, running_mean=mu, running_var=var, momentum=0.1, eps=1) -> f32[1,8,8,8], f32[0], f32[0]
+out bn`, "StaticTranspose DepthwiseConv2d StaticTranspose", ""},
 		{"an unsupported operator is named", `
 in x f32[4]
 y = aten.cumsum.default(self=x, dim=0) -> f32[4]
