@@ -1,12 +1,13 @@
-// Package all is the one place that lists every backend etgo has: Registry returns their
+// Package all lists every backend etgo has for the `etgo` command: Registry returns their
 // ahead-of-time sides registered (for `etgo lower`), RegisterRuntime adds their run-time sides
-// to a runtime.Registry (for `etgo run`, `check`, `bench`). A program that wants fewer
-// registers the ones it wants itself.
+// (backends/builtin's list) to a runtime.Registry (for `etgo run`, `check`, `bench`). It links
+// the lowering; a program that only runs .pte files imports backends/builtin instead, and one
+// that wants fewer backends registers the ones it wants itself.
 package all
 
 import (
 	"github.com/etgo/etgo/backends"
-	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/backends/builtin"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/runtime"
 )
@@ -27,6 +28,4 @@ func Registry() *backends.Registry {
 
 // RegisterRuntime registers every backend's run-time side in reg; threads is how many
 // goroutines one delegate call may use.
-func RegisterRuntime(reg *runtime.Registry, threads int) error {
-	return reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads})
-}
+func RegisterRuntime(reg *runtime.Registry, threads int) error { return builtin.Register(reg, threads) }

@@ -3,7 +3,8 @@
 // and the generic layers name no backend.
 //
 // The rules, by role:
-//   - Run time (runtime, kernels/*, backends/xnnpack and its graph format): none of the
+//   - Run time (package etgo, runtime, kernels/*, backends/builtin, backends/xnnpack and its
+//     graph format): none of the
 //     ahead-of-time packages (ir, partition, passes, emit, lower, frontend, backends and the
 //     backends' ahead-of-time sides).
 //   - A backend's graph format (backends/xnnpack/xnngraph): its schema and the flatbuffer

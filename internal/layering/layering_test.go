@@ -30,7 +30,11 @@ func load(t *testing.T) map[string]pkg {
 		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
 		}
-		pkgs[strings.TrimPrefix(p.ImportPath, module)] = p
+		key := strings.TrimPrefix(p.ImportPath, module)
+		if p.ImportPath == strings.TrimSuffix(module, "/") {
+			key = "." // package etgo, the Module API
+		}
+		pkgs[key] = p
 	}
 	if len(pkgs) < 20 {
 		t.Fatalf("go list found only %d packages", len(pkgs))
@@ -71,8 +75,9 @@ func TestLayering(t *testing.T) {
 		return q
 	}
 
-	// A runtime-only binary: the runtime, its kernels and the XNNPACK backend.
-	for _, p := range []string{"runtime", "kernels/portable", "kernels/prim", "backends/xnnpack", "backends/xnnpack/xnngraph", "internal/gemm", "internal/workpool"} {
+	// A runtime-only binary: the Module API, the runtime, its kernels and the backends' run-time
+	// sides.
+	for _, p := range []string{".", "runtime", "kernels/portable", "kernels/prim", "backends/builtin", "backends/xnnpack", "backends/xnnpack/xnngraph", "internal/gemm", "internal/workpool"} {
 		for _, d := range local(need(p).Deps) {
 			if isAheadOfTime(d) {
 				t.Errorf("run-time package %s links the ahead-of-time package %s", p, d)
