@@ -11,7 +11,7 @@
 //	out y                       a graph output
 //
 // Argument values: a value name, $name (a symbolic int), [a, b] of value names, [1, 2] of ints
-// (a $name inside is a symbolic int), an int, a float (with a dot), true/false, none, mf:N (a memory format),
+// (a $name inside is a symbolic int), [1.5, 2.0] of floats, an int, a float (with a dot), true/false, none, mf:N (a memory format),
 // dt:N (a scalar type), "text" (a string); names starting with "kw_" are keyword-only (the prefix is dropped).
 // Dtypes: f32, f16, bf16, f64, i8, u8, i32, i64, bool.
 package irtext
@@ -201,6 +201,11 @@ func argument(a string, val func(string) (*ir.Value, error)) (ir.Arg, error) {
 				arg.Values = append(arg.Values, nil)
 				continue
 			}
+			if x, ferr := strconv.ParseFloat(it, 64); ferr == nil {
+				arg.Kind = ir.ArgFloats
+				arg.Floats = append(arg.Floats, x)
+				continue
+			}
 			sym := strings.HasPrefix(it, "$")
 			x, verr := val(strings.TrimPrefix(it, "$"))
 			if verr != nil {
@@ -214,8 +219,11 @@ func argument(a string, val func(string) (*ir.Value, error)) (ir.Arg, error) {
 			}
 			arg.Values = append(arg.Values, x)
 		}
-		if arg.Kind == ir.ArgInts {
+		if arg.Kind == ir.ArgInts || arg.Kind == ir.ArgFloats {
 			arg.Values = nil
+		}
+		if arg.Kind == ir.ArgFloats && len(arg.Ints) > 0 {
+			return arg, fmt.Errorf("list %s mixes ints and floats (write 2.0 for a float)", v)
 		}
 	case strings.HasPrefix(v, "$"):
 		x, verr := val(v[1:])

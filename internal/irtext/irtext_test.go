@@ -31,3 +31,19 @@ func TestErrorLine(t *testing.T) {
 		t.Fatalf("got %v, want an *Error on line 3", err)
 	}
 }
+
+// TestFloatList: scale factors and other float lists are read as floats; a list mixing ints
+// and floats is refused rather than silently split.
+func TestFloatList(t *testing.T) {
+	g, err := Parse("in x f32[1,1,2,2]\nu = aten.upsample_bilinear2d.vec(input=x, output_size=none, align_corners=false, scale_factors=[2.0,1.5]) -> f32[1,1,4,3]\nout u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := g.Nodes[0].Arg("scale_factors")
+	if a == nil || a.Kind != ir.ArgFloats || len(a.Floats) != 2 || a.Floats[1] != 1.5 || a.Values != nil {
+		t.Errorf("scale_factors = %+v, want the floats [2 1.5]", a)
+	}
+	if _, err := Parse("in x f32[2]\ny = aten.foo.default(self=x, v=[1, 2.0]) -> f32[2]"); err == nil {
+		t.Error("a list of an int and a float was accepted")
+	}
+}
