@@ -20,8 +20,16 @@ package lower_test
 //	    ...
 //	want:
 //	    delegate 0 XnnpackBackend: conv relu
-//	        owns [b w] reads [x] writes [relu]
+//	        owns [w b] reads [x] writes [relu]
 //	    ...                        what render gives (rewritten by -rewrite)
+//
+// A want section lists, in order: "pass NAME: SUMMARY" for each pass that changed the graph;
+// per delegate "delegate K BACKEND: NODES" with "owns [CONSTANTS] reads [INPUTS] writes
+// [OUTPUTS]" below it, then "NODE declined by BACKEND: REASON: DETAIL" for the refusals an
+// earlier partitioner gave its nodes; "portable NODE (TARGET)" for every node left to the
+// portable kernels, with "BACKEND: REASON: DETAIL" below it per partitioner (REASON is the
+// partition.Reason code); and etgo lower's "summary: …" line. A lowering that fails is
+// "error: MESSAGE" alone. Indented "#" lines in a graph are comments.
 //
 // The partitioners come from backends/all's registry (with backends/example added, for cases
 // with two backends) through Registry.Partitioners, the transform passes through passes.Select,
@@ -64,7 +72,7 @@ type dataCase struct {
 	transform    string
 	fromExport   bool
 	graph        []string // the graph section, comments blanked so line numbers hold
-	graphLine    int      // the file line of graph[0]
+	graphLine    int      // the file line of graph[0] (the line after "graph:")
 	hasWant      bool
 	want         []string // the want section, unindented, blank lines dropped
 	wantFrom     int      // file lines [wantFrom, wantTo) hold the want section's body
@@ -96,9 +104,6 @@ func parseDataFile(path string, src string) ([]*dataCase, error) {
 			text := strings.TrimSpace(line)
 			switch section {
 			case "graph":
-				if len(c.graph) == 0 {
-					c.graphLine = i + 1
-				}
 				if strings.HasPrefix(text, "#") {
 					text = "" // irtext has no comments; a blank keeps the numbering
 				}
@@ -173,7 +178,9 @@ func parseDataFile(path string, src string) ([]*dataCase, error) {
 			if c.graph != nil {
 				return nil, bad(i, "a second graph: section in case %q", c.name)
 			}
-			section, c.graph = "graph", []string{}
+			// Every line from here to the section's end goes into c.graph, blank ones too,
+			// so graph[k] is file line graphLine+k.
+			section, c.graph, c.graphLine = "graph", []string{}, i+2
 		case "want":
 			if value != "" {
 				return nil, bad(i, "want: starts an indented section; put the plan on the lines below")
@@ -394,15 +401,15 @@ func TestPartitionDataErrors(t *testing.T) {
 			}
 		})
 	}
-	// A statement irtext cannot read is reported at its line in the file, past the comment
-	// and blank line before it.
-	src := "# header\ncase: a\npartitioners: xnnpack\ngraph:\n    in x f32[2]\n    # a comment\n\n    y = aten.relu.default(self=nope) -> f32[2]\n    out y\nwant:\n"
+	// A statement irtext cannot read is reported at its line in the file, past the blank
+	// lines and the comment before it.
+	src := "# header\ncase: a\npartitioners: xnnpack\ngraph:\n\n    in x f32[2]\n    # a comment\n\n    y = aten.relu.default(self=nope) -> f32[2]\n    out y\nwant:\n"
 	cases, err := parseDataFile("f.txt", src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = runCase(reg, "f.txt", cases[0])
-	if err == nil || !strings.Contains(err.Error(), `f.txt:8: unknown value "nope"`) {
-		t.Errorf("got %v, want the error at f.txt:8", err)
+	if err == nil || !strings.Contains(err.Error(), `f.txt:9: unknown value "nope"`) {
+		t.Errorf("got %v, want the error at f.txt:9", err)
 	}
 }
