@@ -141,7 +141,7 @@ type Plan struct {
 // before the next one sees the graph, as to_edge_transform_and_lower does. g is changed in
 // place and becomes Plan.Graph. After the last partitioner, a node whose operator some
 // partitioner asked to keep whole and that is still in the graph is an error, as in ExecuTorch
-// (nothing else can run a non-core operator).
+// (nothing else can run a non-core operator), unless it is a quantisation primitive.
 func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 	plan := &Plan{Graph: g}
 	at := map[*ir.Node]int{}
@@ -220,6 +220,9 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 	for _, p := range ps {
 		ops, keep := p.OpsToNotDecompose()
 		for _, n := range g.Nodes {
+			if quantPrimitives[n.Target] {
+				continue
+			}
 			if slices.Contains(ops, n.Target) && (keep == nil || keep(g, n)) {
 				return nil, fmt.Errorf("partition: node %s (%s) was not decomposed or delegated: %s asked to keep it whole but did not claim it",
 					n.Name, n.Target, p.Spec().BackendID)
@@ -227,6 +230,24 @@ func Lower(g *ir.Graph, ps []Partitioner) (*Plan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// quantPrimitives are ExecuTorch's _QUANT_PRIMITIVES, which its check for kept-whole operators
+// left in the graph skips: XNNPACK keeps torchao's affine quantisation ops whole and never
+// claims them (its affine configs claim nothing), so the check would otherwise refuse every
+// graph holding one. Whether a kernel runs them is for emission's kernel check to say.
+var quantPrimitives = map[string]bool{
+	"quantized_decomposed.dequantize_per_channel.default": true,
+	"quantized_decomposed.dequantize_per_tensor.default":  true,
+	"quantized_decomposed.dequantize_per_tensor.tensor":   true,
+	"quantized_decomposed.convert_element_type.no_fuse":   true,
+	"quantized_decomposed.quantize_per_tensor.default":    true,
+	"quantized_decomposed.quantize_per_tensor.tensor":     true,
+	"quantized_decomposed.quantize_per_channel.default":   true,
+	"quantized_decomposed.choose_qparams.tensor":          true,
+	"torchao.dequantize_affine.default":                   true,
+	"torchao.quantize_affine.default":                     true,
+	"torchao.choose_qparams_affine.default":               true,
 }
 
 // numberDelegates renumbers the delegates from index first on by their calls' positions in the

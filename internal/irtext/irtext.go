@@ -3,13 +3,15 @@
 //
 //	in x f32[1,3,8,8]           a user input (dims may be symbols: f32[s0,16])
 //	param w f32[8,3,3,3]        a parameter
+//	buffer m f32[8]             a buffer (a running mean)
+//	const c f32[8]              a lifted tensor constant
 //	sym s0                      a symbolic int input
 //	y = aten.relu.default(self=x) -> f32[1,3,8,8]
 //	y, m, v = aten._native_batch_norm_legit_no_training.default(input=x, …) -> f32[…], f32[0], f32[0]
 //	out y                       a graph output
 //
 // Argument values: a value name, $name (a symbolic int), [a, b] of value names, [1, 2] of ints
-// (a $name inside is a symbolic int), an int, a float (with a dot), true/false, none, mf:N (a memory format),
+// (a $name inside is a symbolic int), [1.5, 2.0] of floats, an int, a float (with a dot), true/false, none, mf:N (a memory format),
 // dt:N (a scalar type), "text" (a string); names starting with "kw_" are keyword-only (the prefix is dropped).
 // Dtypes: f32, f16, bf16, f64, i8, u8, i32, i64, bool.
 package irtext
@@ -25,12 +27,30 @@ import (
 var dtypes = map[string]ir.DType{"f32": ir.Float32, "f16": ir.Float16, "bf16": ir.BFloat16, "f64": ir.Float64,
 	"i8": ir.Int8, "u8": ir.Uint8, "i32": ir.Int32, "i64": ir.Int64, "bool": ir.Bool, "c64": ir.ComplexFloat, "c128": ir.ComplexDouble}
 
-// Parse reads a graph.
+// Error is a statement irtext cannot read: its line, counted from 1, and the statement.
+type Error struct {
+	Line int
+	Text string
+	Err  error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("irtext: line %d %q: %v", e.Line, e.Text, e.Err) }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Parse reads a graph. Leading and trailing blank lines are dropped before lines are counted.
 func Parse(src string) (*ir.Graph, error) {
+	return ParseLines(strings.Split(strings.TrimSpace(src), "\n"))
+}
+
+// ParseLines reads a graph stated one statement per line; a failure is an *Error whose Line
+// indexes lines from 1, so a caller that took the lines from a larger file can say where in it
+// the bad statement is. Blank lines are skipped.
+func ParseLines(lines []string) (*ir.Graph, error) {
 	g := ir.NewGraph()
-	for i, line := range strings.Split(strings.TrimSpace(src), "\n") {
+	for i, line := range lines {
 		if err := statement(g, strings.TrimSpace(line)); err != nil {
-			return nil, fmt.Errorf("irtext: line %d %q: %w", i+1, strings.TrimSpace(line), err)
+			return nil, &Error{Line: i + 1, Text: strings.TrimSpace(line), Err: err}
 		}
 	}
 	return g, nil
@@ -85,7 +105,7 @@ func statement(g *ir.Graph, line string) error {
 		}
 	}
 	switch f[0] {
-	case "in", "param":
+	case "in", "param", "buffer", "const":
 		if len(f) != 3 {
 			return fmt.Errorf("want: %s NAME TYPE", f[0])
 		}
@@ -97,11 +117,8 @@ func statement(g *ir.Graph, line string) error {
 		if err := g.AddValue(v); err != nil {
 			return err
 		}
-		kind := ir.UserInput
-		if f[0] == "param" {
-			kind = ir.Parameter
-		}
-		g.Inputs = append(g.Inputs, ir.InputSpec{Kind: kind, Value: v, Target: f[1]})
+		kind := map[string]ir.InputKind{"in": ir.UserInput, "param": ir.Parameter, "buffer": ir.Buffer, "const": ir.TensorConstant}[f[0]]
+		g.Inputs = append(g.Inputs, ir.InputSpec{Kind: kind, Value: v, Target: f[1], Persistent: kind == ir.Buffer})
 		return nil
 	case "sym":
 		v := &ir.Value{Name: f[1], Kind: ir.SymIntValue}
@@ -184,6 +201,11 @@ func argument(a string, val func(string) (*ir.Value, error)) (ir.Arg, error) {
 				arg.Values = append(arg.Values, nil)
 				continue
 			}
+			if x, ferr := strconv.ParseFloat(it, 64); ferr == nil {
+				arg.Kind = ir.ArgFloats
+				arg.Floats = append(arg.Floats, x)
+				continue
+			}
 			sym := strings.HasPrefix(it, "$")
 			x, verr := val(strings.TrimPrefix(it, "$"))
 			if verr != nil {
@@ -197,8 +219,11 @@ func argument(a string, val func(string) (*ir.Value, error)) (ir.Arg, error) {
 			}
 			arg.Values = append(arg.Values, x)
 		}
-		if arg.Kind == ir.ArgInts {
+		if arg.Kind == ir.ArgInts || arg.Kind == ir.ArgFloats {
 			arg.Values = nil
+		}
+		if arg.Kind == ir.ArgFloats && len(arg.Ints) > 0 {
+			return arg, fmt.Errorf("list %s mixes ints and floats (write 2.0 for a float)", v)
 		}
 	case strings.HasPrefix(v, "$"):
 		x, verr := val(v[1:])
