@@ -472,7 +472,10 @@ func (p *Plan) Summary() string {
 }
 
 // OperatorCount is how many nodes of one operator were delegated and how many were not.
-type OperatorCount struct{ Delegated, NonDelegated int }
+type OperatorCount struct {
+	Delegated    int `json:"delegated"`
+	NonDelegated int `json:"non_delegated"`
+}
 
 // OperatorCounts tallies the input graph's nodes by target, in the terms of ExecuTorch's
 // get_delegation_info: the "getitem" row counts the getitems of multi-output operators (inside

@@ -22,9 +22,9 @@ type Pass interface {
 
 // Report is what one pass did.
 type Report struct {
-	Pass    string
-	Changed bool
-	Summary string
+	Pass    string `json:"pass"`
+	Changed bool   `json:"changed"`
+	Summary string `json:"summary"`
 }
 
 // Manager runs passes in order.
