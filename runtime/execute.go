@@ -31,8 +31,12 @@ func (m *Method) Execute(ctx context.Context, inputs ...*EValue) ([]*EValue, err
 		return nil, fmt.Errorf("method %q: not started: %w", m.name, err)
 	}
 	var start time.Time
-	if m.prof != nil {
+	if m.prof != nil || m.tracer != nil {
 		start = time.Now()
+	}
+	if m.tracer != nil {
+		m.tracer.BeginBlock("Execute")
+		defer m.traceSpan("Method::execute", -1, 0, start)
 	}
 	if err := m.setInputs(inputs); err != nil {
 		return nil, err
@@ -210,7 +214,7 @@ func (m *Method) run(ctx context.Context) error {
 				m.timed(c, pc-1, in, t)
 			case kindDelegate:
 				t := m.clock()
-				if err := m.callDelegate(ctx, pc-1, in); err != nil {
+				if err := m.callDelegate(ctx, c, pc-1, in); err != nil {
 					return err
 				}
 				m.timed(c, pc-1, in, t)
@@ -255,9 +259,9 @@ func ended(ctx context.Context, err error) bool {
 	return cerr != nil && errors.Is(err, cerr)
 }
 
-// clock reads the time only when profiling.
+// clock reads the time only when profiling or tracing.
 func (m *Method) clock() time.Time {
-	if m.prof == nil {
+	if m.prof == nil && m.tracer == nil {
 		return time.Time{}
 	}
 	return time.Now()
@@ -266,6 +270,14 @@ func (m *Method) clock() time.Time {
 func (m *Method) timed(chain, pc int, in *instruction, start time.Time) {
 	if m.prof != nil {
 		m.prof.record(m, chain, pc, in, time.Since(start))
+	}
+	if m.tracer != nil {
+		name := "DELEGATE_CALL"
+		if in.kind == kindKernel {
+			m.traceSpan(nativeCallName(in.kernel.Name), chain, pc, start)
+			name = "OPERATOR_CALL"
+		}
+		m.traceSpan(name, chain, pc, start)
 	}
 }
 
@@ -281,10 +293,11 @@ func (m *Method) callKernel(ctx context.Context, chain, pc int, in *instruction)
 	return nil
 }
 
-func (m *Method) callDelegate(ctx context.Context, pc int, in *instruction) (err error) {
+func (m *Method) callDelegate(ctx context.Context, chain, pc int, in *instruction) (err error) {
 	d := m.delegate[in.delegate]
 	defer guard(&err, ErrKernelFailed, "method %q instruction %d: backend %s", m.name, pc, d.id)
-	if err := d.backend.Execute(&BackendExecutionContext{Context: ctx, Method: m.name}, d.handle, in.args); err != nil {
+	bctx := &BackendExecutionContext{Context: ctx, Method: m.name, tracer: m.tracer, chain: chain, instruction: pc}
+	if err := d.backend.Execute(bctx, d.handle, in.args); err != nil {
 		if ended(ctx, err) {
 			return fmt.Errorf("method %q instruction %d: backend %s: %w", m.name, pc, d.id, err)
 		}

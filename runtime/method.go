@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/pte/schema"
@@ -25,7 +26,8 @@ type Method struct {
 	inputs   []int
 	outputs  []int
 	closed   bool
-	prof     *profiler // nil unless EnableProfiling(true)
+	prof     *profiler   // nil unless EnableProfiling(true)
+	tracer   EventTracer // nil unless WithEventTracer
 }
 
 type instrKind uint8
@@ -57,7 +59,25 @@ type delegateState struct {
 // LoadMethod prepares a method for execution. It resolves every kernel and every backend the
 // method needs first, and fails, naming each missing one with the instructions that use it and
 // what the registry has instead, before anything is allocated or initialised.
-func (p *Program) LoadMethod(name string) (*Method, error) {
+func (p *Program) LoadMethod(name string, opts ...MethodOption) (*Method, error) {
+	var o Method
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.tracer != nil {
+		o.tracer.BeginBlock("Default")
+		start := time.Now()
+		defer func() { o.traceSpan("Program::load_method", -1, 0, start) }()
+	}
+	m, err := p.loadMethod(name, o.tracer)
+	if err != nil {
+		return nil, err
+	}
+	m.tracer = o.tracer
+	return m, nil
+}
+
+func (p *Program) loadMethod(name string, tracer EventTracer) (*Method, error) {
 	plan, err := p.file.Method(name)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q (the program has %s)", ErrMethodNotFound, name, strings.Join(p.file.MethodNames(), ", "))
@@ -66,7 +86,11 @@ func (p *Program) LoadMethod(name string) (*Method, error) {
 	if err := p.checkRegistry(plan); err != nil {
 		return nil, err
 	}
-	m := &Method{name: name, plan: plan}
+	m := &Method{name: name, plan: plan, tracer: tracer}
+	if tracer != nil {
+		start := time.Now()
+		defer func() { m.traceSpan("Method::init", -1, 0, start) }()
+	}
 	if err := m.allocate(plan, p.opts.MaxPlannedBytes); err != nil {
 		return nil, err
 	}

@@ -74,6 +74,9 @@ type BackendInitContext struct {
 type BackendExecutionContext struct {
 	Context context.Context
 	Method  string
+
+	tracer             EventTracer // nil unless the method is traced (Profiling)
+	chain, instruction int
 }
 
 // Registry holds the kernels and backends a program may use. Build it before loading programs;

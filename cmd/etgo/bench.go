@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/etgo/etgo/devtools/etdump"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
@@ -18,7 +19,7 @@ import (
 func init() {
 	commands["bench"] = command{
 		summary: "time a method: load time and the latency distribution of Execute",
-		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--threads 1] [--warmup 5] [--iterations 50] [--profile [--top N]] [--json] [--cpuprofile FILE]",
+		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--threads 1] [--warmup 5] [--iterations 50] [--profile [--top N]] [--etdump OUT.etdp] [--json] [--cpuprofile FILE]",
 		run:     runBench,
 	}
 }
@@ -49,6 +50,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs here (go tool pprof)")
 	profile := fs.Bool("profile", false, "after the timed runs, time each kernel and delegate call over as many runs and list the slowest")
 	top := fs.Int("top", 15, "with --profile: how many instructions to list (0: all)")
+	etdumpPath := fs.String("etdump", "", "after the timed runs, load the method again traced and write its loading and as many runs as an ETDump here (executorch.devtools.Inspector reads it)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input (default: seeded random values of the declared shapes)")
 	path, err := parseFileAndFlags(fs, args)
@@ -127,6 +129,16 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 				Share: float64(in.Total) / float64(total)})
 		}
 		r.ProfileRuns = runs
+	}
+	if *etdumpPath != "" {
+		// A method of its own, traced from its loading on, so the clock reads touch neither the
+		// latencies above nor --profile's.
+		if err := writeETDump(p, *method, *etdumpPath, *iters, func(tm *runtime.Method) error {
+			_, err := tm.Execute(ctx, in...)
+			return err
+		}); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(r)
@@ -215,4 +227,23 @@ func benchInputs(m *runtime.Method, files []string) ([]*runtime.EValue, error) {
 		in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
 	}
 	return in, nil
+}
+
+// writeETDump loads method of p traced, runs it runs times with run, and writes the ETDump.
+func writeETDump(p *runtime.Program, method, path string, runs int, run func(*runtime.Method) error) error {
+	rec := etdump.NewRecorder()
+	tm, err := p.LoadMethod(method, runtime.WithEventTracer(rec))
+	if err != nil {
+		return err
+	}
+	defer tm.Close()
+	for range runs {
+		if err := run(tm); err != nil {
+			return err
+		}
+	}
+	if err := rec.Dump().WriteFile(path); err != nil {
+		return fmt.Errorf("--etdump: %w", err)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/etgo/etgo/devtools/etdump"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
@@ -16,7 +17,7 @@ import (
 func init() {
 	commands["run"] = command{
 		summary: "run a method of a .pte on .npy inputs; print and save the outputs",
-		usage:   "run FILE.pte [--method forward] [--input a.npy]... [--output-dir DIR] [--threads N]",
+		usage:   "run FILE.pte [--method forward] [--input a.npy]... [--output-dir DIR] [--threads N] [--etdump OUT.etdp]",
 		run:     runRun,
 	}
 }
@@ -34,6 +35,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	method := fs.String("method", "forward", "method to run")
 	outDir := fs.String("output-dir", "", "write output_<i>.npy files here")
 	threads := fs.Int("threads", 1, "goroutines a delegate call may use (XNNPACK)")
+	etdumpPath := fs.String("etdump", "", "write the method's loading and run as an ETDump here (executorch.devtools.Inspector reads it)")
 	var inputs stringList
 	fs.Var(&inputs, "input", "a .npy input, once per method input, in order")
 	path, err := parseFileAndFlags(fs, args)
@@ -51,7 +53,13 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("load: %w", err)
 	}
 	defer p.Close()
-	m, err := p.LoadMethod(*method)
+	var opts []runtime.MethodOption
+	var rec *etdump.Recorder
+	if *etdumpPath != "" {
+		rec = etdump.NewRecorder()
+		opts = append(opts, runtime.WithEventTracer(rec))
+	}
+	m, err := p.LoadMethod(*method, opts...)
 	if err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
@@ -73,6 +81,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	outs, err := m.Execute(ctx, in...)
 	if err != nil {
 		return fmt.Errorf("execute: %w", err)
+	}
+	if rec != nil {
+		if err := rec.Dump().WriteFile(*etdumpPath); err != nil {
+			return fmt.Errorf("--etdump: %w", err)
+		}
 	}
 	if *outDir != "" {
 		if err := os.MkdirAll(*outDir, 0o755); err != nil {

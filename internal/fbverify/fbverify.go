@@ -173,6 +173,24 @@ func Verify(buf []byte, root *Table) error {
 	return v.table(pos, root, p, 0)
 }
 
+// VerifySizePrefixed checks a size-prefixed flatbuffer (a little-endian uint32 length, then the
+// buffer, as flatbuffers' FinishSizePrefixed writes it and ExecuTorch's ETDump is stored): the
+// length must fit, and alignment is checked relative to the start of buf, prefix included,
+// which is how the builder aligned it.
+func VerifySizePrefixed(buf []byte, root *Table) error {
+	p := &pathNode{name: root.Name, index: -1}
+	if len(buf) < 12 {
+		return (&verifier{}).fail(p, "buffer of %d bytes is too short for a size-prefixed flatbuffer", len(buf))
+	}
+	n := int64(binary.LittleEndian.Uint32(buf))
+	if n > int64(len(buf))-4 {
+		return (&verifier{}).fail(p, "the size prefix says %d bytes, the buffer has %d after it", n, len(buf)-4)
+	}
+	buf = buf[:4+n]
+	v := &verifier{buf: buf, budget: BudgetFactor * int64(len(buf))}
+	return v.table(4+int64(v.u32(4)), root, p, 0)
+}
+
 // deref follows the uoffset stored at pos.
 func (v *verifier) deref(pos int64, p *pathNode) (int64, error) {
 	if !v.inBounds(pos, 4) {
