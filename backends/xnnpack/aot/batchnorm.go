@@ -10,18 +10,18 @@ import (
 // BatchNormConfig asks FuseBatchNormPass.can_fuse and DecomposeBatchNorm.can_decompose_batch_norm,
 // the very functions its passes then apply.
 
-// bnFacts is what the rules ask of the graph they run on, which the partitioner and preprocess
-// know in their own ways.
-type bnFacts struct {
-	isParam func(*ir.Value) bool // a parameter, buffer or lifted constant (is_param_node)
-	read    func(*ir.Value) bool // a node or the graph's outputs read the value
+// bnFacts is what the rules ask of the graph they run on, which the partitioner
+// (configs.Facts) and preprocess know in their own ways.
+type bnFacts interface {
+	IsParam(*ir.Value) bool // a parameter, buffer or lifted constant (is_param_node)
+	Read(*ir.Value) bool    // a node or the graph's outputs read the value
 }
 
 // onlyOutputRead is the "every user is getitem[0]" rule: the saved statistics (outputs 1 and 2)
 // are not read.
 func onlyOutputRead(bn *ir.Node, f bnFacts) bool {
 	for i, v := range bn.Outputs {
-		if i > 0 && v != nil && f.read(v) {
+		if i > 0 && v != nil && f.Read(v) {
 			return false
 		}
 	}
@@ -37,19 +37,19 @@ func canFuseBatchNorm(prev, bn *ir.Node, f bnFacts) bool {
 	if prev == nil || (prev.Target != targetConv && prev.Target != targetLinear) || !onlyOutputRead(bn, f) {
 		return false
 	}
-	if !f.isParam(prev.TensorArg("weight")) || !f.isParam(bn.TensorArg("weight")) {
+	if !f.IsParam(prev.TensorArg("weight")) || !f.IsParam(bn.TensorArg("weight")) {
 		return false
 	}
 	for _, name := range []string{"bias", "running_mean", "running_var"} {
-		if v := bn.TensorArg(name); (v == nil && name != "bias") || (v != nil && !f.isParam(v)) {
+		if v := bn.TensorArg(name); (v == nil && name != "bias") || (v != nil && !f.IsParam(v)) {
 			return false
 		}
 	}
-	if b := prev.TensorArg("bias"); b != nil && !f.isParam(b) {
+	if b := prev.TensorArg("bias"); b != nil && !f.IsParam(b) {
 		return false
 	}
 	if prev.Target == targetConv {
-		if r := rank(prev.TensorArg("input")); r != 3 && r != 4 {
+		if r := prev.TensorArg("input").Rank(); r != 3 && r != 4 {
 			return false
 		}
 	}
@@ -62,26 +62,26 @@ func canFuseBatchNorm(prev, bn *ir.Node, f bnFacts) bool {
 // constant eps).
 func decomposeDecline(bn *ir.Node, f bnFacts) *partition.Decline {
 	in := bn.TensorArg("input")
-	if r := rank(in); r < 2 || r > 4 {
-		return decline(partition.Geometry, "batch norm input of rank %d; XNNPACK takes rank 2 to 4", r)
+	if r := in.Rank(); r < 2 || r > 4 {
+		return partition.Declinef(partition.Geometry, "batch norm input of rank %d; XNNPACK takes rank 2 to 4", r)
 	}
 	if !onlyOutputRead(bn, f) {
-		return decline(partition.Geometry, "batch norm's saved statistics are used; XNNPACK only produces its output")
+		return partition.Declinef(partition.Geometry, "batch norm's saved statistics are used; XNNPACK only produces its output")
 	}
 	if !in.Meta.Sizes[1].IsStatic() {
-		return decline(partition.DynamicShape, "batch norm channel dim is the symbol %s", in.Meta.Sizes[1].Symbol)
+		return partition.Declinef(partition.DynamicShape, "batch norm channel dim is the symbol %s", in.Meta.Sizes[1].Symbol)
 	}
 	for _, name := range []string{"weight", "bias", "running_mean", "running_var"} {
 		v := bn.TensorArg(name)
 		if v == nil && (name == "weight" || name == "bias") {
 			continue
 		}
-		if !f.isParam(v) {
-			return decline(partition.NonConstantWeight, "batch norm %s is computed at run time, not a parameter", name)
+		if !f.IsParam(v) {
+			return partition.Declinef(partition.NonConstantWeight, "batch norm %s is computed at run time, not a parameter", name)
 		}
 	}
 	if a := bn.Arg("eps"); a != nil && a.Kind != ir.ArgFloat && a.Kind != ir.ArgInt {
-		return decline(partition.DynamicShape, "batch norm eps is not a constant")
+		return partition.Declinef(partition.DynamicShape, "batch norm eps is not a constant")
 	}
 	return nil
 }

@@ -158,13 +158,6 @@ func (p *preprocessor) addConstant(name string, meta ir.TensorMeta, data []byte)
 	return v
 }
 
-func out0(n *ir.Node) *ir.Value {
-	if len(n.Outputs) == 0 {
-		return nil
-	}
-	return n.Outputs[0]
-}
-
 // dimsOf returns a tensor value's sizes as XNNPACK values carry them: a symbolic dimension at
 // its upper bound (the runtime reshapes to the actual sizes at execute), a rank-0 tensor as [1].
 func (p *preprocessor) dimsOf(v *ir.Value) ([]uint32, error) {

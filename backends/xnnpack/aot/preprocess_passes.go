@@ -33,7 +33,7 @@ func (p *preprocessor) removeClones() error {
 		if !identityClone(n) {
 			continue
 		}
-		in, out := firstInput(n), out0(n)
+		in, out := n.FirstTensorArg(), n.FirstOutput()
 		if in == nil || out == nil {
 			continue
 		}
@@ -68,7 +68,7 @@ func (p *preprocessor) fuseBatchNorm() error {
 	users := p.g.Users()
 	for _, n := range slices.Clone(p.g.Nodes) {
 		isConv, isLinear := n.Target == targetConv, n.Target == targetLinear
-		out := out0(n)
+		out := n.FirstOutput()
 		if !(isConv || isLinear) || out == nil || len(users[out]) != 1 || p.g.IsGraphOutput(out) {
 			continue
 		}
@@ -87,12 +87,18 @@ func (p *preprocessor) fuseBatchNorm() error {
 	return nil
 }
 
+// preprocessFacts are the batch-norm rules' facts of the graph being preprocessed.
+type preprocessFacts struct {
+	p     *preprocessor
+	users map[*ir.Value][]*ir.Node
+}
+
+func (f preprocessFacts) IsParam(v *ir.Value) bool { return v != nil && f.p.isParam(v) }
+func (f preprocessFacts) Read(v *ir.Value) bool    { return len(f.users[v]) > 0 || f.p.g.IsGraphOutput(v) }
+
 // bnFacts are the batch-norm rules' facts of the graph being preprocessed, whose users are users.
 func (p *preprocessor) bnFacts(users map[*ir.Value][]*ir.Node) bnFacts {
-	return bnFacts{
-		isParam: func(v *ir.Value) bool { return v != nil && p.isParam(v) },
-		read:    func(v *ir.Value) bool { return len(users[v]) > 0 || p.g.IsGraphOutput(v) },
-	}
+	return preprocessFacts{p, users}
 }
 
 func (p *preprocessor) paramData(v *ir.Value) ([]float32, error) {
@@ -203,9 +209,9 @@ func (p *preprocessor) fuseBatchNormInto(n, bn *ir.Node, isConv bool) error {
 		biasName = bv.Name + "_fused_bn"
 	}
 	newB := p.addConstant(biasName, ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: int64(ch)}}}, float32Bytes(fb))
-	setTensorArg(n, "weight", newW)
-	setTensorArg(n, "bias", newB)
-	p.g.ReplaceAllUses(bn.Outputs[0], out0(n))
+	n.SetTensorArg("weight", newW)
+	n.SetTensorArg("bias", newB)
+	p.g.ReplaceAllUses(bn.Outputs[0], n.FirstOutput())
 	p.remove(bn)
 	p.dropUnusedParams()
 	return nil
@@ -221,10 +227,10 @@ func (p *preprocessor) decomposeBatchNorm() error {
 	users := p.g.Users()
 	for i := 0; i < len(p.g.Nodes); i++ {
 		bn := p.g.Nodes[i]
-		if bn.Target != targetBatchNorm || out0(bn) == nil || decomposeDecline(bn, p.bnFacts(users)) != nil {
+		if bn.Target != targetBatchNorm || bn.FirstOutput() == nil || decomposeDecline(bn, p.bnFacts(users)) != nil {
 			continue
 		}
-		in, out := bn.TensorArg("input"), out0(bn)
+		in, out := bn.TensorArg("input"), bn.FirstOutput()
 		var stats [4][]float32 // weight, bias, mean, var
 		for k, name := range []string{"weight", "bias", "running_mean", "running_var"} {
 			var err error
@@ -251,7 +257,7 @@ func (p *preprocessor) decomposeBatchNorm() error {
 			w[c] = float32(g / denom)
 			b[c] = float32(-float64(mean[c])*g/denom + be)
 		}
-		spatial := max(rank(in)-2, 1)
+		spatial := max(in.Rank()-2, 1)
 		ones, zeros := make([]int64, spatial), make([]int64, spatial)
 		wSizes := []ir.Dim{{Size: int64(ch)}, {Size: 1}}
 		for k := range ones {
@@ -278,14 +284,14 @@ func (p *preprocessor) decomposeBatchNorm() error {
 		out.Producer = conv
 		p.handle[conv] = p.handle[bn]
 		p.g.Nodes[i] = conv
-		if rank(in) == 2 { // [N, C] as [N, C, 1]
+		if in.Rank() == 2 { // [N, C] as [N, C, 1]
 			unitAt := func(v *ir.Value) *ir.TensorMeta {
 				return &ir.TensorMeta{DType: v.Meta.DType, Sizes: append(slices.Clone(v.Meta.Sizes), ir.Dim{Size: 1})}
 			}
 			unsq := &ir.Node{Name: bn.Name + "_unsqueeze", Target: "aten.unsqueeze_copy.default", Args: []ir.Arg{
 				{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{in}}, {Name: "dim", Kind: ir.ArgInt, Int: 2}}}
 			unsq.Outputs = []*ir.Value{p.g.NewValue(in.Name+"_ncl", unitAt(in), unsq)}
-			setTensorArg(conv, "input", unsq.Outputs[0])
+			conv.SetTensorArg("input", unsq.Outputs[0])
 			out3 := p.g.NewValue(out.Name+"_ncl", unitAt(out), conv)
 			conv.Outputs[0] = out3
 			sq := &ir.Node{Name: bn.Name + "_squeeze", Target: "aten.squeeze_copy.dim", Args: []ir.Arg{
@@ -307,15 +313,6 @@ func filled(n int, v float32) []float32 {
 		f[i] = v
 	}
 	return f
-}
-
-// setTensorArg sets (or adds) a tensor argument.
-func setTensorArg(n *ir.Node, name string, v *ir.Value) {
-	if a := n.Arg(name); a != nil {
-		a.Kind, a.Values = ir.ArgTensor, []*ir.Value{v}
-		return
-	}
-	n.Args = append(n.Args, ir.Arg{Name: name, Kind: ir.ArgTensor, Values: []*ir.Value{v}})
 }
 
 // dropUnusedParams forgets constants nothing reads any more (the pre-fusion weights).
@@ -347,7 +344,7 @@ func (p *preprocessor) fuseActivations() error {
 		default:
 			continue
 		}
-		in := firstInput(act)
+		in := act.FirstTensorArg()
 		if in == nil || in.Producer == nil || !fuseableOps[in.Producer.Target] || p.usersOf(in) > 1 {
 			continue
 		}
@@ -355,7 +352,7 @@ func (p *preprocessor) fuseActivations() error {
 			continue
 		}
 		p.fused[in.Producer] = [2]float32{lo, hi}
-		p.g.ReplaceAllUses(out0(act), in)
+		p.g.ReplaceAllUses(act.FirstOutput(), in)
 		p.remove(act)
 	}
 	return nil
@@ -373,9 +370,9 @@ func (p *preprocessor) decomposeCat() error {
 		if a == nil || len(a.Values) <= 5 {
 			continue
 		}
-		out := out0(n)
+		out := n.FirstOutput()
 		dim := n.IntArg("dim", 0)
-		r := rank(out)
+		r := out.Rank()
 		if dim < 0 {
 			dim += int64(r)
 		}
@@ -440,7 +437,7 @@ func (p *preprocessor) conv1dUnsqueeze() error {
 	for i := 0; i < len(p.g.Nodes); i++ {
 		n := p.g.Nodes[i]
 		w := n.TensorArg("weight")
-		if n.Target != targetConv || rank(w) != 3 {
+		if n.Target != targetConv || w.Rank() != 3 {
 			continue
 		}
 		if !p.isParam(w) {
@@ -448,7 +445,7 @@ func (p *preprocessor) conv1dUnsqueeze() error {
 		}
 		c := p.consts[w]
 		w4 := p.addConstant(w.Name+"_unsqueezed", ir.TensorMeta{DType: c.Meta.DType, Sizes: append(slices.Clone(c.Meta.Sizes), ir.Dim{Size: 1})}, c.Data)
-		setTensorArg(n, "weight", w4)
+		n.SetTensorArg("weight", w4)
 		for _, a := range []struct {
 			name      string
 			def, fill int64
@@ -457,14 +454,14 @@ func (p *preprocessor) conv1dUnsqueeze() error {
 			if len(vals) == 0 {
 				vals = []int64{a.def}
 			}
-			setInts(n, a.name, append(slices.Clone(vals), a.fill))
+			n.SetIntsArg(a.name, append(slices.Clone(vals), a.fill))
 		}
 		in := n.TensorArg("input")
 		unsq := &ir.Node{Name: n.Name + "_unsqueeze", Target: "aten.unsqueeze_copy.default", Args: []ir.Arg{
 			{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{in}}, {Name: "dim", Kind: ir.ArgInt, Int: -1}}}
 		unsq.Outputs = []*ir.Value{p.g.NewValue(in.Name+"_4d", &ir.TensorMeta{DType: in.Meta.DType, Sizes: append(slices.Clone(in.Meta.Sizes), ir.Dim{Size: 1})}, unsq)}
-		setTensorArg(n, "input", unsq.Outputs[0])
-		out := out0(n)
+		n.SetTensorArg("input", unsq.Outputs[0])
+		out := n.FirstOutput()
 		out4 := p.g.NewValue(out.Name+"_4d", &ir.TensorMeta{DType: out.Meta.DType, Sizes: append(slices.Clone(out.Meta.Sizes), ir.Dim{Size: 1})}, n)
 		n.Outputs[0] = out4
 		sq := &ir.Node{Name: n.Name + "_squeeze", Target: "aten.squeeze_copy.dim", Args: []ir.Arg{
@@ -477,14 +474,6 @@ func (p *preprocessor) conv1dUnsqueeze() error {
 	}
 	p.dropUnusedParams()
 	return nil
-}
-
-func setInts(n *ir.Node, name string, v []int64) {
-	if a := n.Arg(name); a != nil {
-		a.Kind, a.Ints, a.Values = ir.ArgInts, v, nil
-		return
-	}
-	n.Args = append(n.Args, ir.Arg{Name: name, Kind: ir.ArgInts, Ints: v})
 }
 
 var (
@@ -511,24 +500,24 @@ func toChannelsLast(n *ir.Node) bool {
 // inserted only where a value is needed in the other layout (once per value, shared).
 func (p *preprocessor) tagChannelsLast() error {
 	for _, in := range p.g.Inputs {
-		if in.Value != nil && rank(in.Value) == 4 {
+		if in.Value != nil && in.Value.Rank() == 4 {
 			p.nhwc[in.Value] = false
 		}
 	}
 	for _, n := range slices.Clone(p.g.Nodes) {
-		inputs := tensorInputs(n)
+		inputs := n.TensorInputs()
 		switch {
 		case len(inputs) == 0:
 			for _, v := range n.Outputs {
-				if v != nil && rank(v) == 4 {
+				if v != nil && v.Rank() == 4 {
 					p.nhwc[v] = false
 				}
 			}
 		case nhwcOps[n.Target]:
-			if err := p.toNHWC(firstInput(n), n); err != nil {
+			if err := p.toNHWC(n.FirstTensorArg(), n); err != nil {
 				return err
 			}
-			for _, v := range tensorInputs(n)[1:] {
+			for _, v := range n.TensorInputs()[1:] {
 				if p.isUserInput(v) && p.nhwc[v] {
 					return fmt.Errorf("node %s: input %s expected NCHW", n.Name, v.Name)
 				}
@@ -593,7 +582,7 @@ func (p *preprocessor) mark(n *ir.Node, nhwc bool) {
 
 func (p *preprocessor) canBeNHWC(v *ir.Value) bool {
 	tagged, isTagged := p.nhwc[v]
-	return rank(v) == 4 && !(p.isParam(v) && isTagged && !tagged)
+	return v.Rank() == 4 && !(p.isParam(v) && isTagged && !tagged)
 }
 
 // replaceInput makes target read repl instead of v; a nil target means the region's outputs.
@@ -681,12 +670,12 @@ func (p *preprocessor) removeRedundantCopies() error {
 		if !isToCopy(n) || !slices.Contains(p.g.Nodes, n) {
 			continue
 		}
-		in, out := firstInput(n), out0(n)
+		in, out := n.FirstTensorArg(), n.FirstOutput()
 		if in == nil || out == nil {
 			continue
 		}
 		if prev := in.Producer; prev != nil && isToCopy(prev) && p.nhwc[in] != p.nhwc[out] && p.usersOf(in) == 1 {
-			p.g.ReplaceAllUses(out, firstInput(prev))
+			p.g.ReplaceAllUses(out, prev.FirstTensorArg())
 			p.g.RemoveNodes(map[*ir.Node]bool{n: true, prev: true})
 			continue
 		}
@@ -712,7 +701,7 @@ func (p *preprocessor) decomposeTanhGelu() error {
 		if a := n.Arg("approximate"); a == nil || a.Kind != ir.ArgString || a.Str != "tanh" {
 			continue
 		}
-		x, out := firstInput(n), out0(n)
+		x, out := n.FirstTensorArg(), n.FirstOutput()
 		if x == nil || out == nil || x.Meta == nil || x.Meta.DType != ir.Float32 {
 			return fmt.Errorf("node %s: tanh GELU of a non-float32 tensor", n.Name)
 		}
