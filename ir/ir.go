@@ -256,6 +256,11 @@ type Node struct {
 	// StackTrace and ModuleStack come from the exporter's metadata (for reports).
 	StackTrace  string
 	ModuleStack string
+	// DebugHandle ties a node of a backend's graph to the node it came from (ExecuTorch's
+	// node.meta["debug_handle"]): a backend's preprocess numbers the region's nodes before its
+	// rewrites, and a rewrite gives the nodes it puts in place of one node that node's handle,
+	// so the backend's profile still names the operator the model called. 0 means none.
+	DebugHandle uint32
 }
 
 // InputKind classifies a graph input.

@@ -49,7 +49,6 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 		nhwc:    map[*ir.Value]bool{},
 		partner: map[*ir.Value]*ir.Value{},
 		fused:   map[*ir.Node][2]float32{},
-		handle:  map[*ir.Node]uint32{},
 		ids:     map[*ir.Value]uint32{},
 		ext:     map[*ir.Value]external{},
 		named:   map[string]bool{},
@@ -65,8 +64,10 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 		}
 		p.consts[in.Value] = c
 	}
+	// The handles number the region's nodes before any rewrite changes them; the nodes a
+	// rewrite puts in place of one carry its handle.
 	for i, n := range prog.Nodes {
-		p.handle[n] = uint32(i + 1)
+		n.DebugHandle = uint32(i + 1)
 	}
 	for _, step := range []struct {
 		name string
@@ -107,7 +108,6 @@ type preprocessor struct {
 	nhwc    map[*ir.Value]bool
 	partner map[*ir.Value]*ir.Value // a value's copy in the other layout
 	fused   map[*ir.Node][2]float32 // output min/max folded into a node
-	handle  map[*ir.Node]uint32     // debug handles
 	ids     map[*ir.Value]uint32    // XNNPACK value ids
 	ext     map[*ir.Value]external  // external inputs and outputs
 	named   map[string]bool         // named-data keys already stored

@@ -282,7 +282,7 @@ func (p *preprocessor) decomposeBatchNorm() error {
 			{Name: "groups", Kind: ir.ArgInt, Int: int64(ch)},
 		}, Outputs: []*ir.Value{out}}
 		out.Producer = conv
-		p.handle[conv] = p.handle[bn]
+		conv.DebugHandle = bn.DebugHandle
 		p.g.Nodes[i] = conv
 		if in.Rank() == 2 { // [N, C] as [N, C, 1]
 			unitAt := func(v *ir.Value) *ir.TensorMeta {
@@ -297,7 +297,7 @@ func (p *preprocessor) decomposeBatchNorm() error {
 			sq := &ir.Node{Name: bn.Name + "_squeeze", Target: "aten.squeeze_copy.dim", Args: []ir.Arg{
 				{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{out3}}, {Name: "dim", Kind: ir.ArgInt, Int: 2}}, Outputs: []*ir.Value{out}}
 			out.Producer = sq
-			p.handle[unsq], p.handle[sq] = p.handle[bn], p.handle[bn]
+			unsq.DebugHandle, sq.DebugHandle = bn.DebugHandle, bn.DebugHandle
 			p.g.Nodes = slices.Insert(p.g.Nodes, i+1, sq)
 			p.g.Nodes = slices.Insert(p.g.Nodes, i, unsq)
 			i += 2
@@ -394,7 +394,7 @@ func (p *preprocessor) decomposeCat() error {
 			{Name: "dim", Kind: ir.ArgInt, Int: dim},
 		}, Outputs: []*ir.Value{out}}
 		out.Producer = tail
-		p.handle[tail] = p.handle[n]
+		tail.DebugHandle = n.DebugHandle
 		p.g.Nodes = slices.Insert(p.g.Nodes, i+1, tail)
 	}
 	return nil
@@ -467,7 +467,7 @@ func (p *preprocessor) conv1dUnsqueeze() error {
 		sq := &ir.Node{Name: n.Name + "_squeeze", Target: "aten.squeeze_copy.dim", Args: []ir.Arg{
 			{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{out4}}, {Name: "dim", Kind: ir.ArgInt, Int: -1}}, Outputs: []*ir.Value{out}}
 		out.Producer = sq
-		p.handle[unsq], p.handle[sq] = p.handle[n], p.handle[n]
+		unsq.DebugHandle, sq.DebugHandle = n.DebugHandle, n.DebugHandle
 		p.g.Nodes = slices.Insert(p.g.Nodes, i+1, sq)
 		p.g.Nodes = slices.Insert(p.g.Nodes, i, unsq)
 		i += 2
@@ -619,7 +619,7 @@ func (p *preprocessor) convert(v *ir.Value, toNHWC bool) *ir.Value {
 	}}
 	c := p.g.NewValue(v.Name+suffix, v.Meta, n)
 	n.Outputs = []*ir.Value{c}
-	p.handle[n] = defaultDebugHandle
+	n.DebugHandle = defaultDebugHandle
 	p.insertAfter(v, n)
 	p.nhwc[c] = toNHWC
 	p.partner[v], p.partner[c] = c, v
@@ -720,7 +720,7 @@ func (p *preprocessor) decomposeTanhGelu() error {
 			}
 			res.Producer = m
 			m.Outputs = []*ir.Value{res}
-			p.handle[m] = p.handle[n]
+			m.DebugHandle = n.DebugHandle
 			nodes = append(nodes, m)
 			return res
 		}

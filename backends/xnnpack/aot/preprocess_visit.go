@@ -50,7 +50,7 @@ var binaryOps = map[string]schema.XNodeUnion{
 
 // node appends an XNNPACK node, with the output clamp fused into n if any.
 func (p *preprocessor) node(n *ir.Node, x xnngraph.Node) {
-	x.DebugHandle = p.handle[n]
+	x.DebugHandle = n.DebugHandle
 	x.OutputMin, x.OutputMax = float32(math.Inf(-1)), float32(math.Inf(1))
 	if f, ok := p.fused[n]; ok {
 		x.OutputMin, x.OutputMax = f[0], f[1]
