@@ -3,6 +3,7 @@ package aot
 import (
 	"slices"
 
+	"github.com/etgo/etgo/backends/transforms"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/partition/configs"
@@ -220,15 +221,15 @@ func checkMaxPool(_ *configs.Query, n *ir.Node) *partition.Decline {
 }
 
 // checkBatchNorm admits a batch norm XNNPACK can fold into the conv or linear before it, or turn
-// into a 1×1 depthwise convolution (batchnorm.go).
+// into a 1×1 depthwise convolution, by the rules the rewrites apply (package transforms).
 func checkBatchNorm(q *configs.Query, n *ir.Node) *partition.Decline {
 	if !q.OnlyFirstOutputRead(n) {
 		return partition.Declinef(partition.Geometry, "batch norm's saved statistics are used; XNNPACK only produces its output")
 	}
-	if in := n.TensorArg("input"); in != nil && canFuseBatchNorm(in.Producer, n, q) {
+	if in := n.TensorArg("input"); in != nil && transforms.CanFuseBatchNorm(in.Producer, n, q) {
 		return nil
 	}
-	return decomposeDecline(n, q)
+	return transforms.DecomposeBatchNormDecline(n, q)
 }
 
 // batchNormDeps claims the statistics and affine parameters with the node.
