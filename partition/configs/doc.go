@@ -11,7 +11,8 @@
 // not a backend of its own: backends/xnnpack/aot states XNNPACK's 52 configs with it, and
 // backends/example its four.
 //
-// A Partitioner does not change the graph it partitions. Configs and hooks get a Query that
-// answers graph questions (is a value a parameter, who reads it) from one pass over the graph
-// per Partition call, so a check never walks the graph itself.
+// A Partitioner does not change the graph it partitions. A config's Check and Claim get a
+// Query that answers graph questions (is a value a parameter, who reads it) from one index of
+// the graph per Partition call, so a check never walks the graph itself; the hooks of Options
+// see only the node, as the constraints common to a backend's operators are about its tensors.
 package configs
