@@ -256,6 +256,11 @@ type Node struct {
 	// StackTrace and ModuleStack come from the exporter's metadata (for reports).
 	StackTrace  string
 	ModuleStack string
+	// DebugHandle ties a node of a backend's graph to the node it came from (ExecuTorch's
+	// node.meta["debug_handle"]): a backend's preprocess numbers the region's nodes before its
+	// rewrites, and a rewrite gives the nodes it puts in place of one node that node's handle,
+	// so the backend's profile still names the operator the model called. 0 means none.
+	DebugHandle uint32
 }
 
 // InputKind classifies a graph input.
@@ -511,4 +516,63 @@ func (n *Node) IntsArg(name string, def []int64) []int64 {
 		}
 	}
 	return a.Ints
+}
+
+// TensorInputs lists the node's distinct tensor arguments in order (FX's all_input_nodes).
+func (n *Node) TensorInputs() []*Value {
+	var out []*Value
+	seen := map[*Value]bool{}
+	for _, a := range n.Args {
+		for _, v := range a.Values {
+			if v != nil && v.Kind == TensorValue && !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// FirstTensorArg is the node's first single-tensor argument (its "self" or "input"), or nil.
+func (n *Node) FirstTensorArg() *Value {
+	for _, a := range n.Args {
+		if a.Kind == ArgTensor && len(a.Values) == 1 && a.Values[0] != nil {
+			return a.Values[0]
+		}
+	}
+	return nil
+}
+
+// FirstOutput is the node's first result, or nil.
+func (n *Node) FirstOutput() *Value {
+	if len(n.Outputs) == 0 {
+		return nil
+	}
+	return n.Outputs[0]
+}
+
+// SetTensorArg sets the named argument to the tensor v, adding it when absent.
+func (n *Node) SetTensorArg(name string, v *Value) {
+	if a := n.Arg(name); a != nil {
+		a.Kind, a.Values = ArgTensor, []*Value{v}
+		return
+	}
+	n.Args = append(n.Args, Arg{Name: name, Kind: ArgTensor, Values: []*Value{v}})
+}
+
+// SetIntsArg sets the named argument to the int list v, adding it when absent.
+func (n *Node) SetIntsArg(name string, v []int64) {
+	if a := n.Arg(name); a != nil {
+		a.Kind, a.Ints, a.Values = ArgInts, v, nil
+		return
+	}
+	n.Args = append(n.Args, Arg{Name: name, Kind: ArgInts, Ints: v})
+}
+
+// Rank is a tensor value's number of dims, -1 when v is nil or has no tensor metadata.
+func (v *Value) Rank() int {
+	if v == nil || v.Meta == nil {
+		return -1
+	}
+	return len(v.Meta.Sizes)
 }

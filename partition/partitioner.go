@@ -56,6 +56,11 @@ type Decline struct {
 	Detail string // a sentence: "weight is computed at run time, not a parameter"
 }
 
+// Declinef makes a refusal, its sentence formatted as by fmt.Sprintf.
+func Declinef(r Reason, format string, args ...any) *Decline {
+	return &Decline{Reason: r, Detail: fmt.Sprintf(format, args...)}
+}
+
 // Region is a set of nodes a partitioner claims as one delegate call.
 type Region struct {
 	// Nodes are in graph order.

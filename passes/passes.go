@@ -27,6 +27,15 @@ type Report struct {
 	Summary string `json:"summary"`
 }
 
+// Changes is a pass's summary of n changes: "" when there were none (so Report.Changed is
+// false), else format with n, as in Changes(k, "removed %d identity clone(s)").
+func Changes(n int, format string) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(format, n)
+}
+
 // Manager runs passes in order.
 type Manager struct {
 	passes   []Pass

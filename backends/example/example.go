@@ -1,8 +1,9 @@
 // Package example is the smallest complete etgo backend, as ExecuTorch's backends/example is:
 // it shows what a backend provides on each side of the seam, and nothing more. Ahead of time
 // (backends.Backend) it claims float32 elementwise add, sub, mul and relu whose operands all
-// have the result's shape, groups the claims into regions with partition.GroupBased, and
-// preprocesses a region into a blob that lists its operations; at run time
+// have the result's shape, with four configs of the configuration-based partitioner
+// (partition/configs: the admission loop, the declines and the grouping into regions are
+// the package's, as XNNPACK's are), and preprocesses a region into a blob that lists its operations; at run time
 // (runtime.Backend) it executes that list. It is registered nowhere: a program (its test)
 // registers it in its own backends.Registry and runtime.Registry, which is all a new backend
 // needs.
@@ -22,6 +23,7 @@ import (
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/partition/configs"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
@@ -42,43 +44,27 @@ var ops = map[string]uint32{"aten.add.Tensor": opAdd, "aten.sub.Tensor": opSub, 
 func AheadOfTime() backends.Backend {
 	return backends.Backend{
 		Name: "example", ID: BackendID,
-		NewPartitioner: func(o backends.Options) partition.Partitioner { return Partitioner{PerOp: o.PerOp} },
+		NewPartitioner: func(o backends.Options) partition.Partitioner { return NewPartitioner(o.PerOp) },
 		Preprocess:     Preprocess,
 	}
 }
 
-// Partitioner claims the operations the blob format has.
-type Partitioner struct{ PerOp bool }
-
-func (Partitioner) Spec() partition.DelegationSpec {
-	return partition.DelegationSpec{BackendID: BackendID}
+// NewPartitioner claims the operations the blob format has: a config per operation, and the
+// constraints the blob format puts on all of them.
+func NewPartitioner(perOp bool) *configs.Partitioner {
+	fp32 := []configs.Precision{configs.FP32}
+	return configs.New(partition.DelegationSpec{BackendID: BackendID}, []*configs.Config{
+		{Name: "AddConfig", Target: "add.Tensor", Precisions: fp32, Check: alphaOne},
+		{Name: "SubConfig", Target: "sub.Tensor", Precisions: fp32, Check: alphaOne},
+		{Name: "MulConfig", Target: "mul.Tensor", Precisions: fp32},
+		{Name: "ReLUConfig", Target: "relu.default", Precisions: fp32},
+	}, configs.Options{Backend: "the example backend", PerOp: perOp, Common: common})
 }
 
-func (Partitioner) OpsToNotDecompose() ([]string, func(*ir.Graph, *ir.Node) bool) { return nil, nil }
-
-func (p Partitioner) Partition(g *ir.Graph) (*partition.Result, error) {
-	res := &partition.Result{Declined: map[*ir.Node]partition.Decline{}}
-	var claims []partition.Claim
-	for _, n := range g.Nodes {
-		if why := admit(n); why != nil {
-			res.Declined[n] = *why
-			continue
-		}
-		claims = append(claims, partition.Claim{Nodes: []*ir.Node{n}})
-	}
-	res.Regions = partition.GroupBased(g, claims, p.PerOp)
-	return res, nil
-}
-
-func admit(n *ir.Node) *partition.Decline {
-	if _, ok := ops[n.Target]; !ok {
-		return &partition.Decline{Reason: partition.UnsupportedOperator, Detail: "the example backend has add, sub, mul and relu"}
-	}
+// common: the blob has float32 tensors of static, equal sizes only (no broadcasting).
+func common(_ *configs.Config, n *ir.Node) *partition.Decline {
 	if len(n.Outputs) != 1 || n.Outputs[0] == nil || n.Outputs[0].Meta == nil || !n.Outputs[0].Meta.IsStatic() || n.Outputs[0].Meta.DType != ir.Float32 {
 		return &partition.Decline{Reason: partition.UnsupportedDType, Detail: "one static float32 result only"}
-	}
-	if a := n.Arg("alpha"); a != nil && n.ScalarArg("alpha", 1) != 1 {
-		return &partition.Decline{Reason: partition.NonTensorArgument, Detail: "alpha must be 1"}
 	}
 	out := n.Outputs[0].Meta
 	for _, name := range []string{"self", "other"} {
@@ -92,6 +78,14 @@ func admit(n *ir.Node) *partition.Decline {
 		if v.Meta == nil || v.Meta.DType != ir.Float32 || !slices.Equal(v.Meta.Sizes, out.Sizes) {
 			return &partition.Decline{Reason: partition.Geometry, Detail: "operands must be float32 of the result's shape (no broadcasting)"}
 		}
+	}
+	return nil
+}
+
+// alphaOne: the blob's add and sub have no alpha.
+func alphaOne(_ *configs.Query, n *ir.Node) *partition.Decline {
+	if n.ScalarArg("alpha", 1) != 1 {
+		return &partition.Decline{Reason: partition.NonTensorArgument, Detail: "alpha must be 1"}
 	}
 	return nil
 }

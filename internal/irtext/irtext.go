@@ -17,7 +17,9 @@
 package irtext
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -54,6 +56,26 @@ func ParseLines(lines []string) (*ir.Graph, error) {
 		}
 	}
 	return g, nil
+}
+
+// WithData gives every parameter of g deterministic float32 data, element i being 0.01·(i+1),
+// for tests of rewrites that read weights; it returns g.
+func WithData(g *ir.Graph) *ir.Graph {
+	for _, in := range g.Inputs {
+		if in.Kind != ir.Parameter {
+			continue
+		}
+		n := 1
+		for _, d := range in.Value.Meta.Sizes {
+			n *= int(d.Size)
+		}
+		b := make([]byte, 4*n)
+		for i := range n {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(0.01*float32(i+1)))
+		}
+		g.Constants[in.Target] = &ir.Constant{Meta: *in.Value.Meta, Data: b}
+	}
+	return g
 }
 
 // MustParse is Parse for tests' fixed graphs; it panics on a malformed one.

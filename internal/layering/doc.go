@@ -4,13 +4,14 @@
 //
 // The rules, by role:
 //   - Run time (package etgo, runtime, kernels/*, backends/builtin, backends/xnnpack and its
-//     graph format): none of the
-//     ahead-of-time packages (ir, partition, passes, emit, lower, frontend, backends and the
-//     backends' ahead-of-time sides).
+//     graph format): none of the ahead-of-time packages (ir, partition, passes, emit, lower,
+//     frontend, backends, the shared rewrites backends/transforms and the backends'
+//     ahead-of-time sides).
 //   - A backend's graph format (backends/xnnpack/xnngraph): its schema and the flatbuffer
 //     verifier only, so that tools reading blobs link neither side.
 //   - A backend's ahead-of-time side (backends/xnnpack/aot): nothing of the run time.
-//   - Generic layers (lower, passes, partition, emit, ir, frontend, devtools, internal/zoo,
-//     cmd/etgo): no backend package directly; they reach backends through package backends
+//   - The rewrites backends share (backends/transforms): no backend's package.
+//   - Generic layers (lower, passes, partition and its configuration-based partitioner
+//     partition/configs, emit, ir, frontend, devtools, internal/zoo, cmd/etgo): no backend package directly; they reach backends through package backends
 //     and backends/all.
 package layering

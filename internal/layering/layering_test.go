@@ -56,7 +56,7 @@ func local(imports []string) []string {
 }
 
 // aheadOfTime are the packages that lower a model, which nothing run-time may link.
-var aheadOfTime = []string{"ir", "partition", "passes", "emit", "lower", "frontend", "backends/all", "backends/xnnpack/aot"}
+var aheadOfTime = []string{"ir", "partition", "passes", "emit", "lower", "frontend", "backends/all", "backends/transforms", "backends/xnnpack/aot"}
 
 // isAheadOfTime also counts package backends itself (the ahead-of-time contract), not its
 // subdirectories.
@@ -96,6 +96,13 @@ func TestLayering(t *testing.T) {
 	for _, d := range local(need("backends/xnnpack/aot").Deps) {
 		if d == "runtime" || d == "backends/xnnpack" || under(d, "kernels") || d == "internal/gemm" || d == "internal/workpool" {
 			t.Errorf("backends/xnnpack/aot links the run-time package %s", d)
+		}
+	}
+
+	// The shared rewrites serve every backend, so they link none.
+	for _, d := range local(need("backends/transforms").Deps) {
+		if under(d, "backends") {
+			t.Errorf("backends/transforms links the backend package %s", d)
 		}
 	}
 

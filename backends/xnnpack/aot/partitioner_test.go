@@ -8,6 +8,7 @@ import (
 	"github.com/etgo/etgo/internal/irtext"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/partition/configs"
 )
 
 // parseGraph builds a graph from irtext's notation.
@@ -195,7 +196,7 @@ param mu f32[8]
 param var f32[8]
 bn, sm, sv = aten._native_batch_norm_legit_no_training.default(input=x, weight=none, bias=none, running_mean=mu, running_var=var, momentum=0.1, eps=1) -> f32[1,8,8,8], f32[0], f32[0]
 out bn`, "{bn}[mu var] | "},
-		{"precisions: a config that supports none of the enabled ones declines", Partitioner{Precisions: []Precision{StaticQuant}}, `
+		{"precisions: a config that supports none of the enabled ones declines", Partitioner{Precisions: []configs.Precision{configs.StaticQuant}}, `
 in x f32[4]
 a = aten.abs.default(self=x) -> f32[4]
 r = aten.relu.default(self=a) -> f32[4]
@@ -250,11 +251,13 @@ out fc2`)
 
 // TestConfigTable: 52 configs with distinct targets, as ExecuTorch's ALL_PARTITIONER_CONFIGS.
 func TestConfigTable(t *testing.T) {
-	if len(configs) != 52 || len(configByTarget) != 52 {
-		t.Errorf("%d configs, %d distinct targets; want 52", len(configs), len(configByTarget))
+	p := (&Partitioner{}).configBased()
+	cs := p.Configs()
+	if _, err := p.Partition(ir.NewGraph()); len(cs) != 52 || err != nil {
+		t.Errorf("%d configs (%v); want 52 with distinct targets", len(cs), err)
 	}
-	for _, c := range configs {
-		if len(c.precisions) == 0 || c.name == "" || strings.Count(c.target, ".") != 1 {
+	for _, c := range cs {
+		if len(c.Precisions) == 0 || c.Name == "" || strings.Count(c.Target, ".") != 1 {
 			t.Errorf("config %+v is incomplete", c)
 		}
 	}
@@ -271,12 +274,12 @@ func TestPartitionNeverPanics(t *testing.T) {
 		{{Name: "weight", Kind: ir.ArgInts}, {Name: "dim", Kind: ir.ArgTensors, Values: []*ir.Value{nil}}},
 		{{Name: "self", Kind: ir.ArgOptionalTensors, Values: []*ir.Value{nil, x}}, {Name: "kernel_size", Kind: ir.ArgInts}},
 	}
-	for _, c := range configs {
+	for _, c := range (&Partitioner{}).partitionerConfigs() {
 		for i, args := range shapes {
 			for _, outs := range [][]*ir.Value{nil, {nil}, {{Name: "y", Meta: x.Meta}}} {
 				g := ir.NewGraph()
 				g.Inputs = []ir.InputSpec{{Value: x}}
-				n := &ir.Node{Name: "n", Target: "aten." + c.target, Args: args, Outputs: outs}
+				n := &ir.Node{Name: "n", Target: "aten." + c.Target, Args: args, Outputs: outs}
 				for _, o := range outs {
 					if o != nil {
 						o.Producer = n
@@ -286,11 +289,11 @@ func TestPartitionNeverPanics(t *testing.T) {
 				func() {
 					defer func() {
 						if r := recover(); r != nil {
-							t.Errorf("%s, args %d, %d outputs: panic %v", c.name, i, len(outs), r)
+							t.Errorf("%s, args %d, %d outputs: panic %v", c.Name, i, len(outs), r)
 						}
 					}()
 					if _, err := (&Partitioner{}).Partition(g); err != nil {
-						t.Errorf("%s: %v", c.name, err)
+						t.Errorf("%s: %v", c.Name, err)
 					}
 				}()
 			}

@@ -2,16 +2,16 @@ package aot
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"math"
-	"slices"
 
+	"github.com/etgo/etgo/backends/transforms"
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 )
 
@@ -22,6 +22,8 @@ type Processed struct {
 	// NamedData holds one entry per distinct weight, keyed by the SHA-256 of its bytes (so equal
 	// weights in different regions share one entry), aligned to 16 bytes.
 	NamedData []pte.NamedBlob
+	// Passes says what each of the rewrites before the visitors did, in their order.
+	Passes []passes.Report
 }
 
 // defaultDebugHandle marks nodes the preprocess inserts (layout conversions), as ExecuTorch's
@@ -29,11 +31,11 @@ type Processed struct {
 const defaultDebugHandle = 65535
 
 // Preprocess compiles a region (partition.Delegate.Program) into an XNNPACK blob, as
-// XnnpackBackend.preprocess does: the XNNPACK passes (clone removal, batch-norm fusion, or
-// decomposition into a depthwise convolution, activation fusion, concatenation splitting,
-// values-only max pools and max.dim, conv1d as conv2d, channels-last tagging with layout
-// conversions only where the layout changes), then one XNNPACK node per operator, with weights
-// pre-transformed and stored as named data. prog is rewritten in place.
+// XnnpackBackend.preprocess does: the XNNPACK passes (xnnpackPasses: clone removal, batch-norm
+// fusion, or decomposition into a depthwise convolution, activation fusion, concatenation
+// splitting, values-only max pools and max.dim, conv1d as conv2d, channels-last tagging with
+// layout conversions only where the layout changes), then one XNNPACK node per operator, with
+// weights pre-transformed and stored as named data. prog is rewritten in place.
 //
 // External values follow the region's signature: user inputs get ids 0..k-1 in order, then the
 // outputs in order; the delegate call's arguments are laid out the same way.
@@ -43,45 +45,38 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 			err = fmt.Errorf("xnnpack: preprocess: internal error: %v", r)
 		}
 	}()
-	p := &preprocessor{
-		g:       prog,
-		consts:  map[*ir.Value]*ir.Constant{},
-		nhwc:    map[*ir.Value]bool{},
-		partner: map[*ir.Value]*ir.Value{},
-		fused:   map[*ir.Node][2]float32{},
-		handle:  map[*ir.Node]uint32{},
-		ids:     map[*ir.Value]uint32{},
-		ext:     map[*ir.Value]external{},
-		named:   map[string]bool{},
-		out:     &xnngraph.Graph{Version: "0", Constants: []xnngraph.ConstantRef{{HasKey: true}}, HasHeader: true},
-	}
 	for _, in := range prog.Inputs {
 		if in.Kind == ir.UserInput || in.Value == nil {
 			continue
 		}
-		c, ok := prog.Constants[in.Target]
-		if !ok {
+		if _, ok := prog.Constants[in.Target]; !ok {
 			return nil, fmt.Errorf("xnnpack: preprocess: constant %s (%s) has no data", in.Value.Name, in.Target)
 		}
-		p.consts[in.Value] = c
 	}
+	// The handles number the region's nodes before any rewrite changes them; the nodes a
+	// rewrite puts in place of one carry its handle.
 	for i, n := range prog.Nodes {
-		p.handle[n] = uint32(i + 1)
+		n.DebugHandle = uint32(i + 1)
+	}
+	fused, nhwc := fusedActivations{}, layouts{}
+	reports, err := passes.NewManager(xnnpackPasses(fused, nhwc)...).Run(prog)
+	if err != nil {
+		return nil, fmt.Errorf("xnnpack: preprocess: %w", err)
+	}
+	p := &preprocessor{
+		g:      prog,
+		params: transforms.ParamsOf(prog),
+		nhwc:   nhwc,
+		fused:  fused,
+		ids:    map[*ir.Value]uint32{},
+		ext:    map[*ir.Value]external{},
+		named:  map[string]bool{},
+		out:    &xnngraph.Graph{Version: "0", Constants: []xnngraph.ConstantRef{{HasKey: true}}, HasHeader: true},
 	}
 	for _, step := range []struct {
 		name string
 		run  func() error
 	}{
-		{"remove clones", p.removeClones},
-		{"fuse batch norm", p.fuseBatchNorm},
-		{"decompose batch norm", p.decomposeBatchNorm},
-		{"tanh GELU", p.decomposeTanhGelu},
-		{"fuse activations", p.fuseActivations},
-		{"decompose concatenate", p.decomposeCat},
-		{"remove getitem", p.removeGetItem},
-		{"conv1d as conv2d", p.conv1dUnsqueeze},
-		{"channels-last tagging", p.tagChannelsLast},
-		{"remove redundant copies", p.removeRedundantCopies},
 		{"external ids", p.externals},
 		{"define nodes", p.defineNodes},
 	} {
@@ -94,76 +89,26 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Processed{Blob: blob, NamedData: p.blobs}, nil
+	return &Processed{Blob: blob, NamedData: p.blobs, Passes: reports}, nil
 }
 
 type external struct{ id, flag uint32 }
 
+// preprocessor is the visitors' state: the rewritten graph with what the rewrites recorded of
+// it, and the XNNPACK graph being written.
 type preprocessor struct {
 	g      *ir.Graph
-	consts map[*ir.Value]*ir.Constant // parameters, buffers and constants, by value
-	// nhwc is the channels-last tag (XNN_NHWC_NODE): present and true for NHWC values, present
-	// and false for values known to be NCHW.
-	nhwc    map[*ir.Value]bool
-	partner map[*ir.Value]*ir.Value // a value's copy in the other layout
-	fused   map[*ir.Node][2]float32 // output min/max folded into a node
-	handle  map[*ir.Node]uint32     // debug handles
-	ids     map[*ir.Value]uint32    // XNNPACK value ids
-	ext     map[*ir.Value]external  // external inputs and outputs
-	named   map[string]bool         // named-data keys already stored
-	blobs   []pte.NamedBlob
-	out     *xnngraph.Graph
+	params *transforms.Params     // parameters, buffers and constants, with their data
+	nhwc   layouts                // by channelsLastTaggedReshape
+	fused  fusedActivations       // by fuseActivation
+	ids    map[*ir.Value]uint32   // XNNPACK value ids
+	ext    map[*ir.Value]external // external inputs and outputs
+	named  map[string]bool        // named-data keys already stored
+	blobs  []pte.NamedBlob
+	out    *xnngraph.Graph
 }
 
-func (p *preprocessor) isParam(v *ir.Value) bool { _, ok := p.consts[v]; return ok }
-
-func (p *preprocessor) isUserInput(v *ir.Value) bool {
-	return v.Producer == nil && !p.isParam(v)
-}
-
-// usersOf counts the nodes reading v, plus one when v is a graph output (FX counts the output
-// node as a user).
-func (p *preprocessor) usersOf(v *ir.Value) int {
-	n := len(p.g.Users()[v])
-	if p.g.IsGraphOutput(v) {
-		n++
-	}
-	return n
-}
-
-func (p *preprocessor) remove(n *ir.Node) { p.g.RemoveNodes(map[*ir.Node]bool{n: true}) }
-
-// insertAfter puts n right after the producer of v (before every node when v is an input), as
-// FX's inserting_after does.
-func (p *preprocessor) insertAfter(v *ir.Value, n *ir.Node) {
-	at := 0
-	if v.Producer != nil {
-		for i, x := range p.g.Nodes {
-			if x == v.Producer {
-				at = i + 1
-				break
-			}
-		}
-	}
-	p.g.Nodes = slices.Insert(p.g.Nodes, at, n)
-}
-
-func (p *preprocessor) addConstant(name string, meta ir.TensorMeta, data []byte) *ir.Value {
-	v := p.g.NewValue(name, &ir.TensorMeta{DType: meta.DType, Sizes: meta.Sizes}, nil)
-	c := &ir.Constant{Meta: meta, Data: data}
-	target := "_xnnpack." + v.Name
-	p.g.Constants[target] = c
-	p.g.Inputs = append(p.g.Inputs, ir.InputSpec{Kind: ir.Parameter, Value: v, Target: target})
-	p.consts[v] = c
-	return v
-}
-
-func out0(n *ir.Node) *ir.Value {
-	if len(n.Outputs) == 0 {
-		return nil
-	}
-	return n.Outputs[0]
-}
+func (p *preprocessor) isParam(v *ir.Value) bool { return p.params.Is(v) }
 
 // dimsOf returns a tensor value's sizes as XNNPACK values carry them: a symbolic dimension at
 // its upper bound (the runtime reshapes to the actual sizes at execute), a rank-0 tensor as [1].
@@ -188,44 +133,6 @@ func (p *preprocessor) dimsOf(v *ir.Value) ([]uint32, error) {
 		d[i] = uint32(size)
 	}
 	return d, nil
-}
-
-// float32Data returns a constant's elements as float32 (the dtype XNNPACK weights are stored
-// in), converting float64.
-func float32Data(c *ir.Constant, name string) ([]float32, error) {
-	n := 1
-	for _, d := range c.Meta.Sizes {
-		n *= int(d.Size)
-	}
-	switch c.Meta.DType {
-	case ir.Float32:
-		if len(c.Data) != 4*n {
-			return nil, fmt.Errorf("constant %s: %d bytes for %d float32 elements", name, len(c.Data), n)
-		}
-		out := make([]float32, n)
-		for i := range out {
-			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(c.Data[4*i:]))
-		}
-		return out, nil
-	case ir.Float64:
-		if len(c.Data) != 8*n {
-			return nil, fmt.Errorf("constant %s: %d bytes for %d float64 elements", name, len(c.Data), n)
-		}
-		out := make([]float32, n)
-		for i := range out {
-			out[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(c.Data[8*i:])))
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("constant %s is %s; etgo's XNNPACK preprocess stores float32 weights only", name, c.Meta.DType)
-}
-
-func float32Bytes(f []float32) []byte {
-	b := make([]byte, 4*len(f))
-	for i, x := range f {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
 }
 
 // storeConstant records weight bytes as named data under their SHA-256 and returns the
@@ -287,7 +194,7 @@ func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
 		dtype = schema.XNNDatatypexnn_datatype_bf16
 	}
 	val := xnngraph.Value{ID: uint32(len(p.out.Values)), DType: dtype, Dims: dims, ExternalID: xnngraph.InvalidID}
-	if c, ok := p.consts[v]; ok {
+	if c := p.params.Data(v); c != nil {
 		data, err := p.weightBytes(v, c, o)
 		if err != nil {
 			return err
@@ -323,7 +230,7 @@ func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([
 		}
 		return c.Data, nil
 	}
-	f, err := float32Data(c, v.Name)
+	f, err := transforms.Float32Data(c, v.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +277,7 @@ func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([
 		}
 		f = out
 	}
-	return float32Bytes(f), nil
+	return transforms.Float32Bytes(f), nil
 }
 
 // externals numbers the region's inputs and outputs as generate_node_to_external_map does. A

@@ -5,10 +5,15 @@ import (
 	"math"
 	"slices"
 
+	"github.com/etgo/etgo/backends/transforms"
 	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/passes"
 )
 
-// The XNNPACK passes of XnnpackBackend.preprocess, in its order, on the region's own graph.
+// The rewrites XnnpackBackend.preprocess runs on a region's own graph before its visitors, in
+// the order of ExecuTorch's XNNPACKPassManager: the backend-independent ones from package
+// transforms, and those only XNNPACK's graph needs, here. Each is a passes.Pass named by its
+// ExecuTorch class, so a preprocess's reports read as ExecuTorch's pass list.
 
 const (
 	memoryChannelsLast = 2 // torch.channels_last as torch serialises memory formats
@@ -17,327 +22,54 @@ const (
 	targetToDimOrder    = "dim_order_ops._to_dim_order_copy.default"
 	targetConv          = "aten.convolution.default"
 	targetLinear        = "aten.linear.default"
-	targetBatchNorm     = "aten._native_batch_norm_legit_no_training.default"
 	targetCat           = "aten.cat.default"
 	targetClone         = "aten.clone.default"
 	targetCloneDimOrder = "dim_order_ops._clone_dim_order.default"
 )
 
-// removeClones drops identity clones (XNNPACKRemoveCloneOpsTransform), keeping a clone that
-// copies a region input straight to an output: XNNPACK cannot pass an input through.
-func (p *preprocessor) removeClones() error {
-	for _, n := range slices.Clone(p.g.Nodes) {
-		if n.Target != targetClone && n.Target != targetCloneDimOrder {
-			continue
-		}
-		if !identityClone(n) {
-			continue
-		}
-		in, out := firstInput(n), out0(n)
-		if in == nil || out == nil {
-			continue
-		}
-		if p.isUserInput(in) && p.g.IsGraphOutput(out) {
-			continue
-		}
-		p.g.ReplaceAllUses(out, in)
-		p.remove(n)
-	}
-	return nil
-}
-
-// identityClone reports a clone that keeps the (contiguous) layout of etgo's tensors.
-func identityClone(n *ir.Node) bool {
-	if n.Target == targetClone {
-		a := n.Arg("memory_format")
-		return a == nil || a.Kind != ir.ArgMemoryFormat || a.Int == memoryContiguous || a.Int == memoryPreserve
-	}
-	order := n.IntsArg("dim_order", nil)
-	for i, d := range order {
-		if d != int64(i) {
-			return false
-		}
-	}
-	return true
-}
-
-// fuseBatchNorm folds an inference batch norm into the convolution or linear before it
-// (FuseBatchNormPass), with torch.nn.utils.fusion's arithmetic, so the fused weights are the
-// bytes ExecuTorch stores.
-func (p *preprocessor) fuseBatchNorm() error {
-	users := p.g.Users()
-	for _, n := range slices.Clone(p.g.Nodes) {
-		isConv, isLinear := n.Target == targetConv, n.Target == targetLinear
-		out := out0(n)
-		if !(isConv || isLinear) || out == nil || len(users[out]) != 1 || p.g.IsGraphOutput(out) {
-			continue
-		}
-		bn := users[out][0]
-		if bn.Target != targetBatchNorm || bn.TensorArg("input") != out {
-			continue
-		}
-		if !canFuseBatchNorm(n, bn, p.bnFacts(users)) {
-			continue
-		}
-		if err := p.fuseBatchNormInto(n, bn, isConv); err != nil {
-			return fmt.Errorf("node %s: %w", bn.Name, err)
-		}
-		users = p.g.Users()
-	}
-	return nil
-}
-
-// bnFacts are the batch-norm rules' facts of the graph being preprocessed, whose users are users.
-func (p *preprocessor) bnFacts(users map[*ir.Value][]*ir.Node) bnFacts {
-	return bnFacts{
-		isParam: func(v *ir.Value) bool { return v != nil && p.isParam(v) },
-		read:    func(v *ir.Value) bool { return len(users[v]) > 0 || p.g.IsGraphOutput(v) },
+// xnnpackPasses are the rewrites, writing the fused activations and the layout tags the
+// visitor then reads into fused and nhwc.
+func xnnpackPasses(fused fusedActivations, nhwc layouts) []passes.Pass {
+	return []passes.Pass{
+		transforms.RemoveCloneOps{PreserveInputOutputCopies: true}, // XNNPACK cannot pass an input through
+		transforms.FuseBatchNorm{},
+		transforms.DecomposeBatchNorm{},
+		decomposeTanhGelu{},
+		fuseActivation{fused},
+		transforms.DecomposeConcatenate{MaxInputs: 5}, // XNNPACK's concatenate takes 2 to 5 inputs
+		removeGetItem{},
+		transforms.Conv1dUnsqueeze{},
+		channelsLastTaggedReshape{nhwc},
+		removeRedundantCopy{nhwc},
 	}
 }
 
-func (p *preprocessor) paramData(v *ir.Value) ([]float32, error) {
-	if v == nil {
-		return nil, nil
+// fxUsers counts the nodes reading v, plus one when v is a graph output (FX counts the output
+// node as a user).
+func fxUsers(g *ir.Graph, v *ir.Value) int {
+	n := len(g.Users()[v])
+	if g.IsGraphOutput(v) {
+		n++
 	}
-	return float32Data(p.consts[v], v.Name)
-}
-
-func (p *preprocessor) fuseBatchNormInto(n, bn *ir.Node, isConv bool) error {
-	wv, bv := n.TensorArg("weight"), n.TensorArg("bias")
-	w, err := p.paramData(wv)
-	if err != nil {
-		return err
-	}
-	b, err := p.paramData(bv)
-	if err != nil {
-		return err
-	}
-	var stats [4][]float32 // weight, bias, mean, var
-	for i, name := range []string{"weight", "bias", "running_mean", "running_var"} {
-		if stats[i], err = p.paramData(bn.TensorArg(name)); err != nil {
-			return err
-		}
-	}
-	mean, variance := stats[2], stats[3]
-	ch := len(mean)
-	if len(variance) != ch || (stats[0] != nil && len(stats[0]) != ch) || (stats[1] != nil && len(stats[1]) != ch) || (b != nil && len(b) != ch) {
-		return fmt.Errorf("batch-norm statistics disagree in length")
-	}
-	gamma, beta := stats[0], stats[1]
-	if gamma == nil {
-		gamma = filled(ch, 1)
-	}
-	if beta == nil {
-		beta = filled(ch, 0)
-	}
-	if b == nil {
-		b = filled(ch, 0)
-	}
-	eps := float32(bn.ScalarArg("eps", 1e-5))
-	// rsqrt(var + eps), each step rounded to float32 as torch computes it.
-	rs := make([]float32, ch)
-	for c := range rs {
-		rs[c] = 1 / float32(math.Sqrt(float64(float32(variance[c]+eps))))
-	}
-	transposed := isConv && n.BoolArg("transposed", false)
-	fw := make([]float32, len(w))
-	fb := make([]float32, ch)
-	shape := wv.Meta.Sizes
-	if len(shape) < 2 || len(w) == 0 {
-		return fmt.Errorf("weight %s has shape %v", wv.Name, wv.Meta)
-	}
-	// The loops below walk the weight by its declared shape: that shape must be its data's,
-	// or a corrupt archive declaring a dim of 2^40 spins for hours (or divides by zero).
-	d0, d1 := int(shape[0].Size), int(shape[1].Size)
-	if d0 <= 0 || d1 <= 0 || d1 > len(w)/d0 || len(w)%(d0*d1) != 0 {
-		return fmt.Errorf("weight %s has shape %v but %d elements", wv.Name, wv.Meta, len(w))
-	}
-	inner := len(w) / (d0 * d1)
-	if isConv {
-		// fused_w = w * (gamma * rsqrt).reshape([-1, 1, ...]) (or [1, -1, ...] transposed)
-		// fused_b = (b - mean) * rsqrt * gamma + beta
-		scale := make([]float32, ch)
-		for c := range scale {
-			scale[c] = float32(gamma[c] * rs[c])
-		}
-		for i := 0; i < d0; i++ {
-			for j := 0; j < d1; j++ {
-				c := i
-				if transposed {
-					c = j
-				}
-				if c >= ch {
-					return fmt.Errorf("weight %s has %d output channels, batch norm %d", wv.Name, c+1, ch)
-				}
-				for k := 0; k < inner; k++ {
-					at := (i*d1+j)*inner + k
-					fw[at] = float32(w[at] * scale[c])
-				}
-			}
-		}
-		for c := range fb {
-			t := float32(b[c] - mean[c])
-			t = float32(t * rs[c])
-			t = float32(t * gamma[c])
-			fb[c] = float32(t + beta[c])
-		}
-	} else {
-		// scale = gamma * rsqrt; fused_w = w * scale.unsqueeze(-1); fused_b = (b - mean) * scale + beta
-		if d0 != ch {
-			return fmt.Errorf("linear weight %s has %d rows, batch norm %d channels", wv.Name, d0, ch)
-		}
-		for c := 0; c < ch; c++ {
-			scale := float32(gamma[c] * rs[c])
-			for k := 0; k < d1*inner; k++ {
-				fw[c*d1*inner+k] = float32(w[c*d1*inner+k] * scale)
-			}
-			t := float32(b[c] - mean[c])
-			t = float32(t * scale)
-			fb[c] = float32(t + beta[c])
-		}
-	}
-	meta := ir.TensorMeta{DType: ir.Float32, Sizes: wv.Meta.Sizes}
-	newW := p.addConstant(wv.Name+"_fused_bn", meta, float32Bytes(fw))
-	biasName := wv.Name + "_bias_fused_bn"
-	if bv != nil {
-		biasName = bv.Name + "_fused_bn"
-	}
-	newB := p.addConstant(biasName, ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: int64(ch)}}}, float32Bytes(fb))
-	setTensorArg(n, "weight", newW)
-	setTensorArg(n, "bias", newB)
-	p.g.ReplaceAllUses(bn.Outputs[0], out0(n))
-	p.remove(bn)
-	p.dropUnusedParams()
-	return nil
-}
-
-// decomposeBatchNorm turns each batch norm left after fusion into a 1×1 depthwise convolution
-// (DecomposeBatchNorm) with weight gamma/sqrt(var+eps) and bias -mean·gamma/sqrt(var+eps) + beta,
-// computed in float64 as ExecuTorch does (eps rounded to float32 first) and stored as float32. A
-// rank-2 input [N, C] is convolved as [N, C, 1]; a rank-3 one is a 1-d convolution, which
-// conv1dUnsqueeze then runs as a 2-d one. A batch norm it cannot decompose is left for the
-// visitor to refuse, as ExecuTorch's is.
-func (p *preprocessor) decomposeBatchNorm() error {
-	users := p.g.Users()
-	for i := 0; i < len(p.g.Nodes); i++ {
-		bn := p.g.Nodes[i]
-		if bn.Target != targetBatchNorm || out0(bn) == nil || decomposeDecline(bn, p.bnFacts(users)) != nil {
-			continue
-		}
-		in, out := bn.TensorArg("input"), out0(bn)
-		var stats [4][]float32 // weight, bias, mean, var
-		for k, name := range []string{"weight", "bias", "running_mean", "running_var"} {
-			var err error
-			if stats[k], err = p.paramData(bn.TensorArg(name)); err != nil {
-				return err
-			}
-		}
-		gamma, beta, mean, variance := stats[0], stats[1], stats[2], stats[3]
-		ch := int(in.Meta.Sizes[1].Size)
-		if len(mean) != ch || len(variance) != ch || (gamma != nil && len(gamma) != ch) || (beta != nil && len(beta) != ch) {
-			return fmt.Errorf("node %s: batch-norm statistics disagree with the %d channels", bn.Name, ch)
-		}
-		eps := float64(float32(bn.ScalarArg("eps", 1e-5)))
-		w, b := make([]float32, ch), make([]float32, ch)
-		for c := range ch {
-			g, be := 1.0, 0.0
-			if gamma != nil {
-				g = float64(gamma[c])
-			}
-			if beta != nil {
-				be = float64(beta[c])
-			}
-			denom := math.Sqrt(float64(variance[c]) + eps)
-			w[c] = float32(g / denom)
-			b[c] = float32(-float64(mean[c])*g/denom + be)
-		}
-		spatial := max(rank(in)-2, 1)
-		ones, zeros := make([]int64, spatial), make([]int64, spatial)
-		wSizes := []ir.Dim{{Size: int64(ch)}, {Size: 1}}
-		for k := range ones {
-			ones[k] = 1
-			wSizes = append(wSizes, ir.Dim{Size: 1})
-		}
-		name := bn.Name
-		if gv := bn.TensorArg("weight"); gv != nil {
-			name = gv.Name
-		}
-		wv := p.addConstant(name+"_decomposed_bn_weight", ir.TensorMeta{DType: ir.Float32, Sizes: wSizes}, float32Bytes(w))
-		bv := p.addConstant(name+"_decomposed_bn_bias", ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: int64(ch)}}}, float32Bytes(b))
-		conv := &ir.Node{Name: bn.Name + "_conv", Target: targetConv, Args: []ir.Arg{
-			{Name: "input", Kind: ir.ArgTensor, Values: []*ir.Value{in}},
-			{Name: "weight", Kind: ir.ArgTensor, Values: []*ir.Value{wv}},
-			{Name: "bias", Kind: ir.ArgTensor, Values: []*ir.Value{bv}},
-			{Name: "stride", Kind: ir.ArgInts, Ints: ones},
-			{Name: "padding", Kind: ir.ArgInts, Ints: zeros},
-			{Name: "dilation", Kind: ir.ArgInts, Ints: slices.Clone(ones)},
-			{Name: "transposed", Kind: ir.ArgBool, Bool: false},
-			{Name: "output_padding", Kind: ir.ArgInts, Ints: slices.Clone(zeros)},
-			{Name: "groups", Kind: ir.ArgInt, Int: int64(ch)},
-		}, Outputs: []*ir.Value{out}}
-		out.Producer = conv
-		p.handle[conv] = p.handle[bn]
-		p.g.Nodes[i] = conv
-		if rank(in) == 2 { // [N, C] as [N, C, 1]
-			unitAt := func(v *ir.Value) *ir.TensorMeta {
-				return &ir.TensorMeta{DType: v.Meta.DType, Sizes: append(slices.Clone(v.Meta.Sizes), ir.Dim{Size: 1})}
-			}
-			unsq := &ir.Node{Name: bn.Name + "_unsqueeze", Target: "aten.unsqueeze_copy.default", Args: []ir.Arg{
-				{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{in}}, {Name: "dim", Kind: ir.ArgInt, Int: 2}}}
-			unsq.Outputs = []*ir.Value{p.g.NewValue(in.Name+"_ncl", unitAt(in), unsq)}
-			setTensorArg(conv, "input", unsq.Outputs[0])
-			out3 := p.g.NewValue(out.Name+"_ncl", unitAt(out), conv)
-			conv.Outputs[0] = out3
-			sq := &ir.Node{Name: bn.Name + "_squeeze", Target: "aten.squeeze_copy.dim", Args: []ir.Arg{
-				{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{out3}}, {Name: "dim", Kind: ir.ArgInt, Int: 2}}, Outputs: []*ir.Value{out}}
-			out.Producer = sq
-			p.handle[unsq], p.handle[sq] = p.handle[bn], p.handle[bn]
-			p.g.Nodes = slices.Insert(p.g.Nodes, i+1, sq)
-			p.g.Nodes = slices.Insert(p.g.Nodes, i, unsq)
-			i += 2
-		}
-	}
-	p.dropUnusedParams()
-	return nil
-}
-
-func filled(n int, v float32) []float32 {
-	f := make([]float32, n)
-	for i := range f {
-		f[i] = v
-	}
-	return f
-}
-
-// setTensorArg sets (or adds) a tensor argument.
-func setTensorArg(n *ir.Node, name string, v *ir.Value) {
-	if a := n.Arg(name); a != nil {
-		a.Kind, a.Values = ir.ArgTensor, []*ir.Value{v}
-		return
-	}
-	n.Args = append(n.Args, ir.Arg{Name: name, Kind: ir.ArgTensor, Values: []*ir.Value{v}})
-}
-
-// dropUnusedParams forgets constants nothing reads any more (the pre-fusion weights).
-func (p *preprocessor) dropUnusedParams() {
-	users := p.g.Users()
-	kept := p.g.Inputs[:0]
-	for _, in := range p.g.Inputs {
-		if in.Kind != ir.UserInput && len(users[in.Value]) == 0 && !p.g.IsGraphOutput(in.Value) {
-			delete(p.consts, in.Value)
-			continue
-		}
-		kept = append(kept, in)
-	}
-	p.g.Inputs = kept
+	return n
 }
 
 var fuseableOps = map[string]bool{targetConv: true, "aten.add.Tensor": true, "aten.sub.Tensor": true, "aten.mul.Tensor": true, targetLinear: true}
 
-// fuseActivations folds a relu or hardtanh into the convolution, linear or arithmetic node
-// before it as an output clamp (FuseActivationPass), when that node has no other user.
-func (p *preprocessor) fuseActivations() error {
-	for _, act := range slices.Clone(p.g.Nodes) {
+// fuseActivation folds a relu or hardtanh into the convolution, linear or arithmetic node
+// before it as an output clamp (FuseActivationPass), when that node has no other user. The
+// clamp is XNNPACK's node parameter, which the visitor writes: the pass records it in fused
+// (ExecuTorch's node.meta["XNN_FUSED_ACTIVATION"]).
+type fuseActivation struct{ fused fusedActivations }
+
+// fusedActivations are the output ranges (min, max) folded into nodes.
+type fusedActivations map[*ir.Node][2]float32
+
+func (fuseActivation) Name() string { return "FuseActivationPass" }
+
+func (f fuseActivation) Run(g *ir.Graph) (string, error) {
+	fused := 0
+	for _, act := range slices.Clone(g.Nodes) {
 		var lo, hi float32
 		switch act.Target {
 		case "aten.relu.default":
@@ -347,68 +79,34 @@ func (p *preprocessor) fuseActivations() error {
 		default:
 			continue
 		}
-		in := firstInput(act)
-		if in == nil || in.Producer == nil || !fuseableOps[in.Producer.Target] || p.usersOf(in) > 1 {
+		in := act.FirstTensorArg()
+		if in == nil || in.Producer == nil || !fuseableOps[in.Producer.Target] || fxUsers(g, in) > 1 {
 			continue
 		}
-		if _, done := p.fused[in.Producer]; done {
+		if _, done := f.fused[in.Producer]; done {
 			continue
 		}
-		p.fused[in.Producer] = [2]float32{lo, hi}
-		p.g.ReplaceAllUses(out0(act), in)
-		p.remove(act)
+		f.fused[in.Producer] = [2]float32{lo, hi}
+		g.ReplaceAllUses(act.FirstOutput(), in)
+		g.RemoveNodes(map[*ir.Node]bool{act: true})
+		fused++
 	}
-	return nil
-}
-
-// decomposeCat splits a concatenation of more than 5 tensors into a chain of at most 5 each
-// (XNNPACK's concatenate takes 2 to 5 inputs).
-func (p *preprocessor) decomposeCat() error {
-	for i := 0; i < len(p.g.Nodes); i++ {
-		n := p.g.Nodes[i]
-		if n.Target != targetCat {
-			continue
-		}
-		a := n.Arg("tensors")
-		if a == nil || len(a.Values) <= 5 {
-			continue
-		}
-		out := out0(n)
-		dim := n.IntArg("dim", 0)
-		r := rank(out)
-		if dim < 0 {
-			dim += int64(r)
-		}
-		if dim < 0 || int(dim) >= r {
-			return fmt.Errorf("node %s: cat dim %d out of range", n.Name, n.IntArg("dim", 0))
-		}
-		head, rest := a.Values[:5], a.Values[5:]
-		sizes := slices.Clone(out.Meta.Sizes)
-		var total int64
-		for _, v := range head {
-			total += v.Meta.Sizes[dim].Size
-		}
-		sizes[dim] = ir.Dim{Size: total}
-		part := p.g.NewValue(out.Name+"_part", &ir.TensorMeta{DType: out.Meta.DType, Sizes: sizes}, n)
-		a.Values = slices.Clone(head)
-		n.Outputs[0] = part
-		tail := &ir.Node{Name: n.Name + "_rest", Target: targetCat, Args: []ir.Arg{
-			{Name: "tensors", Kind: ir.ArgTensors, Values: append([]*ir.Value{part}, rest...)},
-			{Name: "dim", Kind: ir.ArgInt, Int: dim},
-		}, Outputs: []*ir.Value{out}}
-		out.Producer = tail
-		p.handle[tail] = p.handle[n]
-		p.g.Nodes = slices.Insert(p.g.Nodes, i+1, tail)
-	}
-	return nil
+	return passes.Changes(fused, "fused %d activation(s) into the node before"), nil
 }
 
 // removeGetItem is RemoveGetItemPass: a max pool with indices, or a max.dim, of which only the
 // values are read becomes the values-only operator (max_pool2d, amax), which XNNPACK runs as a
-// max pooling. A max.dim whose indices are read too stays (an argmax pooling).
-func (p *preprocessor) removeGetItem() error {
-	users := p.g.Users()
-	for _, n := range p.g.Nodes {
+// max pooling. A max.dim whose indices are read too stays (an argmax pooling). ExecuTorch keeps
+// the pass in backends/transforms, but what it refuses (a max pool's indices) and keeps (an
+// argmax max.dim) is what XNNPACK's visitors can write.
+type removeGetItem struct{}
+
+func (removeGetItem) Name() string { return "RemoveGetItemPass" }
+
+func (removeGetItem) Run(g *ir.Graph) (string, error) {
+	users := g.Users()
+	replaced := 0
+	for _, n := range g.Nodes {
 		var to string
 		switch n.Target {
 		case "aten.max_pool2d_with_indices.default":
@@ -420,71 +118,19 @@ func (p *preprocessor) removeGetItem() error {
 		}
 		used := false
 		for _, v := range n.Outputs[min(1, len(n.Outputs)):] {
-			used = used || v != nil && (len(users[v]) > 0 || p.g.IsGraphOutput(v))
+			used = used || v != nil && (len(users[v]) > 0 || g.IsGraphOutput(v))
 		}
 		if used {
 			if n.Target == "aten.max.dim" {
 				continue
 			}
-			return fmt.Errorf("node %s: XNNPACK produces a max pool's values, not its indices", n.Name)
+			return "", fmt.Errorf("node %s: XNNPACK produces a max pool's values, not its indices", n.Name)
 		}
 		n.Target = to
 		n.Outputs = n.Outputs[:1]
+		replaced++
 	}
-	return nil
-}
-
-// conv1dUnsqueeze runs a 1-d convolution as a 2-d one (Conv1dUnsqueezePass): the input gains a
-// trailing unit dimension, the kernel too, and the result loses it again.
-func (p *preprocessor) conv1dUnsqueeze() error {
-	for i := 0; i < len(p.g.Nodes); i++ {
-		n := p.g.Nodes[i]
-		w := n.TensorArg("weight")
-		if n.Target != targetConv || rank(w) != 3 {
-			continue
-		}
-		if !p.isParam(w) {
-			return fmt.Errorf("node %s: a conv1d weight must be a constant", n.Name)
-		}
-		c := p.consts[w]
-		w4 := p.addConstant(w.Name+"_unsqueezed", ir.TensorMeta{DType: c.Meta.DType, Sizes: append(slices.Clone(c.Meta.Sizes), ir.Dim{Size: 1})}, c.Data)
-		setTensorArg(n, "weight", w4)
-		for _, a := range []struct {
-			name      string
-			def, fill int64
-		}{{"stride", 1, 1}, {"padding", 0, 0}, {"dilation", 1, 1}, {"output_padding", 0, 0}} {
-			vals := n.IntsArg(a.name, nil)
-			if len(vals) == 0 {
-				vals = []int64{a.def}
-			}
-			setInts(n, a.name, append(slices.Clone(vals), a.fill))
-		}
-		in := n.TensorArg("input")
-		unsq := &ir.Node{Name: n.Name + "_unsqueeze", Target: "aten.unsqueeze_copy.default", Args: []ir.Arg{
-			{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{in}}, {Name: "dim", Kind: ir.ArgInt, Int: -1}}}
-		unsq.Outputs = []*ir.Value{p.g.NewValue(in.Name+"_4d", &ir.TensorMeta{DType: in.Meta.DType, Sizes: append(slices.Clone(in.Meta.Sizes), ir.Dim{Size: 1})}, unsq)}
-		setTensorArg(n, "input", unsq.Outputs[0])
-		out := out0(n)
-		out4 := p.g.NewValue(out.Name+"_4d", &ir.TensorMeta{DType: out.Meta.DType, Sizes: append(slices.Clone(out.Meta.Sizes), ir.Dim{Size: 1})}, n)
-		n.Outputs[0] = out4
-		sq := &ir.Node{Name: n.Name + "_squeeze", Target: "aten.squeeze_copy.dim", Args: []ir.Arg{
-			{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{out4}}, {Name: "dim", Kind: ir.ArgInt, Int: -1}}, Outputs: []*ir.Value{out}}
-		out.Producer = sq
-		p.handle[unsq], p.handle[sq] = p.handle[n], p.handle[n]
-		p.g.Nodes = slices.Insert(p.g.Nodes, i+1, sq)
-		p.g.Nodes = slices.Insert(p.g.Nodes, i, unsq)
-		i += 2
-	}
-	p.dropUnusedParams()
-	return nil
-}
-
-func setInts(n *ir.Node, name string, v []int64) {
-	if a := n.Arg(name); a != nil {
-		a.Kind, a.Ints, a.Values = ir.ArgInts, v, nil
-		return
-	}
-	n.Args = append(n.Args, ir.Arg{Name: name, Kind: ir.ArgInts, Ints: v})
+	return passes.Changes(replaced, "replaced %d max(es) with indices by the values-only operator"), nil
 }
 
 var (
@@ -506,76 +152,120 @@ func toChannelsLast(n *ir.Node) bool {
 	return a != nil && a.Kind == ir.ArgMemoryFormat && a.Int == memoryChannelsLast
 }
 
-// tagChannelsLast is ChannelsLastTaggedReshapePass: operators that need NHWC get it, operators
-// that need NCHW get it, everything else follows its inputs, and a layout conversion is
-// inserted only where a value is needed in the other layout (once per value, shared).
-func (p *preprocessor) tagChannelsLast() error {
-	for _, in := range p.g.Inputs {
-		if in.Value != nil && rank(in.Value) == 4 {
-			p.nhwc[in.Value] = false
+// channelsLastTaggedReshape is ChannelsLastTaggedReshapePass: operators that need NHWC get it,
+// operators that need NCHW get it, everything else follows its inputs, and a layout conversion
+// is inserted only where a value is needed in the other layout (once per value, shared). The
+// tags (ExecuTorch's node.meta["XNN_NHWC_NODE"]) go to layouts, which RemoveRedundantCopyPass
+// and the visitor read.
+type channelsLastTaggedReshape struct{ nhwc layouts }
+
+// layouts is the channels-last tag: present and true for NHWC values, present and false for
+// values known to be NCHW.
+type layouts map[*ir.Value]bool
+
+func (channelsLastTaggedReshape) Name() string { return "ChannelsLastTaggedReshapePass" }
+
+func (c channelsLastTaggedReshape) Run(g *ir.Graph) (string, error) {
+	t := &tagger{g: g, params: transforms.ParamsOf(g), nhwc: c.nhwc, partner: map[*ir.Value]*ir.Value{}}
+	if err := t.tag(); err != nil {
+		return "", err
+	}
+	return passes.Changes(t.inserted, "inserted %d layout conversion(s)"), nil
+}
+
+// tagger is one run of channelsLastTaggedReshape.
+type tagger struct {
+	g        *ir.Graph
+	params   *transforms.Params
+	nhwc     layouts
+	partner  map[*ir.Value]*ir.Value // a value's copy in the other layout
+	inserted int
+}
+
+func (t *tagger) isUserInput(v *ir.Value) bool { return v.Producer == nil && !t.params.Is(v) }
+
+// insertAfter puts n right after the producer of v (before every node when v is an input), as
+// FX's inserting_after does.
+func (t *tagger) insertAfter(v *ir.Value, n *ir.Node) {
+	at := 0
+	if v.Producer != nil {
+		for i, x := range t.g.Nodes {
+			if x == v.Producer {
+				at = i + 1
+				break
+			}
 		}
 	}
-	for _, n := range slices.Clone(p.g.Nodes) {
-		inputs := tensorInputs(n)
+	t.g.Nodes = slices.Insert(t.g.Nodes, at, n)
+}
+
+func (t *tagger) tag() error {
+	for _, in := range t.g.Inputs {
+		if in.Value != nil && in.Value.Rank() == 4 {
+			t.nhwc[in.Value] = false
+		}
+	}
+	for _, n := range slices.Clone(t.g.Nodes) {
+		inputs := n.TensorInputs()
 		switch {
 		case len(inputs) == 0:
 			for _, v := range n.Outputs {
-				if v != nil && rank(v) == 4 {
-					p.nhwc[v] = false
+				if v != nil && v.Rank() == 4 {
+					t.nhwc[v] = false
 				}
 			}
 		case nhwcOps[n.Target]:
-			if err := p.toNHWC(firstInput(n), n); err != nil {
+			if err := t.toNHWC(n.FirstTensorArg(), n); err != nil {
 				return err
 			}
-			for _, v := range tensorInputs(n)[1:] {
-				if p.isUserInput(v) && p.nhwc[v] {
+			for _, v := range n.TensorInputs()[1:] {
+				if t.isUserInput(v) && t.nhwc[v] {
 					return fmt.Errorf("node %s: input %s expected NCHW", n.Name, v.Name)
 				}
 			}
-			p.mark(n, true)
+			t.mark(n, true)
 		case nchwOps[n.Target]:
 			for _, v := range inputs {
-				if err := p.toNCHW(v, n); err != nil {
+				if err := t.toNCHW(v, n); err != nil {
 					return err
 				}
 			}
 		case isToCopy(n):
-			p.mark(n, toChannelsLast(n))
+			t.mark(n, toChannelsLast(n))
 		default:
 			all, any := true, false
 			for _, v := range inputs {
-				all = all && p.nhwc[v]
-				any = any || p.nhwc[v]
+				all = all && t.nhwc[v]
+				any = any || t.nhwc[v]
 			}
 			switch {
 			case all:
-				p.mark(n, true)
+				t.mark(n, true)
 			case any:
 				convertible := true
 				for _, v := range inputs {
-					convertible = convertible && p.canBeNHWC(v)
+					convertible = convertible && t.canBeNHWC(v)
 				}
 				for _, v := range inputs {
 					var err error
 					if convertible {
-						err = p.toNHWC(v, n)
+						err = t.toNHWC(v, n)
 					} else {
-						err = p.toNCHW(v, n)
+						err = t.toNCHW(v, n)
 					}
 					if err != nil {
 						return err
 					}
 				}
 				if convertible {
-					p.mark(n, true)
+					t.mark(n, true)
 				}
 			}
 		}
 	}
-	for i := range p.g.Outputs {
-		if v := p.g.Outputs[i].Value; v != nil {
-			if err := p.toNCHW(v, nil); err != nil {
+	for i := range t.g.Outputs {
+		if v := t.g.Outputs[i].Value; v != nil {
+			if err := t.toNCHW(v, nil); err != nil {
 				return err
 			}
 		}
@@ -583,25 +273,25 @@ func (p *preprocessor) tagChannelsLast() error {
 	return nil
 }
 
-func (p *preprocessor) mark(n *ir.Node, nhwc bool) {
+func (t *tagger) mark(n *ir.Node, nhwc bool) {
 	for _, v := range n.Outputs {
 		if v != nil {
-			p.nhwc[v] = nhwc
+			t.nhwc[v] = nhwc
 		}
 	}
 }
 
-func (p *preprocessor) canBeNHWC(v *ir.Value) bool {
-	tagged, isTagged := p.nhwc[v]
-	return rank(v) == 4 && !(p.isParam(v) && isTagged && !tagged)
+func (t *tagger) canBeNHWC(v *ir.Value) bool {
+	tagged, isTagged := t.nhwc[v]
+	return v.Rank() == 4 && !(t.params.Is(v) && isTagged && !tagged)
 }
 
 // replaceInput makes target read repl instead of v; a nil target means the region's outputs.
-func (p *preprocessor) replaceInput(target *ir.Node, v, repl *ir.Value) {
+func (t *tagger) replaceInput(target *ir.Node, v, repl *ir.Value) {
 	if target == nil {
-		for i := range p.g.Outputs {
-			if p.g.Outputs[i].Value == v {
-				p.g.Outputs[i].Value = repl
+		for i := range t.g.Outputs {
+			if t.g.Outputs[i].Value == v {
+				t.g.Outputs[i].Value = repl
 			}
 		}
 		return
@@ -616,8 +306,8 @@ func (p *preprocessor) replaceInput(target *ir.Node, v, repl *ir.Value) {
 }
 
 // convert returns v's copy in the other layout, inserting the conversion the first time.
-func (p *preprocessor) convert(v *ir.Value, toNHWC bool) *ir.Value {
-	if c, ok := p.partner[v]; ok {
+func (t *tagger) convert(v *ir.Value, toNHWC bool) *ir.Value {
+	if c, ok := t.partner[v]; ok {
 		return c
 	}
 	format, suffix := int64(memoryContiguous), "_nchw"
@@ -628,74 +318,83 @@ func (p *preprocessor) convert(v *ir.Value, toNHWC bool) *ir.Value {
 		{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{v}},
 		{Name: "memory_format", Kind: ir.ArgMemoryFormat, Int: format, KwargOnly: true},
 	}}
-	c := p.g.NewValue(v.Name+suffix, v.Meta, n)
+	c := t.g.NewValue(v.Name+suffix, v.Meta, n)
 	n.Outputs = []*ir.Value{c}
-	p.handle[n] = defaultDebugHandle
-	p.insertAfter(v, n)
-	p.nhwc[c] = toNHWC
-	p.partner[v], p.partner[c] = c, v
+	n.DebugHandle = defaultDebugHandle
+	t.insertAfter(v, n)
+	t.inserted++
+	t.nhwc[c] = toNHWC
+	t.partner[v], t.partner[c] = c, v
 	return c
 }
 
-func (p *preprocessor) toNHWC(v *ir.Value, target *ir.Node) error {
+func (t *tagger) toNHWC(v *ir.Value, target *ir.Node) error {
 	if v == nil {
 		return fmt.Errorf("node %s has no tensor input", target.Name)
 	}
-	if p.isParam(v) {
+	if t.params.Is(v) {
 		// A constant is stored in the layout its users need; it cannot serve both.
-		if tagged, ok := p.nhwc[v]; ok && !tagged {
+		if tagged, ok := t.nhwc[v]; ok && !tagged {
 			return fmt.Errorf("constant %s is used in NCHW in one place and NHWC in another", v.Name)
 		}
-		p.nhwc[v] = true
+		t.nhwc[v] = true
 		return nil
 	}
-	if p.nhwc[v] {
+	if t.nhwc[v] {
 		return nil
 	}
-	if !p.canBeNHWC(v) {
+	if !t.canBeNHWC(v) {
 		return fmt.Errorf("value %s (%s) cannot be converted to NHWC", v.Name, v.Meta)
 	}
-	p.replaceInput(target, v, p.convert(v, true))
+	t.replaceInput(target, v, t.convert(v, true))
 	return nil
 }
 
-func (p *preprocessor) toNCHW(v *ir.Value, target *ir.Node) error {
-	if p.isParam(v) {
-		if tagged, ok := p.nhwc[v]; ok && tagged {
+func (t *tagger) toNCHW(v *ir.Value, target *ir.Node) error {
+	if t.params.Is(v) {
+		if tagged, ok := t.nhwc[v]; ok && tagged {
 			return fmt.Errorf("constant %s is used in NHWC in one place and NCHW in another", v.Name)
 		}
-		p.nhwc[v] = false
+		t.nhwc[v] = false
 		return nil
 	}
-	if !p.nhwc[v] {
+	if !t.nhwc[v] {
 		return nil
 	}
-	p.replaceInput(target, v, p.convert(v, false))
+	t.replaceInput(target, v, t.convert(v, false))
 	return nil
 }
 
-// removeRedundantCopies drops a conversion that undoes the one before it, and a conversion to
-// the layout its input already has (RemoveRedundantCopyPass).
-func (p *preprocessor) removeRedundantCopies() error {
-	for _, n := range slices.Clone(p.g.Nodes) {
-		if !isToCopy(n) || !slices.Contains(p.g.Nodes, n) {
+// removeRedundantCopy drops a conversion that undoes the one before it, and a conversion to
+// the layout its input already has (RemoveRedundantCopyPass), by the tags
+// channelsLastTaggedReshape set.
+type removeRedundantCopy struct{ nhwc layouts }
+
+func (removeRedundantCopy) Name() string { return "RemoveRedundantCopyPass" }
+
+func (r removeRedundantCopy) Run(g *ir.Graph) (string, error) {
+	removed := 0
+	for _, n := range slices.Clone(g.Nodes) {
+		if !isToCopy(n) || !slices.Contains(g.Nodes, n) {
 			continue
 		}
-		in, out := firstInput(n), out0(n)
+		in, out := n.FirstTensorArg(), n.FirstOutput()
 		if in == nil || out == nil {
 			continue
 		}
-		if prev := in.Producer; prev != nil && isToCopy(prev) && p.nhwc[in] != p.nhwc[out] && p.usersOf(in) == 1 {
-			p.g.ReplaceAllUses(out, firstInput(prev))
-			p.g.RemoveNodes(map[*ir.Node]bool{n: true, prev: true})
+		if prev := in.Producer; prev != nil && isToCopy(prev) && r.nhwc[in] != r.nhwc[out] && fxUsers(g, in) == 1 {
+			g.ReplaceAllUses(out, prev.FirstTensorArg())
+			g.RemoveNodes(map[*ir.Node]bool{n: true, prev: true})
+			removed += 2
 			continue
 		}
-		if p.nhwc[in] == p.nhwc[out] {
-			p.g.ReplaceAllUses(out, in)
-			p.remove(n)
+		if r.nhwc[in] == r.nhwc[out] {
+			g.ReplaceAllUses(out, in)
+			g.RemoveNodes(map[*ir.Node]bool{n: true})
+			removed++
 		}
 	}
-	return nil
+	return passes.Changes(removed, "removed %d layout conversion(s)"), nil
 }
 
 // decomposeTanhGelu writes gelu(x, approximate="tanh") as XNNPACK arithmetic, in the order
@@ -703,21 +402,28 @@ func (p *preprocessor) removeRedundantCopies() error {
 // GELU node is the exact (erf) one, and ExecuTorch's GeluVisitor ignores approximate and
 // emits it anyway, so the official blob computes the erf form where the model asked for the
 // tanh one (up to 4.7e-4 apart); etgo's plan is the same, its blob computes what PyTorch does.
-func (p *preprocessor) decomposeTanhGelu() error {
-	for i := 0; i < len(p.g.Nodes); i++ {
-		n := p.g.Nodes[i]
+// ExecuTorch has no such pass: its name is etgo's, in ExecuTorch's style.
+type decomposeTanhGelu struct{}
+
+func (decomposeTanhGelu) Name() string { return "DecomposeTanhGeluPass" }
+
+func (decomposeTanhGelu) Run(g *ir.Graph) (string, error) {
+	params := transforms.ParamsOf(g)
+	decomposed := 0
+	for i := 0; i < len(g.Nodes); i++ {
+		n := g.Nodes[i]
 		if n.Target != "aten.gelu.default" {
 			continue
 		}
 		if a := n.Arg("approximate"); a == nil || a.Kind != ir.ArgString || a.Str != "tanh" {
 			continue
 		}
-		x, out := firstInput(n), out0(n)
+		x, out := n.FirstTensorArg(), n.FirstOutput()
 		if x == nil || out == nil || x.Meta == nil || x.Meta.DType != ir.Float32 {
-			return fmt.Errorf("node %s: tanh GELU of a non-float32 tensor", n.Name)
+			return "", fmt.Errorf("node %s: tanh GELU of a non-float32 tensor", n.Name)
 		}
 		scalar := func(name string, v float32) *ir.Value {
-			return p.addConstant(n.Name+"_"+name, ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: 1}}}, float32Bytes([]float32{v}))
+			return params.Add(n.Name+"_"+name, ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: 1}}}, transforms.Float32Bytes([]float32{v}))
 		}
 		var nodes []*ir.Node
 		call := func(name, target string, a, b *ir.Value, res *ir.Value) *ir.Value {
@@ -727,11 +433,11 @@ func (p *preprocessor) decomposeTanhGelu() error {
 			}
 			m := &ir.Node{Name: n.Name + "_" + name, Target: target, Args: args}
 			if res == nil {
-				res = p.g.NewValue(m.Name, &ir.TensorMeta{DType: x.Meta.DType, Sizes: slices.Clone(x.Meta.Sizes)}, m)
+				res = g.NewValue(m.Name, &ir.TensorMeta{DType: x.Meta.DType, Sizes: slices.Clone(x.Meta.Sizes)}, m)
 			}
 			res.Producer = m
 			m.Outputs = []*ir.Value{res}
-			p.handle[m] = p.handle[n]
+			m.DebugHandle = n.DebugHandle
 			nodes = append(nodes, m)
 			return res
 		}
@@ -741,8 +447,9 @@ func (p *preprocessor) decomposeTanhGelu() error {
 		th := call("tanh", "aten.tanh.default", call("beta", mul, inner, scalar("beta", float32(math.Sqrt2*2/math.SqrtPi*0.5)), nil), nil, nil)
 		half := call("half", mul, x, scalar("half", 0.5), nil)
 		call("gelu", mul, half, call("one_plus", add, th, scalar("one", 1), nil), out)
-		p.g.Nodes = slices.Replace(p.g.Nodes, i, i+1, nodes...)
+		g.Nodes = slices.Replace(g.Nodes, i, i+1, nodes...)
 		i += len(nodes) - 1
+		decomposed++
 	}
-	return nil
+	return passes.Changes(decomposed, "decomposed %d tanh GELU(s) into arithmetic"), nil
 }

@@ -3,6 +3,7 @@ package aot
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,28 +11,8 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/irtext"
-	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/runtime"
 )
-
-// withData gives every parameter of g deterministic float32 data: element i is 0.01*(i+1).
-func withData(g *ir.Graph) *ir.Graph {
-	for _, in := range g.Inputs {
-		if in.Kind != ir.Parameter {
-			continue
-		}
-		n := 1
-		for _, d := range in.Value.Meta.Sizes {
-			n *= int(d.Size)
-		}
-		b := make([]byte, 4*n)
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(0.01*float32(i+1)))
-		}
-		g.Constants[in.Target] = &ir.Constant{Meta: *in.Value.Meta, Data: b}
-	}
-	return g
-}
 
 // nodeKinds renders a blob's nodes as "Op[min,max]" with the values' dims, in order.
 func nodeKinds(t *testing.T, blob []byte) string {
@@ -137,7 +118,7 @@ y = aten.cumsum.default(self=x, dim=0) -> f32[4]
 out y`, "", "aten.cumsum.default is not supported"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Preprocess(withData(irtext.MustParse(tc.graph)))
+			p, err := Preprocess(irtext.WithData(irtext.MustParse(tc.graph)))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -154,9 +135,37 @@ out y`, "", "aten.cumsum.default is not supported"},
 	}
 }
 
+// TestPreprocessReports: Processed.Passes lists every rewrite by its ExecuTorch name, in
+// XNNPACKPassManager's order, with what each changed.
+func TestPreprocessReports(t *testing.T) {
+	p, err := Preprocess(irtext.WithData(irtext.MustParse(`
+in x f32[1,3,8,8]
+param w f32[4,3,3,3]
+c = aten.convolution.default(input=x, weight=w, stride=[1,1], padding=[1,1], dilation=[1,1], transposed=false, output_padding=[0,0], groups=1) -> f32[1,4,8,8]
+r = aten.relu.default(self=c) -> f32[1,4,8,8]
+out r`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range p.Passes {
+		s := r.Pass
+		if r.Changed {
+			s += ": " + r.Summary
+		}
+		got = append(got, s)
+	}
+	want := []string{"RemoveCloneOpsTransform", "FuseBatchNormPass", "DecomposeBatchNorm", "DecomposeTanhGeluPass",
+		"FuseActivationPass: fused 1 activation(s) into the node before", "DecomposeConcatenate", "RemoveGetItemPass",
+		"Conv1dUnsqueezePass", "ChannelsLastTaggedReshapePass: inserted 2 layout conversion(s)", "RemoveRedundantCopyPass"}
+	if !slices.Equal(got, want) {
+		t.Errorf("reports\n got %q\nwant %q", got, want)
+	}
+}
+
 // TestFuseBatchNormValues: the folded weight and bias are torch.nn.utils.fusion's.
 func TestFuseBatchNormValues(t *testing.T) {
-	g := withData(irtext.MustParse(`
+	g := irtext.WithData(irtext.MustParse(`
 in x f32[1,2,4,4]
 param w f32[2,2,1,1]
 param g f32[2]

@@ -50,7 +50,7 @@ var binaryOps = map[string]schema.XNodeUnion{
 
 // node appends an XNNPACK node, with the output clamp fused into n if any.
 func (p *preprocessor) node(n *ir.Node, x xnngraph.Node) {
-	x.DebugHandle = p.handle[n]
+	x.DebugHandle = n.DebugHandle
 	x.OutputMin, x.OutputMax = float32(math.Inf(-1)), float32(math.Inf(1))
 	if f, ok := p.fused[n]; ok {
 		x.OutputMin, x.OutputMax = f[0], f[1]
@@ -60,10 +60,10 @@ func (p *preprocessor) node(n *ir.Node, x xnngraph.Node) {
 
 // defineIO defines the output, then every input (define_nodes_tensor_inputs_outputs).
 func (p *preprocessor) defineIO(n *ir.Node, nhwc bool) error {
-	if err := p.define(out0(n), tensorOpts{nhwc: nhwc}); err != nil {
+	if err := p.define(n.FirstOutput(), tensorOpts{nhwc: nhwc}); err != nil {
 		return err
 	}
-	for _, v := range tensorInputs(n) {
+	for _, v := range n.TensorInputs() {
 		if err := p.define(v, tensorOpts{nhwc: nhwc}); err != nil {
 			return err
 		}
@@ -72,11 +72,11 @@ func (p *preprocessor) defineIO(n *ir.Node, nhwc bool) error {
 }
 
 func (p *preprocessor) visit(n *ir.Node) error {
-	out := out0(n)
+	out := n.FirstOutput()
 	if out == nil {
 		return fmt.Errorf("no output")
 	}
-	in := firstInput(n)
+	in := n.FirstTensorArg()
 	id := func(v *ir.Value) uint32 { return p.ids[v] }
 	if op, ok := unaryOps[n.Target]; ok {
 		if err := p.defineIO(n, false); err != nil {
@@ -125,13 +125,13 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		return p.visitMatmul(n)
 	case targetToCopy, targetToDimOrder:
 		toCL := toChannelsLast(n)
-		if err := p.define(in, tensorOpts{nhwc: !toCL && rank(in) == 4}); err != nil {
+		if err := p.define(in, tensorOpts{nhwc: !toCL && in.Rank() == 4}); err != nil {
 			return err
 		}
 		if err := p.define(out, tensorOpts{nhwc: toCL}); err != nil {
 			return err
 		}
-		if rank(in) != 4 {
+		if in.Rank() != 4 {
 			return fmt.Errorf("a layout conversion needs a 4-d tensor, not %s", in.Meta)
 		}
 		perm := permNHWCToNCHW
@@ -172,7 +172,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		x.OutputMin, x.OutputMax = lo, hi
 		return nil
 	case "aten._softmax.default":
-		if d := n.IntArg("dim", -1); d != -1 && d != int64(rank(in)-1) {
+		if d := n.IntArg("dim", -1); d != -1 && d != int64(in.Rank()-1) {
 			return fmt.Errorf("softmax over dim %d; XNNPACK only takes the last", d)
 		}
 		if err := p.defineIO(n, false); err != nil {
@@ -207,7 +207,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 			return err
 		}
 		dims := n.IntsArg("dims", nil)
-		r := rank(in)
+		r := in.Rank()
 		perm := make([]uint32, len(dims))
 		for i, d := range dims {
 			if d < 0 {
@@ -257,7 +257,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticReshape, NewShape: shape, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.squeeze_copy.dim", "aten.unsqueeze_copy.default":
-		d, r := n.IntArg("dim", 0), rank(in)
+		d, r := n.IntArg("dim", 0), in.Rank()
 		last := int64(r - 1)
 		if n.Target == "aten.unsqueeze_copy.default" {
 			last = int64(r)
@@ -316,7 +316,7 @@ func (p *preprocessor) visit(n *ir.Node) error {
 }
 
 func (p *preprocessor) visitConv(n *ir.Node) error {
-	in, w, b, out := n.TensorArg("input"), n.TensorArg("weight"), n.TensorArg("bias"), out0(n)
+	in, w, b, out := n.TensorArg("input"), n.TensorArg("weight"), n.TensorArg("bias"), n.FirstOutput()
 	if in == nil || w == nil {
 		return fmt.Errorf("convolution without input or weight")
 	}
@@ -404,7 +404,7 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 }
 
 func (p *preprocessor) visitLinear(n *ir.Node) error {
-	in, w, b, out := n.TensorArg("input"), n.TensorArg("weight"), n.TensorArg("bias"), out0(n)
+	in, w, b, out := n.TensorArg("input"), n.TensorArg("weight"), n.TensorArg("bias"), n.FirstOutput()
 	if in == nil || w == nil {
 		return fmt.Errorf("linear without input or weight")
 	}
@@ -426,7 +426,7 @@ func (p *preprocessor) visitLinear(n *ir.Node) error {
 // visitMatmul serialises addmm (bias + mat1 @ mat2) and mm as a fully-connected node whose
 // filter is stored [K, N] (XNN_FLAG_TRANSPOSE_WEIGHTS).
 func (p *preprocessor) visitMatmul(n *ir.Node) error {
-	out := out0(n)
+	out := n.FirstOutput()
 	var in, w, b *ir.Value
 	if n.Target == "aten.addmm.default" {
 		if n.ScalarArg("beta", 1) != 1 || n.ScalarArg("alpha", 1) != 1 {
@@ -462,7 +462,7 @@ func (p *preprocessor) visitMatmul(n *ir.Node) error {
 func nhwcAxis(d int) int { return int(permNHWCToNCHW[d]) }
 
 func (p *preprocessor) visitSlice(n *ir.Node) error {
-	in, out := firstInput(n), out0(n)
+	in, out := n.FirstTensorArg(), n.FirstOutput()
 	if err := p.defineIO(n, false); err != nil {
 		return err
 	}
@@ -504,7 +504,7 @@ func (p *preprocessor) visitSlice(n *ir.Node) error {
 }
 
 func (p *preprocessor) visitCat(n *ir.Node) error {
-	a, out := n.Arg("tensors"), out0(n)
+	a, out := n.Arg("tensors"), n.FirstOutput()
 	if a == nil || len(a.Values) < 2 || len(a.Values) > 5 {
 		return fmt.Errorf("XNNPACK concatenates 2 to 5 tensors")
 	}
@@ -518,9 +518,9 @@ func (p *preprocessor) visitCat(n *ir.Node) error {
 	}
 	axis := int(n.IntArg("dim", 0))
 	if axis < 0 {
-		axis += rank(a.Values[0])
+		axis += a.Values[0].Rank()
 	}
-	if axis < 0 || axis >= rank(out) {
+	if axis < 0 || axis >= out.Rank() {
 		return fmt.Errorf("cat dim %d out of range", n.IntArg("dim", 0))
 	}
 	if p.nhwc[out] {
@@ -536,12 +536,12 @@ func (p *preprocessor) visitCat(n *ir.Node) error {
 }
 
 func (p *preprocessor) visitPad(n *ir.Node) error {
-	in, out := firstInput(n), out0(n)
+	in, out := n.FirstTensorArg(), n.FirstOutput()
 	if err := p.defineIO(n, false); err != nil {
 		return err
 	}
 	pads := n.IntsArg("pad", nil)
-	r := rank(in)
+	r := in.Rank()
 	if len(pads)%2 != 0 || len(pads) > 2*r {
 		return fmt.Errorf("padding %v does not fit rank %d", pads, r)
 	}
@@ -569,11 +569,11 @@ func (p *preprocessor) visitPad(n *ir.Node) error {
 }
 
 func (p *preprocessor) visitMean(n *ir.Node) error {
-	in, out := firstInput(n), out0(n)
+	in, out := n.FirstTensorArg(), n.FirstOutput()
 	if err := p.defineIO(n, true); err != nil {
 		return err
 	}
-	if rank(in) != 4 {
+	if in.Rank() != 4 {
 		return fmt.Errorf("mean.dim needs a 4-d input")
 	}
 	if a := n.Arg("dtype"); a != nil && a.Kind == ir.ArgScalarType {
@@ -616,7 +616,7 @@ func poolGeometry(n *ir.Node) (kernel, stride, pad, dil [2]uint32, err error) {
 }
 
 func (p *preprocessor) visitPool(n *ir.Node) error {
-	in, out := firstInput(n), out0(n)
+	in, out := n.FirstTensorArg(), n.FirstOutput()
 	if n.Target == "aten.max_pool2d_with_indices.default" {
 		if len(n.Outputs) > 1 && n.Outputs[1] != nil && (len(p.g.Users()[n.Outputs[1]]) > 0 || p.g.IsGraphOutput(n.Outputs[1])) {
 			return fmt.Errorf("the indices of max_pool2d_with_indices are used; XNNPACK's max pooling returns values only")
@@ -629,7 +629,7 @@ func (p *preprocessor) visitPool(n *ir.Node) error {
 	if err := p.define(in, tensorOpts{nhwc: true}); err != nil {
 		return err
 	}
-	if rank(in) != 4 {
+	if in.Rank() != 4 {
 		return fmt.Errorf("pooling needs a 4-d input")
 	}
 	kernel, stride, pad, dil, err := poolGeometry(n)
@@ -678,7 +678,7 @@ func ceilPad(in int64, kernel, stride, pad, dil uint32) uint32 {
 }
 
 func (p *preprocessor) visitMaxDim(n *ir.Node) error {
-	in, out := firstInput(n), out0(n)
+	in, out := n.FirstTensorArg(), n.FirstOutput()
 	if !n.BoolArg("keepdim", false) {
 		return fmt.Errorf("%s only supports keepdim=True", n.Target)
 	}
