@@ -14,6 +14,7 @@ import (
 
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
+	"github.com/etgo/etgo/devtools/htmlreport"
 	"github.com/etgo/etgo/devtools/planviz"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
@@ -26,10 +27,11 @@ import (
 func init() {
 	commands["lower"] = command{
 		summary: "lower a torch.export .pt2 with an ordered list of partitioners (--plan: show the partition plan)",
-		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner NAME]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--dot PLAN.dot] [--allow-missing-kernels] [--json]\n\n" +
+		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner NAME]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--dot PLAN.dot] [--html PLAN.html] [--allow-missing-kernels] [--json]\n\n" +
 			"  -o OUT.pte               write the lowered program\n" +
 			"  --report R.json          also write the plan and the per-node decision report as JSON\n" +
 			"  --dot PLAN.dot           also draw the partitioned graph for Graphviz (dot -Tsvg PLAN.dot -o plan.svg)\n" +
+			"  --html PLAN.html         also write the plan as one self-contained page: the graph drawn, regions, fallback reasons, coverage, boundary tensors\n" +
 			"  --allow-missing-kernels  write the program even when a fallback operator has no kernel in this binary\n" +
 			"  --partitioner NAME       a partitioner, in order (repeatable; default " + strings.Join(all.DefaultOrder, ", ") + "); known: " +
 			strings.Join(all.Registry().Names(), ", ") + "; none: no delegate (portable kernels only)\n" +
@@ -52,6 +54,7 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 	outPath := fs.String("o", "", "write the lowered program to this .pte")
 	reportPath := fs.String("report", "", "write the decision report (JSON) here")
 	dotPath := fs.String("dot", "", "draw the partitioned graph (Graphviz DOT) here")
+	htmlPath := fs.String("html", "", "write the plan as a self-contained HTML page here")
 	allowMissing := fs.Bool("allow-missing-kernels", false, "write the program even when kernels are missing")
 	path, err := parseFileAndFlags(fs, args)
 	if err != nil {
@@ -119,6 +122,15 @@ func runLower(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := os.WriteFile(*dotPath, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	if *htmlPath != "" {
+		var b bytes.Buffer
+		if err := htmlreport.Write(&b, htmlreport.Report{Title: filepath.Base(path), Plan: plan}); err != nil {
+			return err
+		}
+		if err := os.WriteFile(*htmlPath, b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}

@@ -56,6 +56,7 @@ func TestCLI(t *testing.T) {
 		{"bench etdump", []string{"bench", testutil.Testdata(t, "zoo", "split_delegation", "xnnpack.pte"), "--iterations", "3", "--warmup", "0", "--etdump", filepath.Join(outDir, "bench.etdp")}, 0, "3 runs", ""},
 		{"inspect etdump json", []string{"inspect", "--json", filepath.Join(outDir, "bench.etdp")}, 0, `"name": "native_call_cumsum.out",
       "count": 3,`, ""},
+		{"lower html", []string{"lower", testutil.Testdata(t, "zoo", "split_delegation", "model.pt2"), "--plan", "--html", filepath.Join(outDir, "plan.html")}, 0, "8 of 10 operators delegated", ""},
 		{"check xnnpack", []string{"check", xnn}, 0, "ok      backend  XnnpackBackend", ""},
 		{"check cortex_m", []string{"check", filepath.Join(testutil.WildDir(t), "examples__arduino__examples__KeywordSpotting__model.pte")}, 1, "MISSING kernel   cortex_m::quantized_linear.out", "7 of its needs are missing"},
 		{"check qnn", []string{"check", filepath.Join(testutil.WildDir(t), "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte")}, 1, "MISSING backend  QnnBackend", "missing"},
