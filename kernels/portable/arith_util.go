@@ -93,26 +93,6 @@ func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binary
 	return nil
 }
 
-// arithOptString reads a `str?` argument: ("", false) for None.
-func arithOptString(args []*runtime.EValue, i int, name string) (string, bool, error) {
-	v, err := arg(args, i, name)
-	if err != nil || v.IsNone() {
-		return "", false, err
-	}
-	s, err := stringArg(args, i, name)
-	return s, err == nil, err
-}
-
-// arithOptScalar reads a `Scalar?` argument: (_, false) for None.
-func arithOptScalar(args []*runtime.EValue, i int, name string) (scalar, bool, error) {
-	v, err := arg(args, i, name)
-	if err != nil || v.IsNone() {
-		return scalar{}, false, err
-	}
-	s, err := scalarArg(args, i, name)
-	return s, err == nil, err
-}
-
 // arithSameDType refuses an out whose dtype differs from self's (the ops that keep their input's
 // type: neg, abs, floor, the activations, ...).
 func arithSameDType(self, out *runtime.Tensor) error {

@@ -29,11 +29,11 @@ func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	lo, hasLo, err := arithOptScalar(args, 1, "min")
+	lo, hasLo, err := optScalarArg(args, 1, "min")
 	if err != nil {
 		return err
 	}
-	hi, hasHi, err := arithOptScalar(args, 2, "max")
+	hi, hasHi, err := optScalarArg(args, 2, "max")
 	if err != nil {
 		return err
 	}

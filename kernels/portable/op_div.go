@@ -155,7 +155,7 @@ func divScalarModeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 
 // divMode reads rounding_mode (argument 2): None, "trunc" or "floor".
 func divMode(args []*runtime.EValue) (string, bool, error) {
-	mode, has, err := arithOptString(args, 2, "rounding_mode")
+	mode, has, err := optStringArg(args, 2, "rounding_mode")
 	if err == nil && has && mode != "trunc" && mode != "floor" {
 		err = argErr(2, "rounding_mode", "want None, \"trunc\" or \"floor\", got %q", mode)
 	}

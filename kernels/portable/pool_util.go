@@ -309,18 +309,6 @@ func poolGather2d(planes, ih, iw int, rows, cols []int) []int {
 	return src
 }
 
-// poolOptDoubles reads a float[]? argument (nil, false for None).
-func poolOptDoubles(args []*runtime.EValue, i int, name string) ([]float64, bool, error) {
-	v, err := arg(args, i, name)
-	if err != nil || v.IsNone() {
-		return nil, false, err
-	}
-	if v.Tag != runtime.TagDoubleList {
-		return nil, false, argErr(i, name, "want DoubleList or None, got %s", v.Tag)
-	}
-	return v.Doubles, true, nil
-}
-
 // poolLowest is the identity of max for a dtype: -Inf for floats, the type's minimum for
 // integers.
 func poolLowest(t runtime.ScalarType) (float64, int64) {
@@ -473,7 +461,7 @@ func poolUpsampleArgs(args []*runtime.EValue, in *runtime.Tensor, sizeArg, scale
 	if err != nil {
 		return nil, scale, false, err
 	}
-	sf, hasScale, err := poolOptDoubles(args, scaleArg, "scale_factors")
+	sf, hasScale, err := optDoubleListArg(args, scaleArg, "scale_factors")
 	if err != nil {
 		return nil, scale, false, err
 	}
