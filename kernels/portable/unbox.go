@@ -83,3 +83,7 @@ func (u *unboxer) string(i int, name string) string { return read(u, stringArg, 
 func (u *unboxer) optString(i int, name string) optional[string] {
 	return readOpt(u, optStringArg, i, name)
 }
+
+// unboxFn is a generated unboxer: what a helper serving several kernels of one argument shape
+// takes, so that each kernel is still checked against its own schema.
+type unboxFn[A any] func([]*runtime.EValue) (A, error)
