@@ -513,6 +513,16 @@ var out = map[string]*Schema{
 		{Name: "other", Type: "Tensor"},
 		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
 	}},
+	"aten::bitwise_left_shift.Tensor_Scalar_out": {Name: "aten::bitwise_left_shift.Tensor_Scalar_out", Returns: 1, Args: []SchemaArg{
+		{Name: "self", Type: "Tensor"},
+		{Name: "other", Type: "Scalar"},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"aten::bitwise_left_shift.Tensor_out": {Name: "aten::bitwise_left_shift.Tensor_out", Returns: 1, Args: []SchemaArg{
+		{Name: "self", Type: "Tensor"},
+		{Name: "other", Type: "Tensor"},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
 	"aten::bitwise_not.out": {Name: "aten::bitwise_not.out", Returns: 1, Args: []SchemaArg{
 		{Name: "self", Type: "Tensor"},
 		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
@@ -523,6 +533,16 @@ var out = map[string]*Schema{
 		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
 	}},
 	"aten::bitwise_or.Tensor_out": {Name: "aten::bitwise_or.Tensor_out", Returns: 1, Args: []SchemaArg{
+		{Name: "self", Type: "Tensor"},
+		{Name: "other", Type: "Tensor"},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"aten::bitwise_right_shift.Tensor_Scalar_out": {Name: "aten::bitwise_right_shift.Tensor_Scalar_out", Returns: 1, Args: []SchemaArg{
+		{Name: "self", Type: "Tensor"},
+		{Name: "other", Type: "Scalar"},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"aten::bitwise_right_shift.Tensor_out": {Name: "aten::bitwise_right_shift.Tensor_out", Returns: 1, Args: []SchemaArg{
 		{Name: "self", Type: "Tensor"},
 		{Name: "other", Type: "Tensor"},
 		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},

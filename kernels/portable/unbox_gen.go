@@ -602,8 +602,12 @@ type selfOtherScalarAlphaOutArgs struct {
 	Out   *runtime.Tensor // Tensor out
 }
 
-// selfOtherScalarOutArgs are the arguments of aten::div.Scalar_out, aten::fmod.Scalar_out,
-// aten::mul.Scalar_out and aten::remainder.Scalar_out.
+// selfOtherScalarOutArgs are the arguments of aten::bitwise_and.Scalar_out,
+// aten::bitwise_left_shift.Tensor_Scalar_out, aten::bitwise_or.Scalar_out,
+// aten::bitwise_right_shift.Tensor_Scalar_out, aten::bitwise_xor.Scalar_out, aten::div.Scalar_out,
+// aten::eq.Scalar_out, aten::fmod.Scalar_out, aten::ge.Scalar_out, aten::gt.Scalar_out,
+// aten::le.Scalar_out, aten::lt.Scalar_out, aten::mul.Scalar_out, aten::ne.Scalar_out and
+// aten::remainder.Scalar_out.
 type selfOtherScalarOutArgs struct {
 	Self  *runtime.Tensor // Tensor self
 	Other scalar          // Scalar other
@@ -626,8 +630,13 @@ type selfOtherTensorAlphaOutArgs struct {
 	Out   *runtime.Tensor // Tensor out
 }
 
-// selfOtherTensorOutArgs are the arguments of aten::atan2.out, aten::div.out,
-// aten::floor_divide.out, aten::fmod.Tensor_out, aten::mul.out and aten::remainder.Tensor_out.
+// selfOtherTensorOutArgs are the arguments of aten::atan2.out, aten::bitwise_and.Tensor_out,
+// aten::bitwise_left_shift.Tensor_out, aten::bitwise_or.Tensor_out,
+// aten::bitwise_right_shift.Tensor_out, aten::bitwise_xor.Tensor_out, aten::div.out,
+// aten::eq.Tensor_out, aten::floor_divide.out, aten::fmod.Tensor_out, aten::ge.Tensor_out,
+// aten::gt.Tensor_out, aten::le.Tensor_out, aten::logical_and.out, aten::logical_or.out,
+// aten::logical_xor.out, aten::lt.Tensor_out, aten::maximum.out, aten::minimum.out, aten::mul.out,
+// aten::ne.Tensor_out and aten::remainder.Tensor_out.
 type selfOtherTensorOutArgs struct {
 	Self  *runtime.Tensor // Tensor self
 	Other *runtime.Tensor // Tensor other
@@ -646,13 +655,13 @@ type selfOtherTensorRoundingModeOutArgs struct {
 // aten::acosh.out, aten::alias_copy.out, aten::asin.out, aten::asinh.out, aten::atan.out,
 // aten::atanh.out, aten::bitwise_not.out, aten::ceil.out, aten::cos.out, aten::cosh.out,
 // aten::detach_copy.out, aten::erf.out, aten::exp.out, aten::expm1.out, aten::floor.out,
-// aten::hardsigmoid.out, aten::hardswish.out, aten::lift_fresh_copy.out, aten::log.out,
-// aten::log10.out, aten::log1p.out, aten::log2.out, aten::logical_not.out, aten::max.unary_out,
-// aten::min.unary_out, aten::neg.out, aten::nonzero.out, aten::reciprocal.out, aten::relu.out,
-// aten::round.out, aten::rsqrt.out, aten::sigmoid.out, aten::sign.out, aten::silu.out,
-// aten::sin.out, aten::sinh.out, aten::sqrt.out, aten::squeeze_copy.out, aten::t_copy.out,
-// aten::tan.out, aten::tanh.out, aten::trunc.out, et_copy::_d2h_copy.out and
-// et_copy::_h2d_copy.out.
+// aten::hardsigmoid.out, aten::hardswish.out, aten::isinf.out, aten::isnan.out,
+// aten::lift_fresh_copy.out, aten::log.out, aten::log10.out, aten::log1p.out, aten::log2.out,
+// aten::logical_not.out, aten::max.unary_out, aten::min.unary_out, aten::neg.out,
+// aten::nonzero.out, aten::reciprocal.out, aten::relu.out, aten::round.out, aten::rsqrt.out,
+// aten::sigmoid.out, aten::sign.out, aten::silu.out, aten::sin.out, aten::sinh.out, aten::sqrt.out,
+// aten::squeeze_copy.out, aten::t_copy.out, aten::tan.out, aten::tanh.out, aten::trunc.out,
+// et_copy::_d2h_copy.out and et_copy::_h2d_copy.out.
 type selfOutArgs struct {
 	Self *runtime.Tensor // Tensor self
 	Out  *runtime.Tensor // Tensor out
@@ -1384,6 +1393,56 @@ func unboxBaddbmmOut(args []*runtime.EValue) (baddbmmOutArgs, error) {
 	return a, u.err
 }
 
+// unboxBitwiseAndScalarOut checks and reads the arguments of aten::bitwise_and.Scalar_out(Tensor
+// self, Scalar other, *, Tensor out), then the return slot.
+func unboxBitwiseAndScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseAndTensorOut checks and reads the arguments of aten::bitwise_and.Tensor_out(Tensor
+// self, Tensor other, *, Tensor out), then the return slot.
+func unboxBitwiseAndTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseLeftShiftTensorScalarOut checks and reads the arguments of
+// aten::bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor out), then the
+// return slot.
+func unboxBitwiseLeftShiftTensorScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseLeftShiftTensorOut checks and reads the arguments of
+// aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor out), then the return
+// slot.
+func unboxBitwiseLeftShiftTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxBitwiseNotOut checks and reads the arguments of aten::bitwise_not.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxBitwiseNotOut(args []*runtime.EValue) (selfOutArgs, error) {
@@ -1391,6 +1450,80 @@ func unboxBitwiseNotOut(args []*runtime.EValue) (selfOutArgs, error) {
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
 		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseOrScalarOut checks and reads the arguments of aten::bitwise_or.Scalar_out(Tensor
+// self, Scalar other, *, Tensor out), then the return slot.
+func unboxBitwiseOrScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseOrTensorOut checks and reads the arguments of aten::bitwise_or.Tensor_out(Tensor
+// self, Tensor other, *, Tensor out), then the return slot.
+func unboxBitwiseOrTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseRightShiftTensorScalarOut checks and reads the arguments of
+// aten::bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor out), then the
+// return slot.
+func unboxBitwiseRightShiftTensorScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseRightShiftTensorOut checks and reads the arguments of
+// aten::bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor out), then the return
+// slot.
+func unboxBitwiseRightShiftTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseXorScalarOut checks and reads the arguments of aten::bitwise_xor.Scalar_out(Tensor
+// self, Scalar other, *, Tensor out), then the return slot.
+func unboxBitwiseXorScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBitwiseXorTensorOut checks and reads the arguments of aten::bitwise_xor.Tensor_out(Tensor
+// self, Tensor other, *, Tensor out), then the return slot.
+func unboxBitwiseXorTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }
@@ -1717,6 +1850,30 @@ func unboxEmptyOut(args []*runtime.EValue) (sizeMemoryFormatOutArgs, error) {
 	return a, u.err
 }
 
+// unboxEqScalarOut checks and reads the arguments of aten::eq.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxEqScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxEqTensorOut checks and reads the arguments of aten::eq.Tensor_out(Tensor self, Tensor other,
+// *, Tensor out), then the return slot.
+func unboxEqTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxErfOut checks and reads the arguments of aten::erf.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxErfOut(args []*runtime.EValue) (selfOutArgs, error) {
@@ -1885,6 +2042,30 @@ func unboxGatherOut(args []*runtime.EValue) (gatherOutArgs, error) {
 	return a, u.err
 }
 
+// unboxGeScalarOut checks and reads the arguments of aten::ge.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxGeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxGeTensorOut checks and reads the arguments of aten::ge.Tensor_out(Tensor self, Tensor other,
+// *, Tensor out), then the return slot.
+func unboxGeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxGeluOut checks and reads the arguments of aten::gelu.out(Tensor self, *, str approximate,
 // Tensor out), then the return slot.
 func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
@@ -1921,6 +2102,30 @@ func unboxGridSampler2dOut(args []*runtime.EValue) (gridSampler2dOutArgs, error)
 		PaddingMode:       u.int(3, "padding_mode"),
 		AlignCorners:      u.bool(4, "align_corners"),
 		Out:               u.tensor(5, "out"),
+	}
+	return a, u.err
+}
+
+// unboxGtScalarOut checks and reads the arguments of aten::gt.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxGtScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxGtTensorOut checks and reads the arguments of aten::gt.Tensor_out(Tensor self, Tensor other,
+// *, Tensor out), then the return slot.
+func unboxGtTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }
@@ -2012,6 +2217,52 @@ func unboxIndexSelectOut(args []*runtime.EValue) (selfDimIndexTensorOutArgs, err
 	return a, u.err
 }
 
+// unboxIsinfOut checks and reads the arguments of aten::isinf.out(Tensor self, *, Tensor out), then
+// the return slot.
+func unboxIsinfOut(args []*runtime.EValue) (selfOutArgs, error) {
+	u := newUnboxer(args, 3)
+	a := selfOutArgs{
+		Self: u.tensor(0, "self"),
+		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxIsnanOut checks and reads the arguments of aten::isnan.out(Tensor self, *, Tensor out), then
+// the return slot.
+func unboxIsnanOut(args []*runtime.EValue) (selfOutArgs, error) {
+	u := newUnboxer(args, 3)
+	a := selfOutArgs{
+		Self: u.tensor(0, "self"),
+		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxLeScalarOut checks and reads the arguments of aten::le.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxLeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxLeTensorOut checks and reads the arguments of aten::le.Tensor_out(Tensor self, Tensor other,
+// *, Tensor out), then the return slot.
+func unboxLeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxLeakyReluOut checks and reads the arguments of aten::leaky_relu.out(Tensor self, Scalar
 // negative_slope, *, Tensor out), then the return slot.
 func unboxLeakyReluOut(args []*runtime.EValue) (selfNegativeSlopeOutArgs, error) {
@@ -2092,6 +2343,18 @@ func unboxLog2Out(args []*runtime.EValue) (selfOutArgs, error) {
 	return a, u.err
 }
 
+// unboxLogicalAndOut checks and reads the arguments of aten::logical_and.out(Tensor self, Tensor
+// other, *, Tensor out), then the return slot.
+func unboxLogicalAndOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxLogicalNotOut checks and reads the arguments of aten::logical_not.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxLogicalNotOut(args []*runtime.EValue) (selfOutArgs, error) {
@@ -2099,6 +2362,30 @@ func unboxLogicalNotOut(args []*runtime.EValue) (selfOutArgs, error) {
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
 		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxLogicalOrOut checks and reads the arguments of aten::logical_or.out(Tensor self, Tensor
+// other, *, Tensor out), then the return slot.
+func unboxLogicalOrOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxLogicalXorOut checks and reads the arguments of aten::logical_xor.out(Tensor self, Tensor
+// other, *, Tensor out), then the return slot.
+func unboxLogicalXorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }
@@ -2111,6 +2398,30 @@ func unboxLogitOut(args []*runtime.EValue) (selfEpsOutArgs, error) {
 		Self: u.tensor(0, "self"),
 		Eps:  u.optDouble(1, "eps"),
 		Out:  u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxLtScalarOut checks and reads the arguments of aten::lt.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxLtScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxLtTensorOut checks and reads the arguments of aten::lt.Tensor_out(Tensor self, Tensor other,
+// *, Tensor out), then the return slot.
+func unboxLtTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }
@@ -2234,6 +2545,18 @@ func unboxMaxPool3dWithIndicesOut(args []*runtime.EValue) (maxPool2dWithIndicesO
 	return a, u.err
 }
 
+// unboxMaximumOut checks and reads the arguments of aten::maximum.out(Tensor self, Tensor other, *,
+// Tensor out), then the return slot.
+func unboxMaximumOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxMeanDtypeOut checks and reads the arguments of aten::mean.dtype_out(Tensor self, *,
 // ScalarType? dtype, Tensor out), then the return slot.
 func unboxMeanDtypeOut(args []*runtime.EValue) (selfDtypeOutArgs, error) {
@@ -2281,6 +2604,18 @@ func unboxMinUnaryOut(args []*runtime.EValue) (selfOutArgs, error) {
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
 		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxMinimumOut checks and reads the arguments of aten::minimum.out(Tensor self, Tensor other, *,
+// Tensor out), then the return slot.
+func unboxMinimumOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }
@@ -2384,6 +2719,30 @@ func unboxNativeLayerNormOut(args []*runtime.EValue) (nativeLayerNormOutArgs, er
 		Out0:            u.tensor(5, "out0"),
 		Out1:            u.tensor(6, "out1"),
 		Out2:            u.tensor(7, "out2"),
+	}
+	return a, u.err
+}
+
+// unboxNeScalarOut checks and reads the arguments of aten::ne.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxNeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxNeTensorOut checks and reads the arguments of aten::ne.Tensor_out(Tensor self, Tensor other,
+// *, Tensor out), then the return slot.
+func unboxNeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }

@@ -75,20 +75,18 @@ func TestKernelsUnboxAsTheirSchema(t *testing.T) {
 // handUnboxed lists the kernels that still read their arguments by hand, in an order or with
 // names of their own.
 var handUnboxed = map[string]bool{
-	"aten::_native_batch_norm_legit.no_stats_out": true, "aten::_native_batch_norm_legit.out": true,
-	"aten::_native_batch_norm_legit_no_training.out": true, "aten::all.all_out": true, "aten::all.dims_out": true,
-	"aten::all.out": true, "aten::any.all_out": true, "aten::any.dims_out": true, "aten::any.out": true,
-	"aten::bitwise_and.Scalar_out": true, "aten::bitwise_and.Tensor_out": true,
-	"aten::bitwise_left_shift.Tensor_Scalar_out": true, "aten::bitwise_left_shift.Tensor_out": true,
-	"aten::bitwise_or.Scalar_out": true, "aten::bitwise_or.Tensor_out": true,
-	"aten::bitwise_right_shift.Tensor_Scalar_out": true, "aten::bitwise_right_shift.Tensor_out": true,
-	"aten::bitwise_xor.Scalar_out": true, "aten::bitwise_xor.Tensor_out": true, "aten::eq.Scalar_out": true,
-	"aten::eq.Tensor_out": true, "aten::ge.Scalar_out": true, "aten::ge.Tensor_out": true, "aten::gt.Scalar_out": true,
-	"aten::gt.Tensor_out": true, "aten::isinf.out": true, "aten::isnan.out": true, "aten::le.Scalar_out": true,
-	"aten::le.Tensor_out": true, "aten::logical_and.out": true, "aten::logical_or.out": true,
-	"aten::logical_xor.out": true, "aten::lt.Scalar_out": true, "aten::lt.Tensor_out": true,
-	"aten::max.dim_max": true, "aten::maximum.out": true, "aten::min.dim_min": true, "aten::minimum.out": true,
-	"aten::ne.Scalar_out": true, "aten::ne.Tensor_out": true, "aten::scatter.value_out": true,
+	"aten::_native_batch_norm_legit.no_stats_out":    true,
+	"aten::_native_batch_norm_legit.out":             true,
+	"aten::_native_batch_norm_legit_no_training.out": true,
+	"aten::all.all_out":                              true,
+	"aten::all.dims_out":                             true,
+	"aten::all.out":                                  true,
+	"aten::any.all_out":                              true,
+	"aten::any.dims_out":                             true,
+	"aten::any.out":                                  true,
+	"aten::max.dim_max":                              true,
+	"aten::min.dim_min":                              true,
+	"aten::scatter.value_out":                        true,
 }
 
 // probe is a call of s whose every argument has a value of its type but argument bad, which
