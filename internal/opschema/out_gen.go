@@ -377,6 +377,22 @@ var out = map[string]*Schema{
 		{Name: "self", Type: "Tensor"},
 		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
 	}},
+	"aten::all.all_out": {Name: "aten::all.all_out", Returns: 1, Args: []SchemaArg{
+		{Name: "self", Type: "Tensor"},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"aten::all.dims_out": {Name: "aten::all.dims_out", Returns: 1, Args: []SchemaArg{
+		{Name: "self", Type: "Tensor"},
+		{Name: "dim", Type: "int[]?", Default: &Default{Kind: DefaultNone}},
+		{Name: "keepdim", Type: "bool", Default: &Default{Kind: DefaultBool, Bool: false}},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"aten::all.out": {Name: "aten::all.out", Returns: 1, Args: []SchemaArg{
+		{Name: "self", Type: "Tensor"},
+		{Name: "dim", Type: "int"},
+		{Name: "keepdim", Type: "bool", Default: &Default{Kind: DefaultBool, Bool: false}},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
 	"aten::amax.out": {Name: "aten::amax.out", Returns: 1, Args: []SchemaArg{
 		{Name: "self", Type: "Tensor"},
 		{Name: "dim", Type: "int[1]", Default: &Default{Kind: DefaultInts, Ints: []int64{}}},

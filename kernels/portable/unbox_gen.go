@@ -418,6 +418,14 @@ type selfDimIndexTensorOutArgs struct {
 	Out   *runtime.Tensor // Tensor out
 }
 
+// selfDimIntKeepdimOutArgs are the arguments of aten::all.out and aten::any.out.
+type selfDimIntKeepdimOutArgs struct {
+	Self    *runtime.Tensor // Tensor self
+	Dim     int64           // int dim
+	Keepdim bool            // bool keepdim
+	Out     *runtime.Tensor // Tensor out
+}
+
 // selfDimIntListKeepdimOutArgs are the arguments of aten::amax.out and aten::amin.out.
 type selfDimIntListKeepdimOutArgs struct {
 	Self    *runtime.Tensor // Tensor self
@@ -454,6 +462,14 @@ type selfDimOptIntKeepdimOutArgs struct {
 	Dim     optional[int64] // int? dim
 	Keepdim bool            // bool keepdim
 	Out     *runtime.Tensor // Tensor out
+}
+
+// selfDimOptIntListKeepdimOutArgs are the arguments of aten::all.dims_out and aten::any.dims_out.
+type selfDimOptIntListKeepdimOutArgs struct {
+	Self    *runtime.Tensor   // Tensor self
+	Dim     optional[[]int64] // int[]? dim
+	Keepdim bool              // bool keepdim
+	Out     *runtime.Tensor   // Tensor out
 }
 
 // selfDimsOutArgs are the arguments of aten::flip.out and aten::permute_copy.out.
@@ -652,12 +668,12 @@ type selfOtherTensorRoundingModeOutArgs struct {
 }
 
 // selfOutArgs are the arguments of aten::_conj_physical.out, aten::abs.out, aten::acos.out,
-// aten::acosh.out, aten::alias_copy.out, aten::asin.out, aten::asinh.out, aten::atan.out,
-// aten::atanh.out, aten::bitwise_not.out, aten::ceil.out, aten::cos.out, aten::cosh.out,
-// aten::detach_copy.out, aten::erf.out, aten::exp.out, aten::expm1.out, aten::floor.out,
-// aten::hardsigmoid.out, aten::hardswish.out, aten::isinf.out, aten::isnan.out,
-// aten::lift_fresh_copy.out, aten::log.out, aten::log10.out, aten::log1p.out, aten::log2.out,
-// aten::logical_not.out, aten::max.unary_out, aten::min.unary_out, aten::neg.out,
+// aten::acosh.out, aten::alias_copy.out, aten::all.all_out, aten::any.all_out, aten::asin.out,
+// aten::asinh.out, aten::atan.out, aten::atanh.out, aten::bitwise_not.out, aten::ceil.out,
+// aten::cos.out, aten::cosh.out, aten::detach_copy.out, aten::erf.out, aten::exp.out,
+// aten::expm1.out, aten::floor.out, aten::hardsigmoid.out, aten::hardswish.out, aten::isinf.out,
+// aten::isnan.out, aten::lift_fresh_copy.out, aten::log.out, aten::log10.out, aten::log1p.out,
+// aten::log2.out, aten::logical_not.out, aten::max.unary_out, aten::min.unary_out, aten::neg.out,
 // aten::nonzero.out, aten::reciprocal.out, aten::relu.out, aten::round.out, aten::rsqrt.out,
 // aten::sigmoid.out, aten::sign.out, aten::silu.out, aten::sin.out, aten::sinh.out, aten::sqrt.out,
 // aten::squeeze_copy.out, aten::t_copy.out, aten::tan.out, aten::tanh.out, aten::trunc.out,
@@ -1196,6 +1212,43 @@ func unboxAliasCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
 	return a, u.err
 }
 
+// unboxAllAllOut checks and reads the arguments of aten::all.all_out(Tensor self, *, Tensor out),
+// then the return slot.
+func unboxAllAllOut(args []*runtime.EValue) (selfOutArgs, error) {
+	u := newUnboxer(args, 3)
+	a := selfOutArgs{
+		Self: u.tensor(0, "self"),
+		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxAllDimsOut checks and reads the arguments of aten::all.dims_out(Tensor self, int[]? dim,
+// bool keepdim, *, Tensor out), then the return slot.
+func unboxAllDimsOut(args []*runtime.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := selfDimOptIntListKeepdimOutArgs{
+		Self:    u.tensor(0, "self"),
+		Dim:     u.optIntList(1, "dim"),
+		Keepdim: u.bool(2, "keepdim"),
+		Out:     u.tensor(3, "out"),
+	}
+	return a, u.err
+}
+
+// unboxAllOut checks and reads the arguments of aten::all.out(Tensor self, int dim, bool keepdim,
+// *, Tensor out), then the return slot.
+func unboxAllOut(args []*runtime.EValue) (selfDimIntKeepdimOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := selfDimIntKeepdimOutArgs{
+		Self:    u.tensor(0, "self"),
+		Dim:     u.int(1, "dim"),
+		Keepdim: u.bool(2, "keepdim"),
+		Out:     u.tensor(3, "out"),
+	}
+	return a, u.err
+}
+
 // unboxAmaxOut checks and reads the arguments of aten::amax.out(Tensor self, int[1] dim, bool
 // keepdim, *, Tensor out), then the return slot.
 func unboxAmaxOut(args []*runtime.EValue) (selfDimIntListKeepdimOutArgs, error) {
@@ -1216,6 +1269,43 @@ func unboxAminOut(args []*runtime.EValue) (selfDimIntListKeepdimOutArgs, error) 
 	a := selfDimIntListKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
 		Dim:     u.intList(1, "dim"),
+		Keepdim: u.bool(2, "keepdim"),
+		Out:     u.tensor(3, "out"),
+	}
+	return a, u.err
+}
+
+// unboxAnyAllOut checks and reads the arguments of aten::any.all_out(Tensor self, *, Tensor out),
+// then the return slot.
+func unboxAnyAllOut(args []*runtime.EValue) (selfOutArgs, error) {
+	u := newUnboxer(args, 3)
+	a := selfOutArgs{
+		Self: u.tensor(0, "self"),
+		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxAnyDimsOut checks and reads the arguments of aten::any.dims_out(Tensor self, int[]? dim,
+// bool keepdim, *, Tensor out), then the return slot.
+func unboxAnyDimsOut(args []*runtime.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := selfDimOptIntListKeepdimOutArgs{
+		Self:    u.tensor(0, "self"),
+		Dim:     u.optIntList(1, "dim"),
+		Keepdim: u.bool(2, "keepdim"),
+		Out:     u.tensor(3, "out"),
+	}
+	return a, u.err
+}
+
+// unboxAnyOut checks and reads the arguments of aten::any.out(Tensor self, int dim, bool keepdim,
+// *, Tensor out), then the return slot.
+func unboxAnyOut(args []*runtime.EValue) (selfDimIntKeepdimOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := selfDimIntKeepdimOutArgs{
+		Self:    u.tensor(0, "self"),
+		Dim:     u.int(1, "dim"),
 		Keepdim: u.bool(2, "keepdim"),
 		Out:     u.tensor(3, "out"),
 	}

@@ -75,18 +75,7 @@ func TestKernelsUnboxAsTheirSchema(t *testing.T) {
 // handUnboxed lists the kernels that still read their arguments by hand, in an order or with
 // names of their own.
 var handUnboxed = map[string]bool{
-	"aten::_native_batch_norm_legit.no_stats_out":    true,
-	"aten::_native_batch_norm_legit.out":             true,
-	"aten::_native_batch_norm_legit_no_training.out": true,
-	"aten::all.all_out":                              true,
-	"aten::all.dims_out":                             true,
-	"aten::all.out":                                  true,
-	"aten::any.all_out":                              true,
-	"aten::any.dims_out":                             true,
-	"aten::any.out":                                  true,
-	"aten::max.dim_max":                              true,
-	"aten::min.dim_min":                              true,
-	"aten::scatter.value_out":                        true,
+	"aten::scatter.value_out": true,
 }
 
 // probe is a call of s whose every argument has a value of its type but argument bad, which
