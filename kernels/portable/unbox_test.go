@@ -44,9 +44,6 @@ func TestUnboxGenUpToDate(t *testing.T) {
 // another argument, or none).
 func TestKernelsUnboxAsTheirSchema(t *testing.T) {
 	for _, k := range kernels {
-		if handUnboxed[k.Name] {
-			continue
-		}
 		s, ok := opschema.Out(k.Name)
 		if !ok {
 			t.Errorf("%s: no schema in internal/opschema", k.Name)
@@ -70,12 +67,6 @@ func TestKernelsUnboxAsTheirSchema(t *testing.T) {
 			}
 		}
 	}
-}
-
-// handUnboxed lists the kernels that still read their arguments by hand, in an order or with
-// names of their own.
-var handUnboxed = map[string]bool{
-	"aten::scatter.value_out": true,
 }
 
 // probe is a call of s whose every argument has a value of its type but argument bad, which
