@@ -121,7 +121,7 @@ def kernel_name(out):
 
 
 # A kernel name as kernels/portable writes it: "aten::add.out", "aten::copy_" (default overload).
-KERNEL_LITERAL = re.compile(r'"((?:aten|dim_order_ops|et_copy)::[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)"')
+KERNEL_LITERAL = re.compile(r'"([a-z_]+::[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)"')
 
 
 def portable_kernels():
