@@ -207,8 +207,9 @@ func (p *plan) scratch(n int) []float32 {
 type step struct {
 	node *xnngraph.Node
 	run  func(p *plan, n *xnngraph.Node) error
-	// ownRange: the kernel applies the node's output range itself (quantized kernels clamp in
-	// codes, so the fp32 clamp must not run on their outputs).
+	// ownRange: the kernel applies the node's output range itself (fused into an fp32 GEMM's
+	// store, nodeKernel.ownRange; quantized kernels clamp in codes, so the fp32 clamp must not
+	// run on their outputs).
 	ownRange bool
 }
 
@@ -289,11 +290,11 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 			steps[k] = step{node: n, run: run, ownRange: true}
 			continue
 		}
-		run, ok := ops[n.Op]
-		if !ok {
+		kern := kernelOf(n.Op)
+		if kern == nil || kern.run == nil {
 			return nil, fmt.Errorf("%w: node %d is %s", ErrUnsupported, k, n.OpName())
 		}
-		steps[k] = step{node: n, run: run}
+		steps[k] = step{node: n, run: kern.run, ownRange: kern.ownRange}
 	}
 	p.order = order
 	for _, k := range order {
@@ -305,34 +306,28 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 	}
 	p.fuseActivations()
 	p.planReuse()
-	// Pack constant weights once.
+	// Pack constant filters once (the fp32 prepare step of the types that have one).
 	p.packed = map[*xnngraph.Node][]*gemm.PackedB{}
 	for _, s := range p.steps {
 		n := s.node
 		if len(n.Inputs) < 2 || n.Inputs[1] == xnngraph.InvalidID || !p.isConst[p.index[n.Inputs[1]]] || p.touchesQuant(n) {
 			continue // (quantized layers read their int filters directly)
 		}
-		w := &p.vals[p.index[n.Inputs[1]]]
-		switch n.Op {
-		case schema.XNodeUnionXNNConv2d:
-			cp := n.Conv
-			if want := int(cp.Groups) * int(cp.GroupOutputChannels) * int(cp.KernelH) * int(cp.KernelW) * int(cp.GroupInputChannels); len(w.data) == want && want > 0 {
-				p.packed[n] = packConv(w.data, cp)
-			}
-		case schema.XNodeUnionXNNFullyConnected:
-			if len(w.dims) == 2 && len(w.data) == w.dims[0]*w.dims[1] {
-				p.packed[n] = []*gemm.PackedB{packFC(w.data, w.dims[0], w.dims[1], n.Flags)}
+		if kern := kernelOf(n.Op); kern != nil && kern.pack != nil {
+			if pw := kern.pack(n, &p.vals[p.index[n.Inputs[1]]]); pw != nil {
+				p.packed[n] = pw
 			}
 		}
 	}
 	return p, nil
 }
 
-// fuseActivations folds a hardswish that is the only reader of a convolution's, depthwise
-// convolution's or fully connected layer's output into that node: the producer writes the
-// hardswish's output value and applies it to each chunk it computes, while the chunk is still in
-// cache, instead of a separate pass over memory (MobileNetV3's layers mostly end this way). The
-// hardswish's step becomes a no-op. Node outputs are rewired in the plan's own copy of the graph.
+// fuseActivations folds an activation (a type with nodeKernel.activation: hardswish) that is the
+// only reader of the output of a node that takesActivation (a convolution, depthwise convolution
+// or fully connected layer) into that node: the producer writes the activation's output value
+// and applies it to each chunk it computes, while the chunk is still in cache, instead of a
+// separate pass over memory (MobileNetV3's layers mostly end this way). The activation's step
+// becomes a no-op. Node outputs are rewired in the plan's own copy of the graph.
 func (p *plan) fuseActivations() {
 	readers := map[uint32][]int{} // value id -> the steps reading it
 	for k, s := range p.steps {
@@ -344,9 +339,7 @@ func (p *plan) fuseActivations() {
 	}
 	for k := range p.steps {
 		n := p.steps[k].node
-		switch n.Op {
-		case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected:
-		default:
+		if kern := kernelOf(n.Op); kern == nil || !kern.takesActivation {
 			continue
 		}
 		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
@@ -357,7 +350,8 @@ func (p *plan) fuseActivations() {
 			continue
 		}
 		h := p.steps[rs[0]].node
-		if h.Op != schema.XNodeUnionXNNHardswish || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == xnngraph.InvalidID ||
+		hk := kernelOf(h.Op)
+		if hk == nil || hk.activation == nil || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == xnngraph.InvalidID ||
 			!math.IsInf(float64(h.OutputMin), -1) || !math.IsInf(float64(h.OutputMax), 1) {
 			continue
 		}
@@ -365,7 +359,7 @@ func (p *plan) fuseActivations() {
 			p.fusedAct = map[*xnngraph.Node]func([]float32){}
 		}
 		n.Outputs = []uint32{h.Outputs[0]}
-		p.fusedAct[n] = func(d []float32) { gemm.Hardswish(d, d) }
+		p.fusedAct[n] = hk.activation
 		h.Inputs, h.Outputs = nil, nil // read and write nothing: its producer did the work
 		p.steps[rs[0]].run = func(*plan, *xnngraph.Node) error { return nil }
 	}
@@ -443,36 +437,6 @@ func (p *plan) parallel(n, unit, work int, f func(lo, hi int)) {
 // (A variable so tests can split tiny regions too.)
 var minParallelWork = 1 << 17
 
-// packedFilter returns a node's filter packed at init, or packs a non-constant one now.
-func (p *plan) packedFilter(n *xnngraph.Node, w []float32) []*gemm.PackedB {
-	if pw, ok := p.packed[n]; ok {
-		return pw
-	}
-	return packConv(w, n.Conv)
-}
-
-// packFC packs a fully connected filter as the [in, out] matrix the GEMM multiplies by; the
-// filter is [out, in], or [in, out] with the transpose-weights flag.
-func packFC(w []float32, d0, d1 int, flags uint32) *gemm.PackedB {
-	if flags&xnngraph.FlagTransposeWeights != 0 {
-		pb, _ := gemm.PackB(w, d0, d1, d1) // sizes checked by the caller
-		return pb
-	}
-	pb, _ := gemm.PackB(transpose2(w, d0, d1), d1, d0, d0)
-	return pb
-}
-
-// transpose2 returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
-func transpose2(a []float32, rows, cols int) []float32 {
-	out := make([]float32, len(a))
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			out[c*rows+r] = a[r*cols+c]
-		}
-	}
-	return out
-}
-
 // constant returns a constant value's fp32 data, checked against its dims.
 func constant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]float32, error) {
 	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)
@@ -537,7 +501,7 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 		if err := s.run(p, s.node); err != nil {
 			return fmt.Errorf("node %d (%s): %w", p.order[k], s.node.OpName(), err)
 		}
-		if !fusesClamp[s.node.Op] && !s.ownRange {
+		if !s.ownRange {
 			clampOutput(p, s.node)
 		}
 		p.release(k)
@@ -604,11 +568,4 @@ func clampOutput(p *plan, n *xnngraph.Node) {
 		return // no range, or a node fused into its producer
 	}
 	gemm.Clamp(p.val(n.Outputs[0]).data, lo, hi)
-}
-
-// fusesClamp lists the node types that apply their output range themselves (in the GEMM store).
-var fusesClamp = map[schema.XNodeUnion]bool{
-	schema.XNodeUnionXNNConv2d:          true,
-	schema.XNodeUnionXNNDepthwiseConv2d: true,
-	schema.XNodeUnionXNNFullyConnected:  true,
 }

@@ -41,6 +41,6 @@
 // first and keep NaN; maximum and minimum take the value first (the one-element operand second);
 // max pooling folds taps in XNNPACK's tree and never outputs NaN; average pooling turns a NaN
 // into its lower bound. XNNPACK's sqrt, rsqrt, exp, log and hardswish give its own results at
-// ±Inf, ±0 and near the float32 limit (ops.go). Subnormals, which XNNPACK flushes to zero, are
+// ±Inf, ±0 and near the float32 limit (node_elementwise.go). Subnormals, which XNNPACK flushes to zero, are
 // not emulated.
 package xnnpack
