@@ -143,13 +143,16 @@ func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateH
 // Destroy releases nothing: plans are garbage collected.
 func (Backend) Destroy(runtime.DelegateHandle) {}
 
-// tensor is a value during execution: NHWC or plain row-major fp32, as the graph says.
+// tensor is a value during execution: NHWC or plain row-major, as the graph says.
 //
-// A qint8 value holds its integer codes in data; a quantized constant (int8 filter, int32 bias)
-// holds its elements in ints instead (see quant.go).
+// Its storage is typed by its datatype: an fp32 value's elements are in data, a qint8 value's
+// codes in q; a quantized constant (int8 filter, int32 bias) holds its elements widened in ints,
+// and a qint8 constant its codes in q too, for the kernels that read it as an activation (see
+// quant.go).
 type tensor struct {
 	dims []int
 	data []float32
+	q    []int8
 	ints []int32
 }
 
@@ -181,6 +184,7 @@ type plan struct {
 	// (as XNNPACK's own memory planning does) instead of every value holding its own buffer.
 	releaseAfter [][]int
 	pool         [][]float32
+	qpool        [][]int8 // the same for qint8 values' codes
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*xnngraph.Node][]*gemm.PackedB
@@ -255,9 +259,9 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 			if v.DType == schema.XNNDatatypexnn_datatype_qint8 {
 				// Also as codes, for the kernels that read a qint8 operand as an activation
 				// (a constant addend).
-				p.vals[i].data = make([]float32, len(ints))
+				p.vals[i].q = make([]int8, len(ints))
 				for k, c := range ints {
-					p.vals[i].data[k] = float32(c)
+					p.vals[i].q[k] = int8(c)
 				}
 			}
 		case v.ConstantIdx != 0:
@@ -407,7 +411,11 @@ func (p *plan) release(k int) {
 		if d := p.vals[i].data; cap(d) > 0 {
 			p.pool = append(p.pool, d[:cap(d)])
 		}
-		p.vals[i].data = nil // a stale read now fails in p.in instead of seeing reused memory
+		if d := p.vals[i].q; cap(d) > 0 {
+			p.qpool = append(p.qpool, d[:cap(d)])
+		}
+		// A stale read now fails in p.in instead of seeing reused memory.
+		p.vals[i].data, p.vals[i].q = nil, nil
 	}
 }
 
@@ -479,13 +487,7 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 		// external inputs from the tensors it is given.
 		p.vals[i].dims = p.inputDims(i, t)
 		if p.quant[i] != nil {
-			// qint8 codes are held as fp32 inside the plan (see quant.go).
-			codes := runtime.Data[int8](t)
-			buf := p.vals[i].data[:0]
-			for _, c := range codes {
-				buf = append(buf, float32(c))
-			}
-			p.vals[i].data = buf
+			p.vals[i].q = runtime.Data[int8](t) // qint8 codes, read in place as fp32 values are
 			continue
 		}
 		p.vals[i].data = runtime.Data[float32](t)
@@ -518,10 +520,7 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 			}
 		}
 		if p.quant[i] != nil {
-			dst := runtime.Data[int8](t)
-			for k, c := range v.data[:v.numel()] {
-				dst[k] = int8(c)
-			}
+			copy(runtime.Data[int8](t), v.q[:v.numel()])
 			continue
 		}
 		copy(runtime.Data[float32](t), v.data[:v.numel()])
@@ -529,36 +528,64 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 	return nil
 }
 
-// out sizes a node's output value for dims, reusing its memory when large enough.
+// out sizes a node's fp32 output value for dims, reusing its memory when large enough.
 //
 // dims is copied into the value's own dims (so callers' literals stay on the stack and an
 // Execute does not allocate a dims slice per node).
 func (p *plan) out(id uint32, dims []int) *tensor {
-	t := p.val(id)
-	t.dims = append(t.dims[:0], dims...)
-	n := t.numel()
-	if cap(t.data) < n {
-		t.data = p.take(n)
-	}
-	t.data = t.data[:n]
+	t, _ := outOf[float32](p, id, dims)
 	return t
 }
 
+// outOf is out for a value stored as T (fp32 values or qint8 codes), also returning its
+// elements.
+func outOf[T elem](p *plan, id uint32, dims []int) (*tensor, []T) {
+	t := p.val(id)
+	t.dims = append(t.dims[:0], dims...)
+	n := t.numel()
+	d := storage[T](t)
+	if cap(*d) < n {
+		*d = take(poolOf[T](p), n)
+	}
+	*d = (*d)[:n]
+	return t, *d
+}
+
 // take returns the smallest pooled buffer that holds n values, or a new one.
-func (p *plan) take(n int) []float32 {
+func take[T elem](pool *[][]T, n int) []T {
 	best := -1
-	for i, b := range p.pool {
-		if cap(b) >= n && (best < 0 || cap(b) < cap(p.pool[best])) {
+	for i, b := range *pool {
+		if cap(b) >= n && (best < 0 || cap(b) < cap((*pool)[best])) {
 			best = i
 		}
 	}
 	if best < 0 {
-		return make([]float32, n)
+		return make([]T, n)
 	}
-	b := p.pool[best]
-	p.pool[best] = p.pool[len(p.pool)-1]
-	p.pool = p.pool[:len(p.pool)-1]
+	b := (*pool)[best]
+	(*pool)[best] = (*pool)[len(*pool)-1]
+	*pool = (*pool)[:len(*pool)-1]
 	return b
+}
+
+// elem is what a value's storage holds: fp32 values or qint8 codes. The kernels that only move
+// elements (the layout operations, copy, max pooling) are written once for both.
+type elem interface{ float32 | int8 }
+
+// storage is t's buffer for elements of type T: data for fp32, q for qint8 codes.
+func storage[T elem](t *tensor) *[]T {
+	if d, ok := any(&t.data).(*[]T); ok {
+		return d
+	}
+	return any(&t.q).(*[]T)
+}
+
+// poolOf is the plan's pool of free buffers of type T.
+func poolOf[T elem](p *plan) *[][]T {
+	if d, ok := any(&p.pool).(*[][]T); ok {
+		return d
+	}
+	return any(&p.qpool).(*[][]T)
 }
 
 // clampOutput applies a node's fused output range.

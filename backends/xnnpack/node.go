@@ -62,7 +62,7 @@ func errorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", xnngraph.ErrInvalidBlob, fmt.Sprintf(format, args...))
 }
 
-// in returns an operand that must hold data for its dims (a value computed earlier, a
+// in returns an fp32 operand that must hold data for its dims (a value computed earlier, a
 // constant or an input).
 func (p *plan) in(id uint32) (*tensor, error) {
 	t := p.val(id)
@@ -70,6 +70,17 @@ func (p *plan) in(id uint32) (*tensor, error) {
 		return nil, errorf("value %d is read before it is computed", id)
 	}
 	return t, nil
+}
+
+// inOf is in for an operand stored as T (fp32 values or qint8 codes), also returning its
+// elements.
+func inOf[T elem](p *plan, id uint32) (*tensor, []T, error) {
+	t := p.val(id)
+	d := *storage[T](t)
+	if len(d) < t.numel() {
+		return nil, nil, errorf("value %d is read before it is computed", id)
+	}
+	return t, d, nil
 }
 
 // broadcastStrides returns element strides of shape aligned to out, 0 where it broadcasts.

@@ -495,7 +495,7 @@ func (p *plan) packedFilter(n *xnngraph.Node, w []float32) []*gemm.PackedB {
 // conv is a grouped NHWC convolution with filter [groups·gout, kh, kw, gin]. Taps in the padding
 // are skipped: XNNPACK pads with the input zero point, whose (x - x_zp) term is 0.
 func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
-	x, err := p.in(n.Inputs[0])
+	x, xq, err := inOf[int8](p, n.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -510,8 +510,8 @@ func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
 	N, H, W, C, G, GIC, GOC, KH, KW, OC := gm.N, gm.H, gm.W, gm.C, gm.G, gm.GIC, gm.GOC, gm.KH, gm.KW, gm.OC
 	sh, sw, dh, dw, pt, pl := gm.sh, gm.sw, gm.dh, gm.dw, gm.pt, gm.pl
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
-	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	xi := q.centered(x.data[:N*H*W*C])
+	_, yq := outOf[int8](p, n.Outputs[0], []int{N, OH, OW, OC})
+	xi := q.centered(xq[:N*H*W*C])
 	wt := q.wt
 	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW*GIC, func(r0, r1 int) {
 		acc := make([]int32, OC)
@@ -543,7 +543,7 @@ func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
 						}
 					}
 				}
-				out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+				out := yq[((b*OH+oh)*OW+ow)*OC:][:OC]
 				for oc, v := range acc {
 					out[oc] = q.store(v, oc)
 				}
@@ -602,7 +602,7 @@ func convFilter(w []int32, G, KH, KW, GIC, GOC int) []int32 {
 // depthwise is an NHWC depthwise convolution with filter [1, kh, kw, channels·multiplier]:
 // output channel o reads input channel o / multiplier.
 func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
-	x, err := p.in(n.Inputs[0])
+	x, xq, err := inOf[int8](p, n.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -620,13 +620,13 @@ func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
 	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
 	pt, pl := int(cp.PadTop), int(cp.PadLeft)
 	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
-	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	xi := q.centered(x.data[:N*H*W*C])
+	_, yq := outOf[int8](p, n.Outputs[0], []int{N, OH, OW, OC})
+	xi := q.centered(xq[:N*H*W*C])
 	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			b, oh := r/OH, r%OH
 			for ow := 0; ow < OW; ow++ {
-				out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+				out := yq[((b*OH+oh)*OW+ow)*OC:][:OC]
 				for oc := 0; oc < OC; oc++ {
 					acc := q.bias[oc]
 					for kh := 0; kh < KH; kh++ {
@@ -654,7 +654,7 @@ func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
 // every input pixel scatters (x - x_zp)·w into the int32 accumulators of the outputs it reaches
 // (integer sums, so the order does not matter), which are then requantized.
 func (q *qlinear) convTranspose(p *plan, n *xnngraph.Node) error {
-	x, err := p.in(n.Inputs[0])
+	x, xq, err := inOf[int8](p, n.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -669,9 +669,9 @@ func (q *qlinear) convTranspose(p *plan, n *xnngraph.Node) error {
 	if err != nil {
 		return err
 	}
-	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	xi := q.centered(x.data[:N*H*W*C])
-	acc := make([]int32, len(y.data))
+	_, yq := outOf[int8](p, n.Outputs[0], []int{N, OH, OW, OC})
+	xi := q.centered(xq[:N*H*W*C])
+	acc := make([]int32, len(yq))
 	for i := 0; i < len(acc); i += OC {
 		copy(acc[i:i+OC], q.bias)
 	}
@@ -705,7 +705,7 @@ func (q *qlinear) convTranspose(p *plan, n *xnngraph.Node) error {
 		}
 	}
 	for i, a := range acc {
-		y.data[i] = q.store(a, i%OC)
+		yq[i] = q.store(a, i%OC)
 	}
 	return nil
 }

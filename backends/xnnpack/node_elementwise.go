@@ -44,14 +44,25 @@ func init() {
 	// to each chunk it computes, while the chunk is in cache.
 	registerNode(schema.XNodeUnionXNNHardswish, nodeKernel{run: unaryOpVec(gemm.Hardswish),
 		activation: func(d []float32) { gemm.Hardswish(d, d) }})
-	registerNode(schema.XNodeUnionXNNClamp, nodeKernel{run: identity, quant: quantMove(identity)}) // the range: clampOutput
-	registerNode(schema.XNodeUnionXNNCopy, nodeKernel{run: identity, quant: quantMove(identity)})
+	registerNode(schema.XNodeUnionXNNClamp, nodeKernel{run: identity, quant: quantMove(copyCodes)}) // the range: clampOutput, quantMove
+	registerNode(schema.XNodeUnionXNNCopy, nodeKernel{run: identity, quant: quantMove(copyCodes)})
 	registerNode(schema.XNodeUnionXNNConvert, nodeKernel{run: identity, quant: quantConvert}) // fp32 to fp32 only
 	registerNode(schema.XNodeUnionXNNAdd, nodeKernel{run: binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
 		quant: quantAdd(false)})
 	registerNode(schema.XNodeUnionXNNSubtract, nodeKernel{run: binaryOp(func(x, y float32) float32 { return x - y }), quant: quantAdd(true)})
 	registerNode(schema.XNodeUnionXNNMultiply, nodeKernel{run: binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
 		quant: quantMultiply})
+}
+
+// copyCodes copies a qint8 operand's codes.
+func copyCodes(p *plan, n *xnngraph.Node) error {
+	x, xd, err := inOf[int8](p, n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	_, yd := outOf[int8](p, n.Outputs[0], x.dims)
+	copy(yd, xd)
+	return nil
 }
 
 func elu(p *plan, n *xnngraph.Node) error {
@@ -85,22 +96,22 @@ func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 			if err != nil {
 				return err
 			}
-			out := p.out(n.Outputs[0], in.dims)
-			for i, v := range in.data[:len(out.data)] {
-				out.data[i] = float32(quantize(v, inv, zp))
+			_, out := outOf[int8](p, n.Outputs[0], in.dims)
+			for i, v := range in.data[:len(out)] {
+				out[i] = int8(quantize(v, inv, zp))
 			}
 			return nil
 		}, nil
 	case isQint8(x) && y == nil:
 		scale, zp := x.scale, x.zp
 		return func(p *plan, n *xnngraph.Node) error {
-			in, err := p.in(n.Inputs[0])
+			in, codes, err := inOf[int8](p, n.Inputs[0])
 			if err != nil {
 				return err
 			}
 			out := p.out(n.Outputs[0], in.dims)
-			for i, v := range in.data[:len(out.data)] {
-				out.data[i] = dequantize(int32(v), zp, scale)
+			for i, c := range codes[:len(out.data)] {
+				out.data[i] = dequantize(int32(c), zp, scale)
 			}
 			return nil
 		}, nil
@@ -120,8 +131,7 @@ func quantAdd(subtract bool) func(p *plan, k int, n *xnngraph.Node) (runFunc, er
 		if err != nil {
 			return nil, fmt.Errorf("node %d (%s): %w", k, n.OpName(), err)
 		}
-		// The inputs hold codes, so the fp32 broadcasting kernel serves with an integer body.
-		return binaryOp(func(a, b float32) float32 { return float32(qa.add(int32(a), int32(b))) }), nil
+		return binaryOp(func(a, b int8) int8 { return int8(qa.add(int32(a), int32(b))) }), nil // (add clamps to the codes' range)
 	}
 }
 
@@ -138,8 +148,8 @@ func quantMultiply(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 	}
 	lo, hi := outputRange(n, y)
 	azp, bzp, yzp := x.zp, b.zp, y.zp
-	return binaryOp(func(a, b float32) float32 {
-		return float32(requantize((int32(a)-azp)*(int32(b)-bzp), scale, yzp, lo, hi))
+	return binaryOp(func(a, b int8) int8 {
+		return int8(requantize((int32(a)-azp)*(int32(b)-bzp), scale, yzp, lo, hi))
 	}), nil
 }
 
@@ -310,13 +320,15 @@ func unaryOp(f func(float32) float32) func(p *plan, n *xnngraph.Node) error {
 	}
 }
 
-func binaryOp(f func(x, y float32) float32) func(p *plan, n *xnngraph.Node) error {
+// binaryOp is f elementwise with numpy broadcasting, on fp32 values or (quantized forms with an
+// integer body) on qint8 codes.
+func binaryOp[T elem](f func(x, y T) T) runFunc {
 	return func(p *plan, n *xnngraph.Node) error {
-		a, err := p.in(n.Inputs[0])
+		a, ad, err := inOf[T](p, n.Inputs[0])
 		if err != nil {
 			return err
 		}
-		b, err := p.in(n.Inputs[1])
+		b, bd, err := inOf[T](p, n.Inputs[1])
 		if err != nil {
 			return err
 		}
@@ -324,25 +336,25 @@ func binaryOp(f func(x, y float32) float32) func(p *plan, n *xnngraph.Node) erro
 		if err != nil {
 			return err
 		}
-		y := p.out(n.Outputs[0], dims)
+		_, y := outOf[T](p, n.Outputs[0], dims)
 		if equalDims(a.dims, dims) && equalDims(b.dims, dims) {
-			for i := range y.data {
-				y.data[i] = f(a.data[i], b.data[i])
+			for i := range y {
+				y[i] = f(ad[i], bd[i])
 			}
 			return nil
 		}
 		if equalDims(a.dims, dims) && b.numel() == 1 {
-			s := b.data[0]
-			for i := range y.data {
-				y.data[i] = f(a.data[i], s)
+			s := bd[0]
+			for i := range y {
+				y[i] = f(ad[i], s)
 			}
 			return nil
 		}
 		sa, sb := broadcastStrides(a.dims, dims), broadcastStrides(b.dims, dims)
 		idx := make([]int, len(dims))
 		oa, ob := 0, 0
-		for i := range y.data {
-			y.data[i] = f(a.data[oa], b.data[ob])
+		for i := range y {
+			y[i] = f(ad[oa], bd[ob])
 			for d := len(idx) - 1; d >= 0; d-- {
 				idx[d]++
 				oa += sa[d]

@@ -207,7 +207,7 @@ func transpose2(a []float32, rows, cols int) []float32 {
 }
 
 func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
-	x, err := p.in(n.Inputs[0])
+	x, xq, err := inOf[int8](p, n.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -218,9 +218,9 @@ func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	}
 	transposed := n.Flags&xnngraph.FlagTransposeWeights != 0
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
-	y := p.out(n.Outputs[0], dims)
+	y, yq := outOf[int8](p, n.Outputs[0], dims)
 	rows := y.numel() / max(oc, 1)
-	xi := q.centered(x.data[:rows*ic])
+	xi := q.centered(xq[:rows*ic])
 	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
 		for r := r0; r < r1; r++ {
 			xr := xi[r*ic:][:ic]
@@ -236,7 +236,7 @@ func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 						acc += v * wr[i]
 					}
 				}
-				y.data[r*oc+o] = q.store(acc, o)
+				yq[r*oc+o] = q.store(acc, o)
 			}
 		}
 	})

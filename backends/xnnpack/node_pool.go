@@ -11,8 +11,7 @@ import (
 // quantized as XNNPACK's mean reduction). Argmax pooling is not run.
 
 func init() {
-	maxPool := pool2d(true)
-	registerNode(schema.XNodeUnionXNNMaxPooling2d, nodeKernel{run: maxPool, quant: quantMove(maxPool)})
+	registerNode(schema.XNodeUnionXNNMaxPooling2d, nodeKernel{run: pool2d(true), quant: quantMove(maxPoolCodes)})
 	registerNode(schema.XNodeUnionXNNAvgPooling2d, nodeKernel{run: pool2d(false)})
 	registerNode(schema.XNodeUnionXNNGlobalAvgPooling2d, nodeKernel{run: globalAvgPool,
 		quant: func(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
@@ -24,33 +23,55 @@ func init() {
 		}})
 }
 
+// poolGeom is a pooling's NHWC geometry.
+type poolGeom struct {
+	N, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl, OH, OW int
+}
+
+// poolOperands reads a pooling node's NHWC input and sizes its output, elements of type T.
+func poolOperands[T elem](p *plan, n *xnngraph.Node) (x *tensor, xd, yd []T, g poolGeom, err error) {
+	pp := n.Pool
+	if x, xd, err = inOf[T](p, n.Inputs[0]); err != nil {
+		return
+	}
+	if g.N, g.H, g.W, g.C, err = nhwc(x, "pooling input"); err != nil {
+		return
+	}
+	g.PH, g.PW = int(pp.PoolH), int(pp.PoolW)
+	g.sh, g.sw = max(int(pp.StrideH), 1), max(int(pp.StrideW), 1)
+	g.dh, g.dw = max(int(pp.DilationH), 1), max(int(pp.DilationW), 1)
+	g.pt, g.pl = int(pp.PadTop), int(pp.PadLeft)
+	g.OH, g.OW = outSize(g.H, g.pt, int(pp.PadBottom), g.PH, g.sh, g.dh), outSize(g.W, g.pl, int(pp.PadRight), g.PW, g.sw, g.dw)
+	_, yd = outOf[T](p, n.Outputs[0], []int{g.N, g.OH, g.OW, g.C})
+	return
+}
+
+// maxPoolable refuses a max pooling with outputs but no input or window to take them from.
+func (g *poolGeom) maxPoolable(x *tensor, yd int) error {
+	if yd > 0 && (g.H < 1 || g.W < 1 || g.PH < 1 || g.PW < 1) {
+		return errorf("max pooling %dx%d of a %v input", g.PH, g.PW, x.dims)
+	}
+	return nil
+}
+
 // pool2d is max or average pooling over NHWC; the average excludes padding (the partitioner
 // only delegates average pools whose padding is not counted).
 func pool2d(isMax bool) func(p *plan, n *xnngraph.Node) error {
 	return func(p *plan, n *xnngraph.Node) error {
-		pp := n.Pool
-		x, err := p.in(n.Inputs[0])
+		x, xd, yd, g, err := poolOperands[float32](p, n)
 		if err != nil {
 			return err
 		}
-		N, H, W, C, err := nhwc(x, "pooling input")
-		if err != nil {
-			return err
-		}
-		PH, PW := int(pp.PoolH), int(pp.PoolW)
-		sh, sw := max(int(pp.StrideH), 1), max(int(pp.StrideW), 1)
-		dh, dw := max(int(pp.DilationH), 1), max(int(pp.DilationW), 1)
-		pt, pl := int(pp.PadTop), int(pp.PadLeft)
-		OH, OW := outSize(H, pt, int(pp.PadBottom), PH, sh, dh), outSize(W, pl, int(pp.PadRight), PW, sw, dw)
-		y := p.out(n.Outputs[0], []int{N, OH, OW, C})
+		N, H, W, C, PH, PW := g.N, g.H, g.W, g.C, g.PH, g.PW
+		sh, sw, dh, dw, pt, pl, OH, OW := g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.OH, g.OW
 		lo, hi := n.OutputMin, n.OutputMax
 		if isMax {
-			if len(y.data) > 0 && (H < 1 || W < 1 || PH < 1 || PW < 1) {
-				return errorf("max pooling %dx%d of a %v input", PH, PW, x.dims)
+			if err := g.maxPoolable(x, len(yd)); err != nil {
+				return err
 			}
 			p.parallel(N*OH, 1, 4*N*OH*OW*C*PH*PW, func(r0, r1 int) {
 				for r := r0; r < r1; r++ {
-					maxPoolRow(y.data, x.data, r/OH, r%OH, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl, OH, OW, lo, hi)
+					maxPoolRow(yd, xd, r/OH, r%OH, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl, OH, OW, lo, hi)
 				}
 			})
 			return nil
@@ -59,8 +80,8 @@ func pool2d(isMax bool) func(p *plan, n *xnngraph.Node) error {
 			for r := r0; r < r1; r++ {
 				b, oh := r/OH, r%OH
 				for ow := 0; ow < OW; ow++ {
-					out := y.data[((b*OH+oh)*OW+ow)*C:][:C]
-					count := avgPoolSum(out, x.data, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl)
+					out := yd[((b*OH+oh)*OW+ow)*C:][:C]
+					count := avgPoolSum(out, xd, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt, pl)
 					inv := float32(0)
 					if count > 0 {
 						inv = 1 / float32(count)
@@ -84,6 +105,43 @@ func pool2d(isMax bool) func(p *plan, n *xnngraph.Node) error {
 		})
 		return nil
 	}
+}
+
+// maxPoolCodes is max pooling on qint8 codes: each output the largest of its window's taps,
+// the same taps maxPoolRow reads (integers have no NaN, so the order of the comparisons does not
+// matter). The output range, in codes, is quantMove's.
+func maxPoolCodes(p *plan, n *xnngraph.Node) error {
+	x, xd, yd, g, err := poolOperands[int8](p, n)
+	if err != nil {
+		return err
+	}
+	if err := g.maxPoolable(x, len(yd)); err != nil || len(yd) == 0 {
+		return err
+	}
+	p.parallel(g.N*g.OH, 1, 4*g.N*g.OH*g.OW*g.C*g.PH*g.PW, func(r0, r1 int) {
+		ihs, iws := make([]int, g.PH), make([]int, g.PW)
+		for r := r0; r < r1; r++ {
+			b, oh := r/g.OH, r%g.OH
+			for kh := range ihs {
+				ihs[kh] = poolTapCoord(oh*g.sh+kh*g.dh, g.pt, g.H, g.dh)
+			}
+			for ow := 0; ow < g.OW; ow++ {
+				for kw := range iws {
+					iws[kw] = poolTapCoord(ow*g.sw+kw*g.dw, g.pl, g.W, g.dw)
+				}
+				out := yd[((b*g.OH+oh)*g.OW+ow)*g.C:][:g.C]
+				copy(out, xd[((b*g.H+ihs[0])*g.W+iws[0])*g.C:])
+				for _, iw := range iws {
+					for _, ih := range ihs {
+						for c, v := range xd[((b*g.H+ih)*g.W+iw)*g.C:][:g.C] {
+							out[c] = max(out[c], v)
+						}
+					}
+				}
+			}
+		}
+	})
+	return nil
 }
 
 // maxPoolRow computes output row oh of image b as XNNPACK's max pooling does, so NaN and
@@ -181,9 +239,10 @@ func avgPoolSum(out, x []float32, b, oh, ow, H, W, C, PH, PW, sh, sw, dh, dw, pt
 }
 
 // globalPoolOperands reads a global pooling node's NHWC input and makes its output: [N, 1, 1, C]
-// with keep-dims, else [N, C].
-func globalPoolOperands(p *plan, n *xnngraph.Node) (x, y *tensor, N, H, W, C int, err error) {
-	if x, err = p.in(n.Inputs[0]); err != nil {
+// with keep-dims, else [N, C]; elements of type T.
+func globalPoolOperands[T elem](p *plan, n *xnngraph.Node) (xd, yd []T, N, H, W, C int, err error) {
+	var x *tensor
+	if x, xd, err = inOf[T](p, n.Inputs[0]); err != nil {
 		return
 	}
 	if N, H, W, C, err = nhwc(x, "global pooling input"); err != nil {
@@ -193,12 +252,13 @@ func globalPoolOperands(p *plan, n *xnngraph.Node) (x, y *tensor, N, H, W, C int
 	if n.Flags&xnngraph.FlagKeepDims != 0 {
 		dims = []int{N, 1, 1, C}
 	}
-	return x, p.out(n.Outputs[0], dims), N, H, W, C, nil
+	_, yd = outOf[T](p, n.Outputs[0], dims)
+	return xd, yd, N, H, W, C, nil
 }
 
 // globalAvgPool averages NHWC over H and W.
 func globalAvgPool(p *plan, n *xnngraph.Node) error {
-	x, y, N, H, W, C, err := globalPoolOperands(p, n)
+	x, y, N, H, W, C, err := globalPoolOperands[float32](p, n)
 	if err != nil {
 		return err
 	}
@@ -211,9 +271,9 @@ func globalAvgPool(p *plan, n *xnngraph.Node) error {
 			nb := (C + cblock - 1) / cblock
 			b, c0 := t/nb, t%nb*cblock
 			c1 := min(c0+cblock, C)
-			acc := y.data[b*C+c0 : b*C+c1]
+			acc := y[b*C+c0 : b*C+c1]
 			clear(acc)
-			gemm.SumRows(acc, x.data[b*H*W*C+c0:], H*W, C) // sizes are the input's own
+			gemm.SumRows(acc, x[b*H*W*C+c0:], H*W, C) // sizes are the input's own
 			for c := range acc {
 				acc[c] *= inv
 			}
@@ -231,7 +291,7 @@ func qmeanHW(x, y *qinfo, n *xnngraph.Node) func(p *plan, n *xnngraph.Node) erro
 	ratio, xzp, yzp := x.scale/y.scale, float32(x.zp), float32(y.zp)
 	lo, hi := outputRange(n, y)
 	return func(p *plan, n *xnngraph.Node) error {
-		in, out, N, H, W, C, err := globalPoolOperands(p, n)
+		in, out, N, H, W, C, err := globalPoolOperands[int8](p, n)
 		if err != nil {
 			return err
 		}
@@ -243,7 +303,7 @@ func qmeanHW(x, y *qinfo, n *xnngraph.Node) func(p *plan, n *xnngraph.Node) erro
 		sums := make([]int32, C)
 		for b := 0; b < N; b++ {
 			clear(sums)
-			for _, px := range chunks(in.data[b*cnt*C:(b+1)*cnt*C], C) {
+			for _, px := range chunks(in[b*cnt*C:(b+1)*cnt*C], C) {
 				for c, v := range px {
 					sums[c] += int32(v)
 				}
@@ -254,7 +314,7 @@ func qmeanHW(x, y *qinfo, n *xnngraph.Node) func(p *plan, n *xnngraph.Node) erro
 					v = 0 // XNNPACK converts NaN (an empty window) to 0
 				}
 				code := int32(min(max(roundEven(v), -128), 127))
-				out.data[b*C+c] = float32(min(max(code, lo), hi))
+				out[b*C+c] = int8(min(max(code, lo), hi))
 			}
 		}
 		return nil
@@ -262,11 +322,11 @@ func qmeanHW(x, y *qinfo, n *xnngraph.Node) func(p *plan, n *xnngraph.Node) erro
 }
 
 // chunks splits d into consecutive slices of n values (none when n is 0).
-func chunks(d []float32, n int) [][]float32 {
+func chunks[T any](d []T, n int) [][]T {
 	if n <= 0 {
 		return nil
 	}
-	out := make([][]float32, 0, len(d)/n)
+	out := make([][]T, 0, len(d)/n)
 	for i := 0; i+n <= len(d); i += n {
 		out = append(out, d[i:i+n])
 	}

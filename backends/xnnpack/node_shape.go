@@ -11,24 +11,21 @@ import (
 // bilinear resizing, in fp32; quantized, every one but pad and resize moves codes (quantMove).
 
 func init() {
-	for op, run := range map[schema.XNodeUnion]runFunc{
-		schema.XNodeUnionXNNStaticTranspose: transpose,
-		schema.XNodeUnionXNNStaticReshape:   reshape,
-		schema.XNodeUnionXNNStaticSlice:     slice,
-		schema.XNodeUnionXNNConcatenate2:    concat,
-		schema.XNodeUnionXNNConcatenate3:    concat,
-		schema.XNodeUnionXNNConcatenate4:    concat,
-		schema.XNodeUnionXNNConcatenate5:    concat,
-	} {
-		registerNode(op, nodeKernel{run: run, quant: quantMove(run)})
+	// The moves are written once for fp32 values and qint8 codes.
+	registerNode(schema.XNodeUnionXNNStaticTranspose, nodeKernel{run: transpose[float32], quant: quantMove(transpose[int8])})
+	registerNode(schema.XNodeUnionXNNStaticReshape, nodeKernel{run: reshape[float32], quant: quantMove(reshape[int8])})
+	registerNode(schema.XNodeUnionXNNStaticSlice, nodeKernel{run: slice[float32], quant: quantMove(slice[int8])})
+	for _, op := range []schema.XNodeUnion{schema.XNodeUnionXNNConcatenate2, schema.XNodeUnionXNNConcatenate3,
+		schema.XNodeUnionXNNConcatenate4, schema.XNodeUnionXNNConcatenate5} {
+		registerNode(op, nodeKernel{run: concat[float32], quant: quantMove(concat[int8])})
 	}
 	registerNode(schema.XNodeUnionXNNStaticConstantPad, nodeKernel{run: constantPad})
 	registerNode(schema.XNodeUnionXNNStaticResizeBilinear2D, nodeKernel{run: resizeBilinear})
 }
 
 // transpose permutes dimensions: out.dims[i] = in.dims[perm[i]].
-func transpose(p *plan, n *xnngraph.Node) error {
-	x, err := p.in(n.Inputs[0])
+func transpose[T elem](p *plan, n *xnngraph.Node) error {
+	x, xd, err := inOf[T](p, n.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -45,7 +42,7 @@ func transpose(p *plan, n *xnngraph.Node) error {
 		seen[d] = true
 		dims[i] = x.dims[d]
 	}
-	y := p.out(n.Outputs[0], dims)
+	_, yd := outOf[T](p, n.Outputs[0], dims)
 	inStride := rowMajorStrides(x.dims)
 	s := make([]int, r)
 	for i, d := range n.Perm {
@@ -54,10 +51,10 @@ func transpose(p *plan, n *xnngraph.Node) error {
 	if r >= 2 && s[r-1] != 1 {
 		// The innermost output dimension strides through the input (NCHW -> NHWC moves channels
 		// innermost): tile so reads and writes both stay within cached lines.
-		p.transposeTiled(y.data, x.data, s, dims)
+		transposeTiled(p, yd, xd, s, dims)
 		return nil
 	}
-	gather(y.data, x.data, 0, s, dims)
+	gather(yd, xd, 0, s, dims)
 	return nil
 }
 
@@ -65,7 +62,7 @@ func transpose(p *plan, n *xnngraph.Node) error {
 // the input: it finds the output dimension that is (stride 1) and walks 2-d tiles of it against
 // the last output dimension, reading runs of the input and writing runs of the output, the other
 // dimensions' index combinations split across threads.
-func (p *plan) transposeTiled(dst, src []float32, strides, dims []int) {
+func transposeTiled[T elem](p *plan, dst, src []T, strides, dims []int) {
 	r := len(dims)
 	inner := -1 // output dimension contiguous in the input
 	for d := 0; d < r-1; d++ {
@@ -120,7 +117,7 @@ func (p *plan) transposeTiled(dst, src []float32, strides, dims []int) {
 }
 
 // interleave3 writes dst[3i+c] = plane c's [i] for three planes of len(p0) values.
-func interleave3(dst, p0, p1, p2 []float32) {
+func interleave3[T elem](dst, p0, p1, p2 []T) {
 	n := len(p0)
 	p1, p2, dst = p1[:n], p2[:n], dst[:3*n]
 	for i := 0; i < n; i++ {
@@ -131,7 +128,7 @@ func interleave3(dst, p0, p1, p2 []float32) {
 
 // gather fills dst (row-major over dims) with src[base + Σ idx[d]·strides[d]]: a transpose,
 // slice or broadcast read.
-func gather(dst, src []float32, base int, strides, dims []int) {
+func gather[T elem](dst, src []T, base int, strides, dims []int) {
 	idx := make([]int, len(dims))
 	off := base
 	for i := range dst {
@@ -149,8 +146,8 @@ func gather(dst, src []float32, base int, strides, dims []int) {
 }
 
 // reshape copies into new dims; one 0 entry is inferred from the element count.
-func reshape(p *plan, n *xnngraph.Node) error {
-	x, err := p.in(n.Inputs[0])
+func reshape[T elem](p *plan, n *xnngraph.Node) error {
+	x, xd, err := inOf[T](p, n.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -177,14 +174,14 @@ func reshape(p *plan, n *xnngraph.Node) error {
 	if total != x.numel() {
 		return errorf("cannot reshape %v (%d elements) to %v", x.dims, x.numel(), n.NewShape)
 	}
-	y := p.out(n.Outputs[0], dims)
-	copy(y.data, x.data[:total])
+	_, yd := outOf[T](p, n.Outputs[0], dims)
+	copy(yd, xd[:total])
 	return nil
 }
 
 // slice copies the box [offsets, offsets+sizes); a size of 0 runs to the end.
-func slice(p *plan, n *xnngraph.Node) error {
-	x, err := p.in(n.Inputs[0])
+func slice[T elem](p *plan, n *xnngraph.Node) error {
+	x, xd, err := inOf[T](p, n.Inputs[0])
 	if err != nil {
 		return err
 	}
@@ -203,13 +200,13 @@ func slice(p *plan, n *xnngraph.Node) error {
 		}
 		dims[i] = s
 	}
-	y := p.out(n.Outputs[0], dims)
+	_, yd := outOf[T](p, n.Outputs[0], dims)
 	stride := rowMajorStrides(x.dims)
 	base := 0
 	for i := range dims {
 		base += int(n.Offsets[i]) * stride[i]
 	}
-	gather(y.data, x.data, base, stride, dims)
+	gather(yd, xd, base, stride, dims)
 	return nil
 }
 
@@ -250,14 +247,15 @@ func constantPad(p *plan, n *xnngraph.Node) error {
 }
 
 // concat joins the inputs along the node's axis.
-func concat(p *plan, n *xnngraph.Node) error {
+func concat[T elem](p *plan, n *xnngraph.Node) error {
 	var ins []*tensor
+	var data [][]T
 	for _, id := range n.Inputs {
-		t, err := p.in(id)
+		t, d, err := inOf[T](p, id)
 		if err != nil {
 			return err
 		}
-		ins = append(ins, t)
+		ins, data = append(ins, t), append(data, d)
 	}
 	r := len(ins[0].dims)
 	ax := int(n.Axis)
@@ -277,7 +275,7 @@ func concat(p *plan, n *xnngraph.Node) error {
 		}
 		dims[ax] += t.dims[ax]
 	}
-	y := p.out(n.Outputs[0], dims)
+	_, yd := outOf[T](p, n.Outputs[0], dims)
 	outer := 1
 	for _, d := range dims[:ax] {
 		outer *= d
@@ -288,9 +286,9 @@ func concat(p *plan, n *xnngraph.Node) error {
 	}
 	off := 0
 	for o := 0; o < outer; o++ {
-		for _, t := range ins {
+		for i, t := range ins {
 			k := t.dims[ax] * inner
-			copy(y.data[off:off+k], t.data[o*k:o*k+k])
+			copy(yd[off:off+k], data[i][o*k:o*k+k])
 			off += k
 		}
 	}

@@ -149,7 +149,7 @@ func TestTransposeTiled(t *testing.T) {
 			}
 			want, got := make([]float32, numel), make([]float32, numel)
 			gather(want, src, 0, s, dims)
-			(&plan{threads: 2}).transposeTiled(got, src, s, dims)
+			transposeTiled(&plan{threads: 2}, got, src, s, dims)
 			for i := range want {
 				if got[i] != want[i] {
 					t.Fatalf("%v perm %v: [%d] = %v, want %v", in, perm, i, got[i], want[i])

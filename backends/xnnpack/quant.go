@@ -12,11 +12,12 @@ import (
 // Statically quantized graphs (the PT2E 8-bit flow: XNNPACKQuantizer with per-tensor int8
 // activations and per-tensor or per-channel int8 weights).
 //
-// Storage: a qint8 activation holds its integer codes in the value's fp32 buffer (every int8 is
-// exact in fp32). The layout kernels (transpose, reshape) and max pooling then serve quantized
-// values unchanged and bit-exactly, and the plan's memory reuse covers them too. Quantized
-// constants (int8 filters, int32 biases) are kept as int32 in tensor.ints: an int32 bias does not
-// fit fp32 exactly.
+// Storage: a qint8 value holds its codes as int8 (tensor.q), a graph input's read in place from
+// the call's int8 tensor; the plan's memory reuse pools them apart from fp32 buffers. The kernels
+// that only move elements (transpose, reshape, slice, concatenation) are written once for both
+// element types (elem); max pooling and copy have code versions of their own. Quantized
+// constants (int8 filters, int32 biases) are kept widened to int32 in tensor.ints, as the
+// integer kernels multiply and accumulate them.
 //
 // Arithmetic follows XNNPACK's fp32 requantization (what its qs8 kernels compute on every ISA):
 //   - quantize (Convert fp32 -> qint8): v = x * (1/scale), clamped to [-128-zp, 127-zp], rounded
@@ -292,10 +293,10 @@ func quantMove(move runFunc) func(p *plan, k int, n *xnngraph.Node) (runFunc, er
 				return err
 			}
 			if lo > -128 || hi < 127 {
-				flo, fhi := float32(lo), float32(hi)
-				d := p.val(n.Outputs[0]).data
+				clo, chi := int8(lo), int8(hi)
+				d := p.val(n.Outputs[0]).q
 				for i, v := range d {
-					d[i] = min(max(v, flo), fhi)
+					d[i] = min(max(v, clo), chi)
 				}
 			}
 			return nil
@@ -399,7 +400,7 @@ type qlinear struct {
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer
 // reuses across calls: converting once per element keeps float-to-int conversions out of the
 // multiply-add loops, which read each input element many times.
-func (q *qlinear) centered(x []float32) []int32 {
+func (q *qlinear) centered(x []int8) []int32 {
 	if cap(q.xi) < len(x) {
 		q.xi = make([]int32, len(x))
 	}
@@ -410,6 +411,7 @@ func (q *qlinear) centered(x []float32) []int32 {
 	return xi
 }
 
-func (q *qlinear) store(acc int32, c int) float32 {
-	return float32(requantize(acc, q.scale[c], q.yzp, q.lo, q.hi))
+// store is output channel c's code for accumulator acc.
+func (q *qlinear) store(acc int32, c int) int8 {
+	return int8(requantize(acc, q.scale[c], q.yzp, q.lo, q.hi))
 }
