@@ -188,24 +188,42 @@ type plan struct {
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*xnngraph.Node][]*gemm.PackedB
-	// convOps holds each convolution node's operand record, reused across calls.
-	convOps map[*xnngraph.Node]*convOp
+	// convGeoms holds each fp32 convolution node's geometry record, reused across calls.
+	convGeoms map[*xnngraph.Node]*convGeom
 	// fusedAct holds the activations folded into their producers (fuseActivations).
 	fusedAct map[*xnngraph.Node]func([]float32)
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
 	dwTaps map[*xnngraph.Node]*dwTable
 	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
-	// colPool holds per-task patch blocks for convolutions too large to expand whole.
-	work    []float32
-	colPool sync.Pool
+	// colPool holds per-task patch blocks for convolutions too large to expand whole. iwork and
+	// icolPool are the same for the integer kernels' patches (centered codes, int32).
+	work     []float32
+	colPool  sync.Pool
+	iwork    []int32
+	icolPool sync.Pool
 }
 
-// scratch returns the plan's reusable work buffer with n values (contents undefined).
-func (p *plan) scratch(n int) []float32 {
-	if cap(p.work) < n {
-		p.work = make([]float32, n)
+// scratch returns the plan's reusable fp32 work buffer with n values (contents undefined).
+func (p *plan) scratch(n int) []float32 { return scratchOf[float32](p, n) }
+
+// scratchOf is scratch for the element type T.
+func scratchOf[T float32 | int32](p *plan, n int) []T {
+	w, ok := any(&p.work).(*[]T)
+	if !ok {
+		w = any(&p.iwork).(*[]T)
 	}
-	return p.work[:n]
+	if cap(*w) < n {
+		*w = make([]T, n)
+	}
+	return (*w)[:n]
+}
+
+// colPoolOf is the plan's pool of per-task patch blocks of T (*[]T).
+func colPoolOf[T float32 | int32](p *plan) *sync.Pool {
+	if _, ok := any(&p.work).(*[]T); ok {
+		return &p.colPool
+	}
+	return &p.icolPool
 }
 
 type step struct {
@@ -227,6 +245,7 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
 		quant: make([]*qinfo, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
+	p.icolPool.New = func() any { return new([]int32) }
 	for i := range g.Values {
 		v := &g.Values[i]
 		p.index[v.ID] = i

@@ -8,10 +8,15 @@ import (
 	"github.com/etgo/etgo/internal/gemm"
 )
 
-// The convolution family: convolution (fp32: an im2col times the filter packed at init),
-// depthwise convolution (fp32: an indirection table on gemm's depthwise kernels) and transposed
-// convolution, each also quantized in XNNPACK's integer arithmetic. Convolution and depthwise
-// convolution apply their output range and a fused activation in their stores.
+// The convolution family: convolution, depthwise convolution and transposed convolution, in
+// fp32 and statically quantized (XNNPACK's integer arithmetic: int32 sums of (x - x_zp)·w from
+// the bias, requantized per output channel). Both element types share the loops: one geometry
+// (convGeometry), one im2col-and-multiply driver (convolve: fp32 multiplies by the filter packed
+// at init on gemm's kernels, the integer kernel by qlinear.gemm), one direct depthwise loop
+// (depthwiseDirect: the integer kernel's, and fp32's with a channel multiplier; fp32 without one
+// runs gemm's depthwise kernels on an indirection table) and one deconvolution scatter
+// (deconvScatter). fp32 convolution and depthwise convolution apply their output range and a
+// fused activation in their stores.
 
 func init() {
 	registerNode(schema.XNodeUnionXNNConv2d, nodeKernel{run: conv2d, ownRange: true, takesActivation: true,
@@ -53,6 +58,60 @@ func init() {
 		}})
 }
 
+// convGeom is a (depthwise, transposed) convolution's geometry: its parameters, read for an
+// NHWC input, and its output extent.
+type convGeom struct {
+	N, H, W, C, G, GIC, GOC, KH, KW, OC int
+	sh, sw, dh, dw, pt, pl              int
+	OH, OW                              int
+}
+
+// convGeometry reads n's convolution parameters for NHWC input x and checks them against the
+// filter's dims wdims: [groups·gout, kh, kw, gin], or [1, kh, kw, channels·multiplier] for a
+// depthwise convolution (what names the operation in errors). The sizes come from an untrusted
+// blob, so products are checked without overflow. OH and OW are a convolution's output extent
+// (a deconvolution's is deconvOutput's).
+func convGeometry(n *xnngraph.Node, x *tensor, wdims []int, what string) (convGeom, error) {
+	var c convGeom
+	cp := n.Conv
+	if len(x.dims) != 4 { // (nhwc's message, built only on failure: a concatenation allocates)
+		return c, errorf("%s input must be 4-d NHWC, got %v", what, x.dims)
+	}
+	c.N, c.H, c.W, c.C = x.dims[0], x.dims[1], x.dims[2], x.dims[3]
+	c.G, c.GIC, c.GOC = int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
+	c.KH, c.KW = int(cp.KernelH), int(cp.KernelW)
+	c.OC = c.G * c.GOC
+	ok := len(wdims) == 4 && wdims[1] == c.KH && wdims[2] == c.KW
+	if n.Op == schema.XNodeUnionXNNDepthwiseConv2d {
+		if c.C != c.G || !ok || wdims[0] != 1 || !isProduct(wdims[3], c.G, c.GOC) {
+			return c, errorf("depthwise input %v and filter %v do not match %d channels x %d, kernel %dx%d", x.dims, wdims, c.G, c.GOC, c.KH, c.KW)
+		}
+	} else if c.G < 1 || !isProduct(c.C, c.G, c.GIC) || !ok || !isProduct(wdims[0], c.G, c.GOC) || wdims[3] != c.GIC {
+		return c, errorf("%s input %v and filter %v do not match groups %d x (%d in, %d out), kernel %dx%d", what, x.dims, wdims, c.G, c.GIC, c.GOC, c.KH, c.KW)
+	}
+	c.sh, c.sw, c.dh, c.dw = int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
+	c.pt, c.pl = int(cp.PadTop), int(cp.PadLeft)
+	c.OH, c.OW = outSize(c.H, c.pt, int(cp.PadBottom), c.KH, c.sh, c.dh), outSize(c.W, c.pl, int(cp.PadRight), c.KW, c.sw, c.dw)
+	return c, nil
+}
+
+// fp32Geometry is convGeometry for an fp32 node, in a record the node keeps across calls: the
+// parallel tasks capture it, so a fresh one would be a heap allocation per node per Execute.
+func (p *plan) fp32Geometry(n *xnngraph.Node, x, w *tensor, what string) (*convGeom, error) {
+	c := p.convGeoms[n]
+	if c == nil {
+		c = new(convGeom)
+		if p.convGeoms == nil {
+			p.convGeoms = map[*xnngraph.Node]*convGeom{}
+		}
+		p.convGeoms[n] = c
+	}
+	var err error
+	*c, err = convGeometry(n, x, w.dims, what)
+	return c, err
+}
+
+// convBias is an fp32 node's bias (nil without one), checked for oc output channels.
 func convBias(p *plan, n *xnngraph.Node, oc int) ([]float32, error) {
 	if n.Inputs[2] == xnngraph.InvalidID {
 		return nil, nil
@@ -85,138 +144,169 @@ func packConv(w []float32, cp *xnngraph.ConvParams) []*gemm.PackedB {
 	return out
 }
 
-// convOp is a convolution's checked operands and geometry.
-type convOp struct {
-	x, w                                *tensor
-	bias                                []float32
-	N, H, W, C, G, GIC, GOC, KH, KW, OC int
-	sh, sw, dh, dw, pt, pl              int
+// packedFilter returns a node's filter packed at init, or packs a non-constant one now.
+func (p *plan) packedFilter(n *xnngraph.Node, w []float32) []*gemm.PackedB {
+	if pw, ok := p.packed[n]; ok {
+		return pw
+	}
+	return packConv(w, n.Conv)
 }
 
-// convOperands checks a (transposed) convolution's input [N, H, W, groups*gin] and filter
-// [groups*gout, kh, kw, gin] against its parameters.
-func convOperands(p *plan, n *xnngraph.Node, what string) (*convOp, error) {
-	cp := n.Conv
-	x, err := p.in(n.Inputs[0])
-	if err != nil {
-		return nil, err
-	}
-	w, err := p.in(n.Inputs[1])
-	if err != nil {
-		return nil, err
-	}
-	// One convOp per node, reused across calls: the parallel tasks capture it, so a fresh one
-	// would be a heap allocation per node per Execute.
-	c := p.convOps[n]
-	if c == nil {
-		c = new(convOp)
-		if p.convOps == nil {
-			p.convOps = map[*xnngraph.Node]*convOp{}
-		}
-		p.convOps[n] = c
-	}
-	*c = convOp{x: x, w: w}
-	if len(x.dims) != 4 { // (nhwc's message, built only on failure: a concatenation allocates)
-		return nil, errorf("%s input must be 4-d NHWC, got %v", what, x.dims)
-	}
-	if c.N, c.H, c.W, c.C, err = nhwc(x, what); err != nil {
-		return nil, err
-	}
-	c.G, c.GIC, c.GOC = int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
-	c.KH, c.KW = int(cp.KernelH), int(cp.KernelW)
-	c.OC = c.G * c.GOC
-	if c.G < 1 || c.C != c.G*c.GIC || !equalDims(w.dims, []int{c.OC, c.KH, c.KW, c.GIC}) {
-		return nil, errorf("%s input %v and filter %v do not match groups %d x (%d in, %d out), kernel %dx%d", what, x.dims, w.dims, c.G, c.GIC, c.GOC, c.KH, c.KW)
-	}
-	if c.bias, err = convBias(p, n, c.OC); err != nil {
-		return nil, err
-	}
-	c.sh, c.sw, c.dh, c.dw = int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	c.pt, c.pl = int(cp.PadTop), int(cp.PadLeft)
-	return c, nil
+// convMul is how a convolution kernel multiplies its patch matrices (rows of KH·KW·GIC values,
+// elements T) by its filter, writing output pixels.
+type convMul[T float32 | int32] struct {
+	// all multiplies every output pixel's patches at once (one group), splitting the work
+	// across the plan's threads itself.
+	all func(pixels int, a []T, lda int)
+	// block multiplies group g's patches of output pixels [pixel0, pixel0+pixels), inside a
+	// task.
+	block func(g, pixel0, pixels int, a []T, lda int)
+	// done, when set, finishes output pixels [pixel0, pixel1) once every group of a block is
+	// written (fp32: a fused activation, while the block is in cache).
+	done func(pixel0, pixel1 int)
+	// copyRuns is gemm.StridedCopy for T (the im2col's runs of input pixels).
+	copyRuns func(dst []T, dstStride int, src []T, srcStride int, count, run int) bool
 }
 
-// conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in]: an im2col of one output row at
-// a time times the packed filter.
-func conv2d(p *plan, n *xnngraph.Node) error {
-	c, err := convOperands(p, n, "conv")
-	if err != nil {
-		return err
+// convolve runs a grouped NHWC convolution of x as patch matrices times the filter: a 1x1
+// convolution multiplies the input itself; small outputs (deep layers: 14x14, 7x7) build one
+// patch matrix for every output pixel, so the weights (MBs at K = 9·512) are read once per
+// layer, not once per output row; other convolutions build blocks of output rows, each patch
+// matrix about an L2's share, per task. The fp32 and the integer kernels differ only in m.
+func convolve[T float32 | int32](p *plan, c *convGeom, x []T, m convMul[T]) {
+	N, H, W, C, G, OC := c.N, c.H, c.W, c.C, c.G, c.OC
+	OH, OW := c.OH, c.OW
+	K := c.KH * c.KW * c.GIC
+	if G == 1 && c.KH == 1 && c.KW == 1 && c.sh == 1 && c.sw == 1 && c.pt == 0 && c.pl == 0 && OH == H && OW == W {
+		m.all(N*H*W, x, C)
+		return
 	}
-	x, w, bias, cp := c.x, c.w, c.bias, n.Conv
-	N, H, W, C, G, GIC, GOC, KH, KW, OC := c.N, c.H, c.W, c.C, c.G, c.GIC, c.GOC, c.KH, c.KW, c.OC
-	sh, sw, dh, dw, pt, pl := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl
-	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
-	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
-	packed := p.packedFilter(n, w.data)
-	K := KH * KW * GIC
-	// Bias and the node's output range are fused into the GEMM's store.
-	groupBias := func(g int) []float32 {
-		if bias == nil {
-			return nil
-		}
-		return bias[g*GOC : (g+1)*GOC]
-	}
-	if G == 1 && KH == 1 && KW == 1 && sh == 1 && sw == 1 && pt == 0 && pl == 0 && OH == H && OW == W {
-		// A 1x1 convolution is one GEMM over NHWC pixels.
-		p.gemmBias(packed[0], N*H*W, x.data, C, bias, y.data, OC, n.OutputMin, n.OutputMax, p.act(n))
-		return nil
-	}
-	lo, hi := n.OutputMin, n.OutputMax
 	if G == 1 && N*OH*OW*K <= wholeIm2colMax && K*OC >= wholeIm2colMinB {
-		// Small outputs (deep layers: 14x14, 7x7) become one GEMM over every output pixel, so the
-		// weights (MBs at K = 9·512) are read once per layer, not once per output row.
-		col := p.scratch(N * OH * OW * K)
+		col := scratchOf[T](p, N*OH*OW*K)
 		p.parallel(N*OH, 1, 4*N*OH*OW*K, func(r0, r1 int) {
 			for r := r0; r < r1; r++ {
-				im2colRow(col[r*OW*K:(r+1)*OW*K], x.data, r/OH, r%OH, 0, c, OW)
+				im2colRow(col[r*OW*K:(r+1)*OW*K], x, r/OH, r%OH, 0, c, m.copyRuns)
 			}
 		})
-		p.gemmBias(packed[0], N*OH*OW, col, K, bias, y.data, OC, lo, hi, p.act(n))
-		return nil
+		m.all(N*OH*OW, col, K)
+		return
 	}
-	// Otherwise blocks of output rows, each patch matrix about an L2's share, per task.
 	blockRows := max(1, im2colBlock/max(OW*K, 1))
+	pool := colPoolOf[T](p)
 	p.parallel(N*OH, blockRows, N*OH*OW*K*OC, func(r0, r1 int) {
-		buf := p.colPool.Get().(*[]float32)
-		defer p.colPool.Put(buf)
+		buf := pool.Get().(*[]T)
+		defer pool.Put(buf)
 		if need := min(blockRows, r1-r0) * OW * K; cap(*buf) < need {
-			*buf = make([]float32, need)
+			*buf = make([]T, need)
 		}
 		col := *buf
 		for b0 := r0; b0 < r1; b0 += blockRows {
 			b1 := min(b0+blockRows, r1)
 			for g := 0; g < G; g++ {
 				for r := b0; r < b1; r++ {
-					im2colRow(col[(r-b0)*OW*K:(r-b0+1)*OW*K], x.data, r/OH, r%OH, g, c, OW)
+					im2colRow(col[(r-b0)*OW*K:(r-b0+1)*OW*K], x, r/OH, r%OH, g, c, m.copyRuns)
 				}
-				// Output rows r are contiguous in y across images too: pixel (r, ow) is at r·OW+ow.
-				packed[g].GemmBias((b1-b0)*OW, col, K, groupBias(g), y.data[b0*OW*OC+g*GOC:], OC, lo, hi)
+				// Output rows r are contiguous across images too: pixel (r, ow) is r·OW+ow.
+				m.block(g, b0*OW, (b1-b0)*OW, col, K)
 			}
-			if act := p.act(n); act != nil {
-				act(y.data[b0*OW*OC : b1*OW*OC])
+			if m.done != nil {
+				m.done(b0*OW, b1*OW)
 			}
 		}
 	})
-	return nil
 }
 
-// wholeIm2colMax (floats: 4 MiB) is the largest patch matrix built whole for one GEMM, and only
-// for weights of at least wholeIm2colMinB floats (256 KiB), whose re-reads it saves; other
-// convolutions (a first layer over 3 channels) build im2colBlock-sized blocks (128 KiB) that are
-// multiplied while still in cache.
+// wholeIm2colMax (elements: 4 MiB) is the largest patch matrix built whole for one GEMM, and
+// only for weights of at least wholeIm2colMinB elements (256 KiB), whose re-reads it saves;
+// other convolutions (a first layer over 3 channels) build im2colBlock-sized blocks (128 KiB)
+// that are multiplied while still in cache.
 const (
 	wholeIm2colMax  = 1 << 20
 	wholeIm2colMinB = 64 << 10
 	im2colBlock     = 32 << 10
 )
 
+// conv2d: NHWC input, filter [groups*group_out, kh, kw, group_in]: patch matrices times the
+// packed filter, the bias and the node's output range fused into the GEMM's store.
+func conv2d(p *plan, n *xnngraph.Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	w, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	c, err := p.fp32Geometry(n, x, w, "conv")
+	if err != nil {
+		return err
+	}
+	bias, err := convBias(p, n, c.OC)
+	if err != nil {
+		return err
+	}
+	GOC, OC := c.GOC, c.OC
+	y := p.out(n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
+	packed := p.packedFilter(n, w.data)
+	lo, hi, act := n.OutputMin, n.OutputMax, p.act(n)
+	m := convMul[float32]{
+		all: func(pixels int, a []float32, lda int) {
+			p.gemmBias(packed[0], pixels, a, lda, bias, y.data, OC, lo, hi, act)
+		},
+		block: func(g, pixel0, pixels int, a []float32, lda int) {
+			var gb []float32
+			if bias != nil {
+				gb = bias[g*GOC : (g+1)*GOC]
+			}
+			packed[g].GemmBias(pixels, a, lda, gb, y.data[pixel0*OC+g*GOC:], OC, lo, hi)
+		},
+		copyRuns: gemm.StridedCopy,
+	}
+	if act != nil {
+		m.done = func(pixel0, pixel1 int) { act(y.data[pixel0*OC : pixel1*OC]) }
+	}
+	convolve(p, c, x.data, m)
+	return nil
+}
+
+// conv is the quantized convolution: the centered input's patch matrices (padding taps are
+// zeros: XNNPACK pads with the input zero point, whose (x - x_zp) term is 0) times the filter
+// regrouped at init (convFilter), requantized by qlinear.gemm.
+func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
+	x, xq, err := inOf[int8](p, n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	if q.geom, err = convGeometry(n, x, q.wdims, "conv"); err != nil {
+		return err
+	}
+	c := &q.geom
+	if len(q.wt) != len(q.w) {
+		return errorf("conv filter of %d values was regrouped into %d", len(q.w), len(q.wt))
+	}
+	K, GOC, OC := c.KH*c.KW*c.GIC, c.GOC, c.OC
+	_, yq := outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
+	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
+	convolve(p, c, xi, convMul[int32]{
+		all: func(pixels int, a []int32, lda int) {
+			p.parallel(pixels, 1, pixels*K*OC, func(r0, r1 int) {
+				q.gemm(r1-r0, a[r0*lda:], lda, K, q.wt, OC, q.bias, yq[r0*OC:], OC, 0)
+			})
+		},
+		block: func(g, pixel0, pixels int, a []int32, lda int) {
+			q.gemm(pixels, a, lda, K, q.wt[g*K*GOC:], GOC, q.bias[g*GOC:], yq[pixel0*OC+g*GOC:], OC, g*GOC)
+		},
+		copyRuns: stridedCopy[int32],
+	})
+	return nil
+}
+
 // im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
 // padding). With dilation 1 and one group a kernel row's taps are adjacent input pixels, so for
 // the output pixels whose window lies inside the input each kernel row is one run of KW·C values:
 // one strided copy per kernel row covers them all. Border pixels go tap by tap.
-func im2colRow(col, x []float32, b, oh, g int, c *convOp, OW int) {
-	H, W, C, GIC, KH, KW, sw, pl := c.H, c.W, c.C, c.GIC, c.KH, c.KW, c.sw, c.pl
+func im2colRow[T float32 | int32](col, x []T, b, oh, g int, c *convGeom, copyRuns func([]T, int, []T, int, int, int) bool) {
+	H, W, C, GIC, KH, KW, sw, pl, OW := c.H, c.W, c.C, c.GIC, c.KH, c.KW, c.sw, c.pl, c.OW
 	K := KH * KW * GIC
 	run := KW * GIC
 	owLo, owHi := 0, 0 // output pixels whose kernel rows are whole runs of the input
@@ -235,7 +325,7 @@ func im2colRow(col, x []float32, b, oh, g int, c *convOp, OW int) {
 		}
 		base := ((b*H + ih) * W) * C
 		lo, hi := owLo, owHi
-		if hi > lo && !gemm.StridedCopy(col[lo*K+kh*run:], K, x[base+(lo*sw-pl)*C:], sw*C, hi-lo, run) {
+		if hi > lo && !copyRuns(col[lo*K+kh*run:], K, x[base+(lo*sw-pl)*C:], sw*C, hi-lo, run) {
 			lo, hi = 0, 0 // cannot happen for checked shapes; the tap loop below then does all
 		}
 		for ow := 0; ow < OW; ow++ {
@@ -261,14 +351,14 @@ func im2colRow(col, x []float32, b, oh, g int, c *convOp, OW int) {
 // copySmall copies len(d) values; the run lengths of a first layer over 3 channels (a pixel, a 3-
 // or 7-wide kernel row) are fixed-size array copies, other short runs element by element, both
 // cheaper than copy's call.
-func copySmall(d, s []float32) {
+func copySmall[T float32 | int32](d, s []T) {
 	switch len(d) {
 	case 3:
-		*(*[3]float32)(d) = [3]float32(s)
+		*(*[3]T)(d) = [3]T(s)
 	case 9:
-		*(*[9]float32)(d) = [9]float32(s)
+		*(*[9]T)(d) = [9]T(s)
 	case 21:
-		*(*[21]float32)(d) = [21]float32(s)
+		*(*[21]T)(d) = [21]T(s)
 	default:
 		if len(d) >= 16 {
 			copy(d, s)
@@ -281,9 +371,40 @@ func copySmall(d, s []float32) {
 	}
 }
 
+// stridedCopy is gemm.StridedCopy for element types it has no kernel for.
+func stridedCopy[T any](dst []T, dstStride int, src []T, srcStride int, count, run int) bool {
+	if count <= 0 || run <= 0 {
+		return count >= 0 && run >= 0
+	}
+	if dstStride < 0 || srcStride < 0 || (count-1)*dstStride+run > len(dst) || (count-1)*srcStride+run > len(src) {
+		return false
+	}
+	for r := 0; r < count; r++ {
+		copy(dst[r*dstStride:r*dstStride+run], src[r*srcStride:r*srcStride+run])
+	}
+	return true
+}
+
+// convFilter regroups a [groups·gout, kh, kw, gin] filter as [groups, kh, kw, gin, gout], so
+// that one input value multiplies a contiguous row of output channels.
+func convFilter(w []int32, G, KH, KW, GIC, GOC int) []int32 {
+	wt := make([]int32, len(w))
+	for g := 0; g < G; g++ {
+		for o := 0; o < GOC; o++ {
+			for kh := 0; kh < KH; kh++ {
+				for kw := 0; kw < KW; kw++ {
+					for i := 0; i < GIC; i++ {
+						wt[(((g*KH+kh)*KW+kw)*GIC+i)*GOC+o] = w[(((g*GOC+o)*KH+kh)*KW+kw)*GIC+i]
+					}
+				}
+			}
+		}
+	}
+	return wt
+}
+
 // depthwiseConv2d: NHWC input, filter [1, kh, kw, channels*multiplier].
 func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
-	cp := n.Conv
 	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
@@ -292,23 +413,16 @@ func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 	if err != nil {
 		return err
 	}
-	N, H, W, C, err := nhwc(x, "depthwise input")
+	c, err := p.fp32Geometry(n, x, w, "depthwise")
 	if err != nil {
 		return err
 	}
-	G, M := int(cp.Groups), int(cp.GroupOutputChannels)
-	KH, KW := int(cp.KernelH), int(cp.KernelW)
-	OC := G * M
-	if C != G || !equalDims(w.dims, []int{1, KH, KW, OC}) {
-		return errorf("depthwise input %v and filter %v do not match %d channels x %d, kernel %dx%d", x.dims, w.dims, G, M, KH, KW)
-	}
+	N, H, W, C, M, KH, KW, OC := c.N, c.H, c.W, c.C, c.GOC, c.KH, c.KW, c.OC
+	sh, sw, dh, dw, pt, pl, OH, OW := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl, c.OH, c.OW
 	bias, err := convBias(p, n, OC)
 	if err != nil {
 		return err
 	}
-	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	pt, pl := int(cp.PadTop), int(cp.PadLeft)
-	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
 	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
 	if bias == nil {
 		bias = make([]float32, OC)
@@ -316,32 +430,10 @@ func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 	lo, hi := n.OutputMin, n.OutputMax // fused: depthwise applies its own output range
 	if M != 1 {
 		// A channel multiplier: output channel o reads input channel o/M. Rare; plain loops.
-		p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW, func(rlo, rhi int) {
-			for r := rlo; r < rhi; r++ {
-				b, oh := r/OH, r%OH
-				for ow := 0; ow < OW; ow++ {
-					acc := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
-					copy(acc, bias)
-					for kh := 0; kh < KH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						if ih < 0 || ih >= H {
-							continue
-						}
-						for kw := 0; kw < KW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							if iw < 0 || iw >= W {
-								continue
-							}
-							px := x.data[((b*H+ih)*W+iw)*C:][:C]
-							wr := w.data[(kh*KW+kw)*OC:][:OC]
-							for o := range acc {
-								acc[o] += px[o/M] * wr[o]
-							}
-						}
-					}
-					gemm.Clamp(acc, lo, hi)
-				}
-			}
+		p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW, func(r0, r1 int) {
+			depthwiseDirect(x.data, w.data, bias, c, r0, r1,
+				func(pixel int) []float32 { return y.data[pixel*OC:][:OC] },
+				func(_ int, acc []float32) { gemm.Clamp(acc, lo, hi) })
 		})
 		return nil
 	}
@@ -410,20 +502,99 @@ type dwTable struct {
 	zeros []float32
 }
 
+// depthwise is the quantized depthwise convolution: depthwiseDirect on the centered input,
+// requantized pixel by pixel.
+func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
+	x, xq, err := inOf[int8](p, n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	if q.geom, err = convGeometry(n, x, q.wdims, "depthwise"); err != nil {
+		return err
+	}
+	c := &q.geom
+	OC := c.OC
+	_, yq := outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
+	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
+	p.parallel(c.N*c.OH, 1, c.N*c.OH*c.OW*OC*c.KH*c.KW, func(r0, r1 int) {
+		acc := make([]int32, OC)
+		depthwiseDirect(xi, q.w, q.bias, c, r0, r1,
+			func(int) []int32 { return acc },
+			func(pixel int, acc []int32) {
+				out := yq[pixel*OC:][:OC]
+				for o, v := range acc {
+					out[o] = q.store(v, o)
+				}
+			})
+	})
+	return nil
+}
+
+// depthwiseDirect computes output rows [r0, r1) (row r is image r/OH, output row r%OH) of a
+// depthwise convolution pixel by pixel: acc(pixel) is set to the bias, then acc[o] += x[tap,
+// o/M]·w[tap, o] over the window's taps inside the input, in kernel order, and done(pixel, acc)
+// finishes it. fp32 accumulates in the pixel's output (done clamps it), the integer kernel in a
+// scratch row (done requantizes it).
+func depthwiseDirect[T float32 | int32](x, w, bias []T, c *convGeom, r0, r1 int, acc func(pixel int) []T, done func(pixel int, acc []T)) {
+	H, W, C, M, KH, KW, OC := c.H, c.W, c.C, c.GOC, c.KH, c.KW, c.OC
+	sh, sw, dh, dw, pt, pl, OH, OW := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl, c.OH, c.OW
+	for r := r0; r < r1; r++ {
+		b, oh := r/OH, r%OH
+		for ow := 0; ow < OW; ow++ {
+			pixel := (b*OH+oh)*OW + ow
+			a := acc(pixel)[:OC]
+			copy(a, bias)
+			for kh := 0; kh < KH; kh++ {
+				ih := oh*sh - pt + kh*dh
+				if ih < 0 || ih >= H {
+					continue
+				}
+				for kw := 0; kw < KW; kw++ {
+					iw := ow*sw - pl + kw*dw
+					if iw < 0 || iw >= W {
+						continue
+					}
+					px := x[((b*H+ih)*W+iw)*C:][:C]
+					wr := w[(kh*KW+kw)*OC:][:OC]
+					if M == 1 {
+						for o := range a {
+							a[o] += px[o] * wr[o]
+						}
+						continue
+					}
+					for o := range a {
+						a[o] += px[o/M] * wr[o]
+					}
+				}
+			}
+			done(pixel, a)
+		}
+	}
+}
+
 // convTranspose2d: NHWC input, filter [groups*group_out, kh, kw, group_in].
 func convTranspose2d(p *plan, n *xnngraph.Node) error {
-	c, err := convOperands(p, n, "deconvolution")
+	x, err := p.in(n.Inputs[0])
 	if err != nil {
 		return err
 	}
-	x, w, bias, cp := c.x, c.w, c.bias, n.Conv
-	N, H, W, C, G, GIC, GOC, KH, KW, OC := c.N, c.H, c.W, c.C, c.G, c.GIC, c.GOC, c.KH, c.KW, c.OC
-	sh, sw, dh, dw, pt, pl := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl
-	OH, OW, err := deconvOutput(x.dims, H, W, KH, KW, sh, sw, dh, dw, pt, pl, cp)
+	w, err := p.in(n.Inputs[1])
 	if err != nil {
 		return err
 	}
-	y := p.out(n.Outputs[0], []int{N, OH, OW, OC})
+	c, err := p.fp32Geometry(n, x, w, "deconvolution")
+	if err != nil {
+		return err
+	}
+	bias, err := convBias(p, n, c.OC)
+	if err != nil {
+		return err
+	}
+	if c.OH, c.OW, err = deconvOutput(x.dims, c, n.Conv); err != nil {
+		return err
+	}
+	OC := c.OC
+	y := p.out(n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
 	for i := 0; i < len(y.data); i += OC {
 		if bias != nil {
 			copy(y.data[i:i+OC], bias)
@@ -431,10 +602,49 @@ func convTranspose2d(p *plan, n *xnngraph.Node) error {
 			clear(y.data[i : i+OC])
 		}
 	}
+	deconvScatter(y.data, x.data, w.data, c)
+	return nil
+}
+
+// convTranspose is the quantized transposed convolution: deconvScatter of the centered input
+// into int32 accumulators from the bias, then requantized.
+func (q *qlinear) convTranspose(p *plan, n *xnngraph.Node) error {
+	x, xq, err := inOf[int8](p, n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	if q.geom, err = convGeometry(n, x, q.wdims, "deconvolution"); err != nil {
+		return err
+	}
+	c := &q.geom
+	if c.OH, c.OW, err = deconvOutput(x.dims, c, n.Conv); err != nil {
+		return err
+	}
+	OC := c.OC
+	_, yq := outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
+	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
+	acc := make([]int32, len(yq))
+	for i := 0; i < len(acc); i += OC {
+		copy(acc[i:i+OC], q.bias)
+	}
+	deconvScatter(acc, xi, q.w, c)
+	for i, a := range acc {
+		yq[i] = q.store(a, i%OC)
+	}
+	return nil
+}
+
+// deconvScatter adds every input pixel's products with the filter [groups·gout, kh, kw, gin]
+// into the outputs (NHWC, OH×OW) it reaches: out[o] += Σ_i x[g·GIC+i]·w[o, kh, kw, i] for each
+// output channel o of group g, pixel by pixel and tap by tap, so the fp32 sums round as they
+// always have (the integer ones are exact in any order).
+func deconvScatter[T float32 | int32](acc, x, w []T, c *convGeom) {
+	N, H, W, C, G, GIC, GOC, KH, KW, OC := c.N, c.H, c.W, c.C, c.G, c.GIC, c.GOC, c.KH, c.KW, c.OC
+	sh, sw, dh, dw, pt, pl, OH, OW := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl, c.OH, c.OW
 	for b := 0; b < N; b++ {
 		for ih := 0; ih < H; ih++ {
 			for iw := 0; iw < W; iw++ {
-				px := x.data[((b*H+ih)*W+iw)*C:][:C]
+				px := x[((b*H+ih)*W+iw)*C:][:C]
 				for kh := 0; kh < KH; kh++ {
 					oh := ih*sh - pt + kh*dh
 					if oh < 0 || oh >= OH {
@@ -445,12 +655,12 @@ func convTranspose2d(p *plan, n *xnngraph.Node) error {
 						if ow < 0 || ow >= OW {
 							continue
 						}
-						out := y.data[((b*OH+oh)*OW+ow)*OC:][:OC]
+						out := acc[((b*OH+oh)*OW+ow)*OC:][:OC]
 						for g := 0; g < G; g++ {
 							xin := px[g*GIC : g*GIC+GIC]
 							for o := g * GOC; o < (g+1)*GOC; o++ {
-								wr := w.data[((o*KH+kh)*KW+kw)*GIC:][:GIC]
-								var s float32
+								wr := w[((o*KH+kh)*KW+kw)*GIC:][:GIC]
+								var s T
 								for i, v := range xin {
 									s += v * wr[i]
 								}
@@ -462,14 +672,14 @@ func convTranspose2d(p *plan, n *xnngraph.Node) error {
 			}
 		}
 	}
-	return nil
 }
 
 // deconvOutput is a deconvolution's output height and width. XNNPACK's reshape refuses an empty
 // input and an adjustment (output_padding) that is not below the stride (torch also allows one
 // below the dilation); an output with no pixels, where the padding crops everything, crashes the
 // official runtime: all three are errors here.
-func deconvOutput(dims []int, H, W, KH, KW, sh, sw, dh, dw, pt, pl int, cp *xnngraph.ConvParams) (OH, OW int, err error) {
+func deconvOutput(dims []int, c *convGeom, cp *xnngraph.ConvParams) (OH, OW int, err error) {
+	H, W, KH, KW, sh, sw, dh, dw, pt, pl := c.H, c.W, c.KH, c.KW, c.sh, c.sw, c.dh, c.dw, c.pt, c.pl
 	if H == 0 || W == 0 {
 		return 0, 0, errorf("deconvolution input %v has an empty spatial dimension", dims)
 	}
@@ -482,230 +692,4 @@ func deconvOutput(dims []int, H, W, KH, KW, sh, sw, dh, dw, pt, pl int, cp *xnng
 		return 0, 0, errorf("deconvolution of %v with padding %d,%d,%d,%d leaves an output of %dx%d", dims, pt, cp.PadRight, cp.PadBottom, pl, OH, OW)
 	}
 	return OH, OW, nil
-}
-
-// packedFilter returns a node's filter packed at init, or packs a non-constant one now.
-func (p *plan) packedFilter(n *xnngraph.Node, w []float32) []*gemm.PackedB {
-	if pw, ok := p.packed[n]; ok {
-		return pw
-	}
-	return packConv(w, n.Conv)
-}
-
-// conv is a grouped NHWC convolution with filter [groups·gout, kh, kw, gin]. Taps in the padding
-// are skipped: XNNPACK pads with the input zero point, whose (x - x_zp) term is 0.
-func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
-	x, xq, err := inOf[int8](p, n.Inputs[0])
-	if err != nil {
-		return err
-	}
-	gm, err := q.geometry(x, n, "conv input")
-	if err != nil {
-		return err
-	}
-	if len(q.wt) != len(q.w) {
-		return errorf("conv filter of %d values was regrouped into %d", len(q.w), len(q.wt))
-	}
-	cp := n.Conv
-	N, H, W, C, G, GIC, GOC, KH, KW, OC := gm.N, gm.H, gm.W, gm.C, gm.G, gm.GIC, gm.GOC, gm.KH, gm.KW, gm.OC
-	sh, sw, dh, dw, pt, pl := gm.sh, gm.sw, gm.dh, gm.dw, gm.pt, gm.pl
-	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
-	_, yq := outOf[int8](p, n.Outputs[0], []int{N, OH, OW, OC})
-	xi := q.centered(xq[:N*H*W*C])
-	wt := q.wt
-	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW*GIC, func(r0, r1 int) {
-		acc := make([]int32, OC)
-		for r := r0; r < r1; r++ {
-			b, oh := r/OH, r%OH
-			for ow := 0; ow < OW; ow++ {
-				copy(acc, q.bias)
-				for kh := 0; kh < KH; kh++ {
-					ih := oh*sh - pt + kh*dh
-					if ih < 0 || ih >= H {
-						continue
-					}
-					for kw := 0; kw < KW; kw++ {
-						iw := ow*sw - pl + kw*dw
-						if iw < 0 || iw >= W {
-							continue
-						}
-						px := xi[((b*H+ih)*W+iw)*C:][:C]
-						for g := 0; g < G; g++ {
-							a := acc[g*GOC:][:GOC]
-							for i, v := range px[g*GIC : g*GIC+GIC] {
-								if v == 0 {
-									continue // an input at its zero point (most of a ReLU's output) adds nothing
-								}
-								for o, w := range wt[(((g*KH+kh)*KW+kw)*GIC+i)*GOC:][:GOC] {
-									a[o] += v * w
-								}
-							}
-						}
-					}
-				}
-				out := yq[((b*OH+oh)*OW+ow)*OC:][:OC]
-				for oc, v := range acc {
-					out[oc] = q.store(v, oc)
-				}
-			}
-		}
-	})
-	return nil
-}
-
-// convGeometry is a (transposed) convolution's layout, checked against its input and filter.
-type convGeometry struct {
-	N, H, W, C, G, GIC, GOC, KH, KW, OC int
-	sh, sw, dh, dw, pt, pl              int
-}
-
-// geometry reads n's convolution parameters for NHWC input x (what names it in errors) and checks
-// them against q's filter: the values come from an untrusted blob, so products are checked
-// without overflow.
-func (q *qlinear) geometry(x *tensor, n *xnngraph.Node, what string) (convGeometry, error) {
-	var g convGeometry
-	var err error
-	if g.N, g.H, g.W, g.C, err = nhwc(x, what); err != nil {
-		return g, err
-	}
-	cp := n.Conv
-	g.G, g.GIC, g.GOC = int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels)
-	g.KH, g.KW = int(cp.KernelH), int(cp.KernelW)
-	g.OC = g.G * g.GOC
-	if g.G < 1 || !isProduct(g.C, g.G, g.GIC) || !isProduct(q.oc, g.G, g.GOC) || !isProduct(len(q.w), q.oc, g.KH, g.KW, g.GIC) {
-		return g, errorf("%s %v and %d-value filter do not match groups %d x (%d in, %d out), kernel %dx%d", what, x.dims, len(q.w), g.G, g.GIC, g.GOC, g.KH, g.KW)
-	}
-	g.sh, g.sw = int(cp.StrideH), int(cp.StrideW)
-	g.dh, g.dw = max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	g.pt, g.pl = int(cp.PadTop), int(cp.PadLeft)
-	return g, nil
-}
-
-// convFilter regroups a [groups·gout, kh, kw, gin] filter as [groups, kh, kw, gin, gout], so
-// that one input value multiplies a contiguous row of output channels.
-func convFilter(w []int32, G, KH, KW, GIC, GOC int) []int32 {
-	wt := make([]int32, len(w))
-	for g := 0; g < G; g++ {
-		for o := 0; o < GOC; o++ {
-			for kh := 0; kh < KH; kh++ {
-				for kw := 0; kw < KW; kw++ {
-					for i := 0; i < GIC; i++ {
-						wt[(((g*KH+kh)*KW+kw)*GIC+i)*GOC+o] = w[(((g*GOC+o)*KH+kh)*KW+kw)*GIC+i]
-					}
-				}
-			}
-		}
-	}
-	return wt
-}
-
-// depthwise is an NHWC depthwise convolution with filter [1, kh, kw, channels·multiplier]:
-// output channel o reads input channel o / multiplier.
-func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
-	x, xq, err := inOf[int8](p, n.Inputs[0])
-	if err != nil {
-		return err
-	}
-	cp := n.Conv
-	N, H, W, C, err := nhwc(x, "depthwise input")
-	if err != nil {
-		return err
-	}
-	G, M := int(cp.Groups), int(cp.GroupOutputChannels)
-	KH, KW := int(cp.KernelH), int(cp.KernelW)
-	OC := G * M
-	if C != G || !isProduct(q.oc, G, M) || !isProduct(len(q.w), KH, KW, q.oc) {
-		return errorf("depthwise input %v and %d-value filter do not match %d channels x %d, kernel %dx%d", x.dims, len(q.w), G, M, KH, KW)
-	}
-	sh, sw, dh, dw := int(cp.StrideH), int(cp.StrideW), max(int(cp.DilationH), 1), max(int(cp.DilationW), 1)
-	pt, pl := int(cp.PadTop), int(cp.PadLeft)
-	OH, OW := outSize(H, pt, int(cp.PadBottom), KH, sh, dh), outSize(W, pl, int(cp.PadRight), KW, sw, dw)
-	_, yq := outOf[int8](p, n.Outputs[0], []int{N, OH, OW, OC})
-	xi := q.centered(xq[:N*H*W*C])
-	p.parallel(N*OH, 1, N*OH*OW*OC*KH*KW, func(r0, r1 int) {
-		for r := r0; r < r1; r++ {
-			b, oh := r/OH, r%OH
-			for ow := 0; ow < OW; ow++ {
-				out := yq[((b*OH+oh)*OW+ow)*OC:][:OC]
-				for oc := 0; oc < OC; oc++ {
-					acc := q.bias[oc]
-					for kh := 0; kh < KH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						if ih < 0 || ih >= H {
-							continue
-						}
-						for kw := 0; kw < KW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							if iw < 0 || iw >= W {
-								continue
-							}
-							acc += xi[((b*H+ih)*W+iw)*C+oc/M] * q.w[(kh*KW+kw)*OC+oc]
-						}
-					}
-					out[oc] = q.store(acc, oc)
-				}
-			}
-		}
-	})
-	return nil
-}
-
-// convTranspose is a grouped NHWC transposed convolution with filter [groups·gout, kh, kw, gin]:
-// every input pixel scatters (x - x_zp)·w into the int32 accumulators of the outputs it reaches
-// (integer sums, so the order does not matter), which are then requantized.
-func (q *qlinear) convTranspose(p *plan, n *xnngraph.Node) error {
-	x, xq, err := inOf[int8](p, n.Inputs[0])
-	if err != nil {
-		return err
-	}
-	gm, err := q.geometry(x, n, "deconvolution input")
-	if err != nil {
-		return err
-	}
-	cp := n.Conv
-	N, H, W, C, GIC, GOC, KH, KW, OC := gm.N, gm.H, gm.W, gm.C, gm.GIC, gm.GOC, gm.KH, gm.KW, gm.OC
-	sh, sw, dh, dw, pt, pl := gm.sh, gm.sw, gm.dh, gm.dw, gm.pt, gm.pl
-	OH, OW, err := deconvOutput(x.dims, H, W, KH, KW, sh, sw, dh, dw, pt, pl, cp)
-	if err != nil {
-		return err
-	}
-	_, yq := outOf[int8](p, n.Outputs[0], []int{N, OH, OW, OC})
-	xi := q.centered(xq[:N*H*W*C])
-	acc := make([]int32, len(yq))
-	for i := 0; i < len(acc); i += OC {
-		copy(acc[i:i+OC], q.bias)
-	}
-	for b := 0; b < N; b++ {
-		for ih := 0; ih < H; ih++ {
-			for iw := 0; iw < W; iw++ {
-				px := xi[((b*H+ih)*W+iw)*C:][:C]
-				for kh := 0; kh < KH; kh++ {
-					oh := ih*sh - pt + kh*dh
-					if oh < 0 || oh >= OH {
-						continue
-					}
-					for kw := 0; kw < KW; kw++ {
-						ow := iw*sw - pl + kw*dw
-						if ow < 0 || ow >= OW {
-							continue
-						}
-						out := acc[((b*OH+oh)*OW+ow)*OC:][:OC]
-						for o := range out {
-							g := o / GOC
-							wr := q.w[((o*KH+kh)*KW+kw)*GIC:][:GIC]
-							var s int32
-							for i, v := range px[g*GIC : g*GIC+GIC] {
-								s += v * wr[i]
-							}
-							out[o] += s
-						}
-					}
-				}
-			}
-		}
-	}
-	for i, a := range acc {
-		yq[i] = q.store(a, i%OC)
-	}
-	return nil
 }

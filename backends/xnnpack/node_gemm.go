@@ -29,6 +29,13 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			// The product reads the filter as [in, out].
+			if ic := len(q.w) / max(q.oc, 1); q.oc*ic == len(q.w) {
+				q.wt = q.w
+				if ocDim == 0 {
+					q.wt = transposeInts(q.w, q.oc, ic)
+				}
+			} // (else the kernel reports the mismatch)
 			return q.fullyConnected, nil
 		}})
 	registerNode(schema.XNodeUnionXNNBatchMatrixMultiply, nodeKernel{run: batchMatMul})
@@ -206,6 +213,8 @@ func transpose2(a []float32, rows, cols int) []float32 {
 	return out
 }
 
+// fullyConnected is the quantized fully connected layer: the centered input rows times the
+// [in, out] filter, requantized by qlinear.gemm.
 func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	x, xq, err := inOf[int8](p, n.Inputs[0])
 	if err != nil {
@@ -216,29 +225,50 @@ func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	if len(x.dims) == 0 || x.dims[len(x.dims)-1] != ic {
 		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
 	}
-	transposed := n.Flags&xnngraph.FlagTransposeWeights != 0
+	if len(q.wt) != len(q.w) || oc*ic != len(q.w) {
+		return errorf("filter of %d values for %d output channels of %d inputs", len(q.w), oc, ic)
+	}
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y, yq := outOf[int8](p, n.Outputs[0], dims)
 	rows := y.numel() / max(oc, 1)
 	xi := q.centered(xq[:rows*ic])
 	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
-		for r := r0; r < r1; r++ {
-			xr := xi[r*ic:][:ic]
-			for o := 0; o < oc; o++ {
-				acc := q.bias[o]
-				if transposed {
-					for i, v := range xr {
-						acc += v * q.w[i*oc+o]
-					}
-				} else {
-					wr := q.w[o*ic:][:ic]
-					for i, v := range xr {
-						acc += v * wr[i]
-					}
-				}
-				yq[r*oc+o] = q.store(acc, o)
-			}
-		}
+		q.gemm(r1-r0, xi[r0*ic:], ic, ic, q.wt, oc, q.bias, yq[r0*oc:], oc, 0)
 	})
 	return nil
+}
+
+// gemm is the integer kernels' matrix product, for fully connected layers and convolutions
+// alike: for each of m rows of a (lda apart), the int32 accumulators acc[o] = bias[o] +
+// Σ_i a[i]·b[i·n+o] over the k×n matrix b (exact, in any order), stored as the codes of output
+// channels c0+o at out[r·ldo+o].
+func (q *qlinear) gemm(m int, a []int32, lda, k int, b []int32, n int, bias []int32, out []int8, ldo, c0 int) {
+	acc := make([]int32, n)
+	bias = bias[:n]
+	for r := 0; r < m; r++ {
+		copy(acc, bias)
+		for i, v := range a[r*lda:][:k] {
+			if v == 0 {
+				continue // an input at its zero point (most of a ReLU's output) adds nothing
+			}
+			for o, w := range b[i*n:][:n] {
+				acc[o] += v * w
+			}
+		}
+		row := out[r*ldo:][:n]
+		for o, v := range acc {
+			row[o] = q.store(v, c0+o)
+		}
+	}
+}
+
+// transposeInts returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
+func transposeInts(a []int32, rows, cols int) []int32 {
+	out := make([]int32, len(a))
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			out[c*rows+r] = a[r*cols+c]
+		}
+	}
+	return out
 }

@@ -361,7 +361,7 @@ func (p *plan) quantLinear(k int, n *xnngraph.Node, ocDim int) (*qlinear, error)
 		}
 	}
 	lo, hi := outputRange(n, y)
-	q := &qlinear{bias: bias, w: p.vals[wi].ints, scale: scale, xzp: x.zp, yzp: y.zp, lo: lo, hi: hi, oc: oc}
+	q := &qlinear{bias: bias, w: p.vals[wi].ints, wdims: p.vals[wi].dims, scale: scale, xzp: x.zp, yzp: y.zp, lo: lo, hi: hi, oc: oc}
 	return q, nil
 }
 
@@ -389,12 +389,18 @@ func isProduct(total int, factors ...int) bool {
 // qlinear is a quantized layer's resolved operands.
 type qlinear struct {
 	bias, w  []int32
+	wdims    []int // w's dims
 	scale    []float32
 	xzp, yzp int32
 	lo, hi   int32
 	oc       int
 	xi       []int32 // scratch: the centered input (a plan runs one Execute at a time)
-	wt       []int32 // conv: the filter regrouped by convFilter at init
+	// wt is the filter as qlinear.gemm multiplies by it, arranged at init: per group, a
+	// [kh·kw·gin, gout] matrix (convFilter) for a convolution, [in, out] for a fully connected
+	// layer.
+	wt []int32
+	// geom is a convolution's geometry, kept across calls (the parallel tasks capture it).
+	geom convGeom
 }
 
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer
