@@ -173,3 +173,7 @@ func typeOf(op schema.XNodeUnion) *nodeType {
 	}
 	return unknownType
 }
+
+// OptionalInput reports whether input j of a node of type op may be absent (the invalid id): a
+// convolution's or fully connected layer's bias, an attention's mask.
+func OptionalInput(op schema.XNodeUnion, j int) bool { return typeOf(op).isOptional(j) }
