@@ -58,6 +58,9 @@ func registerNode(op schema.XNodeUnion, k nodeKernel) {
 // kernelOf returns the run time's kernel for a node type, nil when it runs none.
 func kernelOf(op schema.XNodeUnion) *nodeKernel { return nodeKernels[op] }
 
+// The helpers every family's kernels share.
+
+// errorf is an error about inconsistent operands met while running (ErrInvalidBlob's).
 func errorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", xnngraph.ErrInvalidBlob, fmt.Sprintf(format, args...))
 }
