@@ -188,8 +188,8 @@ type plan struct {
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*xnngraph.Node][]*gemm.PackedB
-	// convGeoms holds each fp32 convolution node's geometry record, reused across calls.
-	convGeoms map[*xnngraph.Node]*convGeom
+	// convRecs holds each fp32 convolution node's operand record, reused across calls.
+	convRecs map[*xnngraph.Node]*fp32Conv
 	// fusedAct holds the activations folded into their producers (fuseActivations).
 	fusedAct map[*xnngraph.Node]func([]float32)
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
@@ -228,7 +228,7 @@ func colPoolOf[T float32 | int32](p *plan) *sync.Pool {
 
 type step struct {
 	node *xnngraph.Node
-	run  func(p *plan, n *xnngraph.Node) error
+	run  runFunc
 	// ownRange: the kernel applies the node's output range itself (fused into an fp32 GEMM's
 	// store, nodeKernel.ownRange; quantized kernels clamp in codes, so the fp32 clamp must not
 	// run on their outputs).

@@ -95,20 +95,30 @@ func convGeometry(n *xnngraph.Node, x *tensor, wdims []int, what string) (convGe
 	return c, nil
 }
 
-// fp32Geometry is convGeometry for an fp32 node, in a record the node keeps across calls: the
-// parallel tasks capture it, so a fresh one would be a heap allocation per node per Execute.
-func (p *plan) fp32Geometry(n *xnngraph.Node, x, w *tensor, what string) (*convGeom, error) {
-	c := p.convGeoms[n]
-	if c == nil {
-		c = new(convGeom)
-		if p.convGeoms == nil {
-			p.convGeoms = map[*xnngraph.Node]*convGeom{}
+// fp32Conv is an fp32 convolution node's operands for the call running, in a record the node
+// keeps across calls: the parallel tasks capture it, so a fresh one would be a heap allocation per
+// node per Execute.
+type fp32Conv struct {
+	convGeom
+	packed  []*gemm.PackedB
+	bias, y []float32
+	lo, hi  float32
+	act     func([]float32)
+}
+
+// fp32Conv returns node n's record with its geometry read for input x and filter w.
+func (p *plan) fp32Conv(n *xnngraph.Node, x, w *tensor, what string) (*fp32Conv, error) {
+	f := p.convRecs[n]
+	if f == nil {
+		f = new(fp32Conv)
+		if p.convRecs == nil {
+			p.convRecs = map[*xnngraph.Node]*fp32Conv{}
 		}
-		p.convGeoms[n] = c
+		p.convRecs[n] = f
 	}
 	var err error
-	*c, err = convGeometry(n, x, w.dims, what)
-	return c, err
+	f.convGeom, err = convGeometry(n, x, w.dims, what)
+	return f, err
 }
 
 // convBias is an fp32 node's bias (nil without one), checked for oc output channels.
@@ -152,20 +162,19 @@ func (p *plan) packedFilter(n *xnngraph.Node, w []float32) []*gemm.PackedB {
 	return packConv(w, n.Conv)
 }
 
-// convMul is how a convolution kernel multiplies its patch matrices (rows of KH·KW·GIC values,
-// elements T) by its filter, writing output pixels.
-type convMul[T float32 | int32] struct {
+// patchMul is how a convolution kernel multiplies its patch matrices (rows of KH·KW·GIC values,
+// elements T) by its filter into output pixels. The fp32 kernel (fp32Conv) and the integer one
+// (qlinear) implement it on records they keep across calls.
+type patchMul[T float32 | int32] interface {
 	// all multiplies every output pixel's patches at once (one group), splitting the work
 	// across the plan's threads itself.
-	all func(pixels int, a []T, lda int)
+	all(p *plan, pixels int, a []T, lda int)
 	// block multiplies group g's patches of output pixels [pixel0, pixel0+pixels), inside a
 	// task.
-	block func(g, pixel0, pixels int, a []T, lda int)
-	// done, when set, finishes output pixels [pixel0, pixel1) once every group of a block is
-	// written (fp32: a fused activation, while the block is in cache).
-	done func(pixel0, pixel1 int)
-	// copyRuns is gemm.StridedCopy for T (the im2col's runs of input pixels).
-	copyRuns func(dst []T, dstStride int, src []T, srcStride int, count, run int) bool
+	block(g, pixel0, pixels int, a []T, lda int)
+	// done finishes output pixels [pixel0, pixel1) once every group of a block is written
+	// (fp32: a fused activation, while the block is in cache).
+	done(pixel0, pixel1 int)
 }
 
 // convolve runs a grouped NHWC convolution of x as patch matrices times the filter: a 1x1
@@ -173,22 +182,23 @@ type convMul[T float32 | int32] struct {
 // patch matrix for every output pixel, so the weights (MBs at K = 9·512) are read once per
 // layer, not once per output row; other convolutions build blocks of output rows, each patch
 // matrix about an L2's share, per task. The fp32 and the integer kernels differ only in m.
-func convolve[T float32 | int32](p *plan, c *convGeom, x []T, m convMul[T]) {
+func convolve[T float32 | int32](p *plan, c *convGeom, x []T, m patchMul[T]) {
 	N, H, W, C, G, OC := c.N, c.H, c.W, c.C, c.G, c.OC
+	copyRuns := stridedCopyOf[T]()
 	OH, OW := c.OH, c.OW
 	K := c.KH * c.KW * c.GIC
 	if G == 1 && c.KH == 1 && c.KW == 1 && c.sh == 1 && c.sw == 1 && c.pt == 0 && c.pl == 0 && OH == H && OW == W {
-		m.all(N*H*W, x, C)
+		m.all(p, N*H*W, x, C)
 		return
 	}
 	if G == 1 && N*OH*OW*K <= wholeIm2colMax && K*OC >= wholeIm2colMinB {
 		col := scratchOf[T](p, N*OH*OW*K)
 		p.parallel(N*OH, 1, 4*N*OH*OW*K, func(r0, r1 int) {
 			for r := r0; r < r1; r++ {
-				im2colRow(col[r*OW*K:(r+1)*OW*K], x, r/OH, r%OH, 0, c, m.copyRuns)
+				im2colRow(col[r*OW*K:(r+1)*OW*K], x, r/OH, r%OH, 0, c, copyRuns)
 			}
 		})
-		m.all(N*OH*OW, col, K)
+		m.all(p, N*OH*OW, col, K)
 		return
 	}
 	blockRows := max(1, im2colBlock/max(OW*K, 1))
@@ -204,14 +214,12 @@ func convolve[T float32 | int32](p *plan, c *convGeom, x []T, m convMul[T]) {
 			b1 := min(b0+blockRows, r1)
 			for g := 0; g < G; g++ {
 				for r := b0; r < b1; r++ {
-					im2colRow(col[(r-b0)*OW*K:(r-b0+1)*OW*K], x, r/OH, r%OH, g, c, m.copyRuns)
+					im2colRow(col[(r-b0)*OW*K:(r-b0+1)*OW*K], x, r/OH, r%OH, g, c, copyRuns)
 				}
 				// Output rows r are contiguous across images too: pixel (r, ow) is r·OW+ow.
 				m.block(g, b0*OW, (b1-b0)*OW, col, K)
 			}
-			if m.done != nil {
-				m.done(b0*OW, b1*OW)
-			}
+			m.done(b0*OW, b1*OW)
 		}
 	})
 }
@@ -237,36 +245,36 @@ func conv2d(p *plan, n *xnngraph.Node) error {
 	if err != nil {
 		return err
 	}
-	c, err := p.fp32Geometry(n, x, w, "conv")
+	f, err := p.fp32Conv(n, x, w, "conv")
 	if err != nil {
 		return err
 	}
-	bias, err := convBias(p, n, c.OC)
-	if err != nil {
+	if f.bias, err = convBias(p, n, f.OC); err != nil {
 		return err
 	}
-	GOC, OC := c.GOC, c.OC
-	y := p.out(n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
-	packed := p.packedFilter(n, w.data)
-	lo, hi, act := n.OutputMin, n.OutputMax, p.act(n)
-	m := convMul[float32]{
-		all: func(pixels int, a []float32, lda int) {
-			p.gemmBias(packed[0], pixels, a, lda, bias, y.data, OC, lo, hi, act)
-		},
-		block: func(g, pixel0, pixels int, a []float32, lda int) {
-			var gb []float32
-			if bias != nil {
-				gb = bias[g*GOC : (g+1)*GOC]
-			}
-			packed[g].GemmBias(pixels, a, lda, gb, y.data[pixel0*OC+g*GOC:], OC, lo, hi)
-		},
-		copyRuns: gemm.StridedCopy,
-	}
-	if act != nil {
-		m.done = func(pixel0, pixel1 int) { act(y.data[pixel0*OC : pixel1*OC]) }
-	}
-	convolve(p, c, x.data, m)
+	f.y = p.out(n.Outputs[0], []int{f.N, f.OH, f.OW, f.OC}).data
+	f.packed = p.packedFilter(n, w.data)
+	f.lo, f.hi, f.act = n.OutputMin, n.OutputMax, p.act(n)
+	convolve[float32](p, &f.convGeom, x.data, f)
 	return nil
+}
+
+func (f *fp32Conv) all(p *plan, pixels int, a []float32, lda int) {
+	p.gemmBias(f.packed[0], pixels, a, lda, f.bias, f.y, f.OC, f.lo, f.hi, f.act)
+}
+
+func (f *fp32Conv) block(g, pixel0, pixels int, a []float32, lda int) {
+	var gb []float32
+	if f.bias != nil {
+		gb = f.bias[g*f.GOC : (g+1)*f.GOC]
+	}
+	f.packed[g].GemmBias(pixels, a, lda, gb, f.y[pixel0*f.OC+g*f.GOC:], f.OC, f.lo, f.hi)
+}
+
+func (f *fp32Conv) done(pixel0, pixel1 int) {
+	if f.act != nil {
+		f.act(f.y[pixel0*f.OC : pixel1*f.OC])
+	}
 }
 
 // conv is the quantized convolution: the centered input's patch matrices (padding taps are
@@ -284,22 +292,25 @@ func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
 	if len(q.wt) != len(q.w) {
 		return errorf("conv filter of %d values was regrouped into %d", len(q.w), len(q.wt))
 	}
-	K, GOC, OC := c.KH*c.KW*c.GIC, c.GOC, c.OC
-	_, yq := outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
+	_, q.y = outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, c.OC})
 	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
-	convolve(p, c, xi, convMul[int32]{
-		all: func(pixels int, a []int32, lda int) {
-			p.parallel(pixels, 1, pixels*K*OC, func(r0, r1 int) {
-				q.gemm(r1-r0, a[r0*lda:], lda, K, q.wt, OC, q.bias, yq[r0*OC:], OC, 0)
-			})
-		},
-		block: func(g, pixel0, pixels int, a []int32, lda int) {
-			q.gemm(pixels, a, lda, K, q.wt[g*K*GOC:], GOC, q.bias[g*GOC:], yq[pixel0*OC+g*GOC:], OC, g*GOC)
-		},
-		copyRuns: stridedCopy[int32],
-	})
+	convolve[int32](p, c, xi, q)
 	return nil
 }
+
+func (q *qlinear) all(p *plan, pixels int, a []int32, lda int) {
+	K, OC := q.geom.KH*q.geom.KW*q.geom.GIC, q.geom.OC
+	p.parallel(pixels, 1, pixels*K*OC, func(r0, r1 int) {
+		q.gemm(r1-r0, a[r0*lda:], lda, K, q.wt, OC, q.bias, q.y[r0*OC:], OC, 0)
+	})
+}
+
+func (q *qlinear) block(g, pixel0, pixels int, a []int32, lda int) {
+	K, GOC, OC := q.geom.KH*q.geom.KW*q.geom.GIC, q.geom.GOC, q.geom.OC
+	q.gemm(pixels, a, lda, K, q.wt[g*K*GOC:], GOC, q.bias[g*GOC:], q.y[pixel0*OC+g*GOC:], OC, g*GOC)
+}
+
+func (q *qlinear) done(int, int) {}
 
 // im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
 // padding). With dilation 1 and one group a kernel row's taps are adjacent input pixels, so for
@@ -371,7 +382,16 @@ func copySmall[T float32 | int32](d, s []T) {
 	}
 }
 
-// stridedCopy is gemm.StridedCopy for element types it has no kernel for.
+// stridedCopyOf is gemm.StridedCopy for T, or stridedCopy for the element types it has no kernel
+// for.
+func stridedCopyOf[T float32 | int32]() func([]T, int, []T, int, int, int) bool {
+	if f, ok := any(gemm.StridedCopy).(func([]T, int, []T, int, int, int) bool); ok {
+		return f
+	}
+	return stridedCopy[T]
+}
+
+// stridedCopy is gemm.StridedCopy in Go.
 func stridedCopy[T any](dst []T, dstStride int, src []T, srcStride int, count, run int) bool {
 	if count <= 0 || run <= 0 {
 		return count >= 0 && run >= 0
@@ -413,10 +433,11 @@ func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 	if err != nil {
 		return err
 	}
-	c, err := p.fp32Geometry(n, x, w, "depthwise")
+	f, err := p.fp32Conv(n, x, w, "depthwise")
 	if err != nil {
 		return err
 	}
+	c := &f.convGeom
 	N, H, W, C, M, KH, KW, OC := c.N, c.H, c.W, c.C, c.GOC, c.KH, c.KW, c.OC
 	sh, sw, dh, dw, pt, pl, OH, OW := c.sh, c.sw, c.dh, c.dw, c.pt, c.pl, c.OH, c.OW
 	bias, err := convBias(p, n, OC)
@@ -582,10 +603,11 @@ func convTranspose2d(p *plan, n *xnngraph.Node) error {
 	if err != nil {
 		return err
 	}
-	c, err := p.fp32Geometry(n, x, w, "deconvolution")
+	f, err := p.fp32Conv(n, x, w, "deconvolution")
 	if err != nil {
 		return err
 	}
+	c := &f.convGeom
 	bias, err := convBias(p, n, c.OC)
 	if err != nil {
 		return err

@@ -174,7 +174,7 @@ func minps(x, y float32) float32 {
 // operand is first decides the NaN case). With a one-element operand XNNPACK runs its
 // scalar-operand kernel with the scalar second, whichever input it was (the official runtime:
 // maximum(1.5, NaN) is 1.5, and so is maximum(NaN, 1.5) when the 1.5 is the broadcast one).
-func minMaxOp(f func(x, y float32) float32) func(p *plan, n *xnngraph.Node) error {
+func minMaxOp(f func(x, y float32) float32) runFunc {
 	plain := binaryOp(f)
 	swapped := binaryOp(func(x, y float32) float32 { return f(y, x) })
 	return func(p *plan, n *xnngraph.Node) error {
@@ -238,7 +238,7 @@ func xnnLog(x float32) float32 {
 const elementwiseGrain = 1 << 14
 
 // unaryOpVec is an elementwise op with a slice kernel, split across threads when large.
-func unaryOpVec(f func(dst, src []float32)) func(p *plan, n *xnngraph.Node) error {
+func unaryOpVec(f func(dst, src []float32)) runFunc {
 	return func(p *plan, n *xnngraph.Node) error {
 		x, err := p.in(n.Inputs[0])
 		if err != nil {
@@ -263,7 +263,7 @@ func (p *plan) elementwise(n int, f func(lo, hi int)) {
 // (residual adds) and one operand broadcast along the leading dimensions of the other (a
 // squeeze-and-excitation scale [N,1,1,C] times [N,H,W,C]). commutative says the operands may
 // be swapped to reach the second form.
-func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), commutative bool) func(p *plan, n *xnngraph.Node) error {
+func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), commutative bool) runFunc {
 	slow := binaryOp(f)
 	return func(p *plan, n *xnngraph.Node) error {
 		a, err := p.in(n.Inputs[0])
@@ -306,7 +306,7 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 	}
 }
 
-func unaryOp(f func(float32) float32) func(p *plan, n *xnngraph.Node) error {
+func unaryOp(f func(float32) float32) runFunc {
 	return func(p *plan, n *xnngraph.Node) error {
 		x, err := p.in(n.Inputs[0])
 		if err != nil {

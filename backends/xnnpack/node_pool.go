@@ -56,7 +56,7 @@ func (g *poolGeom) maxPoolable(x *tensor, yd int) error {
 
 // pool2d is max or average pooling over NHWC; the average excludes padding (the partitioner
 // only delegates average pools whose padding is not counted).
-func pool2d(isMax bool) func(p *plan, n *xnngraph.Node) error {
+func pool2d(isMax bool) runFunc {
 	return func(p *plan, n *xnngraph.Node) error {
 		x, xd, yd, g, err := poolOperands[float32](p, n)
 		if err != nil {
@@ -287,7 +287,7 @@ func globalAvgPool(p *plan, n *xnngraph.Node) error {
 // float(sum)·s + z, rounded to nearest even and saturated, with s = (x_scale/y_scale)·(1/n) and
 // z = y_zp - (n·x_zp)·s, all in fp32 (the x_zp term moved into the output zero point). The node's
 // output range is a clamp after it, in codes.
-func qmeanHW(x, y *qinfo, n *xnngraph.Node) func(p *plan, n *xnngraph.Node) error {
+func qmeanHW(x, y *qinfo, n *xnngraph.Node) runFunc {
 	ratio, xzp, yzp := x.scale/y.scale, float32(x.zp), float32(y.zp)
 	lo, hi := outputRange(n, y)
 	return func(p *plan, n *xnngraph.Node) error {

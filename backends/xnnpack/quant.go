@@ -399,8 +399,10 @@ type qlinear struct {
 	// [kh·kw·gin, gout] matrix (convFilter) for a convolution, [in, out] for a fully connected
 	// layer.
 	wt []int32
-	// geom is a convolution's geometry, kept across calls (the parallel tasks capture it).
+	// geom and y are a convolution's geometry and output codes for the call running, kept in
+	// the layer's record (the parallel tasks capture them).
 	geom convGeom
+	y    []int8
 }
 
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer
