@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
@@ -137,7 +138,7 @@ func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateH
 	if ctx != nil && ctx.Context != nil {
 		c = ctx.Context
 	}
-	return p.run(c, args)
+	return p.run(c, args, ctx)
 }
 
 // Destroy releases nothing: plans are garbage collected.
@@ -229,6 +230,9 @@ func colPoolOf[T float32 | int32](p *plan) *sync.Pool {
 type step struct {
 	node *xnngraph.Node
 	run  runFunc
+	// event names the node's ETDump event: its XNNPACK operator and that operator's count in
+	// the plan so far ("Add (ND) #2"), as XNNPACK's profiler numbers them.
+	event string
 	// ownRange: the kernel applies the node's output range itself (fused into an fp32 GEMM's
 	// store, nodeKernel.ownRange; quantized kernels clamp in codes, so the fp32 clamp must not
 	// run on their outputs).
@@ -329,6 +333,12 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 	}
 	p.fuseActivations()
 	p.planReuse()
+	seen := map[string]int{}
+	for i := range p.steps {
+		name := operatorName(p.steps[i].node, p.touchesQuant(p.steps[i].node))
+		seen[name]++
+		p.steps[i].event = fmt.Sprintf("%s #%d", name, seen[name])
+	}
 	// Pack constant filters once (the fp32 prepare step of the types that have one).
 	p.packed = map[*xnngraph.Node][]*gemm.PackedB{}
 	for _, s := range p.steps {
@@ -489,13 +499,17 @@ func constant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, 
 func (p *plan) val(id uint32) *tensor { return &p.vals[p.index[id]] }
 
 // execute is run without a context (for tests that drive a plan directly).
-func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Background(), args) }
+func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Background(), args, nil) }
 
 // run binds the external values to the delegate call's arguments, runs every node and writes
 // the outputs back. It stops between nodes once ctx is done; the plan stays usable (every
 // buffer is held by one value or by the pool whichever node it stopped at, and the next call
 // binds and computes every value afresh).
-func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
+//
+// When the call is traced (bctx.Profiling), every node's run is an event named as the official
+// runtime's XNNPACK profiler names it (step.event).
+func (p *plan) run(ctx context.Context, args []*runtime.EValue, bctx *runtime.BackendExecutionContext) error {
+	traced := bctx.Profiling()
 	ext := func(i int) (*runtime.Tensor, error) { return p.external(i, args) }
 	for _, i := range p.inputs {
 		t, err := ext(i)
@@ -519,11 +533,18 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 		default:
 		}
 		s := &p.steps[k]
+		var t0 time.Time
+		if traced {
+			t0 = time.Now()
+		}
 		if err := s.run(p, s.node); err != nil {
 			return fmt.Errorf("node %d (%s): %w", p.order[k], s.node.OpName(), err)
 		}
 		if !s.ownRange {
 			clampOutput(p, s.node)
+		}
+		if traced {
+			bctx.ProfileDelegate(s.event, -1, nil, t0, time.Now())
 		}
 		p.release(k)
 	}

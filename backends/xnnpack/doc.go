@@ -62,6 +62,13 @@
 // Lowering to the type (the partitioner's configs and preprocess, package aot) is the
 // ahead-of-time side's, outside this count.
 //
+// A traced call (runtime.WithEventTracer) reports each node it runs as an event named as the
+// official runtime's XNNPACK profiler names it — the operator the node becomes and its count in
+// the delegate ("Convolution (NHWC, F32) IGEMM #3"; nodeKernel.operator) — so the official
+// Inspector lists etgo's ETDump as it lists the official one. XNNPACK sometimes fuses or splits
+// nodes into other operators (a clamp after an add, two reshapes); etgo's events stay one per
+// node.
+//
 // Execute checks the call's context between nodes: a cancelled call returns the context's error
 // once the node running finishes (milliseconds at most on the full-size zoo models; see
 // runtime's doc for the measured bound).

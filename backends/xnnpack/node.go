@@ -2,6 +2,7 @@ package xnnpack
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
@@ -41,6 +42,30 @@ type nodeKernel struct {
 	// activation, for an elementwise activation, is its in-place slice form, which a producer
 	// that takesActivation applies in its stead.
 	activation func([]float32)
+	// operator is the name XNNPACK's profiler gives the operator the node becomes, as the
+	// official runtime writes it in an ETDump ("Multiply (ND)"); operatorOf, when set, names
+	// it from the node instead (a 1×1 convolution runs as a GEMM). Empty: the schema's name
+	// without its "XNN" prefix.
+	operator   string
+	operatorOf func(n *xnngraph.Node) string
+}
+
+// operatorName is the profiling name of node n: XNNPACK's operator name, with the F32 of an
+// fp32 operator read QS8 when the node runs quantized.
+func operatorName(n *xnngraph.Node, quantized bool) string {
+	name := strings.TrimPrefix(n.OpName(), "XNN")
+	if k := kernelOf(n.Op); k != nil {
+		switch {
+		case k.operatorOf != nil:
+			name = k.operatorOf(n)
+		case k.operator != "":
+			name = k.operator
+		}
+	}
+	if quantized {
+		name = strings.Replace(name, "F32", "QS8", 1)
+	}
+	return name
 }
 
 // nodeKernels is indexed by tag (XNodeUnion is a byte).

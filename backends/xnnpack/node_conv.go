@@ -20,6 +20,14 @@ import (
 
 func init() {
 	registerNode(schema.XNodeUnionXNNConv2d, nodeKernel{run: conv2d, ownRange: true, takesActivation: true,
+		// XNNPACK runs a 1×1, stride-1, unpadded, ungrouped convolution as a GEMM.
+		operatorOf: func(n *xnngraph.Node) string {
+			if cp := n.Conv; cp != nil && cp.KernelH == 1 && cp.KernelW == 1 && cp.StrideH == 1 && cp.StrideW == 1 && cp.Groups == 1 &&
+				cp.PadTop|cp.PadRight|cp.PadBottom|cp.PadLeft == 0 {
+				return "Fully Connected (NC, F32) GEMM"
+			}
+			return "Convolution (NHWC, F32) IGEMM"
+		},
 		pack: func(n *xnngraph.Node, w *tensor) []*gemm.PackedB {
 			cp := n.Conv
 			if want := int(cp.Groups) * int(cp.GroupOutputChannels) * int(cp.KernelH) * int(cp.KernelW) * int(cp.GroupInputChannels); len(w.data) != want || want == 0 {
@@ -41,6 +49,7 @@ func init() {
 			return q.conv, nil
 		}})
 	registerNode(schema.XNodeUnionXNNDepthwiseConv2d, nodeKernel{run: depthwiseConv2d, ownRange: true, takesActivation: true,
+		operator: "Convolution (NHWC, F32) DWConv",
 		quant: func(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 			q, err := p.quantLinear(k, n, 3) // [1, kh, kw, channels·multiplier]
 			if err != nil {
@@ -48,7 +57,7 @@ func init() {
 			}
 			return q.depthwise, nil
 		}})
-	registerNode(schema.XNodeUnionXNNConvTranspose2d, nodeKernel{run: convTranspose2d,
+	registerNode(schema.XNodeUnionXNNConvTranspose2d, nodeKernel{run: convTranspose2d, operator: "Deconvolution (NHWC, F32)",
 		quant: func(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 			q, err := p.quantLinear(k, n, 0) // [out, kh, kw, in]
 			if err != nil {

@@ -38,20 +38,34 @@ func init() {
 		schema.XNodeUnionXNNMinimum:              minMaxOp(minps),
 		schema.XNodeUnionXNNMaximum:              minMaxOp(maxps),
 	} {
-		registerNode(op, nodeKernel{run: run})
+		registerNode(op, nodeKernel{run: run, operator: elementwiseOperators[op]})
 	}
 	// Hardswish ends most of MobileNetV3's layers: a producer that takesActivation applies it
 	// to each chunk it computes, while the chunk is in cache.
-	registerNode(schema.XNodeUnionXNNHardswish, nodeKernel{run: unaryOpVec(gemm.Hardswish),
+	registerNode(schema.XNodeUnionXNNHardswish, nodeKernel{run: unaryOpVec(gemm.Hardswish), operator: "HardSwish (NC)",
 		activation: func(d []float32) { gemm.Hardswish(d, d) }})
-	registerNode(schema.XNodeUnionXNNClamp, nodeKernel{run: identity, quant: quantMove(copyCodes)}) // the range: clampOutput, quantMove
-	registerNode(schema.XNodeUnionXNNCopy, nodeKernel{run: identity, quant: quantMove(copyCodes)})
+	registerNode(schema.XNodeUnionXNNClamp, nodeKernel{run: identity, quant: quantMove(copyCodes), operator: "Clamp (NC)"}) // the range: clampOutput, quantMove
+	registerNode(schema.XNodeUnionXNNCopy, nodeKernel{run: identity, quant: quantMove(copyCodes), operator: "Copy (NC, X32)"})
 	registerNode(schema.XNodeUnionXNNConvert, nodeKernel{run: identity, quant: quantConvert}) // fp32 to fp32 only
 	registerNode(schema.XNodeUnionXNNAdd, nodeKernel{run: binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
-		quant: quantAdd(false)})
-	registerNode(schema.XNodeUnionXNNSubtract, nodeKernel{run: binaryOp(func(x, y float32) float32 { return x - y }), quant: quantAdd(true)})
+		quant: quantAdd(false), operator: "Add (ND)"})
+	registerNode(schema.XNodeUnionXNNSubtract, nodeKernel{run: binaryOp(func(x, y float32) float32 { return x - y }), quant: quantAdd(true),
+		operator: "Subtract (ND)"})
 	registerNode(schema.XNodeUnionXNNMultiply, nodeKernel{run: binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
-		quant: quantMultiply})
+		quant: quantMultiply, operator: "Multiply (ND)"})
+}
+
+// elementwiseOperators are XNNPACK's profiling names of the operators these nodes become (the
+// official runtime's ETDump has the fp32 binary operators as "(ND)", the unary ones as "(NC)").
+var elementwiseOperators = map[schema.XNodeUnion]string{
+	schema.XNodeUnionXNNAbs: "Abs (NC)", schema.XNodeUnionXNNNegate: "Negate (NC)", schema.XNodeUnionXNNSquare: "Square (NC)",
+	schema.XNodeUnionXNNSquareRoot: "Square Root (NC)", schema.XNodeUnionXNNReciprocalSquareRoot: "Reciprocal Square Root (NC)",
+	schema.XNodeUnionXNNFloor: "Floor (NC)", schema.XNodeUnionXNNCeiling: "Ceiling (NC)", schema.XNodeUnionXNNExp: "Exp (NC)",
+	schema.XNodeUnionXNNLog: "Log (NC)", schema.XNodeUnionXNNSin: "Sine (NC)", schema.XNodeUnionXNNCos: "Cosine (NC)",
+	schema.XNodeUnionXNNTanh: "Tanh (NC)", schema.XNodeUnionXNNSigmoid: "Sigmoid (NC)", schema.XNodeUnionXNNGelu: "GELU (NC)",
+	schema.XNodeUnionXNNELU: "ELU (NC)", schema.XNodeUnionXNNLeakyReLU: "Leaky ReLU (NC)", schema.XNodeUnionXNNPReLU: "PReLU (NC)",
+	schema.XNodeUnionXNNSoftmax: "Softmax (NC, F32)", schema.XNodeUnionXNNDiv: "Divide (ND)",
+	schema.XNodeUnionXNNMinimum: "Minimum (ND)", schema.XNodeUnionXNNMaximum: "Maximum (ND)",
 }
 
 // copyCodes copies a qint8 operand's codes.

@@ -14,6 +14,7 @@ import (
 
 func init() {
 	registerNode(schema.XNodeUnionXNNFullyConnected, nodeKernel{run: fullyConnected, ownRange: true, takesActivation: true,
+		operator: "Fully Connected (NC, F32) GEMM",
 		pack: func(n *xnngraph.Node, w *tensor) []*gemm.PackedB {
 			if len(w.dims) != 2 || len(w.data) != w.dims[0]*w.dims[1] {
 				return nil
@@ -38,7 +39,7 @@ func init() {
 			} // (else the kernel reports the mismatch)
 			return q.fullyConnected, nil
 		}})
-	registerNode(schema.XNodeUnionXNNBatchMatrixMultiply, nodeKernel{run: batchMatMul})
+	registerNode(schema.XNodeUnionXNNBatchMatrixMultiply, nodeKernel{run: batchMatMul, operator: "Batch Matrix Multiply (NC, F32) GEMM"})
 }
 
 // fullyConnected: y[..., o] = sum_i x[..., i] * w[o, i] + b[o]; w is [in, out] when the

@@ -11,9 +11,10 @@ import (
 // quantized as XNNPACK's mean reduction). Argmax pooling is not run.
 
 func init() {
-	registerNode(schema.XNodeUnionXNNMaxPooling2d, nodeKernel{run: pool2d(true), quant: quantMove(maxPoolCodes)})
-	registerNode(schema.XNodeUnionXNNAvgPooling2d, nodeKernel{run: pool2d(false)})
-	registerNode(schema.XNodeUnionXNNGlobalAvgPooling2d, nodeKernel{run: globalAvgPool,
+	registerNode(schema.XNodeUnionXNNMaxPooling2d, nodeKernel{run: pool2d(true), quant: quantMove(maxPoolCodes),
+		operator: "Max Pooling (NHWC, F32)"})
+	registerNode(schema.XNodeUnionXNNAvgPooling2d, nodeKernel{run: pool2d(false), operator: "Average Pooling (NHWC, F32) Average Pooling"})
+	registerNode(schema.XNodeUnionXNNGlobalAvgPooling2d, nodeKernel{run: globalAvgPool, operator: "Mean (ND) Reduce2", // XNNPACK's mean over H, W
 		quant: func(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 			x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
 			if !isQint8(x) || !isQint8(y) {

@@ -12,15 +12,15 @@ import (
 
 func init() {
 	// The moves are written once for fp32 values and qint8 codes.
-	registerNode(schema.XNodeUnionXNNStaticTranspose, nodeKernel{run: transpose[float32], quant: quantMove(transpose[int8])})
-	registerNode(schema.XNodeUnionXNNStaticReshape, nodeKernel{run: reshape[float32], quant: quantMove(reshape[int8])})
-	registerNode(schema.XNodeUnionXNNStaticSlice, nodeKernel{run: slice[float32], quant: quantMove(slice[int8])})
+	registerNode(schema.XNodeUnionXNNStaticTranspose, nodeKernel{run: transpose[float32], quant: quantMove(transpose[int8]), operator: "Transpose (ND, X32)"})
+	registerNode(schema.XNodeUnionXNNStaticReshape, nodeKernel{run: reshape[float32], quant: quantMove(reshape[int8]), operator: "Static Reshape (NC)"})
+	registerNode(schema.XNodeUnionXNNStaticSlice, nodeKernel{run: slice[float32], quant: quantMove(slice[int8]), operator: "Slice (ND, X32)"})
 	for _, op := range []schema.XNodeUnion{schema.XNodeUnionXNNConcatenate2, schema.XNodeUnionXNNConcatenate3,
 		schema.XNodeUnionXNNConcatenate4, schema.XNodeUnionXNNConcatenate5} {
-		registerNode(op, nodeKernel{run: concat[float32], quant: quantMove(concat[int8])})
+		registerNode(op, nodeKernel{run: concat[float32], quant: quantMove(concat[int8]), operator: "Copy (NC, X32)"}) // XNNPACK concatenates by copies
 	}
-	registerNode(schema.XNodeUnionXNNStaticConstantPad, nodeKernel{run: constantPad})
-	registerNode(schema.XNodeUnionXNNStaticResizeBilinear2D, nodeKernel{run: resizeBilinear})
+	registerNode(schema.XNodeUnionXNNStaticConstantPad, nodeKernel{run: constantPad, operator: "Constant Pad (ND, X32)"})
+	registerNode(schema.XNodeUnionXNNStaticResizeBilinear2D, nodeKernel{run: resizeBilinear, operator: "Resize Bilinear (NHWC, F32)"})
 }
 
 // transpose permutes dimensions: out.dims[i] = in.dims[perm[i]].
