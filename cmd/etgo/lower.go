@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -168,11 +167,12 @@ the stage in progress is shown on stderr (never with --json).`,
 		report := planJSON(path, nodes, edge.Reports, plan)
 		report.Kernels = kernels
 		if *reportPath != "" {
-			b, err := json.MarshalIndent(report, "", "  ")
-			if err != nil {
+			// Written as --plan --json prints it, byte for byte.
+			var b bytes.Buffer
+			if err := writeJSON(&b, report); err != nil {
 				return err
 			}
-			if err := os.WriteFile(*reportPath, append(b, '\n'), 0o644); err != nil {
+			if err := os.WriteFile(*reportPath, b.Bytes(), 0o644); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -25,8 +26,8 @@ type npyFile struct {
 	DType string       `json:"dtype,omitempty"`
 	Shape *[]int       `json:"shape,omitempty"` // a pointer: a 0-d array's [] is not omitted
 	Stats *tensorStats `json:"stats,omitempty"`
-	// Values are the leading values (--values of them), as numbers.
-	Values []number `json:"values,omitempty"`
+	// Values are the leading values (--values of them); a pointer, like Shape.
+	Values *[]json.RawMessage `json:"values,omitempty"`
 }
 
 func (a *app) npyCommand() *cobra.Command {
@@ -85,20 +86,12 @@ fails; the exit status is 1 if any could not be read.`,
 func describeJSON(path string, arr *npy.Array, show int) npyFile {
 	shape := append([]int{}, arr.Shape...)
 	f := npyFile{File: path, DType: arr.DType.String(), Shape: &shape}
-	v, err := arr.Float64s()
+	s, values, err := arrayFacts(arr, show)
 	if err != nil {
 		f.Error = err.Error()
 		return f
 	}
-	s := summarize(v, arr.DType)
-	f.Stats = &s
-	if show < 0 || show > len(v) {
-		show = len(v)
-	}
-	f.Values = make([]number, show)
-	for i, x := range v[:show] {
-		f.Values[i] = number(elementValue(x, arr.DType))
-	}
+	f.Stats, f.Values = &s, &values
 	return f
 }
 

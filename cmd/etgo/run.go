@@ -163,8 +163,7 @@ between instructions (exit status 130).`,
 			}
 			shape := append([]int{}, arr.Shape...)
 			ro.DType, ro.Shape = arr.DType.String(), &shape
-			if v, err := arr.Float64s(); err == nil {
-				s := summarize(v, arr.DType)
+			if s, _, err := arrayFacts(arr, 0); err == nil {
 				ro.Stats = &s
 			}
 			r.Outputs = append(r.Outputs, ro)
