@@ -16,6 +16,11 @@ var isTerminal = func(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// runsThrottle is the least time between two redraws of a runs bar: bench's runs can take
+// microseconds, and drawing after each would put terminal writes between every two of them. A
+// variable so a test can see every redraw.
+var runsThrottle = 100 * time.Millisecond
+
 // progress shows how far long work has come (lower's stages, bench's runs) on stderr. It is
 // only ever drawn when stderr is a terminal and the command is not printing --json: a pipe, a
 // log file or a test sees nothing of it, and its carriage returns never mix into JSON. A
@@ -58,7 +63,7 @@ func newRuns(w io.Writer, asJSON bool, max int, desc string) *progress {
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetItsString("runs"),
-		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionThrottle(runsThrottle),
 		progressbar.OptionClearOnFinish(),
 	)
 	return p
