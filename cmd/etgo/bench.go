@@ -57,8 +57,8 @@ tools/reference/bench.py runs it against the official runtime, alternating.`,
 		ValidArgsFunction: completeFiles("pte"),
 	}
 	fs := c.Flags()
-	method := fs.String("method", "forward", "the `NAME` of the method to run")
-	inputs := fs.StringArray("input", nil, "a `FILE.npy` input, once per method input (default: seeded random values of the declared shapes)")
+	method := fs.String("method", "forward", "run the method `NAME`")
+	inputs := fs.StringArray("input", nil, "an input `FILE.npy`, once per method input, in order (default: seeded random values of the declared shapes)")
 	warmup := fs.Int("warmup", 5, "`N` untimed runs first (at least 0)")
 	iters := fs.Int("iterations", 50, "`N` timed runs (at least 1)")
 	threads := fs.Int("threads", 1, "`N` goroutines a delegate call may use (XNNPACK; at least 1)")

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -19,7 +20,7 @@ import (
 const (
 	exitOK          = 0
 	exitFailure     = 1 // the command ran and failed: an unreadable file, a refused program, a missing kernel
-	exitUsage       = 2 // the command line is wrong: nothing was attempted
+	exitUsage       = 2 // the command line is wrong: nothing is written or run
 	exitInterrupted = 130
 	// 130 is the shell's convention for a command stopped by SIGINT (128 + 2); SIGTERM is reported
 	// the same way, as both cancel the same context.
@@ -109,7 +110,7 @@ Exit status:
   1    failure: an unreadable or malformed file, a program refused at load or while running,
        a missing kernel or backend (etgo check), an output that could not be written
   2    usage: an unknown command or flag, a bad flag value, a missing or extra argument, an
-       output that would overwrite an input; nothing was attempted
+       output that would overwrite an input; nothing is written or run
   130  interrupted (Ctrl-C or SIGTERM during run or bench)`
 
 func (a *app) rootCommand() *cobra.Command {
@@ -126,6 +127,7 @@ func (a *app) rootCommand() *cobra.Command {
 	root.SetErr(a.stderr)
 	root.SetVersionTemplate(`{{.Version}}`)
 	setUsageTemplate(root)
+	root.SetFlagErrorFunc(flagError)
 	root.SetHelpCommand(a.helpCommand())
 	root.AddCommand(
 		a.demoCommand(),
@@ -198,6 +200,19 @@ func (a *app) helpCommand() *cobra.Command {
 	})
 }
 
+// singleDash matches pflag's message for a long flag given with one dash, as Go's flag
+// package (which etgo used before) accepted: "-iterations" reads as the shorthands i, t, e, ….
+var singleDash = regexp.MustCompile(`^unknown shorthand flag: '.' in -([a-z][a-z-]+)$`)
+
+// flagError is every command's flag error: a usage error, which says how to write a long flag
+// when that is what went wrong.
+func flagError(c *cobra.Command, err error) error {
+	if m := singleDash.FindStringSubmatch(err.Error()); m != nil && c.Flags().Lookup(m[1]) != nil {
+		return usageErrorf("%v: long flags take two dashes, as in --%s", err, m[1])
+	}
+	return usageError{err}
+}
+
 // fileArgs is the Args check of a command that takes exactly the files named in want (shown in
 // the messages, as FILE.pte).
 func fileArgs(want ...string) cobra.PositionalArgs {
@@ -210,7 +225,11 @@ func fileArgs(want ...string) cobra.PositionalArgs {
 			if len(want) > 0 {
 				takes = strings.Join(want, " ")
 			}
-			return usageErrorf("unexpected argument %q (etgo %s takes %s)", args[len(want)], cmd.Name(), takes)
+			extra := args[len(want)]
+			if strings.HasSuffix(extra, ".npy") && cmd.Flags().Lookup("input") != nil {
+				takes += "; a .npy input goes with --input"
+			}
+			return usageErrorf("unexpected argument %q (etgo %s takes %s)", extra, cmd.Name(), takes)
 		}
 		return nil
 	}

@@ -55,8 +55,8 @@ between instructions (exit status 130).`,
 		ValidArgsFunction: completeFiles("pte"),
 	}
 	fs := c.Flags()
-	method := fs.String("method", "forward", "the `NAME` of the method to run")
-	inputs := fs.StringArray("input", nil, "a `FILE.npy` input, once per method input, in order")
+	method := fs.String("method", "forward", "run the method `NAME`")
+	inputs := fs.StringArray("input", nil, "an input `FILE.npy`, once per method input, in order")
 	outDir := fs.String("output-dir", "", "write the outputs to `DIR` as output_<i>.npy (created if missing)")
 	threads := fs.Int("threads", 1, "`N` goroutines a delegate call may use (XNNPACK; at least 1)")
 	etdumpPath := fs.String("etdump", "", "write the method's loading and run as an ETDump to `FILE.etdp` (executorch.devtools.Inspector reads it)")
