@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/frontend/pt2"
@@ -40,26 +42,31 @@ const (
 	demoTolerance = 1e-4
 )
 
-func init() {
-	commands["demo"] = command{
-		summary: "lower an embedded Conv2d+ReLU model to XNNPACK, run it, and load it where the backend is missing",
-		usage: "demo [-o OUT.pte] [--threads N]\n\n" +
-			"  -o OUT.pte   also write the lowered program (try etgo inspect / run / check on it)\n" +
-			"  --threads N  goroutines the XNNPACK delegate may use",
-		run: runDemo,
+func (a *app) demoCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "lower an embedded Conv2d+ReLU model to XNNPACK, run it, and load it where the backend is missing",
+		Long: `A walk-through on the model embedded in this binary (Conv2d(3, 8, 3, padding=1) + ReLU, as
+torch.export.save wrote it): lower it as to_edge_transform_and_lower(...,
+partitioner=[XnnpackPartitioner()]).to_executorch() would, print the lowered graph and its
+coverage, run it and compare with eager PyTorch's output, then load the same program in a
+runtime without XnnpackBackend, which refuses it by name.`,
+		Example:           "  etgo demo -o demo.pte && etgo inspect demo.pte",
+		Args:              fileArgs(),
+		ValidArgsFunction: cobra.NoFileCompletions,
 	}
+	outPath := c.Flags().StringP("output", "o", "", "also write the lowered program to `OUT.pte` (try etgo inspect / run / check on it)")
+	threads := c.Flags().Int("threads", 1, "`N` goroutines the XNNPACK delegate may use (at least 1)")
+	_ = c.MarkFlagFilename("output", "pte")
+	return a.command(c, func(*cobra.Command, []string) error {
+		if err := atLeast("threads", *threads, 1); err != nil {
+			return err
+		}
+		return runDemo(a.stdout, *outPath, *threads)
+	})
 }
 
-func runDemo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", stderr)
-	outPath := fs.String("o", "", "write the lowered program here")
-	threads := fs.Int("threads", 1, "goroutines the XNNPACK delegate may use")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 0 || *threads < 1 {
-		return errUsage
-	}
+func runDemo(stdout io.Writer, outPath string, threads int) error {
 	fmt.Fprintf(stdout, "etgo demo: %s, exported with torch.export (model.pt2, %d bytes, embedded in this binary)\n",
 		demoDescription, len(demoModel))
 
@@ -102,16 +109,16 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "program: %d bytes, %d delegate blob(s), %d named weight(s), %d bytes of planned memory; lowered in %.1f ms\n",
 		len(data), len(plan.Delegates), len(contents.NamedData), planned, float64(elapsed.Microseconds())/1000)
-	if *outPath != "" {
-		if err := os.WriteFile(*outPath, data, 0o644); err != nil {
+	if outPath != "" {
+		if err := os.WriteFile(outPath, data, 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", *outPath)
+		fmt.Fprintf(stdout, "wrote %s\n", outPath)
 	}
 
 	// 2. Run it in this binary's runtime and compare with eager PyTorch.
 	fmt.Fprintf(stdout, "\n== 2. run it with etgo's runtime (portable kernels + XnnpackBackend)\n\n")
-	full, err := newRegistry(*threads)
+	full, err := newRegistry(threads)
 	if err != nil {
 		return err
 	}
