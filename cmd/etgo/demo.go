@@ -15,6 +15,7 @@ import (
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/frontend/pt2"
+	"github.com/etgo/etgo/internal/human"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/lower"
@@ -291,8 +292,8 @@ func printCoverage(w io.Writer, plan *partition.Plan) {
 	for _, c := range plan.Coverage() {
 		delegated += c.DelegatedFLOPs
 		fmt.Fprintf(w, "  %s: %s of the work (%s of %s FLOPs), %s of operators, %s; per run %s in (%s), %d out (%s)\n",
-			c.BackendID, percent(c.DelegatedFLOPs, c.FLOPs), flops(c.DelegatedFLOPs), flops(c.FLOPs), percent(int64(c.Delegated), int64(c.Operators)),
-			count(c.Regions, "region"), count(c.Inputs, "tensor"), byteSize(c.InputBytes), c.Outputs, byteSize(c.OutputBytes))
+			c.BackendID, human.Percent(c.DelegatedFLOPs, c.FLOPs), human.FLOPs(c.DelegatedFLOPs), human.FLOPs(c.FLOPs), human.Percent(int64(c.Delegated), int64(c.Operators)),
+			count(c.Regions, "region"), count(c.Inputs, "tensor"), human.Bytes(c.InputBytes), c.Outputs, human.Bytes(c.OutputBytes))
 	}
 	var fallback, total int64
 	for _, d := range plan.Decisions {
@@ -301,31 +302,7 @@ func printCoverage(w io.Writer, plan *partition.Plan) {
 			fallback++
 		}
 	}
-	fmt.Fprintf(w, "  portable kernels: %s, %s of the work\n", count(int(fallback), "operator"), percent(total-delegated, total))
-}
-
-func percent(part, whole int64) string {
-	if whole == 0 {
-		return "0%"
-	}
-	p := 100 * float64(part) / float64(whole)
-	if p > 99.9 && part < whole {
-		return ">99.9%" // do not round a remainder away
-	}
-	return fmt.Sprintf("%.3g%%", p)
-}
-
-// flops is a FLOP count with an SI prefix.
-func flops(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2fG", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.2fM", float64(n)/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
+	fmt.Fprintf(w, "  portable kernels: %s, %s of the work\n", count(int(fallback), "operator"), human.Percent(total-delegated, total))
 }
 
 // count is "1 region", "2 regions".
@@ -334,14 +311,4 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

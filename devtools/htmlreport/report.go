@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/etgo/etgo/internal/human"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 )
@@ -78,10 +79,10 @@ func Write(w io.Writer, r Report) error {
 	for _, c := range plan.Coverage() {
 		p.Coverage = append(p.Coverage, coverageRow{
 			Backend: c.BackendID, Delegated: c.Delegated, Operators: c.Operators,
-			CountShare: percent(int64(c.Delegated), int64(c.Operators)), WorkShare: percent(c.DelegatedFLOPs, c.FLOPs),
+			CountShare: human.Percent(int64(c.Delegated), int64(c.Operators)), WorkShare: human.Percent(c.DelegatedFLOPs, c.FLOPs),
 			CountBar: share(int64(c.Delegated), int64(c.Operators)), WorkBar: share(c.DelegatedFLOPs, c.FLOPs),
-			Regions: c.Regions, Crossings: c.Inputs + c.Outputs, CrossingBytes: bytes(c.InputBytes + c.OutputBytes),
-			DelegatedFLOPs: flops(c.DelegatedFLOPs), TotalFLOPs: flops(c.FLOPs),
+			Regions: c.Regions, Crossings: c.Inputs + c.Outputs, CrossingBytes: human.Bytes(c.InputBytes + c.OutputBytes),
+			DelegatedFLOPs: human.FLOPs(c.DelegatedFLOPs) + " FLOP", TotalFLOPs: human.FLOPs(c.FLOPs) + " FLOP",
 		})
 	}
 	for k, del := range plan.Delegates {
@@ -136,7 +137,7 @@ func Write(w io.Writer, r Report) error {
 		from, to := where(d.nodes[e.from]), where(d.nodes[e.to])
 		if k := [2]string{e.value.Name, to}; !seen[k] {
 			seen[k] = true
-			p.Boundary = append(p.Boundary, boundaryRow{Tensor: e.value.Name, Shape: meta(e.value), Bytes: bytes(tensorBytes(e.value)), From: from, To: to})
+			p.Boundary = append(p.Boundary, boundaryRow{Tensor: e.value.Name, Shape: meta(e.value), Bytes: human.Bytes(tensorBytes(e.value)), From: from, To: to})
 		}
 	}
 	p.SVG = template.HTML(d.svg())
@@ -178,26 +179,4 @@ func share(a, b int64) float64 {
 		return 0
 	}
 	return 100 * float64(a) / float64(b)
-}
-
-func percent(a, b int64) string { return fmt.Sprintf("%.1f%%", share(a, b)) }
-
-func bytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-func flops(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2f GFLOP", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.2f MFLOP", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%d FLOP", n)
 }
