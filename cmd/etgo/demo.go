@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,9 +26,11 @@ import (
 	"github.com/etgo/etgo/runtime"
 )
 
-// The demo model is the zoo's conv_relu (TestDemoAssets keeps these copies identical to
-// testdata/zoo/conv_relu): the program torch.export.save wrote, the input the zoo ran, and the
-// output eager PyTorch computed for it.
+// The demo model is the zoo's split_delegation (TestDemoAssets keeps these copies identical to
+// testdata/zoo/split_delegation): the program torch.export.save wrote, the input the zoo ran,
+// and the output eager PyTorch computed for it. It is partially delegated on purpose — a cumsum
+// and an erf that XNNPACK declines split it into three regions — because how partial a
+// delegation is (regions, boundary tensors, time outside the backend) is what matters most.
 var (
 	//go:embed demo/model.pt2
 	demoModel []byte
@@ -38,7 +41,7 @@ var (
 )
 
 const (
-	demoDescription = "Conv2d(3, 8, 3, padding=1) + ReLU"
+	demoDescription = "Linear + ReLU, cumsum, Linear, an erf GELU, Linear"
 	// demoTolerance is the zoo's bound for fp32 outputs against eager PyTorch.
 	demoTolerance = 1e-4
 )
@@ -46,11 +49,13 @@ const (
 func (a *app) demoCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "demo",
-		Short: "lower an embedded Conv2d+ReLU model to XNNPACK, run it, and load it where the backend is missing",
-		Long: `A walk-through on the model embedded in this binary (Conv2d(3, 8, 3, padding=1) + ReLU, as
-torch.export.save wrote it): lower it as to_edge_transform_and_lower(...,
-partitioner=[XnnpackPartitioner()]).to_executorch() would, print the lowered graph and its
-coverage, run it and compare with eager PyTorch's output, then load the same program in a
+		Short: "lower an embedded model to XNNPACK (partially: 3 regions), run it, and load it where the backend is missing",
+		Long: `A walk-through on the model embedded in this binary (Linear + ReLU, a cumsum, Linear, an erf
+GELU, Linear, as torch.export.save wrote it): lower it as to_edge_transform_and_lower(...,
+partitioner=[XnnpackPartitioner()]).to_executorch() would; show the lowered graph, the
+operators XNNPACK declined with its reasons, coverage by operator count and by estimated work,
+and the tensors crossing region borders; run it, compare with eager PyTorch's output, and show
+the time spent in the backend and in the portable kernels; then load the same program in a
 runtime without XnnpackBackend, which refuses it by name.`,
 		Example:           "  etgo demo -o demo.pte && etgo inspect demo.pte",
 		Args:              fileArgs(),
@@ -101,7 +106,9 @@ func runDemo(stdout io.Writer, outPath string, threads int) error {
 	}
 	elapsed := time.Since(start)
 	fmt.Fprintln(stdout)
+	printDeclines(stdout, plan)
 	printCoverage(stdout, plan)
+	printBoundary(stdout, plan)
 	var planned int64
 	for _, m := range contents.Program.ExecutionPlans {
 		for _, s := range m.NonConstBufferSizes {
@@ -209,7 +216,85 @@ func demoRun(w io.Writer, data []byte, reg *runtime.Registry) error {
 		return fmt.Errorf("output 0 differs from eager PyTorch by up to %g (tolerance %g)", diff, demoTolerance)
 	}
 	fmt.Fprintf(w, "matches eager PyTorch: max abs difference %.2g (tolerance %g)\n", diff, demoTolerance)
+	return demoTimes(w, m, x)
+}
+
+// demoRuns is how many profiled runs the time split is measured over.
+const demoRuns = 200
+
+// demoTimes runs the method with per-instruction profiling and prints where the time goes: in
+// each backend's delegate calls, and in the portable kernels of the operators it declined.
+func demoTimes(w io.Writer, m *runtime.Method, x *runtime.Tensor) error {
+	m.EnableProfiling(true)
+	defer m.EnableProfiling(false)
+	for range demoRuns {
+		if _, err := m.Execute(context.Background(), &runtime.EValue{Tag: runtime.TagTensor, Tensor: x}); err != nil {
+			return err
+		}
+	}
+	instrs, runs, total, _ := m.Profile()
+	byWhere := map[string]time.Duration{}
+	calls := map[string]int{}
+	var order []string
+	for _, in := range instrs {
+		where := "portable kernels"
+		if in.Kind == "delegate" {
+			where = strings.SplitN(in.Name, " ", 2)[0] // "XnnpackBackend (delegate 0)"
+		}
+		if _, ok := byWhere[where]; !ok {
+			order = append(order, where)
+		}
+		byWhere[where] += in.Total
+		calls[where] += in.Calls
+	}
+	fmt.Fprintf(w, "\nwhere the time goes (%d runs, %.1f µs per run):\n", runs, float64(total.Nanoseconds())/1e3/float64(runs))
+	sort.Strings(order)
+	for _, where := range order {
+		d := byWhere[where]
+		fmt.Fprintf(w, "  %-18s %8.1f µs per run  %5.1f%%  (%d calls per run)\n", where, float64(d.Nanoseconds())/1e3/float64(runs),
+			100*float64(d)/float64(total), calls[where]/runs)
+	}
+	fmt.Fprintln(w, "  (the rest: copying inputs and outputs, and moving between instructions)")
+	if d, ok := byWhere["portable kernels"]; ok {
+		fmt.Fprintf(w, "the operators left outside the delegates take %.0f%% of the time: a partial delegation pays for\n", 100*float64(d)/float64(total))
+		fmt.Fprintln(w, "what it leaves behind and for every tensor crossing a border, not only for its share of the work.")
+	}
 	return nil
+}
+
+// printDeclines lists the operators no partitioner took, with each one's reason.
+func printDeclines(w io.Writer, plan *partition.Plan) {
+	for _, d := range plan.Decisions {
+		if d.Delegate >= 0 {
+			continue
+		}
+		fmt.Fprintf(w, "left to the portable kernels: %s (%s)\n", d.Node, d.Target)
+		for _, x := range d.Declines {
+			fmt.Fprintf(w, "  %s declined it: %s: %s\n", x.BackendID, x.Reason, x.Detail)
+		}
+	}
+}
+
+// printBoundary lists the tensors each delegate call takes and returns: what crosses between
+// the backend and the rest of the program on every run.
+func printBoundary(w io.Writer, plan *partition.Plan) {
+	fmt.Fprintln(w, "tensors crossing region borders, per run:")
+	for k, d := range plan.Delegates {
+		var ins, outs []string
+		for _, a := range d.Call.Args {
+			for _, v := range a.Values {
+				if v != nil && v.Kind == ir.TensorValue && v.Meta != nil {
+					ins = append(ins, v.Name+" "+v.Meta.String())
+				}
+			}
+		}
+		for _, v := range d.Call.Outputs {
+			if v != nil && v.Meta != nil {
+				outs = append(outs, v.Name+" "+v.Meta.String())
+			}
+		}
+		fmt.Fprintf(w, "  delegate %d (%s): in %s; out %s\n", k, d.Spec.BackendID, strings.Join(ins, ", "), strings.Join(outs, ", "))
+	}
 }
 
 // printLoweredGraph prints the remaining graph as an FX graph reads after lowering (node kind,

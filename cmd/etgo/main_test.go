@@ -84,7 +84,10 @@ func TestCLI(t *testing.T) {
 		{"check lowered", []string{"check", lowered}, 0, "ok      backend  XnnpackBackend", ""},
 		{"lower -o and --plan", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "-o", lowered}, 2, "", "--plan prints the plan only"},
 		{"lower not a pt2", []string{"lower", xnn, "--plan"}, 1, "", "not a zip archive"},
-		{"demo lowers", []string{"demo"}, 0, "2 of 2 operators delegated to XnnpackBackend in 1 region", ""},
+		{"demo lowers", []string{"demo"}, 0, "8 of 10 operators delegated to XnnpackBackend in 3 regions", ""},
+		{"demo declines", []string{"demo"}, 0, "left to the portable kernels: cumsum (aten.cumsum.default)\n  XnnpackBackend declined it: unsupported-operator:", ""},
+		{"demo boundary", []string{"demo"}, 0, "delegate 1 (XnnpackBackend): in cumsum float32[4,32]", ""},
+		{"demo times", []string{"demo"}, 0, "portable kernels", ""},
 		{"demo graph", []string{"demo"}, 0, "  get_attr       lowered_module_0", ""},
 		{"demo runs", []string{"demo", "--threads", "2"}, 0, "matches eager PyTorch: max abs difference", ""},
 		{"demo refuses", []string{"demo"}, 0, "needs backend XnnpackBackend (delegate 0, instruction 0), but this runtime has no backends registered", ""},
@@ -132,16 +135,16 @@ func TestCLI(t *testing.T) {
 	}
 }
 
-// TestDemoAssets: the model etgo demo embeds is the zoo's conv_relu, with its input and eager
+// TestDemoAssets: the model etgo demo embeds is the zoo's split_delegation, with its input and eager
 // PyTorch's output for it; the copies must not drift from the fixtures the oracle produced.
 func TestDemoAssets(t *testing.T) {
 	for _, tc := range []struct {
 		embedded []byte
 		fixture  []string
 	}{
-		{demoModel, []string{"zoo", "conv_relu", "model.pt2"}},
-		{demoInput, []string{"zoo", "conv_relu", "inputs", "input_0.npy"}},
-		{demoExpected, []string{"zoo", "conv_relu", "expected", "eager", "output_0.npy"}},
+		{demoModel, []string{"zoo", "split_delegation", "model.pt2"}},
+		{demoInput, []string{"zoo", "split_delegation", "inputs", "input_0.npy"}},
+		{demoExpected, []string{"zoo", "split_delegation", "expected", "eager", "output_0.npy"}},
 	} {
 		want, err := os.ReadFile(testutil.Testdata(t, tc.fixture...))
 		if err != nil {
