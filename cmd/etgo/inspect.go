@@ -7,8 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"bytes"
+	"path/filepath"
+
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/devtools/etdump"
+	"github.com/etgo/etgo/devtools/htmlreport"
 	"github.com/etgo/etgo/devtools/inspect"
 	"github.com/etgo/etgo/internal/fileio"
 	"github.com/etgo/etgo/pte"
@@ -37,13 +41,25 @@ Foreign files are named (a bundled program, a .ptd, a .pt2 to lower first). Of a
 (.etdp, as etgo run --etdump and the official runtime write), its blocks and each event's count
 and time.`,
 		Example: `  etgo inspect testdata/zoo/split_delegation/xnnpack.pte
-  etgo inspect testdata/zoo/split_delegation/xnnpack.pte --json`,
+  etgo inspect testdata/zoo/split_delegation/xnnpack.pte --json
+  etgo bench m.pte --etdump run.etdp && etgo inspect m.pte --html m.html --etdump run.etdp`,
 		Args:              fileArgs("FILE.pte"),
 		ValidArgsFunction: completeFiles("pte", "etdp", "bpte", "ptd"),
 	}
 	asJSON := c.Flags().Bool("json", false, "print the report as JSON (schema: docs/inspect.md)")
+	htmlPath := c.Flags().String("html", "", "also draw a method of the .pte as one self-contained page `OUT.html`: its instructions, delegates and, with --etdump, where the time goes")
+	profilePath := c.Flags().String("etdump", "", "with --html: an ETDump `RUN.etdp` of runs of the method (etgo bench --etdump, or the official runtime's)")
+	method := c.Flags().String("method", "forward", "with --html: the `METHOD` to draw")
+	_ = c.MarkFlagFilename("html", "html")
+	_ = c.MarkFlagFilename("etdump", "etdp")
 	return a.command(c, func(_ *cobra.Command, args []string) error {
 		path := args[0]
+		if *profilePath != "" && *htmlPath == "" {
+			return usageErrorf("--etdump goes with --html (the page shows the profile)")
+		}
+		if err := checkOutputs([]string{path, *profilePath}, output{"--html " + *htmlPath, *htmlPath}); err != nil {
+			return err
+		}
 		if isETDump(path) {
 			d, err := etdump.ReadFile(path)
 			if err != nil {
@@ -68,6 +84,21 @@ and time.`,
 			return err
 		}
 		defer f.Close()
+		if *htmlPath != "" {
+			rep := htmlreport.ProgramReport{Title: filepath.Base(path), File: f, Method: *method, Describe: all.Registry().BlobDescribers()}
+			if *profilePath != "" {
+				if rep.Profile, err = etdump.ReadFile(*profilePath); err != nil {
+					return err
+				}
+			}
+			var b bytes.Buffer
+			if err := htmlreport.WriteProgram(&b, rep); err != nil {
+				return err
+			}
+			if err := os.WriteFile(*htmlPath, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
 		r := inspect.Summarize(f, path, all.Registry().BlobDescribers())
 		if *asJSON {
 			return writeJSON(a.stdout, inspectJSON{SchemaVersion: inspectSchema, Format: "pte", Report: r})

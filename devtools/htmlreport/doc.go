@@ -6,6 +6,13 @@
 //
 //	etgo lower MODEL.pt2 --plan --html plan.html
 //
+// WriteProgram draws a method of a .pte instead, as the runtime executes it: kernel and
+// delegate calls in order with the tensors between them, each delegate's blob as its backend
+// describes it and, given an ETDump of runs (etgo's or the official runtime's), the time per
+// instruction and per XNNPACK operator inside each delegate:
+//
+//	etgo bench m.pte --etdump run.etdp && etgo inspect m.pte --html m.html --etdump run.etdp
+//
 // The page has no scripts and loads nothing: hovering a node shows its target and reasons (SVG
 // titles). The layout is layered (each operator one row below the latest operator it reads
 // from, rows ordered by the mean position of their inputs), which keeps dataflow top to bottom

@@ -20,9 +20,10 @@ type node struct {
 
 // edge is a tensor from one box to another.
 type edge struct {
-	from, to int
-	value    *ir.Value
-	boundary bool // crosses a region's border (or a region and the portable kernels)
+	from, to   int
+	name, meta string // the tensor's name and dtype[shape], for titles and tables
+	bytes      int64
+	boundary   bool // crosses a region's border (or a region and the portable kernels)
 	// via are the points of the rows the edge passes between its ends (one per row skipped), so
 	// that a long edge runs in its own column instead of across the boxes in between.
 	via [][2]float64
@@ -115,7 +116,7 @@ func build(plan *partition.Plan, decisions map[string]*partition.Decision) *draw
 				if !ok {
 					continue // a parameter or constant: not drawn
 				}
-				d.edges = append(d.edges, edge{from: from, to: to, value: v, boundary: d.nodes[from].region != d.nodes[to].region})
+				d.edges = append(d.edges, edge{from: from, to: to, name: v.Name, meta: meta(v), bytes: tensorBytes(v), boundary: d.nodes[from].region != d.nodes[to].region})
 			}
 		}
 	}
@@ -128,7 +129,7 @@ func build(plan *partition.Plan, decisions map[string]*partition.Decision) *draw
 			continue
 		}
 		to := add(out, node{name: "output " + out.Value.Name, label: "output", title: "output " + out.Value.Name + " " + meta(out.Value), kind: "output", region: -1})
-		d.edges = append(d.edges, edge{from: from, to: to, value: out.Value, boundary: d.nodes[from].region >= 0})
+		d.edges = append(d.edges, edge{from: from, to: to, name: out.Value.Name, meta: meta(out.Value), bytes: tensorBytes(out.Value), boundary: d.nodes[from].region >= 0})
 	}
 	d.layout()
 	return d

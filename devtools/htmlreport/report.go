@@ -135,9 +135,9 @@ func Write(w io.Writer, r Report) error {
 			continue
 		}
 		from, to := where(d.nodes[e.from]), where(d.nodes[e.to])
-		if k := [2]string{e.value.Name, to}; !seen[k] {
+		if k := [2]string{e.name, to}; !seen[k] {
 			seen[k] = true
-			p.Boundary = append(p.Boundary, boundaryRow{Tensor: e.value.Name, Shape: meta(e.value), Bytes: human.Bytes(tensorBytes(e.value)), From: from, To: to})
+			p.Boundary = append(p.Boundary, boundaryRow{Tensor: e.name, Shape: e.meta, Bytes: human.Bytes(e.bytes), From: from, To: to})
 		}
 	}
 	p.SVG = template.HTML(d.svg())

@@ -38,7 +38,7 @@ func (d *drawing) svg() string {
 			class, stroke, width = "edge boundary", "#1e293b", 2.5
 		}
 		fmt.Fprintf(&b, `<path class="%s" d="%s" stroke="%s" stroke-width="%.1f"><title>%s</title></path>`,
-			class, path.String(), stroke, width, html.EscapeString(e.value.Name+" "+meta(e.value)))
+			class, path.String(), stroke, width, html.EscapeString(e.name+" "+e.meta))
 	}
 	b.WriteString(`</g><g class="nodes">`)
 	for _, n := range d.nodes {

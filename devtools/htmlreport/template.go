@@ -62,3 +62,47 @@ code { font-size: 12px; }
 </body>
 </html>
 `))
+
+var programTemplate = template.Must(template.New("program").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 24px; color: #0f172a; }
+h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 28px; } h3 { font-size: 14px; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { border: 1px solid #cbd5e1; padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f1f5f9; }
+.bar { background: #e2e8f0; width: 160px; height: 10px; display: inline-block; vertical-align: middle; }
+.bar span { background: #2563eb; height: 10px; display: block; }
+.swatch { width: 12px; height: 12px; display: inline-block; border: 1px solid #334155; vertical-align: middle; }
+.graph { overflow: auto; border: 1px solid #cbd5e1; max-height: 80vh; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p id="summary">{{.Summary}}{{if .PerRun}}; {{.PerRun}}{{end}}</p>
+{{if .Times}}
+<h2>Where the time goes</h2>
+<table id="times">
+<tr><th>instruction</th><th>kind</th><th>operator / delegate</th><th>µs per run</th><th>share of the instructions' time</th></tr>
+{{range .Times}}<tr><td>{{.Instruction}}</td><td>{{.Kind}}</td><td><code>{{.Name}}</code></td><td>{{.MeanUS}}</td>
+<td><span class="bar"><span style="width:{{printf "%.1f" .Bar}}%"></span></span> {{.Share}}</td></tr>
+{{end}}</table>
+{{else}}<p>No profile: give an ETDump of runs of this method (etgo bench --etdump, or the official runtime's) for the time per instruction and per delegate node.</p>{{end}}
+
+<h2>Delegates</h2>
+{{range .Delegates}}<h3 class="delegate"><span class="swatch" style="background:{{.Colour}}"></span> delegate {{.Index}}: {{.Backend}}, {{.Size}}</h3>
+{{if .Graph}}<p>{{.Graph}}</p>{{end}}
+{{if .Nodes}}<table><tr><th>operator inside the delegate</th><th>µs per run</th><th>share</th></tr>
+{{range .Nodes}}<tr><td><code>{{.Name}}</code></td><td>{{.MeanUS}}</td><td><span class="bar"><span style="width:{{printf "%.1f" .Bar}}%"></span></span> {{.Share}}</td></tr>
+{{end}}</table>{{end}}
+{{else}}<p>No delegates: every instruction runs on the portable kernels.</p>{{end}}
+
+<h2>Instructions</h2>
+<p>Boxes are kernel calls (dashed: portable kernels) and delegate calls (coloured), in execution order top to bottom; thick edges are tensors crossing between a delegate and the rest.</p>
+<div class="graph">{{.SVG}}</div>
+</body>
+</html>
+`))
