@@ -112,6 +112,7 @@ func TestParseRefuses(t *testing.T) {
 		{"identifier", patch(8, 'E', 'T', '1', '2'), "identifier"},
 		{"root offset", patch(4, 0xf0, 0xff, 0xff, 0xff), "flatbuffer"},
 		{"truncated", good[:len(good)/2], "size prefix"},
+		{"size prefix of 0", patch(0, 0, 0, 0, 0), "size prefix"},
 	} {
 		if _, err := Parse(tc.b); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want ErrInvalid mentioning %q", tc.name, err, tc.want)
