@@ -9,16 +9,9 @@ import (
 	"github.com/etgo/etgo/partition/configs"
 )
 
-var (
-	fOnly = []configs.Precision{configs.FP32}
-	fs    = []configs.Precision{configs.FP32, configs.StaticQuant}
-	fsd   = []configs.Precision{configs.FP32, configs.StaticQuant, configs.DynamicQuant}
-)
-
-// partitionerConfigs is ALL_PARTITIONER_CONFIGS of ExecuTorch 1.5, in its order (EluConfig is
-// disabled there too), made for p's options as ExecuTorch initialises each config with the
-// partitioner's keyword arguments. TestConfigTable checks that the targets are distinct.
-func (p *Partitioner) partitionerConfigs() []*configs.Config {
+// legacyConfigs are the configs of the families not yet registered (registry.go), while they
+// move to their files.
+func (p *Partitioner) legacyConfigs() []*configs.Config {
 	force := p.ForceNonStaticWeightsForF32Linear
 	return []*configs.Config{
 		generic("AbsConfig", "abs.default", fOnly, nil),
@@ -76,22 +69,10 @@ func (p *Partitioner) partitionerConfigs() []*configs.Config {
 	}
 }
 
-// check is a config's own constraint check.
-type check = func(q *configs.Query, n *ir.Node) *partition.Decline
-
-func keep(c *configs.Config, aten string) *configs.Config { c.KeepWhole = aten; return c }
-
 // affine configs exist only to keep torchao's affine quantisation ops whole; they claim nothing.
 func affine(name, target, aten string) *configs.Config {
 	return &configs.Config{Name: name, Target: target, Precisions: []configs.Precision{configs.DynamicQuant}, KeepWhole: aten,
 		SkipCommon: true, QuantOp: true, Claim: configs.Nothing}
-}
-
-// generic is a config that claims the node alone, or, with static quantisation enabled and the
-// node sitting between dq inputs and a q output (through one of fusedActs), the whole q/dq
-// island (configs.NodeAndQuantDeps).
-func generic(name, target string, precisions []configs.Precision, c check, fusedActs ...string) *configs.Config {
-	return &configs.Config{Name: name, Target: target, Precisions: precisions, Check: c, FusedActivations: fusedActs}
 }
 
 // gemmConfig is a config for a weight-carrying matrix op (linear, convolution, addmm, mm): the weight

@@ -54,12 +54,11 @@ func fxUsers(g *ir.Graph, v *ir.Value) int {
 	return n
 }
 
-var fuseableOps = map[string]bool{targetConv: true, "aten.add.Tensor": true, "aten.sub.Tensor": true, "aten.mul.Tensor": true, targetLinear: true}
-
-// fuseActivation folds a relu or hardtanh into the convolution, linear or arithmetic node
-// before it as an output clamp (FuseActivationPass), when that node has no other user. The
-// clamp is XNNPACK's node parameter, which the visitor writes: the pass records it in fused
-// (ExecuTorch's node.meta["XNN_FUSED_ACTIVATION"]).
+// fuseActivation folds an activation registered as folding (relu, hardtanh) into the node
+// before it, when that node's operator takes an output clamp (convolution, linear, add, sub,
+// mul) and has no other user (FuseActivationPass). The clamp is XNNPACK's node parameter,
+// which the visitor writes: the pass records it in fused (ExecuTorch's
+// node.meta["XNN_FUSED_ACTIVATION"]).
 type fuseActivation struct{ fused fusedActivations }
 
 // fusedActivations are the output ranges (min, max) folded into nodes.
@@ -70,17 +69,16 @@ func (fuseActivation) Name() string { return "FuseActivationPass" }
 func (f fuseActivation) Run(g *ir.Graph) (string, error) {
 	fused := 0
 	for _, act := range slices.Clone(g.Nodes) {
-		var lo, hi float32
-		switch act.Target {
-		case "aten.relu.default":
-			lo, hi = 0, float32(math.Inf(1))
-		case "aten.hardtanh.default":
-			lo, hi = float32(act.ScalarArg("min_val", -1)), float32(act.ScalarArg("max_val", 1))
-		default:
+		a := lookupOp(act.Target)
+		if a == nil || !a.folds {
 			continue
 		}
+		lo, hi := a.outputRange(act)
 		in := act.FirstTensorArg()
-		if in == nil || in.Producer == nil || !fuseableOps[in.Producer.Target] || fxUsers(g, in) > 1 {
+		if in == nil || in.Producer == nil || fxUsers(g, in) > 1 {
+			continue
+		}
+		if pr := lookupOp(in.Producer.Target); pr == nil || !pr.takesActivation {
 			continue
 		}
 		if _, done := f.fused[in.Producer]; done {
@@ -107,13 +105,8 @@ func (removeGetItem) Run(g *ir.Graph) (string, error) {
 	users := g.Users()
 	replaced := 0
 	for _, n := range g.Nodes {
-		var to string
-		switch n.Target {
-		case "aten.max_pool2d_with_indices.default":
-			to = "aten.max_pool2d.default"
-		case "aten.max.dim":
-			to = "aten.amax.default"
-		default:
+		o := lookupOp(n.Target)
+		if o == nil || o.valuesOnly == "" {
 			continue
 		}
 		used := false
@@ -121,27 +114,21 @@ func (removeGetItem) Run(g *ir.Graph) (string, error) {
 			used = used || v != nil && (len(users[v]) > 0 || g.IsGraphOutput(v))
 		}
 		if used {
-			if n.Target == "aten.max.dim" {
+			if o.writesIndices {
 				continue
 			}
-			return "", fmt.Errorf("node %s: XNNPACK produces a max pool's values, not its indices", n.Name)
+			return "", fmt.Errorf("node %s: XNNPACK produces the values of %s, not its indices", n.Name, n.Target)
 		}
-		n.Target = to
+		n.Target = o.valuesOnly
 		n.Outputs = n.Outputs[:1]
 		replaced++
 	}
 	return passes.Changes(replaced, "replaced %d max(es) with indices by the values-only operator"), nil
 }
 
-var (
-	nhwcOps = map[string]bool{targetConv: true, "aten.upsample_bilinear2d.vec": true, "aten.mean.dim": true,
-		"aten.max_pool2d.default": true, "aten.max_pool2d_with_indices.default": true, "aten.amax.default": true,
-		"aten.max.dim": true, "aten.avg_pool2d.default": true, "aten.prelu.default": true}
-	nchwOps = map[string]bool{"aten.squeeze_copy.dim": true, "aten.unsqueeze_copy.default": true, targetLinear: true,
-		"aten.view_copy.default": true}
-)
-
-func isToCopy(n *ir.Node) bool { return n.Target == targetToCopy || n.Target == targetToDimOrder }
+// isLayoutConversion reports a _to_copy or _to_dim_order_copy, which
+// channelsLastTaggedReshape inserts and removeRedundantCopy removes.
+func isLayoutConversion(n *ir.Node) bool { return layoutOf(n.Target) == ConvertsLayout }
 
 // toChannelsLast reports whether a _to_copy or _to_dim_order_copy asks for channels-last.
 func toChannelsLast(n *ir.Node) bool {
@@ -153,7 +140,8 @@ func toChannelsLast(n *ir.Node) bool {
 }
 
 // channelsLastTaggedReshape is ChannelsLastTaggedReshapePass: operators that need NHWC get it,
-// operators that need NCHW get it, everything else follows its inputs, and a layout conversion
+// operators that need NCHW get it (each operator's registered Layout), everything else follows
+// its inputs, and a layout conversion
 // is inserted only where a value is needed in the other layout (once per value, shared). The
 // tags (ExecuTorch's node.meta["XNN_NHWC_NODE"]) go to layouts, which RemoveRedundantCopyPass
 // and the visitor read.
@@ -207,14 +195,14 @@ func (t *tagger) tag() error {
 	}
 	for _, n := range slices.Clone(t.g.Nodes) {
 		inputs := n.TensorInputs()
-		switch {
+		switch layout := layoutOf(n.Target); {
 		case len(inputs) == 0:
 			for _, v := range n.Outputs {
 				if v != nil && v.Rank() == 4 {
 					t.nhwc[v] = false
 				}
 			}
-		case nhwcOps[n.Target]:
+		case layout == NHWC:
 			if err := t.toNHWC(n.FirstTensorArg(), n); err != nil {
 				return err
 			}
@@ -224,13 +212,13 @@ func (t *tagger) tag() error {
 				}
 			}
 			t.mark(n, true)
-		case nchwOps[n.Target]:
+		case layout == NCHW:
 			for _, v := range inputs {
 				if err := t.toNCHW(v, n); err != nil {
 					return err
 				}
 			}
-		case isToCopy(n):
+		case layout == ConvertsLayout:
 			t.mark(n, toChannelsLast(n))
 		default:
 			all, any := true, false
@@ -375,14 +363,14 @@ func (removeRedundantCopy) Name() string { return "RemoveRedundantCopyPass" }
 func (r removeRedundantCopy) Run(g *ir.Graph) (string, error) {
 	removed := 0
 	for _, n := range slices.Clone(g.Nodes) {
-		if !isToCopy(n) || !slices.Contains(g.Nodes, n) {
+		if !isLayoutConversion(n) || !slices.Contains(g.Nodes, n) {
 			continue
 		}
 		in, out := n.FirstTensorArg(), n.FirstOutput()
 		if in == nil || out == nil {
 			continue
 		}
-		if prev := in.Producer; prev != nil && isToCopy(prev) && r.nhwc[in] != r.nhwc[out] && fxUsers(g, in) == 1 {
+		if prev := in.Producer; prev != nil && isLayoutConversion(prev) && r.nhwc[in] != r.nhwc[out] && fxUsers(g, in) == 1 {
 			g.ReplaceAllUses(out, prev.FirstTensorArg())
 			g.RemoveNodes(map[*ir.Node]bool{n: true, prev: true})
 			removed += 2

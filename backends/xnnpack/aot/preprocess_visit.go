@@ -71,7 +71,20 @@ func (p *preprocessor) defineIO(n *ir.Node, nhwc bool) error {
 	return nil
 }
 
+// visit writes n with its operator's registered visitor.
 func (p *preprocessor) visit(n *ir.Node) error {
+	if n.FirstOutput() == nil {
+		return fmt.Errorf("no output")
+	}
+	o := lookupOp(n.Target)
+	if o == nil {
+		return fmt.Errorf("%s is not supported in XNNPACK delegate (etgo has no visitor for it)", n.Target)
+	}
+	return o.visit(p, n)
+}
+
+// legacyVisit is the visitor of the families not yet in their files.
+func (p *preprocessor) legacyVisit(n *ir.Node) error {
 	out := n.FirstOutput()
 	if out == nil {
 		return fmt.Errorf("no output")
