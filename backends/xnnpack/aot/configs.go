@@ -14,50 +14,31 @@ import (
 func (p *Partitioner) legacyConfigs() []*configs.Config {
 	force := p.ForceNonStaticWeightsForF32Linear
 	return []*configs.Config{
-		generic("AbsConfig", "abs.default", fOnly, nil),
-		generic("AddConfig", "add.Tensor", fs, checkAlpha("add"), "relu.default"),
 		gemmConfig("AddmmConfig", "addmm.default", fsd, "", "mat2", "self", "mat1", true, force),
 		generic("AvgPoolingConfig", "avg_pool2d.default", fOnly, checkAvgPool),
 		{Name: "BatchNormConfig", Target: "_native_batch_norm_legit_no_training.default", Precisions: fOnly, Check: checkBatchNorm, Claim: batchNormDeps},
 		generic("BMMConfig", "bmm.default", fOnly, nil),
 		generic("CatConfig", "cat.default", fs, checkCat),
-		generic("CeilConfig", "ceil.default", fOnly, nil),
 		generic("CloneConfig", "clone.default", fOnly, checkClone),
 		generic("CloneDimOrderConfig", "_clone_dim_order.default", fOnly, checkCloneDimOrder),
 		generic("ConstantPadConfig", "constant_pad_nd.default", fOnly, checkConstantPad),
 		gemmConfig("ConvolutionConfig", "convolution.default", fsd, "", "weight", "bias", "input", false, force),
 		generic("ClampConfig", "clamp.default", fs, nil),
-		generic("DivConfig", "div.Tensor", fOnly, nil),
-		generic("ExpConfig", "exp.default", fOnly, nil),
-		generic("FloorConfig", "floor.default", fOnly, nil),
 		generic("GeluConfig", "gelu.default", fOnly, checkGelu),
 		generic("HardtanhConfig", "hardtanh.default", fs, nil),
 		keep(generic("HardswishConfig", "hardswish.default", fOnly, nil), "aten.hardswish.default"),
 		generic("LeakyReLUConfig", "leaky_relu.default", fOnly, nil),
 		gemmConfig("LinearConfig", "linear.default", fsd, "aten.linear.default", "weight", "bias", "input", true, force),
-		generic("LogConfig", "log.default", fOnly, nil),
 		{Name: "MaxDimConfig", Target: "max.dim", Precisions: fOnly, SkipCommon: true, Check: checkMaxDim, Claim: configs.NodeOnly},
-		generic("MaximumConfig", "maximum.default", fOnly, nil),
 		keep(generic("MaxPool2dConfig", "max_pool2d.default", fs, checkMaxPool), "aten.max_pool2d.default"),
 		generic("MeanDimConfig", "mean.dim", fs, checkMeanDim),
-		generic("MinimumConfig", "minimum.default", fOnly, nil),
 		gemmConfig("MMConfig", "mm.default", fsd, "", "mat2", "", "self", true, force),
-		generic("MulConfig", "mul.Tensor", fs, nil),
-		generic("NegConfig", "neg.default", fOnly, nil),
 		generic("PermuteConfig", "permute_copy.default", fs, nil),
-		generic("PowConfig", "pow.Tensor_Scalar", fOnly, checkPow),
 		{Name: "PreluConfig", Target: "prelu.default", Precisions: fOnly, KeepWhole: "aten.prelu.default", Check: checkPrelu, Claim: preluDeps},
-		generic("ReciprocalSquareRootConfig", "rsqrt.default", fOnly, nil),
 		generic("ReLUConfig", "relu.default", fs, nil),
-		generic("TanhConfig", "tanh.default", fOnly, nil),
 		generic("ToDimOrderCopyConfig", "_to_dim_order_copy.default", fs, checkToDimOrderCopy),
-		generic("SigmoidConfig", "sigmoid.default", fOnly, nil),
-		generic("SinConfig", "sin.default", fOnly, nil),
-		generic("CosConfig", "cos.default", fOnly, nil),
 		generic("SliceCopyConfig", "slice_copy.Tensor", fs, checkSlice),
 		generic("SoftmaxConfig", "_softmax.default", fOnly, checkSoftmax),
-		generic("SquareRootConfig", "sqrt.default", fOnly, nil),
-		generic("SubConfig", "sub.Tensor", fs, checkAlpha("sub")),
 		generic("UnsqueezeCopyConfig", "unsqueeze_copy.default", fs, checkUnsqueeze),
 		keep(generic("UpsampleBilinear2dConfig", "upsample_bilinear2d.vec", fOnly, checkUpsample), "aten.upsample_bilinear2d.vec"),
 		generic("ViewCopyConfig", "view_copy.default", fs, checkViewCopy),
@@ -147,15 +128,6 @@ func (g gemm) deps(q *configs.Query, n *ir.Node) (partition.Claim, *partition.De
 		}
 	}
 	return claim, nil
-}
-
-func checkAlpha(op string) check {
-	return func(_ *configs.Query, n *ir.Node) *partition.Decline {
-		if alpha := n.ScalarArg("alpha", 1); alpha < 1-1e-9 || alpha > 1+1e-9 {
-			return partition.Declinef(partition.Geometry, "%s with alpha %g; XNNPACK supports alpha 1", op, alpha)
-		}
-		return nil
-	}
 }
 
 // poolArgs normalises kernel_size, stride and padding as ExecuTorch's normalize_pool2d_args does:
@@ -321,17 +293,6 @@ func checkMeanDim(_ *configs.Query, n *ir.Node) *partition.Decline {
 	}
 	if !n.BoolArg("keepdim", false) {
 		return partition.Declinef(partition.Geometry, "mean.dim without keepdim")
-	}
-	return nil
-}
-
-func checkPow(_ *configs.Query, n *ir.Node) *partition.Decline {
-	a := n.Arg("exponent")
-	if a == nil || a.Kind != ir.ArgInt {
-		return partition.Declinef(partition.Geometry, "pow with a non-integer exponent; XNNPACK lowers only x**2")
-	}
-	if a.Int != 2 {
-		return partition.Declinef(partition.Geometry, "pow with exponent %d; XNNPACK lowers only x**2", a.Int)
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 // The families not yet in their own files, registered as one while they move.
 
 var (
-	fuseableOps = map[string]bool{targetConv: true, "aten.add.Tensor": true, "aten.sub.Tensor": true, "aten.mul.Tensor": true, targetLinear: true}
+	fuseableOps = map[string]bool{targetConv: true, targetLinear: true}
 	nhwcOps     = map[string]bool{targetConv: true, "aten.upsample_bilinear2d.vec": true, "aten.mean.dim": true,
 		"aten.max_pool2d.default": true, "aten.max_pool2d_with_indices.default": true, "aten.amax.default": true,
 		"aten.max.dim": true, "aten.avg_pool2d.default": true, "aten.prelu.default": true}
@@ -17,7 +17,7 @@ var (
 		"aten.view_copy.default": true}
 	legacyTargets = []string{targetConv, targetLinear, "aten.addmm.default", "aten.mm.default", targetToCopy, targetToDimOrder,
 		targetClone, targetCloneDimOrder, "aten.relu.default", "aten.hardtanh.default", "aten.clamp.default", "aten._softmax.default",
-		"aten.pow.Tensor_Scalar", "aten.leaky_relu.default", "aten.elu.default", "aten.permute_copy.default", "aten.view_copy.default",
+		"aten.leaky_relu.default", "aten.elu.default", "aten.permute_copy.default", "aten.view_copy.default",
 		"aten.squeeze_copy.dim", "aten.unsqueeze_copy.default", "aten.slice_copy.Tensor", targetCat, "aten.constant_pad_nd.default",
 		"aten.upsample_bilinear2d.vec", "aten.mean.dim", "aten.avg_pool2d.default", "aten.max_pool2d.default",
 		"aten.max_pool2d_with_indices.default", "aten.amax.default", "aten.max.dim"}

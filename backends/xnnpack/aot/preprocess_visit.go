@@ -18,34 +18,15 @@ var (
 	permNHWCToNCHW = [4]uint32{0, 3, 1, 2}
 )
 
-// unaryOps are the one-input, one-output operators with no parameters.
+// unaryOps and binaryOps are the legacy family's one-input and two-input operators.
 var unaryOps = map[string]schema.XNodeUnion{
-	"aten.abs.default":       schema.XNodeUnionXNNAbs,
-	"aten.ceil.default":      schema.XNodeUnionXNNCeiling,
-	"aten.floor.default":     schema.XNodeUnionXNNFloor,
-	"aten.sigmoid.default":   schema.XNodeUnionXNNSigmoid,
-	"aten.tanh.default":      schema.XNodeUnionXNNTanh,
-	"aten.exp.default":       schema.XNodeUnionXNNExp,
-	"aten.log.default":       schema.XNodeUnionXNNLog,
-	"aten.sqrt.default":      schema.XNodeUnionXNNSquareRoot,
-	"aten.rsqrt.default":     schema.XNodeUnionXNNReciprocalSquareRoot,
-	"aten.neg.default":       schema.XNodeUnionXNNNegate,
-	"aten.sin.default":       schema.XNodeUnionXNNSin,
-	"aten.cos.default":       schema.XNodeUnionXNNCos,
 	"aten.gelu.default":      schema.XNodeUnionXNNGelu,
 	"aten.hardswish.default": schema.XNodeUnionXNNHardswish,
 }
 
-// binaryOps are the two-input elementwise operators (broadcasting).
 var binaryOps = map[string]schema.XNodeUnion{
-	"aten.add.Tensor":      schema.XNodeUnionXNNAdd,
-	"aten.sub.Tensor":      schema.XNodeUnionXNNSubtract,
-	"aten.mul.Tensor":      schema.XNodeUnionXNNMultiply,
-	"aten.div.Tensor":      schema.XNodeUnionXNNDiv,
-	"aten.maximum.default": schema.XNodeUnionXNNMaximum,
-	"aten.minimum.default": schema.XNodeUnionXNNMinimum,
-	"aten.bmm.default":     schema.XNodeUnionXNNBatchMatrixMultiply,
-	"aten.prelu.default":   schema.XNodeUnionXNNPReLU,
+	"aten.bmm.default":   schema.XNodeUnionXNNBatchMatrixMultiply,
+	"aten.prelu.default": schema.XNodeUnionXNNPReLU,
 }
 
 // node appends an XNNPACK node, with the output clamp fused into n if any.
@@ -104,30 +85,7 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 		return nil
 	}
 	if op, ok := binaryOps[n.Target]; ok {
-		if (n.Target == "aten.add.Tensor" || n.Target == "aten.sub.Tensor") && n.ScalarArg("alpha", 1) != 1 {
-			return fmt.Errorf("alpha %v is not supported", n.ScalarArg("alpha", 1))
-		}
-		a, b := n.TensorArg("self"), n.TensorArg("other")
-		if b == nil {
-			b = n.TensorArg("mat2")
-		}
-		if b == nil {
-			b = n.TensorArg("weight")
-		}
-		if a == nil || b == nil {
-			return fmt.Errorf("needs two tensor operands")
-		}
-		if fuseableOps[n.Target] { // inputs, then the output (the arithmetic visitors' order)
-			for _, v := range []*ir.Value{a, b, out} {
-				if err := p.define(v, tensorOpts{}); err != nil {
-					return err
-				}
-			}
-		} else if err := p.defineIO(n, false); err != nil {
-			return err
-		}
-		p.node(n, xnngraph.Node{Op: op, Inputs: []uint32{id(a), id(b)}, Outputs: []uint32{id(out)}})
-		return nil
+		return binaryVisitor(op, false, false)(p, n)
 	}
 	switch n.Target {
 	case targetConv:
@@ -192,15 +150,6 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 			return err
 		}
 		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNSoftmax, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
-		return nil
-	case "aten.pow.Tensor_Scalar":
-		if n.ScalarArg("exponent", 0) != 2 {
-			return fmt.Errorf("only the square (exponent 2) is supported")
-		}
-		if err := p.defineIO(n, false); err != nil {
-			return err
-		}
-		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNSquare, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
 	case "aten.leaky_relu.default", "aten.elu.default":
 		if err := p.defineIO(n, false); err != nil {
