@@ -14,25 +14,21 @@ import (
 func (p *Partitioner) legacyConfigs() []*configs.Config {
 	force := p.ForceNonStaticWeightsForF32Linear
 	return []*configs.Config{
-		gemmConfig("AddmmConfig", "addmm.default", fsd, "", "mat2", "self", "mat1", true, force),
 		generic("AvgPoolingConfig", "avg_pool2d.default", fOnly, checkAvgPool),
 		{Name: "BatchNormConfig", Target: "_native_batch_norm_legit_no_training.default", Precisions: fOnly, Check: checkBatchNorm, Claim: batchNormDeps},
-		generic("BMMConfig", "bmm.default", fOnly, nil),
 		generic("CatConfig", "cat.default", fs, checkCat),
 		generic("CloneConfig", "clone.default", fOnly, checkClone),
 		generic("CloneDimOrderConfig", "_clone_dim_order.default", fOnly, checkCloneDimOrder),
 		generic("ConstantPadConfig", "constant_pad_nd.default", fOnly, checkConstantPad),
-		gemmConfig("ConvolutionConfig", "convolution.default", fsd, "", "weight", "bias", "input", false, force),
+		gemmConfig("ConvolutionConfig", "convolution.default", "", gemm{weight: "weight", bias: "bias", force: force}, checkConvRank),
 		generic("ClampConfig", "clamp.default", fs, nil),
 		generic("GeluConfig", "gelu.default", fOnly, checkGelu),
 		generic("HardtanhConfig", "hardtanh.default", fs, nil),
 		keep(generic("HardswishConfig", "hardswish.default", fOnly, nil), "aten.hardswish.default"),
 		generic("LeakyReLUConfig", "leaky_relu.default", fOnly, nil),
-		gemmConfig("LinearConfig", "linear.default", fsd, "aten.linear.default", "weight", "bias", "input", true, force),
 		{Name: "MaxDimConfig", Target: "max.dim", Precisions: fOnly, SkipCommon: true, Check: checkMaxDim, Claim: configs.NodeOnly},
 		keep(generic("MaxPool2dConfig", "max_pool2d.default", fs, checkMaxPool), "aten.max_pool2d.default"),
 		generic("MeanDimConfig", "mean.dim", fs, checkMeanDim),
-		gemmConfig("MMConfig", "mm.default", fsd, "", "mat2", "", "self", true, force),
 		generic("PermuteConfig", "permute_copy.default", fs, nil),
 		{Name: "PreluConfig", Target: "prelu.default", Precisions: fOnly, KeepWhole: "aten.prelu.default", Check: checkPrelu, Claim: preluDeps},
 		generic("ReLUConfig", "relu.default", fs, nil),
@@ -50,84 +46,17 @@ func (p *Partitioner) legacyConfigs() []*configs.Config {
 	}
 }
 
+func checkConvRank(_ *configs.Query, n *ir.Node) *partition.Decline {
+	if k := n.TensorArg("weight").Rank(); k-2 > 2 {
+		return partition.Declinef(partition.Geometry, "%d-D convolution; XNNPACK supports 1-D and 2-D", k-2)
+	}
+	return nil
+}
+
 // affine configs exist only to keep torchao's affine quantisation ops whole; they claim nothing.
 func affine(name, target, aten string) *configs.Config {
 	return &configs.Config{Name: name, Target: target, Precisions: []configs.Precision{configs.DynamicQuant}, KeepWhole: aten,
 		SkipCommon: true, QuantOp: true, Claim: configs.Nothing}
-}
-
-// gemmConfig is a config for a weight-carrying matrix op (linear, convolution, addmm, mm): the weight
-// and bias must be parameters (the backend packs them into its blob) and are claimed with the
-// node, as is one trailing relu or hardtanh, which XNNPACK fuses. linearLike marks the ops
-// whose fp32 weight ForceNonStaticWeightsForF32Linear (force) leaves outside.
-func gemmConfig(name, target string, precisions []configs.Precision, aten, weight, bias, act string, linearLike, force bool) *configs.Config {
-	g := gemm{weight: weight, bias: bias, linearLike: linearLike, force: force}
-	return &configs.Config{Name: name, Target: target, Precisions: precisions, KeepWhole: aten,
-		Check: func(q *configs.Query, n *ir.Node) *partition.Decline {
-			_, d := g.deps(q, n)
-			if d != nil || target != "convolution.default" {
-				return d
-			}
-			if k := n.TensorArg(weight).Rank(); k-2 > 2 {
-				return partition.Declinef(partition.Geometry, "%d-D convolution; XNNPACK supports 1-D and 2-D", k-2)
-			}
-			return nil
-		},
-		Claim: func(q *configs.Query, n *ir.Node) partition.Claim {
-			claim, _ := g.deps(q, n)
-			return claim
-		},
-	}
-}
-
-// gemm is what a GEMM config knows of its operator: the names of its weight and bias
-// arguments, whether it is linear-like, and the partitioner's ForceNonStaticWeightsForF32Linear.
-type gemm struct {
-	weight, bias      string
-	linearLike, force bool
-}
-
-// deps is GEMMConfig.get_deps for the fp32 path. A weight produced by a dequantize node is a
-// quantised GEMM: with only fp32 enabled, linear then runs as fp32 without taking the weight (as
-// ExecuTorch does); the quantised paths themselves are not implemented yet and decline.
-func (g gemm) deps(q *configs.Query, n *ir.Node) (partition.Claim, *partition.Decline) {
-	claim := partition.Claim{Nodes: []*ir.Node{n}}
-	w := n.TensorArg(g.weight)
-	if w == nil {
-		return claim, partition.Declinef(partition.Geometry, "%s has no %s argument", n.Target, g.weight)
-	}
-	takeWeight := !(g.linearLike && g.force)
-	if w.Producer != nil && configs.IsDequantize(w.Producer) {
-		if !slices.Equal(q.Enabled, fOnly) {
-			return claim, partition.Declinef(partition.PrecisionNotEnabled, "quantised %s (weight from %s): etgo does not partition quantised GEMMs yet", configs.FormatTarget(n.Target), w.Producer.Target)
-		}
-		if q.Config.Target != "linear.default" {
-			return claim, partition.Declinef(partition.NonConstantWeight, "weight %s is computed at run time (a dequantize node), not a parameter", w.Name)
-		}
-		takeWeight = false // quantised linear partitioned as fp32: the dq chain stays outside
-	}
-	if !g.force && g.bias != "" && len(n.TensorInputs()) > 2 {
-		if b := n.TensorArg(g.bias); b != nil {
-			if !q.IsParam(b) {
-				return claim, partition.Declinef(partition.NonConstantWeight, "bias %s is computed at run time, not a parameter", b.Name)
-			}
-			claim.Constants = append(claim.Constants, b)
-		}
-	}
-	if takeWeight {
-		if !q.IsParam(w) {
-			return claim, partition.Declinef(partition.NonConstantWeight, "weight %s is computed at run time, not a parameter", w.Name)
-		}
-		claim.Constants = append(claim.Constants, w)
-	}
-	if len(n.Outputs) == 1 {
-		if u := q.SoleUser(n.Outputs[0]); u != nil {
-			if t := configs.FormatTarget(u.Target); t == "relu.default" || t == "hardtanh.default" {
-				claim.Nodes = append(claim.Nodes, u)
-			}
-		}
-	}
-	return claim, nil
 }
 
 // poolArgs normalises kernel_size, stride and padding as ExecuTorch's normalize_pool2d_args does:

@@ -25,7 +25,6 @@ var unaryOps = map[string]schema.XNodeUnion{
 }
 
 var binaryOps = map[string]schema.XNodeUnion{
-	"aten.bmm.default":   schema.XNodeUnionXNNBatchMatrixMultiply,
 	"aten.prelu.default": schema.XNodeUnionXNNPReLU,
 }
 
@@ -90,10 +89,6 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 	switch n.Target {
 	case targetConv:
 		return p.visitConv(n)
-	case targetLinear:
-		return p.visitLinear(n)
-	case "aten.addmm.default", "aten.mm.default":
-		return p.visitMatmul(n)
 	case targetToCopy, targetToDimOrder:
 		toCL := toChannelsLast(n)
 		if err := p.define(in, tensorOpts{nhwc: !toCL && in.Rank() == 4}); err != nil {
@@ -362,61 +357,6 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 		DilationH: dil[0], DilationW: dil[1], GroupInputChannels: uint32(gin), GroupOutputChannels: uint32(gout),
 		Groups: uint32(groups), AdjustmentH: adj[0], AdjustmentW: adj[1]},
 		Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
-	return nil
-}
-
-func (p *preprocessor) visitLinear(n *ir.Node) error {
-	in, w, b, out := n.TensorArg("input"), n.TensorArg("weight"), n.TensorArg("bias"), n.FirstOutput()
-	if in == nil || w == nil {
-		return fmt.Errorf("linear without input or weight")
-	}
-	for _, v := range []*ir.Value{in, w, b, out} {
-		if v != nil {
-			if err := p.define(v, tensorOpts{}); err != nil {
-				return err
-			}
-		}
-	}
-	bias := uint32(xnngraph.InvalidID)
-	if b != nil {
-		bias = p.ids[b]
-	}
-	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNFullyConnected, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
-	return nil
-}
-
-// visitMatmul serialises addmm (bias + mat1 @ mat2) and mm as a fully-connected node whose
-// filter is stored [K, N] (XNN_FLAG_TRANSPOSE_WEIGHTS).
-func (p *preprocessor) visitMatmul(n *ir.Node) error {
-	out := n.FirstOutput()
-	var in, w, b *ir.Value
-	if n.Target == "aten.addmm.default" {
-		if n.ScalarArg("beta", 1) != 1 || n.ScalarArg("alpha", 1) != 1 {
-			return fmt.Errorf("addmm with beta or alpha other than 1 is not supported")
-		}
-		b, in, w = n.TensorArg("self"), n.TensorArg("mat1"), n.TensorArg("mat2")
-		if b == nil {
-			return fmt.Errorf("addmm without bias")
-		}
-		for _, v := range []*ir.Value{out, in, w, b} {
-			if err := p.define(v, tensorOpts{}); err != nil {
-				return err
-			}
-		}
-	} else {
-		in, w = n.TensorArg("self"), n.TensorArg("mat2")
-		if err := p.defineIO(n, false); err != nil {
-			return err
-		}
-	}
-	if in == nil || w == nil {
-		return fmt.Errorf("matrix multiply without both operands")
-	}
-	bias := uint32(xnngraph.InvalidID)
-	if b != nil {
-		bias = p.ids[b]
-	}
-	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNFullyConnected, Flags: xnngraph.FlagTransposeWeights, Inputs: []uint32{p.ids[in], p.ids[w], bias}, Outputs: []uint32{p.ids[out]}})
 	return nil
 }
 
