@@ -12,7 +12,6 @@ import (
 // legacyConfigs are the configs of the families not yet registered (registry.go), while they
 // move to their files.
 func (p *Partitioner) legacyConfigs() []*configs.Config {
-	force := p.ForceNonStaticWeightsForF32Linear
 	return []*configs.Config{
 		generic("AvgPoolingConfig", "avg_pool2d.default", fOnly, checkAvgPool),
 		{Name: "BatchNormConfig", Target: "_native_batch_norm_legit_no_training.default", Precisions: fOnly, Check: checkBatchNorm, Claim: batchNormDeps},
@@ -20,7 +19,6 @@ func (p *Partitioner) legacyConfigs() []*configs.Config {
 		generic("CloneConfig", "clone.default", fOnly, checkClone),
 		generic("CloneDimOrderConfig", "_clone_dim_order.default", fOnly, checkCloneDimOrder),
 		generic("ConstantPadConfig", "constant_pad_nd.default", fOnly, checkConstantPad),
-		gemmConfig("ConvolutionConfig", "convolution.default", "", gemm{weight: "weight", bias: "bias", force: force}, checkConvRank),
 		generic("ClampConfig", "clamp.default", fs, nil),
 		generic("GeluConfig", "gelu.default", fOnly, checkGelu),
 		generic("HardtanhConfig", "hardtanh.default", fs, nil),
@@ -44,13 +42,6 @@ func (p *Partitioner) legacyConfigs() []*configs.Config {
 		affine("DeQuantizeAffineConfig", "dequantize_affine.default", "torchao.dequantize_affine.default"),
 		affine("ChooseQParamsAffineConfig", "choose_qparams_affine.default", "torchao.choose_qparams_affine.default"),
 	}
-}
-
-func checkConvRank(_ *configs.Query, n *ir.Node) *partition.Decline {
-	if k := n.TensorArg("weight").Rank(); k-2 > 2 {
-		return partition.Declinef(partition.Geometry, "%d-D convolution; XNNPACK supports 1-D and 2-D", k-2)
-	}
-	return nil
 }
 
 // affine configs exist only to keep torchao's affine quantisation ops whole; they claim nothing.

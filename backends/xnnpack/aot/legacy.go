@@ -9,13 +9,12 @@ import (
 // The families not yet in their own files, registered as one while they move.
 
 var (
-	fuseableOps = map[string]bool{targetConv: true}
-	nhwcOps     = map[string]bool{targetConv: true, "aten.upsample_bilinear2d.vec": true, "aten.mean.dim": true,
+	nhwcOps = map[string]bool{"aten.upsample_bilinear2d.vec": true, "aten.mean.dim": true,
 		"aten.max_pool2d.default": true, "aten.max_pool2d_with_indices.default": true, "aten.amax.default": true,
 		"aten.max.dim": true, "aten.avg_pool2d.default": true, "aten.prelu.default": true}
 	nchwOps = map[string]bool{"aten.squeeze_copy.dim": true, "aten.unsqueeze_copy.default": true,
 		"aten.view_copy.default": true}
-	legacyTargets = []string{targetConv, targetToCopy, targetToDimOrder,
+	legacyTargets = []string{targetToCopy, targetToDimOrder,
 		targetClone, targetCloneDimOrder, "aten.relu.default", "aten.hardtanh.default", "aten.clamp.default", "aten._softmax.default",
 		"aten.leaky_relu.default", "aten.elu.default", "aten.permute_copy.default", "aten.view_copy.default",
 		"aten.squeeze_copy.dim", "aten.unsqueeze_copy.default", "aten.slice_copy.Tensor", targetCat, "aten.constant_pad_nd.default",
@@ -33,7 +32,7 @@ func init() {
 		targets = append(targets, t)
 	}
 	for _, t := range targets {
-		o := op{target: t, visit: (*preprocessor).legacyVisit, takesActivation: fuseableOps[t]}
+		o := op{target: t, visit: (*preprocessor).legacyVisit}
 		switch {
 		case nhwcOps[t]:
 			o.layout = NHWC
