@@ -19,17 +19,10 @@ func (p *Partitioner) legacyConfigs() []*configs.Config {
 		generic("CloneConfig", "clone.default", fOnly, checkClone),
 		generic("CloneDimOrderConfig", "_clone_dim_order.default", fOnly, checkCloneDimOrder),
 		generic("ConstantPadConfig", "constant_pad_nd.default", fOnly, checkConstantPad),
-		generic("ClampConfig", "clamp.default", fs, nil),
-		generic("GeluConfig", "gelu.default", fOnly, checkGelu),
-		generic("HardtanhConfig", "hardtanh.default", fs, nil),
-		keep(generic("HardswishConfig", "hardswish.default", fOnly, nil), "aten.hardswish.default"),
-		generic("LeakyReLUConfig", "leaky_relu.default", fOnly, nil),
 		{Name: "MaxDimConfig", Target: "max.dim", Precisions: fOnly, SkipCommon: true, Check: checkMaxDim, Claim: configs.NodeOnly},
 		keep(generic("MaxPool2dConfig", "max_pool2d.default", fs, checkMaxPool), "aten.max_pool2d.default"),
 		generic("MeanDimConfig", "mean.dim", fs, checkMeanDim),
 		generic("PermuteConfig", "permute_copy.default", fs, nil),
-		{Name: "PreluConfig", Target: "prelu.default", Precisions: fOnly, KeepWhole: "aten.prelu.default", Check: checkPrelu, Claim: preluDeps},
-		generic("ReLUConfig", "relu.default", fs, nil),
 		generic("ToDimOrderCopyConfig", "_to_dim_order_copy.default", fs, checkToDimOrderCopy),
 		generic("SliceCopyConfig", "slice_copy.Tensor", fs, checkSlice),
 		generic("SoftmaxConfig", "_softmax.default", fOnly, checkSoftmax),
@@ -162,13 +155,6 @@ func checkConstantPad(_ *configs.Query, n *ir.Node) *partition.Decline {
 	return nil
 }
 
-func checkGelu(_ *configs.Query, n *ir.Node) *partition.Decline {
-	if len(n.Outputs) > 0 && n.Outputs[0] != nil && n.Outputs[0].Meta != nil && n.Outputs[0].Meta.DType == ir.Float16 {
-		return partition.Declinef(partition.UnsupportedDType, "XNNPACK has no float16 GELU")
-	}
-	return nil
-}
-
 func checkMaxDim(q *configs.Query, n *ir.Node) *partition.Decline {
 	in := n.FirstTensorArg()
 	if r := in.Rank(); r != 4 {
@@ -215,18 +201,6 @@ func checkMeanDim(_ *configs.Query, n *ir.Node) *partition.Decline {
 		return partition.Declinef(partition.Geometry, "mean.dim without keepdim")
 	}
 	return nil
-}
-
-func checkPrelu(q *configs.Query, n *ir.Node) *partition.Decline {
-	ins := n.TensorInputs()
-	if len(ins) < 2 || !q.IsParam(ins[1]) {
-		return partition.Declinef(partition.NonConstantWeight, "prelu weight is computed at run time, not a parameter")
-	}
-	return nil
-}
-
-func preluDeps(_ *configs.Query, n *ir.Node) partition.Claim {
-	return partition.Claim{Nodes: []*ir.Node{n}, Constants: n.TensorInputs()[1:2]}
 }
 
 func checkToDimOrderCopy(_ *configs.Query, n *ir.Node) *partition.Decline {

@@ -1,22 +1,15 @@
 package aot
 
-import (
-	"math"
-
-	"github.com/etgo/etgo/ir"
-)
-
 // The families not yet in their own files, registered as one while they move.
 
 var (
 	nhwcOps = map[string]bool{"aten.upsample_bilinear2d.vec": true, "aten.mean.dim": true,
 		"aten.max_pool2d.default": true, "aten.max_pool2d_with_indices.default": true, "aten.amax.default": true,
-		"aten.max.dim": true, "aten.avg_pool2d.default": true, "aten.prelu.default": true}
+		"aten.max.dim": true, "aten.avg_pool2d.default": true}
 	nchwOps = map[string]bool{"aten.squeeze_copy.dim": true, "aten.unsqueeze_copy.default": true,
 		"aten.view_copy.default": true}
 	legacyTargets = []string{targetToCopy, targetToDimOrder,
-		targetClone, targetCloneDimOrder, "aten.relu.default", "aten.hardtanh.default", "aten.clamp.default", "aten._softmax.default",
-		"aten.leaky_relu.default", "aten.elu.default", "aten.permute_copy.default", "aten.view_copy.default",
+		targetClone, targetCloneDimOrder, "aten._softmax.default", "aten.permute_copy.default", "aten.view_copy.default",
 		"aten.squeeze_copy.dim", "aten.unsqueeze_copy.default", "aten.slice_copy.Tensor", targetCat, "aten.constant_pad_nd.default",
 		"aten.upsample_bilinear2d.vec", "aten.mean.dim", "aten.avg_pool2d.default", "aten.max_pool2d.default",
 		"aten.max_pool2d_with_indices.default", "aten.amax.default", "aten.max.dim"}
@@ -25,12 +18,6 @@ var (
 func init() {
 	var ops []op
 	targets := legacyTargets
-	for t := range unaryOps {
-		targets = append(targets, t)
-	}
-	for t := range binaryOps {
-		targets = append(targets, t)
-	}
 	for _, t := range targets {
 		o := op{target: t, visit: (*preprocessor).legacyVisit}
 		switch {
@@ -42,12 +29,6 @@ func init() {
 			o.layout = ConvertsLayout
 		}
 		switch t {
-		case "aten.relu.default":
-			o.folds, o.outputRange = true, func(*ir.Node) (float32, float32) { return 0, float32(math.Inf(1)) }
-		case "aten.hardtanh.default":
-			o.folds, o.outputRange = true, func(act *ir.Node) (float32, float32) {
-				return float32(act.ScalarArg("min_val", -1)), float32(act.ScalarArg("max_val", 1))
-			}
 		case "aten.max_pool2d_with_indices.default":
 			o.valuesOnly = "aten.max_pool2d.default"
 		case "aten.max.dim":

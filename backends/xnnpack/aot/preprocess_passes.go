@@ -2,7 +2,6 @@ package aot
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/etgo/etgo/backends/transforms"
@@ -381,61 +380,4 @@ func (r removeRedundantCopy) Run(g *ir.Graph) (string, error) {
 		}
 	}
 	return passes.Changes(removed, "removed %d layout conversion(s)"), nil
-}
-
-// decomposeTanhGelu writes gelu(x, approximate="tanh") as XNNPACK arithmetic, in the order
-// ATen's CPU kernel evaluates it: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). XNNPACK's
-// GELU node is the exact (erf) one, and ExecuTorch's GeluVisitor ignores approximate and
-// emits it anyway, so the official blob computes the erf form where the model asked for the
-// tanh one (up to 4.7e-4 apart); etgo's plan is the same, its blob computes what PyTorch does.
-// ExecuTorch has no such pass: its name is etgo's, in ExecuTorch's style.
-type decomposeTanhGelu struct{}
-
-func (decomposeTanhGelu) Name() string { return "DecomposeTanhGeluPass" }
-
-func (decomposeTanhGelu) Run(g *ir.Graph) (string, error) {
-	params := transforms.ParamsOf(g)
-	decomposed := 0
-	for i := 0; i < len(g.Nodes); i++ {
-		n := g.Nodes[i]
-		if n.Target != "aten.gelu.default" {
-			continue
-		}
-		if a := n.Arg("approximate"); a == nil || a.Kind != ir.ArgString || a.Str != "tanh" {
-			continue
-		}
-		x, out := n.FirstTensorArg(), n.FirstOutput()
-		if x == nil || out == nil || x.Meta == nil || x.Meta.DType != ir.Float32 {
-			return "", fmt.Errorf("node %s: tanh GELU of a non-float32 tensor", n.Name)
-		}
-		scalar := func(name string, v float32) *ir.Value {
-			return params.Add(n.Name+"_"+name, ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: 1}}}, transforms.Float32Bytes([]float32{v}))
-		}
-		var nodes []*ir.Node
-		call := func(name, target string, a, b *ir.Value, res *ir.Value) *ir.Value {
-			args := []ir.Arg{{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{a}}}
-			if b != nil {
-				args = append(args, ir.Arg{Name: "other", Kind: ir.ArgTensor, Values: []*ir.Value{b}})
-			}
-			m := &ir.Node{Name: n.Name + "_" + name, Target: target, Args: args}
-			if res == nil {
-				res = g.NewValue(m.Name, &ir.TensorMeta{DType: x.Meta.DType, Sizes: slices.Clone(x.Meta.Sizes)}, m)
-			}
-			res.Producer = m
-			m.Outputs = []*ir.Value{res}
-			m.DebugHandle = n.DebugHandle
-			nodes = append(nodes, m)
-			return res
-		}
-		const mul, add = "aten.mul.Tensor", "aten.add.Tensor"
-		cube := call("cube", mul, call("square", mul, x, x, nil), x, nil)
-		inner := call("inner", add, x, call("kappa", mul, cube, scalar("kappa", 0.044715), nil), nil)
-		th := call("tanh", "aten.tanh.default", call("beta", mul, inner, scalar("beta", float32(math.Sqrt2*2/math.SqrtPi*0.5)), nil), nil, nil)
-		half := call("half", mul, x, scalar("half", 0.5), nil)
-		call("gelu", mul, half, call("one_plus", add, th, scalar("one", 1), nil), out)
-		g.Nodes = slices.Replace(g.Nodes, i, i+1, nodes...)
-		i += len(nodes) - 1
-		decomposed++
-	}
-	return passes.Changes(decomposed, "decomposed %d tanh GELU(s) into arithmetic"), nil
 }

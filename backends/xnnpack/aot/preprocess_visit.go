@@ -18,16 +18,6 @@ var (
 	permNHWCToNCHW = [4]uint32{0, 3, 1, 2}
 )
 
-// unaryOps and binaryOps are the legacy family's one-input and two-input operators.
-var unaryOps = map[string]schema.XNodeUnion{
-	"aten.gelu.default":      schema.XNodeUnionXNNGelu,
-	"aten.hardswish.default": schema.XNodeUnionXNNHardswish,
-}
-
-var binaryOps = map[string]schema.XNodeUnion{
-	"aten.prelu.default": schema.XNodeUnionXNNPReLU,
-}
-
 // node appends an XNNPACK node, with the output clamp fused into n if any.
 func (p *preprocessor) node(n *ir.Node, x xnngraph.Node) {
 	x.DebugHandle = n.DebugHandle
@@ -71,21 +61,6 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 	}
 	in := n.FirstTensorArg()
 	id := func(v *ir.Value) uint32 { return p.ids[v] }
-	if op, ok := unaryOps[n.Target]; ok {
-		if err := p.defineIO(n, false); err != nil {
-			return err
-		}
-		if n.Target == "aten.gelu.default" {
-			if a := n.Arg("approximate"); a != nil && a.Kind == ir.ArgString && a.Str != "none" {
-				return fmt.Errorf("XNNPACK's GELU is exact; approximate=%q is not supported", a.Str)
-			}
-		}
-		p.node(n, xnngraph.Node{Op: op, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
-		return nil
-	}
-	if op, ok := binaryOps[n.Target]; ok {
-		return binaryVisitor(op, false, false)(p, n)
-	}
 	switch n.Target {
 	case targetToCopy, targetToDimOrder:
 		toCL := toChannelsLast(n)
@@ -113,28 +88,6 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 		}
 		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNCopy, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
 		return nil
-	case "aten.relu.default", "aten.hardtanh.default", "aten.clamp.default":
-		if err := p.defineIO(n, false); err != nil {
-			return err
-		}
-		lo, hi := float32(math.Inf(-1)), float32(math.Inf(1))
-		switch n.Target {
-		case "aten.relu.default":
-			lo = 0
-		case "aten.hardtanh.default":
-			lo, hi = float32(n.ScalarArg("min_val", -1)), float32(n.ScalarArg("max_val", 1))
-		default:
-			if n.HasScalarArg("min") {
-				lo = float32(n.ScalarArg("min", 0))
-			}
-			if n.HasScalarArg("max") {
-				hi = float32(n.ScalarArg("max", 0))
-			}
-		}
-		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNClamp, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
-		x := &p.out.Nodes[len(p.out.Nodes)-1]
-		x.OutputMin, x.OutputMax = lo, hi
-		return nil
 	case "aten._softmax.default":
 		if d := n.IntArg("dim", -1); d != -1 && d != int64(in.Rank()-1) {
 			return fmt.Errorf("softmax over dim %d; XNNPACK only takes the last", d)
@@ -143,19 +96,6 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 			return err
 		}
 		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNSoftmax, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
-		return nil
-	case "aten.leaky_relu.default", "aten.elu.default":
-		if err := p.defineIO(n, false); err != nil {
-			return err
-		}
-		x := xnngraph.Node{Op: schema.XNodeUnionXNNLeakyReLU, Alpha: float32(n.ScalarArg("negative_slope", 0.01)), Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}}
-		if n.Target == "aten.elu.default" {
-			if n.ScalarArg("scale", 1) != 1 || n.ScalarArg("input_scale", 1) != 1 {
-				return fmt.Errorf("ELU with scale or input_scale other than 1 is not supported")
-			}
-			x.Op, x.Alpha = schema.XNodeUnionXNNELU, float32(n.ScalarArg("alpha", 1))
-		}
-		p.node(n, x)
 		return nil
 	case "aten.permute_copy.default":
 		if err := p.defineIO(n, false); err != nil {
