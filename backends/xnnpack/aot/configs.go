@@ -1,8 +1,6 @@
 package aot
 
 import (
-	"slices"
-
 	"github.com/etgo/etgo/backends/transforms"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
@@ -13,15 +11,11 @@ import (
 // move to their files.
 func (p *Partitioner) legacyConfigs() []*configs.Config {
 	return []*configs.Config{
-		generic("AvgPoolingConfig", "avg_pool2d.default", fOnly, checkAvgPool),
 		{Name: "BatchNormConfig", Target: "_native_batch_norm_legit_no_training.default", Precisions: fOnly, Check: checkBatchNorm, Claim: batchNormDeps},
 		generic("CatConfig", "cat.default", fs, checkCat),
 		generic("CloneConfig", "clone.default", fOnly, checkClone),
 		generic("CloneDimOrderConfig", "_clone_dim_order.default", fOnly, checkCloneDimOrder),
 		generic("ConstantPadConfig", "constant_pad_nd.default", fOnly, checkConstantPad),
-		{Name: "MaxDimConfig", Target: "max.dim", Precisions: fOnly, SkipCommon: true, Check: checkMaxDim, Claim: configs.NodeOnly},
-		keep(generic("MaxPool2dConfig", "max_pool2d.default", fs, checkMaxPool), "aten.max_pool2d.default"),
-		generic("MeanDimConfig", "mean.dim", fs, checkMeanDim),
 		generic("PermuteConfig", "permute_copy.default", fs, nil),
 		generic("ToDimOrderCopyConfig", "_to_dim_order_copy.default", fs, checkToDimOrderCopy),
 		generic("SliceCopyConfig", "slice_copy.Tensor", fs, checkSlice),
@@ -41,49 +35,6 @@ func (p *Partitioner) legacyConfigs() []*configs.Config {
 func affine(name, target, aten string) *configs.Config {
 	return &configs.Config{Name: name, Target: target, Precisions: []configs.Precision{configs.DynamicQuant}, KeepWhole: aten,
 		SkipCommon: true, QuantOp: true, Claim: configs.Nothing}
-}
-
-// poolArgs normalises kernel_size, stride and padding as ExecuTorch's normalize_pool2d_args does:
-// one value means both dims; an empty stride means the kernel size.
-func poolArgs(n *ir.Node) (kernel, stride, padding [2]int64) {
-	pair := func(v []int64, def [2]int64) [2]int64 {
-		switch len(v) {
-		case 0:
-			return def
-		case 1:
-			return [2]int64{v[0], v[0]}
-		}
-		return [2]int64{v[0], v[1]}
-	}
-	kernel = pair(n.IntsArg("kernel_size", nil), [2]int64{1, 1})
-	stride = pair(n.IntsArg("stride", nil), kernel)
-	padding = pair(n.IntsArg("padding", nil), [2]int64{0, 0})
-	return
-}
-
-func checkAvgPool(_ *configs.Query, n *ir.Node) *partition.Decline {
-	kernel, _, padding := poolArgs(n)
-	if n.BoolArg("ceil_mode", false) {
-		return partition.Declinef(partition.Geometry, "avg_pool2d with ceil_mode")
-	}
-	if n.BoolArg("count_include_pad", true) && (padding[0] != 0 || padding[1] != 0) {
-		return partition.Declinef(partition.Geometry, "avg_pool2d counting padding %v in the average", padding)
-	}
-	if d := n.IntArg("divisor_override", kernel[0]*kernel[1]); d != kernel[0]*kernel[1] {
-		return partition.Declinef(partition.Geometry, "avg_pool2d with divisor_override %d", d)
-	}
-	return nil
-}
-
-func checkMaxPool(_ *configs.Query, n *ir.Node) *partition.Decline {
-	kernel, stride, _ := poolArgs(n)
-	if n.BoolArg("ceil_mode", false) && len(n.Outputs) > 0 && n.Outputs[0] != nil && n.Outputs[0].Meta != nil && !n.Outputs[0].Meta.IsStatic() {
-		return partition.Declinef(partition.DynamicShape, "max_pool2d with ceil_mode on a dynamic shape")
-	}
-	if stride[0] > kernel[0] || stride[1] > kernel[1] {
-		return partition.Declinef(partition.Geometry, "max_pool2d stride %v larger than its kernel %v", stride, kernel)
-	}
-	return nil
 }
 
 // checkBatchNorm admits a batch norm XNNPACK can fold into the conv or linear before it, or turn
@@ -151,54 +102,6 @@ func checkConstantPad(_ *configs.Query, n *ir.Node) *partition.Decline {
 		if p < 0 {
 			return partition.Declinef(partition.Geometry, "constant_pad_nd with negative padding %v (cropping)", n.IntsArg("pad", nil))
 		}
-	}
-	return nil
-}
-
-func checkMaxDim(q *configs.Query, n *ir.Node) *partition.Decline {
-	in := n.FirstTensorArg()
-	if r := in.Rank(); r != 4 {
-		return partition.Declinef(partition.Geometry, "max.dim on a rank-%d input; XNNPACK takes rank 4", r)
-	}
-	ok := func(dt ir.DType) bool { return dt == ir.Float32 || dt == ir.Float16 || dt == ir.Int8 }
-	if len(n.Outputs) == 0 || n.Outputs[0] == nil || n.Outputs[0].Meta == nil || !ok(n.Outputs[0].Meta.DType) {
-		return partition.Declinef(partition.UnsupportedDType, "max.dim output dtype outside float32, float16, int8")
-	}
-	if !ok(in.Meta.DType) {
-		return partition.Declinef(partition.UnsupportedDType, "max.dim input is %s", in.Meta.DType)
-	}
-	if !q.OnlyFirstOutputRead(n) {
-		return partition.Declinef(partition.Geometry, "max.dim indices are used; XNNPACK only produces the values")
-	}
-	return nil
-}
-
-func checkMeanDim(_ *configs.Query, n *ir.Node) *partition.Decline {
-	in := n.FirstTensorArg()
-	r := in.Rank()
-	if r != 4 {
-		return partition.Declinef(partition.Geometry, "mean.dim on a rank-%d input; XNNPACK averages rank-4 tensors", r)
-	}
-	if a := n.Arg("dtype"); a != nil && a.Kind == ir.ArgScalarType {
-		return partition.Declinef(partition.UnsupportedDType, "mean.dim with a dtype argument")
-	}
-	dims := n.IntsArg("dim", nil)
-	norm := make([]int64, len(dims))
-	for i, d := range dims {
-		if d < -int64(r) || d >= int64(r) {
-			return partition.Declinef(partition.Geometry, "mean.dim dim %d out of range for rank %d", d, r)
-		}
-		if d < 0 {
-			d += int64(r)
-		}
-		norm[i] = d
-	}
-	slices.Sort(norm)
-	if !slices.Equal(norm, []int64{2, 3}) {
-		return partition.Declinef(partition.Geometry, "mean.dim over dims %v; XNNPACK averages over H and W (2, 3)", dims)
-	}
-	if !n.BoolArg("keepdim", false) {
-		return partition.Declinef(partition.Geometry, "mean.dim without keepdim")
 	}
 	return nil
 }

@@ -3,16 +3,13 @@ package aot
 // The families not yet in their own files, registered as one while they move.
 
 var (
-	nhwcOps = map[string]bool{"aten.upsample_bilinear2d.vec": true, "aten.mean.dim": true,
-		"aten.max_pool2d.default": true, "aten.max_pool2d_with_indices.default": true, "aten.amax.default": true,
-		"aten.max.dim": true, "aten.avg_pool2d.default": true}
+	nhwcOps = map[string]bool{"aten.upsample_bilinear2d.vec": true}
 	nchwOps = map[string]bool{"aten.squeeze_copy.dim": true, "aten.unsqueeze_copy.default": true,
 		"aten.view_copy.default": true}
 	legacyTargets = []string{targetToCopy, targetToDimOrder,
 		targetClone, targetCloneDimOrder, "aten._softmax.default", "aten.permute_copy.default", "aten.view_copy.default",
 		"aten.squeeze_copy.dim", "aten.unsqueeze_copy.default", "aten.slice_copy.Tensor", targetCat, "aten.constant_pad_nd.default",
-		"aten.upsample_bilinear2d.vec", "aten.mean.dim", "aten.avg_pool2d.default", "aten.max_pool2d.default",
-		"aten.max_pool2d_with_indices.default", "aten.amax.default", "aten.max.dim"}
+		"aten.upsample_bilinear2d.vec"}
 )
 
 func init() {
@@ -27,12 +24,6 @@ func init() {
 			o.layout = NCHW
 		case t == targetToCopy || t == targetToDimOrder:
 			o.layout = ConvertsLayout
-		}
-		switch t {
-		case "aten.max_pool2d_with_indices.default":
-			o.valuesOnly = "aten.max_pool2d.default"
-		case "aten.max.dim":
-			o.valuesOnly, o.writesIndices = "aten.amax.default", true
 		}
 		ops = append(ops, o)
 	}
