@@ -12,17 +12,11 @@ import (
 func (p *Partitioner) legacyConfigs() []*configs.Config {
 	return []*configs.Config{
 		{Name: "BatchNormConfig", Target: "_native_batch_norm_legit_no_training.default", Precisions: fOnly, Check: checkBatchNorm, Claim: batchNormDeps},
-		generic("CatConfig", "cat.default", fs, checkCat),
 		generic("CloneConfig", "clone.default", fOnly, checkClone),
 		generic("CloneDimOrderConfig", "_clone_dim_order.default", fOnly, checkCloneDimOrder),
-		generic("ConstantPadConfig", "constant_pad_nd.default", fOnly, checkConstantPad),
-		generic("PermuteConfig", "permute_copy.default", fs, nil),
 		generic("ToDimOrderCopyConfig", "_to_dim_order_copy.default", fs, checkToDimOrderCopy),
-		generic("SliceCopyConfig", "slice_copy.Tensor", fs, checkSlice),
 		generic("SoftmaxConfig", "_softmax.default", fOnly, checkSoftmax),
-		generic("UnsqueezeCopyConfig", "unsqueeze_copy.default", fs, checkUnsqueeze),
 		keep(generic("UpsampleBilinear2dConfig", "upsample_bilinear2d.vec", fOnly, checkUpsample), "aten.upsample_bilinear2d.vec"),
-		generic("ViewCopyConfig", "view_copy.default", fs, checkViewCopy),
 		{Name: "QuantizedPerTensorConfig", Target: "quantize_per_tensor.default", Precisions: []configs.Precision{configs.StaticQuant}, QuantOp: true, Claim: configs.NodeOnly},
 		{Name: "DeQuantizedPerTensorConfig", Target: "dequantize_per_tensor.default", Precisions: []configs.Precision{configs.StaticQuant}, QuantOp: true, Claim: configs.NodeOnly},
 		affine("QuantizeAffineConfig", "quantize_affine.default", "torchao.quantize_affine.default"),
@@ -62,13 +56,6 @@ func batchNormDeps(q *configs.Query, n *ir.Node) partition.Claim {
 	return claim
 }
 
-func checkCat(_ *configs.Query, n *ir.Node) *partition.Decline {
-	if k := len(n.TensorInputs()); k < 2 {
-		return partition.Declinef(partition.Geometry, "cat of %d distinct tensor(s); XNNPACK needs at least 2", k)
-	}
-	return nil
-}
-
 // Memory formats as torch serialises them.
 const (
 	memoryContiguous = 1
@@ -97,43 +84,10 @@ func checkCloneDimOrder(_ *configs.Query, n *ir.Node) *partition.Decline {
 	return nil
 }
 
-func checkConstantPad(_ *configs.Query, n *ir.Node) *partition.Decline {
-	for _, p := range n.IntsArg("pad", nil) {
-		if p < 0 {
-			return partition.Declinef(partition.Geometry, "constant_pad_nd with negative padding %v (cropping)", n.IntsArg("pad", nil))
-		}
-	}
-	return nil
-}
-
 func checkToDimOrderCopy(_ *configs.Query, n *ir.Node) *partition.Decline {
 	in := n.FirstTensorArg()
 	if in != nil && len(n.Outputs) > 0 && n.Outputs[0] != nil && in.Meta.DType != n.Outputs[0].Meta.DType {
 		return partition.Declinef(partition.UnsupportedDType, "conversion from %s to %s", in.Meta.DType, n.Outputs[0].Meta.DType)
-	}
-	return nil
-}
-
-func checkSlice(_ *configs.Query, n *ir.Node) *partition.Decline {
-	if s := n.IntArg("step", 1); s != 1 {
-		return partition.Declinef(partition.Geometry, "slice with step %d", s)
-	}
-	vals := []*ir.Value{n.FirstTensorArg()}
-	if len(n.Outputs) > 0 {
-		vals = append(vals, n.Outputs[0])
-	}
-	for _, v := range vals {
-		if v == nil || v.Meta == nil {
-			continue
-		}
-		for _, d := range v.Meta.Sizes {
-			if !d.IsStatic() {
-				return partition.Declinef(partition.DynamicShape, "slice of %s, whose dim %s is symbolic", v.Name, d.Symbol)
-			}
-			if d.Size == 0 {
-				return partition.Declinef(partition.EmptyTensor, "slice of %s, which has a zero dim", v.Name)
-			}
-		}
 	}
 	return nil
 }
@@ -146,39 +100,9 @@ func checkSoftmax(_ *configs.Query, n *ir.Node) *partition.Decline {
 	return nil
 }
 
-func checkUnsqueeze(_ *configs.Query, n *ir.Node) *partition.Decline {
-	r := int64(n.FirstTensorArg().Rank())
-	if d := n.IntArg("dim", 0); d != -1 && d != r {
-		return partition.Declinef(partition.Geometry, "unsqueeze at dim %d of a rank-%d tensor; XNNPACK adds trailing dims only", d, r)
-	}
-	return nil
-}
-
 func checkUpsample(_ *configs.Query, n *ir.Node) *partition.Decline {
 	if len(n.Outputs) > 0 && n.Outputs[0] != nil && n.Outputs[0].Meta != nil && !n.Outputs[0].Meta.IsStatic() {
 		return partition.Declinef(partition.DynamicShape, "bilinear upsampling to the dynamic size %s", n.Outputs[0].Meta)
-	}
-	return nil
-}
-
-func checkViewCopy(_ *configs.Query, n *ir.Node) *partition.Decline {
-	a := n.Arg("size")
-	if a == nil {
-		return nil
-	}
-	for i, v := range a.Values {
-		if v != nil {
-			return partition.Declinef(partition.DynamicShape, "reshape to a symbolic size (entry %d is %s)", i, v.Name)
-		}
-	}
-	inferred := 0
-	for _, d := range a.Ints {
-		if d == -1 {
-			inferred++
-		}
-	}
-	if inferred > 1 {
-		return partition.Declinef(partition.Geometry, "reshape with %d inferred (-1) dims", inferred)
 	}
 	return nil
 }

@@ -3,13 +3,9 @@ package aot
 // The families not yet in their own files, registered as one while they move.
 
 var (
-	nhwcOps = map[string]bool{"aten.upsample_bilinear2d.vec": true}
-	nchwOps = map[string]bool{"aten.squeeze_copy.dim": true, "aten.unsqueeze_copy.default": true,
-		"aten.view_copy.default": true}
+	nhwcOps       = map[string]bool{"aten.upsample_bilinear2d.vec": true}
 	legacyTargets = []string{targetToCopy, targetToDimOrder,
-		targetClone, targetCloneDimOrder, "aten._softmax.default", "aten.permute_copy.default", "aten.view_copy.default",
-		"aten.squeeze_copy.dim", "aten.unsqueeze_copy.default", "aten.slice_copy.Tensor", targetCat, "aten.constant_pad_nd.default",
-		"aten.upsample_bilinear2d.vec"}
+		targetClone, targetCloneDimOrder, "aten._softmax.default", "aten.upsample_bilinear2d.vec"}
 )
 
 func init() {
@@ -20,8 +16,6 @@ func init() {
 		switch {
 		case nhwcOps[t]:
 			o.layout = NHWC
-		case nchwOps[t]:
-			o.layout = NCHW
 		case t == targetToCopy || t == targetToDimOrder:
 			o.layout = ConvertsLayout
 		}

@@ -19,7 +19,6 @@ const (
 
 	targetToCopy        = "aten._to_copy.default"
 	targetToDimOrder    = "dim_order_ops._to_dim_order_copy.default"
-	targetCat           = "aten.cat.default"
 	targetClone         = "aten.clone.default"
 	targetCloneDimOrder = "dim_order_ops._clone_dim_order.default"
 )
