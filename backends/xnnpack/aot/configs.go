@@ -12,9 +12,6 @@ import (
 func (p *Partitioner) legacyConfigs() []*configs.Config {
 	return []*configs.Config{
 		{Name: "BatchNormConfig", Target: "_native_batch_norm_legit_no_training.default", Precisions: fOnly, Check: checkBatchNorm, Claim: batchNormDeps},
-		generic("CloneConfig", "clone.default", fOnly, checkClone),
-		generic("CloneDimOrderConfig", "_clone_dim_order.default", fOnly, checkCloneDimOrder),
-		generic("ToDimOrderCopyConfig", "_to_dim_order_copy.default", fs, checkToDimOrderCopy),
 		generic("SoftmaxConfig", "_softmax.default", fOnly, checkSoftmax),
 		keep(generic("UpsampleBilinear2dConfig", "upsample_bilinear2d.vec", fOnly, checkUpsample), "aten.upsample_bilinear2d.vec"),
 		{Name: "QuantizedPerTensorConfig", Target: "quantize_per_tensor.default", Precisions: []configs.Precision{configs.StaticQuant}, QuantOp: true, Claim: configs.NodeOnly},
@@ -54,42 +51,6 @@ func batchNormDeps(q *configs.Query, n *ir.Node) partition.Claim {
 		}
 	}
 	return claim
-}
-
-// Memory formats as torch serialises them.
-const (
-	memoryContiguous = 1
-	memoryPreserve   = 4
-)
-
-// checkClone admits clones that keep the dim order. etgo's IR carries tensors in the default
-// dim order, so a clone changes it exactly when it asks for another memory format.
-func checkClone(_ *configs.Query, n *ir.Node) *partition.Decline {
-	if a := n.Arg("memory_format"); a != nil && a.Kind == ir.ArgMemoryFormat && a.Int != memoryContiguous && a.Int != memoryPreserve {
-		return partition.Declinef(partition.Geometry, "clone changes the dim order (memory format %d)", a.Int)
-	}
-	return nil
-}
-
-func checkCloneDimOrder(_ *configs.Query, n *ir.Node) *partition.Decline {
-	order := n.IntsArg("dim_order", nil)
-	if order == nil {
-		return nil
-	}
-	for i, d := range order {
-		if d != int64(i) {
-			return partition.Declinef(partition.Geometry, "_clone_dim_order to dim order %v changes the dim order", order)
-		}
-	}
-	return nil
-}
-
-func checkToDimOrderCopy(_ *configs.Query, n *ir.Node) *partition.Decline {
-	in := n.FirstTensorArg()
-	if in != nil && len(n.Outputs) > 0 && n.Outputs[0] != nil && in.Meta.DType != n.Outputs[0].Meta.DType {
-		return partition.Declinef(partition.UnsupportedDType, "conversion from %s to %s", in.Meta.DType, n.Outputs[0].Meta.DType)
-	}
-	return nil
 }
 
 func checkSoftmax(_ *configs.Query, n *ir.Node) *partition.Decline {

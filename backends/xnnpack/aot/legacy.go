@@ -4,8 +4,7 @@ package aot
 
 var (
 	nhwcOps       = map[string]bool{"aten.upsample_bilinear2d.vec": true}
-	legacyTargets = []string{targetToCopy, targetToDimOrder,
-		targetClone, targetCloneDimOrder, "aten._softmax.default", "aten.upsample_bilinear2d.vec"}
+	legacyTargets = []string{"aten._softmax.default", "aten.upsample_bilinear2d.vec"}
 )
 
 func init() {
@@ -16,8 +15,6 @@ func init() {
 		switch {
 		case nhwcOps[t]:
 			o.layout = NHWC
-		case t == targetToCopy || t == targetToDimOrder:
-			o.layout = ConvertsLayout
 		}
 		ops = append(ops, o)
 	}

@@ -14,15 +14,6 @@ import (
 // transforms, and those only XNNPACK's graph needs, here. Each is a passes.Pass named by its
 // ExecuTorch class, so a preprocess's reports read as ExecuTorch's pass list.
 
-const (
-	memoryChannelsLast = 2 // torch.channels_last as torch serialises memory formats
-
-	targetToCopy        = "aten._to_copy.default"
-	targetToDimOrder    = "dim_order_ops._to_dim_order_copy.default"
-	targetClone         = "aten.clone.default"
-	targetCloneDimOrder = "dim_order_ops._clone_dim_order.default"
-)
-
 // xnnpackPasses are the rewrites, writing the fused activations and the layout tags the
 // visitor then reads into fused and nhwc.
 func xnnpackPasses(fused fusedActivations, nhwc layouts) []passes.Pass {
@@ -125,15 +116,6 @@ func (removeGetItem) Run(g *ir.Graph) (string, error) {
 // isLayoutConversion reports a _to_copy or _to_dim_order_copy, which
 // channelsLastTaggedReshape inserts and removeRedundantCopy removes.
 func isLayoutConversion(n *ir.Node) bool { return layoutOf(n.Target) == ConvertsLayout }
-
-// toChannelsLast reports whether a _to_copy or _to_dim_order_copy asks for channels-last.
-func toChannelsLast(n *ir.Node) bool {
-	if n.Target == targetToDimOrder {
-		return slices.Equal(n.IntsArg("dim_order", nil), []int64{0, 2, 3, 1})
-	}
-	a := n.Arg("memory_format")
-	return a != nil && a.Kind == ir.ArgMemoryFormat && a.Int == memoryChannelsLast
-}
 
 // channelsLastTaggedReshape is ChannelsLastTaggedReshapePass: operators that need NHWC get it,
 // operators that need NCHW get it (each operator's registered Layout), everything else follows

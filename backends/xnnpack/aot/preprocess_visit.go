@@ -13,6 +13,8 @@ import (
 // backends/xnnpack/operators define them: which values are defined, in which layout, and the
 // node's parameters.
 
+// permNCHWToNHWC and permNHWCToNCHW are the transposes between the layouts; permNHWCToNCHW[d]
+// is also where NCHW axis d sits in an NHWC tensor.
 var (
 	permNCHWToNHWC = [4]uint32{0, 2, 3, 1}
 	permNHWCToNCHW = [4]uint32{0, 3, 1, 2}
@@ -62,32 +64,6 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 	in := n.FirstTensorArg()
 	id := func(v *ir.Value) uint32 { return p.ids[v] }
 	switch n.Target {
-	case targetToCopy, targetToDimOrder:
-		toCL := toChannelsLast(n)
-		if err := p.define(in, tensorOpts{nhwc: !toCL && in.Rank() == 4}); err != nil {
-			return err
-		}
-		if err := p.define(out, tensorOpts{nhwc: toCL}); err != nil {
-			return err
-		}
-		if in.Rank() != 4 {
-			return fmt.Errorf("a layout conversion needs a 4-d tensor, not %s", in.Meta)
-		}
-		perm := permNHWCToNCHW
-		if toCL {
-			perm = permNCHWToNHWC
-		}
-		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticTranspose, Perm: perm[:], Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
-		return nil
-	case targetClone, targetCloneDimOrder:
-		if err := p.define(out, tensorOpts{}); err != nil {
-			return err
-		}
-		if err := p.define(in, tensorOpts{}); err != nil {
-			return err
-		}
-		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNCopy, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
-		return nil
 	case "aten._softmax.default":
 		if d := n.IntArg("dim", -1); d != -1 && d != int64(in.Rank()-1) {
 			return fmt.Errorf("softmax over dim %d; XNNPACK only takes the last", d)
