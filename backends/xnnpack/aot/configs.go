@@ -12,7 +12,6 @@ import (
 func (p *Partitioner) legacyConfigs() []*configs.Config {
 	return []*configs.Config{
 		{Name: "BatchNormConfig", Target: "_native_batch_norm_legit_no_training.default", Precisions: fOnly, Check: checkBatchNorm, Claim: batchNormDeps},
-		generic("SoftmaxConfig", "_softmax.default", fOnly, checkSoftmax),
 		keep(generic("UpsampleBilinear2dConfig", "upsample_bilinear2d.vec", fOnly, checkUpsample), "aten.upsample_bilinear2d.vec"),
 		{Name: "QuantizedPerTensorConfig", Target: "quantize_per_tensor.default", Precisions: []configs.Precision{configs.StaticQuant}, QuantOp: true, Claim: configs.NodeOnly},
 		{Name: "DeQuantizedPerTensorConfig", Target: "dequantize_per_tensor.default", Precisions: []configs.Precision{configs.StaticQuant}, QuantOp: true, Claim: configs.NodeOnly},
@@ -51,14 +50,6 @@ func batchNormDeps(q *configs.Query, n *ir.Node) partition.Claim {
 		}
 	}
 	return claim
-}
-
-func checkSoftmax(_ *configs.Query, n *ir.Node) *partition.Decline {
-	r := int64(n.FirstTensorArg().Rank())
-	if d := n.IntArg("dim", -1); d != -1 && d != r-1 {
-		return partition.Declinef(partition.Geometry, "softmax over dim %d of a rank-%d tensor; XNNPACK takes the last dim", d, r)
-	}
-	return nil
 }
 
 func checkUpsample(_ *configs.Query, n *ir.Node) *partition.Decline {

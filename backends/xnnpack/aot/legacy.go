@@ -4,7 +4,7 @@ package aot
 
 var (
 	nhwcOps       = map[string]bool{"aten.upsample_bilinear2d.vec": true}
-	legacyTargets = []string{"aten._softmax.default", "aten.upsample_bilinear2d.vec"}
+	legacyTargets = []string{"aten.upsample_bilinear2d.vec"}
 )
 
 func init() {

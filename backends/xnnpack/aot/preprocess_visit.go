@@ -64,15 +64,6 @@ func (p *preprocessor) legacyVisit(n *ir.Node) error {
 	in := n.FirstTensorArg()
 	id := func(v *ir.Value) uint32 { return p.ids[v] }
 	switch n.Target {
-	case "aten._softmax.default":
-		if d := n.IntArg("dim", -1); d != -1 && d != int64(in.Rank()-1) {
-			return fmt.Errorf("softmax over dim %d; XNNPACK only takes the last", d)
-		}
-		if err := p.defineIO(n, false); err != nil {
-			return err
-		}
-		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNSoftmax, Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}})
-		return nil
 	case "aten.upsample_bilinear2d.vec":
 		if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
 			return err
