@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/ir"
 )
@@ -53,35 +52,4 @@ func (p *preprocessor) visit(n *ir.Node) error {
 		return fmt.Errorf("%s is not supported in XNNPACK delegate (etgo has no visitor for it)", n.Target)
 	}
 	return o.visit(p, n)
-}
-
-// legacyVisit is the visitor of the families not yet in their files.
-func (p *preprocessor) legacyVisit(n *ir.Node) error {
-	out := n.FirstOutput()
-	if out == nil {
-		return fmt.Errorf("no output")
-	}
-	in := n.FirstTensorArg()
-	id := func(v *ir.Value) uint32 { return p.ids[v] }
-	switch n.Target {
-	case "aten.upsample_bilinear2d.vec":
-		if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
-			return err
-		}
-		if err := p.define(in, tensorOpts{nhwc: true}); err != nil {
-			return err
-		}
-		sz := out.Meta.Sizes
-		if len(sz) != 4 || !sz[2].IsStatic() || !sz[3].IsStatic() {
-			return fmt.Errorf("bilinear resize needs a static 4-d output, not %s", out.Meta)
-		}
-		var flags uint32
-		if n.BoolArg("align_corners", false) {
-			flags = xnngraph.FlagAlignCorners
-		}
-		p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNStaticResizeBilinear2D, NewHeight: uint32(sz[2].Size), NewWidth: uint32(sz[3].Size),
-			Inputs: []uint32{id(in)}, Outputs: []uint32{id(out)}, Flags: flags})
-		return nil
-	}
-	return fmt.Errorf("%s is not supported in XNNPACK delegate (etgo has no visitor for it)", n.Target)
 }
