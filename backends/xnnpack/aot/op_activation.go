@@ -53,7 +53,7 @@ func init() {
 			{target: "aten.gelu.default", visit: unaryVisitor(schema.XNodeUnionXNNGelu, exactGelu)},
 			unaryOp("aten.hardswish.default", schema.XNodeUnionXNNHardswish),
 			// PReLU's slope is per channel: XNNPACK reads it channels-last.
-			{target: "aten.prelu.default", visit: binaryVisitor(schema.XNodeUnionXNNPReLU, false, false), layout: NHWC},
+			{target: "aten.prelu.default", visit: binaryVisitor(schema.XNodeUnionXNNPReLU, false, false), layout: layoutNHWC},
 		},
 	})
 }

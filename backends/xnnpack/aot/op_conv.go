@@ -20,7 +20,7 @@ func init() {
 			return []*configs.Config{gemmConfig("ConvolutionConfig", "convolution.default", "",
 				gemm{weight: "weight", bias: "bias", force: p.ForceNonStaticWeightsForF32Linear}, checkConvRank)}
 		},
-		ops: []op{{target: targetConv, visit: (*preprocessor).visitConv, layout: NHWC, takesActivation: true}},
+		ops: []op{{target: targetConv, visit: (*preprocessor).visitConv, layout: layoutNHWC, takesActivation: true}},
 	})
 }
 

@@ -26,8 +26,8 @@ func init() {
 			}
 		},
 		ops: []op{
-			{target: targetToCopy, visit: visitLayoutConversion, layout: ConvertsLayout},
-			{target: targetToDimOrder, visit: visitLayoutConversion, layout: ConvertsLayout},
+			{target: targetToCopy, visit: visitLayoutConversion, layout: layoutConversion},
+			{target: targetToDimOrder, visit: visitLayoutConversion, layout: layoutConversion},
 			{target: "aten.clone.default", visit: visitClone},
 			{target: "dim_order_ops._clone_dim_order.default", visit: visitClone},
 		},

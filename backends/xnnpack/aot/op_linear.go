@@ -29,7 +29,7 @@ func init() {
 		},
 		ops: []op{
 			// linear's feature axis is the last of an NCHW tensor.
-			{target: targetLinear, visit: (*preprocessor).visitLinear, layout: NCHW, takesActivation: true},
+			{target: targetLinear, visit: (*preprocessor).visitLinear, layout: layoutNCHW, takesActivation: true},
 			{target: "aten.addmm.default", visit: (*preprocessor).visitMatmul},
 			{target: "aten.mm.default", visit: (*preprocessor).visitMatmul},
 			binaryOp("aten.bmm.default", schema.XNodeUnionXNNBatchMatrixMultiply),

@@ -28,13 +28,13 @@ func init() {
 			}
 		},
 		ops: []op{
-			{target: "aten.avg_pool2d.default", visit: (*preprocessor).visitPool, layout: NHWC},
-			{target: "aten.max_pool2d.default", visit: (*preprocessor).visitPool, layout: NHWC},
-			{target: "aten.max_pool2d_with_indices.default", visit: (*preprocessor).visitPool, layout: NHWC,
+			{target: "aten.avg_pool2d.default", visit: (*preprocessor).visitPool, layout: layoutNHWC},
+			{target: "aten.max_pool2d.default", visit: (*preprocessor).visitPool, layout: layoutNHWC},
+			{target: "aten.max_pool2d_with_indices.default", visit: (*preprocessor).visitPool, layout: layoutNHWC,
 				valuesOnly: "aten.max_pool2d.default"},
-			{target: "aten.mean.dim", visit: (*preprocessor).visitMean, layout: NHWC},
-			{target: "aten.amax.default", visit: (*preprocessor).visitMaxDim, layout: NHWC},
-			{target: "aten.max.dim", visit: (*preprocessor).visitMaxDim, layout: NHWC,
+			{target: "aten.mean.dim", visit: (*preprocessor).visitMean, layout: layoutNHWC},
+			{target: "aten.amax.default", visit: (*preprocessor).visitMaxDim, layout: layoutNHWC},
+			{target: "aten.max.dim", visit: (*preprocessor).visitMaxDim, layout: layoutNHWC,
 				valuesOnly: "aten.amax.default", writesIndices: true},
 		},
 	})

@@ -20,7 +20,7 @@ func init() {
 				keep(generic("UpsampleBilinear2dConfig", "upsample_bilinear2d.vec", fOnly, checkUpsample), "aten.upsample_bilinear2d.vec"),
 			}
 		},
-		ops: []op{{target: "aten.upsample_bilinear2d.vec", visit: visitResizeBilinear, layout: NHWC}},
+		ops: []op{{target: "aten.upsample_bilinear2d.vec", visit: visitResizeBilinear, layout: layoutNHWC}},
 	})
 }
 

@@ -30,9 +30,9 @@ func init() {
 			}
 		},
 		ops: []op{
-			{target: "aten.view_copy.default", visit: visitViewCopy, layout: NCHW},
-			{target: "aten.squeeze_copy.dim", visit: reshapeLastVisitor(false), layout: NCHW},
-			{target: "aten.unsqueeze_copy.default", visit: reshapeLastVisitor(true), layout: NCHW},
+			{target: "aten.view_copy.default", visit: visitViewCopy, layout: layoutNCHW},
+			{target: "aten.squeeze_copy.dim", visit: reshapeLastVisitor(false), layout: layoutNCHW},
+			{target: "aten.unsqueeze_copy.default", visit: reshapeLastVisitor(true), layout: layoutNCHW},
 			{target: "aten.permute_copy.default", visit: visitPermute},
 			{target: "aten.slice_copy.Tensor", visit: (*preprocessor).visitSlice},
 			{target: "aten.cat.default", visit: (*preprocessor).visitCat},

@@ -11,8 +11,11 @@ import (
 
 // The rewrites XnnpackBackend.preprocess runs on a region's own graph before its visitors, in
 // the order of ExecuTorch's XNNPACKPassManager: the backend-independent ones from package
-// transforms, and those only XNNPACK's graph needs, here. Each is a passes.Pass named by its
-// ExecuTorch class, so a preprocess's reports read as ExecuTorch's pass list.
+// transforms, and those only XNNPACK's graph needs, here (but DecomposeTanhGeluPass, which
+// concerns one operator, in its family's op_activation.go). Each is a passes.Pass named by its
+// ExecuTorch class, so a preprocess's reports read as ExecuTorch's pass list. What they need to
+// know of an operator (its layout, whether it takes or is a fusable activation, its
+// values-only form) they read from its family's registration.
 
 // xnnpackPasses are the rewrites, writing the fused activations and the layout tags the
 // visitor then reads into fused and nhwc.
@@ -115,14 +118,13 @@ func (removeGetItem) Run(g *ir.Graph) (string, error) {
 
 // isLayoutConversion reports a _to_copy or _to_dim_order_copy, which
 // channelsLastTaggedReshape inserts and removeRedundantCopy removes.
-func isLayoutConversion(n *ir.Node) bool { return layoutOf(n.Target) == ConvertsLayout }
+func isLayoutConversion(n *ir.Node) bool { return layoutOf(n.Target) == layoutConversion }
 
 // channelsLastTaggedReshape is ChannelsLastTaggedReshapePass: operators that need NHWC get it,
-// operators that need NCHW get it (each operator's registered Layout), everything else follows
-// its inputs, and a layout conversion
-// is inserted only where a value is needed in the other layout (once per value, shared). The
-// tags (ExecuTorch's node.meta["XNN_NHWC_NODE"]) go to layouts, which RemoveRedundantCopyPass
-// and the visitor read.
+// operators that need NCHW get it (each operator's registered layout), everything else follows
+// its inputs, and a layout conversion is inserted only where a value is needed in the other
+// layout (once per value, shared). The tags (ExecuTorch's node.meta["XNN_NHWC_NODE"]) go to
+// layouts, which RemoveRedundantCopyPass and the visitor read.
 type channelsLastTaggedReshape struct{ nhwc layouts }
 
 // layouts is the channels-last tag: present and true for NHWC values, present and false for
@@ -180,7 +182,7 @@ func (t *tagger) tag() error {
 					t.nhwc[v] = false
 				}
 			}
-		case layout == NHWC:
+		case layout == layoutNHWC:
 			if err := t.toNHWC(n.FirstTensorArg(), n); err != nil {
 				return err
 			}
@@ -190,13 +192,13 @@ func (t *tagger) tag() error {
 				}
 			}
 			t.mark(n, true)
-		case layout == NCHW:
+		case layout == layoutNCHW:
 			for _, v := range inputs {
 				if err := t.toNCHW(v, n); err != nil {
 					return err
 				}
 			}
-		case layout == ConvertsLayout:
+		case layout == layoutConversion:
 			t.mark(n, toChannelsLast(n))
 		default:
 			all, any := true, false

@@ -8,9 +8,9 @@ import (
 	"github.com/etgo/etgo/ir"
 )
 
-// One visitor per Edge operator the partitioner claims, as the node visitors of ExecuTorch's
-// backends/xnnpack/operators define them: which values are defined, in which layout, and the
-// node's parameters.
+// What the visitors share. The visitors themselves are in their families' files (op_*.go), as
+// ExecuTorch's backends/xnnpack/operators has one per operator: which values are defined, in
+// which layout, and the node's parameters.
 
 // permNCHWToNHWC and permNHWCToNCHW are the transposes between the layouts; permNHWCToNCHW[d]
 // is also where NCHW axis d sits in an NHWC tensor.

@@ -14,24 +14,24 @@ import (
 // preprocess passes read an operator's layout and whether it takes or is a fusable activation,
 // and the visitor dispatches on the registered target.
 
-// Layout is the memory layout an operator needs its tensors in, which
+// opLayout is the memory layout an operator needs its tensors in, which
 // ChannelsLastTaggedReshapePass reads (ExecuTorch's memory_sensitive_ops_nhwc and
 // memory_sensitive_ops_nchw).
-type Layout uint8
+type opLayout uint8
 
 const (
-	// AnyLayout operators run in the layout of their inputs (most elementwise and shape
+	// layoutAny operators run in the layout of their inputs (most elementwise and shape
 	// operators); a mix of layouts is converted to one.
-	AnyLayout Layout = iota
-	// NHWC operators read their first input channels-last and write channels-last (XNNPACK's
+	layoutAny opLayout = iota
+	// layoutNHWC operators read their first input channels-last and write channels-last (XNNPACK's
 	// convolutions and poolings are channels-last only).
-	NHWC
-	// NCHW operators read every input in the default (contiguous) layout: their parameters
+	layoutNHWC
+	// layoutNCHW operators read every input in the default (contiguous) layout: their parameters
 	// (a reshape's sizes, a linear's feature axis) are stated in it.
-	NCHW
-	// ConvertsLayout operators are layout conversions themselves: the output is in the layout
+	layoutNCHW
+	// layoutConversion operators are layout conversions themselves: the output is in the layout
 	// their memory format names.
-	ConvertsLayout
+	layoutConversion
 )
 
 // visitor writes one Edge node as XNNPACK node(s) (ExecuTorch's NodeVisitor.define_node).
@@ -42,7 +42,7 @@ type visitor func(p *preprocessor, n *ir.Node) error
 type op struct {
 	target string
 	visit  visitor
-	layout Layout
+	layout opLayout
 	// takesActivation: the XNNPACK node has an output clamp, so FuseActivationPass folds a
 	// fusable activation reading only this node into it (FuseActivationPass.FUSEABLE_OPS).
 	takesActivation bool
@@ -92,11 +92,11 @@ func register(f family) {
 func lookupOp(target string) *op { return opsByTarget[target] }
 
 // layoutOf is the layout an Edge target needs; unregistered targets follow their inputs.
-func layoutOf(target string) Layout {
+func layoutOf(target string) opLayout {
 	if o := lookupOp(target); o != nil {
 		return o.layout
 	}
-	return AnyLayout
+	return layoutAny
 }
 
 // configOrder is ALL_PARTITIONER_CONFIGS (backends/xnnpack/partition/config/__init__.py), in
