@@ -90,22 +90,17 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 		}
 		return [2]uint32{uint32(v[0]), uint32(v[1])}, nil
 	}
-	stride, err := pair("stride", 1)
-	if err != nil {
-		return err
+	var geometry [4][2]uint32
+	for i, a := range [4]struct {
+		name string
+		def  int64
+	}{{"stride", 1}, {"padding", 0}, {"dilation", 1}, {"output_padding", 0}} {
+		var err error
+		if geometry[i], err = pair(a.name, a.def); err != nil {
+			return err
+		}
 	}
-	pad, err := pair("padding", 0)
-	if err != nil {
-		return err
-	}
-	dil, err := pair("dilation", 1)
-	if err != nil {
-		return err
-	}
-	adj, err := pair("output_padding", 0)
-	if err != nil {
-		return err
-	}
+	stride, pad, dil, adj := geometry[0], geometry[1], geometry[2], geometry[3]
 	op := schema.XNodeUnionXNNConv2d
 	switch {
 	case depthwise:

@@ -63,3 +63,40 @@ func TestConfigsHaveVisitors(t *testing.T) {
 		}
 	}
 }
+
+// TestPassFacts: what the passes read from the families' registrations adds up to ExecuTorch's
+// lists (FuseActivationPass's FUSEABLE_OPS and FUSEABLE_ACTIVATIONS,
+// ChannelsLastTaggedReshapePass's memory_sensitive_ops_nhwc and requires_nchw_inputs), now
+// that no pass holds a list of its own. etgo also counts max_pool2d_with_indices as
+// channels-last, as the max pool it is (RemoveGetItemPass turns it into max_pool2d first).
+func TestPassFacts(t *testing.T) {
+	got := map[string][]string{}
+	add := func(fact string, ok bool, target string) {
+		if ok {
+			got[fact] = append(got[fact], target)
+		}
+	}
+	for target, o := range opsByTarget {
+		add("takes activation", o.takesActivation, target)
+		add("folds", o.folds, target)
+		add("nhwc", o.layout == layoutNHWC, target)
+		add("nchw", o.layout == layoutNCHW, target)
+		add("conversion", o.layout == layoutConversion, target)
+		add("values only", o.valuesOnly != "", target+" -> "+o.valuesOnly)
+	}
+	want := map[string][]string{
+		"takes activation": {"aten.add.Tensor", "aten.convolution.default", "aten.linear.default", "aten.mul.Tensor", "aten.sub.Tensor"},
+		"folds":            {"aten.hardtanh.default", "aten.relu.default"},
+		"nhwc": {"aten.amax.default", "aten.avg_pool2d.default", "aten.convolution.default", "aten.max.dim", "aten.max_pool2d.default",
+			"aten.max_pool2d_with_indices.default", "aten.mean.dim", "aten.prelu.default", "aten.upsample_bilinear2d.vec"},
+		"nchw":        {"aten.linear.default", "aten.squeeze_copy.dim", "aten.unsqueeze_copy.default", "aten.view_copy.default"},
+		"conversion":  {"aten._to_copy.default", "dim_order_ops._to_dim_order_copy.default"},
+		"values only": {"aten.max.dim -> aten.amax.default", "aten.max_pool2d_with_indices.default -> aten.max_pool2d.default"},
+	}
+	for fact, targets := range want {
+		slices.Sort(got[fact])
+		if !slices.Equal(got[fact], targets) {
+			t.Errorf("%s: %v, want %v", fact, got[fact], targets)
+		}
+	}
+}
