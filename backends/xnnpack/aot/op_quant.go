@@ -2,9 +2,11 @@ package aot
 
 import "github.com/etgo/etgo/partition/configs"
 
-// The quantisation family: the per-tensor quantize and dequantize configs (generic_node_configs.py)
-// and the torchao affine ones (quant_affine_configs.py), which only keep their operators whole
-// through the Edge conversion. No visitor yet: etgo does not preprocess quantised graphs.
+// The quantisation family: the per-tensor quantize and dequantize configs
+// (generic_node_configs.py), which claim the conversions around a statically quantised
+// operator, and the torchao affine ones (quant_affine_configs.py), which only keep their
+// operators whole through the Edge conversion. No visitor yet: etgo does not preprocess
+// quantised graphs.
 func init() {
 	register(family{
 		name: "quantisation",
