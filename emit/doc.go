@@ -3,9 +3,9 @@
 //
 // Out variants. Every operator left to the portable kernels runs as its out variant
 // (aten.add.Tensor as the kernel "aten::add.out"). The table and each out variant's full schema
-// (argument names, types, keyword-only and out flags, defaults, number of returns) are generated
-// from torch by tools/reference/generate_out_variants.py: a node read from a .pt2 omits the
-// arguments left at their default, and a KernelCall lists them all.
+// (argument names, types, keyword-only and out flags, defaults, number of returns) come from
+// internal/opschema, generated from torch: a node read from a .pt2 omits the arguments left at
+// their default, and a KernelCall lists them all.
 //
 // Emission (Program). One method; one chain. Invariants of what it produces:
 //   - values: graph inputs first, in signature order (parameters, buffers and constants as
@@ -39,6 +39,4 @@
 // naming the node and the reason, wrapping ErrUnsupported or ErrNoOutVariant; nothing panics.
 // CheckKernels reports every operator a kernel registry lacks before a program ships
 // (ErrKernelMissing), which ExecuTorch only finds at load.
-//
-//go:generate sh -c "${DOLLAR}{ET_PYTHON:-python3} ../tools/reference/generate_out_variants.py && gofmt -w outvariant_gen.go"
 package emit

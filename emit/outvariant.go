@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/etgo/etgo/internal/opschema"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
@@ -15,12 +16,12 @@ var ErrNoOutVariant = errors.New("no out variant")
 
 // OutVariant returns the kernel name to_executorch calls for an Edge operator:
 // "aten.sum.dim_IntList" runs as "aten::sum.IntList_out". The table is ExecuTorch's own
-// to_out_variant, generated from torch (outvariant_gen.go).
+// to_out_variant, generated from torch (internal/opschema).
 func OutVariant(target string) (string, error) {
-	if k, ok := outVariants[target]; ok {
+	if k, ok := opschema.OutVariant(target); ok {
 		return k, nil
 	}
-	if noOutVariant[target] {
+	if opschema.NoOutVariant(target) {
 		return "", fmt.Errorf("%w: %s has no out form and cannot run as a kernel", ErrNoOutVariant, target)
 	}
 	if passes.IsCustomOp(target) {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/etgo/etgo/internal/opschema"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
@@ -500,8 +501,8 @@ func (e *emitter) emitKernel(n *ir.Node) error {
 	next := 0
 	for _, sa := range sch.Args {
 		if sa.Out {
-			t := parseArgType(sa.Type)
-			if t.list {
+			t := opschema.ParseType(sa.Type)
+			if t.List {
 				items := outs[next:]
 				next = len(outs)
 				id := e.add(pte.TensorList{Items: items})
@@ -678,22 +679,22 @@ func emptyTensor() *pte.Tensor {
 // argValue emits one non-out argument of a kernel call: the node's value, or the schema's
 // default when the node omits it.
 func (e *emitter) argValue(n *ir.Node, sa SchemaArg, a *ir.Arg) (int32, error) {
-	t := parseArgType(sa.Type)
+	t := opschema.ParseType(sa.Type)
 	if a == nil {
 		if sa.Default == nil {
-			if t.optional {
+			if t.Optional {
 				return e.add(pte.Null{}), nil
 			}
 			return 0, nodeErr(n, "required argument %s (%s) is missing", sa.Name, sa.Type)
 		}
 		return e.defaultValue(t, sa.Default), nil
 	}
-	if t.isTensor() && !t.list && (a.Kind == ir.ArgInt || a.Kind == ir.ArgFloat || a.Kind == ir.ArgBool) {
+	if t.IsTensor() && !t.List && (a.Kind == ir.ArgInt || a.Kind == ir.ArgFloat || a.Kind == ir.ArgBool) {
 		return e.scalarTensor(a), nil
 	}
 	switch a.Kind {
 	case ir.ArgNone:
-		if t.isTensor() && !t.optional && !t.list {
+		if t.IsTensor() && !t.Optional && !t.List {
 			return e.add(emptyTensor()), nil
 		}
 		return e.add(pte.Null{}), nil
@@ -706,7 +707,7 @@ func (e *emitter) argValue(n *ir.Node, sa SchemaArg, a *ir.Arg) (int32, error) {
 		items := make([]int32, len(a.Values))
 		for i, v := range a.Values {
 			if v == nil {
-				if a.Kind == ir.ArgTensors || !t.elemOpt {
+				if a.Kind == ir.ArgTensors || !t.ElemOptional {
 					return 0, nodeErr(n, "argument %s item %d is None", sa.Name, i)
 				}
 				items[i] = -1
@@ -718,7 +719,7 @@ func (e *emitter) argValue(n *ir.Node, sa SchemaArg, a *ir.Arg) (int32, error) {
 			}
 			items[i] = id
 		}
-		if t.elemOpt {
+		if t.ElemOptional {
 			return e.add(pte.OptionalTensorList{Items: items}), nil
 		}
 		return e.add(pte.TensorList{Items: items}), nil
@@ -741,7 +742,7 @@ func (e *emitter) argValue(n *ir.Node, sa SchemaArg, a *ir.Arg) (int32, error) {
 	case ir.ArgString:
 		return e.add(pte.String{Val: a.Str}), nil
 	case ir.ArgInts, ir.ArgSymInts:
-		if t.base == "float" {
+		if t.Base == "float" {
 			fs := make([]float64, len(a.Ints))
 			for i, x := range a.Ints {
 				fs[i] = float64(x)
@@ -818,28 +819,28 @@ func (e *emitter) ref(n *ir.Node, v *ir.Value) (int32, error) {
 	return id, nil
 }
 
-func (e *emitter) defaultValue(t argType, d *Default) int32 {
+func (e *emitter) defaultValue(t opschema.Type, d *Default) int32 {
 	switch d.Kind {
-	case DefaultInt:
+	case opschema.DefaultInt:
 		return e.add(pte.Int{Val: d.Int})
-	case DefaultFloat:
+	case opschema.DefaultFloat:
 		return e.add(pte.Double{Val: d.Float})
-	case DefaultBool:
+	case opschema.DefaultBool:
 		return e.add(pte.Bool{Val: d.Bool})
-	case DefaultString:
+	case opschema.DefaultString:
 		return e.add(pte.String{Val: d.Str})
-	case DefaultInts:
+	case opschema.DefaultInts:
 		items := make([]int64, len(d.Ints))
 		for i, x := range d.Ints {
 			items[i] = int64(e.add(pte.Int{Val: x}))
 		}
 		return e.add(pte.IntList{Items: items})
-	case DefaultFloats:
+	case opschema.DefaultFloats:
 		return e.add(pte.DoubleList{Items: append([]float64{}, d.Floats...)})
-	case DefaultBools:
+	case opschema.DefaultBools:
 		return e.add(pte.BoolList{Items: append([]bool{}, d.Bools...)})
 	}
-	if t.isTensor() && !t.optional && !t.list {
+	if t.IsTensor() && !t.Optional && !t.List {
 		return e.add(emptyTensor())
 	}
 	return e.add(pte.Null{})

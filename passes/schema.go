@@ -1,33 +1,16 @@
 package passes
 
-//go:generate sh -c "python3 ../tools/reference/generate_schemas.py && gofmt -w schemas_gen.go"
+import "github.com/etgo/etgo/internal/opschema"
 
-// Schema is an operator's functional signature, as torch declares it.
-type Schema struct {
-	Args    []SchemaArg
-	Returns int
-}
+// Schema is an operator's functional signature as torch declares it, in the one representation
+// etgo uses (internal/opschema, generated from torch): per argument its name, its type as the
+// schema spells it ("Tensor", "Tensor?", "int[]", "Scalar", "ScalarType?", …), its default and
+// whether it is keyword-only.
+type (
+	Schema    = opschema.Schema
+	SchemaArg = opschema.SchemaArg
+)
 
-// SchemaArg is one argument: its name, its type as torch's Python annotation writes it
-// ("Tensor", "Optional[Tensor]", "List[int]", "number", "Optional[ScalarType]", …), its default ("" when it has none; "None" for an
-// optional one) and whether it is keyword-only.
-type SchemaArg struct {
-	Name, Type, Default string
-	KwargOnly           bool
-}
-
-// SchemaOf returns target's schema, if etgo knows it.
-func SchemaOf(target string) (Schema, bool) {
-	s, ok := schemas[target]
-	return s, ok
-}
-
-// Arg returns the named argument of the schema.
-func (s Schema) Arg(name string) (SchemaArg, bool) {
-	for _, a := range s.Args {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return SchemaArg{}, false
-}
+// SchemaOf returns target's schema, if etgo knows it. The schema is shared: read it, do not
+// change it.
+func SchemaOf(target string) (*Schema, bool) { return opschema.Functional(target) }

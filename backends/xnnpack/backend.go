@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
@@ -137,19 +138,22 @@ func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateH
 	if ctx != nil && ctx.Context != nil {
 		c = ctx.Context
 	}
-	return p.run(c, args)
+	return p.run(c, args, ctx)
 }
 
 // Destroy releases nothing: plans are garbage collected.
 func (Backend) Destroy(runtime.DelegateHandle) {}
 
-// tensor is a value during execution: NHWC or plain row-major fp32, as the graph says.
+// tensor is a value during execution: NHWC or plain row-major, as the graph says.
 //
-// A qint8 value holds its integer codes in data; a quantized constant (int8 filter, int32 bias)
-// holds its elements in ints instead (see quant.go).
+// Its storage is typed by its datatype: an fp32 value's elements are in data, a qint8 value's
+// codes in q; a quantized constant (int8 filter, int32 bias) holds its elements widened in ints,
+// and a qint8 constant its codes in q too, for the kernels that read it as an activation (see
+// quant.go).
 type tensor struct {
 	dims []int
 	data []float32
+	q    []int8
 	ints []int32
 }
 
@@ -181,34 +185,57 @@ type plan struct {
 	// (as XNNPACK's own memory planning does) instead of every value holding its own buffer.
 	releaseAfter [][]int
 	pool         [][]float32
+	qpool        [][]int8 // the same for qint8 values' codes
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*xnngraph.Node][]*gemm.PackedB
-	// convOps holds each convolution node's operand record, reused across calls.
-	convOps map[*xnngraph.Node]*convOp
+	// convRecs holds each fp32 convolution node's operand record, reused across calls.
+	convRecs map[*xnngraph.Node]*fp32Conv
 	// fusedAct holds the activations folded into their producers (fuseActivations).
 	fusedAct map[*xnngraph.Node]func([]float32)
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
 	dwTaps map[*xnngraph.Node]*dwTable
 	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
-	// colPool holds per-task patch blocks for convolutions too large to expand whole.
-	work    []float32
-	colPool sync.Pool
+	// colPool holds per-task patch blocks for convolutions too large to expand whole. iwork and
+	// icolPool are the same for the integer kernels' patches (centered codes, int32).
+	work     []float32
+	colPool  sync.Pool
+	iwork    []int32
+	icolPool sync.Pool
 }
 
-// scratch returns the plan's reusable work buffer with n values (contents undefined).
-func (p *plan) scratch(n int) []float32 {
-	if cap(p.work) < n {
-		p.work = make([]float32, n)
+// scratch returns the plan's reusable fp32 work buffer with n values (contents undefined).
+func (p *plan) scratch(n int) []float32 { return scratchOf[float32](p, n) }
+
+// scratchOf is scratch for the element type T.
+func scratchOf[T float32 | int32](p *plan, n int) []T {
+	w, ok := any(&p.work).(*[]T)
+	if !ok {
+		w = any(&p.iwork).(*[]T)
 	}
-	return p.work[:n]
+	if cap(*w) < n {
+		*w = make([]T, n)
+	}
+	return (*w)[:n]
+}
+
+// colPoolOf is the plan's pool of per-task patch blocks of T (*[]T).
+func colPoolOf[T float32 | int32](p *plan) *sync.Pool {
+	if _, ok := any(&p.work).(*[]T); ok {
+		return &p.colPool
+	}
+	return &p.icolPool
 }
 
 type step struct {
 	node *xnngraph.Node
-	run  func(p *plan, n *xnngraph.Node) error
-	// ownRange: the kernel applies the node's output range itself (quantized kernels clamp in
-	// codes, so the fp32 clamp must not run on their outputs).
+	run  runFunc
+	// event names the node's ETDump event: its XNNPACK operator and that operator's count in
+	// the plan so far ("Add (ND) #2"), as XNNPACK's profiler numbers them.
+	event string
+	// ownRange: the kernel applies the node's output range itself (fused into an fp32 GEMM's
+	// store, nodeKernel.ownRange; quantized kernels clamp in codes, so the fp32 clamp must not
+	// run on their outputs).
 	ownRange bool
 }
 
@@ -222,6 +249,7 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
 		quant: make([]*qinfo, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
+	p.icolPool.New = func() any { return new([]int32) }
 	for i := range g.Values {
 		v := &g.Values[i]
 		p.index[v.ID] = i
@@ -254,9 +282,9 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 			if v.DType == schema.XNNDatatypexnn_datatype_qint8 {
 				// Also as codes, for the kernels that read a qint8 operand as an activation
 				// (a constant addend).
-				p.vals[i].data = make([]float32, len(ints))
+				p.vals[i].q = make([]int8, len(ints))
 				for k, c := range ints {
-					p.vals[i].data[k] = float32(c)
+					p.vals[i].q[k] = int8(c)
 				}
 			}
 		case v.ConstantIdx != 0:
@@ -289,11 +317,11 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 			steps[k] = step{node: n, run: run, ownRange: true}
 			continue
 		}
-		run, ok := ops[n.Op]
-		if !ok {
+		kern := kernelOf(n.Op)
+		if kern == nil || kern.run == nil {
 			return nil, fmt.Errorf("%w: node %d is %s", ErrUnsupported, k, n.OpName())
 		}
-		steps[k] = step{node: n, run: run}
+		steps[k] = step{node: n, run: kern.run, ownRange: kern.ownRange}
 	}
 	p.order = order
 	for _, k := range order {
@@ -305,34 +333,34 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 	}
 	p.fuseActivations()
 	p.planReuse()
-	// Pack constant weights once.
+	seen := map[string]int{}
+	for i := range p.steps {
+		name := operatorName(p.steps[i].node, p.touchesQuant(p.steps[i].node))
+		seen[name]++
+		p.steps[i].event = fmt.Sprintf("%s #%d", name, seen[name])
+	}
+	// Pack constant filters once (the fp32 prepare step of the types that have one).
 	p.packed = map[*xnngraph.Node][]*gemm.PackedB{}
 	for _, s := range p.steps {
 		n := s.node
 		if len(n.Inputs) < 2 || n.Inputs[1] == xnngraph.InvalidID || !p.isConst[p.index[n.Inputs[1]]] || p.touchesQuant(n) {
 			continue // (quantized layers read their int filters directly)
 		}
-		w := &p.vals[p.index[n.Inputs[1]]]
-		switch n.Op {
-		case schema.XNodeUnionXNNConv2d:
-			cp := n.Conv
-			if want := int(cp.Groups) * int(cp.GroupOutputChannels) * int(cp.KernelH) * int(cp.KernelW) * int(cp.GroupInputChannels); len(w.data) == want && want > 0 {
-				p.packed[n] = packConv(w.data, cp)
-			}
-		case schema.XNodeUnionXNNFullyConnected:
-			if len(w.dims) == 2 && len(w.data) == w.dims[0]*w.dims[1] {
-				p.packed[n] = []*gemm.PackedB{packFC(w.data, w.dims[0], w.dims[1], n.Flags)}
+		if kern := kernelOf(n.Op); kern != nil && kern.pack != nil {
+			if pw := kern.pack(n, &p.vals[p.index[n.Inputs[1]]]); pw != nil {
+				p.packed[n] = pw
 			}
 		}
 	}
 	return p, nil
 }
 
-// fuseActivations folds a hardswish that is the only reader of a convolution's, depthwise
-// convolution's or fully connected layer's output into that node: the producer writes the
-// hardswish's output value and applies it to each chunk it computes, while the chunk is still in
-// cache, instead of a separate pass over memory (MobileNetV3's layers mostly end this way). The
-// hardswish's step becomes a no-op. Node outputs are rewired in the plan's own copy of the graph.
+// fuseActivations folds an activation (a type with nodeKernel.activation: hardswish) that is the
+// only reader of the output of a node that takesActivation (a convolution, depthwise convolution
+// or fully connected layer) into that node: the producer writes the activation's output value
+// and applies it to each chunk it computes, while the chunk is still in cache, instead of a
+// separate pass over memory (MobileNetV3's layers mostly end this way). The activation's step
+// becomes a no-op. Node outputs are rewired in the plan's own copy of the graph.
 func (p *plan) fuseActivations() {
 	readers := map[uint32][]int{} // value id -> the steps reading it
 	for k, s := range p.steps {
@@ -344,9 +372,7 @@ func (p *plan) fuseActivations() {
 	}
 	for k := range p.steps {
 		n := p.steps[k].node
-		switch n.Op {
-		case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNFullyConnected:
-		default:
+		if kern := kernelOf(n.Op); kern == nil || !kern.takesActivation {
 			continue
 		}
 		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
@@ -357,7 +383,8 @@ func (p *plan) fuseActivations() {
 			continue
 		}
 		h := p.steps[rs[0]].node
-		if h.Op != schema.XNodeUnionXNNHardswish || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == xnngraph.InvalidID ||
+		hk := kernelOf(h.Op)
+		if hk == nil || hk.activation == nil || len(h.Inputs) != 1 || len(h.Outputs) != 1 || h.Outputs[0] == xnngraph.InvalidID ||
 			!math.IsInf(float64(h.OutputMin), -1) || !math.IsInf(float64(h.OutputMax), 1) {
 			continue
 		}
@@ -365,7 +392,7 @@ func (p *plan) fuseActivations() {
 			p.fusedAct = map[*xnngraph.Node]func([]float32){}
 		}
 		n.Outputs = []uint32{h.Outputs[0]}
-		p.fusedAct[n] = func(d []float32) { gemm.Hardswish(d, d) }
+		p.fusedAct[n] = hk.activation
 		h.Inputs, h.Outputs = nil, nil // read and write nothing: its producer did the work
 		p.steps[rs[0]].run = func(*plan, *xnngraph.Node) error { return nil }
 	}
@@ -413,7 +440,11 @@ func (p *plan) release(k int) {
 		if d := p.vals[i].data; cap(d) > 0 {
 			p.pool = append(p.pool, d[:cap(d)])
 		}
-		p.vals[i].data = nil // a stale read now fails in p.in instead of seeing reused memory
+		if d := p.vals[i].q; cap(d) > 0 {
+			p.qpool = append(p.qpool, d[:cap(d)])
+		}
+		// A stale read now fails in p.in instead of seeing reused memory.
+		p.vals[i].data, p.vals[i].q = nil, nil
 	}
 }
 
@@ -443,36 +474,6 @@ func (p *plan) parallel(n, unit, work int, f func(lo, hi int)) {
 // (A variable so tests can split tiny regions too.)
 var minParallelWork = 1 << 17
 
-// packedFilter returns a node's filter packed at init, or packs a non-constant one now.
-func (p *plan) packedFilter(n *xnngraph.Node, w []float32) []*gemm.PackedB {
-	if pw, ok := p.packed[n]; ok {
-		return pw
-	}
-	return packConv(w, n.Conv)
-}
-
-// packFC packs a fully connected filter as the [in, out] matrix the GEMM multiplies by; the
-// filter is [out, in], or [in, out] with the transpose-weights flag.
-func packFC(w []float32, d0, d1 int, flags uint32) *gemm.PackedB {
-	if flags&xnngraph.FlagTransposeWeights != 0 {
-		pb, _ := gemm.PackB(w, d0, d1, d1) // sizes checked by the caller
-		return pb
-	}
-	pb, _ := gemm.PackB(transpose2(w, d0, d1), d1, d0, d0)
-	return pb
-}
-
-// transpose2 returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
-func transpose2(a []float32, rows, cols int) []float32 {
-	out := make([]float32, len(a))
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			out[c*rows+r] = a[r*cols+c]
-		}
-	}
-	return out
-}
-
 // constant returns a constant value's fp32 data, checked against its dims.
 func constant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]float32, error) {
 	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)
@@ -498,13 +499,17 @@ func constant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, 
 func (p *plan) val(id uint32) *tensor { return &p.vals[p.index[id]] }
 
 // execute is run without a context (for tests that drive a plan directly).
-func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Background(), args) }
+func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Background(), args, nil) }
 
 // run binds the external values to the delegate call's arguments, runs every node and writes
 // the outputs back. It stops between nodes once ctx is done; the plan stays usable (every
 // buffer is held by one value or by the pool whichever node it stopped at, and the next call
 // binds and computes every value afresh).
-func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
+//
+// When the call is traced (bctx.Profiling), every node's run is an event named as the official
+// runtime's XNNPACK profiler names it (step.event).
+func (p *plan) run(ctx context.Context, args []*runtime.EValue, bctx *runtime.BackendExecutionContext) error {
+	traced := bctx.Profiling()
 	ext := func(i int) (*runtime.Tensor, error) { return p.external(i, args) }
 	for _, i := range p.inputs {
 		t, err := ext(i)
@@ -515,13 +520,7 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 		// external inputs from the tensors it is given.
 		p.vals[i].dims = p.inputDims(i, t)
 		if p.quant[i] != nil {
-			// qint8 codes are held as fp32 inside the plan (see quant.go).
-			codes := runtime.Data[int8](t)
-			buf := p.vals[i].data[:0]
-			for _, c := range codes {
-				buf = append(buf, float32(c))
-			}
-			p.vals[i].data = buf
+			p.vals[i].q = runtime.Data[int8](t) // qint8 codes, read in place as fp32 values are
 			continue
 		}
 		p.vals[i].data = runtime.Data[float32](t)
@@ -534,11 +533,18 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 		default:
 		}
 		s := &p.steps[k]
+		var t0 time.Time
+		if traced {
+			t0 = time.Now()
+		}
 		if err := s.run(p, s.node); err != nil {
 			return fmt.Errorf("node %d (%s): %w", p.order[k], s.node.OpName(), err)
 		}
-		if !fusesClamp[s.node.Op] && !s.ownRange {
+		if !s.ownRange {
 			clampOutput(p, s.node)
+		}
+		if traced {
+			bctx.ProfileDelegate(s.event, -1, nil, t0, time.Now())
 		}
 		p.release(k)
 	}
@@ -554,10 +560,7 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 			}
 		}
 		if p.quant[i] != nil {
-			dst := runtime.Data[int8](t)
-			for k, c := range v.data[:v.numel()] {
-				dst[k] = int8(c)
-			}
+			copy(runtime.Data[int8](t), v.q[:v.numel()])
 			continue
 		}
 		copy(runtime.Data[float32](t), v.data[:v.numel()])
@@ -565,36 +568,64 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue) error {
 	return nil
 }
 
-// out sizes a node's output value for dims, reusing its memory when large enough.
+// out sizes a node's fp32 output value for dims, reusing its memory when large enough.
 //
 // dims is copied into the value's own dims (so callers' literals stay on the stack and an
 // Execute does not allocate a dims slice per node).
 func (p *plan) out(id uint32, dims []int) *tensor {
-	t := p.val(id)
-	t.dims = append(t.dims[:0], dims...)
-	n := t.numel()
-	if cap(t.data) < n {
-		t.data = p.take(n)
-	}
-	t.data = t.data[:n]
+	t, _ := outOf[float32](p, id, dims)
 	return t
 }
 
+// outOf is out for a value stored as T (fp32 values or qint8 codes), also returning its
+// elements.
+func outOf[T elem](p *plan, id uint32, dims []int) (*tensor, []T) {
+	t := p.val(id)
+	t.dims = append(t.dims[:0], dims...)
+	n := t.numel()
+	d := storage[T](t)
+	if cap(*d) < n {
+		*d = take(poolOf[T](p), n)
+	}
+	*d = (*d)[:n]
+	return t, *d
+}
+
 // take returns the smallest pooled buffer that holds n values, or a new one.
-func (p *plan) take(n int) []float32 {
+func take[T elem](pool *[][]T, n int) []T {
 	best := -1
-	for i, b := range p.pool {
-		if cap(b) >= n && (best < 0 || cap(b) < cap(p.pool[best])) {
+	for i, b := range *pool {
+		if cap(b) >= n && (best < 0 || cap(b) < cap((*pool)[best])) {
 			best = i
 		}
 	}
 	if best < 0 {
-		return make([]float32, n)
+		return make([]T, n)
 	}
-	b := p.pool[best]
-	p.pool[best] = p.pool[len(p.pool)-1]
-	p.pool = p.pool[:len(p.pool)-1]
+	b := (*pool)[best]
+	(*pool)[best] = (*pool)[len(*pool)-1]
+	*pool = (*pool)[:len(*pool)-1]
 	return b
+}
+
+// elem is what a value's storage holds: fp32 values or qint8 codes. The kernels that only move
+// elements (the layout operations, copy, max pooling) are written once for both.
+type elem interface{ float32 | int8 }
+
+// storage is t's buffer for elements of type T: data for fp32, q for qint8 codes.
+func storage[T elem](t *tensor) *[]T {
+	if d, ok := any(&t.data).(*[]T); ok {
+		return d
+	}
+	return any(&t.q).(*[]T)
+}
+
+// poolOf is the plan's pool of free buffers of type T.
+func poolOf[T elem](p *plan) *[][]T {
+	if d, ok := any(&p.pool).(*[][]T); ok {
+		return d
+	}
+	return any(&p.qpool).(*[][]T)
 }
 
 // clampOutput applies a node's fused output range.
@@ -604,11 +635,4 @@ func clampOutput(p *plan, n *xnngraph.Node) {
 		return // no range, or a node fused into its producer
 	}
 	gemm.Clamp(p.val(n.Outputs[0]).data, lo, hi)
-}
-
-// fusesClamp lists the node types that apply their output range themselves (in the GEMM store).
-var fusesClamp = map[schema.XNodeUnion]bool{
-	schema.XNodeUnionXNNConv2d:          true,
-	schema.XNodeUnionXNNDepthwiseConv2d: true,
-	schema.XNodeUnionXNNFullyConnected:  true,
 }

@@ -28,7 +28,46 @@
 //
 // Graphs run in fp32, or statically quantized to 8 bits (qint8 activations, qint8 or per-channel
 // qcint8 filters, int32 biases) with XNNPACK's own integer and requantization arithmetic, so the
-// results match the official runtime's bit for bit (quant.go).
+// results match the official runtime's bit for bit (quant.go). qint8 codes are stored as int8,
+// fp32 values as float32; the kernels that only move elements are written once for both, and
+// the convolutions share their loops between fp32 and int8 (node_conv.go).
+//
+// # Adding a node type
+//
+// A node type lives in the schema and in two files named by its operator family (elementwise,
+// gemm, conv, pool, shape, attention), one per layer:
+//
+//   - schema/xnnpack.fbs and the generated Go (schema/gen.sh): its table and union member;
+//   - xnngraph/op_<family>.go: one register call with its table for the verifier (which
+//     TestSpecMatchesFBS holds to the .fbs), the decoding and encoding of its parameters, its
+//     operands' roles and which may be absent, whether it honours output_min_max, its shape rule;
+//   - node_<family>.go (this package): one registerNode call with its fp32 kernel, whether it
+//     applies its own output range, its constant-filter packing, its quantized form (datatype
+//     checks, scales, the kernel), whether a following activation may be fused into it or it is
+//     one, and the kernels themselves.
+//
+// Nothing else lists node types; TestEveryNodeTypeRegistered and TestNodeKernels check both
+// registries against the schema. Before this layout (issue 14) the same information was in
+// eighteen tables and switches keyed by node type, in eight files: xnngraph's spec.go (the
+// union's positional member list), blob.go (the decode switch, takesOutputRange, catInputs),
+// serialize.go (the encode switch), check.go (operandRoles, optionalOperand, inferNode, a special
+// case in InferShapes); this package's ops.go (the ops map), backend.go (fusesClamp, the packing
+// switch, fuseActivations' producer switch and consumer test), quant_ops.go (quantStep's switch,
+// quantLinear's filter-layout and kernel switches); and internal/xnntest's optional-bias switch;
+// with the kernels in ops.go, ops_nhwc.go and quant_ops.go. A type with its own table,
+// parameters, a constant filter, an output range and a quantized form (a convolution) touched
+// fifteen of the eighteen, in eight files; it now touches two files. A unary activation on the
+// shared _XNNNode1x1 table touched two places (the union's member list and the ops map) and
+// still touches two (its two register calls).
+// Lowering to the type (the partitioner's configs and preprocess, package aot) is the
+// ahead-of-time side's, outside this count.
+//
+// A traced call (runtime.WithEventTracer) reports each node it runs as an event named as the
+// official runtime's XNNPACK profiler names it — the operator the node becomes and its count in
+// the delegate ("Convolution (NHWC, F32) IGEMM #3"; nodeKernel.operator) — so the official
+// Inspector lists etgo's ETDump as it lists the official one. XNNPACK sometimes fuses or splits
+// nodes into other operators (a clamp after an add, two reshapes); etgo's events stay one per
+// node.
 //
 // Execute checks the call's context between nodes: a cancelled call returns the context's error
 // once the node running finishes (milliseconds at most on the full-size zoo models; see
@@ -41,6 +80,6 @@
 // first and keep NaN; maximum and minimum take the value first (the one-element operand second);
 // max pooling folds taps in XNNPACK's tree and never outputs NaN; average pooling turns a NaN
 // into its lower bound. XNNPACK's sqrt, rsqrt, exp, log and hardswish give its own results at
-// ±Inf, ±0 and near the float32 limit (ops.go). Subnormals, which XNNPACK flushes to zero, are
+// ±Inf, ±0 and near the float32 limit (node_elementwise.go). Subnormals, which XNNPACK flushes to zero, are
 // not emulated.
 package xnnpack

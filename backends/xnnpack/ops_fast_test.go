@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/gemm"
 	"github.com/etgo/etgo/internal/xnntest"
 )
 
@@ -149,7 +150,7 @@ func TestTransposeTiled(t *testing.T) {
 			}
 			want, got := make([]float32, numel), make([]float32, numel)
 			gather(want, src, 0, s, dims)
-			(&plan{threads: 2}).transposeTiled(got, src, s, dims)
+			transposeTiled(&plan{threads: 2}, got, src, s, dims)
 			for i := range want {
 				if got[i] != want[i] {
 					t.Fatalf("%v perm %v: [%d] = %v, want %v", in, perm, i, got[i], want[i])
@@ -160,12 +161,13 @@ func TestTransposeTiled(t *testing.T) {
 }
 
 // TestIm2colRow compares the run-copying patch builder with the definition over random
-// geometries: padding on every side, strides, dilations, groups, kernels wider than the input.
+// geometries: padding on every side, strides, dilations, groups, kernels wider than the input;
+// for fp32 values and for the integer kernels' int32 patches alike.
 func TestIm2colRow(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
 	for it := 0; it < 300; it++ {
 		G := 1 + r.IntN(2)
-		c := &convOp{N: 1 + r.IntN(2), H: 1 + r.IntN(9), W: 1 + r.IntN(9), G: G, GIC: 1 + r.IntN(20), KH: 1 + r.IntN(4), KW: 1 + r.IntN(4),
+		c := &convGeom{N: 1 + r.IntN(2), H: 1 + r.IntN(9), W: 1 + r.IntN(9), G: G, GIC: 1 + r.IntN(20), KH: 1 + r.IntN(4), KW: 1 + r.IntN(4),
 			sh: 1 + r.IntN(2), sw: 1 + r.IntN(3), dh: 1 + r.IntN(2), dw: 1 + r.IntN(2), pt: r.IntN(3), pl: r.IntN(3)}
 		c.C = G * c.GIC
 		pb, pr := r.IntN(3), r.IntN(3)
@@ -173,19 +175,31 @@ func TestIm2colRow(t *testing.T) {
 		if OH == 0 || OW == 0 {
 			continue
 		}
+		c.OH, c.OW = OH, OW
 		x := make([]float32, c.N*c.H*c.W*c.C)
+		xi := make([]int32, len(x))
 		for i := range x {
 			x[i] = float32(i + 1)
+			xi[i] = int32(i + 1)
 		}
 		K := c.KH * c.KW * c.GIC
-		col := make([]float32, OW*K)
+		col, coli := make([]float32, OW*K), make([]int32, OW*K)
 		for b := 0; b < c.N; b++ {
 			for oh := 0; oh < OH; oh++ {
 				for g := 0; g < G; g++ {
 					for i := range col {
 						col[i] = -7 // every entry must be written
 					}
-					im2colRow(col, x, b, oh, g, c, OW)
+					im2colRow(col, x, b, oh, g, c, gemm.StridedCopy)
+					for i := range coli {
+						coli[i] = -7
+					}
+					im2colRow(coli, xi, b, oh, g, c, stridedCopy[int32])
+					for i, v := range coli {
+						if float32(v) != col[i] {
+							t.Fatalf("%+v oh %d: int32 patch [%d] = %d, fp32 %v", *c, oh, i, v, col[i])
+						}
+					}
 					for ow := 0; ow < OW; ow++ {
 						for kh := 0; kh < c.KH; kh++ {
 							for kw := 0; kw < c.KW; kw++ {

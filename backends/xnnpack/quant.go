@@ -12,11 +12,12 @@ import (
 // Statically quantized graphs (the PT2E 8-bit flow: XNNPACKQuantizer with per-tensor int8
 // activations and per-tensor or per-channel int8 weights).
 //
-// Storage: a qint8 activation holds its integer codes in the value's fp32 buffer (every int8 is
-// exact in fp32). The layout kernels (transpose, reshape) and max pooling then serve quantized
-// values unchanged and bit-exactly, and the plan's memory reuse covers them too. Quantized
-// constants (int8 filters, int32 biases) are kept as int32 in tensor.ints: an int32 bias does not
-// fit fp32 exactly.
+// Storage: a qint8 value holds its codes as int8 (tensor.q), a graph input's read in place from
+// the call's int8 tensor; the plan's memory reuse pools them apart from fp32 buffers. The kernels
+// that only move elements (transpose, reshape, slice, concatenation) are written once for both
+// element types (elem); max pooling and copy have code versions of their own. Quantized
+// constants (int8 filters, int32 biases) are kept widened to int32 in tensor.ints, as the
+// integer kernels multiply and accumulate them.
 //
 // Arithmetic follows XNNPACK's fp32 requantization (what its qs8 kernels compute on every ISA):
 //   - quantize (Convert fp32 -> qint8): v = x * (1/scale), clamped to [-128-zp, 127-zp], rounded
@@ -220,4 +221,205 @@ func newQAdd(a, b, y *qinfo, lo, hi int32, subtract bool) (*qaddParams, error) {
 func (q *qaddParams) add(a, b int32) int32 {
 	v := (q.bias+a*q.am+b*q.bm)>>q.shift + q.zp
 	return min(max(v, q.lo), q.hi)
+}
+
+// touchesQuant reports whether any operand of n is a quantized value.
+func (p *plan) touchesQuant(n *xnngraph.Node) bool {
+	for _, group := range [][]uint32{n.Inputs, n.Outputs} {
+		for _, id := range group {
+			if id != xnngraph.InvalidID && p.quant[p.index[id]] != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// qof is the quantization of value id (nil for fp32 or an absent operand).
+func (p *plan) qof(id uint32) *qinfo {
+	if id == xnngraph.InvalidID {
+		return nil
+	}
+	return p.quant[p.index[id]]
+}
+
+func isQint8(q *qinfo) bool { return q != nil && q.dtype == schema.XNNDatatypexnn_datatype_qint8 }
+
+// quantStep checks the datatypes of a node that reads or writes quantized values and returns
+// its kernel, prepared by its type's quantized form (nodeKernel.quant) with every parameter
+// (combined scales, output range in codes) computed now. Combinations the static 8-bit flow does
+// not produce are refused by name.
+func (p *plan) quantStep(k int, n *xnngraph.Node) (runFunc, error) {
+	if len(n.Outputs) != 1 || len(n.Inputs) == 0 || n.Inputs[0] == xnngraph.InvalidID {
+		return nil, p.unsupportedQuant(k, n)
+	}
+	kern := kernelOf(n.Op)
+	if kern == nil || kern.quant == nil {
+		return nil, p.unsupportedQuant(k, n)
+	}
+	return kern.quant(p, k, n)
+}
+
+// unsupportedQuant refuses node k's combination of datatypes, naming them.
+func (p *plan) unsupportedQuant(k int, n *xnngraph.Node) error {
+	var kinds []string
+	for _, id := range append(append([]uint32(nil), n.Inputs...), n.Outputs...) {
+		if id == xnngraph.InvalidID {
+			continue
+		}
+		kinds = append(kinds, p.g.Values[p.index[id]].DType.String())
+	}
+	return fmt.Errorf("%w: node %d (%s) on %v: this quantized combination is not supported", ErrUnsupported, k, n.OpName(), kinds)
+}
+
+// quantMove is the quantized form of the node types that move or select codes (layout
+// operations, copy, clamp, max pooling): XNNPACK requires every input's quantization to equal
+// the output's, so the codes carry over unchanged, moved by the type's own kernel, and then the
+// output range, in codes (all a clamp does).
+func quantMove(move runFunc) func(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
+	return func(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
+		y := p.qof(n.Outputs[0])
+		same := isQint8(y)
+		for _, id := range n.Inputs {
+			in := p.qof(id)
+			same = same && isQint8(in) && in.scale == y.scale && in.zp == y.zp
+		}
+		if !same {
+			return nil, p.unsupportedQuant(k, n)
+		}
+		lo, hi := outputRange(n, y)
+		return func(p *plan, n *xnngraph.Node) error {
+			if err := move(p, n); err != nil {
+				return err
+			}
+			if lo > -128 || hi < 127 {
+				clo, chi := int8(lo), int8(hi)
+				d := p.val(n.Outputs[0]).q
+				for i, v := range d {
+					d[i] = min(max(v, clo), chi)
+				}
+			}
+			return nil
+		}, nil
+	}
+}
+
+// quantLinear resolves the operands of a quantized (transposed, depthwise) convolution or fully
+// connected layer k: qint8 input and output, a constant qint8 (per tensor) or qcint8 (per output
+// channel) filter whose output channels are dimension ocDim, an optional constant
+// qint32/qcint32 bias. Its family's quantized form picks the kernel.
+func (p *plan) quantLinear(k int, n *xnngraph.Node, ocDim int) (*qlinear, error) {
+	unsupported := func() error { return p.unsupportedQuant(k, n) }
+	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
+	if len(n.Inputs) < 3 || n.Inputs[1] == xnngraph.InvalidID || !isQint8(x) || !isQint8(y) {
+		return nil, unsupported()
+	}
+	wi := p.index[n.Inputs[1]]
+	w := p.quant[wi]
+	if w == nil || !p.isConst[wi] {
+		return nil, unsupported()
+	}
+	wv := &p.g.Values[wi]
+	if ocDim >= len(wv.Dims) {
+		return nil, fmt.Errorf("%w: %s filter %v has no output-channel dimension %d", xnngraph.ErrInvalidBlob, n.OpName(), wv.Dims, ocDim)
+	}
+	oc := int(wv.Dims[ocDim])
+	switch {
+	case w.dtype == schema.XNNDatatypexnn_datatype_qint8 && !w.perChannel():
+		if w.zp != 0 {
+			return nil, fmt.Errorf("%w: %s filter (value %d) has zero point %d; XNNPACK's qint8 filters are symmetric", ErrUnsupported, n.OpName(), wv.ID, w.zp)
+		}
+	case w.dtype == schema.XNNDatatypexnn_datatype_qcint8 && w.perChannel():
+		if w.chDim != ocDim {
+			return nil, fmt.Errorf("%w: %s filter (value %d) is quantized along dim %d, its output channels are dim %d", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim)
+		}
+	default:
+		return nil, unsupported()
+	}
+	var bias []int32
+	if bid := n.Inputs[2]; bid != xnngraph.InvalidID {
+		bi := p.index[bid]
+		b := p.quant[bi]
+		if b == nil || !p.isConst[bi] || (b.dtype != schema.XNNDatatypexnn_datatype_qint32 && b.dtype != schema.XNNDatatypexnn_datatype_qcint32) {
+			return nil, unsupported()
+		}
+		if len(p.vals[bi].ints) != oc {
+			return nil, fmt.Errorf("%w: %s bias (value %d) has %d values for %d output channels", xnngraph.ErrInvalidBlob, n.OpName(), bid, len(p.vals[bi].ints), oc)
+		}
+		bias = p.vals[bi].ints
+	} else {
+		bias = make([]int32, oc)
+	}
+	// XNNPACK's requantization scale per output channel, in fp32 and in this order.
+	scale := make([]float32, oc)
+	for c := range scale {
+		scale[c] = x.scale * w.scaleAt(c) / y.scale
+		if !(scale[c] < 256) {
+			// As XNNPACK, which refuses to create such a layer.
+			return nil, fmt.Errorf("%w: %s requantization scale %g of output channel %d (input %g x filter %g / output %g) is not below 256",
+				ErrUnsupported, n.OpName(), scale[c], c, x.scale, w.scaleAt(c), y.scale)
+		}
+	}
+	lo, hi := outputRange(n, y)
+	q := &qlinear{bias: bias, w: p.vals[wi].ints, wdims: p.vals[wi].dims, scale: scale, xzp: x.zp, yzp: y.zp, lo: lo, hi: hi, oc: oc}
+	return q, nil
+}
+
+// isProduct reports whether the factors multiply to total, without overflow: the factors come
+// from an untrusted blob, and a wrapped product must not pass a size check.
+func isProduct(total int, factors ...int) bool {
+	for _, f := range factors {
+		if f < 0 {
+			return false
+		}
+		if f == 0 {
+			return total == 0
+		}
+	}
+	n := 1
+	for _, f := range factors {
+		if n > total/f {
+			return false // n·f > total, or would overflow
+		}
+		n *= f
+	}
+	return n == total
+}
+
+// qlinear is a quantized layer's resolved operands.
+type qlinear struct {
+	bias, w  []int32
+	wdims    []int // w's dims
+	scale    []float32
+	xzp, yzp int32
+	lo, hi   int32
+	oc       int
+	xi       []int32 // scratch: the centered input (a plan runs one Execute at a time)
+	// wt is the filter as qlinear.gemm multiplies by it, arranged at init: per group, a
+	// [kh·kw·gin, gout] matrix (convFilter) for a convolution, [in, out] for a fully connected
+	// layer.
+	wt []int32
+	// geom and y are a convolution's geometry and output codes for the call running, kept in
+	// the layer's record (the parallel tasks capture them).
+	geom convGeom
+	y    []int8
+}
+
+// centered returns the input's codes less the input zero point, as int32, in a buffer the layer
+// reuses across calls: converting once per element keeps float-to-int conversions out of the
+// multiply-add loops, which read each input element many times.
+func (q *qlinear) centered(x []int8) []int32 {
+	if cap(q.xi) < len(x) {
+		q.xi = make([]int32, len(x))
+	}
+	xi := q.xi[:len(x)]
+	for i, v := range x {
+		xi[i] = int32(v) - q.xzp
+	}
+	return xi
+}
+
+// store is output channel c's code for accumulator acc.
+func (q *qlinear) store(acc int32, c int) int8 {
+	return int8(requantize(acc, q.scale[c], q.yzp, q.lo, q.hi))
 }

@@ -2,6 +2,7 @@ package xnnpack
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,83 @@ func TestQuantBoundaryOutput(t *testing.T) {
 	args[2].Tensor, _ = runtime.NewTensor(runtime.Float32, 1, 10)
 	if err := p.execute(args); err == nil || !strings.Contains(err.Error(), "the graph takes "+runtime.DTypeName(runtime.Int8)) {
 		t.Errorf("fp32 tensor for a qint8 output: error %v", err)
+	}
+}
+
+// TestQuantMaxPoolRange: a qint8 max pooling's output range clamps its codes to the range
+// quantized with the output's parameters (xnn_qs8_quantize), as XNNPACK's qs8 max pooling does.
+// (Before the codes had their own storage, the fp32 kernel also clamped them to the fp32 bounds
+// themselves, which only a blob with a finite range on a quantized max pooling, none the
+// official partitioner writes, could tell.)
+func TestQuantMaxPoolRange(t *testing.T) {
+	run := func(lo, hi float32) (codes []int8, q *qinfo) {
+		blob, named := quantBlob(t, "pools")
+		g, err := xnngraph.ParseBlob(blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pool *xnngraph.Node
+		for i := range g.Nodes {
+			if g.Nodes[i].Op == schema.XNodeUnionXNNMaxPooling2d {
+				pool = &g.Nodes[i]
+			}
+		}
+		if pool == nil {
+			t.Fatal("no max pooling in testdata/quant/pools")
+		}
+		pool.OutputMin, pool.OutputMax = lo, hi
+		out := &g.Values[pool.Outputs[0]] // (value ids are indices in official blobs)
+		out.Flags, out.ExternalID = xnngraph.FlagExternalOutput, g.NumExterns
+		g.NumExterns++
+		p, err := newPlan(g, named)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := npy.Load(testutil.Testdata(t, "quant", "pools", "inputs", "input_0.npy"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := npyconv.Tensor(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}}
+		for i := 1; i < int(g.NumExterns); i++ {
+			for j := range g.Values {
+				if v := &g.Values[j]; v.ExternalID == uint32(i) {
+					dt := runtime.Float32
+					if p.quant[j] != nil {
+						dt = runtime.Int8
+					}
+					tn, _ := runtime.NewTensor(dt, xnngraph.DimsOf(v.Dims)...)
+					args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: tn})
+				}
+			}
+		}
+		if err := p.execute(args); err != nil {
+			t.Fatal(err)
+		}
+		return runtime.Data[int8](args[len(args)-1].Tensor), p.quant[p.index[out.ID]]
+	}
+	inf := float32(math.Inf(1))
+	free, q := run(-inf, inf)
+	lo, hi := q.scale*float32(-20-q.zp)+q.scale/4, q.scale*float32(30-q.zp)-q.scale/4
+	clamped, _ := run(lo, hi)
+	clo, chi := int8(quantizeBound(lo, q.scale, q.zp)), int8(quantizeBound(hi, q.scale, q.zp))
+	if clo != -20 || chi != 30 {
+		t.Fatalf("the range [%g, %g] quantizes to codes [%d, %d], want [-20, 30]", lo, hi, clo, chi)
+	}
+	changed := 0
+	for i, c := range free {
+		want := min(max(c, clo), chi)
+		if clamped[i] != want {
+			t.Fatalf("code %d: %d with the range [%g, %g], want %d (%d without it)", i, clamped[i], lo, hi, want, c)
+		}
+		if want != c {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Errorf("no code of %v falls outside [%d, %d]: the test does not test the range", free, clo, chi)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -10,145 +9,189 @@ import (
 	"slices"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/etgo/etgo/devtools/etdump"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
 )
 
-func init() {
-	commands["bench"] = command{
-		summary: "time a method: load time and the latency distribution of Execute",
-		usage:   "bench FILE.pte [--method forward] [--input a.npy]... [--threads 1] [--warmup 5] [--iterations 50] [--profile [--top N]] [--etdump OUT.etdp] [--json] [--cpuprofile FILE]",
-		run:     runBench,
-	}
-}
+// benchSchema is the version of etgo bench --json's document (docs/cli-json.md).
+const benchSchema = 1
 
 // benchResult is the --json output.
 type benchResult struct {
-	File       string  `json:"file"`
-	Method     string  `json:"method"`
-	Threads    int     `json:"threads"`
-	LoadMS     float64 `json:"load_ms"`
-	Iterations int     `json:"iterations"`
-	MinMS      float64 `json:"min_ms"`
-	MedianMS   float64 `json:"median_ms"`
-	P90MS      float64 `json:"p90_ms"`
-	MeanMS     float64 `json:"mean_ms"`
+	SchemaVersion int     `json:"schema_version"`
+	File          string  `json:"file"`
+	Method        string  `json:"method"`
+	Threads       int     `json:"threads"`
+	LoadMS        float64 `json:"load_ms"`
+	Warmup        int     `json:"warmup"`
+	Iterations    int     `json:"iterations"`
+	MinMS         float64 `json:"min_ms"`
+	MedianMS      float64 `json:"median_ms"`
+	P90MS         float64 `json:"p90_ms"`
+	MeanMS        float64 `json:"mean_ms"`
 	// Profile is --profile's per-instruction times, slowest first.
 	Profile     []benchInstruction `json:"profile,omitempty"`
 	ProfileRuns int                `json:"profile_runs,omitempty"`
+	ETDump      string             `json:"etdump,omitempty"`     // the ETDump written, with --etdump
+	CPUProfile  string             `json:"cpuprofile,omitempty"` // the Go CPU profile written, with --cpuprofile
 }
 
-func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", stderr)
-	method := fs.String("method", "forward", "method to run")
-	warmup := fs.Int("warmup", 5, "untimed runs first")
-	iters := fs.Int("iterations", 50, "timed runs")
-	asJSON := fs.Bool("json", false, "print JSON")
-	threads := fs.Int("threads", 1, "goroutines a delegate call may use (XNNPACK)")
-	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs here (go tool pprof)")
+func (a *app) benchCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "bench FILE.pte",
+		Short: "time a method: load time and the latency distribution of Execute",
+		Long: `Time a method: the load (program and method), then --warmup untimed runs and --iterations
+timed ones, reported as min, median and p90 latency. --profile adds, over as many more runs,
+each kernel and delegate call's mean time and share of Execute. Inputs are the --input files,
+or seeded random values of the declared shapes. On a terminal a progress bar shows the runs
+(on stderr; never with --json). Ctrl-C stops between runs (exit status 130).
+tools/reference/bench.py runs it against the official runtime, alternating.`,
+		Example: `  etgo bench testdata/zoo/mobilenet_v2_small/xnnpack.pte --threads 2
+  etgo bench split.pte --profile --top 5
+  etgo bench split.pte --iterations 200 --json`,
+		Args:              fileArgs("FILE.pte"),
+		ValidArgsFunction: completeFiles("pte"),
+	}
+	fs := c.Flags()
+	method := fs.String("method", "forward", "run the method `NAME`")
+	inputs := fs.StringArray("input", nil, "an input `FILE.npy`, once per method input, in order (default: seeded random values of the declared shapes)")
+	warmup := fs.Int("warmup", 5, "`N` untimed runs first (at least 0)")
+	iters := fs.Int("iterations", 50, "`N` timed runs (at least 1)")
+	threads := fs.Int("threads", 1, "`N` goroutines a delegate call may use (XNNPACK; at least 1)")
 	profile := fs.Bool("profile", false, "after the timed runs, time each kernel and delegate call over as many runs and list the slowest")
-	top := fs.Int("top", 15, "with --profile: how many instructions to list (0: all)")
-	etdumpPath := fs.String("etdump", "", "after the timed runs, load the method again traced and write its loading and as many runs as an ETDump here (executorch.devtools.Inspector reads it)")
-	var inputs stringList
-	fs.Var(&inputs, "input", "a .npy input, once per method input (default: seeded random values of the declared shapes)")
-	path, err := parseFileAndFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if *iters < 1 || *warmup < 0 {
-		return errUsage
-	}
-	reg, err := newRegistry(*threads)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	p, err := runtime.Open(path, runtime.Options{Registry: reg})
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	m, err := p.LoadMethod(*method)
-	if err != nil {
-		return err
-	}
-	defer m.Close()
-	load := time.Since(start)
-	in, err := benchInputs(m, inputs)
-	if err != nil {
-		return err
-	}
-	ctx, stop := interruptible()
-	defer stop()
-	for i := 0; i < *warmup; i++ {
-		if _, err := m.Execute(ctx, in...); err != nil {
-			return err
-		}
-	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
-	times := make([]float64, *iters)
-	for i := range times {
-		t0 := time.Now()
-		if _, err := m.Execute(ctx, in...); err != nil {
-			return err
-		}
-		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
-	}
-	sorted := slices.Clone(times)
-	slices.Sort(sorted)
-	mean := 0.0
-	for _, t := range times {
-		mean += t
-	}
-	r := benchResult{File: path, Method: *method, Threads: *threads, LoadMS: float64(load.Nanoseconds()) / 1e6, Iterations: *iters,
-		MinMS: sorted[0], MedianMS: sorted[len(sorted)/2], P90MS: sorted[len(sorted)*9/10], MeanMS: mean / float64(len(times))}
-	if *profile {
-		// A separate pass, so the clock reads do not touch the latencies above.
-		m.EnableProfiling(true)
-		for range *iters {
-			if _, err := m.Execute(ctx, in...); err != nil {
+	top := fs.Int("top", 15, "with --profile: list the `N` slowest instructions (0: all)")
+	etdumpPath := fs.String("etdump", "", "after the timed runs, load the method again traced and write its loading and as many runs as an ETDump to `FILE.etdp` (executorch.devtools.Inspector reads it)")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to `FILE` (go tool pprof)")
+	asJSON := fs.Bool("json", false, "print the timings as JSON (schema: docs/cli-json.md)")
+	_ = c.MarkFlagFilename("input", "npy")
+	_ = c.MarkFlagFilename("etdump", "etdp")
+	return a.command(c, func(cmd *cobra.Command, args []string) error {
+		path := args[0]
+		for _, err := range []error{atLeast("iterations", *iters, 1), atLeast("warmup", *warmup, 0),
+			atLeast("threads", *threads, 1), atLeast("top", *top, 0)} {
+			if err != nil {
 				return err
 			}
 		}
-		instrs, runs, total, _ := m.Profile()
-		for _, in := range instrs {
-			r.Profile = append(r.Profile, benchInstruction{Chain: in.Chain, Instruction: in.Instruction, Kind: in.Kind, Name: in.Name,
-				Calls: in.Calls, TotalMS: float64(in.Total.Nanoseconds()) / 1e6, MeanUS: float64(in.Total.Nanoseconds()) / 1e3 / float64(in.Calls),
-				Share: float64(in.Total) / float64(total)})
+		if cmd.Flags().Changed("top") && !*profile {
+			return usageErrorf("--top lists --profile's instructions: give --profile too")
 		}
-		r.ProfileRuns = runs
-	}
-	if *etdumpPath != "" {
-		// A method of its own, traced from its loading on, so the clock reads touch neither the
-		// latencies above nor --profile's.
-		if err := writeETDump(p, *method, *etdumpPath, *iters, func(tm *runtime.Method) error {
-			_, err := tm.Execute(ctx, in...)
-			return err
-		}); err != nil {
+		readFrom := append([]string{path}, *inputs...)
+		if err := checkOutputs(readFrom, output{"--etdump " + *etdumpPath, *etdumpPath}, output{"--cpuprofile " + *cpuProfile, *cpuProfile}); err != nil {
 			return err
 		}
-	}
-	if *asJSON {
-		return json.NewEncoder(stdout).Encode(r)
-	}
-	fmt.Fprintf(stdout, "%s %s (%d thread(s)): load %.2f ms; %d runs: min %.3f ms, median %.3f ms, p90 %.3f ms\n",
-		path, *method, *threads, r.LoadMS, r.Iterations, r.MinMS, r.MedianMS, r.P90MS)
-	if *profile {
-		printProfile(stdout, r, *top)
-	}
-	return nil
+		reg, err := newRegistry(*threads)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		p, err := runtime.Open(path, runtime.Options{Registry: reg})
+		if err != nil {
+			return err
+		}
+		defer p.Close()
+		m, err := p.LoadMethod(*method)
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		load := time.Since(start)
+		in, err := benchInputs(m, *inputs)
+		if err != nil {
+			return err
+		}
+		ctx, stop := interruptible()
+		defer stop()
+		runs := *warmup + *iters
+		if *profile {
+			runs += *iters
+		}
+		if *etdumpPath != "" {
+			runs += *iters
+		}
+		bar := newRuns(a.stderr, *asJSON, runs, "warmup")
+		defer bar.finish()
+		for i := 0; i < *warmup; i++ {
+			if _, err := m.Execute(ctx, in...); err != nil {
+				return err
+			}
+			bar.add(1)
+		}
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
+		}
+		bar.describe("timed")
+		times := make([]float64, *iters)
+		for i := range times {
+			t0 := time.Now()
+			if _, err := m.Execute(ctx, in...); err != nil {
+				return err
+			}
+			times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
+			bar.add(1) // after the clock is read: the bar's drawing is not timed
+		}
+		sorted := slices.Clone(times)
+		slices.Sort(sorted)
+		mean := 0.0
+		for _, t := range times {
+			mean += t
+		}
+		r := benchResult{SchemaVersion: benchSchema, File: path, Method: *method, Threads: *threads, LoadMS: float64(load.Nanoseconds()) / 1e6,
+			Warmup: *warmup, Iterations: *iters, MinMS: sorted[0], MedianMS: sorted[len(sorted)/2], P90MS: sorted[len(sorted)*9/10],
+			MeanMS: mean / float64(len(times)), ETDump: *etdumpPath, CPUProfile: *cpuProfile}
+		if *profile {
+			// A separate pass, so the clock reads do not touch the latencies above.
+			bar.describe("profile")
+			m.EnableProfiling(true)
+			for range *iters {
+				if _, err := m.Execute(ctx, in...); err != nil {
+					return err
+				}
+				bar.add(1)
+			}
+			instrs, runs, total, _ := m.Profile()
+			for _, in := range instrs {
+				r.Profile = append(r.Profile, benchInstruction{Chain: in.Chain, Instruction: in.Instruction, Kind: in.Kind, Name: in.Name,
+					Calls: in.Calls, TotalMS: float64(in.Total.Nanoseconds()) / 1e6, MeanUS: float64(in.Total.Nanoseconds()) / 1e3 / float64(in.Calls),
+					Share: float64(in.Total) / float64(total)})
+			}
+			r.ProfileRuns = runs
+		}
+		if *etdumpPath != "" {
+			// A method of its own, traced from its loading on, so the clock reads touch neither the
+			// latencies above nor --profile's.
+			bar.describe("etdump")
+			if err := writeETDump(p, *method, *etdumpPath, *iters, func(tm *runtime.Method) error {
+				_, err := tm.Execute(ctx, in...)
+				bar.add(1)
+				return err
+			}); err != nil {
+				return err
+			}
+		}
+		bar.finish()
+		if *asJSON {
+			return writeJSON(a.stdout, r)
+		}
+		fmt.Fprintf(a.stdout, "%s %s (%d thread(s)): load %.2f ms; %d runs: min %.3f ms, median %.3f ms, p90 %.3f ms\n",
+			path, *method, *threads, r.LoadMS, r.Iterations, r.MinMS, r.MedianMS, r.P90MS)
+		if *profile {
+			printProfile(a.stdout, r, *top)
+		}
+		return nil
+	})
 }
 
 // benchInstruction is one timed instruction of --profile.

@@ -10,9 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/frontend/pt2"
+	"github.com/etgo/etgo/internal/human"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/lower"
@@ -40,26 +43,31 @@ const (
 	demoTolerance = 1e-4
 )
 
-func init() {
-	commands["demo"] = command{
-		summary: "lower an embedded Conv2d+ReLU model to XNNPACK, run it, and load it where the backend is missing",
-		usage: "demo [-o OUT.pte] [--threads N]\n\n" +
-			"  -o OUT.pte   also write the lowered program (try etgo inspect / run / check on it)\n" +
-			"  --threads N  goroutines the XNNPACK delegate may use",
-		run: runDemo,
+func (a *app) demoCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "lower an embedded Conv2d+ReLU model to XNNPACK, run it, and load it where the backend is missing",
+		Long: `A walk-through on the model embedded in this binary (Conv2d(3, 8, 3, padding=1) + ReLU, as
+torch.export.save wrote it): lower it as to_edge_transform_and_lower(...,
+partitioner=[XnnpackPartitioner()]).to_executorch() would, print the lowered graph and its
+coverage, run it and compare with eager PyTorch's output, then load the same program in a
+runtime without XnnpackBackend, which refuses it by name.`,
+		Example:           "  etgo demo -o demo.pte && etgo inspect demo.pte",
+		Args:              fileArgs(),
+		ValidArgsFunction: cobra.NoFileCompletions,
 	}
+	outPath := c.Flags().StringP("output", "o", "", "also write the lowered program to `OUT.pte` (try etgo inspect / run / check on it)")
+	threads := c.Flags().Int("threads", 1, "`N` goroutines the XNNPACK delegate may use (at least 1)")
+	_ = c.MarkFlagFilename("output", "pte")
+	return a.command(c, func(*cobra.Command, []string) error {
+		if err := atLeast("threads", *threads, 1); err != nil {
+			return err
+		}
+		return runDemo(a.stdout, *outPath, *threads)
+	})
 }
 
-func runDemo(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("demo", stderr)
-	outPath := fs.String("o", "", "write the lowered program here")
-	threads := fs.Int("threads", 1, "goroutines the XNNPACK delegate may use")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 0 || *threads < 1 {
-		return errUsage
-	}
+func runDemo(stdout io.Writer, outPath string, threads int) error {
 	fmt.Fprintf(stdout, "etgo demo: %s, exported with torch.export (model.pt2, %d bytes, embedded in this binary)\n",
 		demoDescription, len(demoModel))
 
@@ -102,16 +110,16 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "program: %d bytes, %d delegate blob(s), %d named weight(s), %d bytes of planned memory; lowered in %.1f ms\n",
 		len(data), len(plan.Delegates), len(contents.NamedData), planned, float64(elapsed.Microseconds())/1000)
-	if *outPath != "" {
-		if err := os.WriteFile(*outPath, data, 0o644); err != nil {
+	if outPath != "" {
+		if err := os.WriteFile(outPath, data, 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", *outPath)
+		fmt.Fprintf(stdout, "wrote %s\n", outPath)
 	}
 
 	// 2. Run it in this binary's runtime and compare with eager PyTorch.
 	fmt.Fprintf(stdout, "\n== 2. run it with etgo's runtime (portable kernels + XnnpackBackend)\n\n")
-	full, err := newRegistry(*threads)
+	full, err := newRegistry(threads)
 	if err != nil {
 		return err
 	}
@@ -284,8 +292,8 @@ func printCoverage(w io.Writer, plan *partition.Plan) {
 	for _, c := range plan.Coverage() {
 		delegated += c.DelegatedFLOPs
 		fmt.Fprintf(w, "  %s: %s of the work (%s of %s FLOPs), %s of operators, %s; per run %s in (%s), %d out (%s)\n",
-			c.BackendID, percent(c.DelegatedFLOPs, c.FLOPs), flops(c.DelegatedFLOPs), flops(c.FLOPs), percent(int64(c.Delegated), int64(c.Operators)),
-			count(c.Regions, "region"), count(c.Inputs, "tensor"), byteSize(c.InputBytes), c.Outputs, byteSize(c.OutputBytes))
+			c.BackendID, human.Percent(c.DelegatedFLOPs, c.FLOPs), human.FLOPs(c.DelegatedFLOPs), human.FLOPs(c.FLOPs), human.Percent(int64(c.Delegated), int64(c.Operators)),
+			count(c.Regions, "region"), count(c.Inputs, "tensor"), human.Bytes(c.InputBytes), c.Outputs, human.Bytes(c.OutputBytes))
 	}
 	var fallback, total int64
 	for _, d := range plan.Decisions {
@@ -294,31 +302,7 @@ func printCoverage(w io.Writer, plan *partition.Plan) {
 			fallback++
 		}
 	}
-	fmt.Fprintf(w, "  portable kernels: %s, %s of the work\n", count(int(fallback), "operator"), percent(total-delegated, total))
-}
-
-func percent(part, whole int64) string {
-	if whole == 0 {
-		return "0%"
-	}
-	p := 100 * float64(part) / float64(whole)
-	if p > 99.9 && part < whole {
-		return ">99.9%" // do not round a remainder away
-	}
-	return fmt.Sprintf("%.3g%%", p)
-}
-
-// flops is a FLOP count with an SI prefix.
-func flops(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2fG", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.2fM", float64(n)/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
+	fmt.Fprintf(w, "  portable kernels: %s, %s of the work\n", count(int(fallback), "operator"), human.Percent(total-delegated, total))
 }
 
 // count is "1 region", "2 regions".
@@ -327,14 +311,4 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/spf13/cobra"
 
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/devtools/etdump"
@@ -13,57 +14,67 @@ import (
 	"github.com/etgo/etgo/pte"
 )
 
-func init() {
-	commands["inspect"] = command{
-		summary: "show what a .pte holds: methods, instructions, operators, delegates, segments, requirements",
-		usage:   "inspect [--json] FILE.pte|FILE.etdp",
-		run:     runInspect,
-	}
+// inspectSchema is the version of etgo inspect --json's two documents, a program's report
+// (docs/inspect.md) and an ETDump's summary (docs/cli-json.md).
+const inspectSchema = 1
+
+// inspectJSON is inspect --json of a program: the report, with the fields every etgo JSON
+// document starts with. (The report's fields are promoted: one flat object, as before.)
+type inspectJSON struct {
+	SchemaVersion int    `json:"schema_version"`
+	Format        string `json:"format"` // "pte"; an ETDump's summary says "etdump"
+	*inspect.Report
 }
 
-func runInspect(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("inspect", stderr)
-	asJSON := fs.Bool("json", false, "print the report as JSON (schema: docs/inspect.md)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+func (a *app) inspectCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "inspect FILE.pte|FILE.etdp",
+		Short: "show what a .pte holds: methods, instructions, operators, delegates, segments, requirements",
+		Long: `Show what a program holds and needs: its methods and signatures, instructions by kind, the
+operators left to portable kernels, each delegate blob (with the XNNPACK nodes inside), the
+constants, the segments, and the backends and kernels a runtime must carry to load it.
+Foreign files are named (a bundled program, a .ptd, a .pt2 to lower first). Of an ETDump
+(.etdp, as etgo run --etdump and the official runtime write), its blocks and each event's count
+and time.`,
+		Example: `  etgo inspect testdata/zoo/split_delegation/xnnpack.pte
+  etgo inspect testdata/zoo/split_delegation/xnnpack.pte --json`,
+		Args:              fileArgs("FILE.pte"),
+		ValidArgsFunction: completeFiles("pte", "etdp", "bpte", "ptd"),
 	}
-	if fs.NArg() != 1 {
-		return errUsage
-	}
-	path := fs.Arg(0)
-	if isETDump(path) {
-		d, err := etdump.ReadFile(path)
+	asJSON := c.Flags().Bool("json", false, "print the report as JSON (schema: docs/inspect.md)")
+	return a.command(c, func(_ *cobra.Command, args []string) error {
+		path := args[0]
+		if isETDump(path) {
+			d, err := etdump.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				return writeJSON(a.stdout, etdumpReport{SchemaVersion: inspectSchema, Format: "etdump", File: path,
+					Version: d.Version, Blocks: len(d.Runs), Events: d.Stats()})
+			}
+			fmt.Fprintf(a.stdout, "%s: ", path)
+			d.WriteSummary(a.stdout)
+			return nil
+		}
+		f, err := pte.Open(path)
 		if err != nil {
+			if isZipArchive(path) {
+				// A .pt2 (torch.export.save writes a zip archive): say what to do with it rather
+				// than only that it is not a .pte.
+				return fmt.Errorf("%s is a zip archive, as torch.export.save writes a .pt2, not an ExecuTorch program: "+
+					"lower it with `etgo lower %s --plan` (or -o OUT.pte), then inspect the .pte", path, path)
+			}
 			return err
 		}
+		defer f.Close()
+		r := inspect.Summarize(f, path, all.Registry().BlobDescribers())
 		if *asJSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(etdumpReport{File: path, Version: d.Version, Blocks: len(d.Runs), Events: d.Stats()})
+			return writeJSON(a.stdout, inspectJSON{SchemaVersion: inspectSchema, Format: "pte", Report: r})
 		}
-		fmt.Fprintf(stdout, "%s: ", path)
-		d.WriteSummary(stdout)
+		r.WriteText(a.stdout)
 		return nil
-	}
-	f, err := pte.Open(path)
-	if err != nil {
-		if isZipArchive(path) {
-			// A .pt2 (torch.export.save writes a zip archive): say what to do with it rather
-			// than only that it is not a .pte.
-			return fmt.Errorf("%s is a zip archive, as torch.export.save writes a .pt2, not an ExecuTorch program: "+
-				"lower it with `etgo lower %s --plan` (or -o OUT.pte), then inspect the .pte", path, path)
-		}
-		return err
-	}
-	defer f.Close()
-	r := inspect.Summarize(f, path, all.Registry().BlobDescribers())
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
-	}
-	r.WriteText(stdout)
-	return nil
+	})
 }
 
 // isZipArchive reports whether a regular file starts with a zip local-file header (a FIFO or
@@ -84,10 +95,12 @@ func isZipArchive(path string) bool {
 
 // etdumpReport is inspect --json of an ETDump.
 type etdumpReport struct {
-	File    string              `json:"file"`
-	Version uint32              `json:"version"`
-	Blocks  int                 `json:"blocks"`
-	Events  []etdump.EventStats `json:"events"`
+	SchemaVersion int                 `json:"schema_version"`
+	Format        string              `json:"format"` // "etdump"
+	File          string              `json:"file"`
+	Version       uint32              `json:"version"`
+	Blocks        int                 `json:"blocks"`
+	Events        []etdump.EventStats `json:"events"`
 }
 
 // isETDump reports whether path is a regular file that starts as an ETDump does (a size

@@ -2,18 +2,21 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
+	"github.com/etgo/etgo/devtools/htmlreport"
 	"github.com/etgo/etgo/devtools/planviz"
 	"github.com/etgo/etgo/emit"
 	"github.com/etgo/etgo/frontend/pt2"
@@ -23,156 +26,232 @@ import (
 	"github.com/etgo/etgo/pte"
 )
 
-func init() {
-	commands["lower"] = command{
-		summary: "lower a torch.export .pt2 with an ordered list of partitioners (--plan: show the partition plan)",
-		usage: "lower MODEL.pt2 (-o OUT.pte | --plan) [--partitioner NAME]... [--transform-passes recommended|none|NAME,NAME] [--per-op] [--report R.json] [--dot PLAN.dot] [--allow-missing-kernels] [--json]\n\n" +
-			"  -o OUT.pte               write the lowered program\n" +
-			"  --report R.json          also write the plan and the per-node decision report as JSON\n" +
-			"  --dot PLAN.dot           also draw the partitioned graph for Graphviz (dot -Tsvg PLAN.dot -o plan.svg)\n" +
-			"  --allow-missing-kernels  write the program even when a fallback operator has no kernel in this binary\n" +
-			"  --partitioner NAME       a partitioner, in order (repeatable; default " + strings.Join(all.DefaultOrder, ", ") + "); known: " +
-			strings.Join(all.Registry().Names(), ", ") + "; none: no delegate (portable kernels only)\n" +
-			"  --transform-passes SPEC  recommended (each partitioner's backend set), none, or pass names\n" +
-			"  --per-op                 one delegate per claimed operator\n" +
-			"  --plan                   print the partition plan instead of writing a .pte\n" +
-			"  --json                   the plan and the per-node decision report as JSON",
-		run: runLower,
-	}
+// lowerSchema is the version of etgo lower --json's document, the plan report (which --report
+// also writes; docs/cli-json.md).
+const lowerSchema = 1
+
+// partitionerNames are the partitioners --partitioner takes, besides none. Once per process:
+// the command tree, help text included, is built for every command line.
+var partitionerNames = sync.OnceValue(func() []string { return all.Registry().Names() })
+
+// lowerOutput is what lower -o --json adds to the plan: the program written.
+type lowerOutput struct {
+	Path           string       `json:"path"`
+	Bytes          int          `json:"bytes"`
+	Delegates      int          `json:"delegates"`
+	NamedData      int          `json:"named_data"`
+	PlannedBytes   int64        `json:"planned_bytes"`
+	MissingKernels string       `json:"missing_kernels,omitempty"` // with --allow-missing-kernels: what the runtime would refuse
+	Stages         []lowerStage `json:"stages"`
 }
 
-func runLower(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("lower", stderr)
-	var names stringList
-	fs.Var(&names, "partitioner", "partitioner, in order (repeatable)")
-	spec := fs.String("transform-passes", "recommended", "recommended, none, or pass names")
-	perOp := fs.Bool("per-op", false, "one delegate per claimed operator")
-	planOnly := fs.Bool("plan", false, "print the partition plan")
-	asJSON := fs.Bool("json", false, "JSON output")
-	outPath := fs.String("o", "", "write the lowered program to this .pte")
-	reportPath := fs.String("report", "", "write the decision report (JSON) here")
-	dotPath := fs.String("dot", "", "draw the partitioned graph (Graphviz DOT) here")
-	allowMissing := fs.Bool("allow-missing-kernels", false, "write the program even when kernels are missing")
-	path, err := parseFileAndFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if !*planOnly && *outPath == "" {
-		return errors.New("give -o OUT.pte to write the lowered program, or --plan to print the partition plan")
-	}
-	if *planOnly && *outPath != "" {
-		return errors.New("--plan prints the plan only; drop it to write -o " + *outPath)
-	}
-	start := time.Now()
-	progress := func(stage string) {
-		if *outPath != "" {
-			fmt.Fprintf(stderr, "  %-10s %7.1f ms\n", stage, float64(time.Since(start).Microseconds())/1000)
-		}
-	}
-	if len(names) == 0 {
-		names = stringList(all.DefaultOrder)
-	}
-	if len(names) == 1 && names[0] == "none" {
-		// to_edge(...).to_executorch(): no delegate, every operator on the portable kernels.
-		names = nil
-	}
-	aot := all.Registry()
-	parts, recommended, err := aot.Partitioners(names, backends.Options{PerOp: *perOp})
-	if err != nil {
-		return err
-	}
-	transform, err := passes.Select(*spec, recommended)
-	if err != nil {
-		return err
-	}
+// lowerStage is one stage of lowering and the time since the start when it ended.
+type lowerStage struct {
+	Stage     string  `json:"stage"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+}
 
-	prog, err := pt2.Open(path)
-	if err != nil {
-		return err
+func (a *app) lowerCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "lower MODEL.pt2 (-o OUT.pte | --plan)",
+		Short: "lower a torch.export .pt2 with an ordered list of partitioners (--plan: show the partition plan)",
+		Long: `Lower a program exported by torch.export (.pt2) as to_edge_transform_and_lower(...).to_executorch()
+does: the Edge dialect, the transform passes, the ordered partitioners, each backend's
+preprocess, emission and memory planning. With -o, write the .pte (which the official runtime
+loads) and print the plan and each stage's time; a fallback operator this binary has no
+kernel for is refused by name unless --allow-missing-kernels. With --plan, print only the
+partition plan: delegates and their operators, each declined operator with every
+partitioner's reason, per-operator counts, the portable kernels the fallback needs, and each
+backend's share of the estimated work and the tensors crossing its boundaries. On a terminal
+the stage in progress is shown on stderr (never with --json).`,
+		Example: `  etgo lower testdata/zoo/split_delegation/model.pt2 --plan
+  etgo lower testdata/zoo/split_delegation/model.pt2 -o split.pte --html plan.html
+  etgo lower model.pt2 --plan --partitioner none --json`,
+		Args:              fileArgs("MODEL.pt2"),
+		ValidArgsFunction: completeFiles("pt2"),
 	}
-	nodes := len(prog.Graph.Nodes)
-	progress("read")
-	edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: parts, TransformPasses: transform})
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	plan := edge.Plan
-	progress("partition")
-	kernels, err := fallbackKernels(plan)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	report := planJSON(path, nodes, edge.Reports, plan)
-	report.Kernels = kernels
-	if *reportPath != "" {
-		b, err := json.MarshalIndent(report, "", "  ")
+	fs := c.Flags()
+	outPath := fs.StringP("output", "o", "", "write the lowered program to `OUT.pte`")
+	planOnly := fs.Bool("plan", false, "print the partition plan instead of writing a .pte")
+	names := fs.StringArray("partitioner", nil, "a partitioner `NAME`, in order (repeatable; default "+strings.Join(all.DefaultOrder, ", ")+
+		"); known: "+strings.Join(partitionerNames(), ", ")+"; none alone: no delegate (portable kernels only)")
+	spec := fs.String("transform-passes", "recommended", "`SPEC`: recommended (each partitioner's backend set), none, or pass names separated by commas")
+	perOp := fs.Bool("per-op", false, "one delegate per claimed operator")
+	reportPath := fs.String("report", "", "also write the plan and the per-node decision report to `R.json` (the --plan --json document)")
+	dotPath := fs.String("dot", "", "also draw the partitioned graph to `PLAN.dot` for Graphviz (dot -Tsvg PLAN.dot -o plan.svg)")
+	htmlPath := fs.String("html", "", "also write the plan as one self-contained page `PLAN.html`: the graph drawn, regions, fallback reasons, coverage, boundary tensors")
+	allowMissing := fs.Bool("allow-missing-kernels", false, "write the program even when a fallback operator has no kernel in this binary")
+	asJSON := fs.Bool("json", false, "print the plan and the per-node decision report as JSON (schema: docs/cli-json.md)")
+	_ = c.MarkFlagFilename("output", "pte")
+	_ = c.MarkFlagFilename("report", "json")
+	_ = c.MarkFlagFilename("dot", "dot")
+	_ = c.MarkFlagFilename("html", "html")
+	_ = c.RegisterFlagCompletionFunc("partitioner", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return append(slices.Clone(partitionerNames()), "none"), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = c.RegisterFlagCompletionFunc("transform-passes", cobra.FixedCompletions([]string{"recommended", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	return a.command(c, func(_ *cobra.Command, args []string) error {
+		path := args[0]
+		switch {
+		case !*planOnly && *outPath == "":
+			return usageErrorf("give -o OUT.pte to write the lowered program, or --plan to print the partition plan")
+		case *planOnly && *outPath != "":
+			return usageErrorf("--plan prints the plan only; drop it to write -o %s", *outPath)
+		}
+		parts := *names
+		if len(parts) == 0 {
+			parts = all.DefaultOrder
+		}
+		for _, n := range parts {
+			if n == "none" && len(parts) > 1 {
+				return usageErrorf("--partitioner none means no delegate: give it alone, not with %s", strings.Join(slices.DeleteFunc(slices.Clone(parts), func(s string) bool { return s == "none" }), ", "))
+			}
+			if n != "none" && !slices.Contains(partitionerNames(), n) {
+				return usageErrorf("unknown partitioner %q (known: %s; none alone for no delegate)", n, strings.Join(partitionerNames(), ", "))
+			}
+		}
+		if err := checkOutputs([]string{path}, output{"-o " + *outPath, *outPath}, output{"--report " + *reportPath, *reportPath},
+			output{"--dot " + *dotPath, *dotPath}, output{"--html " + *htmlPath, *htmlPath}); err != nil {
+			return err
+		}
+		if len(parts) == 1 && parts[0] == "none" {
+			// to_edge(...).to_executorch(): no delegate, every operator on the portable kernels.
+			parts = nil
+		}
+		aot := all.Registry()
+		partitioners, recommended, err := aot.Partitioners(parts, backends.Options{PerOp: *perOp})
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*reportPath, append(b, '\n'), 0o644); err != nil {
+		transform, err := passes.Select(*spec, recommended)
+		if err != nil {
+			// The only way Select fails is a name it does not know: the flag is wrong.
+			return usageError{fmt.Errorf("--transform-passes: %w", err)}
+		}
+
+		// The stage lines are lower -o's report of where the time went (on stderr, so stdout
+		// is the plan alone); --json carries them in its "output" object instead.
+		start := time.Now()
+		var stages []lowerStage
+		bar := newStages(a.stderr, *asJSON)
+		defer bar.finish()
+		stage := func(done, next string) {
+			ms := float64(time.Since(start).Microseconds()) / 1000
+			stages = append(stages, lowerStage{done, ms})
+			if *outPath != "" && !*asJSON {
+				bar.printf("  %-10s %7.1f ms\n", done, ms)
+			}
+			if next != "" {
+				bar.describe(fmt.Sprintf("lower %s: %s", filepath.Base(path), next))
+			}
+		}
+		bar.describe(fmt.Sprintf("lower %s: read", filepath.Base(path)))
+
+		prog, err := pt2.Open(path)
+		if err != nil {
 			return err
 		}
-	}
-	if *dotPath != "" {
-		var b bytes.Buffer
-		if err := planviz.WriteDOT(&b, filepath.Base(path), plan); err != nil {
+		nodes := len(prog.Graph.Nodes)
+		stage("read", "Edge, transform passes, partition")
+		edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: partitioners, TransformPasses: transform})
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		plan := edge.Plan
+		next := "preprocess, emit"
+		if *planOnly {
+			next = ""
+		}
+		stage("partition", next)
+		kernels, err := fallbackKernels(plan)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		report := planJSON(path, nodes, edge.Reports, plan)
+		report.Kernels = kernels
+		if *reportPath != "" {
+			// Written as --plan --json prints it, byte for byte.
+			var b bytes.Buffer
+			if err := writeJSON(&b, report); err != nil {
+				return err
+			}
+			if err := os.WriteFile(*reportPath, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
+		if *dotPath != "" {
+			var b bytes.Buffer
+			if err := planviz.WriteDOT(&b, filepath.Base(path), plan); err != nil {
+				return err
+			}
+			if err := os.WriteFile(*dotPath, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
+		if *htmlPath != "" {
+			var b bytes.Buffer
+			if err := htmlreport.Write(&b, htmlreport.Report{Title: filepath.Base(path), Plan: plan}); err != nil {
+				return err
+			}
+			if err := os.WriteFile(*htmlPath, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+		}
+		if *planOnly {
+			bar.finish()
+			if *asJSON {
+				return writeJSON(a.stdout, report)
+			}
+			printPlan(a.stdout, path, nodes, edge.Reports, plan, kernels)
+			return nil
+		}
+		// The plan is printed before emission so a failure there still shows what was attempted.
+		if !*asJSON {
+			printPlan(a.stdout, path, nodes, edge.Reports, plan, kernels)
+		}
+		contents, err := lower.ToExecuTorch(plan, aot)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		stage("emit", "write")
+		reg, err := newRegistry(1)
+		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*dotPath, b.Bytes(), 0o644); err != nil {
+		out := &lowerOutput{Path: *outPath, Delegates: len(plan.Delegates), NamedData: len(contents.NamedData)}
+		if err := emit.CheckKernels(contents.Program, reg.HasKernel); err != nil {
+			if !*allowMissing {
+				return fmt.Errorf("%s: %w\n(the official runtime would refuse this program at load; --allow-missing-kernels writes it anyway)", path, err)
+			}
+			out.MissingKernels = err.Error()
+			if !*asJSON {
+				bar.printf("warning: %v\n", err)
+			}
+		}
+		data, err := pte.Write(contents, pte.DefaultWriteOptions)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := os.WriteFile(*outPath, data, 0o644); err != nil {
 			return err
 		}
-	}
-	writeReport := func() error {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(report)
-	}
-	if *planOnly {
+		stage("write", "")
+		bar.finish()
+		out.Bytes = len(data)
+		for _, m := range contents.Program.ExecutionPlans {
+			for _, s := range m.NonConstBufferSizes {
+				out.PlannedBytes += s
+			}
+		}
 		if *asJSON {
-			return writeReport()
+			out.Stages = stages
+			report.Output = out
+			return writeJSON(a.stdout, report)
 		}
-		printPlan(stdout, path, nodes, edge.Reports, plan, kernels)
+		fmt.Fprintf(a.stdout, "wrote %s: %d bytes, %d delegate(s), %d named weight(s), %d bytes planned memory\n",
+			*outPath, out.Bytes, out.Delegates, out.NamedData, out.PlannedBytes)
 		return nil
-	}
-	// The plan is printed before emission so a failure there still shows what was attempted.
-	if !*asJSON {
-		printPlan(stdout, path, nodes, edge.Reports, plan, kernels)
-	}
-	contents, err := lower.ToExecuTorch(plan, aot)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	progress("emit")
-	reg, err := newRegistry(1)
-	if err != nil {
-		return err
-	}
-	if err := emit.CheckKernels(contents.Program, reg.HasKernel); err != nil {
-		if !*allowMissing {
-			return fmt.Errorf("%s: %w\n(the official runtime would refuse this program at load; --allow-missing-kernels writes it anyway)", path, err)
-		}
-		fmt.Fprintf(stderr, "warning: %v\n", err)
-	}
-	data, err := pte.Write(contents, pte.DefaultWriteOptions)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.WriteFile(*outPath, data, 0o644); err != nil {
-		return err
-	}
-	progress("write")
-	if *asJSON {
-		return writeReport()
-	}
-	var planned int64
-	for _, m := range contents.Program.ExecutionPlans {
-		for _, s := range m.NonConstBufferSizes {
-			planned += s
-		}
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d bytes, %d delegate(s), %d named weight(s), %d bytes planned memory\n",
-		*outPath, len(data), len(plan.Delegates), len(contents.NamedData), planned)
-	return nil
+	})
 }
 
 type jsonKernel struct {
@@ -285,15 +364,18 @@ type jsonDelegate struct {
 }
 
 type jsonPlan struct {
-	Model     string                             `json:"model"`
-	Exported  int                                `json:"exported_operators"`
-	Passes    []passes.Report                    `json:"passes"`
-	Delegates []jsonDelegate                     `json:"delegates"`
-	Decisions []jsonDecision                     `json:"decisions"`
-	Operators map[string]partition.OperatorCount `json:"operators"`
-	Kernels   []jsonKernel                       `json:"portable_kernels"`
-	Summary   string                             `json:"summary"`
-	Coverage  []jsonCoverage                     `json:"coverage"`
+	SchemaVersion int                                `json:"schema_version"`
+	Model         string                             `json:"model"`
+	Exported      int                                `json:"exported_operators"`
+	Passes        []passes.Report                    `json:"passes"`
+	Delegates     []jsonDelegate                     `json:"delegates"`
+	Decisions     []jsonDecision                     `json:"decisions"`
+	Operators     map[string]partition.OperatorCount `json:"operators"`
+	Kernels       []jsonKernel                       `json:"portable_kernels"`
+	Summary       string                             `json:"summary"`
+	Coverage      []jsonCoverage                     `json:"coverage"`
+	// Output is the program lower -o wrote; absent from --plan and from the --report file.
+	Output *lowerOutput `json:"output,omitempty"`
 }
 
 // jsonCoverage is partition.Coverage with stable names.
@@ -311,7 +393,7 @@ type jsonCoverage struct {
 }
 
 func planJSON(path string, nodes int, reports []passes.Report, plan *partition.Plan) jsonPlan {
-	out := jsonPlan{Model: path, Exported: nodes, Passes: reports, Operators: plan.OperatorCounts(), Summary: plan.Summary(),
+	out := jsonPlan{SchemaVersion: lowerSchema, Model: path, Exported: nodes, Passes: reports, Operators: plan.OperatorCounts(), Summary: plan.Summary(),
 		Delegates: []jsonDelegate{}, Decisions: []jsonDecision{}, Coverage: []jsonCoverage{}}
 	for _, c := range plan.Coverage() {
 		out.Coverage = append(out.Coverage, jsonCoverage(c))

@@ -1,45 +1,98 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
-	"io"
-	"math"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/etgo/etgo/npy"
 )
 
-func init() {
-	commands["npy"] = command{
-		summary: "summarise .npy tensors: dtype, shape, range, mean, first values",
-		usage:   "npy [--values N] FILE.npy...",
-		run:     runNpy,
-	}
+// npySchema is the version of etgo npy --json's document (docs/cli-json.md).
+const npySchema = 1
+
+// npyResult is etgo npy --json: one entry per file, in the order given.
+type npyResult struct {
+	SchemaVersion int       `json:"schema_version"`
+	Files         []npyFile `json:"files"`
 }
 
-func runNpy(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("npy", stderr)
-	show := fs.Int("values", 8, "how many leading values to print (-1 for all)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
+// npyFile is one file's summary, or the error that kept it from being read.
+type npyFile struct {
+	File  string       `json:"file"`
+	Error string       `json:"error,omitempty"`
+	DType string       `json:"dtype,omitempty"`
+	Shape *[]int       `json:"shape,omitempty"` // a pointer: a 0-d array's [] is not omitted
+	Stats *tensorStats `json:"stats,omitempty"`
+	// Values are the leading values (--values of them); a pointer, like Shape.
+	Values *[]json.RawMessage `json:"values,omitempty"`
+}
+
+func (a *app) npyCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "npy FILE.npy...",
+		Short: "summarise .npy tensors: dtype, shape, range, mean, first values",
+		Long: `Summarise NumPy .npy files: dtype, shape, minimum, maximum and mean (over the values that
+are not NaN, with the NaN count), and the first values. Every file is read even when one
+fails; the exit status is 1 if any could not be read.`,
+		Example: `  etgo npy testdata/zoo/split_delegation/expected/xnnpack/output_0.npy
+  etgo npy --values -1 --json a.npy b.npy`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("missing FILE.npy (one or more)")
+			}
+			return nil
+		},
+		ValidArgsFunction: completeFiles("npy"),
 	}
-	if fs.NArg() == 0 {
-		return errUsage
-	}
-	failed := 0
-	for _, path := range fs.Args() {
-		a, err := npy.Load(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "etgo npy: %v\n", err)
-			failed++
-			continue
+	show := c.Flags().Int("values", 8, "print the first `N` values (-1: all)")
+	asJSON := c.Flags().Bool("json", false, "print the summaries as JSON (schema: docs/cli-json.md)")
+	return a.command(c, func(_ *cobra.Command, args []string) error {
+		if err := atLeast("values", *show, -1); err != nil {
+			return err
 		}
-		fmt.Fprintf(stdout, "%s: %s\n", path, describeArray(a, *show))
+		r := npyResult{SchemaVersion: npySchema, Files: []npyFile{}}
+		failed := 0
+		for _, path := range args {
+			arr, err := npy.Load(path)
+			if err != nil {
+				// Said on stderr under --json too, so the failure is seen wherever stdout goes.
+				fmt.Fprintf(a.stderr, "etgo npy: %v\n", err)
+				r.Files = append(r.Files, npyFile{File: path, Error: err.Error()})
+				failed++
+				continue
+			}
+			if *asJSON {
+				r.Files = append(r.Files, describeJSON(path, arr, *show))
+				continue
+			}
+			fmt.Fprintf(a.stdout, "%s: %s\n", path, describeArray(arr, *show))
+		}
+		if *asJSON {
+			if err := writeJSON(a.stdout, r); err != nil {
+				return err
+			}
+		}
+		if failed > 0 {
+			return fmt.Errorf("%d of %d files could not be read", failed, len(args))
+		}
+		return nil
+	})
+}
+
+// describeJSON is describeArray's facts as JSON.
+func describeJSON(path string, arr *npy.Array, show int) npyFile {
+	shape := append([]int{}, arr.Shape...)
+	f := npyFile{File: path, DType: arr.DType.String(), Shape: &shape}
+	s, values, err := arrayFacts(arr, show)
+	if err != nil {
+		f.Error = err.Error()
+		return f
 	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d files could not be read", failed, fs.NArg())
-	}
-	return nil
+	f.Stats, f.Values = &s, &values
+	return f
 }
 
 // describeArray renders "float32[1,3,8,8] min … max … mean … [v0 v1 …]".
@@ -57,16 +110,9 @@ func describeArray(a *npy.Array, show int) string {
 	if len(v) == 0 {
 		return sb.String() + " (empty)"
 	}
-	lo, hi, sum, nan := math.Inf(1), math.Inf(-1), 0.0, 0
-	for _, x := range v {
-		if math.IsNaN(x) {
-			nan++
-			continue
-		}
-		lo, hi, sum = min(lo, x), max(hi, x), sum+x
-	}
+	lo, hi, mean, nan := stats(v)
 	if nan < len(v) {
-		fmt.Fprintf(&sb, " min %.6g max %.6g mean %.6g", lo, hi, sum/float64(len(v)-nan))
+		fmt.Fprintf(&sb, " min %.6g max %.6g mean %.6g", lo, hi, mean)
 	}
 	if nan > 0 {
 		fmt.Fprintf(&sb, " nan %d", nan)

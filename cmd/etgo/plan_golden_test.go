@@ -82,7 +82,7 @@ func compareGolden(t *testing.T, golden string, got []byte) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (go test ./cmd/etgo -run TestPlanGoldens -update creates it)", err)
+		t.Fatalf("%v (go test ./cmd/etgo -update creates it)", err)
 	}
 	if bytes.Equal(got, want) {
 		return
@@ -97,7 +97,7 @@ func compareGolden(t *testing.T, golden string, got []byte) {
 			wl = w[i]
 		}
 		if gl != wl || i >= len(g) || i >= len(w) {
-			t.Errorf("differs from %s at line %d (go test ./cmd/etgo -run TestPlanGoldens -update rewrites it):\n got: %q\nwant: %q", golden, i+1, gl, wl)
+			t.Errorf("differs from %s at line %d (go test ./cmd/etgo -update rewrites it):\n got: %q\nwant: %q", golden, i+1, gl, wl)
 			return
 		}
 	}

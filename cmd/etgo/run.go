@@ -1,12 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/etgo/etgo/devtools/etdump"
 	"github.com/etgo/etgo/internal/npyconv"
@@ -14,99 +13,192 @@ import (
 	"github.com/etgo/etgo/runtime"
 )
 
-func init() {
-	commands["run"] = command{
-		summary: "run a method of a .pte on .npy inputs; print and save the outputs",
-		usage:   "run FILE.pte [--method forward] [--input a.npy]... [--output-dir DIR] [--threads N] [--etdump OUT.etdp]",
-		run:     runRun,
-	}
+// runSchema is the version of etgo run --json's document (docs/cli-json.md).
+const runSchema = 1
+
+// runResult is etgo run --json.
+type runResult struct {
+	SchemaVersion int         `json:"schema_version"`
+	File          string      `json:"file"`
+	Method        string      `json:"method"`
+	Threads       int         `json:"threads"`
+	Inputs        []string    `json:"inputs"`
+	Outputs       []runOutput `json:"outputs"`
+	ETDump        string      `json:"etdump,omitempty"` // the ETDump written, with --etdump
 }
 
-// stringList is a repeatable string flag.
-type stringList []string
+// runOutput is one output of the method: a tensor's dtype, shape and statistics (and the .npy
+// written for it, with --output-dir), or a scalar's value.
+type runOutput struct {
+	Index int          `json:"index"`
+	Type  string       `json:"type"` // the EValue tag: Tensor, Int, Double, Bool, String, IntList, …
+	DType string       `json:"dtype,omitempty"`
+	Shape *[]int       `json:"shape,omitempty"` // a pointer: a 0-d tensor's [] is not omitted
+	Stats *tensorStats `json:"stats,omitempty"`
+	Path  string       `json:"path,omitempty"`
+	Value any          `json:"value,omitempty"` // a non-tensor output's value
+}
 
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-var _ flag.Value = (*stringList)(nil)
-
-func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("run", stderr)
-	method := fs.String("method", "forward", "method to run")
-	outDir := fs.String("output-dir", "", "write output_<i>.npy files here")
-	threads := fs.Int("threads", 1, "goroutines a delegate call may use (XNNPACK)")
-	etdumpPath := fs.String("etdump", "", "write the method's loading and run as an ETDump here (executorch.devtools.Inspector reads it)")
-	var inputs stringList
-	fs.Var(&inputs, "input", "a .npy input, once per method input, in order")
-	path, err := parseFileAndFlags(fs, args)
-	if err != nil {
-		return err
+func (a *app) runCommand() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "run FILE.pte [--input a.npy]...",
+		Short: "run a method of a .pte on .npy inputs; print and save the outputs",
+		Long: `Run a method of a program with this binary's portable kernels and backends, on .npy inputs
+(one --input per method input, in order), and print each output: dtype, shape, minimum,
+maximum, mean and the first values. --output-dir saves them as output_<i>.npy, as numpy.save
+writes them; an output that would overwrite an input is refused before the run. Errors say
+whether loading ("load: ...") or running ("execute: ...") failed. Ctrl-C stops the run
+between instructions (exit status 130).`,
+		Example: `  etgo run testdata/zoo/split_delegation/xnnpack.pte --input testdata/zoo/split_delegation/inputs/input_0.npy
+  etgo run model.pte --input x.npy --output-dir out --json`,
+		Args:              fileArgs("FILE.pte"),
+		ValidArgsFunction: completeFiles("pte"),
 	}
-	reg, err := newRegistry(*threads)
-	if err != nil {
-		return err
-	}
-	// Errors say whether loading or running failed: the mutation campaign
-	// (tools/reference/mutate_blobs.py) compares that with the official runtime's verdict.
-	p, err := runtime.Open(path, runtime.Options{Registry: reg})
-	if err != nil {
-		return fmt.Errorf("load: %w", err)
-	}
-	defer p.Close()
-	var opts []runtime.MethodOption
-	var rec *etdump.Recorder
-	if *etdumpPath != "" {
-		rec = etdump.NewRecorder()
-		opts = append(opts, runtime.WithEventTracer(rec))
-	}
-	m, err := p.LoadMethod(*method, opts...)
-	if err != nil {
-		return fmt.Errorf("load: %w", err)
-	}
-	defer m.Close()
-	var in []*runtime.EValue
-	for _, f := range inputs {
-		a, err := npy.Load(f)
+	fs := c.Flags()
+	method := fs.String("method", "forward", "run the method `NAME`")
+	inputs := fs.StringArray("input", nil, "an input `FILE.npy`, once per method input, in order")
+	outDir := fs.String("output-dir", "", "write the outputs to `DIR` as output_<i>.npy (created if missing)")
+	threads := fs.Int("threads", 1, "`N` goroutines a delegate call may use (XNNPACK; at least 1)")
+	etdumpPath := fs.String("etdump", "", "write the method's loading and run as an ETDump to `FILE.etdp` (executorch.devtools.Inspector reads it)")
+	asJSON := fs.Bool("json", false, "print the outputs as JSON (schema: docs/cli-json.md)")
+	_ = c.MarkFlagFilename("input", "npy")
+	_ = c.MarkFlagDirname("output-dir")
+	_ = c.MarkFlagFilename("etdump", "etdp")
+	return a.command(c, func(_ *cobra.Command, args []string) error {
+		path := args[0]
+		if err := atLeast("threads", *threads, 1); err != nil {
+			return err
+		}
+		readFrom := append([]string{path}, *inputs...)
+		if err := checkOutputs(readFrom, output{"--etdump " + *etdumpPath, *etdumpPath}); err != nil {
+			return err
+		}
+		reg, err := newRegistry(*threads)
 		if err != nil {
 			return err
 		}
-		t, err := npyconv.Tensor(a)
+		// Errors say whether loading or running failed: the mutation campaign
+		// (tools/reference/mutate_blobs.py) compares that with the official runtime's verdict.
+		p, err := runtime.Open(path, runtime.Options{Registry: reg})
 		if err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+			return fmt.Errorf("load: %w", err)
 		}
-		in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
-	}
-	ctx, stop := interruptible()
-	defer stop()
-	outs, err := m.Execute(ctx, in...)
-	if err != nil {
-		return fmt.Errorf("execute: %w", err)
-	}
-	if rec != nil {
-		if err := rec.Dump().WriteFile(*etdumpPath); err != nil {
-			return fmt.Errorf("--etdump: %w", err)
+		defer p.Close()
+		var opts []runtime.MethodOption
+		var rec *etdump.Recorder
+		if *etdumpPath != "" {
+			rec = etdump.NewRecorder()
+			opts = append(opts, runtime.WithEventTracer(rec))
 		}
-	}
-	if *outDir != "" {
-		if err := os.MkdirAll(*outDir, 0o755); err != nil {
-			return err
-		}
-	}
-	for i, o := range outs {
-		if o.Tag != runtime.TagTensor {
-			fmt.Fprintf(stdout, "output %d: %s %s\n", i, o.Tag, o)
-			continue
-		}
-		a, err := npyconv.Array(o.Tensor)
+		m, err := p.LoadMethod(*method, opts...)
 		if err != nil {
-			return fmt.Errorf("output %d: %w", i, err)
+			return fmt.Errorf("load: %w", err)
 		}
-		fmt.Fprintf(stdout, "output %d: %s\n", i, describeArray(a, 8))
+		defer m.Close()
+		// The method says how many outputs there will be, so a clash with an input is found
+		// before the inputs are read or anything runs.
+		outPaths := make([]string, m.NumOutputs())
 		if *outDir != "" {
-			if err := npy.Save(filepath.Join(*outDir, fmt.Sprintf("output_%d.npy", i)), a); err != nil {
+			outs := []output{{"--etdump " + *etdumpPath, *etdumpPath}}
+			for i := range outPaths {
+				outPaths[i] = filepath.Join(*outDir, fmt.Sprintf("output_%d.npy", i))
+				outs = append(outs, output{fmt.Sprintf("--output-dir %s (output %d)", *outDir, i), outPaths[i]})
+			}
+			if err := checkOutputs(readFrom, outs...); err != nil {
 				return err
 			}
 		}
+		var in []*runtime.EValue
+		for _, f := range *inputs {
+			arr, err := npy.Load(f)
+			if err != nil {
+				return err
+			}
+			t, err := npyconv.Tensor(arr)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
+		}
+		ctx, stop := interruptible()
+		defer stop()
+		outs, err := m.Execute(ctx, in...)
+		if err != nil {
+			return fmt.Errorf("execute: %w", err)
+		}
+		if rec != nil {
+			if err := rec.Dump().WriteFile(*etdumpPath); err != nil {
+				return fmt.Errorf("--etdump: %w", err)
+			}
+		}
+		if *outDir != "" {
+			if err := os.MkdirAll(*outDir, 0o755); err != nil {
+				return err
+			}
+		}
+		r := runResult{SchemaVersion: runSchema, File: path, Method: *method, Threads: *threads, Inputs: append([]string{}, *inputs...),
+			Outputs: []runOutput{}, ETDump: *etdumpPath}
+		for i, o := range outs {
+			ro := runOutput{Index: i, Type: o.Tag.String()}
+			if o.Tag != runtime.TagTensor {
+				ro.Value = scalarValue(o)
+				r.Outputs = append(r.Outputs, ro)
+				if !*asJSON {
+					fmt.Fprintf(a.stdout, "output %d: %s %s\n", i, o.Tag, o)
+				}
+				continue
+			}
+			arr, err := npyconv.Array(o.Tensor)
+			if err != nil {
+				return fmt.Errorf("output %d: %w", i, err)
+			}
+			if !*asJSON {
+				fmt.Fprintf(a.stdout, "output %d: %s\n", i, describeArray(arr, 8))
+			}
+			if *outDir != "" && i < len(outPaths) {
+				if err := npy.Save(outPaths[i], arr); err != nil {
+					return err
+				}
+				ro.Path = outPaths[i]
+			}
+			shape := append([]int{}, arr.Shape...)
+			ro.DType, ro.Shape = arr.DType.String(), &shape
+			if s, _, err := arrayFacts(arr, 0); err == nil {
+				ro.Stats = &s
+			}
+			r.Outputs = append(r.Outputs, ro)
+		}
+		if *asJSON {
+			return writeJSON(a.stdout, r)
+		}
+		return nil
+	})
+}
+
+// scalarValue is a non-tensor output as JSON: numbers, booleans and strings as themselves,
+// lists of them as arrays, anything else (a tensor list) as its text.
+func scalarValue(v *runtime.EValue) any {
+	switch v.Tag {
+	case runtime.TagNone:
+		return nil
+	case runtime.TagInt:
+		return v.Int
+	case runtime.TagDouble:
+		return number(v.Double)
+	case runtime.TagBool:
+		return v.Bool
+	case runtime.TagString:
+		return v.Str
+	case runtime.TagIntList:
+		return v.Ints()
+	case runtime.TagDoubleList:
+		out := make([]number, len(v.Doubles))
+		for i, d := range v.Doubles {
+			out[i] = number(d)
+		}
+		return out
+	case runtime.TagBoolList:
+		return v.Bools
 	}
-	return nil
+	return v.String()
 }

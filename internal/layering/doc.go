@@ -6,7 +6,8 @@
 //   - Run time (package etgo, runtime, kernels/*, backends/builtin, backends/xnnpack and its
 //     graph format): none of the ahead-of-time packages (ir, partition, passes, emit, lower,
 //     frontend, backends, the shared rewrites backends/transforms and the backends'
-//     ahead-of-time sides).
+//     ahead-of-time sides), nor the operator-schema tables (internal/opschema, and
+//     internal/unboxgen, which generates the kernels' unboxing from them).
 //   - A backend's graph format (backends/xnnpack/xnngraph): its schema and the flatbuffer
 //     verifier only, so that tools reading blobs link neither side.
 //   - A backend's ahead-of-time side (backends/xnnpack/aot): nothing of the run time.

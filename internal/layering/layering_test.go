@@ -82,6 +82,11 @@ func TestLayering(t *testing.T) {
 			if isAheadOfTime(d) {
 				t.Errorf("run-time package %s links the ahead-of-time package %s", p, d)
 			}
+			// The schema tables (and the generator that reads them) serve lowering and code
+			// generation; the kernels' unboxing is generated code, so nothing run-time needs them.
+			if under(d, "internal/opschema") || under(d, "internal/unboxgen") {
+				t.Errorf("run-time package %s links the operator-schema tables (%s)", p, d)
+			}
 		}
 	}
 

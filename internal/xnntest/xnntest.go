@@ -125,11 +125,8 @@ func Graph(t testing.TB, c *OpCase) *xnngraph.Graph {
 	out := uint32(len(c.Inputs))
 	g.Values = append(g.Values, xnngraph.Value{ID: out, DType: schema.XNNDatatypexnn_datatype_fp32, Dims: u32dims(c.Output.Dims), ExternalID: out, Flags: xnngraph.FlagExternalOutput})
 	n.Outputs = []uint32{out}
-	switch op {
-	case schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d, schema.XNodeUnionXNNConvTranspose2d, schema.XNodeUnionXNNFullyConnected:
-		if len(n.Inputs) == 2 {
-			n.Inputs = append(n.Inputs, xnngraph.InvalidID)
-		}
+	for xnngraph.OptionalInput(op, len(n.Inputs)) { // a case without a bias leaves it absent
+		n.Inputs = append(n.Inputs, xnngraph.InvalidID)
 	}
 	if cp := c.Conv; cp != nil {
 		n.Conv = &xnngraph.ConvParams{PadTop: cp.Pad[0], PadRight: cp.Pad[1], PadBottom: cp.Pad[2], PadLeft: cp.Pad[3],

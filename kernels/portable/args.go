@@ -107,6 +107,16 @@ func optDoubleArg(args []*runtime.EValue, i int, name string) (float64, bool, er
 	return d, err == nil, err
 }
 
+// optBoolArg returns (false, false) for None.
+func optBoolArg(args []*runtime.EValue, i int, name string) (bool, bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil || v.IsNone() {
+		return false, false, err
+	}
+	b, err := boolArg(args, i, name)
+	return b, err == nil, err
+}
+
 func stringArg(args []*runtime.EValue, i int, name string) (string, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
@@ -116,6 +126,16 @@ func stringArg(args []*runtime.EValue, i int, name string) (string, error) {
 		return "", argErr(i, name, "want String, got %s", v.Tag)
 	}
 	return v.Str, nil
+}
+
+// optStringArg reads a `str?` argument: ("", false) for None.
+func optStringArg(args []*runtime.EValue, i int, name string) (string, bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil || v.IsNone() {
+		return "", false, err
+	}
+	s, err := stringArg(args, i, name)
+	return s, err == nil, err
 }
 
 // scalar is a Scalar argument: its value and whether it is floating (a wrapped Double) or
@@ -147,6 +167,16 @@ func scalarArg(args []*runtime.EValue, i int, name string) (scalar, error) {
 	return scalar{}, argErr(i, name, "want a Scalar (Int, Double or Bool), got %s", v.Tag)
 }
 
+// optScalarArg reads a `Scalar?` argument: (_, false) for None.
+func optScalarArg(args []*runtime.EValue, i int, name string) (scalar, bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil || v.IsNone() {
+		return scalar{}, false, err
+	}
+	s, err := scalarArg(args, i, name)
+	return s, err == nil, err
+}
+
 func intListArg(args []*runtime.EValue, i int, name string) ([]int64, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
@@ -166,6 +196,18 @@ func optIntListArg(args []*runtime.EValue, i int, name string) ([]int64, bool, e
 	}
 	l, err := intListArg(args, i, name)
 	return l, err == nil, err
+}
+
+// optDoubleListArg reads a float[]? argument (nil, false for None).
+func optDoubleListArg(args []*runtime.EValue, i int, name string) ([]float64, bool, error) {
+	v, err := arg(args, i, name)
+	if err != nil || v.IsNone() {
+		return nil, false, err
+	}
+	if v.Tag != runtime.TagDoubleList {
+		return nil, false, argErr(i, name, "want DoubleList or None, got %s", v.Tag)
+	}
+	return v.Doubles, true, nil
 }
 
 func boolListArg(args []*runtime.EValue, i int, name string) ([]bool, error) {

@@ -93,26 +93,6 @@ func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binary
 	return nil
 }
 
-// arithOptString reads a `str?` argument: ("", false) for None.
-func arithOptString(args []*runtime.EValue, i int, name string) (string, bool, error) {
-	v, err := arg(args, i, name)
-	if err != nil || v.IsNone() {
-		return "", false, err
-	}
-	s, err := stringArg(args, i, name)
-	return s, err == nil, err
-}
-
-// arithOptScalar reads a `Scalar?` argument: (_, false) for None.
-func arithOptScalar(args []*runtime.EValue, i int, name string) (scalar, bool, error) {
-	v, err := arg(args, i, name)
-	if err != nil || v.IsNone() {
-		return scalar{}, false, err
-	}
-	s, err := scalarArg(args, i, name)
-	return s, err == nil, err
-}
-
 // arithSameDType refuses an out whose dtype differs from self's (the ops that keep their input's
 // type: neg, abs, floor, the activations, ...).
 func arithSameDType(self, out *runtime.Tensor) error {
@@ -484,41 +464,29 @@ func arithOpmath(t runtime.ScalarType) runtime.ScalarType {
 	return runtime.Float32
 }
 
-// arithSelfOut reads the (self, *, out) arguments of a unary op: self, out and the return slot.
-func arithSelfOut(args []*runtime.EValue) (self, out *runtime.Tensor, err error) {
-	if err := wantArgs(args, 3); err != nil {
-		return nil, nil, err
-	}
-	if self, err = tensorArg(args, 0, "self"); err != nil {
-		return nil, nil, err
-	}
-	out, err = tensorArg(args, 1, "out")
-	return self, out, err
-}
-
 // arithFloatKernel is a unary op with a floating result (exp, log, sin, ...): any real or bool
 // self, a floating out.
-func arithFloatKernel(name string, f func(float64) float64) runtime.Kernel {
+func arithFloatKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) float64) runtime.Kernel {
 	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		self, out, err := arithSelfOut(args)
+		a, err := unbox(args)
 		if err != nil {
 			return err
 		}
-		return arithUnaryToFloat(self, out, f)
+		return arithUnaryToFloat(a.Self, a.Out, f)
 	}}
 }
 
 // arithKeepKernel is a unary op that keeps self's dtype (neg, floor, ...): self of one of types,
 // out of the same dtype. i computes integral types (nil: only floating types are in types).
-func arithKeepKernel(name string, types []runtime.ScalarType, f func(float64) float64, i func(int64) int64) runtime.Kernel {
+func arithKeepKernel(name string, unbox unboxFn[selfOutArgs], types []runtime.ScalarType, f func(float64) float64, i func(int64) int64) runtime.Kernel {
 	return runtime.Kernel{Name: name, DTypes: types, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		self, out, err := arithSelfOut(args)
+		a, err := unbox(args)
 		if err != nil {
 			return err
 		}
-		if err := arithWantDTypes(self, types, name); err != nil {
+		if err := arithWantDTypes(a.Self, types, name); err != nil {
 			return err
 		}
-		return arithUnaryKeep(self, out, f, i)
+		return arithUnaryKeep(a.Self, a.Out, f, i)
 	}}
 }

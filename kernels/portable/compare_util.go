@@ -120,46 +120,13 @@ func compareCheckCast(common runtime.ScalarType, out *runtime.Tensor) error {
 	return nil
 }
 
-// compareTensorArgs reads (Tensor self, Tensor other, *, Tensor out) plus the return slot.
-func compareTensorArgs(args []*runtime.EValue) (a, b, out *runtime.Tensor, err error) {
-	if err = wantArgs(args, 4); err != nil {
-		return
-	}
-	if a, err = tensorArg(args, 0, "self"); err != nil {
-		return
-	}
-	if b, err = tensorArg(args, 1, "other"); err != nil {
-		return
-	}
-	out, err = tensorArg(args, 2, "out")
-	return
-}
-
-// compareScalarArgs reads (Tensor self, Scalar other, *, Tensor out) plus the return slot.
-func compareScalarArgs(args []*runtime.EValue) (a *runtime.Tensor, s scalar, out *runtime.Tensor, err error) {
-	if err = wantArgs(args, 4); err != nil {
-		return
-	}
-	if a, err = tensorArg(args, 0, "self"); err != nil {
-		return
-	}
-	if s, err = scalarArg(args, 1, "other"); err != nil {
-		return
-	}
-	out, err = tensorArg(args, 2, "out")
-	return
-}
-
-// compareUnaryArgs reads (Tensor self, *, Tensor out) plus the return slot.
-func compareUnaryArgs(args []*runtime.EValue) (a, out *runtime.Tensor, err error) {
-	if err = wantArgs(args, 3); err != nil {
-		return
-	}
-	if a, err = tensorArg(args, 0, "self"); err != nil {
-		return
-	}
-	out, err = tensorArg(args, 1, "out")
-	return
+// binaryPair is a binary operator's Tensor and Scalar overloads ("aten::eq.Tensor_out",
+// "aten::eq.Scalar_out"), each with its generated unboxer.
+type binaryPair struct {
+	tensor      string
+	unboxTensor unboxFn[selfOtherTensorOutArgs]
+	scalar      string
+	unboxScalar unboxFn[selfOtherScalarOutArgs]
 }
 
 // comparePred is a comparison: its float and integer forms and a float32 form for the fast path.
@@ -172,7 +139,7 @@ type comparePred struct {
 // compareKernels returns the Tensor_out and Scalar_out kernels of the comparison op (eq, lt, ...):
 // the comparison is made in the promoted type of the inputs, and out (usually Bool, any real
 // type allowed) receives 0 or 1.
-func compareKernels(op string, p comparePred) []runtime.Kernel {
+func compareKernels(k binaryPair, p comparePred) []runtime.Kernel {
 	cop := compareOp{
 		f: func(x, y float64) float64 {
 			if p.f(x, y) {
@@ -188,10 +155,11 @@ func compareKernels(op string, p comparePred) []runtime.Kernel {
 		},
 	}
 	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, b, out, err := compareTensorArgs(args)
+		u, err := k.unboxTensor(args)
 		if err != nil {
 			return err
 		}
+		a, b, out := u.Self, u.Other, u.Out
 		common := new(typeState).tensor(a).tensor(b).result()
 		if ok, err := compareFastF32(a, b, out, common, p.f32); ok || err != nil {
 			return err
@@ -199,10 +167,11 @@ func compareKernels(op string, p comparePred) []runtime.Kernel {
 		return compareApply(a, b, out, common, cop)
 	}
 	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, s, out, err := compareScalarArgs(args)
+		u, err := k.unboxScalar(args)
 		if err != nil {
 			return err
 		}
+		a, s, out := u.Self, u.Other, u.Out
 		common := new(typeState).tensor(a).scalar(s).result()
 		b := scalarTensor(s)
 		if ok, err := compareFastF32(a, b, out, common, p.f32); ok || err != nil {
@@ -211,8 +180,8 @@ func compareKernels(op string, p comparePred) []runtime.Kernel {
 		return compareApply(a, b, out, common, cop)
 	}
 	return []runtime.Kernel{
-		{Name: "aten::" + op + ".Tensor_out", DTypes: realBoolTypes, Fn: tensorFn},
-		{Name: "aten::" + op + ".Scalar_out", DTypes: realBoolTypes, Fn: scalarFn},
+		{Name: k.tensor, DTypes: realBoolTypes, Fn: tensorFn},
+		{Name: k.scalar, DTypes: realBoolTypes, Fn: scalarFn},
 	}
 }
 
@@ -249,12 +218,13 @@ func compareFastF32(a, b, out *runtime.Tensor, common runtime.ScalarType, pred f
 
 // compareLogicalKernel returns a logical binary kernel (and, or, xor): operands are read as
 // booleans, broadcast, and out (any real or Bool type) receives 0 or 1.
-func compareLogicalKernel(op string, f func(x, y bool) bool) runtime.Kernel {
+func compareLogicalKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], f func(x, y bool) bool) runtime.Kernel {
 	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, b, out, err := compareTensorArgs(args)
+		u, err := unbox(args)
 		if err != nil {
 			return err
 		}
+		a, b, out := u.Self, u.Other, u.Out
 		shape, err := compareBroadcast(a, b, out)
 		if err != nil {
 			return err
@@ -268,19 +238,20 @@ func compareLogicalKernel(op string, f func(x, y bool) bool) runtime.Kernel {
 		compareStoreBool(out, r)
 		return nil
 	}
-	return runtime.Kernel{Name: "aten::" + op + ".out", DTypes: realBoolTypes, Fn: fn}
+	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
 }
 
 // compareBitwiseKernels returns the Tensor_out and Scalar_out kernels of a bitwise binary op:
 // integral and Bool operands only, computed in their promoted type.
-func compareBitwiseKernels(op string, f func(x, y int64) int64) []runtime.Kernel {
-	return compareIntegralKernels(op, ".Scalar_out", true, func(runtime.ScalarType) compareOp { return compareOp{i: f} })
+func compareBitwiseKernels(k binaryPair, f func(x, y int64) int64) []runtime.Kernel {
+	return compareIntegralKernels(k, true, func(runtime.ScalarType) compareOp { return compareOp{i: f} })
 }
 
-// compareIntegralKernels returns the Tensor_out and scalar (suffix) kernels of an operator on
+// compareIntegralKernels returns the Tensor and Scalar kernels of an operator on
 // integral (and, with bools, Bool) operands in their promoted type; opFor gives the operation for
 // that type. Floating operands are an error.
-func compareIntegralKernels(op, scalarSuffix string, bools bool, opFor func(common runtime.ScalarType) compareOp) []runtime.Kernel {
+func compareIntegralKernels(k binaryPair, bools bool, opFor func(common runtime.ScalarType) compareOp) []runtime.Kernel {
+	op := opName(k.tensor)
 	check := func(common runtime.ScalarType, out *runtime.Tensor) error {
 		if isFloat(common) || (!bools && common == runtime.Bool) {
 			what := "integral and bool only"
@@ -293,10 +264,11 @@ func compareIntegralKernels(op, scalarSuffix string, bools bool, opFor func(comm
 		return compareCheckCast(common, out)
 	}
 	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, b, out, err := compareTensorArgs(args)
+		u, err := k.unboxTensor(args)
 		if err != nil {
 			return err
 		}
+		a, b, out := u.Self, u.Other, u.Out
 		common := new(typeState).tensor(a).tensor(b).result()
 		if err := check(common, out); err != nil {
 			return err
@@ -304,10 +276,11 @@ func compareIntegralKernels(op, scalarSuffix string, bools bool, opFor func(comm
 		return compareApply(a, b, out, common, opFor(common))
 	}
 	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, s, out, err := compareScalarArgs(args)
+		u, err := k.unboxScalar(args)
 		if err != nil {
 			return err
 		}
+		a, s, out := u.Self, u.Other, u.Out
 		common := new(typeState).tensor(a).scalar(s).result()
 		if err := check(common, out); err != nil {
 			return err
@@ -319,14 +292,14 @@ func compareIntegralKernels(op, scalarSuffix string, bools bool, opFor func(comm
 		types = intTypes
 	}
 	return []runtime.Kernel{
-		{Name: "aten::" + op + ".Tensor_out", DTypes: types, Fn: tensorFn},
-		{Name: "aten::" + op + scalarSuffix, DTypes: types, Fn: scalarFn},
+		{Name: k.tensor, DTypes: types, Fn: tensorFn},
+		{Name: k.scalar, DTypes: types, Fn: scalarFn},
 	}
 }
 
 // compareMinMaxKernel returns maximum.out or minimum.out: elementwise in the promoted type,
 // NaN propagating. better(x, y) reports whether x is chosen over y.
-func compareMinMaxKernel(op string, betterF func(x, y float64) bool, betterI func(x, y int64) bool) runtime.Kernel {
+func compareMinMaxKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], betterF func(x, y float64) bool, betterI func(x, y int64) bool) runtime.Kernel {
 	mop := compareOp{
 		f: func(x, y float64) float64 {
 			switch {
@@ -347,27 +320,30 @@ func compareMinMaxKernel(op string, betterF func(x, y float64) bool, betterI fun
 		},
 	}
 	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, b, out, err := compareTensorArgs(args)
+		u, err := unbox(args)
 		if err != nil {
 			return err
 		}
+		a, b, out := u.Self, u.Other, u.Out
 		common := new(typeState).tensor(a).tensor(b).result()
 		if err := compareCheckCast(common, out); err != nil {
 			return err
 		}
 		return compareApply(a, b, out, common, mop)
 	}
-	return runtime.Kernel{Name: "aten::" + op + ".out", DTypes: realBoolTypes, Fn: fn}
+	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
 }
 
 // compareClassifyKernel returns isnan.out or isinf.out: a Bool out, true where f holds; integral
 // and Bool inputs are never NaN or infinite.
-func compareClassifyKernel(op string, f func(float64) bool) runtime.Kernel {
+func compareClassifyKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) bool) runtime.Kernel {
+	op := opName(name)
 	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		a, out, err := compareUnaryArgs(args)
+		u, err := unbox(args)
 		if err != nil {
 			return err
 		}
+		a, out := u.Self, u.Out
 		if out.ScalarType() != runtime.Bool {
 			return fmt.Errorf("%w: out is %s, %s needs a bool out", runtime.ErrInvalidArgument,
 				runtime.DTypeName(out.ScalarType()), op)
@@ -384,5 +360,5 @@ func compareClassifyKernel(op string, f func(float64) bool) runtime.Kernel {
 		compareStoreBool(out, r)
 		return nil
 	}
-	return runtime.Kernel{Name: "aten::" + op + ".out", DTypes: realBoolTypes, Fn: fn}
+	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
 }

@@ -3,9 +3,13 @@
 //
 // Conventions every kernel follows:
 //   - A kernel receives the KernelCall's arguments as the program lists them: every argument of
-//     the out variant's schema in schema order, then the return slot. It reads its inputs, sizes
-//     its out tensor with Resize (which refuses a static out of the wrong shape and a dynamic one
-//     beyond its planned capacity), then writes it.
+//     the out variant's schema in schema order, then the return slot. It unboxes them with its
+//     generated unboxer (unbox<Kernel> in unbox_gen.go, from torch's schema in
+//     internal/opschema: count and tags checked, values typed), sizes its out tensor with
+//     Resize (which refuses a static out of the wrong shape and a dynamic one beyond its
+//     planned capacity), then writes it. A kernel's name is spelled out where it is
+//     registered, so that the generators find it; a new one needs its schema
+//     (tools/reference/generate_opschema.py) and then go generate.
 //   - Kernels never panic on a program's arguments: a wrong type, rank, dtype or size is an error
 //     wrapping runtime.ErrInvalidArgument that names the argument.
 //   - Dtype promotion, broadcasting, scalar "wrapped number" semantics and integer/float

@@ -13,21 +13,11 @@ func init() {
 // Float16 and BFloat16 accumulate in float32. Int64 (which ExecuTorch accepts and PyTorch
 // does not) divides with truncation.
 func adaptiveAvgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "self")
+	u, err := unboxAdaptiveAvgPool2dOut(args)
 	if err != nil {
 		return err
 	}
-	size, err := intListArg(args, 1, "output_size")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	in, size, out := u.Self, u.OutputSize, u.Out
 	if len(size) != 2 {
 		return argErr(1, "output_size", "want 2 sizes, got %v", size)
 	}

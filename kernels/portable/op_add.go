@@ -11,49 +11,21 @@ func init() {
 
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): self + alpha*other.
 func addOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxAddOut(args)
 	if err != nil {
 		return err
 	}
-	b, err := tensorArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	alpha, err := scalarArg(args, 2, "alpha")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	a, b, alpha, out := u.Self, u.Other, u.Alpha, u.Out
 	return addAlpha(a, b, out, alpha, new(typeState).tensor(a).tensor(b).result())
 }
 
 // aten::add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out).
 func addScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxAddScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	alpha, err := scalarArg(args, 2, "alpha")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	a, s, alpha, out := u.Self, u.Other, u.Alpha, u.Out
 	return addAlpha(a, scalarTensor(s), out, alpha, new(typeState).tensor(a).scalar(s).result())
 }
 

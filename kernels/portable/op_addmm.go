@@ -12,42 +12,20 @@ func init() {
 // documents. All tensors share one dtype; for integral ones beta and alpha truncate to
 // integers, as in PyTorch.
 func addmmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return linalgAddmm(args, false)
+	a, err := unboxAddmmOut(args)
+	if err != nil {
+		return err
+	}
+	return linalgAddmm(a.Self, a.Mat1, a.Mat2, a.Beta, a.Alpha, a.Out, false)
 }
 
 // linalgAddmm implements addmm (batched false) and baddbmm (batched true), whose schemas
-// match: (self, mat1|batch1, mat2|batch2, *, beta, alpha, out).
-func linalgAddmm(args []*runtime.EValue, batched bool) error {
-	if err := wantArgs(args, 7); err != nil {
-		return err
-	}
+// match but for the names of x and y (mat1 and mat2, batch1 and batch2): (self, x, y, *, beta,
+// alpha, out).
+func linalgAddmm(self, x, y *runtime.Tensor, beta, alpha scalar, out *runtime.Tensor, batched bool) error {
 	n1, n2 := "mat1", "mat2"
 	if batched {
 		n1, n2 = "batch1", "batch2"
-	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	x, err := tensorArg(args, 1, n1)
-	if err != nil {
-		return err
-	}
-	y, err := tensorArg(args, 2, n2)
-	if err != nil {
-		return err
-	}
-	beta, err := scalarArg(args, 3, "beta")
-	if err != nil {
-		return err
-	}
-	alpha, err := scalarArg(args, 4, "alpha")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 5, "out")
-	if err != nil {
-		return err
 	}
 	if err := linalgSameDType([]*runtime.Tensor{self, x}, []string{"self", n1}); err != nil {
 		return err

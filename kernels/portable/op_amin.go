@@ -10,25 +10,11 @@ func init() {
 // element over dim ([] = every dim) into an out of self's dtype. NaN propagates; reducing over
 // zero elements is an error.
 func aminOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxAminOut(args)
 	if err != nil {
 		return err
 	}
-	dims, err := intListArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	keepdim, err := boolArg(args, 2, "keepdim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, dims, keepdim, out := u.Self, u.Dim, u.Keepdim, u.Out
 	set, err := reduceDimList(self.Dim(), dims, 1, "dim")
 	if err != nil {
 		return err

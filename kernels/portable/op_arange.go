@@ -16,42 +16,22 @@ func init() {
 
 // aten::arange.out(Scalar end, *, Tensor(a!) out): 0, 1, ..., up to end (exclusive).
 func arangeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	end, err := scalarArg(args, 0, "end")
+	u, err := unboxArangeOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
+	end, out := u.End, u.Out
 	return shapeArange(scalar{}, end, scalar{f: 1, i: 1}, out)
 }
 
 // aten::arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out): start,
 // start+step, ... while before end; the length is ceil((end-start)/step).
 func arangeStartOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	start, err := scalarArg(args, 0, "start")
+	u, err := unboxArangeStartOut(args)
 	if err != nil {
 		return err
 	}
-	end, err := scalarArg(args, 1, "end")
-	if err != nil {
-		return err
-	}
-	step, err := scalarArg(args, 2, "step")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	start, end, step, out := u.Start, u.End, u.Step, u.Out
 	return shapeArange(start, end, step, out)
 }
 

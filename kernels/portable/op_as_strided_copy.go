@@ -16,29 +16,11 @@ func init() {
 // the underlying storage whatever the layout, and so does this kernel (self's memory in physical
 // order is that storage).
 func asStridedCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxAsStridedCopyOut(args)
 	if err != nil {
 		return err
 	}
-	sizeL, err := intListArg(args, 1, "size")
-	if err != nil {
-		return err
-	}
-	strideL, err := intListArg(args, 2, "stride")
-	if err != nil {
-		return err
-	}
-	offset, _, err := optIntArg(args, 3, "storage_offset")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, sizeL, strideL, offset, out := u.Self, u.Size, u.Stride, u.StorageOffset.Val, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

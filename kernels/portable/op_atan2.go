@@ -14,16 +14,10 @@ func init() {
 // (other, self), elementwise with broadcasting; integral and bool operands compute in float32,
 // so out must be floating.
 func atan2Out(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, b, err := divTensors(args)
+	u, err := unboxAtan2Out(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Other, u.Out
 	return arithBinary(a, b, out, divTrueType(new(typeState).tensor(a).tensor(b)), binaryOp{f: math.Atan2})
 }

@@ -20,37 +20,24 @@ func init() {
 // clipped to the padded input (count_include_pad) or to the input. Float32, Float16 and
 // BFloat16 accumulate in float32, Float64 in float64, Int64 in int64 with truncating division.
 func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return avgPool(args, 2)
+	a, err := unboxAvgPool2dOut(args)
+	if err != nil {
+		return err
+	}
+	return avgPool(a, 2)
 }
 
-// avgPool is avg_pool{n}d.out (n = 2 or 3).
-func avgPool(args []*runtime.EValue, n int) error {
+// avgPool is avg_pool{n}d.out (n = 2 or 3), whose arguments match.
+func avgPool(a avgPool2dOutArgs, n int) error {
 	op := fmt.Sprintf("avg_pool%dd", n)
-	if err := wantArgs(args, 9); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	w, err := poolAvgWindowArgs(args, op, n)
-	if err != nil {
-		return err
-	}
-	includePad, err := boolArg(args, 5, "count_include_pad")
-	if err != nil {
-		return err
-	}
-	divisor, hasDivisor, err := optIntArg(args, 6, "divisor_override")
+	in, includePad, out := a.Self, a.CountIncludePad, a.Out
+	divisor, hasDivisor := a.DivisorOverride.Val, a.DivisorOverride.OK
+	w, err := poolAvgWindowArgs(a, op, n)
 	if err != nil {
 		return err
 	}
 	if hasDivisor && divisor == 0 {
 		return argErr(6, "divisor_override", "divisor must be non-zero")
-	}
-	out, err := tensorArg(args, 7, "out")
-	if err != nil {
-		return err
 	}
 	if err := poolDtype(in, op, avgPool2dTypes); err != nil {
 		return err

@@ -18,5 +18,9 @@ func init() {
 // float32, Float64 in float64, Int64 in int64 with truncating division; Float16 and BFloat16,
 // which PyTorch's CPU kernel refuses, accumulate in float32 as avg_pool2d does.
 func avgPool3dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return avgPool(args, 3)
+	a, err := unboxAvgPool3dOut(args)
+	if err != nil {
+		return err
+	}
+	return avgPool(a, 3)
 }

@@ -11,5 +11,9 @@ func init() {
 // batch entry, with self broadcasting to [b, m, n]. Beta, alpha and dtypes behave as in addmm.
 // (ExecuTorch's portable library has no baddbmm; this follows PyTorch.)
 func baddbmmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return linalgAddmm(args, true)
+	a, err := unboxBaddbmmOut(args)
+	if err != nil {
+		return err
+	}
+	return linalgAddmm(a.Self, a.Batch1, a.Batch2, a.Beta, a.Alpha, a.Out, true)
 }

@@ -13,10 +13,11 @@ func init() {
 // aten::bitwise_not.out(Tensor self, *, Tensor(a!) out): ~self for integral types, !self for
 // Bool; out has self's dtype; floating inputs are an error.
 func bitwiseNotOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	self, out, err := compareUnaryArgs(args)
+	u, err := unboxBitwiseNotOut(args)
 	if err != nil {
 		return err
 	}
+	self, out := u.Self, u.Out
 	st := self.ScalarType()
 	if st != runtime.Bool && !isIntegral(st) {
 		return fmt.Errorf("%w: bitwise_not is not implemented for %s (integral and bool only)", runtime.ErrInvalidArgument, runtime.DTypeName(st))

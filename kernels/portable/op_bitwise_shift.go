@@ -8,11 +8,13 @@ import "github.com/etgo/etgo/runtime"
 // type. A shift by a negative amount or by the type's width or more is what PyTorch gives (0 for
 // a left shift; the sign, 0 or -1, for a right one) rather than C++'s undefined behaviour.
 func init() {
-	register(shiftKernels("bitwise_left_shift", true)...)
-	register(shiftKernels("bitwise_right_shift", false)...)
+	register(shiftKernels(binaryPair{"aten::bitwise_left_shift.Tensor_out", unboxBitwiseLeftShiftTensorOut,
+		"aten::bitwise_left_shift.Tensor_Scalar_out", unboxBitwiseLeftShiftTensorScalarOut}, true)...)
+	register(shiftKernels(binaryPair{"aten::bitwise_right_shift.Tensor_out", unboxBitwiseRightShiftTensorOut,
+		"aten::bitwise_right_shift.Tensor_Scalar_out", unboxBitwiseRightShiftTensorScalarOut}, false)...)
 }
 
-func shiftKernels(op string, left bool) []runtime.Kernel {
+func shiftKernels(k binaryPair, left bool) []runtime.Kernel {
 	opFor := func(common runtime.ScalarType) compareOp {
 		width := int64(8 * runtime.ElementSize(common))
 		unsigned := shapeIsUnsigned(common)
@@ -31,5 +33,5 @@ func shiftKernels(op string, left bool) []runtime.Kernel {
 			return x >> uint(y)
 		}}
 	}
-	return compareIntegralKernels(op, ".Tensor_Scalar_out", false, opFor)
+	return compareIntegralKernels(k, false, opFor)
 }

@@ -15,21 +15,11 @@ func init() {
 // agree on every size but dim's. Inputs of other dtypes are converted to out's, which must be
 // able to hold them (no floating into integral, no integral into bool).
 func catOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	ts, err := tensorListArg(args, 0, "tensors")
+	u, err := unboxCatOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	ts, d, out := u.Tensors, u.Dim, u.Out
 	if len(ts) == 0 {
 		return argErr(0, "tensors", "cat needs at least one tensor")
 	}

@@ -21,29 +21,11 @@ func init() {
 // rounding after every operation, as ExecuTorch's kernel does; p is first rounded to that
 // precision. Its ∞ norm keeps the running maximum when a difference is NaN (C++ std::max).
 func cdistForwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	x1, err := tensorArg(args, 0, "x1")
+	u, err := unboxCdistForwardOut(args)
 	if err != nil {
 		return err
 	}
-	x2, err := tensorArg(args, 1, "x2")
-	if err != nil {
-		return err
-	}
-	p, err := doubleArg(args, 2, "p")
-	if err != nil {
-		return err
-	}
-	mode, hasMode, err := optIntArg(args, 3, "compute_mode")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	x1, x2, p, mode, hasMode, out := u.X1, u.X2, u.P, u.ComputeMode.Val, u.ComputeMode.OK, u.Out
 	dt := x1.ScalarType()
 	if !isFloat(dt) {
 		return argErr(0, "x1", "cdist only supports floating-point dtypes, got %s", runtime.DTypeName(dt))

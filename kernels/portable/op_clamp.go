@@ -22,25 +22,11 @@ func clampNoBounds() error {
 // a floating bound gives a floating result); NaN in self or a bound propagates. A bound must fit
 // out's dtype, as ExecuTorch checks.
 func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxClampOut(args)
 	if err != nil {
 		return err
 	}
-	lo, hasLo, err := arithOptScalar(args, 1, "min")
-	if err != nil {
-		return err
-	}
-	hi, hasHi, err := arithOptScalar(args, 2, "max")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, lo, hasLo, hi, hasHi, out := u.Self, u.Min.Val, u.Min.OK, u.Max.Val, u.Max.OK, u.Out
 	if !hasLo && !hasHi {
 		return clampNoBounds()
 	}
@@ -109,25 +95,11 @@ func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // aten::clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out):
 // elementwise clamp with broadcasting of self, min and max, in their result type.
 func clampTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxClampTensorOut(args)
 	if err != nil {
 		return err
 	}
-	lo, err := optTensorArg(args, 1, "min")
-	if err != nil {
-		return err
-	}
-	hi, err := optTensorArg(args, 2, "max")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, lo, hi, out := u.Self, u.Min, u.Max, u.Out
 	if lo == nil && hi == nil {
 		return clampNoBounds()
 	}

@@ -10,18 +10,12 @@ func init() {
 // self (same dtype), written in out's dim order. memory_format may be None, contiguous (out
 // must then be contiguous) or preserve.
 func cloneOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxCloneOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
-	if err := shapeMemoryFormat(args, 1, out); err != nil {
+	self, out := u.Self, u.Out
+	if err := shapeMemoryFormat(u.MemoryFormat, 1, out); err != nil {
 		return err
 	}
 	return shapeCopySame(self, out)

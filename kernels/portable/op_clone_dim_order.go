@@ -10,24 +10,16 @@ func init() {
 // dim_order=None, Tensor(a!) out): a copy of self (same dtype) written in out's dim order. A
 // dim_order must equal out's; None keeps self's, which out must then have.
 func cloneDimOrderOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxCloneDimOrderOut(args)
 	if err != nil {
 		return err
 	}
-	if nb, err := boolArg(args, 1, "non_blocking"); err != nil {
-		return err
-	} else if nb {
+	self, out := u.Self, u.Out
+	if u.NonBlocking {
 		// ExecuTorch copies synchronously only (copy_ops_util: non_blocking == false).
 		return argErr(1, "non_blocking", "must be false (copies are blocking)")
 	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	if err := shapeCheckDimOrder(args, 2, self, out); err != nil {
+	if err := shapeCheckDimOrder(u.DimOrder, 2, self, out); err != nil {
 		return err
 	}
 	return shapeCopySame(self, out)

@@ -17,25 +17,11 @@ func init() {
 // dtype (c10's overflow rule: a float value truncates into an integer dtype, a negative
 // integer wraps into an unsigned one down to -max).
 func constantPadNdOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "self")
+	u, err := unboxConstantPadNdOut(args)
 	if err != nil {
 		return err
 	}
-	pad, err := intListArg(args, 1, "pad")
-	if err != nil {
-		return err
-	}
-	value, err := scalarArg(args, 2, "value")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	in, pad, value, out := u.Self, u.Pad, u.Value, u.Out
 	if err := poolDtype(in, "constant_pad_nd", realBoolTypes); err != nil {
 		return err
 	}

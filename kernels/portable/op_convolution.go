@@ -26,49 +26,11 @@ func init() {
 // types compute in float32 (float64 for Float64), integral ones in int64, wrapped to the out
 // type. input and weight must be in the default dim order.
 func convolutionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 11); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	u, err := unboxConvolutionOut(args)
 	if err != nil {
 		return err
 	}
-	w, err := tensorArg(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	bias, err := optTensorArg(args, 2, "bias")
-	if err != nil {
-		return err
-	}
-	stride, err := intListArg(args, 3, "stride")
-	if err != nil {
-		return err
-	}
-	padding, err := intListArg(args, 4, "padding")
-	if err != nil {
-		return err
-	}
-	dilation, err := intListArg(args, 5, "dilation")
-	if err != nil {
-		return err
-	}
-	transposed, err := boolArg(args, 6, "transposed")
-	if err != nil {
-		return err
-	}
-	outPadding, err := intListArg(args, 7, "output_padding")
-	if err != nil {
-		return err
-	}
-	groups, err := intArg(args, 8, "groups")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 9, "out")
-	if err != nil {
-		return err
-	}
+	in, w, bias, stride, padding, dilation, transposed, outPadding, groups, out := u.Input, u.Weight, u.Bias, u.Stride, u.Padding, u.Dilation, u.Transposed, u.OutputPadding, u.Groups, u.Out
 
 	g, err := convolutionGeometry(in, w, bias, stride, padding, dilation, transposed, outPadding, groups, 0)
 	if err != nil {

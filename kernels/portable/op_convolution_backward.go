@@ -25,52 +25,14 @@ func init() {
 // output channel, input channel, kernel row, kernel column) in the dtype's precision,
 // rounding each product and sum, so results can differ from PyTorch's in the last bits.
 func convolutionBackwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 15); err != nil {
-		return err
-	}
-	gradOut, err := tensorArg(args, 0, "grad_output")
+	a, err := unboxConvolutionBackwardOut(args)
 	if err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 1, "input")
-	if err != nil {
-		return err
-	}
-	w, err := tensorArg(args, 2, "weight")
-	if err != nil {
-		return err
-	}
-	biasSizes, hasBiasSizes, err := optIntListArg(args, 3, "bias_sizes")
-	if err != nil {
-		return err
-	}
-	var lists [4][]int64
-	for k, name := range []string{"stride", "padding", "dilation"} {
-		if lists[k], err = intListArg(args, 4+k, name); err != nil {
-			return err
-		}
-	}
-	transposed, err := boolArg(args, 7, "transposed")
-	if err != nil {
-		return err
-	}
-	if lists[3], err = intListArg(args, 8, "output_padding"); err != nil {
-		return err
-	}
-	groups, err := intArg(args, 9, "groups")
-	if err != nil {
-		return err
-	}
-	mask, err := boolListArg(args, 10, "output_mask")
-	if err != nil {
-		return err
-	}
-	var outs [3]*runtime.Tensor
-	for k, name := range []string{"out0", "out1", "out2"} {
-		if outs[k], err = tensorArg(args, 11+k, name); err != nil {
-			return err
-		}
-	}
+	gradOut, in, w, biasSizes, hasBiasSizes := a.GradOutput, a.Input, a.Weight, a.BiasSizes.Val, a.BiasSizes.OK
+	lists := [4][]int64{a.Stride, a.Padding, a.Dilation, a.OutputPadding}
+	transposed, groups, mask := a.Transposed, a.Groups, a.OutputMask
+	outs := [3]*runtime.Tensor{a.Out0, a.Out1, a.Out2}
 	if len(mask) != 3 {
 		return argErr(10, "output_mask", "want 3 values, got %d", len(mask))
 	}

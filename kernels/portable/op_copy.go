@@ -12,24 +12,11 @@ func init() {
 // aten::copy.out(Tensor self, Tensor src, bool non_blocking=False, *, Tensor(a!) out): src,
 // broadcast to self's shape and converted to self's dtype (which out must have).
 func copyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxCopyOut(args)
 	if err != nil {
 		return err
 	}
-	src, err := tensorArg(args, 1, "src")
-	if err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 2, "non_blocking"); err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, src, out := u.Self, u.Src, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
@@ -43,20 +30,11 @@ func copyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // broadcast to self's shape and converted to self's dtype, into self. The call's arguments are
 // self, src, non_blocking and the return slot.
 func copyInPlace(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxCopyInplace(args)
 	if err != nil {
 		return err
 	}
-	src, err := tensorArg(args, 1, "src")
-	if err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 2, "non_blocking"); err != nil {
-		return err
-	}
+	self, src := u.Self, u.Src
 	return shapeCopyFrom(self, src, 1)
 }
 

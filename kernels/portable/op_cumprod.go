@@ -10,22 +10,12 @@ func init() {
 // product along dim, out sized like self. The input is cast to out's dtype (which dtype, when
 // given, must name) and accumulated in float64 or int64, so integer outs wrap as PyTorch's do.
 func cumprodOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxCumprodOut(args)
 	if err != nil {
 		return err
 	}
-	dim, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	if _, _, err := reduceDtypeArg(args, 2, out); err != nil {
+	self, dim, out := u.Self, u.Dim, u.Out
+	if _, _, err := reduceDtype(u.Dtype, 2, out); err != nil {
 		return err
 	}
 	set, err := reduceOneDim(self.Dim(), dim, 1, "dim")

@@ -14,29 +14,11 @@ func init() {
 // the diagonal of the dim1×dim2 planes (above the main one for offset > 0, below for < 0), as a
 // new last dimension; dim1 and dim2 are removed.
 func diagonalCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxDiagonalCopyOut(args)
 	if err != nil {
 		return err
 	}
-	offset, err := intArg(args, 1, "offset")
-	if err != nil {
-		return err
-	}
-	d1, err := intArg(args, 2, "dim1")
-	if err != nil {
-		return err
-	}
-	d2, err := intArg(args, 3, "dim2")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, offset, d1, d2, out := u.Self, u.Offset, u.Dim1, u.Dim2, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -31,26 +31,12 @@ func divTrueType(s *typeState) runtime.ScalarType {
 
 // aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out).
 func divOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, b, err := divTensors(args)
+	u, err := unboxDivOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Other, u.Out
 	return divTrue(a, b, out)
-}
-
-func divTensors(args []*runtime.EValue) (a, b *runtime.Tensor, err error) {
-	if a, err = tensorArg(args, 0, "self"); err != nil {
-		return nil, nil, err
-	}
-	b, err = tensorArg(args, 1, "other")
-	return a, b, err
 }
 
 func divTrue(a, b, out *runtime.Tensor) error {
@@ -62,26 +48,19 @@ func divTrue(a, b, out *runtime.Tensor) error {
 
 // aten::div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out).
 func divOutMode(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	a, b, err := divTensors(args)
+	u, err := unboxDivOutMode(args)
 	if err != nil {
 		return err
 	}
-	mode, has, err := divMode(args)
-	if err != nil {
+	a, b, out := u.Self, u.Other, u.Out
+	if err := divMode(u.RoundingMode); err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	if !has {
+	if !u.RoundingMode.OK {
 		return divTrue(a, b, out)
 	}
 	common := new(typeState).tensor(a).tensor(b).result()
-	op, err := divRoundingOp(mode, common)
+	op, err := divRoundingOp(u.RoundingMode.Val, common)
 	if err != nil {
 		return err
 	}
@@ -90,21 +69,11 @@ func divOutMode(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
 func divScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxDivScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, s, out := u.Self, u.Other, u.Out
 	return divScalarTrue(a, s, out)
 }
 
@@ -120,30 +89,19 @@ func divScalarTrue(a *runtime.Tensor, s scalar, out *runtime.Tensor) error {
 
 // aten::div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out).
 func divScalarModeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxDivScalarModeOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
+	a, s, out := u.Self, u.Other, u.Out
+	if err := divMode(u.RoundingMode); err != nil {
 		return err
 	}
-	mode, has, err := divMode(args)
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	if !has {
+	if !u.RoundingMode.OK {
 		return divScalarTrue(a, s, out)
 	}
 	common := new(typeState).tensor(a).scalar(s).result()
-	op, err := divRoundingOp(mode, common)
+	op, err := divRoundingOp(u.RoundingMode.Val, common)
 	if err != nil {
 		return err
 	}
@@ -153,13 +111,12 @@ func divScalarModeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	return arithBinary(a, scalarTensor(s), out, common, op)
 }
 
-// divMode reads rounding_mode (argument 2): None, "trunc" or "floor".
-func divMode(args []*runtime.EValue) (string, bool, error) {
-	mode, has, err := arithOptString(args, 2, "rounding_mode")
-	if err == nil && has && mode != "trunc" && mode != "floor" {
-		err = argErr(2, "rounding_mode", "want None, \"trunc\" or \"floor\", got %q", mode)
+// divMode checks rounding_mode (argument 2): None, "trunc" or "floor".
+func divMode(mode optional[string]) error {
+	if mode.OK && mode.Val != "trunc" && mode.Val != "floor" {
+		return argErr(2, "rounding_mode", "want None, \"trunc\" or \"floor\", got %q", mode.Val)
 	}
-	return mode, has, err
+	return nil
 }
 
 // divRoundingOp is division rounded toward zero ("trunc") or down ("floor") in the computation

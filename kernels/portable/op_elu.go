@@ -14,25 +14,12 @@ func init() {
 // Tensor(a!) out): x*scale if x > 0 else expm1(x*input_scale) * alpha*scale; floating types
 // only, out of self's dtype.
 func eluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxEluOut(args)
 	if err != nil {
 		return err
 	}
-	var sc [3]float64
-	for k, name := range []string{"alpha", "scale", "input_scale"} {
-		s, err := scalarArg(args, 1+k, name)
-		if err != nil {
-			return err
-		}
-		sc[k] = s.f
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, out := u.Self, u.Out
+	sc := [3]float64{u.Alpha.f, u.Scale.f, u.InputScale.f}
 	if err := arithWantDTypes(self, floatTypes, "elu"); err != nil {
 		return err
 	}

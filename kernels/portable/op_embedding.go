@@ -16,30 +16,11 @@ func init() {
 // indices' sizes plus weight.size(1). padding_idx, scale_grad_by_freq and sparse only matter
 // for training.
 func embeddingOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 7); err != nil {
-		return err
-	}
-	weight, err := tensorArg(args, 0, "weight")
+	u, err := unboxEmbeddingOut(args)
 	if err != nil {
 		return err
 	}
-	indices, err := tensorArg(args, 1, "indices")
-	if err != nil {
-		return err
-	}
-	if _, err := intArg(args, 2, "padding_idx"); err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 3, "scale_grad_by_freq"); err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 4, "sparse"); err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 5, "out")
-	if err != nil {
-		return err
-	}
+	weight, indices, out := u.Weight, u.Indices, u.Out
 	if weight.Dim() != 2 {
 		return argErr(0, "weight", "must be 2-d, got %d dimensions", weight.Dim())
 	}

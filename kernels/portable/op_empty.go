@@ -9,18 +9,12 @@ func init() {
 // aten::empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out): out
 // resized to size; its contents are whatever the memory held (as in ExecuTorch).
 func emptyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	l, err := intListArg(args, 0, "size")
+	u, err := unboxEmptyOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
-	if err := shapeMemoryFormat(args, 1, out); err != nil {
+	l, out := u.Size, u.Out
+	if err := shapeMemoryFormat(u.MemoryFormat, 1, out); err != nil {
 		return err
 	}
 	sizes, err := shapeSizes(l, 0, "size")

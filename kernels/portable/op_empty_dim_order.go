@@ -14,21 +14,11 @@ func init() {
 // resized to size, contents unspecified (Edge's empty with a dim order instead of a memory
 // format). A dim_order must be out's; None means out must be contiguous.
 func emptyDimOrderOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	l, err := intListArg(args, 0, "size")
+	u, err := unboxEmptyDimOrderOut(args)
 	if err != nil {
 		return err
 	}
-	order, has, err := optIntListArg(args, 1, "dim_order")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	l, order, has, out := u.Size, u.DimOrder.Val, u.DimOrder.OK, u.Out
 	sizes, err := shapeSizes(l, 0, "size")
 	if err != nil {
 		return err

@@ -10,24 +10,11 @@ func init() {
 // self broadcast to size. Size -1 keeps self's size at that dimension; extra leading
 // dimensions are new (and may not be -1); a non-singleton dimension cannot change.
 func expandCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxExpandCopyOut(args)
 	if err != nil {
 		return err
 	}
-	size, err := intListArg(args, 1, "size")
-	if err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 2, "implicit"); err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, size, out := u.Self, u.Size, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -12,21 +12,11 @@ func init() {
 // aten::fill.Scalar_out(Tensor self, Scalar value, *, Tensor(a!) out): out shaped and typed like
 // self, every element value (a value self's dtype cannot hold is refused).
 func fillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxFillScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "value")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, s, out := u.Self, u.Value, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
@@ -44,21 +34,11 @@ func fillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // aten::fill.Tensor_out(Tensor self, Tensor value, *, Tensor(a!) out): as fill.Scalar_out with
 // the one element of a 0-dim value, converted to self's dtype.
 func fillTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxFillTensorOut(args)
 	if err != nil {
 		return err
 	}
-	value, err := tensorArg(args, 1, "value")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, value, out := u.Self, u.Value, u.Out
 	if value.Dim() != 0 {
 		return argErr(1, "value", "must be a 0-dim tensor, got %d dims", value.Dim())
 	}

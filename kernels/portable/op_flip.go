@@ -9,21 +9,11 @@ func init() {
 // aten::flip.out(Tensor self, int[] dims, *, Tensor(a!) out): self reversed along each of dims
 // (each listed at most once; negative counts from the end).
 func flipOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxFlipOut(args)
 	if err != nil {
 		return err
 	}
-	dims, err := intListArg(args, 1, "dims")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, dims, out := u.Self, u.Dims, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -10,17 +10,11 @@ func init() {
 // div with rounding_mode="floor": in the operands' promoted type, rounded toward negative
 // infinity; integral division by zero is an error.
 func floorDivideOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, b, err := divTensors(args)
+	u, err := unboxFloorDivideOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).tensor(b).result()
 	op, err := divRoundingOp("floor", common)
 	if err != nil {

@@ -30,17 +30,11 @@ var fmodOp = binaryOp{
 
 // aten::fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out).
 func fmodTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, b, err := divTensors(args)
+	u, err := unboxFmodTensorOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).tensor(b).result()
 	if common == runtime.Bool {
 		return fmt.Errorf("%w: fmod is not supported for bool", runtime.ErrInvalidArgument)
@@ -50,21 +44,11 @@ func fmodTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
 func fmodScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxFmodScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, s, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).scalar(s).result()
 	switch {
 	case common == runtime.Bool:

@@ -9,21 +9,11 @@ func init() {
 // aten::full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out): out of the given size
 // filled with fill_value cast to out's dtype; a value out's dtype cannot hold is refused.
 func fullOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	l, err := intListArg(args, 0, "size")
+	u, err := unboxFullOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "fill_value")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	l, s, out := u.Size, u.FillValue, u.Out
 	sizes, err := shapeSizes(l, 0, "size")
 	if err != nil {
 		return err

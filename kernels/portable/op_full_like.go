@@ -9,22 +9,12 @@ func init() {
 // aten::full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None,
 // Tensor(a!) out): out of self's sizes (its own dtype) filled with fill_value.
 func fullLikeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxFullLikeOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "fill_value")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	if err := shapeMemoryFormat(args, 2, out); err != nil {
+	self, s, out := u.Self, u.FillValue, u.Out
+	if err := shapeMemoryFormat(u.MemoryFormat, 2, out); err != nil {
 		return err
 	}
 	return shapeFillLike(self, s, out, 1)

@@ -13,28 +13,11 @@ func init() {
 // (int64 or int32) has self's rank (0-d counts as 1-d) and no dimension larger than self's
 // except dim; each index is in [0, self.size(dim)). out has index's sizes.
 func gatherOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxGatherOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	index, err := tensorArg(args, 2, "index")
-	if err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 3, "sparse_grad"); err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, d, index, out := u.Self, u.Dim, u.Index, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -13,21 +13,11 @@ func init() {
 // aten::gelu.out(Tensor self, *, str approximate="none", Tensor(a!) out):
 // "none": x/2 * (1 + erf(x/sqrt(2))); "tanh": x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715x^3))).
 func geluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxGeluOut(args)
 	if err != nil {
 		return err
 	}
-	approx, err := stringArg(args, 1, "approximate")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, approx, out := u.Self, u.Approximate, u.Out
 	if err := arithWantDTypes(self, floatTypes, "gelu"); err != nil {
 		return err
 	}

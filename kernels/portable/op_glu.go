@@ -13,21 +13,11 @@ func init() {
 // aten::glu.out(Tensor self, int dim=-1, *, Tensor(a!) out): the gated linear unit: self split in
 // halves a, b along dim (of even size), a * sigmoid(b). Floating self and out.
 func gluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxGluOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, d, out := u.Self, u.Dim, u.Out
 	if !isFloat(self.ScalarType()) || !isFloat(out.ScalarType()) {
 		return argErr(0, "self", "glu needs floating self and out, got %s and %s",
 			runtime.DTypeName(self.ScalarType()), runtime.DTypeName(out.ScalarType()))

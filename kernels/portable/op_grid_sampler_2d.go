@@ -26,33 +26,11 @@ func init() {
 // and centre). Eager PyTorch refuses empty spatial dims, and so does etgo (ExecuTorch's kernel
 // would read outside an empty input in border mode).
 func gridSampler2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 7); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	u, err := unboxGridSampler2dOut(args)
 	if err != nil {
 		return err
 	}
-	grid, err := tensorArg(args, 1, "grid")
-	if err != nil {
-		return err
-	}
-	mode, err := intArg(args, 2, "interpolation_mode")
-	if err != nil {
-		return err
-	}
-	padMode, err := intArg(args, 3, "padding_mode")
-	if err != nil {
-		return err
-	}
-	align, err := boolArg(args, 4, "align_corners")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 5, "out")
-	if err != nil {
-		return err
-	}
+	in, grid, mode, padMode, align, out := u.Input, u.Grid, u.InterpolationMode, u.PaddingMode, u.AlignCorners, u.Out
 	if mode < 0 || mode > 2 {
 		return argErr(2, "interpolation_mode", "want 0 (bilinear), 1 (nearest) or 2 (bicubic), got %d", mode)
 	}

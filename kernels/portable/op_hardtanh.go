@@ -10,25 +10,11 @@ func init() {
 // min(max(self, min_val), max_val), NaN propagating; out of self's dtype. For integral self the
 // bounds truncate toward zero and must fit the dtype.
 func hardtanhOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxHardtanhOut(args)
 	if err != nil {
 		return err
 	}
-	lo, err := scalarArg(args, 1, "min_val")
-	if err != nil {
-		return err
-	}
-	hi, err := scalarArg(args, 2, "max_val")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, lo, hi, out := u.Self, u.MinVal, u.MaxVal, u.Out
 	t := self.ScalarType()
 	if err := arithWantDTypes(self, realTypes, "hardtanh"); err != nil {
 		return err

@@ -16,21 +16,11 @@ func init() {
 // indexed dimensions are adjacent, B replaces them in place; otherwise B comes first, followed
 // by the remaining dimensions.
 func indexTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxIndexTensorOut(args)
 	if err != nil {
 		return err
 	}
-	list, err := optTensorListArg(args, 1, "indices")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, list, out := u.Self, u.Indices, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

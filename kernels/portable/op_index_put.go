@@ -22,14 +22,11 @@ const indexPutMaxElems = 1 << 28
 // indexed twice the last write wins, or every value is added (each addition rounded to, or
 // wrapping in, self's dtype; bool adds as logical or). out has self's dtype and sizes.
 func indexPutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
+	a, err := unboxIndexPutOut(args)
 	if err != nil {
 		return err
 	}
-	return indexPut(args, out)
+	return indexPut(a.Self, a.Indices, a.Values, a.Accumulate, a.Out)
 }
 
 // aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) ->
@@ -41,38 +38,19 @@ func indexPutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // and no accumulate. It gives the same results as this kernel on what it accepts; this kernel
 // also takes everything index_put.out takes, as eager torch does.
 func indexPutInPlace(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	a, err := unboxIndexPutInplace(args)
 	if err != nil {
 		return err
 	}
-	if self.ReadOnly() {
+	if a.Self.ReadOnly() {
 		return argErr(0, "self", "is a constant of the program; index_put_ cannot write into it")
 	}
-	return indexPut(args, self)
+	return indexPut(a.Self, a.Indices, a.Values, a.Accumulate, a.Self)
 }
 
-// indexPut reads self, indices, values and accumulate (arguments 0 to 3) and writes self with
-// self[indices] put into out (which may be self).
-func indexPut(args []*runtime.EValue, out *runtime.Tensor) error {
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	list, err := optTensorListArg(args, 1, "indices")
-	if err != nil {
-		return err
-	}
-	values, err := tensorArg(args, 2, "values")
-	if err != nil {
-		return err
-	}
-	accumulate, err := boolArg(args, 3, "accumulate")
-	if err != nil {
-		return err
-	}
+// indexPut writes self with self[list] = values (or += with accumulate), arguments 0 to 3, into
+// out (which may be self).
+func indexPut(self *runtime.Tensor, list []*runtime.Tensor, values *runtime.Tensor, accumulate bool, out *runtime.Tensor) error {
 	if values.ScalarType() != self.ScalarType() {
 		return argErr(2, "values", "dtype %s, want self's %s", runtime.DTypeName(values.ScalarType()), runtime.DTypeName(self.ScalarType()))
 	}

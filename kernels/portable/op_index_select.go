@@ -14,25 +14,11 @@ func init() {
 // self along dim at the positions in index (0-d or 1-d, int64 or int32, each in [0, size)).
 // out has self's sizes with dim's replaced by the number of indices.
 func indexSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxIndexSelectOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	index, err := tensorArg(args, 2, "index")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, d, index, out := u.Self, u.Dim, u.Index, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

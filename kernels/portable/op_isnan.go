@@ -4,5 +4,5 @@ import "math"
 
 // aten::isnan.out(Tensor self, *, Tensor(a!) out): true where self is NaN; out must be Bool.
 func init() {
-	register(compareClassifyKernel("isnan", math.IsNaN))
+	register(compareClassifyKernel("aten::isnan.out", unboxIsnanOut, math.IsNaN))
 }

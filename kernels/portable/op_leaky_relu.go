@@ -9,21 +9,11 @@ func init() {
 // aten::leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out):
 // x if x >= 0 else x*negative_slope; floating types only, out of self's dtype.
 func leakyReluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxLeakyReluOut(args)
 	if err != nil {
 		return err
 	}
-	slope, err := scalarArg(args, 1, "negative_slope")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, slope, out := u.Self, u.NegativeSlope, u.Out
 	if err := arithWantDTypes(self, floatTypes, "leaky_relu"); err != nil {
 		return err
 	}

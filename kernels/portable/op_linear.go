@@ -10,25 +10,11 @@ func init() {
 // out[..., o] = Σ_i input[..., i]·weight[o, i] + bias[o]. Not core ATen (lowering decomposes it
 // to permute + addmm), but programs that keep it, as a backend's preserved op, can run here.
 func linearOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	x, err := tensorArg(args, 0, "input")
+	u, err := unboxLinearOut(args)
 	if err != nil {
 		return err
 	}
-	w, err := tensorArg(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	bias, err := optTensorArg(args, 2, "bias")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	x, w, bias, out := u.Input, u.Weight, u.Bias, u.Out
 	ts, names := []*runtime.Tensor{x, w, out}, []string{"input", "weight", "out"}
 	if bias != nil {
 		ts, names = append(ts, bias), append(names, "bias")

@@ -9,5 +9,9 @@ func init() {
 // aten::_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out):
 // x - max - log(sum(exp(x - max))) along dim; see _softmax.out for dtypes and the fast path.
 func logSoftmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return softmaxCommon(args, true)
+	a, err := unboxLogSoftmaxOut(args)
+	if err != nil {
+		return err
+	}
+	return softmaxCommon(a, true)
 }

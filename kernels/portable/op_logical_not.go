@@ -9,10 +9,11 @@ func init() {
 // aten::logical_not.out(Tensor self, *, Tensor(a!) out): 1 where self is zero, else 0 (NaN is
 // true, so its negation is 0); out may be of any type.
 func logicalNotOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	self, out, err := compareUnaryArgs(args)
+	u, err := unboxLogicalNotOut(args)
 	if err != nil {
 		return err
 	}
+	self, out := u.Self, u.Out
 	if err := resize(out, self.Sizes()); err != nil {
 		return err
 	}

@@ -14,21 +14,11 @@ func init() {
 // first clamped to [eps, 1 - eps] when eps is given. Integral and bool inputs compute in float32;
 // out must be floating.
 func logitOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxLogitOut(args)
 	if err != nil {
 		return err
 	}
-	eps, clamp, err := optDoubleArg(args, 1, "eps")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, eps, clamp, out := u.Self, u.Eps.Val, u.Eps.OK, u.Out
 	return arithUnaryToFloat(self, out, func(x float64) float64 {
 		if clamp {
 			x = math.Min(math.Max(x, eps), 1-eps)

@@ -4,7 +4,7 @@ package portable
 // aten::lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out): self < other, compared in
 // the promoted type of the inputs; out (usually Bool) receives 0 or 1.
 func init() {
-	register(compareKernels("lt", comparePred{
+	register(compareKernels(binaryPair{"aten::lt.Tensor_out", unboxLtTensorOut, "aten::lt.Scalar_out", unboxLtScalarOut}, comparePred{
 		f:   func(x, y float64) bool { return x < y },
 		i:   func(x, y int64) bool { return x < y },
 		f32: func(x, y float32) bool { return x < y },

@@ -14,25 +14,11 @@ func init() {
 // (cast to self's type) where the Bool mask is true, else self; self and mask broadcast; out has
 // self's dtype.
 func maskedFillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxMaskedFillScalarOut(args)
 	if err != nil {
 		return err
 	}
-	mask, err := tensorArg(args, 1, "mask")
-	if err != nil {
-		return err
-	}
-	value, err := scalarArg(args, 2, "value")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, mask, value, out := u.Self, u.Mask, u.Value, u.Out
 	st := self.ScalarType()
 	if out.ScalarType() != st {
 		return fmt.Errorf("%w: out is %s, want self's %s", runtime.ErrInvalidArgument, runtime.DTypeName(out.ScalarType()), runtime.DTypeName(st))

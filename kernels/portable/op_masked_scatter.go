@@ -12,25 +12,11 @@ func init() {
 // has at least as many elements as the mask has true positions, and self's dtype, as out does.
 // out has the broadcast shape.
 func maskedScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxMaskedScatterOut(args)
 	if err != nil {
 		return err
 	}
-	mask, err := tensorArg(args, 1, "mask")
-	if err != nil {
-		return err
-	}
-	source, err := tensorArg(args, 2, "source")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, mask, source, out := u.Self, u.Mask, u.Source, u.Out
 	if source.ScalarType() != self.ScalarType() {
 		return argErr(2, "source", "dtype %s, want self's %s", runtime.DTypeName(source.ScalarType()), runtime.DTypeName(self.ScalarType()))
 	}

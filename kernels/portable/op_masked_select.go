@@ -9,21 +9,11 @@ func init() {
 // aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out): the elements of self where
 // the bool mask (broadcast with self) is true, in row-major order, as a 1-d out sized at run time.
 func maskedSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxMaskedSelectOut(args)
 	if err != nil {
 		return err
 	}
-	mask, err := tensorArg(args, 1, "mask")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, mask, out := u.Self, u.Mask, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

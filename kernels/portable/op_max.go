@@ -14,23 +14,21 @@ func init() {
 // (int64). The first NaN counts as the largest. The call's last argument is the TensorList return
 // slot.
 func maxDimMax(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return reduceValuesIndicesOut(args, reduceGreaterF, reduceGreaterI)
+	u, err := unboxMaxDimMax(args)
+	if err != nil {
+		return err
+	}
+	return reduceValuesIndicesOut(u.Self, u.Dim, u.Keepdim, u.Max, u.MaxValues, reduceGreaterF, reduceGreaterI)
 }
 
 // aten::max.unary_out(Tensor self, *, Tensor(a!) out): the largest element of the whole tensor as
 // a 0-d out (which may be of another dtype the value casts to). NaN propagates.
 func maxUnaryOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxMaxUnaryOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
+	self, out := u.Self, u.Out
 	if category(self.ScalarType()) > category(out.ScalarType()) {
 		return argErr(1, "out", "%s input cannot be written to a %s out", runtime.DTypeName(self.ScalarType()), runtime.DTypeName(out.ScalarType()))
 	}

@@ -21,29 +21,19 @@ func init() {
 // gives 0 at index 0, as ExecuTorch's kernel does (PyTorch gives the dtype's lowest value,
 // -Inf for floats).
 func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return maxPoolWithIndices(args, 2, false)
+	a, err := unboxMaxPool2dWithIndicesOut(args)
+	if err != nil {
+		return err
+	}
+	return maxPoolWithIndices(a, 2, false)
 }
 
-// maxPoolWithIndices is max_pool{n}d_with_indices.out (n = 2 or 3), with PyTorch's NaN and
-// empty-window rules when eager, ExecuTorch's otherwise (see maxPoolVolumes).
-func maxPoolWithIndices(args []*runtime.EValue, n int, eager bool) error {
+// maxPoolWithIndices is max_pool{n}d_with_indices.out (n = 2 or 3, whose arguments match), with
+// PyTorch's NaN and empty-window rules when eager, ExecuTorch's otherwise (see maxPoolVolumes).
+func maxPoolWithIndices(a maxPool2dWithIndicesOutArgs, n int, eager bool) error {
 	op := fmt.Sprintf("max_pool%dd", n)
-	if err := wantArgs(args, 9); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	w, err := poolWindowArgs(args, 1, op, n)
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 6, "out")
-	if err != nil {
-		return err
-	}
-	indices, err := tensorArg(args, 7, "indices")
+	in, out, indices := a.Self, a.Out, a.Indices
+	w, err := poolWindowArgs(a.KernelSize, a.Stride, a.Padding, a.Dilation, a.CeilMode, 1, op, n)
 	if err != nil {
 		return err
 	}

@@ -22,26 +22,12 @@ func init() {
 // does not), and grad_input is zeroed first, as PyTorch does (ExecuTorch's kernel adds to the
 // tensor's previous contents).
 func maxPool2dWithIndicesBackward(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 10); err != nil {
-		return err
-	}
-	gradOut, err := tensorArg(args, 0, "grad_output")
+	a, err := unboxMaxPool2dWithIndicesBackwardGradInput(args)
 	if err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 1, "self")
-	if err != nil {
-		return err
-	}
-	w, err := poolWindowArgs(args, 2, "max_pool2d", 2)
-	if err != nil {
-		return err
-	}
-	indices, err := tensorArg(args, 7, "indices")
-	if err != nil {
-		return err
-	}
-	gradIn, err := tensorArg(args, 8, "grad_input")
+	gradOut, in, indices, gradIn := a.GradOutput, a.Self, a.Indices, a.GradInput
+	w, err := poolWindowArgs(a.KernelSize, a.Stride, a.Padding, a.Dilation, a.CeilMode, 2, "max_pool2d", 2)
 	if err != nil {
 		return err
 	}

@@ -17,5 +17,9 @@ func init() {
 // element inside the input gives the dtype's lowest value (-Inf for floats) at the index of its
 // first position, clipped to the input's start.
 func maxPool3dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return maxPoolWithIndices(args, 3, true)
+	a, err := unboxMaxPool3dWithIndicesOut(args)
+	if err != nil {
+		return err
+	}
+	return maxPoolWithIndices(a, 3, true)
 }

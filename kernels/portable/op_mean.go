@@ -14,51 +14,31 @@ func init() {
 // floating; with it, dtype must be floating and name out's dtype (the input may then be
 // integral). Sums accumulate in float64.
 func meanOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxMeanOut(args)
 	if err != nil {
 		return err
 	}
-	dims, _, err := optIntListArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	keepdim, err := boolArg(args, 2, "keepdim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, dims, keepdim, out := u.Self, u.Dim.Val, u.Keepdim, u.Out
 	set, err := reduceDimList(self.Dim(), dims, 1, "dim")
 	if err != nil {
 		return err
 	}
-	return meanCore(args, self, set, keepdim, 3, out, 4)
+	return meanCore(self, set, keepdim, u.Dtype, 3, out, 4)
 }
 
 // aten::mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out): the mean of
 // every element.
 func meanDtypeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxMeanDtypeOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
-	return meanCore(args, self, reduceAllDims(self.Dim()), false, 1, out, 2)
+	self, out := u.Self, u.Out
+	return meanCore(self, reduceAllDims(self.Dim()), false, u.Dtype, 1, out, 2)
 }
 
-func meanCore(args []*runtime.EValue, self *runtime.Tensor, set []bool, keepdim bool, dtypeIdx int, out *runtime.Tensor, outIdx int) error {
-	dt, has, err := reduceDtypeArg(args, dtypeIdx, out)
+func meanCore(self *runtime.Tensor, set []bool, keepdim bool, dtype optional[int64], dtypeIdx int, out *runtime.Tensor, outIdx int) error {
+	dt, has, err := reduceDtype(dtype, dtypeIdx, out)
 	if err != nil {
 		return err
 	}

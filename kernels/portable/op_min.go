@@ -14,23 +14,21 @@ func init() {
 // (int64). The first NaN counts as the smallest. The call's last argument is the TensorList return
 // slot.
 func minDimMin(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return reduceValuesIndicesOut(args, reduceLessF, reduceLessI)
+	u, err := unboxMinDimMin(args)
+	if err != nil {
+		return err
+	}
+	return reduceValuesIndicesOut(u.Self, u.Dim, u.Keepdim, u.Min, u.MinIndices, reduceLessF, reduceLessI)
 }
 
 // aten::min.unary_out(Tensor self, *, Tensor(a!) out): the smallest element of the whole tensor as
 // a 0-d out (which may be of another dtype the value casts to). NaN propagates.
 func minUnaryOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxMinUnaryOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
+	self, out := u.Self, u.Out
 	if category(self.ScalarType()) > category(out.ScalarType()) {
 		return argErr(1, "out", "%s input cannot be written to a %s out", runtime.DTypeName(self.ScalarType()), runtime.DTypeName(out.ScalarType()))
 	}

@@ -10,21 +10,11 @@ func init() {
 // and mat2 [k, n] into out [m, n]. All three share one dtype (not Bool) and the default dim
 // order; integral products wrap in the out type.
 func mmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxMmOut(args)
 	if err != nil {
 		return err
 	}
-	b, err := tensorArg(args, 1, "mat2")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Mat2, u.Out
 	p, err := linalgMatmulCheck(a, b, out, 0, 1, 2, "self", "mat2", false)
 	if err != nil {
 		return err

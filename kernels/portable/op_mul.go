@@ -16,21 +16,11 @@ var mulOp = binaryOp{
 
 // aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out).
 func mulOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxMulOut(args)
 	if err != nil {
 		return err
 	}
-	b, err := tensorArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Other, u.Out
 	if ok, err := arithFastF32(a, b, out, arithF32Mul); ok {
 		return err
 	}
@@ -39,21 +29,11 @@ func mulOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
 func mulScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxMulScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, s, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).scalar(s).result()
 	if common == runtime.Float32 {
 		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Mul, false); ok {

@@ -9,29 +9,11 @@ func init() {
 // aten::narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out):
 // length elements of self along dim from start (negative start counts from the end).
 func narrowCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxNarrowCopyOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	start, err := intArg(args, 2, "start")
-	if err != nil {
-		return err
-	}
-	length, err := intArg(args, 3, "length")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, d, start, length, out := u.Self, u.Dim, u.Start, u.Length, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

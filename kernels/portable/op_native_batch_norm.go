@@ -19,43 +19,17 @@ func init() {
 // size C. The per-channel scale is computed in float64; contiguous float32 is read and written
 // directly.
 func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 11); err != nil {
+	u, err := unboxNativeBatchNormLegitNoTrainingOut(args)
+	if err != nil {
 		return err
 	}
-	return batchNormRunningStats(args, 5)
+	return batchNormRunningStats(u.Input, u.Weight, u.Bias, u.RunningMean, u.RunningVar, u.Eps,
+		[3]*runtime.Tensor{u.Out0, u.Out1, u.Out2}, 7)
 }
 
-// batchNormRunningStats is inference batch norm for a call whose first five arguments are
-// input, weight, bias, running_mean and running_var, with momentum at args[mom], eps at
-// args[mom+1] and the three outs after it.
-func batchNormRunningStats(args []*runtime.EValue, mom int) error {
-	in, err := tensorArg(args, 0, "input")
-	if err != nil {
-		return err
-	}
-	weight, err := optTensorArg(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	bias, err := optTensorArg(args, 2, "bias")
-	if err != nil {
-		return err
-	}
-	runMean, err := tensorArg(args, 3, "running_mean")
-	if err != nil {
-		return err
-	}
-	runVar, err := tensorArg(args, 4, "running_var")
-	if err != nil {
-		return err
-	}
-	if _, err := doubleArg(args, mom, "momentum"); err != nil {
-		return err
-	}
-	eps, err := doubleArg(args, mom+1, "eps")
-	if err != nil {
-		return err
-	}
+// batchNormRunningStats is inference batch norm by the running statistics; the three outs are
+// arguments outAt..outAt+2 of the call.
+func batchNormRunningStats(in, weight, bias, runMean, runVar *runtime.Tensor, eps float64, outs [3]*runtime.Tensor, outAt int) error {
 	dt := in.ScalarType()
 	if !isFloat(dt) {
 		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
@@ -63,10 +37,10 @@ func batchNormRunningStats(args []*runtime.EValue, mom int) error {
 	if in.Dim() < 2 {
 		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
 	}
-	out, out1, out2, err := reduceNormOuts(args, mom+2, dt)
-	if err != nil {
+	if err := reduceNormOuts(outAt, dt, outs[:]...); err != nil {
 		return err
 	}
+	out, out1, out2 := outs[0], outs[1], outs[2]
 	c := in.Size(1)
 	if err := batchNormParams(dt, c, weight, bias, runMean, runVar); err != nil {
 		return err

@@ -25,17 +25,15 @@ func init() {
 // stats in place; etgo follows the official kernel, so a program exported in training mode is
 // refused here as it is by ExecuTorch.
 func nativeBatchNormLegitOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 12); err != nil {
-		return err
-	}
-	training, err := boolArg(args, 5, "training")
+	u, err := unboxNativeBatchNormLegitOut(args)
 	if err != nil {
 		return err
 	}
-	if training {
+	if u.Training {
 		return argErr(5, "training", "portable kernels only support inference mode (training=False)")
 	}
-	return batchNormRunningStats(args, 6)
+	return batchNormRunningStats(u.Input, u.Weight, u.Bias, u.RunningMean, u.RunningVar, u.Eps,
+		[3]*runtime.Tensor{u.Out, u.SaveMean, u.SaveInvstd}, 8)
 }
 
 // aten::_native_batch_norm_legit.no_stats_out(Tensor input, Tensor? weight, Tensor? bias,
@@ -51,31 +49,11 @@ func nativeBatchNormLegitOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 // kernel's single-pass E[x²]-E[x]² in the last bits. A channel with no elements (N or a
 // trailing dim zero) has a NaN mean and invstd, as 0/0 gives in ExecuTorch.
 func nativeBatchNormLegitNoStatsOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 10); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	u, err := unboxNativeBatchNormLegitNoStatsOut(args)
 	if err != nil {
 		return err
 	}
-	weight, err := optTensorArg(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	bias, err := optTensorArg(args, 2, "bias")
-	if err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 3, "training"); err != nil {
-		return err
-	}
-	if _, err := doubleArg(args, 4, "momentum"); err != nil {
-		return err
-	}
-	eps, err := doubleArg(args, 5, "eps")
-	if err != nil {
-		return err
-	}
+	in, weight, bias, eps := u.Input, u.Weight, u.Bias, u.Eps
 	dt := in.ScalarType()
 	if !isFloat(dt) {
 		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
@@ -83,8 +61,8 @@ func nativeBatchNormLegitNoStatsOut(ctx *runtime.KernelContext, args []*runtime.
 	if in.Dim() < 2 {
 		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
 	}
-	out, out1, out2, err := reduceNormOuts(args, 6, dt)
-	if err != nil {
+	out, out1, out2 := u.Out, u.SaveMean, u.SaveInvstd
+	if err := reduceNormOuts(6, dt, out, out1, out2); err != nil {
 		return err
 	}
 	c := in.Size(1)

@@ -24,32 +24,14 @@ func init() {
 // PyTorch writes input * mask / (1-p). A program that relies on the 1/(1-p) scaling in
 // training mode computes different values here, as it does on ExecuTorch.
 func nativeDropoutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	a, err := unboxNativeDropoutOut(args)
 	if err != nil {
 		return err
 	}
-	p, err := doubleArg(args, 1, "p")
-	if err != nil {
-		return err
-	}
-	train := true
-	if v, err := arg(args, 2, "train"); err != nil {
-		return err
-	} else if !v.IsNone() {
-		if train, err = boolArg(args, 2, "train"); err != nil {
-			return err
-		}
-	}
-	out, err := tensorArg(args, 3, "out0")
-	if err != nil {
-		return err
-	}
-	mask, err := tensorArg(args, 4, "out1")
-	if err != nil {
-		return err
+	in, p, out, mask := a.Input, a.P, a.Out0, a.Out1
+	train := true // None
+	if a.Train.OK {
+		train = a.Train.Val
 	}
 	if err := poolSameDtype(in, out, "out0"); err != nil {
 		return err

@@ -16,38 +16,18 @@ func init() {
 // channel is normalized over each group of C/group channels: (x - mean) * rstd * weight[ch] +
 // bias[ch]; out1/out2 receive mean and rstd sized [N, group]. Statistics are float64, two-pass.
 func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 12); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	u, err := unboxNativeGroupNormOut(args)
 	if err != nil {
 		return err
 	}
-	weight, err := optTensorArg(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	bias, err := optTensorArg(args, 2, "bias")
-	if err != nil {
-		return err
-	}
-	var ints [4]int64
-	for k, name := range []string{"N", "C", "HxW", "group"} {
-		if ints[k], err = intArg(args, 3+k, name); err != nil {
-			return err
-		}
-	}
-	n, c, hxw, g := ints[0], ints[1], ints[2], ints[3]
-	eps, err := doubleArg(args, 7, "eps")
-	if err != nil {
-		return err
-	}
+	in, weight, bias, eps := u.Input, u.Weight, u.Bias, u.Eps
+	n, c, hxw, g := u.N, u.C, u.HxW, u.Group
 	dt := in.ScalarType()
 	if !isFloat(dt) {
 		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
 	}
-	out, mean, rstd, err := reduceNormOuts(args, 8, dt)
-	if err != nil {
+	out, mean, rstd := u.Out0, u.Out1, u.Out2
+	if err := reduceNormOuts(8, dt, out, mean, rstd); err != nil {
 		return err
 	}
 	switch {

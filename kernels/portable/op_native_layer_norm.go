@@ -17,35 +17,17 @@ func init() {
 // variance); out1/out2 receive mean and rstd, sized like input with the normalized dims 1.
 // Statistics are computed in float64 in two passes; contiguous float32 takes a direct path.
 func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 9); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	u, err := unboxNativeLayerNormOut(args)
 	if err != nil {
 		return err
 	}
-	shape, err := intListArg(args, 1, "normalized_shape")
-	if err != nil {
-		return err
-	}
-	weight, err := optTensorArg(args, 2, "weight")
-	if err != nil {
-		return err
-	}
-	bias, err := optTensorArg(args, 3, "bias")
-	if err != nil {
-		return err
-	}
-	eps, err := doubleArg(args, 4, "eps")
-	if err != nil {
-		return err
-	}
+	in, shape, weight, bias, eps := u.Input, u.NormalizedShape, u.Weight, u.Bias, u.Eps
 	dt := in.ScalarType()
 	if !isFloat(dt) {
 		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
 	}
-	out, mean, rstd, err := reduceNormOuts(args, 5, dt)
-	if err != nil {
+	out, mean, rstd := u.Out0, u.Out1, u.Out2
+	if err := reduceNormOuts(5, dt, out, mean, rstd); err != nil {
 		return err
 	}
 	nd := len(shape)

@@ -9,17 +9,11 @@ func init() {
 // aten::nonzero.out(Tensor self, *, Tensor(a!) out): the indices of self's non-zero elements in
 // row-major order, one row per element: an int64 out of [count, rank], sized at run time.
 func nonzeroOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxNonzeroOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
+	self, out := u.Self, u.Out
 	if out.ScalarType() != runtime.Int64 {
 		return argErr(1, "out", "must be int64, got %s", runtime.DTypeName(out.ScalarType()))
 	}

@@ -9,5 +9,9 @@ func init() {
 // aten::ones_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out): out of
 // self's sizes filled with ones.
 func onesLikeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return shapeConstLike(args, 1)
+	u, err := unboxOnesLikeOut(args)
+	if err != nil {
+		return err
+	}
+	return shapeConstLike(u, 1)
 }

@@ -18,21 +18,11 @@ func init() {
 // coordinates and p = ∞ takes the largest difference. Arithmetic is cdist's (see
 // _cdist_forward.out): ExecuTorch's, in the input's precision.
 func pdistForwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "self")
+	u, err := unboxPdistForwardOut(args)
 	if err != nil {
 		return err
 	}
-	p, err := doubleArg(args, 1, "p")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	in, p, out := u.Self, u.P, u.Out
 	dt := in.ScalarType()
 	if !isFloat(dt) {
 		return argErr(0, "self", "pdist only supports floating-point dtypes, got %s", runtime.DTypeName(dt))

@@ -9,21 +9,11 @@ func init() {
 // aten::permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out): out[i0..] = self at the
 // permuted index; out.size(i) = self.size(dims[i]).
 func permuteCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxPermuteCopyOut(args)
 	if err != nil {
 		return err
 	}
-	dims, err := intListArg(args, 1, "dims")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, dims, out := u.Self, u.Dims, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -55,21 +55,11 @@ func powCheckBool(common runtime.ScalarType) error {
 
 // aten::pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out).
 func powTensorTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxPowTensorTensorOut(args)
 	if err != nil {
 		return err
 	}
-	b, err := tensorArg(args, 1, "exponent")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Exponent, u.Out
 	common := new(typeState).tensor(a).tensor(b).result()
 	if err := powCheckBool(common); err != nil {
 		return err
@@ -79,21 +69,11 @@ func powTensorTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 
 // aten::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out).
 func powTensorScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxPowTensorScalarOut(args)
 	if err != nil {
 		return err
 	}
-	e, err := scalarArg(args, 1, "exponent")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, e, out := u.Self, u.Exponent, u.Out
 	common := new(typeState).tensor(a).scalar(e).result()
 	if err := powCheckBool(common); err != nil {
 		return err
@@ -124,21 +104,11 @@ func powTensorScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 
 // aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out).
 func powScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	s, err := scalarArg(args, 0, "self")
+	u, err := unboxPowScalarOut(args)
 	if err != nil {
 		return err
 	}
-	b, err := tensorArg(args, 1, "exponent")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	s, b, out := u.Self, u.Exponent, u.Out
 	common := new(typeState).tensor(b).scalar(s).result()
 	if err := powCheckBool(common); err != nil {
 		return err

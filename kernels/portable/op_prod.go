@@ -14,26 +14,12 @@ func init() {
 // given, must name) and multiplied in float64 or int64 (integers wrap as in PyTorch); an empty
 // product is 1.
 func prodIntOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxProdIntOut(args)
 	if err != nil {
 		return err
 	}
-	dim, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	keepdim, err := boolArg(args, 2, "keepdim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
-	if _, _, err := reduceDtypeArg(args, 3, out); err != nil {
+	self, dim, keepdim, out := u.Self, u.Dim, u.Keepdim, u.Out
+	if _, _, err := reduceDtype(u.Dtype, 3, out); err != nil {
 		return err
 	}
 	set, err := reduceOneDim(self.Dim(), dim, 1, "dim")
@@ -47,18 +33,12 @@ func prodIntOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // element into a 0-d out. Without dtype the out must be int64 for bool and integer input and
 // self's dtype otherwise, as in ExecuTorch.
 func prodOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxProdOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
-	_, has, err := reduceDtypeArg(args, 1, out)
+	self, out := u.Self, u.Out
+	_, has, err := reduceDtype(u.Dtype, 1, out)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,11 @@ func init() {
 // significand bits (53, 24, 11, 8 for Float64, Float32, Float16, BFloat16), so every value is
 // exact in out's dtype and below 1 (ExecuTorch casts a double, which can round up to 1.0).
 func randOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return randomOut(args, "rand", func(dt runtime.ScalarType) float64 {
+	a, err := unboxRandOut(args)
+	if err != nil {
+		return err
+	}
+	return randomOut(a, "rand", func(dt runtime.ScalarType) float64 {
 		m := randSignificandBits(dt)
 		return float64(rand.Uint64()>>(64-m)) / float64(uint64(1)<<m)
 	})
@@ -41,19 +45,9 @@ func randSignificandBits(dt runtime.ScalarType) int {
 
 // randomOut is a random factory (SymInt[] size, *, Tensor(a!) out): out, of a floating
 // dtype, resized to size and filled with sample(dtype) for every element.
-func randomOut(args []*runtime.EValue, op string, sample func(runtime.ScalarType) float64) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	l, err := intListArg(args, 0, "size")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
-	sizes, err := shapeSizes(l, 0, "size")
+func randomOut(a sizeOutArgs, op string, sample func(runtime.ScalarType) float64) error {
+	out := a.Out
+	sizes, err := shapeSizes(a.Size, 0, "size")
 	if err != nil {
 		return err
 	}

@@ -18,5 +18,9 @@ func init() {
 // values are not reproducible and cannot equal PyTorch's; etgo's generator is math/rand/v2's
 // global source (ChaCha8, seeded from the operating system's entropy) through NormFloat64.
 func randnOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return randomOut(args, "randn", func(runtime.ScalarType) float64 { return rand.NormFloat64() })
+	a, err := unboxRandnOut(args)
+	if err != nil {
+		return err
+	}
+	return randomOut(a, "randn", func(runtime.ScalarType) float64 { return rand.NormFloat64() })
 }

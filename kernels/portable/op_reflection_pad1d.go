@@ -12,5 +12,9 @@ func init() {
 // (each pad must be smaller than its dimension), for [C,W] or [N,C,W] inputs of any real
 // dtype or Bool (a copy). A negative pad crops, as in PyTorch.
 func reflectionPad1dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return poolEdgePad(args, 1, "reflection_pad1d", true)
+	a, err := unboxReflectionPad1dOut(args)
+	if err != nil {
+		return err
+	}
+	return poolEdgePad(a, 1, "reflection_pad1d", true)
 }

@@ -12,5 +12,9 @@ func init() {
 // (each pad must be smaller than its dimension), for [C,H,W] or [N,C,H,W] inputs of any real
 // dtype or Bool (a copy). A negative pad crops, as in PyTorch.
 func reflectionPad2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return poolEdgePad(args, 2, "reflection_pad2d", true)
+	a, err := unboxReflectionPad2dOut(args)
+	if err != nil {
+		return err
+	}
+	return poolEdgePad(a, 2, "reflection_pad2d", true)
 }

@@ -8,17 +8,11 @@ func init() {
 
 // aten::relu.out(Tensor self, *, Tensor(a!) out).
 func reluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxReluOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
+	self, out := u.Self, u.Out
 	return unaryReal(self, out,
 		func(x float64) float64 {
 			if x > 0 || x != x { // NaN propagates, as in PyTorch

@@ -43,17 +43,11 @@ func remainderOp(common runtime.ScalarType) binaryOp {
 
 // aten::remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out).
 func remainderTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, b, err := divTensors(args)
+	u, err := unboxRemainderTensorOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, b, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).tensor(b).result()
 	if common == runtime.Bool {
 		return fmt.Errorf("%w: remainder is not supported for bool", runtime.ErrInvalidArgument)
@@ -63,21 +57,11 @@ func remainderTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 
 // aten::remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
 func remainderScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxRemainderScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	a, s, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).scalar(s).result()
 	switch {
 	case common == runtime.Bool:

@@ -9,21 +9,11 @@ func init() {
 // aten::repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out): self tiled repeats[i]
 // times along each dimension; repeats may be longer than self's rank (new leading dimensions).
 func repeatOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxRepeatOut(args)
 	if err != nil {
 		return err
 	}
-	reps, err := intListArg(args, 1, "repeats")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, reps, out := u.Self, u.Repeats, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -16,21 +16,11 @@ const repeatInterleaveMax = 1 << 40
 // repeats[i] times, in order ([2, 0, 1] gives [0, 0, 2]). Repeats are non-negative; out has
 // repeats' dtype and length sum(repeats), which output_size, when given, must equal.
 func repeatInterleaveTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	repeats, err := tensorArg(args, 0, "repeats")
+	u, err := unboxRepeatInterleaveTensorOut(args)
 	if err != nil {
 		return err
 	}
-	outputSize, hasSize, err := optIntArg(args, 1, "output_size")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	repeats, outputSize, hasSize, out := u.Repeats, u.OutputSize.Val, u.OutputSize.OK, u.Out
 	reps, err := shapeIndexValues(repeats, 0, "repeats")
 	if err != nil {
 		return err

@@ -12,5 +12,9 @@ func init() {
 // for [C,W] or [N,C,W] inputs of any real dtype or Bool (a copy).
 // A negative pad crops, as in PyTorch.
 func replicationPad1dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return poolEdgePad(args, 1, "replication_pad1d", false)
+	a, err := unboxReplicationPad1dOut(args)
+	if err != nil {
+		return err
+	}
+	return poolEdgePad(a, 1, "replication_pad1d", false)
 }

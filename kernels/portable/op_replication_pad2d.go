@@ -12,5 +12,9 @@ func init() {
 // for [C,H,W] or [N,C,H,W] inputs of any real dtype or Bool (a copy).
 // A negative pad crops, as in PyTorch.
 func replicationPad2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return poolEdgePad(args, 2, "replication_pad2d", false)
+	a, err := unboxReplicationPad2dOut(args)
+	if err != nil {
+		return err
+	}
+	return poolEdgePad(a, 2, "replication_pad2d", false)
 }

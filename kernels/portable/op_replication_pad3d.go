@@ -12,5 +12,9 @@ func init() {
 // for [C,D,H,W] or [N,C,D,H,W] inputs of any real dtype or Bool (a copy). A negative pad
 // crops, as in PyTorch.
 func replicationPad3dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return poolEdgePad(args, 3, "replication_pad3d", false)
+	a, err := unboxReplicationPad3dOut(args)
+	if err != nil {
+		return err
+	}
+	return poolEdgePad(a, 3, "replication_pad3d", false)
 }

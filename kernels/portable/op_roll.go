@@ -14,25 +14,11 @@ func init() {
 // elements moved shifts[i] places along dims[i], wrapping around; with no dims, along the
 // flattened tensor. Each dim is two strided copies: the tail moves to the front and the rest after it.
 func rollOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxRollOut(args)
 	if err != nil {
 		return err
 	}
-	shifts, err := intListArg(args, 1, "shifts")
-	if err != nil {
-		return err
-	}
-	dims, err := intListArg(args, 2, "dims")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, shifts, dims, out := u.Self, u.Shifts, u.Dims, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -9,25 +9,11 @@ func init() {
 // aten::rsub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out):
 // other - alpha*self.
 func rsubScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxRsubScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	alpha, err := scalarArg(args, 2, "alpha")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	a, s, alpha, out := u.Self, u.Other, u.Alpha, u.Out
 	if a.ScalarType() == runtime.Bool || s.isBool {
 		return subBoolErr()
 	}

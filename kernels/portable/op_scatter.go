@@ -20,7 +20,12 @@ func init() {
 // index is in [0, self.size(dim)). When indices repeat, the last position in index's row-major
 // order wins. src has self's dtype; out has self's dtype and sizes.
 func scatterSrcOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	self, src, out, dst, from, err := scatterArgs(args, true)
+	a, err := unboxScatterSrcOut(args)
+	if err != nil {
+		return err
+	}
+	self, src, out := a.Self, a.Src, a.Out
+	dst, from, err := scatterArgs(self, a.Dim, a.Index, src, out)
 	if err != nil {
 		return err
 	}
@@ -36,15 +41,16 @@ func scatterSrcOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // int64 tensor index, which has self's rank (0-d counts as 1-d) and is no larger than self
 // except along dim. value must fit self's dtype.
 func scatterValueOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	self, _, out, dst, _, err := scatterArgs(args, false)
+	a, err := unboxScatterValueOut(args)
 	if err != nil {
 		return err
 	}
-	value, err := scalarArg(args, 3, "value")
+	self, out := a.Self, a.Out
+	dst, _, err := scatterArgs(self, a.Dim, a.Index, nil, out)
 	if err != nil {
 		return err
 	}
-	v, err := shapeFillValue(value, self.ScalarType(), 3, "value")
+	v, err := shapeFillValue(a.Value, self.ScalarType(), 3, "value")
 	if err != nil {
 		return err
 	}
@@ -55,40 +61,16 @@ func scatterValueOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	return nil
 }
 
-// scatterArgs checks the argument count, reads self, dim, index, src (when withSrc; it must have
-// self's dtype) and out (which must have self's dtype), and plans the scatter (scatterPlan).
-func scatterArgs(args []*runtime.EValue, withSrc bool) (self, src, out *runtime.Tensor, dst, from []int, err error) {
-	if err = wantArgs(args, 6); err != nil {
-		return
+// scatterArgs checks src (when not nil) and out against self (both must have its dtype) and
+// plans the scatter along dim d (scatterPlan).
+func scatterArgs(self *runtime.Tensor, d int64, index, src, out *runtime.Tensor) (dst, from []int, err error) {
+	if src != nil && src.ScalarType() != self.ScalarType() {
+		return nil, nil, argErr(3, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
 	}
-	if self, err = tensorArg(args, 0, "self"); err != nil {
-		return
+	if err := shapeSameDtype(self, out); err != nil {
+		return nil, nil, err
 	}
-	var d int64
-	if d, err = intArg(args, 1, "dim"); err != nil {
-		return
-	}
-	var index *runtime.Tensor
-	if index, err = tensorArg(args, 2, "index"); err != nil {
-		return
-	}
-	if withSrc {
-		if src, err = tensorArg(args, 3, "src"); err != nil {
-			return
-		}
-		if src.ScalarType() != self.ScalarType() {
-			err = argErr(3, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
-			return
-		}
-	}
-	if out, err = tensorArg(args, 4, "out"); err != nil {
-		return
-	}
-	if err = shapeSameDtype(self, out); err != nil {
-		return
-	}
-	dst, from, err = scatterPlan(self, d, index, src)
-	return
+	return scatterPlan(self, d, index, src)
 }
 
 // scatterPlan validates a scatter's dim and index against self (and src, when not nil) and

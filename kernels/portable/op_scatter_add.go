@@ -16,7 +16,12 @@ func init() {
 // eager torch adds the first index.size(0) elements of src instead (torch.scatter_add of 10.0
 // with index [0, 0, 0] and src [1, 2, 3] is 16.0; the official kernel and this one give 13.0).
 func scatterAddOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	self, src, out, dst, from, err := scatterArgs(args, true)
+	a, err := unboxScatterAddOut(args)
+	if err != nil {
+		return err
+	}
+	self, src, out := a.Self, a.Src, a.Out
+	dst, from, err := scatterArgs(self, a.Dim, a.Index, src, out)
 	if err != nil {
 		return err
 	}

@@ -13,25 +13,11 @@ func init() {
 // aten::select_copy.int_out(Tensor self, int dim, SymInt index, *, Tensor(a!) out): the slice
 // of self at index along dim, which is removed. index may be negative.
 func selectCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSelectCopyIntOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	index, err := intArg(args, 2, "index")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, d, index, out := u.Self, u.Dim, u.Index, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ package portable
 // aten::sign.out(Tensor self, *, Tensor(a!) out): -1, 0 or 1; bool is unchanged. NaN gives 0 as
 // in PyTorch (ExecuTorch's portable kernel passes NaN through).
 func init() {
-	register(arithKeepKernel("aten::sign.out", realBoolTypes,
+	register(arithKeepKernel("aten::sign.out", unboxSignOut, realBoolTypes,
 		func(x float64) float64 {
 			switch {
 			case x > 0:

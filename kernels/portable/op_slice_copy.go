@@ -10,33 +10,11 @@ func init() {
 // SymInt step=1, *, Tensor(a!) out): self[..., start:end:step, ...] along dim. start and end
 // may be negative (from the end) and are clamped to the dimension; step must be positive.
 func sliceCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 7); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSliceCopyTensorOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	start, hasStart, err := optIntArg(args, 2, "start")
-	if err != nil {
-		return err
-	}
-	end, hasEnd, err := optIntArg(args, 3, "end")
-	if err != nil {
-		return err
-	}
-	step, err := intArg(args, 4, "step")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 5, "out")
-	if err != nil {
-		return err
-	}
+	self, d, start, hasStart, end, hasEnd, step, out := u.Self, u.Dim, u.Start.Val, u.Start.OK, u.End.Val, u.End.OK, u.Step, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

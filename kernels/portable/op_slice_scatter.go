@@ -17,29 +17,15 @@ func init() {
 // SymInt step=1, *, Tensor(a!) out): self with the slice start:end:step along dim replaced by
 // src, whose sizes must equal the slice's. start and end clamp as Python slicing does.
 func sliceScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 8); err != nil {
-		return err
-	}
-	self, src, out, err := scatterOperands(args, 6)
+	a, err := unboxSliceScatterOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 2, "dim")
-	if err != nil {
+	self, src, out := a.Self, a.Src, a.Out
+	if err := scatterSameDtype(self, src); err != nil {
 		return err
 	}
-	startV, hasStart, err := optIntArg(args, 3, "start")
-	if err != nil {
-		return err
-	}
-	endV, hasEnd, err := optIntArg(args, 4, "end")
-	if err != nil {
-		return err
-	}
-	step, err := intArg(args, 5, "step")
-	if err != nil {
-		return err
-	}
+	d, startV, hasStart, endV, hasEnd, step := a.Dim, a.Start.Val, a.Start.OK, a.End.Val, a.End.OK, a.Step
 	if self.Dim() == 0 {
 		return argErr(0, "self", "slice_scatter cannot be applied to a 0-d tensor")
 	}
@@ -83,21 +69,15 @@ func sliceScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // aten::select_scatter.out(Tensor self, Tensor src, int dim, SymInt index, *, Tensor(a!) out):
 // self with the slice at index along dim (which src lacks) replaced by src.
 func selectScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, src, out, err := scatterOperands(args, 4)
+	a, err := unboxSelectScatterOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 2, "dim")
-	if err != nil {
+	self, src, out := a.Self, a.Src, a.Out
+	if err := scatterSameDtype(self, src); err != nil {
 		return err
 	}
-	index, err := intArg(args, 3, "index")
-	if err != nil {
-		return err
-	}
+	d, index := a.Dim, a.Index
 	if self.Dim() == 0 {
 		return argErr(0, "self", "select_scatter cannot be applied to a 0-d tensor")
 	}
@@ -121,19 +101,10 @@ func selectScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	return nil
 }
 
-// scatterOperands reads self, src (same dtype as self) and the out at position outAt.
-func scatterOperands(args []*runtime.EValue, outAt int) (self, src, out *runtime.Tensor, err error) {
-	if self, err = tensorArg(args, 0, "self"); err != nil {
-		return
-	}
-	if src, err = tensorArg(args, 1, "src"); err != nil {
-		return
-	}
-	if out, err = tensorArg(args, outAt, "out"); err != nil {
-		return
-	}
+// scatterSameDtype refuses a src (argument 1) whose dtype is not self's.
+func scatterSameDtype(self, src *runtime.Tensor) error {
 	if src.ScalarType() != self.ScalarType() {
-		err = argErr(1, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		return argErr(1, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
 	}
-	return
+	return nil
 }

@@ -15,30 +15,16 @@ func init() {
 // refused (as on CPU). Exponentials and sums are computed in float64; contiguous float32 reads
 // and writes the tensors directly.
 func softmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return softmaxCommon(args, false)
+	a, err := unboxSoftmaxOut(args)
+	if err != nil {
+		return err
+	}
+	return softmaxCommon(a, false)
 }
 
-// softmaxCommon serves _softmax and _log_softmax.
-func softmaxCommon(args []*runtime.EValue, log bool) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	halfToFloat, err := boolArg(args, 2, "half_to_float")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+// softmaxCommon serves _softmax and _log_softmax, whose arguments match.
+func softmaxCommon(a selfDimHalfToFloatOutArgs, log bool) error {
+	self, dim, halfToFloat, out := a.Self, a.Dim, a.HalfToFloat, a.Out
 	if halfToFloat {
 		return argErr(2, "half_to_float", "half to float conversion is not supported")
 	}

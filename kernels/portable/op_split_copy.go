@@ -10,25 +10,11 @@ func init() {
 // -> (): self cut along dim into pieces of split_size (the last one possibly smaller); out is
 // a TensorList of ceil(size / split_size) tensors (one when split_size >= size).
 func splitCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSplitCopyTensorOut(args)
 	if err != nil {
 		return err
 	}
-	split, err := intArg(args, 1, "split_size")
-	if err != nil {
-		return err
-	}
-	d, err := intArg(args, 2, "dim")
-	if err != nil {
-		return err
-	}
-	outs, err := tensorListArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, split, d, outs := u.Self, u.SplitSize, u.Dim, u.Out
 	if self.Dim() == 0 {
 		return argErr(0, "self", "cannot split a 0-d tensor")
 	}

@@ -14,25 +14,11 @@ func init() {
 // Tensor(a!)[] out) -> (): self cut along dim into pieces of the given sizes, which must sum to
 // self.size(dim); out is a TensorList with one tensor per piece.
 func splitWithSizesCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSplitWithSizesCopyOut(args)
 	if err != nil {
 		return err
 	}
-	splits, err := intListArg(args, 1, "split_sizes")
-	if err != nil {
-		return err
-	}
-	d, err := intArg(args, 2, "dim")
-	if err != nil {
-		return err
-	}
-	outs, err := tensorListArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, splits, d, outs := u.Self, u.SplitSizes, u.Dim, u.Out
 	if self.Dim() == 0 {
 		return argErr(0, "self", "cannot split a 0-d tensor")
 	}

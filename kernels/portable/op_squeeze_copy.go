@@ -12,17 +12,11 @@ func init() {
 
 // aten::squeeze_copy.out(Tensor self, *, Tensor(a!) out): self without its size-1 dimensions.
 func squeezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSqueezeCopyOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
+	self, out := u.Self, u.Out
 	drop := make([]bool, self.Dim())
 	for d := range drop {
 		drop[d] = true
@@ -33,21 +27,11 @@ func squeezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // aten::squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out): self without dimension
 // dim if its size is 1 (unchanged otherwise).
 func squeezeCopyDimOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSqueezeCopyDimOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, d, out := u.Self, u.Dim, u.Out
 	dim, err := normDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
@@ -62,21 +46,11 @@ func squeezeCopyDimOut(ctx *runtime.KernelContext, args []*runtime.EValue) error
 // aten::squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out): self without those
 // of the listed dimensions whose size is 1. A dimension may be listed once.
 func squeezeCopyDimsOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSqueezeCopyDimsOut(args)
 	if err != nil {
 		return err
 	}
-	dims, err := intListArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, dims, out := u.Self, u.Dim, u.Out
 	drop := make([]bool, max(self.Dim(), 1))
 	for _, d := range dims {
 		n, err := normDim(d, self.Dim(), 1, "dim")

@@ -14,21 +14,11 @@ func init() {
 // shape, joined along a new dimension dim (in [-(rank+1), rank]). Inputs are converted to out's
 // dtype, which must be able to hold them.
 func stackOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	ts, err := tensorListArg(args, 0, "tensors")
+	u, err := unboxStackOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	ts, d, out := u.Tensors, u.Dim, u.Out
 	if len(ts) == 0 {
 		return argErr(0, "tensors", "stack needs at least one tensor")
 	}

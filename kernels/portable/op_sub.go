@@ -15,25 +15,11 @@ func init() {
 
 // aten::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): self - alpha*other.
 func subOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxSubOut(args)
 	if err != nil {
 		return err
 	}
-	b, err := tensorArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	alpha, err := scalarArg(args, 2, "alpha")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	a, b, alpha, out := u.Self, u.Other, u.Alpha, u.Out
 	if a.ScalarType() == runtime.Bool || b.ScalarType() == runtime.Bool {
 		return subBoolErr()
 	}
@@ -55,25 +41,11 @@ func subOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out).
 func subScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	a, err := tensorArg(args, 0, "self")
+	u, err := unboxSubScalarOut(args)
 	if err != nil {
 		return err
 	}
-	s, err := scalarArg(args, 1, "other")
-	if err != nil {
-		return err
-	}
-	alpha, err := scalarArg(args, 2, "alpha")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	a, s, alpha, out := u.Self, u.Other, u.Alpha, u.Out
 	if a.ScalarType() == runtime.Bool || s.isBool {
 		return subBoolErr()
 	}

@@ -11,26 +11,12 @@ func init() {
 // given, must name) and accumulated in float64 or int64, so bool and integer sums count exactly
 // and a narrower integer out wraps as PyTorch's does.
 func sumIntListOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxSumIntListOut(args)
 	if err != nil {
 		return err
 	}
-	dims, _, err := optIntListArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	keepdim, err := boolArg(args, 2, "keepdim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
-	if _, _, err := reduceDtypeArg(args, 3, out); err != nil {
+	self, dims, keepdim, out := u.Self, u.Dim.Val, u.Keepdim, u.Out
+	if _, _, err := reduceDtype(u.Dtype, 3, out); err != nil {
 		return err
 	}
 	set, err := reduceDimList(self.Dim(), dims, 1, "dim")

@@ -9,17 +9,11 @@ func init() {
 // aten::t_copy.out(Tensor self, *, Tensor(a!) out): the transpose of a matrix; 0-d and 1-d
 // tensors are copied unchanged.
 func tCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 3); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxTCopyOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 1, "out")
-	if err != nil {
-		return err
-	}
+	self, out := u.Self, u.Out
 	if self.Dim() > 2 {
 		return argErr(0, "self", "t() expects a tensor with at most 2 dimensions, got %d", self.Dim())
 	}

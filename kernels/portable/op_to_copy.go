@@ -10,24 +10,16 @@ func init() {
 // Tensor(a!) out): self converted to out's dtype (C++ casts: floats truncate toward zero into
 // integers, integers wrap, non-zero is true). Same-dtype copies are bit-exact.
 func toCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxToCopyOut(args)
 	if err != nil {
 		return err
 	}
-	if nb, err := boolArg(args, 1, "non_blocking"); err != nil {
-		return err
-	} else if nb {
+	self, out := u.Self, u.Out
+	if u.NonBlocking {
 		// ExecuTorch copies synchronously only (copy_ops_util: non_blocking == false).
 		return argErr(1, "non_blocking", "must be false (copies are blocking)")
 	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	if err := shapeMemoryFormat(args, 2, out); err != nil {
+	if err := shapeMemoryFormat(u.MemoryFormat, 2, out); err != nil {
 		return err
 	}
 	if err := shapeConvertible(self, out); err != nil {

@@ -15,24 +15,16 @@ func init() {
 // (e.g. contiguous <-> channels last). A dim_order must equal out's; None keeps self's, which
 // out must then have.
 func toDimOrderCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxToDimOrderCopyOut(args)
 	if err != nil {
 		return err
 	}
-	if nb, err := boolArg(args, 1, "non_blocking"); err != nil {
-		return err
-	} else if nb {
+	self, out := u.Self, u.Out
+	if u.NonBlocking {
 		// ExecuTorch copies synchronously only (copy_ops_util: non_blocking == false).
 		return argErr(1, "non_blocking", "must be false (copies are blocking)")
 	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	if err := shapeCheckDimOrder(args, 2, self, out); err != nil {
+	if err := shapeCheckDimOrder(u.DimOrder, 2, self, out); err != nil {
 		return err
 	}
 	if err := shapeConvertible(self, out); err != nil {
@@ -47,13 +39,10 @@ func toDimOrderCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error
 
 // shapeCheckDimOrder checks an int[]? dim_order argument against out's dim order (self's when
 // None), as ExecuTorch's _to_dim_order_copy does.
-func shapeCheckDimOrder(args []*runtime.EValue, i int, self, out *runtime.Tensor) error {
-	l, ok, err := optIntListArg(args, i, "dim_order")
-	if err != nil {
-		return err
-	}
+func shapeCheckDimOrder(dimOrder optional[[]int64], i int, self, out *runtime.Tensor) error {
+	l := dimOrder.Val
 	have := out.DimOrder()
-	if !ok {
+	if !dimOrder.OK {
 		if !slices.Equal(have, self.DimOrder()) {
 			return argErr(i, "dim_order", "None keeps self's dim order %v, but out has %v", self.DimOrder(), have)
 		}

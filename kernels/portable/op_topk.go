@@ -22,36 +22,11 @@ func init() {
 // permits; equal elements keep their order along dim. Eager torch and the official kernel
 // leave the order of equal elements unspecified, so their indices may differ on ties.
 func topkValues(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 8); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxTopkValues(args)
 	if err != nil {
 		return err
 	}
-	k, err := intArg(args, 1, "k")
-	if err != nil {
-		return err
-	}
-	d, err := intArg(args, 2, "dim")
-	if err != nil {
-		return err
-	}
-	largest, err := boolArg(args, 3, "largest")
-	if err != nil {
-		return err
-	}
-	if _, err := boolArg(args, 4, "sorted"); err != nil {
-		return err
-	}
-	vals, err := tensorArg(args, 5, "values")
-	if err != nil {
-		return err
-	}
-	indices, err := tensorArg(args, 6, "indices")
-	if err != nil {
-		return err
-	}
+	self, k, d, largest, vals, indices := u.Self, u.K, u.Dim, u.Largest, u.Values, u.Indices
 	if vals.ScalarType() != self.ScalarType() {
 		return argErr(5, "values", "values is %s; it must have the input's dtype %s",
 			runtime.DTypeName(vals.ScalarType()), runtime.DTypeName(self.ScalarType()))

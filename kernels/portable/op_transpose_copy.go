@@ -9,25 +9,11 @@ func init() {
 // aten::transpose_copy.int_out(Tensor self, int dim0, int dim1, *, Tensor(a!) out): self with
 // dimensions dim0 and dim1 swapped.
 func transposeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxTransposeCopyIntOut(args)
 	if err != nil {
 		return err
 	}
-	d0, err := intArg(args, 1, "dim0")
-	if err != nil {
-		return err
-	}
-	d1, err := intArg(args, 2, "dim1")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	self, d0, d1, out := u.Self, u.Dim0, u.Dim1, u.Out
 	a, err := normDim(d0, self.Dim(), 1, "dim0")
 	if err != nil {
 		return err

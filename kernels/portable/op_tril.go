@@ -9,21 +9,11 @@ func init() {
 // aten::tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out): self with every element of the
 // last two dimensions above the given diagonal (column − row > diagonal) set to zero.
 func trilOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxTrilOut(args)
 	if err != nil {
 		return err
 	}
-	diagonal, err := intArg(args, 1, "diagonal")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, diagonal, out := u.Self, u.Diagonal, u.Out
 	if self.Dim() < 2 {
 		return argErr(0, "self", "tril needs at least 2 dimensions, got %d", self.Dim())
 	}

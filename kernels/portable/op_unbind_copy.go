@@ -14,21 +14,11 @@ func init() {
 // aten::unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> (): the slices of
 // self along dim, which is removed; out is a TensorList of self.size(dim) tensors.
 func unbindCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxUnbindCopyIntOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	outs, err := tensorListArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, d, outs := u.Self, u.Dim, u.Out
 	if self.Dim() == 0 {
 		return argErr(0, "self", "cannot unbind a 0-d tensor")
 	}

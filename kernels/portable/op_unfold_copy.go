@@ -10,29 +10,11 @@ func init() {
 // window of size elements along dimension, step apart: that dimension counts the windows and a new
 // last dimension of length size holds each.
 func unfoldCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxUnfoldCopyOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dimension")
-	if err != nil {
-		return err
-	}
-	size, err := intArg(args, 2, "size")
-	if err != nil {
-		return err
-	}
-	step, err := intArg(args, 3, "step")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, d, size, step, out := u.Self, u.Dimension, u.Size, u.Step, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

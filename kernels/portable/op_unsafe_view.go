@@ -8,5 +8,9 @@ func init() {
 
 // aten::_unsafe_view.out(Tensor self, SymInt[] size, *, Tensor(a!) out): as view_copy.out.
 func unsafeViewOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return shapeViewCopy(args)
+	a, err := unboxUnsafeViewOut(args)
+	if err != nil {
+		return err
+	}
+	return shapeViewCopy(a)
 }

@@ -13,21 +13,11 @@ func init() {
 // aten::unsqueeze_copy.out(Tensor self, int dim, *, Tensor(a!) out): self with a new dimension
 // of size 1 at dim, which may be negative (counting from the end of the result).
 func unsqueezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxUnsqueezeCopyOut(args)
 	if err != nil {
 		return err
 	}
-	d, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+	self, d, out := u.Self, u.Dim, u.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -19,22 +19,12 @@ func init() {
 // in float32 (float64 for Float64 inputs). Integer inputs (which ExecuTorch accepts) are
 // interpolated in float32 and truncated, as ExecuTorch's portable kernel does.
 func upsampleBilinear2dVecOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	u, err := unboxUpsampleBilinear2dVecOut(args)
 	if err != nil {
 		return err
 	}
-	align, err := boolArg(args, 2, "align_corners")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
-	sizes, scale, hasScale, err := poolUpsampleArgs(args, in, 1, 3)
+	in, align, out := u.Input, u.AlignCorners, u.Out
+	sizes, scale, hasScale, err := poolUpsampleArgs(in, u.OutputSize, u.ScaleFactors, 1, 3)
 	if err != nil {
 		return err
 	}

@@ -26,33 +26,11 @@ func init() {
 // type, so an integer input truncates at every step (eager PyTorch rounds its uint8 result
 // and refuses other integer types) and Float16/BFloat16 round at every step.
 func upsampleBilinear2dAAOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 7); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "self")
+	u, err := unboxUpsampleBilinear2dAaOut(args)
 	if err != nil {
 		return err
 	}
-	osz, err := intListArg(args, 1, "output_size")
-	if err != nil {
-		return err
-	}
-	align, err := boolArg(args, 2, "align_corners")
-	if err != nil {
-		return err
-	}
-	sh, hasH, err := optDoubleArg(args, 3, "scales_h")
-	if err != nil {
-		return err
-	}
-	sw, hasW, err := optDoubleArg(args, 4, "scales_w")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 5, "out")
-	if err != nil {
-		return err
-	}
+	in, osz, align, sh, hasH, sw, hasW, out := u.Self, u.OutputSize, u.AlignCorners, u.ScalesH.Val, u.ScalesH.OK, u.ScalesW.Val, u.ScalesW.OK, u.Out
 	s := in.Sizes()
 	if len(s) != 4 {
 		return argErr(0, "self", "expected a 4D [N,C,H,W] tensor, got sizes %v", s)

@@ -18,18 +18,12 @@ func init() {
 // index min(floor(o*scale), in-1), scale being 1/scale_factor or in/out in float32, except
 // that equal sizes copy and doubled sizes take o>>1.
 func upsampleNearest2dVecOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "input")
+	u, err := unboxUpsampleNearest2dVecOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
-	sizes, scale, hasScale, err := poolUpsampleArgs(args, in, 1, 2)
+	in, out := u.Input, u.Out
+	sizes, scale, hasScale, err := poolUpsampleArgs(in, u.OutputSize, u.ScaleFactors, 1, 2)
 	if err != nil {
 		return err
 	}

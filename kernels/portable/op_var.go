@@ -18,76 +18,30 @@ func init() {
 // (None or [] = every dim), correction 1 when None. Floating input and out only; computed in
 // float64 with two passes.
 func varCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	c, err := varCorrectionArgs(args)
+	u, err := unboxVarCorrectionOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
-	return varCore(c.self, c.dims, c.correction, c.keepdim, out, 4, nil)
+	return varCore(u.Self, u.Dim.Val, varCorrection(u.Correction), u.Keepdim, u.Out, 4, nil)
 }
 
-// varCorrectionArgs are the leading arguments of var.correction_out and var_mean.correction_out:
-// (Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, …).
-type varCorrection struct {
-	self       *runtime.Tensor
-	dims       []int64
-	correction float64
-	keepdim    bool
-}
-
-func varCorrectionArgs(args []*runtime.EValue) (c varCorrection, err error) {
-	if c.self, err = tensorArg(args, 0, "self"); err != nil {
-		return
+// varCorrection is the correction of var.correction_out and var_mean.correction_out: 1 when
+// None.
+func varCorrection(c optional[scalar]) float64 {
+	if !c.OK {
+		return 1
 	}
-	if c.dims, _, err = optIntListArg(args, 1, "dim"); err != nil {
-		return
-	}
-	c.correction = 1
-	if v, err := arg(args, 2, "correction"); err != nil {
-		return c, err
-	} else if !v.IsNone() {
-		s, err := scalarArg(args, 2, "correction")
-		if err != nil {
-			return c, err
-		}
-		c.correction = s.f
-	}
-	c.keepdim, err = boolArg(args, 3, "keepdim")
-	return
+	return c.Val.f
 }
 
 // aten::var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *,
 // Tensor(a!) out): correction 1 when unbiased, else 0.
 func varOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
+	u, err := unboxVarOut(args)
 	if err != nil {
 		return err
 	}
-	dims, _, err := optIntListArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	unbiased, err := boolArg(args, 2, "unbiased")
-	if err != nil {
-		return err
-	}
-	keepdim, err := boolArg(args, 3, "keepdim")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 4, "out")
-	if err != nil {
-		return err
-	}
+	self, dims, unbiased, keepdim, out := u.Self, u.Dim.Val, u.Unbiased, u.Keepdim, u.Out
 	return varCore(self, dims, reduceBool(unbiased), keepdim, out, 4, nil)
 }
 

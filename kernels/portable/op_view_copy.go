@@ -13,26 +13,16 @@ func init() {
 // aten::view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out): self's elements, in
 // logical order, with new sizes; one size may be -1 (inferred).
 func viewCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	return shapeViewCopy(args)
+	a, err := unboxViewCopyOut(args)
+	if err != nil {
+		return err
+	}
+	return shapeViewCopy(a)
 }
 
-// shapeViewCopy is view_copy.out and _unsafe_view.out: (self, size, out, return).
-func shapeViewCopy(args []*runtime.EValue) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	size, err := intListArg(args, 1, "size")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+// shapeViewCopy is view_copy.out and _unsafe_view.out, whose arguments match.
+func shapeViewCopy(a selfSizeOutArgs) error {
+	self, size, out := a.Self, a.Size, a.Out
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

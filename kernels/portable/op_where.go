@@ -14,25 +14,11 @@ func init() {
 // where condition (Bool or Uint8) is true, else other, all three broadcast; out has the result
 // type of self and other.
 func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
-		return err
-	}
-	cond, err := tensorArg(args, 0, "condition")
+	u, err := unboxWhereSelfOut(args)
 	if err != nil {
 		return err
 	}
-	a, err := tensorArg(args, 1, "self")
-	if err != nil {
-		return err
-	}
-	b, err := tensorArg(args, 2, "other")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 3, "out")
-	if err != nil {
-		return err
-	}
+	cond, a, b, out := u.Condition, u.Self, u.Other, u.Out
 	if ct := cond.ScalarType(); ct != runtime.Bool && ct != runtime.Uint8 {
 		return argErr(0, "condition", "want a bool or uint8 tensor, got %s", runtime.DTypeName(ct))
 	}

@@ -4,27 +4,21 @@ import "github.com/etgo/etgo/runtime"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::zeros.out", DTypes: shapeAllTypes, Fn: factoryOut(0)},
-		runtime.Kernel{Name: "aten::ones.out", DTypes: shapeAllTypes, Fn: factoryOut(1)},
+		runtime.Kernel{Name: "aten::zeros.out", DTypes: shapeAllTypes, Fn: factoryOut(unboxZerosOut, 0)},
+		runtime.Kernel{Name: "aten::ones.out", DTypes: shapeAllTypes, Fn: factoryOut(unboxOnesOut, 1)},
 	)
 }
 
 // factoryOut is aten::zeros.out / aten::ones.out(SymInt[] size, *, Tensor(a!) out): out resized
 // to size and filled with k.
-func factoryOut(k int64) runtime.KernelFunc {
+func factoryOut(unbox unboxFn[sizeOutArgs], k int64) runtime.KernelFunc {
 	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		if err := wantArgs(args, 3); err != nil {
-			return err
-		}
-		l, err := intListArg(args, 0, "size")
+		a, err := unbox(args)
 		if err != nil {
 			return err
 		}
-		out, err := tensorArg(args, 1, "out")
-		if err != nil {
-			return err
-		}
-		sizes, err := shapeSizes(l, 0, "size")
+		out := a.Out
+		sizes, err := shapeSizes(a.Size, 0, "size")
 		if err != nil {
 			return err
 		}

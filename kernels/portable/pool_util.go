@@ -33,13 +33,9 @@ func (w poolWindow) as3d() poolWindow {
 	return w
 }
 
-// poolDims expands an int[n] argument (n = 2 or 3) given as one or n values (or none, when
-// def is non-nil: stride's empty list means the kernel size).
-func poolDims(args []*runtime.EValue, i int, name, op string, n int, def []int) ([3]int, error) {
-	v, err := intListArg(args, i, name)
-	if err != nil {
-		return [3]int{}, err
-	}
+// poolDims expands an int[n] argument (argument i; n = 2 or 3) given as one or n values (or
+// none, when def is non-nil: stride's empty list means the kernel size).
+func poolDims(v []int64, i int, name, op string, n int, def []int) ([3]int, error) {
 	for _, x := range v { // before converting to int, which is 32 bits on some targets
 		if x > math.MaxInt32 || x < -math.MaxInt32 {
 			return [3]int{}, argErr(i, name, "%v is too large", v)
@@ -68,42 +64,36 @@ func poolDims(args []*runtime.EValue, i int, name, op string, n int, def []int) 
 	return [3]int{}, argErr(i, name, "%s: %s must either be a single int, or a tuple of %s ints, got %v", op, name, count, v)
 }
 
-// poolWindowArgs reads max_pool{2,3}d's kernel_size, stride, padding, dilation and ceil_mode at
-// args[first..first+4] (n spatial dimensions); errors about the window name those indices.
-func poolWindowArgs(args []*runtime.EValue, first int, op string, n int) (poolWindow, error) {
-	w := poolWindow{n: n, shift: first - 1}
+// poolWindowArgs checks max_pool{2,3}d's kernel_size, stride, padding, dilation and ceil_mode,
+// arguments first..first+4 (n spatial dimensions); errors about the window name those indices.
+func poolWindowArgs(k, s, p, d []int64, ceil bool, first int, op string, n int) (poolWindow, error) {
+	w := poolWindow{n: n, shift: first - 1, ceil: ceil}
 	var err error
-	if w.k, err = poolDims(args, first, "kernel_size", op, n, nil); err != nil {
+	if w.k, err = poolDims(k, first, "kernel_size", op, n, nil); err != nil {
 		return w, err
 	}
-	if w.s, err = poolDims(args, first+1, "stride", op, n, w.k[:]); err != nil {
+	if w.s, err = poolDims(s, first+1, "stride", op, n, w.k[:]); err != nil {
 		return w, err
 	}
-	if w.p, err = poolDims(args, first+2, "padding", op, n, nil); err != nil {
+	if w.p, err = poolDims(p, first+2, "padding", op, n, nil); err != nil {
 		return w, err
 	}
-	if w.d, err = poolDims(args, first+3, "dilation", op, n, nil); err != nil {
-		return w, err
-	}
-	w.ceil, err = boolArg(args, first+4, "ceil_mode")
+	w.d, err = poolDims(d, first+3, "dilation", op, n, nil)
 	return w, err
 }
 
-// poolAvgWindowArgs reads avg_pool{2,3}d's kernel_size, stride, padding and ceil_mode at
-// args[1..4] (n spatial dimensions; no dilation).
-func poolAvgWindowArgs(args []*runtime.EValue, op string, n int) (poolWindow, error) {
-	w := poolWindow{n: n, d: [3]int{1, 1, 1}}
+// poolAvgWindowArgs checks avg_pool{2,3}d's kernel_size, stride, padding and ceil_mode,
+// arguments 1..4 (n spatial dimensions; no dilation).
+func poolAvgWindowArgs(a avgPool2dOutArgs, op string, n int) (poolWindow, error) {
+	w := poolWindow{n: n, d: [3]int{1, 1, 1}, ceil: a.CeilMode}
 	var err error
-	if w.k, err = poolDims(args, 1, "kernel_size", op, n, nil); err != nil {
+	if w.k, err = poolDims(a.KernelSize, 1, "kernel_size", op, n, nil); err != nil {
 		return w, err
 	}
-	if w.s, err = poolDims(args, 2, "stride", op, n, w.k[:]); err != nil {
+	if w.s, err = poolDims(a.Stride, 2, "stride", op, n, w.k[:]); err != nil {
 		return w, err
 	}
-	if w.p, err = poolDims(args, 3, "padding", op, n, nil); err != nil {
-		return w, err
-	}
-	w.ceil, err = boolArg(args, 4, "ceil_mode")
+	w.p, err = poolDims(a.Padding, 3, "padding", op, n, nil)
 	return w, err
 }
 
@@ -309,18 +299,6 @@ func poolGather2d(planes, ih, iw int, rows, cols []int) []int {
 	return src
 }
 
-// poolOptDoubles reads a float[]? argument (nil, false for None).
-func poolOptDoubles(args []*runtime.EValue, i int, name string) ([]float64, bool, error) {
-	v, err := arg(args, i, name)
-	if err != nil || v.IsNone() {
-		return nil, false, err
-	}
-	if v.Tag != runtime.TagDoubleList {
-		return nil, false, argErr(i, name, "want DoubleList or None, got %s", v.Tag)
-	}
-	return v.Doubles, true, nil
-}
-
 // poolLowest is the identity of max for a dtype: -Inf for floats, the type's minimum for
 // integers.
 func poolLowest(t runtime.ScalarType) (float64, int64) {
@@ -359,22 +337,8 @@ func poolF64(v []float32) []float64 {
 // SymInt[2n] padding, *, Tensor(a!) out): padding holds (left, right[, top, bottom[, front,
 // back]]) and a negative pad crops. The input is [C,W] or [N,C,W] (n=1), [C,H,W] or [N,C,H,W]
 // (n=2), [C,D,H,W] or [N,C,D,H,W] (n=3), only N possibly zero.
-func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
-	if err := wantArgs(args, 4); err != nil {
-		return err
-	}
-	in, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	pad, err := intListArg(args, 1, "padding")
-	if err != nil {
-		return err
-	}
-	out, err := tensorArg(args, 2, "out")
-	if err != nil {
-		return err
-	}
+func poolEdgePad(a selfPaddingOutArgs, n int, op string, reflect bool) error {
+	in, pad, out := a.Self, a.Padding, a.Out
 	if len(pad) != 2*n {
 		return argErr(1, "padding", "want %d values, got %d", 2*n, len(pad))
 	}
@@ -465,18 +429,12 @@ func poolEdgePad(args []*runtime.EValue, n int, op string, reflect bool) error {
 	return poolGather(in, out, src, nil)
 }
 
-// poolUpsampleArgs reads the output_size and scale_factors of an upsample_*2d.vec_out call
-// (exactly one is given) and returns the out sizes and the scales PyTorch passes to its
-// kernel (hasScale false when output_size was given).
-func poolUpsampleArgs(args []*runtime.EValue, in *runtime.Tensor, sizeArg, scaleArg int) (sizes []int, scale [2]float64, hasScale bool, err error) {
-	osz, hasSize, err := optIntListArg(args, sizeArg, "output_size")
-	if err != nil {
-		return nil, scale, false, err
-	}
-	sf, hasScale, err := poolOptDoubles(args, scaleArg, "scale_factors")
-	if err != nil {
-		return nil, scale, false, err
-	}
+// poolUpsampleArgs checks the output_size and scale_factors (arguments sizeArg and scaleArg) of
+// an upsample_*2d.vec_out call (exactly one is given) and returns the out sizes and the scales
+// PyTorch passes to its kernel (hasScale false when output_size was given).
+func poolUpsampleArgs(in *runtime.Tensor, outputSize optional[[]int64], scaleFactors optional[[]float64], sizeArg, scaleArg int) (sizes []int, scale [2]float64, hasScale bool, err error) {
+	osz, hasSize := outputSize.Val, outputSize.OK
+	sf, hasScale := scaleFactors.Val, scaleFactors.OK
 	if hasSize == hasScale {
 		return nil, scale, false, argErr(sizeArg, "output_size", "must specify exactly one of output_size and scale_factors")
 	}

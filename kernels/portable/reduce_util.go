@@ -141,13 +141,13 @@ func (p *reducePlan) requireNonEmpty(argIdx int, name string) error {
 	return nil
 }
 
-// reduceDtypeArg checks an optional ScalarType argument: when given it must name out's dtype.
-func reduceDtypeArg(args []*runtime.EValue, i int, out *runtime.Tensor) (runtime.ScalarType, bool, error) {
-	n, ok, err := optIntArg(args, i, "dtype")
-	if err != nil || !ok {
-		return 0, false, err
+// reduceDtype checks an optional ScalarType argument (argument i, dtype): when given it must
+// name out's dtype.
+func reduceDtype(dtype optional[int64], i int, out *runtime.Tensor) (runtime.ScalarType, bool, error) {
+	if !dtype.OK {
+		return 0, false, nil
 	}
-	st := runtime.ScalarType(n)
+	st := runtime.ScalarType(dtype.Val)
 	if st != out.ScalarType() {
 		return 0, false, argErr(i, "dtype", "dtype %s differs from out's %s", runtime.DTypeName(st), runtime.DTypeName(out.ScalarType()))
 	}
@@ -311,31 +311,10 @@ func reduceArgExtremeOut(self *runtime.Tensor, set []bool, keepdim bool, out *ru
 	return nil
 }
 
-// reduceValuesIndicesOut is max.dim_max / min.dim_min: the extreme along one dim and its index.
-func reduceValuesIndicesOut(args []*runtime.EValue, gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
-	if err := wantArgs(args, 6); err != nil {
-		return err
-	}
-	self, err := tensorArg(args, 0, "self")
-	if err != nil {
-		return err
-	}
-	dim, err := intArg(args, 1, "dim")
-	if err != nil {
-		return err
-	}
-	keepdim, err := boolArg(args, 2, "keepdim")
-	if err != nil {
-		return err
-	}
-	vals, err := tensorArg(args, 3, "values")
-	if err != nil {
-		return err
-	}
-	indices, err := tensorArg(args, 4, "indices")
-	if err != nil {
-		return err
-	}
+// reduceValuesIndicesOut is max.dim_max / min.dim_min: the extreme along one dim (vals,
+// argument 3) and its index (indices, argument 4). Its messages call them values and indices
+// whatever the schema names them (max and max_values, min and min_indices).
+func reduceValuesIndicesOut(self *runtime.Tensor, dim int64, keepdim bool, vals, indices *runtime.Tensor, gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
 	if vals.ScalarType() != self.ScalarType() {
 		return argErr(3, "values", "values is %s; it must have the input's dtype %s",
 			runtime.DTypeName(vals.ScalarType()), runtime.DTypeName(self.ScalarType()))
@@ -509,19 +488,16 @@ func reduceSameDtype(t *runtime.Tensor, want runtime.ScalarType, i int, name str
 	return nil
 }
 
-// reduceNormOuts reads the three outs of a normalization (out, mean, rstd) at args i..i+2;
-// each must have the input's dtype.
-func reduceNormOuts(args []*runtime.EValue, i int, dtype runtime.ScalarType) (out, mean, rstd *runtime.Tensor, err error) {
-	var ts [3]*runtime.Tensor
-	for k, name := range []string{"out0", "out1", "out2"} {
-		if ts[k], err = tensorArg(args, i+k, name); err != nil {
-			return nil, nil, nil, err
-		}
-		if err = reduceSameDtype(ts[k], dtype, i+k, name); err != nil {
-			return nil, nil, nil, err
+// reduceNormOuts checks that the three outs of a normalization (out, mean, rstd), arguments
+// i..i+2, have the input's dtype. Its messages call them out0, out1 and out2 whatever the
+// schema names them (batch norm's out, save_mean and save_invstd).
+func reduceNormOuts(i int, dtype runtime.ScalarType, outs ...*runtime.Tensor) error {
+	for k, t := range outs {
+		if err := reduceSameDtype(t, dtype, i+k, fmt.Sprintf("out%d", k)); err != nil {
+			return err
 		}
 	}
-	return ts[0], ts[1], ts[2], nil
+	return nil
 }
 
 // reduceResizeNamed resizes t, naming it in the error.
@@ -547,96 +523,70 @@ func reduceMeanRstd[T float32 | float64](v []T, eps float64) (float64, float64) 
 	return mu, 1 / math.Sqrt(ss/float64(len(v))+eps)
 }
 
-// truthKernels returns the out, dims_out and all_out overloads of aten::any (all false) or
-// aten::all (all true), which differ only in the reduction.
-func truthKernels(name string, all bool) []runtime.Kernel {
+// truthOverloads are the out, dims_out and all_out kernels of aten::any or aten::all, each with
+// its generated unboxer.
+type truthOverloads struct {
+	dim       string
+	unboxDim  unboxFn[selfDimIntKeepdimOutArgs]
+	dims      string
+	unboxDims unboxFn[selfDimOptIntListKeepdimOutArgs]
+	all       string
+	unboxAll  unboxFn[selfOutArgs]
+}
+
+// truthKernels returns the overloads of aten::any (all false) or aten::all (all true), which
+// differ only in the reduction.
+func truthKernels(k truthOverloads, all bool) []runtime.Kernel {
 	return []runtime.Kernel{
-		{Name: "aten::" + name + ".out", DTypes: realBoolTypes, Fn: truthDimOut(all)},
-		{Name: "aten::" + name + ".dims_out", DTypes: realBoolTypes, Fn: truthDimsOut(all)},
-		{Name: "aten::" + name + ".all_out", DTypes: realBoolTypes, Fn: truthAllOut(all)},
+		{Name: k.dim, DTypes: realBoolTypes, Fn: truthDimOut(k.unboxDim, all)},
+		{Name: k.dims, DTypes: realBoolTypes, Fn: truthDimsOut(k.unboxDims, all)},
+		{Name: k.all, DTypes: realBoolTypes, Fn: truthAllOut(k.unboxAll, all)},
 	}
 }
 
 // truthDimOut is {any,all}.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out).
-func truthDimOut(all bool) runtime.KernelFunc {
+func truthDimOut(unbox unboxFn[selfDimIntKeepdimOutArgs], all bool) runtime.KernelFunc {
 	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		if err := wantArgs(args, 5); err != nil {
-			return err
-		}
-		self, err := tensorArg(args, 0, "self")
+		a, err := unbox(args)
 		if err != nil {
 			return err
 		}
-		dim, err := intArg(args, 1, "dim")
+		set, err := reduceOneDim(a.Self.Dim(), a.Dim, 1, "dim")
 		if err != nil {
 			return err
 		}
-		keepdim, err := boolArg(args, 2, "keepdim")
-		if err != nil {
-			return err
-		}
-		out, err := tensorArg(args, 3, "out")
-		if err != nil {
-			return err
-		}
-		set, err := reduceOneDim(self.Dim(), dim, 1, "dim")
-		if err != nil {
-			return err
-		}
-		return reduceTruthOut(self, set, keepdim, out, 3, all)
+		return reduceTruthOut(a.Self, set, a.Keepdim, a.Out, 3, all)
 	}
 }
 
 // truthDimsOut is {any,all}.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *,
 // Tensor(a!) out). None reduces every dim; an empty list reduces none (the out is self's truth,
 // elementwise), as in PyTorch and ExecuTorch.
-func truthDimsOut(all bool) runtime.KernelFunc {
+func truthDimsOut(unbox unboxFn[selfDimOptIntListKeepdimOutArgs], all bool) runtime.KernelFunc {
 	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		if err := wantArgs(args, 5); err != nil {
-			return err
-		}
-		self, err := tensorArg(args, 0, "self")
-		if err != nil {
-			return err
-		}
-		dims, hasDims, err := optIntListArg(args, 1, "dim")
-		if err != nil {
-			return err
-		}
-		keepdim, err := boolArg(args, 2, "keepdim")
-		if err != nil {
-			return err
-		}
-		out, err := tensorArg(args, 3, "out")
+		a, err := unbox(args)
 		if err != nil {
 			return err
 		}
 		var set []bool // nil: no reduction
-		if !hasDims || len(dims) > 0 {
-			if set, err = reduceDimList(self.Dim(), dims, 1, "dim"); err != nil {
+		if dims := a.Dim; !dims.OK || len(dims.Val) > 0 {
+			if set, err = reduceDimList(a.Self.Dim(), dims.Val, 1, "dim"); err != nil {
 				return err
 			}
 		}
-		return reduceTruthOut(self, set, keepdim, out, 3, all)
+		return reduceTruthOut(a.Self, set, a.Keepdim, a.Out, 3, all)
 	}
 }
 
 // truthAllOut is {any,all}.all_out(Tensor self, *, Tensor(a!) out): over every element, into a
 // 0-d out.
-func truthAllOut(all bool) runtime.KernelFunc {
+func truthAllOut(unbox unboxFn[selfOutArgs], all bool) runtime.KernelFunc {
 	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
-		if err := wantArgs(args, 3); err != nil {
-			return err
-		}
-		self, err := tensorArg(args, 0, "self")
+		a, err := unbox(args)
 		if err != nil {
 			return err
 		}
-		out, err := tensorArg(args, 1, "out")
-		if err != nil {
-			return err
-		}
-		return reduceTruthOut(self, reduceAllDims(self.Dim()), false, out, 1, all)
+		return reduceTruthOut(a.Self, reduceAllDims(a.Self.Dim()), false, a.Out, 1, all)
 	}
 }
 

@@ -2,6 +2,7 @@ package portable
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/etgo/etgo/runtime"
 )
@@ -10,6 +11,18 @@ import (
 var kernels []runtime.Kernel
 
 func register(ks ...runtime.Kernel) { kernels = append(kernels, ks...) }
+
+// opName is the operator of a kernel name, for messages: "bitwise_and" for
+// "aten::bitwise_and.Tensor_out".
+func opName(kernel string) string {
+	if i := strings.Index(kernel, "::"); i >= 0 {
+		kernel = kernel[i+2:]
+	}
+	if i := strings.IndexByte(kernel, '.'); i >= 0 {
+		kernel = kernel[:i]
+	}
+	return kernel
+}
 
 // Register adds every portable kernel to r.
 func Register(r *runtime.Registry) error { return r.RegisterKernels(kernels...) }

@@ -323,12 +323,11 @@ func shapeSizes(l []int64, i int, name string) ([]int, error) {
 // shapeMemoryFormat checks a MemoryFormat? argument: None, contiguous (0) or preserve (1) are
 // accepted (values are copied through strides, so the out's dim order is honoured either way);
 // contiguous needs a contiguous out.
-func shapeMemoryFormat(args []*runtime.EValue, i int, out *runtime.Tensor) error {
-	f, ok, err := optIntArg(args, i, "memory_format")
-	if err != nil || !ok {
-		return err
+func shapeMemoryFormat(format optional[int64], i int, out *runtime.Tensor) error {
+	if !format.OK {
+		return nil
 	}
-	switch f {
+	switch f := format.Val; f {
 	case 0:
 		if !out.IsContiguous() {
 			return argErr(i, "memory_format", "torch.contiguous_format, but out has dim order %v", out.DimOrder())

@@ -298,130 +298,16 @@ func decodeQuant(q *schema.XNNQuantizedTensorValue) *QuantParams {
 
 func decodeNode(xn *schema.XNode) Node {
 	n := Node{Op: xn.XnodeUnionType(), DebugHandle: xn.DebugHandle(), OutputMin: float32(math.Inf(-1)), OutputMax: float32(math.Inf(1))}
-	if mm := xn.OutputMinMax(nil); mm != nil && takesOutputRange[n.Op] {
+	t := lookup(n.Op)
+	if mm := xn.OutputMinMax(nil); mm != nil && t != nil && t.outputRange {
 		n.OutputMin, n.OutputMax = mm.OutputMin(), mm.OutputMax()
 	}
 	var tab flatbuffers.Table
-	if !xn.XnodeUnion(&tab) {
-		return n
+	if t == nil || !xn.XnodeUnion(&tab) {
+		return n // (Validate refuses an unknown type)
 	}
-	switch tableOf(n.Op) {
-	case specNode1x1:
-		var t schema.XNNNode1x1
-		t.Init(tab.Bytes, tab.Pos)
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specNode2x1:
-		var t schema.XNNNode2x1
-		t.Init(tab.Bytes, tab.Pos)
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.Input1Id(), t.Input2Id()}, []uint32{t.OutputId()}, t.Flags()
-	case specCat:
-		var t schema.XNNCat
-		t.Init(tab.Bytes, tab.Pos)
-		k := catInputs(n.Op)
-		n.Inputs = []uint32{t.Input1Id(), t.Input2Id(), t.Input3Id(), t.Input4Id(), t.Input5Id()}[:k]
-		n.Outputs, n.Flags, n.Axis = []uint32{t.OutputId()}, t.Flags(), t.Axis()
-	case specFC:
-		var t schema.XNNFullyConnected
-		t.Init(tab.Bytes, tab.Pos)
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.Input1Id(), t.FilterId(), t.BiasId()}, []uint32{t.OutputId()}, t.Flags()
-	case specConv:
-		var t schema.XNNNodeConv
-		t.Init(tab.Bytes, tab.Pos)
-		n.Conv = &ConvParams{PadTop: t.PaddingTop(), PadRight: t.PaddingRight(), PadBottom: t.PaddingBottom(), PadLeft: t.PaddingLeft(),
-			KernelH: t.KernelHeight(), KernelW: t.KernelWidth(), StrideH: t.SubsamplingHeight(), StrideW: t.SubsamplingWidth(),
-			DilationH: t.DilationHeight(), DilationW: t.DilationWidth(), GroupInputChannels: t.GroupInputChannels(),
-			GroupOutputChannels: t.GroupOutputChannels(), Groups: t.Groups(), AdjustmentH: t.AdjustmentHeight(), AdjustmentW: t.AdjustmentWidth()}
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.Input1Id(), t.FilterId(), t.BiasId()}, []uint32{t.OutputId()}, t.Flags()
-	case specPool:
-		var t schema.XNNPooling2D
-		t.Init(tab.Bytes, tab.Pos)
-		n.Pool = &PoolParams{PadTop: t.PaddingTop(), PadRight: t.PaddingRight(), PadBottom: t.PaddingBottom(), PadLeft: t.PaddingLeft(),
-			PoolH: t.PoolingHeight(), PoolW: t.PoolingWidth(), StrideH: t.StrideHeight(), StrideW: t.StrideWidth(),
-			DilationH: t.DilationHeight(), DilationW: t.DilationWidth()}
-		if n.Op == schema.XNodeUnionXNNAvgPooling2d {
-			// Average pooling has no dilation: the official runtime does not read the fields
-			// (the writer leaves them 0).
-			n.Pool.DilationH, n.Pool.DilationW = 1, 1
-		}
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specArgMaxPool:
-		var t schema.XNNArgMaxPooling2d
-		t.Init(tab.Bytes, tab.Pos)
-		n.Pool = &PoolParams{PadTop: t.PaddingTop(), PadRight: t.PaddingRight(), PadBottom: t.PaddingBottom(), PadLeft: t.PaddingLeft(),
-			PoolH: t.PoolingHeight(), PoolW: t.PoolingWidth(), StrideH: t.PoolingHeight(), StrideW: t.PoolingWidth(), DilationH: 1, DilationW: 1}
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputValueId(), t.OutputIndexId()}, t.Flags()
-	case specTranspose:
-		var t schema.XNNStaticTranspose
-		t.Init(tab.Bytes, tab.Pos)
-		n.Perm = uint32s(t.PermLength(), t.Perm)
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specReshape:
-		var t schema.XNNStaticReshape
-		t.Init(tab.Bytes, tab.Pos)
-		n.NewShape = uint32s(t.NewShapeLength(), t.NewShape)
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specSlice:
-		var t schema.XNNStaticSlice
-		t.Init(tab.Bytes, tab.Pos)
-		n.Offsets, n.Sizes = uint32s(t.OffsetsLength(), t.Offsets), uint32s(t.SizesLength(), t.Sizes)
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specPad:
-		var t schema.XNNStaticConstantPad
-		t.Init(tab.Bytes, tab.Pos)
-		n.PrePadding, n.PostPadding = uint32s(t.PrePaddingsLength(), t.PrePaddings), uint32s(t.PostPaddingsLength(), t.PostPaddings)
-		n.PadValue = t.PaddingValue()
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specResize:
-		var t schema.XNNStaticResizeBilinear2D
-		t.Init(tab.Bytes, tab.Pos)
-		n.NewHeight, n.NewWidth = t.NewHeight(), t.NewWidth()
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specELU:
-		var t schema.XNNELU
-		t.Init(tab.Bytes, tab.Pos)
-		n.Alpha = t.Alpha()
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specLeaky:
-		var t schema.XNNLeakyReLU
-		t.Init(tab.Bytes, tab.Pos)
-		n.Alpha = t.NegativeSlope()
-		n.Inputs, n.Outputs, n.Flags = []uint32{t.InputId()}, []uint32{t.OutputId()}, t.Flags()
-	case specSDPA:
-		var t schema.XNNScaledDotProductAttention
-		t.Init(tab.Bytes, tab.Pos)
-		n.Inputs = []uint32{t.QueryId(), t.KeyId(), t.ValueId(), t.ScaleId(), t.MaskId()}
-		n.Outputs, n.Flags = []uint32{t.OutputId()}, t.Flags()
-	}
+	t.decode(tab, &n)
 	return n
-}
-
-// takesOutputRange lists the node types whose output_min_max the official runtime applies; it
-// ignores the field on every other node (a PReLU, a softmax), and so does etgo.
-var takesOutputRange = map[schema.XNodeUnion]bool{
-	schema.XNodeUnionXNNFullyConnected: true, schema.XNodeUnionXNNConv2d: true, schema.XNodeUnionXNNDepthwiseConv2d: true,
-	schema.XNodeUnionXNNConvTranspose2d: true, schema.XNodeUnionXNNAvgPooling2d: true, schema.XNodeUnionXNNMaxPooling2d: true,
-	schema.XNodeUnionXNNGlobalAvgPooling2d: true, schema.XNodeUnionXNNClamp: true, schema.XNodeUnionXNNAdd: true,
-	schema.XNodeUnionXNNSubtract: true, schema.XNodeUnionXNNMultiply: true, schema.XNodeUnionXNNDiv: true,
-}
-
-// tableOf returns the table a node tag is stored in (nil for an unknown tag).
-func tableOf(op schema.XNodeUnion) *fbverify.Table {
-	if op < 1 || int(op) > len(specNodeUnion.Members) {
-		return nil
-	}
-	return specNodeUnion.Members[op-1]
-}
-
-func catInputs(op schema.XNodeUnion) int {
-	switch op {
-	case schema.XNodeUnionXNNConcatenate2:
-		return 2
-	case schema.XNodeUnionXNNConcatenate3:
-		return 3
-	case schema.XNodeUnionXNNConcatenate4:
-		return 4
-	}
-	return 5
 }
 
 // validate checks a value's quantization parameters against its dims and the constant table.
@@ -527,7 +413,7 @@ func (g *Graph) Validate() error {
 	}
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
-		if tableOf(n.Op) == nil {
+		if lookup(n.Op) == nil {
 			return blobErr("node %d: unknown node type %d", i, n.Op)
 		}
 		if lo, hi := n.OutputMin, n.OutputMax; lo != lo || hi != hi || lo > hi {

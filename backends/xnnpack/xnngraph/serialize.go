@@ -124,114 +124,14 @@ func encodeValue(b *flatbuffers.Builder, v *Value) flatbuffers.UOffsetT {
 	return schema.XValueEnd(b)
 }
 
-// u32Table writes a table whose fields are all uint32, in slot order.
-func u32Table(b *flatbuffers.Builder, fields ...uint32) flatbuffers.UOffsetT {
-	b.StartObject(len(fields))
-	for i, f := range fields {
-		b.PrependUint32Slot(i, f, 0)
-	}
-	return b.EndObject()
-}
-
-func idAt(ids []uint32, i int) uint32 {
-	if i < len(ids) {
-		return ids[i]
-	}
-	return InvalidID
-}
-
 func encodeNode(b *flatbuffers.Builder, n *Node) (flatbuffers.UOffsetT, error) {
-	in := func(i int) uint32 { return idAt(n.Inputs, i) }
-	out := func(i int) uint32 { return idAt(n.Outputs, i) }
-	var body flatbuffers.UOffsetT
-	switch tableOf(n.Op) {
-	case specNode1x1:
-		body = u32Table(b, in(0), out(0), n.Flags)
-	case specNode2x1:
-		body = u32Table(b, in(0), in(1), out(0), n.Flags)
-	case specCat:
-		body = u32Table(b, n.Axis, in(0), in(1), in(2), in(3), out(0), n.Flags, in(4))
-	case specFC:
-		body = u32Table(b, in(0), in(1), in(2), out(0), n.Flags)
-	case specConv:
-		c := n.Conv
-		if c == nil {
-			return 0, fmt.Errorf("%s has no convolution parameters", n.OpName())
-		}
-		body = u32Table(b, c.PadTop, c.PadRight, c.PadBottom, c.PadLeft, c.KernelH, c.KernelW, c.StrideH, c.StrideW,
-			c.DilationH, c.DilationW, c.GroupInputChannels, c.GroupOutputChannels, c.Groups, c.AdjustmentH, c.AdjustmentW,
-			in(0), in(1), in(2), out(0), n.Flags)
-	case specPool:
-		p := n.Pool
-		if p == nil {
-			return 0, fmt.Errorf("%s has no pooling parameters", n.OpName())
-		}
-		body = u32Table(b, p.PadTop, p.PadRight, p.PadBottom, p.PadLeft, p.PoolH, p.PoolW, p.StrideH, p.StrideW,
-			p.DilationH, p.DilationW, in(0), out(0), n.Flags)
-	case specArgMaxPool:
-		p := n.Pool
-		if p == nil {
-			return 0, fmt.Errorf("%s has no pooling parameters", n.OpName())
-		}
-		body = u32Table(b, p.PadTop, p.PadRight, p.PadBottom, p.PadLeft, p.PoolH, p.PoolW, in(0), out(0), out(1), n.Flags)
-	case specResize:
-		body = u32Table(b, n.NewHeight, n.NewWidth, in(0), out(0), n.Flags)
-	case specSDPA:
-		body = u32Table(b, in(0), in(1), in(2), in(3), in(4), out(0), n.Flags)
-	case specTranspose:
-		v := u32Vector(b, n.Perm)
-		schema.XNNStaticTransposeStart(b)
-		schema.XNNStaticTransposeAddNumDims(b, uint32(len(n.Perm)))
-		schema.XNNStaticTransposeAddPerm(b, v)
-		schema.XNNStaticTransposeAddInputId(b, in(0))
-		schema.XNNStaticTransposeAddOutputId(b, out(0))
-		schema.XNNStaticTransposeAddFlags(b, n.Flags)
-		body = schema.XNNStaticTransposeEnd(b)
-	case specReshape:
-		v := u32Vector(b, n.NewShape)
-		schema.XNNStaticReshapeStart(b)
-		schema.XNNStaticReshapeAddNumDims(b, uint32(len(n.NewShape)))
-		schema.XNNStaticReshapeAddNewShape(b, v)
-		schema.XNNStaticReshapeAddInputId(b, in(0))
-		schema.XNNStaticReshapeAddOutputId(b, out(0))
-		schema.XNNStaticReshapeAddFlags(b, n.Flags)
-		body = schema.XNNStaticReshapeEnd(b)
-	case specSlice:
-		offs, sizes := u32Vector(b, n.Offsets), u32Vector(b, n.Sizes)
-		schema.XNNStaticSliceStart(b)
-		schema.XNNStaticSliceAddNumDims(b, uint32(len(n.Offsets)))
-		schema.XNNStaticSliceAddOffsets(b, offs)
-		schema.XNNStaticSliceAddSizes(b, sizes)
-		schema.XNNStaticSliceAddInputId(b, in(0))
-		schema.XNNStaticSliceAddOutputId(b, out(0))
-		schema.XNNStaticSliceAddFlags(b, n.Flags)
-		body = schema.XNNStaticSliceEnd(b)
-	case specPad:
-		pre, post := u32Vector(b, n.PrePadding), u32Vector(b, n.PostPadding)
-		schema.XNNStaticConstantPadStart(b)
-		schema.XNNStaticConstantPadAddPrePaddings(b, pre)
-		schema.XNNStaticConstantPadAddPostPaddings(b, post)
-		schema.XNNStaticConstantPadAddPaddingValue(b, n.PadValue)
-		schema.XNNStaticConstantPadAddInputId(b, in(0))
-		schema.XNNStaticConstantPadAddOutputId(b, out(0))
-		schema.XNNStaticConstantPadAddFlags(b, n.Flags)
-		body = schema.XNNStaticConstantPadEnd(b)
-	case specELU:
-		schema.XNNELUStart(b)
-		schema.XNNELUAddAlpha(b, n.Alpha)
-		schema.XNNELUAddInputId(b, in(0))
-		schema.XNNELUAddOutputId(b, out(0))
-		schema.XNNELUAddFlags(b, n.Flags)
-		body = schema.XNNELUEnd(b)
-	case specLeaky:
-		schema.XNNLeakyReLUStart(b)
-		schema.XNNLeakyReLUAddNegativeSlope(b, n.Alpha)
-		schema.XNNLeakyReLUAddInputId(b, in(0))
-		schema.XNNLeakyReLUAddOutputId(b, out(0))
-		schema.XNNLeakyReLUAddFlags(b, n.Flags)
-		body = schema.XNNLeakyReLUEnd(b)
-	default:
+	t := lookup(n.Op)
+	if t == nil {
 		return 0, fmt.Errorf("unknown node type %d", n.Op)
+	}
+	body, err := t.encode(b, n)
+	if err != nil {
+		return 0, err
 	}
 	var minMax flatbuffers.UOffsetT
 	fused := !math.IsInf(float64(n.OutputMin), -1) || !math.IsInf(float64(n.OutputMax), 1)

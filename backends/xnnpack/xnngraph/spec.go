@@ -2,8 +2,8 @@ package xnngraph
 
 import fb "github.com/etgo/etgo/internal/fbverify"
 
-// The verifier's description of schema/xnnpack.fbs, slot by slot; TestSpecMatchesFBS keeps the
-// two equal.
+// The verifier's description of schema/xnnpack.fbs, slot by slot (the node types' tables are in
+// their families' op_*.go files); TestSpecMatchesFBS keeps the two equal.
 
 func u32s(names ...string) []fb.Field {
 	out := make([]fb.Field, len(names))
@@ -31,37 +31,9 @@ var (
 	specXValueUnion = fb.NewUnion("XValueUnion", specTensorValue, specQuantizedTensorValue)
 	specXValue      = fb.NewTable("XValue", fb.UnionOf("xvalue_union", specXValueUnion))
 
-	specNode1x1 = fb.NewTable("_XNNNode1x1", u32s("input_id", "output_id", "flags"))
-	specNode2x1 = fb.NewTable("_XNNNode2x1", u32s("input1_id", "input2_id", "output_id", "flags"))
-	specCat     = fb.NewTable("_XNNCat", u32s("axis", "input1_id", "input2_id", "input3_id", "input4_id", "output_id", "flags", "input5_id"))
-	specFC      = fb.NewTable("XNNFullyConnected", u32s("input1_id", "filter_id", "bias_id", "output_id", "flags"))
-	specConv    = fb.NewTable("_XNNNodeConv", u32s("padding_top", "padding_right", "padding_bottom", "padding_left",
-		"kernel_height", "kernel_width", "subsampling_height", "subsampling_width", "dilation_height", "dilation_width",
-		"group_input_channels", "group_output_channels", "groups", "adjustment_height", "adjustment_width",
-		"input1_id", "filter_id", "bias_id", "output_id", "flags"))
-	specPool = fb.NewTable("_XNNPooling2D", u32s("padding_top", "padding_right", "padding_bottom", "padding_left",
-		"pooling_height", "pooling_width", "stride_height", "stride_width", "dilation_height", "dilation_width",
-		"input_id", "output_id", "flags"))
-	specArgMaxPool = fb.NewTable("XNNArgMaxPooling2d", u32s("padding_top", "padding_right", "padding_bottom", "padding_left",
-		"pooling_height", "pooling_width", "input_id", "output_value_id", "output_index_id", "flags"))
-	specTranspose = fb.NewTable("XNNStaticTranspose", fb.Scalar("num_dims", 4), fb.VecScalar("perm", 4), u32s("input_id", "output_id", "flags"))
-	specReshape   = fb.NewTable("XNNStaticReshape", fb.Scalar("num_dims", 4), fb.VecScalar("new_shape", 4), u32s("input_id", "output_id", "flags"))
-	specSlice     = fb.NewTable("XNNStaticSlice", fb.Scalar("num_dims", 4), fb.VecScalar("offsets", 4), fb.VecScalar("sizes", 4),
-		u32s("input_id", "output_id", "flags"))
-	specPad = fb.NewTable("XNNStaticConstantPad", fb.VecScalar("pre_paddings", 4), fb.VecScalar("post_paddings", 4),
-		fb.Scalar("padding_value", 4), u32s("input_id", "output_id", "flags"))
-	specResize = fb.NewTable("XNNStaticResizeBilinear2D", u32s("new_height", "new_width", "input_id", "output_id", "flags"))
-	specELU    = fb.NewTable("XNNELU", fb.Scalar("alpha", 4), u32s("input_id", "output_id", "flags"))
-	specLeaky  = fb.NewTable("XNNLeakyReLU", fb.Scalar("negative_slope", 4), u32s("input_id", "output_id", "flags"))
-	specSDPA   = fb.NewTable("XNNScaledDotProductAttention", u32s("query_id", "key_id", "value_id", "scale_id", "mask_id", "output_id", "flags"))
-
-	// Members in tag order (tag 1 is XNNAdd); several tags share a table.
-	specNodeUnion = fb.NewUnion("XNodeUnion",
-		specNode2x1, specFC, specNode1x1, specNode1x1, specTranspose, specNode1x1, specConv, specNode2x1, specResize, specPad,
-		specPool, specNode2x1, specConv, specPool, specNode2x1, specNode2x1, specNode1x1, specNode1x1, specNode1x1, specReshape,
-		specArgMaxPool, specNode1x1, specNode1x1, specNode1x1, specLeaky, specNode2x1, specNode1x1, specNode1x1, specELU, specNode1x1,
-		specNode2x1, specCat, specCat, specCat, specSlice, specSDPA, specNode2x1, specCat, specConv, specNode1x1,
-		specNode1x1, specNode1x1, specNode1x1, specNode1x1, specNode1x1, specNode1x1, specNode1x1)
+	// The node types' tables join the union as their families register them (nodetype.go);
+	// several tags share a table.
+	specNodeUnion    = fb.NewUnion("XNodeUnion")
 	specOutputMinMax = fb.NewTable("OutputMinMax", fb.Scalar("output_min", 4), fb.Scalar("output_max", 4))
 	specXNode        = fb.NewTable("XNode", fb.UnionOf("xnode_union", specNodeUnion), fb.Scalar("debug_handle", 4),
 		fb.Ref("output_min_max", specOutputMinMax))

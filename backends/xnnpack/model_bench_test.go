@@ -1,0 +1,65 @@
+package xnnpack_test
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/runtime"
+)
+
+// BenchmarkModels runs whole committed programs through the backend at one thread: the small zoo
+// CNNs (fp32: convolutions, depthwise, pooling, elementwise) and the statically quantized
+// fixtures (the int8 path), so a change to the plan or the node kernels shows in one place.
+func BenchmarkModels(b *testing.B) {
+	for _, m := range []string{
+		"zoo/mobilenet_v2_small", "zoo/mobilenet_v3_small_small", "zoo/resnet18_small", "zoo/transformer_encoder",
+		"quant/mobilenet_v2_tiny", "quant/conv_linear", "quant/dw_residual", "quant/blocks",
+	} {
+		b.Run(filepath.Base(m), func(b *testing.B) {
+			dir := testutil.Testdata(b, filepath.FromSlash(m))
+			reg := runtime.NewRegistry()
+			if err := portable.Register(reg); err != nil {
+				b.Fatal(err)
+			}
+			if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: 1}); err != nil {
+				b.Fatal(err)
+			}
+			p, err := runtime.Open(filepath.Join(dir, "xnnpack.pte"), runtime.Options{Registry: reg})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			meth, err := p.LoadMethod("forward")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer meth.Close()
+			paths, _ := filepath.Glob(filepath.Join(dir, "inputs", "input_*.npy"))
+			sort.Strings(paths)
+			var inputs []*runtime.Tensor
+			for _, path := range paths {
+				a, err := npy.Load(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tn, err := npyconv.Tensor(a)
+				if err != nil {
+					b.Fatal(err)
+				}
+				inputs = append(inputs, tn)
+			}
+			for b.Loop() {
+				if _, err := meth.Run(context.Background(), inputs...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
