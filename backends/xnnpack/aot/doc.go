@@ -38,7 +38,8 @@
 // isToCopy's targets. A convolution-like operator took 4 places in 3 files (config, visitor,
 // fuseableOps, nhwcOps), a fusable activation 3 in 3, a plain unary one 2 in 2; now each is
 // 2 in 2, its registration and its configOrder line (for the unary one no fewer, but no
-// longer a table that a pass reads). Beyond this package, the node type needs
-// its family files in xnngraph (verify, encode, describe the node) and in backends/xnnpack
-// (run it), and, only when XNNPACK's schema lacks it, schema/xnnpack.fbs and its generated Go.
+// longer a table that a pass reads). Beyond this package, the node type needs its family's
+// xnngraph/op_<family>.go (verify, decode, encode the node) and backends/xnnpack's
+// node_<family>.go (run it), and, only when XNNPACK's schema lacks it, schema/xnnpack.fbs and
+// its generated Go; package xnnpack's doc counts that side.
 package aot
