@@ -2,7 +2,6 @@ package aot
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/etgo/etgo/backends/transforms"
@@ -12,20 +11,11 @@ import (
 
 // The rewrites XnnpackBackend.preprocess runs on a region's own graph before its visitors, in
 // the order of ExecuTorch's XNNPACKPassManager: the backend-independent ones from package
-// transforms, and those only XNNPACK's graph needs, here. Each is a passes.Pass named by its
-// ExecuTorch class, so a preprocess's reports read as ExecuTorch's pass list.
-
-const (
-	memoryChannelsLast = 2 // torch.channels_last as torch serialises memory formats
-
-	targetToCopy        = "aten._to_copy.default"
-	targetToDimOrder    = "dim_order_ops._to_dim_order_copy.default"
-	targetConv          = "aten.convolution.default"
-	targetLinear        = "aten.linear.default"
-	targetCat           = "aten.cat.default"
-	targetClone         = "aten.clone.default"
-	targetCloneDimOrder = "dim_order_ops._clone_dim_order.default"
-)
+// transforms, and those only XNNPACK's graph needs, here (but DecomposeTanhGeluPass, which
+// concerns one operator, in its family's op_activation.go). Each is a passes.Pass named by its
+// ExecuTorch class, so a preprocess's reports read as ExecuTorch's pass list. What they need to
+// know of an operator (its layout, whether it takes or is a fusable activation, its
+// values-only form) they read from its family's registration.
 
 // xnnpackPasses are the rewrites, writing the fused activations and the layout tags the
 // visitor then reads into fused and nhwc.
@@ -54,12 +44,11 @@ func fxUsers(g *ir.Graph, v *ir.Value) int {
 	return n
 }
 
-var fuseableOps = map[string]bool{targetConv: true, "aten.add.Tensor": true, "aten.sub.Tensor": true, "aten.mul.Tensor": true, targetLinear: true}
-
-// fuseActivation folds a relu or hardtanh into the convolution, linear or arithmetic node
-// before it as an output clamp (FuseActivationPass), when that node has no other user. The
-// clamp is XNNPACK's node parameter, which the visitor writes: the pass records it in fused
-// (ExecuTorch's node.meta["XNN_FUSED_ACTIVATION"]).
+// fuseActivation folds an activation registered as folding (relu, hardtanh) into the node
+// before it, when that node's operator takes an output clamp (convolution, linear, add, sub,
+// mul) and has no other user (FuseActivationPass). The clamp is XNNPACK's node parameter,
+// which the visitor writes: the pass records it in fused (ExecuTorch's
+// node.meta["XNN_FUSED_ACTIVATION"]).
 type fuseActivation struct{ fused fusedActivations }
 
 // fusedActivations are the output ranges (min, max) folded into nodes.
@@ -70,17 +59,16 @@ func (fuseActivation) Name() string { return "FuseActivationPass" }
 func (f fuseActivation) Run(g *ir.Graph) (string, error) {
 	fused := 0
 	for _, act := range slices.Clone(g.Nodes) {
-		var lo, hi float32
-		switch act.Target {
-		case "aten.relu.default":
-			lo, hi = 0, float32(math.Inf(1))
-		case "aten.hardtanh.default":
-			lo, hi = float32(act.ScalarArg("min_val", -1)), float32(act.ScalarArg("max_val", 1))
-		default:
+		a := lookupOp(act.Target)
+		if a == nil || !a.folds {
 			continue
 		}
+		lo, hi := a.outputRange(act)
 		in := act.FirstTensorArg()
-		if in == nil || in.Producer == nil || !fuseableOps[in.Producer.Target] || fxUsers(g, in) > 1 {
+		if in == nil || in.Producer == nil || fxUsers(g, in) > 1 {
+			continue
+		}
+		if pr := lookupOp(in.Producer.Target); pr == nil || !pr.takesActivation {
 			continue
 		}
 		if _, done := f.fused[in.Producer]; done {
@@ -107,13 +95,8 @@ func (removeGetItem) Run(g *ir.Graph) (string, error) {
 	users := g.Users()
 	replaced := 0
 	for _, n := range g.Nodes {
-		var to string
-		switch n.Target {
-		case "aten.max_pool2d_with_indices.default":
-			to = "aten.max_pool2d.default"
-		case "aten.max.dim":
-			to = "aten.amax.default"
-		default:
+		o := lookupOp(n.Target)
+		if o == nil || o.valuesOnly == "" {
 			continue
 		}
 		used := false
@@ -121,42 +104,27 @@ func (removeGetItem) Run(g *ir.Graph) (string, error) {
 			used = used || v != nil && (len(users[v]) > 0 || g.IsGraphOutput(v))
 		}
 		if used {
-			if n.Target == "aten.max.dim" {
+			if o.writesIndices {
 				continue
 			}
-			return "", fmt.Errorf("node %s: XNNPACK produces a max pool's values, not its indices", n.Name)
+			return "", fmt.Errorf("node %s: XNNPACK produces the values of %s, not its indices", n.Name, n.Target)
 		}
-		n.Target = to
+		n.Target = o.valuesOnly
 		n.Outputs = n.Outputs[:1]
 		replaced++
 	}
 	return passes.Changes(replaced, "replaced %d max(es) with indices by the values-only operator"), nil
 }
 
-var (
-	nhwcOps = map[string]bool{targetConv: true, "aten.upsample_bilinear2d.vec": true, "aten.mean.dim": true,
-		"aten.max_pool2d.default": true, "aten.max_pool2d_with_indices.default": true, "aten.amax.default": true,
-		"aten.max.dim": true, "aten.avg_pool2d.default": true, "aten.prelu.default": true}
-	nchwOps = map[string]bool{"aten.squeeze_copy.dim": true, "aten.unsqueeze_copy.default": true, targetLinear: true,
-		"aten.view_copy.default": true}
-)
-
-func isToCopy(n *ir.Node) bool { return n.Target == targetToCopy || n.Target == targetToDimOrder }
-
-// toChannelsLast reports whether a _to_copy or _to_dim_order_copy asks for channels-last.
-func toChannelsLast(n *ir.Node) bool {
-	if n.Target == targetToDimOrder {
-		return slices.Equal(n.IntsArg("dim_order", nil), []int64{0, 2, 3, 1})
-	}
-	a := n.Arg("memory_format")
-	return a != nil && a.Kind == ir.ArgMemoryFormat && a.Int == memoryChannelsLast
-}
+// isLayoutConversion reports a _to_copy or _to_dim_order_copy, which
+// channelsLastTaggedReshape inserts and removeRedundantCopy removes.
+func isLayoutConversion(n *ir.Node) bool { return layoutOf(n.Target) == layoutConversion }
 
 // channelsLastTaggedReshape is ChannelsLastTaggedReshapePass: operators that need NHWC get it,
-// operators that need NCHW get it, everything else follows its inputs, and a layout conversion
-// is inserted only where a value is needed in the other layout (once per value, shared). The
-// tags (ExecuTorch's node.meta["XNN_NHWC_NODE"]) go to layouts, which RemoveRedundantCopyPass
-// and the visitor read.
+// operators that need NCHW get it (each operator's registered layout), everything else follows
+// its inputs, and a layout conversion is inserted only where a value is needed in the other
+// layout (once per value, shared). The tags (ExecuTorch's node.meta["XNN_NHWC_NODE"]) go to
+// layouts, which RemoveRedundantCopyPass and the visitor read.
 type channelsLastTaggedReshape struct{ nhwc layouts }
 
 // layouts is the channels-last tag: present and true for NHWC values, present and false for
@@ -207,14 +175,14 @@ func (t *tagger) tag() error {
 	}
 	for _, n := range slices.Clone(t.g.Nodes) {
 		inputs := n.TensorInputs()
-		switch {
+		switch layout := layoutOf(n.Target); {
 		case len(inputs) == 0:
 			for _, v := range n.Outputs {
 				if v != nil && v.Rank() == 4 {
 					t.nhwc[v] = false
 				}
 			}
-		case nhwcOps[n.Target]:
+		case layout == layoutNHWC:
 			if err := t.toNHWC(n.FirstTensorArg(), n); err != nil {
 				return err
 			}
@@ -224,13 +192,13 @@ func (t *tagger) tag() error {
 				}
 			}
 			t.mark(n, true)
-		case nchwOps[n.Target]:
+		case layout == layoutNCHW:
 			for _, v := range inputs {
 				if err := t.toNCHW(v, n); err != nil {
 					return err
 				}
 			}
-		case isToCopy(n):
+		case layout == layoutConversion:
 			t.mark(n, toChannelsLast(n))
 		default:
 			all, any := true, false
@@ -375,14 +343,14 @@ func (removeRedundantCopy) Name() string { return "RemoveRedundantCopyPass" }
 func (r removeRedundantCopy) Run(g *ir.Graph) (string, error) {
 	removed := 0
 	for _, n := range slices.Clone(g.Nodes) {
-		if !isToCopy(n) || !slices.Contains(g.Nodes, n) {
+		if !isLayoutConversion(n) || !slices.Contains(g.Nodes, n) {
 			continue
 		}
 		in, out := n.FirstTensorArg(), n.FirstOutput()
 		if in == nil || out == nil {
 			continue
 		}
-		if prev := in.Producer; prev != nil && isToCopy(prev) && r.nhwc[in] != r.nhwc[out] && fxUsers(g, in) == 1 {
+		if prev := in.Producer; prev != nil && isLayoutConversion(prev) && r.nhwc[in] != r.nhwc[out] && fxUsers(g, in) == 1 {
 			g.ReplaceAllUses(out, prev.FirstTensorArg())
 			g.RemoveNodes(map[*ir.Node]bool{n: true, prev: true})
 			removed += 2
@@ -395,61 +363,4 @@ func (r removeRedundantCopy) Run(g *ir.Graph) (string, error) {
 		}
 	}
 	return passes.Changes(removed, "removed %d layout conversion(s)"), nil
-}
-
-// decomposeTanhGelu writes gelu(x, approximate="tanh") as XNNPACK arithmetic, in the order
-// ATen's CPU kernel evaluates it: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))). XNNPACK's
-// GELU node is the exact (erf) one, and ExecuTorch's GeluVisitor ignores approximate and
-// emits it anyway, so the official blob computes the erf form where the model asked for the
-// tanh one (up to 4.7e-4 apart); etgo's plan is the same, its blob computes what PyTorch does.
-// ExecuTorch has no such pass: its name is etgo's, in ExecuTorch's style.
-type decomposeTanhGelu struct{}
-
-func (decomposeTanhGelu) Name() string { return "DecomposeTanhGeluPass" }
-
-func (decomposeTanhGelu) Run(g *ir.Graph) (string, error) {
-	params := transforms.ParamsOf(g)
-	decomposed := 0
-	for i := 0; i < len(g.Nodes); i++ {
-		n := g.Nodes[i]
-		if n.Target != "aten.gelu.default" {
-			continue
-		}
-		if a := n.Arg("approximate"); a == nil || a.Kind != ir.ArgString || a.Str != "tanh" {
-			continue
-		}
-		x, out := n.FirstTensorArg(), n.FirstOutput()
-		if x == nil || out == nil || x.Meta == nil || x.Meta.DType != ir.Float32 {
-			return "", fmt.Errorf("node %s: tanh GELU of a non-float32 tensor", n.Name)
-		}
-		scalar := func(name string, v float32) *ir.Value {
-			return params.Add(n.Name+"_"+name, ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: 1}}}, transforms.Float32Bytes([]float32{v}))
-		}
-		var nodes []*ir.Node
-		call := func(name, target string, a, b *ir.Value, res *ir.Value) *ir.Value {
-			args := []ir.Arg{{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{a}}}
-			if b != nil {
-				args = append(args, ir.Arg{Name: "other", Kind: ir.ArgTensor, Values: []*ir.Value{b}})
-			}
-			m := &ir.Node{Name: n.Name + "_" + name, Target: target, Args: args}
-			if res == nil {
-				res = g.NewValue(m.Name, &ir.TensorMeta{DType: x.Meta.DType, Sizes: slices.Clone(x.Meta.Sizes)}, m)
-			}
-			res.Producer = m
-			m.Outputs = []*ir.Value{res}
-			m.DebugHandle = n.DebugHandle
-			nodes = append(nodes, m)
-			return res
-		}
-		const mul, add = "aten.mul.Tensor", "aten.add.Tensor"
-		cube := call("cube", mul, call("square", mul, x, x, nil), x, nil)
-		inner := call("inner", add, x, call("kappa", mul, cube, scalar("kappa", 0.044715), nil), nil)
-		th := call("tanh", "aten.tanh.default", call("beta", mul, inner, scalar("beta", float32(math.Sqrt2*2/math.SqrtPi*0.5)), nil), nil, nil)
-		half := call("half", mul, x, scalar("half", 0.5), nil)
-		call("gelu", mul, half, call("one_plus", add, th, scalar("one", 1), nil), out)
-		g.Nodes = slices.Replace(g.Nodes, i, i+1, nodes...)
-		i += len(nodes) - 1
-		decomposed++
-	}
-	return passes.Changes(decomposed, "decomposed %d tanh GELU(s) into arithmetic"), nil
 }

@@ -1,0 +1,30 @@
+package aot
+
+import "github.com/etgo/etgo/partition/configs"
+
+// The quantisation family: the per-tensor quantize and dequantize configs
+// (generic_node_configs.py), which claim the conversions around a statically quantised
+// operator, and the torchao affine ones (quant_affine_configs.py), which only keep their
+// operators whole through the Edge conversion. No visitor yet: etgo does not preprocess
+// quantised graphs.
+func init() {
+	register(family{
+		name: "quantisation",
+		configs: func(*Partitioner) []*configs.Config {
+			static := []configs.Precision{configs.StaticQuant}
+			return []*configs.Config{
+				{Name: "QuantizedPerTensorConfig", Target: "quantize_per_tensor.default", Precisions: static, QuantOp: true, Claim: configs.NodeOnly},
+				{Name: "DeQuantizedPerTensorConfig", Target: "dequantize_per_tensor.default", Precisions: static, QuantOp: true, Claim: configs.NodeOnly},
+				affine("QuantizeAffineConfig", "quantize_affine.default", "torchao.quantize_affine.default"),
+				affine("DeQuantizeAffineConfig", "dequantize_affine.default", "torchao.dequantize_affine.default"),
+				affine("ChooseQParamsAffineConfig", "choose_qparams_affine.default", "torchao.choose_qparams_affine.default"),
+			}
+		},
+	})
+}
+
+// affine configs exist only to keep torchao's affine quantisation ops whole; they claim nothing.
+func affine(name, target, aten string) *configs.Config {
+	return &configs.Config{Name: name, Target: target, Precisions: []configs.Precision{configs.DynamicQuant}, KeepWhole: aten,
+		SkipCommon: true, QuantOp: true, Claim: configs.Nothing}
+}
