@@ -155,6 +155,8 @@ type tensor struct {
 	data []float32
 	q    []int8
 	ints []int32
+	// rows is a qdint8 value's parameters, one per row (quant_dynamic.go).
+	rows []rowQuant
 }
 
 func (t *tensor) numel() int {

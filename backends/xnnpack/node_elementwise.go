@@ -103,6 +103,8 @@ func leakyReLU(p *plan, n *xnngraph.Node) error {
 func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
 	switch {
+	case x == nil && y != nil && y.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		return quantizeDynamic(y.rowDims), nil
 	case x == nil && isQint8(y):
 		inv, zp := 1/y.scale, y.zp // the reciprocal in fp32, as XNNPACK's quantize kernels use it
 		return func(p *plan, n *xnngraph.Node) error {

@@ -1,0 +1,401 @@
+package xnnpack
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+)
+
+// Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w):
+// the partitioner writes a Convert from an fp32 activation to a qdint8 value, which XNNPACK
+// quantizes row by row when the graph runs, and a FullyConnected that multiplies those codes by
+// constant int8 per-channel (qcint8) or 4-bit blockwise (qbint4) weights and writes fp32.
+//
+// Storage: a qdint8 value holds its codes as int8 (tensor.q, pooled with qint8 codes) and one
+// rowQuant per row (tensor.rows), written by the Convert that makes it. A qbint4 filter's
+// nibbles are kept widened to int32 less their zero point 8 (tensor.ints), its bf16 block
+// scales widened to fp32 in qinfo.blockScales.
+//
+// Arithmetic, as XNNPACK's x86 kernels compute it (the official runtime's on this machine):
+//   - each row's parameters: xnn_qd8_asymmetric_quantization_params on the row's min and max
+//     (widened to include 0), all in fp32 (qd8Params); the codes are the static quantize with
+//     the multiplier 255/(max-min) and the row's zero point;
+//   - qd8 × qc8w: acc = Σ (q - zp)·w in int32 (exact, so in any order), then
+//     fma(float(acc)·input_scale, filter_scale[c], bias[c]), clamped;
+//   - qd8 × qb4w: v = -zp·Σ_b s_b·Σ_{i∈b} w_i (XNNPACK's packed "ksum", in fp32), then per
+//     block v = fma(float(Σ_{i∈b} q_i·w_i), s_b, v), then v·input_scale + bias, clamped.
+// The integer parts are exact. The fp32 parts follow XNNPACK's order, with two exceptions that
+// can differ in the last bit: Go has no fp32 FMA, so fma is computed in fp64 and rounded to
+// fp32 (a double rounding, wrong only when the fp64 result lies exactly halfway between two
+// fp32 values), and XNNPACK sums the qb4w ksum in chunks of its microkernel's kr·2 elements,
+// block by block, where etgo adds one term per block (exact within a block, since the terms are
+// small integers times one bf16 scale; the order across blocks can round differently).
+
+// rowQuant is one row's dynamic quantization: real = scale·(q - zp).
+type rowQuant struct {
+	scale float32 // XNNPACK's inv_scale: the reciprocal of the quantizing multiplier
+	zp    int32
+}
+
+// resolveDynamic checks a qdint8 value: computed when the graph runs, never constant data (the
+// official runtime refuses that too), rows of its trailing rowDims dims.
+func resolveDynamic(v *xnngraph.Value) (*qinfo, error) {
+	if v.ConstantIdx != 0 {
+		return nil, errorf("value %d (qdint8) is dynamically quantized but has constant data", v.ID)
+	}
+	// (xnngraph's verifier checked 1 <= NumNonbatchDims <= rank.)
+	return &qinfo{dtype: v.DType, rowDims: int(v.Quant.NumNonbatchDims)}, nil
+}
+
+// resolveBlockwise checks a qbint4 filter, [output channels, input channels] as the official
+// runtime reads it, and loads its block scales: bf16 in constant data, or else the inline fp32
+// scales rounded to bf16 as the official runtime rounds them (bf16FromF32).
+func resolveBlockwise(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) (*qinfo, error) {
+	q := v.Quant
+	// (xnngraph's verifier checked: 2-d, a group size dividing the input channels, the scale
+	// count, the scale buffer index.)
+	oc, ic, bs := int(v.Dims[0]), int(v.Dims[1]), int(q.GroupSize)
+	n := oc * (ic / bs)
+	qi := &qinfo{dtype: v.DType, zp: 8, chDim: int(q.ChannelDim), block: bs, blockScales: make([]float32, n)}
+	if q.ScaleBufferIdx != 0 {
+		raw, err := g.ConstantBytes(v.ID, q.ScaleBufferIdx, named)
+		if err != nil {
+			return nil, err
+		}
+		if len(raw) != 2*n {
+			return nil, errorf("value %d (qbint4): scale buffer %d has %d bytes for %d bf16 scales (%d channels of %d blocks)", v.ID, q.ScaleBufferIdx, len(raw), n, oc, ic/bs)
+		}
+		for i := range qi.blockScales {
+			qi.blockScales[i] = math.Float32frombits(uint32(binary.LittleEndian.Uint16(raw[2*i:])) << 16)
+		}
+	} else {
+		for i, s := range q.Scales[:n] {
+			qi.blockScales[i] = math.Float32frombits(uint32(bf16FromF32(s)) << 16)
+		}
+	}
+	for i, s := range qi.blockScales {
+		if !(s > 0) || math.IsInf(float64(s), 1) {
+			return nil, errorf("value %d (qbint4): scale %g of block %d is not a positive finite number", v.ID, s, i)
+		}
+	}
+	return qi, nil
+}
+
+// bf16FromF32 is the official runtime's fp32 -> bf16 conversion of inline block scales
+// (XNNCompiler's convertF32TensorToBF16): scaled up by 1.00389105 so that truncation rounds,
+// then truncated.
+func bf16FromF32(s float32) uint16 {
+	return uint16(math.Float32bits(s*1.00389105) >> 16)
+}
+
+// unpackInt4 widens a qbint4 constant: two codes a byte, the even element in the low nibble,
+// each less the zero point 8 (the layout ExecuTorch's convert_to_qc4w writes, rows padded to
+// whole bytes, which for the even row lengths XNNPACK's blocks have is the plain element order
+// XNNPACK's packing reads).
+func unpackInt4(v *xnngraph.Value, raw []byte) ([]int32, error) {
+	if len(v.Dims) != 2 || v.Dims[1]%2 != 0 {
+		return nil, fmt.Errorf("%w: value %d (%s) has dims %v; 4-bit filters run as [out, in] with an even number of input channels", ErrUnsupported, v.ID, v.DType, v.Dims)
+	}
+	n := uint64(v.Dims[0]) * uint64(v.Dims[1])
+	if uint64(len(raw)) != n/2 {
+		return nil, errorf("value %d: constant has %d bytes, its dims %v of %s are %d", v.ID, len(raw), v.Dims, v.DType, n/2)
+	}
+	out := make([]int32, n)
+	for i, b := range raw {
+		out[2*i] = int32(b&0xF) - 8
+		out[2*i+1] = int32(b>>4) - 8
+	}
+	return out, nil
+}
+
+// qd8Params is XNNPACK's xnn_qd8_asymmetric_quantization_params for a row whose elements lie in
+// [lo, hi]: the multiplier that maps the range (widened to include 0) onto the 255 codes, and
+// the zero point nudged to an integer, all in fp32 and in XNNPACK's order.
+func qd8Params(lo, hi float32) (mult float32, zp int32) {
+	const qmin, qmax = float32(-128), float32(127)
+	rmin, rmax := fminX(0, lo), fmaxX(0, hi)
+	mult = 1
+	if rmin != rmax {
+		mult = (qmax - qmin) / (rmax - rmin)
+	}
+	dmin, dmax := rmin*mult, rmax*mult
+	z := qmax - dmax
+	if (qmin+dmin)+(qmax+dmax) > 0 {
+		z = qmin - dmin
+	}
+	z = fmaxX(z, qmin)
+	z = fminX(z, qmax)
+	// lrintf: to nearest even. (z is NaN only for a row with a NaN or infinite range; the
+	// conversion of NaN is x86's integer indefinite, truncated to int8: 0.)
+	if z != z {
+		return mult, 0
+	}
+	return mult, int32(roundEven(z))
+}
+
+// fminX and fmaxX are XNNPACK's scalar math_min_f32 / math_max_f32 (fminf / fmaxf): a NaN
+// operand gives the other one.
+func fminX(a, b float32) float32 {
+	switch {
+	case a != a:
+		return b
+	case b != b:
+		return a
+	}
+	return min(a, b)
+}
+
+func fmaxX(a, b float32) float32 {
+	switch {
+	case a != a:
+		return b
+	case b != b:
+		return a
+	}
+	return max(a, b)
+}
+
+// quantizeDynamic is the Convert fp32 -> qdint8: per row (its trailing rowDims dims), the
+// row's min and max, its parameters (qd8Params), its codes.
+func quantizeDynamic(rowDims int) runFunc {
+	return func(p *plan, n *xnngraph.Node) error {
+		in, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		if rowDims > len(in.dims) {
+			return errorf("qdint8 rows of %d dims in an input of shape %v", rowDims, in.dims)
+		}
+		y, codes := outOf[int8](p, n.Outputs[0], in.dims)
+		width := 1
+		for _, d := range in.dims[len(in.dims)-rowDims:] {
+			width *= d
+		}
+		rows := 0
+		if width > 0 {
+			rows = len(codes) / width
+		}
+		if cap(y.rows) < rows {
+			y.rows = make([]rowQuant, rows)
+		}
+		y.rows = y.rows[:rows]
+		for r := range rows {
+			x := in.data[r*width : (r+1)*width]
+			lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+			for _, v := range x {
+				// As XNNPACK's rminmax kernels: MINPS/MAXPS with the running value first,
+				// so a NaN element is replaced by the next element (a NaN at the end stays).
+				lo, hi = x86Min(lo, v), x86Max(hi, v)
+			}
+			mult, zp := qd8Params(lo, hi)
+			y.rows[r] = rowQuant{scale: 1 / mult, zp: zp}
+			out := codes[r*width : (r+1)*width]
+			for i, v := range x {
+				out[i] = int8(quantize(v, mult, zp))
+			}
+		}
+		return nil
+	}
+}
+
+// x86Min and x86Max are MINPS and MAXPS: the second operand when either is NaN.
+func x86Min(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func x86Max(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// qdlinear is a dynamically quantized fully connected layer's resolved operands.
+type qdlinear struct {
+	oc, ic int
+	// wt is the filter as [in, out] (widened codes, the zero point removed for qbint4).
+	wt []int32
+	// qc8w: one scale per output channel; qb4w: blockScales of block input channels, per
+	// output channel ([oc][ic/block]), and ksum[c] = Σ_b s_b·Σ_{i∈b} w[c,i] in fp32.
+	scales      []float32
+	block       int
+	blockScales []float32
+	ksum        []float32
+	biasID      uint32
+	lo, hi      float32
+}
+
+// dynamicLinear prepares FullyConnected node k on a qdint8 input: a constant qcint8 filter
+// quantized along its output channels (dim ocDim), or a constant qbint4 [out, in] filter, an
+// optional fp32 bias, an fp32 output.
+func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error) {
+	unsupported := func() error { return p.unsupportedQuant(k, n) }
+	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
+	if y != nil || p.g.Values[p.index[n.Outputs[0]]].DType != schema.XNNDatatypexnn_datatype_fp32 ||
+		len(n.Inputs) < 3 || n.Inputs[1] == xnngraph.InvalidID {
+		return nil, unsupported()
+	}
+	if x.rowDims != 1 {
+		return nil, fmt.Errorf("%w: node %d (%s): qdint8 input quantized in rows of %d dims; fully connected layers run on rows of 1 (the official partitioner's per-token quantization)", ErrUnsupported, k, n.OpName(), x.rowDims)
+	}
+	wi := p.index[n.Inputs[1]]
+	w := p.quant[wi]
+	if w == nil || !p.isConst[wi] {
+		return nil, unsupported()
+	}
+	wv := &p.g.Values[wi]
+	if len(wv.Dims) != 2 {
+		return nil, fmt.Errorf("%w: %s filter %v is not 2-d", xnngraph.ErrInvalidBlob, n.OpName(), wv.Dims)
+	}
+	oc, ic := int(wv.Dims[ocDim]), int(wv.Dims[1-ocDim])
+	ints := p.vals[wi].ints
+	if len(ints) != oc*ic {
+		return nil, errorf("%s filter of %d values for dims %v", n.OpName(), len(ints), wv.Dims)
+	}
+	q := &qdlinear{oc: oc, ic: ic, biasID: n.Inputs[2], lo: n.OutputMin, hi: n.OutputMax}
+	switch {
+	case w.dtype == schema.XNNDatatypexnn_datatype_qcint8 && w.perChannel():
+		if w.chDim != ocDim {
+			return nil, fmt.Errorf("%w: %s filter (value %d) is quantized along dim %d, its output channels are dim %d", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim)
+		}
+		q.scales = w.scales
+	case w.dtype == schema.XNNDatatypexnn_datatype_qbint4:
+		if ocDim != 0 || w.chDim != 0 {
+			return nil, fmt.Errorf("%w: %s qbint4 filter (value %d) with channel dim %d and transposed weights %v; blockwise filters run as [out, in] quantized along dim 0", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim != 0)
+		}
+		q.block, q.blockScales = w.block, w.blockScales
+		nb := ic / w.block
+		q.ksum = make([]float32, oc)
+		for c := range oc {
+			var s float32
+			for b := range nb {
+				var sum int32
+				for _, v := range ints[c*ic+b*w.block:][:w.block] {
+					sum += v
+				}
+				s += float32(sum) * w.blockScales[c*nb+b]
+			}
+			q.ksum[c] = s
+		}
+	default:
+		return nil, unsupported()
+	}
+	if b := n.Inputs[2]; b != xnngraph.InvalidID && p.qof(b) != nil {
+		return nil, unsupported() // the dynamic flows keep the bias fp32
+	}
+	q.wt = ints
+	if ocDim == 0 {
+		q.wt = transposeInts(ints, oc, ic)
+	}
+	return q.run, nil
+}
+
+// run computes the layer for the call.
+func (q *qdlinear) run(p *plan, n *xnngraph.Node) error {
+	x, codes, err := inOf[int8](p, n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	oc, ic := q.oc, q.ic
+	if len(x.dims) == 0 || x.dims[len(x.dims)-1] != ic {
+		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
+	}
+	rows := x.numel() / max(ic, 1)
+	if len(x.rows) != rows {
+		return errorf("qdint8 input %v has parameters for %d rows", x.dims, len(x.rows))
+	}
+	var bias []float32
+	if q.biasID != xnngraph.InvalidID {
+		b, err := p.in(q.biasID)
+		if err != nil {
+			return err
+		}
+		if b.numel() != oc {
+			return errorf("bias of %d values for %d output channels", b.numel(), oc)
+		}
+		bias = b.data[:oc]
+	}
+	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
+	y := p.out(n.Outputs[0], dims)
+	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
+		acc := make([]int32, oc)
+		for r := r0; r < r1; r++ {
+			rq := x.rows[r]
+			a := codes[r*ic : (r+1)*ic]
+			out := y.data[r*oc : (r+1)*oc]
+			if q.block == 0 {
+				q.rowQC8W(a, rq, acc, bias, out)
+			} else {
+				q.rowQB4W(a, rq, acc, bias, out)
+			}
+		}
+	})
+	return nil
+}
+
+// rowQC8W is one row of qd8 × qc8w.
+func (q *qdlinear) rowQC8W(a []int8, rq rowQuant, acc []int32, bias, out []float32) {
+	clear(acc)
+	for i, c := range a {
+		v := int32(c) - rq.zp
+		if v == 0 {
+			continue
+		}
+		for o, w := range q.wt[i*q.oc:][:q.oc] {
+			acc[o] += v * w
+		}
+	}
+	for o, s := range acc {
+		var b float32
+		if bias != nil {
+			b = bias[o]
+		}
+		out[o] = q.clamp(fma32(float32(s)*rq.scale, q.scales[o], b))
+	}
+}
+
+// rowQB4W is one row of qd8 × qb4w.
+func (q *qdlinear) rowQB4W(a []int8, rq rowQuant, acc []int32, bias, out []float32) {
+	nb := q.ic / q.block
+	for o := range out {
+		out[o] = q.ksum[o] * -float32(rq.zp)
+	}
+	for b := range nb {
+		clear(acc)
+		for i := b * q.block; i < (b+1)*q.block; i++ {
+			v := int32(a[i]) // the codes themselves: ksum carries the zero point
+			for o, w := range q.wt[i*q.oc:][:q.oc] {
+				acc[o] += v * w
+			}
+		}
+		for o, s := range acc {
+			out[o] = fma32(float32(s), q.blockScales[o*nb+b], out[o])
+		}
+	}
+	for o := range out {
+		v := out[o] * rq.scale
+		if bias != nil {
+			v += bias[o]
+		}
+		out[o] = q.clamp(v)
+	}
+}
+
+// clamp is the output range as XNNPACK's x86 qd8 kernels apply it, MAXPS(v, min) then
+// MINPS(v, max): a NaN becomes the lower bound.
+func (q *qdlinear) clamp(v float32) float32 {
+	return x86Min(x86Max(v, q.lo), q.hi)
+}
+
+// fma32 is a·b + c rounded once to fp32 as VFMADD does, computed in fp64 (the product is exact
+// there; the sum is rounded to fp64 and then to fp32, which differs from one rounding only
+// when the fp64 sum is exactly halfway between two fp32 values).
+func fma32(a, b, c float32) float32 {
+	return float32(math.FMA(float64(a), float64(b), float64(c)))
+}
