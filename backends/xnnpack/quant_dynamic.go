@@ -22,7 +22,9 @@ import (
 // Arithmetic, as XNNPACK's x86 kernels compute it (the official runtime's on this machine):
 //   - each row's parameters: xnn_qd8_asymmetric_quantization_params on the row's min and max
 //     (widened to include 0), all in fp32 (qd8Params); the codes are the static quantize with
-//     the multiplier 255/(max-min) and the row's zero point;
+//     the multiplier 255/(max-min) and the row's zero point, but NaN gives 127 (quantizeQD8);
+//     NaN and infinities follow XNNPACK's x86 kernels through the min and max, the parameters
+//     and the output clamp (rowMinMax, mathMin, qdlinear.clamp);
 //   - qd8 × qc8w: acc = Σ (q - zp)·w in int32 (exact, so in any order), then
 //     fma(float(acc)·input_scale, filter_scale[c], bias[c]), clamped;
 //   - qd8 × qb4w: v = -zp·Σ_b s_b·Σ_{i∈b} w_i (XNNPACK's packed "ksum", in fp32), then per
@@ -113,10 +115,13 @@ func unpackInt4(v *xnngraph.Value, raw []byte) ([]int32, error) {
 
 // qd8Params is XNNPACK's xnn_qd8_asymmetric_quantization_params for a row whose elements lie in
 // [lo, hi]: the multiplier that maps the range (widened to include 0) onto the 255 codes, and
-// the zero point nudged to an integer, all in fp32 and in XNNPACK's order.
+// the zero point nudged to an integer, all in fp32 and in XNNPACK's order. Its min and max are
+// XNNPACK's x86 math_min_f32 / math_max_f32, which give their second operand when a comparison
+// with NaN fails: a row with an infinite element gets the multiplier 0, and its zero point is
+// -128 (+Inf) or 127 (-Inf) by way of NaN intermediates, as in the official runtime.
 func qd8Params(lo, hi float32) (mult float32, zp int32) {
 	const qmin, qmax = float32(-128), float32(127)
-	rmin, rmax := fminX(0, lo), fmaxX(0, hi)
+	rmin, rmax := mathMin(0, lo), mathMax(0, hi)
 	mult = 1
 	if rmin != rmax {
 		mult = (qmax - qmin) / (rmax - rmin)
@@ -126,40 +131,114 @@ func qd8Params(lo, hi float32) (mult float32, zp int32) {
 	if (qmin+dmin)+(qmax+dmax) > 0 {
 		z = qmin - dmin
 	}
-	z = fmaxX(z, qmin)
-	z = fminX(z, qmax)
-	// lrintf: to nearest even. (z is NaN only for a row with a NaN or infinite range; the
-	// conversion of NaN is x86's integer indefinite, truncated to int8: 0.)
-	if z != z {
-		return mult, 0
-	}
-	return mult, int32(roundEven(z))
+	z = mathMax(z, qmin)
+	z = mathMin(z, qmax)
+	return mult, int32(roundEven(z)) // lrintf (z is in [-128, 127] here)
 }
 
-// fminX and fmaxX are XNNPACK's scalar math_min_f32 / math_max_f32 (fminf / fmaxf): a NaN
-// operand gives the other one.
-func fminX(a, b float32) float32 {
-	switch {
-	case a != a:
+// mathMin and mathMax are XNNPACK's math_min_f32 / math_max_f32 as compiled for x86:
+// (b < a) ? b : a and (b < a) ? a : b.
+func mathMin(a, b float32) float32 {
+	if b < a {
 		return b
-	case b != b:
-		return a
 	}
-	return min(a, b)
+	return a
 }
 
-func fmaxX(a, b float32) float32 {
-	switch {
-	case a != a:
-		return b
-	case b != b:
+func mathMax(a, b float32) float32 {
+	if b < a {
 		return a
 	}
-	return max(a, b)
+	return b
+}
+
+// rowMinMax is XNNPACK's f32 rminmax on x86 with AVX-512 (f32-rminmax-avx512f-u64-acc4), lane
+// for lane, because with a NaN in the row the answer depends on where it lies: MINPS and MAXPS
+// with the running value first return the element when either is NaN, so a NaN element
+// replaces its lane's running value and the lane's next element replaces the NaN. Sixteen
+// lanes, four accumulators over blocks of 64, folded, then blocks of 16, then the tail with
+// each element broadcast to every lane, then the lanes reduced as GCC's _mm512_reduce_min_ps /
+// _mm512_reduce_max_ps do (halves, quarters, then pairs). Without NaN it is the plain min and
+// max, whatever the order.
+func rowMinMax(x []float32) (lo, hi float32) {
+	var mn, mx [4][16]float32
+	for a := range 4 {
+		for l := range 16 {
+			mn[a][l], mx[a][l] = float32(math.Inf(1)), float32(math.Inf(-1))
+		}
+	}
+	i := 0
+	for ; len(x)-i >= 64; i += 64 {
+		for a := range 4 {
+			for l := range 16 {
+				v := x[i+16*a+l]
+				mn[a][l], mx[a][l] = x86Min(mn[a][l], v), x86Max(mx[a][l], v)
+			}
+		}
+	}
+	for l := range 16 {
+		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[1][l]), x86Max(mx[0][l], mx[1][l])
+		mn[2][l], mx[2][l] = x86Min(mn[2][l], mn[3][l]), x86Max(mx[2][l], mx[3][l])
+		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[2][l]), x86Max(mx[0][l], mx[2][l])
+	}
+	for ; len(x)-i >= 16; i += 16 {
+		for l := range 16 {
+			v := x[i+l]
+			mn[0][l], mx[0][l] = x86Min(mn[0][l], v), x86Max(mx[0][l], v)
+		}
+	}
+	for ; i < len(x); i++ {
+		for l := range 16 {
+			mn[0][l], mx[0][l] = x86Min(mn[0][l], x[i]), x86Max(mx[0][l], x[i])
+		}
+	}
+	return reduce16(mn[0], x86Min), reduce16(mx[0], x86Max)
+}
+
+// reduce16 is GCC's _mm512_reduce_{min,max}_ps: op(high half, low half) down to 4 lanes, then
+// op(v, v shuffled {2,3,0,1}), then op(v, v shuffled {1,0,3,2}), lane 0.
+func reduce16(v [16]float32, op func(a, b float32) float32) float32 {
+	var h [8]float32
+	for l := range 8 {
+		h[l] = op(v[8+l], v[l])
+	}
+	var q [4]float32
+	for l := range 4 {
+		q[l] = op(h[4+l], h[l])
+	}
+	t := [4]float32{op(q[0], q[2]), op(q[1], q[3]), op(q[2], q[0]), op(q[3], q[1])}
+	return op(t[0], t[1])
+}
+
+// quantizeQD8 is XNNPACK's f32 -> qs8 conversion on x86 with AVX-512 (f32-qs8-vcvt-avx512skx),
+// which the dynamic Convert uses: x times the multiplier, MINPS with 32767 (so NaN becomes
+// 32767), converted to nearest even, then the zero point added and saturated to int8. For
+// every non-NaN x it equals quantize.
+func quantizeQD8(x, mult float32, zp int32) int8 {
+	v := x * mult
+	if v != v {
+		return 127
+	}
+	return int8(quantize(v, 1, zp))
+}
+
+// x86Min and x86Max are MINPS and MAXPS: the second operand when either is NaN.
+func x86Min(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func x86Max(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // quantizeDynamic is the Convert fp32 -> qdint8: per row (its trailing rowDims dims), the
-// row's min and max, its parameters (qd8Params), its codes.
+// row's min and max (rowMinMax), its parameters (qd8Params), its codes (quantizeQD8).
 func quantizeDynamic(rowDims int) runFunc {
 	return func(p *plan, n *xnngraph.Node) error {
 		in, err := p.in(n.Inputs[0])
@@ -184,36 +263,15 @@ func quantizeDynamic(rowDims int) runFunc {
 		y.rows = y.rows[:rows]
 		for r := range rows {
 			x := in.data[r*width : (r+1)*width]
-			lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
-			for _, v := range x {
-				// As XNNPACK's rminmax kernels: MINPS/MAXPS with the running value first,
-				// so a NaN element is replaced by the next element (a NaN at the end stays).
-				lo, hi = x86Min(lo, v), x86Max(hi, v)
-			}
-			mult, zp := qd8Params(lo, hi)
+			mult, zp := qd8Params(rowMinMax(x))
 			y.rows[r] = rowQuant{scale: 1 / mult, zp: zp}
 			out := codes[r*width : (r+1)*width]
 			for i, v := range x {
-				out[i] = int8(quantize(v, mult, zp))
+				out[i] = quantizeQD8(v, mult, zp)
 			}
 		}
 		return nil
 	}
-}
-
-// x86Min and x86Max are MINPS and MAXPS: the second operand when either is NaN.
-func x86Min(a, b float32) float32 {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-func x86Max(a, b float32) float32 {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // qdlinear is a dynamically quantized fully connected layer's resolved operands.
@@ -387,10 +445,16 @@ func (q *qdlinear) rowQB4W(a []int8, rq rowQuant, acc []int32, bias, out []float
 	}
 }
 
-// clamp is the output range as XNNPACK's x86 qd8 kernels apply it, MAXPS(v, min) then
-// MINPS(v, max): a NaN becomes the lower bound.
+// clamp is the output range as the official runtime's qd8 GEMMs apply it on x86. The qc8w
+// GEMMs are XNNPACK's assembly AVX-512 VNNI kernels, which take the bound first, MAXPS(min, v)
+// then MINPS(max, v), so a NaN stays NaN; the qb4w GEMMs are its C intrinsics kernels, which
+// take the value first, so a NaN becomes the lower bound (testdata/dynquant's nonfinite inputs:
+// a row with -Inf gives NaN with qcint8 filters, -Inf with qbint4 ones).
 func (q *qdlinear) clamp(v float32) float32 {
-	return x86Min(x86Max(v, q.lo), q.hi)
+	if q.block != 0 {
+		return x86Min(x86Max(v, q.lo), q.hi)
+	}
+	return x86Min(q.hi, x86Max(q.lo, v))
 }
 
 // fma32 is a·b + c rounded once to fp32 as VFMADD does, computed in fp64 (the product is exact

@@ -103,3 +103,20 @@ func TestDynquantFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestDynquantNonfinite: rows holding NaN, +Inf and -Inf come out as the official runtime's
+// (a NaN element is forgotten by the row's min and max and quantizes to 127; an infinite one
+// makes the row's multiplier 0 and its scale infinite, so the outputs are infinities or NaN, and
+// the qc8w and qb4w kernels clamp NaN differently; quant_dynamic.go).
+func TestDynquantNonfinite(t *testing.T) {
+	for _, m := range []string{"linear_2d", "linear_8da4w_g32"} {
+		got, want, dims := runDynquant(t, testutil.Testdata(t, "dynquant", m), "nonfinite", "nonfinite", 1)
+		oc := dims[len(dims)-1]
+		for i := range got {
+			w := float32(want[i])
+			if math.Float32bits(got[i]) != math.Float32bits(w) && !(got[i] != got[i] && w != w) {
+				t.Errorf("%s [%d,%d] = %g, the official runtime's is %g", m, i/oc, i%oc, got[i], w)
+			}
+		}
+	}
+}
