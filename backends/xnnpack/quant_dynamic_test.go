@@ -2,14 +2,20 @@ package xnnpack
 
 import (
 	"context"
+	"errors"
 	"math"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/runtime"
 )
 
@@ -117,6 +123,137 @@ func TestDynquantNonfinite(t *testing.T) {
 			if math.Float32bits(got[i]) != math.Float32bits(w) && !(got[i] != got[i] && w != w) {
 				t.Errorf("%s [%d,%d] = %g, the official runtime's is %g", m, i/oc, i%oc, got[i], w)
 			}
+		}
+	}
+}
+
+// dynBlob parses testdata/dynquant/<model>'s blob.
+func dynBlob(t *testing.T, model string) (*xnngraph.Graph, func(string) ([]byte, error)) {
+	t.Helper()
+	raw, err := os.ReadFile(testutil.Testdata(t, "dynquant", model, "xnnpack.pte"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := pte.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := f.Program.ExecutionPlans[0].Delegates[0]
+	b, err := f.DelegateData(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := xnngraph.ParseBlob(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, f.NamedData
+}
+
+func findDType(t *testing.T, g *xnngraph.Graph, dt schema.XNNDatatype) *xnngraph.Value {
+	t.Helper()
+	for i := range g.Values {
+		if g.Values[i].DType == dt {
+			return &g.Values[i]
+		}
+	}
+	t.Fatalf("no %s value", dt)
+	return nil
+}
+
+// TestDynquantParams: corrupt dynamic and blockwise parameters are refused by the verifier, and
+// valid ones the run time does not run are refused at init, by name; none panics.
+func TestDynquantParams(t *testing.T) {
+	qd := func(g *xnngraph.Graph) *xnngraph.QuantParams {
+		return findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8).Quant
+	}
+	qb := func(g *xnngraph.Graph) *xnngraph.QuantParams {
+		return findDType(t, g, schema.XNNDatatypexnn_datatype_qbint4).Quant
+	}
+	invalid := []struct {
+		name, model string
+		mutate      func(g *xnngraph.Graph)
+		want        string
+	}{
+		{"no row dims", "linear_3d", func(g *xnngraph.Graph) { qd(g).NumNonbatchDims = 0 }, "num_nonbatch_dims 0 out of range"},
+		{"too many row dims", "linear_3d", func(g *xnngraph.Graph) { qd(g).NumNonbatchDims = 4 }, "num_nonbatch_dims 4 out of range"},
+		{"dynamic constant", "linear_3d", func(g *xnngraph.Graph) {
+			findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8).ConstantIdx = 1
+		}, "dynamically quantized (per token) but has constant data"},
+		{"group size 0", "linear_8da4w_g32", func(g *xnngraph.Graph) { qb(g).GroupSize = 0 }, "group_size 0 does not divide"},
+		{"group size not dividing", "linear_8da4w_g32", func(g *xnngraph.Graph) { qb(g).GroupSize = 48 }, "group_size 48 does not divide the 64"},
+		{"negative group size", "linear_8da4w_g32", func(g *xnngraph.Graph) { qb(g).GroupSize = -32 }, "group_size -32"},
+		{"scale count", "linear_8da4w_g32", func(g *xnngraph.Graph) { qb(g).NumScales = 47 }, "num_scales 47, but [24 64] in groups of 32 has 48"},
+		{"scale buffer", "linear_8da4w_g32", func(g *xnngraph.Graph) { qb(g).ScaleBufferIdx = 999 }, "scale_buffer_idx 999 out of range"},
+		{"inline scales", "linear_8da4w_g32", func(g *xnngraph.Graph) {
+			q := qb(g)
+			q.ScaleBufferIdx, q.Scales = 0, []float32{1, 2}
+		}, "2 scales, but [24 64] in groups of 32 has 48"},
+		{"blockwise 1-d", "linear_8da4w_g32", func(g *xnngraph.Graph) {
+			findDType(t, g, schema.XNNDatatypexnn_datatype_qbint4).Dims = []uint32{1536}
+		}, "it needs [out, in]"},
+		{"blockwise channel dim", "linear_8da4w_g32", func(g *xnngraph.Graph) { qb(g).ChannelDim = 2 }, "channel_dim 2 out of range"},
+	}
+	for _, tc := range invalid {
+		g, _ := dynBlob(t, tc.model)
+		tc.mutate(g)
+		if err := g.Validate(); !errors.Is(err, ErrInvalidBlob) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
+		}
+	}
+	refused := []struct {
+		name, model string
+		mutate      func(g *xnngraph.Graph)
+		want        string
+	}{
+		{"rows of 2 dims", "linear_3d", func(g *xnngraph.Graph) { qd(g).NumNonbatchDims = 2 }, "quantized in rows of 2 dims"},
+		{"qdint8 output", "linear_3d", func(g *xnngraph.Graph) {
+			v := findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8)
+			v.Flags, v.ExternalID = xnngraph.FlagExternalOutput, g.NumExterns
+			g.NumExterns++
+		}, "quantized boundary values run as qint8 only"},
+		{"qcint4 filter", "linear_3d", func(g *xnngraph.Graph) {
+			findDType(t, g, schema.XNNDatatypexnn_datatype_qcint8).DType = schema.XNNDatatypexnn_datatype_qcint4
+		}, "xnn_datatype_qcint4 with PerChannelQuant parameters"},
+		{"qdint8 weights", "linear_3d", func(g *xnngraph.Graph) {
+			findDType(t, g, schema.XNNDatatypexnn_datatype_qcint8).DType = schema.XNNDatatypexnn_datatype_qdint8
+		}, "xnn_datatype_qdint8 with PerChannelQuant parameters"},
+		{"dequantize dynamic", "linear_3d", func(g *xnngraph.Graph) {
+			// The Convert reads the qdint8 value and writes the fp32 output instead.
+			for i := range g.Nodes {
+				if n := &g.Nodes[i]; n.Op == schema.XNodeUnionXNNFullyConnected {
+					n.Op, n.Inputs = schema.XNodeUnionXNNConvert, n.Inputs[:1]
+				}
+			}
+		}, "(XNNConvert) on [xnn_datatype_qdint8 xnn_datatype_fp32]"},
+		{"transposed blockwise", "linear_8da4w_g32", func(g *xnngraph.Graph) {
+			for i := range g.Nodes {
+				if n := &g.Nodes[i]; n.Op == schema.XNodeUnionXNNFullyConnected {
+					n.Flags |= xnngraph.FlagTransposeWeights
+				}
+			}
+		}, "blockwise filters run as [out, in]"},
+		{"blockwise scale bytes", "linear_8da4w_g32", func(g *xnngraph.Graph) {
+			q := qb(g)
+			q.GroupSize, q.NumScales = 64, 24 // consistent, but the buffer holds 48 scales
+		}, "has 96 bytes for 24 bf16 scales"},
+		{"quantized bias", "linear_8da4w_g32", func(g *xnngraph.Graph) {
+			for i := range g.Values {
+				if v := &g.Values[i]; v.ConstantIdx != 0 && v.DType == schema.XNNDatatypexnn_datatype_fp32 {
+					v.DType, v.Quantized = schema.XNNDatatypexnn_datatype_qint32, true
+					v.Quant = &xnngraph.QuantParams{Kind: schema.XNNQuantParamsPerTensorQuant, Scale: 1}
+				}
+			}
+		}, "on [xnn_datatype_qdint8 xnn_datatype_qbint4 xnn_datatype_qint32 xnn_datatype_fp32]"},
+	}
+	for _, tc := range refused {
+		g, named := dynBlob(t, tc.model)
+		tc.mutate(g)
+		if err := g.Validate(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, err := newPlan(g, named); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
 		}
 	}
 }
