@@ -463,3 +463,26 @@ func (q *qdlinear) clamp(v float32) float32 {
 func fma32(a, b, c float32) float32 {
 	return float32(math.FMA(float64(a), float64(b), float64(c)))
 }
+
+// dynamicOperator is the profiling name of a node of a dynamically quantized layer, as the
+// official runtime's ETDump names it on x86 with VNNI, where XNNPACK runs qd8 layers on unsigned
+// codes (QDU8; the codes and the zero point shifted by 128, the same integers after centering):
+// "Fully Connected (NC, QDU8, F32, QC8W) GEMM" or "... QB4W) GEMM". XNNPACK folds the Convert
+// into the layer's input packing and reports no event for it; etgo keeps one event per node,
+// named for XNNPACK's stand-alone operator, "Convert (NC, F32, QDU8)".
+func (p *plan) dynamicOperator(n *xnngraph.Node) (string, bool) {
+	if len(n.Inputs) == 0 || len(n.Outputs) == 0 {
+		return "", false
+	}
+	switch x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0]); {
+	case n.Op == schema.XNodeUnionXNNConvert && x == nil && y != nil && y.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		return "Convert (NC, F32, QDU8)", true
+	case n.Op == schema.XNodeUnionXNNFullyConnected && x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8 && len(n.Inputs) > 1:
+		w := "QC8W"
+		if f := p.qof(n.Inputs[1]); f != nil && f.dtype == schema.XNNDatatypexnn_datatype_qbint4 {
+			w = "QB4W"
+		}
+		return "Fully Connected (NC, QDU8, F32, " + w + ") GEMM", true
+	}
+	return "", false
+}

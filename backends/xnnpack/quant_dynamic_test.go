@@ -3,6 +3,7 @@ package xnnpack
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -254,6 +255,69 @@ func TestDynquantParams(t *testing.T) {
 		}
 		if _, err := newPlan(g, named); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestDynquantEvents: a traced call names the layers as the official runtime's ETDump does on the
+// machine that made the fixtures ("Fully Connected (NC, QDU8, F32, QC8W) GEMM #1" .. #3 for the
+// mlp, QB4W for mlp_8da4w_g32; the official file has no Convert events, XNNPACK folds them).
+func TestDynquantEvents(t *testing.T) {
+	for model, w := range map[string]string{"mlp": "QC8W", "mlp_8da4w_g32": "QB4W"} {
+		g, named := dynBlob(t, model)
+		p, err := newPlan(g, named)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fc []string
+		for _, s := range p.steps {
+			if strings.HasPrefix(s.event, "Fully Connected") {
+				fc = append(fc, s.event)
+			} else if !strings.HasPrefix(s.event, "Convert (NC, F32, QDU8) #") {
+				t.Errorf("%s: event %q", model, s.event)
+			}
+		}
+		for i, e := range fc {
+			if want := fmt.Sprintf("Fully Connected (NC, QDU8, F32, %s) GEMM #%d", w, i+1); e != want {
+				t.Errorf("%s: event %q, the official runtime's is %q", model, e, want)
+			}
+		}
+		if len(fc) != 3 {
+			t.Errorf("%s: %d fully connected events, want 3", model, len(fc))
+		}
+	}
+}
+
+// TestDynquantInlineScales: a qbint4 filter whose block scales are inline fp32 (the older
+// serialization) runs as with the bf16 buffer: the official runtime rounds them to bf16 by
+// bf16FromF32, which keeps a value that is already bf16.
+func TestDynquantInlineScales(t *testing.T) {
+	g, named := dynBlob(t, "linear_8da4w_g32")
+	ref, err := newPlan(g, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := findDType(t, g, schema.XNNDatatypexnn_datatype_qbint4)
+	bs := ref.quant[ref.index[w.ID]].blockScales
+	w.Quant.ScaleBufferIdx, w.Quant.Scales = 0, append([]float32(nil), bs...)
+	p, err := newPlan(g, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range p.quant[p.index[w.ID]].blockScales {
+		if s != bs[i] {
+			t.Fatalf("inline scale %d: %g, from the buffer %g", i, s, bs[i])
+		}
+	}
+	// Between two bf16 values the conversion rounds: just below the midpoint down, at and
+	// above it up (the 1.00389105 factor).
+	one, next := float32(1), math.Float32frombits(0x3F810000) // 1 and the next bf16
+	for _, tc := range []struct {
+		in   float32
+		want float32
+	}{{one, one}, {next, next}, {1 + 0.4*(next-1), one}, {1 + 0.6*(next-1), next}} {
+		if got := math.Float32frombits(uint32(bf16FromF32(tc.in)) << 16); got != tc.want {
+			t.Errorf("bf16FromF32(%g) = %g, want %g", tc.in, got, tc.want)
 		}
 	}
 }
