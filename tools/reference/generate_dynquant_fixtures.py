@@ -7,7 +7,8 @@ Two flows, both the ones ExecuTorch documents for linear layers:
           per-channel weights (qcint8).
   torchao quantize_(Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4, ...)), the
           "8da4w" mode of the llama export: int8 dynamic activations with 4-bit weights,
-          groupwise (PerGroup(32), qbint4) or channelwise (PerAxis(0), qcint4).
+          groupwise (PerGroup(32) or PerGroup(128)) or channelwise (PerAxis(0)); all three
+          become qbint4 (channelwise as one block per row).
 Each model is lowered with the XnnpackPartitioner and run by the official runtime. Under
 testdata/dynquant/<model>/ this writes:
   xnnpack.pte               to_edge_transform_and_lower([XnnpackPartitioner()]).to_executorch()
@@ -71,6 +72,11 @@ MODELS = {
     "linear_8da4w_g32_3d": (lambda: Linear(96, 16, False), (2, 2, 96), "8da4w_g32"),
     "mlp_8da4w_g32": (MLP, (2, 64), "8da4w_g32"),
     "linear_8da4w_channel": (lambda: Linear(64, 24, True), (3, 64), "8da4w_channel"),
+    # Wider layers: more blocks per row, so the qb4w zero-point sum spans many scales, and
+    # enough rows and channels for the official runtime's larger GEMM tiles.
+    "linear_wide": (lambda: Linear(512, 64, True), (16, 512), "pt2e"),
+    "linear_8da4w_g32_wide": (lambda: Linear(256, 64, True), (8, 256), "8da4w_g32"),
+    "linear_8da4w_g128": (lambda: Linear(512, 32, True), (5, 512), "8da4w_g128"),
 }
 
 
@@ -94,7 +100,7 @@ def quantize(model, x, flow):
     from torchao.quantization import Int8DynamicActivationIntxWeightConfig, quantize_
     from torchao.quantization.granularity import PerAxis, PerGroup
 
-    gran = PerGroup(32) if flow == "8da4w_g32" else PerAxis(0)
+    gran = {"8da4w_g32": PerGroup(32), "8da4w_g128": PerGroup(128)}.get(flow, PerAxis(0))
     with torch.no_grad():
         quantize_(model, Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4, weight_granularity=gran))
     return torch.export.export(model, (x,))
