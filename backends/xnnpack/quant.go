@@ -261,6 +261,10 @@ func (p *plan) quantStep(k int, n *xnngraph.Node) (runFunc, error) {
 	if len(n.Outputs) != 1 || len(n.Inputs) == 0 || n.Inputs[0] == xnngraph.InvalidID {
 		return nil, p.unsupportedQuant(k, n)
 	}
+	if x := p.qof(n.Inputs[0]); x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8 && n.Op != schema.XNodeUnionXNNFullyConnected {
+		// (The official partitioner also writes dynamically quantized convolutions.)
+		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8", ErrUnsupported, k, n.OpName())
+	}
 	kern := kernelOf(n.Op)
 	if kern == nil || kern.quant == nil {
 		return nil, p.unsupportedQuant(k, n)

@@ -226,7 +226,7 @@ func TestDynquantParams(t *testing.T) {
 					n.Op, n.Inputs = schema.XNodeUnionXNNConvert, n.Inputs[:1]
 				}
 			}
-		}, "(XNNConvert) on [xnn_datatype_qdint8 xnn_datatype_fp32]"},
+		}, "node 1 (XNNConvert) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8"},
 		{"transposed blockwise", "linear_8da4w_g32", func(g *xnngraph.Graph) {
 			for i := range g.Nodes {
 				if n := &g.Nodes[i]; n.Op == schema.XNodeUnionXNNFullyConnected {
@@ -318,6 +318,30 @@ func TestDynquantInlineScales(t *testing.T) {
 	}{{one, one}, {next, next}, {1 + 0.4*(next-1), one}, {1 + 0.6*(next-1), next}} {
 		if got := math.Float32frombits(uint32(bf16FromF32(tc.in)) << 16); got != tc.want {
 			t.Errorf("bf16FromF32(%g) = %g, want %g", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestDynquantNext: what the official toolchain lowers but etgo does not run yet
+// (testdata/dynquant_next: a dynamically quantized convolution) is refused at load, by name.
+func TestDynquantNext(t *testing.T) {
+	reg := runtime.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.RegisterBackend(BackendID, Backend{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"conv2d": "(XNNConv2d) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8",
+	} {
+		p, err := runtime.Open(testutil.Testdata(t, "dynquant_next", name, "xnnpack.pte"), runtime.Options{Registry: reg})
+		if err == nil {
+			_, err = p.LoadMethod("forward")
+			p.Close()
+		}
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one mentioning %q", name, err, want)
 		}
 	}
 }

@@ -19,6 +19,10 @@ and, for the models in NONFINITE, inputs/nonfinite.npy (the input with a NaN in 
 row 1, -Inf in row 2) and expected/nonfinite.npy: what the official runtime makes of rows whose
 range is not finite (the per-row scale becomes 0, Inf or NaN).
 
+Models in NEXT (what the official toolchain lowers but etgo does not run yet: a dynamically
+quantized convolution) go to testdata/dynquant_next/<model>/ in the same layout, so the run
+time's refusal is tested and the next slice has its fixtures.
+
 Usage:
   ~/.venvs/et/bin/python tools/reference/generate_dynquant_fixtures.py [--only linear_2d,...]
 """
@@ -62,6 +66,15 @@ class MLP(nn.Module):
         return self.c(torch.relu(self.b(torch.relu(self.a(x)))))
 
 
+class Conv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3, padding=1)
+
+    def forward(self, x):
+        return self.c(x)
+
+
 # name: (module factory, input shape, flow)
 MODELS = {
     "linear_2d": (lambda: Linear(48, 20, True), (4, 48), "pt2e"),
@@ -79,6 +92,8 @@ MODELS = {
     "linear_8da4w_g128": (lambda: Linear(512, 32, True), (5, 512), "8da4w_g128"),
 }
 
+
+NEXT = {"conv2d": (Conv, (1, 3, 6, 6), "pt2e")}
 
 NONFINITE = {"linear_2d", "linear_8da4w_g32"}
 
@@ -111,7 +126,7 @@ def build(name: str):
     from executorch.exir import to_edge_transform_and_lower
     from executorch.runtime import Runtime
 
-    factory, shape, flow = MODELS[name]
+    factory, shape, flow = MODELS[name] if name in MODELS else NEXT[name]
     seed = zlib.crc32(name.encode())
     torch.manual_seed(seed)
     model = factory().eval()
@@ -127,7 +142,7 @@ def build(name: str):
     )
     et = lowered.to_executorch()
 
-    d = OUT / name
+    d = OUT / name if name in MODELS else OUT.parent / "dynquant_next" / name
     shutil.rmtree(d, ignore_errors=True)
     (d / "inputs").mkdir(parents=True)
     (d / "expected").mkdir(parents=True)
@@ -161,7 +176,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     args = ap.parse_args()
-    names = [n for n in args.only.split(",") if n] or list(MODELS)
+    names = [n for n in args.only.split(",") if n] or list(MODELS) + list(NEXT)
     for n in names:
         try:
             build(n)
