@@ -40,8 +40,7 @@
 // qdint8 codes are int8 with one (scale, zero point) per row; 4-bit filters are unpacked once.
 // Still refused, by name: qcint4 (4-bit per-channel) filters, which the official toolchain
 // writes as qbint4 with one block per row; qdint8 feeding anything but a fully connected layer
-// (dynamically quantized convolutions, batch matrix multiplies); qdint8 rows of more than one
-// dim into a fully connected layer; transposed qbint4 filters.
+// (dynamically quantized convolutions, batch matrix multiplies); transposed qbint4 filters.
 //
 // # Adding a node type
 //

@@ -19,7 +19,10 @@ import (
 // nibbles are kept widened to int32 less their zero point 8 (tensor.ints), its bf16 block
 // scales widened to fp32 in qinfo.blockScales.
 //
-// Arithmetic, as XNNPACK's x86 kernels compute it (the official runtime's on this machine):
+// Arithmetic, as XNNPACK's x86 kernels compute it (the official runtime's on the AVX-512 VNNI
+// machine that made testdata/dynquant, where it runs the QDU8 variants: unsigned codes and the
+// zero point both shifted by 128, the same integers once centered; the qc8w GEMM is its amd64
+// assembly kernel, the qb4w GEMM its avx512vnnigfni C kernel):
 //   - each row's parameters: xnn_qd8_asymmetric_quantization_params on the row's min and max
 //     (widened to include 0), all in fp32 (qd8Params); the codes are the static quantize with
 //     the multiplier 255/(max-min) and the row's zero point, but NaN gives 127 (quantizeQD8);
@@ -48,7 +51,7 @@ func resolveDynamic(v *xnngraph.Value) (*qinfo, error) {
 	if v.ConstantIdx != 0 {
 		return nil, errorf("value %d (qdint8) is dynamically quantized but has constant data", v.ID)
 	}
-	// (xnngraph's verifier checked 1 <= NumNonbatchDims <= rank.)
+	// (xnngraph's verifier checked 0 <= NumNonbatchDims <= rank.)
 	return &qinfo{dtype: v.DType, rowDims: int(v.Quant.NumNonbatchDims)}, nil
 }
 
@@ -294,13 +297,10 @@ type qdlinear struct {
 // optional fp32 bias, an fp32 output.
 func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error) {
 	unsupported := func() error { return p.unsupportedQuant(k, n) }
-	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
+	y := p.qof(n.Outputs[0]) // (the caller checked the input is qdint8)
 	if y != nil || p.g.Values[p.index[n.Outputs[0]]].DType != schema.XNNDatatypexnn_datatype_fp32 ||
 		len(n.Inputs) < 3 || n.Inputs[1] == xnngraph.InvalidID {
 		return nil, unsupported()
-	}
-	if x.rowDims != 1 {
-		return nil, fmt.Errorf("%w: node %d (%s): qdint8 input quantized in rows of %d dims; fully connected layers run on rows of 1 (the official partitioner's per-token quantization)", ErrUnsupported, k, n.OpName(), x.rowDims)
 	}
 	wi := p.index[n.Inputs[1]]
 	w := p.quant[wi]
@@ -495,4 +495,22 @@ func axpy4(acc []int32, a []int8, zp int32, w []int32, n int) {
 			acc[o] += v * x
 		}
 	}
+}
+
+// readByFullyConnectedOnly reports whether every node that reads value id is a fully connected
+// layer (and at least one does).
+func (p *plan) readByFullyConnectedOnly(id uint32) bool {
+	readers := 0
+	for i := range p.g.Nodes {
+		n := &p.g.Nodes[i]
+		for _, in := range n.Inputs {
+			if in == id {
+				if n.Op != schema.XNodeUnionXNNFullyConnected {
+					return false
+				}
+				readers++
+			}
+		}
+	}
+	return readers > 0
 }

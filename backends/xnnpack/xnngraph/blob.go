@@ -368,9 +368,9 @@ func (q *QuantParams) validate(v *Value, nConst int) error {
 			}
 		}
 	case schema.XNNQuantParamsPerTokenDynamicQuant:
-		// XNNPACK refuses more non-batch dims than the value has; etgo also refuses 0 and
-		// negatives, rows of no dims, which no partitioner writes.
-		if q.NumNonbatchDims < 1 || int(q.NumNonbatchDims) > len(v.Dims) {
+		// XNNPACK refuses more non-batch dims than the value has (and reads the field as
+		// unsigned, so a negative count is as many).
+		if q.NumNonbatchDims < 0 || int(q.NumNonbatchDims) > len(v.Dims) {
 			return blobErr("value %d: num_nonbatch_dims %d out of range for dims %v", v.ID, q.NumNonbatchDims, v.Dims)
 		}
 		if v.ConstantIdx != 0 {
