@@ -15,13 +15,14 @@ import (
 
 // FuzzLoadAndExecute: a program is untrusted from its header to its last instruction. Whatever the
 // bytes, loading and running every method on its declared inputs returns values or an error: no
-// panic, no hang. Seeds are small official programs (portable, XNNPACK, quantized XNNPACK,
-// dynamic shapes).
+// panic, no hang. Seeds are small official programs (portable, XNNPACK, statically and
+// dynamically quantized XNNPACK, dynamic shapes).
 func FuzzLoadAndExecute(f *testing.F) {
 	for _, p := range [][]string{
 		{"zoo", "add", "portable.pte"}, {"zoo", "add", "xnnpack.pte"}, {"zoo", "mlp", "portable.pte"},
 		{"zoo", "int_bool", "portable.pte"}, {"zoo", "shape_ops", "xnnpack.pte"}, {"zoo", "split_delegation", "xnnpack.pte"},
 		{"prim", "dynamic_view", "portable.pte"}, {"quant", "conv_linear", "xnnpack.pte"}, {"quant", "gated", "xnnpack.pte"},
+		{"dynquant", "mlp", "xnnpack.pte"}, {"dynquant", "mlp_8da4w_g32", "xnnpack.pte"},
 	} {
 		b, err := os.ReadFile(testutil.Testdata(f, p...))
 		if err != nil {

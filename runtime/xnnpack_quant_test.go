@@ -31,3 +31,23 @@ func TestQuantXnnpack(t *testing.T) {
 		}
 	}
 }
+
+// TestDynquantXnnpack runs every dynamically quantized fixture (testdata/dynquant, made by
+// tools/reference/generate_dynquant_fixtures.py: qdint8 activations with qcint8 or qbint4
+// weights) as a user would, and requires the official runtime's fp32 outputs bit for bit
+// (backends/xnnpack's quant_dynamic.go says why no tolerance is needed).
+func TestDynquantXnnpack(t *testing.T) {
+	dirs, _ := filepath.Glob(testutil.Testdata(t, "dynquant", "*"))
+	if len(dirs) < 3 {
+		t.Fatalf("only %d dynamically quantized fixtures", len(dirs))
+	}
+	reg := portableRegistry(t)
+	if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			zoorun.CheckExact(t, reg, dir, 2)
+		})
+	}
+}

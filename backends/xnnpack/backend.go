@@ -155,6 +155,8 @@ type tensor struct {
 	data []float32
 	q    []int8
 	ints []int32
+	// rows is a qdint8 value's parameters, one per row (quant_dynamic.go).
+	rows []rowQuant
 }
 
 func (t *tensor) numel() int {
@@ -335,7 +337,10 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 	p.planReuse()
 	seen := map[string]int{}
 	for i := range p.steps {
-		name := operatorName(p.steps[i].node, p.touchesQuant(p.steps[i].node))
+		name, ok := p.dynamicOperator(p.steps[i].node)
+		if !ok {
+			name = operatorName(p.steps[i].node, p.touchesQuant(p.steps[i].node))
+		}
 		seen[name]++
 		p.steps[i].event = fmt.Sprintf("%s #%d", name, seen[name])
 	}

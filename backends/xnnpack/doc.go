@@ -32,6 +32,16 @@
 // fp32 values as float32; the kernels that only move elements are written once for both, and
 // the convolutions share their loops between fp32 and int8 (node_conv.go).
 //
+// Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w) run
+// too: a Convert to qdint8 quantizes each row with the scale and zero point XNNPACK chooses, and
+// a fully connected layer multiplies its codes by qcint8 per-channel or qbint4 blockwise (bf16
+// scales) filters into fp32, in XNNPACK's x86 arithmetic and order, NaN and infinities
+// included; testdata/dynquant matches the official runtime bit for bit (quant_dynamic.go).
+// qdint8 codes are int8 with one (scale, zero point) per row; 4-bit filters are unpacked once.
+// Still refused, by name: qcint4 (4-bit per-channel) filters, which the official toolchain
+// writes as qbint4 with one block per row; qdint8 feeding anything but a fully connected layer
+// (dynamically quantized convolutions, batch matrix multiplies); transposed qbint4 filters.
+//
 // # Adding a node type
 //
 // A node type lives in the schema and in two files named by its operator family (elementwise,

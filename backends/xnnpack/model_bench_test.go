@@ -16,11 +16,13 @@ import (
 
 // BenchmarkModels runs whole committed programs through the backend at one thread: the small zoo
 // CNNs (fp32: convolutions, depthwise, pooling, elementwise) and the statically quantized
-// fixtures (the int8 path), so a change to the plan or the node kernels shows in one place.
+// fixtures (the int8 path) and the widest dynamically quantized ones (qd8 x qc8w, qd8 x qb4w),
+// so a change to the plan or the node kernels shows in one place.
 func BenchmarkModels(b *testing.B) {
 	for _, m := range []string{
 		"zoo/mobilenet_v2_small", "zoo/mobilenet_v3_small_small", "zoo/resnet18_small", "zoo/transformer_encoder",
 		"quant/mobilenet_v2_tiny", "quant/conv_linear", "quant/dw_residual", "quant/blocks",
+		"dynquant/linear_wide", "dynquant/linear_8da4w_g128",
 	} {
 		b.Run(filepath.Base(m), func(b *testing.B) {
 			dir := testutil.Testdata(b, filepath.FromSlash(m))

@@ -103,6 +103,15 @@ func leakyReLU(p *plan, n *xnngraph.Node) error {
 func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 	x, y := p.qof(n.Inputs[0]), p.qof(n.Outputs[0])
 	switch {
+	case x == nil && y != nil && y.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		rowDims := y.rowDims
+		if p.readByFullyConnectedOnly(n.Outputs[0]) {
+			// XNNPACK inlines this quantization into the layers' input packing, which
+			// quantizes rows of the last dim whatever num_nonbatch_dims says (the official
+			// runtime gives the same outputs with 0 as with 1).
+			rowDims = 1
+		}
+		return quantizeDynamic(rowDims), nil
 	case x == nil && isQint8(y):
 		inv, zp := 1/y.scale, y.zp // the reciprocal in fp32, as XNNPACK's quantize kernels use it
 		return func(p *plan, n *xnngraph.Node) error {

@@ -26,6 +26,9 @@ func init() {
 			if n.Flags&xnngraph.FlagTransposeWeights != 0 {
 				ocDim = 1 // [in, out]
 			}
+			if x := p.qof(n.Inputs[0]); x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8 {
+				return p.dynamicLinear(k, n, ocDim)
+			}
 			q, err := p.quantLinear(k, n, ocDim)
 			if err != nil {
 				return nil, err

@@ -35,6 +35,13 @@ type qinfo struct {
 	zp     int32     // per tensor (0 for per-channel values)
 	scales []float32 // per channel, indexed along channelDim
 	chDim  int
+	// rowDims (qdint8) is how many trailing dims form one row, quantized with its own
+	// parameters when the graph runs (tensor.rows).
+	rowDims int
+	// block and blockScales (qbint4): each output channel's input channels, in blocks of block,
+	// have one scale each, blockScales[c·(ic/block)+b], bf16 values widened exactly.
+	block       int
+	blockScales []float32
 }
 
 // perChannel reports whether the value has one scale per channel.
@@ -54,12 +61,6 @@ func (q *qinfo) scaleAt(c int) float32 {
 // qcint32 (biases, zero point 0).
 func resolveQuant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) (*qinfo, error) {
 	q := v.Quant
-	switch q.Kind {
-	case schema.XNNQuantParamsPerTokenDynamicQuant:
-		return nil, fmt.Errorf("%w: value %d (%s) uses PerTokenDynamicQuant: dynamically quantized graphs are not supported yet", ErrUnsupported, v.ID, v.DType)
-	case schema.XNNQuantParamsPerChannelGroupQuant:
-		return nil, fmt.Errorf("%w: value %d (%s) uses PerChannelGroupQuant: blockwise (grouped) weight quantization is not supported yet", ErrUnsupported, v.ID, v.DType)
-	}
 	qi := &qinfo{dtype: v.DType, scale: q.Scale, zp: q.ZeroPoint}
 	switch {
 	case v.DType == schema.XNNDatatypexnn_datatype_qint8 && q.Kind == schema.XNNQuantParamsPerTensorQuant:
@@ -92,8 +93,12 @@ func resolveQuant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]by
 				qi.scales[c] = s
 			}
 		}
+	case v.DType == schema.XNNDatatypexnn_datatype_qdint8 && q.Kind == schema.XNNQuantParamsPerTokenDynamicQuant:
+		return resolveDynamic(v)
+	case v.DType == schema.XNNDatatypexnn_datatype_qbint4 && q.Kind == schema.XNNQuantParamsPerChannelGroupQuant:
+		return resolveBlockwise(g, v, named)
 	default:
-		return nil, fmt.Errorf("%w: value %d is %s with %s parameters; quantized values run as qint8/qint32 per tensor or qcint8/qcint32 per channel",
+		return nil, fmt.Errorf("%w: value %d is %s with %s parameters; quantized values run as qint8/qint32 per tensor, qcint8/qcint32 per channel, qdint8 per token (dynamic) or qbint4 per channel group",
 			ErrUnsupported, v.ID, v.DType, q.Kind)
 	}
 	return qi, nil
@@ -108,6 +113,9 @@ func quantConstant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]b
 	n := uint64(1)
 	for _, d := range v.Dims {
 		n *= uint64(d)
+	}
+	if v.DType == schema.XNNDatatypexnn_datatype_qbint4 {
+		return unpackInt4(v, raw)
 	}
 	size := uint64(1)
 	if v.DType == schema.XNNDatatypexnn_datatype_qint32 || v.DType == schema.XNNDatatypexnn_datatype_qcint32 {
@@ -252,6 +260,10 @@ func isQint8(q *qinfo) bool { return q != nil && q.dtype == schema.XNNDatatypexn
 func (p *plan) quantStep(k int, n *xnngraph.Node) (runFunc, error) {
 	if len(n.Outputs) != 1 || len(n.Inputs) == 0 || n.Inputs[0] == xnngraph.InvalidID {
 		return nil, p.unsupportedQuant(k, n)
+	}
+	if x := p.qof(n.Inputs[0]); x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8 && n.Op != schema.XNodeUnionXNNFullyConnected {
+		// (The official partitioner also writes dynamically quantized convolutions.)
+		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8", ErrUnsupported, k, n.OpName())
 	}
 	kern := kernelOf(n.Op)
 	if kern == nil || kern.quant == nil {

@@ -271,6 +271,9 @@ func TestQuantParams(t *testing.T) {
 			q.ScaleBufferIdx, q.Scales = 0, []float32{1}
 		}, "1 scales"},
 		{"negative scale", func(g *xnngraph.Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Scale = -1 }, "not a positive normal"},
+		{"blockwise 4-d", func(g *xnngraph.Graph) {
+			find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.Kind = schema.XNNQuantParamsPerChannelGroupQuant
+		}, "it needs [out, in]"},
 		{"no params", func(g *xnngraph.Graph) {
 			find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Kind = schema.XNNQuantParamsNONE
 		}, "no (or unknown) quantization"},
@@ -290,12 +293,10 @@ func TestQuantParams(t *testing.T) {
 		mutate func(g *xnngraph.Graph)
 		want   string
 	}{
-		{"dynamic", func(g *xnngraph.Graph) {
-			find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.Kind = schema.XNNQuantParamsPerTokenDynamicQuant
-		}, "PerTokenDynamicQuant"},
-		{"blockwise", func(g *xnngraph.Graph) {
-			find(g, schema.XNNDatatypexnn_datatype_qcint8).Quant.Kind = schema.XNNQuantParamsPerChannelGroupQuant
-		}, "PerChannelGroupQuant"},
+		{"dynamic qint8", func(g *xnngraph.Graph) {
+			q := find(g, schema.XNNDatatypexnn_datatype_qint8).Quant
+			q.Kind, q.NumNonbatchDims = schema.XNNQuantParamsPerTokenDynamicQuant, 1
+		}, "qint8 with PerTokenDynamicQuant parameters"},
 		{"zero point", func(g *xnngraph.Graph) { find(g, schema.XNNDatatypexnn_datatype_qint8).Quant.ZeroPoint = 300 }, "zero point 300"},
 		{"quantized division", func(g *xnngraph.Graph) {
 			for i := range g.Nodes {

@@ -22,6 +22,8 @@ func Blobs(t testing.TB) (blobs [][]byte, named []func(string) ([]byte, error)) 
 	files, _ := filepath.Glob(testutil.Testdata(t, "zoo", "*", "xnnpack.pte"))
 	quant, _ := filepath.Glob(testutil.Testdata(t, "quant", "*", "xnnpack.pte")) // quantized graphs too
 	files = append(files, quant...)
+	dyn, _ := filepath.Glob(testutil.Testdata(t, "dynquant", "*", "xnnpack.pte")) // and dynamically quantized ones
+	files = append(files, dyn...)
 	for _, p := range files {
 		raw, err := os.ReadFile(p)
 		if err != nil {

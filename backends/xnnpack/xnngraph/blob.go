@@ -62,9 +62,9 @@ type Value struct {
 
 // QuantParams are a quantized value's quantization parameters, as the blob states them.
 type QuantParams struct {
-	// Kind is the schema's XNNQuantParams tag: PerTensorQuant and PerChannelQuant run; the
-	// dynamic (PerTokenDynamicQuant) and blockwise (PerChannelGroupQuant) kinds are decoded only
-	// far enough to be refused by name.
+	// Kind is the schema's XNNQuantParams tag: PerTensorQuant, PerChannelQuant,
+	// PerTokenDynamicQuant (qdint8: parameters chosen per row when the graph runs) or
+	// PerChannelGroupQuant (qbint4: one scale per block of GroupSize input channels).
 	Kind schema.XNNQuantParams
 	// Per tensor: real = Scale * (q - ZeroPoint).
 	Scale     float32
@@ -76,6 +76,14 @@ type QuantParams struct {
 	ChannelDim     uint32
 	ScaleBufferIdx uint32
 	NumScales      uint32
+	// Per token (dynamic): the trailing NumNonbatchDims dims form one row, quantized with its
+	// own scale and zero point; the leading dims count the rows.
+	NumNonbatchDims int32
+	// Per channel group (blockwise): GroupSize input channels share a scale. The scales are
+	// bf16, in constant_data[ScaleBufferIdx] (NumScales of them), or else the inline fp32
+	// Scales converted, or the deprecated inline ScalesBF16.
+	GroupSize  int32
+	ScalesBF16 []uint16
 }
 
 // IsInput and IsOutput report the external flags.
@@ -292,6 +300,26 @@ func decodeQuant(q *schema.XNNQuantizedTensorValue) *QuantParams {
 			qp.Scales[i] = t.Scale(i)
 		}
 		qp.ChannelDim, qp.ScaleBufferIdx, qp.NumScales = uint32(t.ChannelDim()), t.ScaleBufferIdx(), t.NumScales()
+	case schema.XNNQuantParamsPerTokenDynamicQuant:
+		var t schema.PerTokenDynamicQuant
+		t.Init(tab.Bytes, tab.Pos)
+		qp.NumNonbatchDims = t.NumNonbatchDims()
+	case schema.XNNQuantParamsPerChannelGroupQuant:
+		var t schema.PerChannelGroupQuant
+		t.Init(tab.Bytes, tab.Pos)
+		qp.Scales = make([]float32, t.ScaleLength())
+		for i := range qp.Scales {
+			qp.Scales[i] = t.Scale(i)
+		}
+		qp.ScalesBF16 = make([]uint16, t.ScaleBf16Length())
+		for i := range qp.ScalesBF16 {
+			qp.ScalesBF16[i] = t.ScaleBf16(i)
+		}
+		qp.ChannelDim, qp.GroupSize = uint32(max(t.ChannelDim(), 0)), t.GroupSize()
+		if t.ChannelDim() < 0 {
+			qp.ChannelDim = math.MaxUint32 // (validate refuses it)
+		}
+		qp.ScaleBufferIdx, qp.NumScales = t.ScaleBufferIdx(), t.NumScales()
 	}
 	return qp
 }
@@ -339,7 +367,41 @@ func (q *QuantParams) validate(v *Value, nConst int) error {
 				return blobErr("value %d: scale %g of channel %d is not a positive normal number", v.ID, s, c)
 			}
 		}
-	case schema.XNNQuantParamsPerTokenDynamicQuant, schema.XNNQuantParamsPerChannelGroupQuant:
+	case schema.XNNQuantParamsPerTokenDynamicQuant:
+		// XNNPACK refuses more non-batch dims than the value has (and reads the field as
+		// unsigned, so a negative count is as many).
+		if q.NumNonbatchDims < 0 || int(q.NumNonbatchDims) > len(v.Dims) {
+			return blobErr("value %d: num_nonbatch_dims %d out of range for dims %v", v.ID, q.NumNonbatchDims, v.Dims)
+		}
+		if v.ConstantIdx != 0 {
+			return blobErr("value %d is dynamically quantized (per token) but has constant data", v.ID)
+		}
+	case schema.XNNQuantParamsPerChannelGroupQuant:
+		// The official runtime reads dims[0] and dims[1] as output and input channels and
+		// checks the scale count against them; XNNPACK needs whole blocks per channel.
+		if len(v.Dims) != 2 {
+			return blobErr("value %d: per-channel-group quantization of dims %v; it needs [out, in]", v.ID, v.Dims)
+		}
+		if int(q.ChannelDim) >= len(v.Dims) {
+			return blobErr("value %d: channel_dim %d out of range for dims %v", v.ID, q.ChannelDim, v.Dims)
+		}
+		oc, ic := uint64(v.Dims[0]), uint64(v.Dims[1])
+		if q.GroupSize <= 0 || ic%uint64(q.GroupSize) != 0 {
+			return blobErr("value %d: group_size %d does not divide the %d input channels of %v", v.ID, q.GroupSize, ic, v.Dims)
+		}
+		want := oc * (ic / uint64(q.GroupSize))
+		if q.ScaleBufferIdx != 0 {
+			if int(q.ScaleBufferIdx) >= nConst {
+				return blobErr("value %d: scale_buffer_idx %d out of range (the graph has %d constants)", v.ID, q.ScaleBufferIdx, nConst)
+			}
+			if uint64(q.NumScales) != want {
+				return blobErr("value %d: num_scales %d, but %v in groups of %d has %d", v.ID, q.NumScales, v.Dims, q.GroupSize, want)
+			}
+			break
+		}
+		if uint64(len(q.Scales)) != want {
+			return blobErr("value %d: %d scales, but %v in groups of %d has %d", v.ID, len(q.Scales), v.Dims, q.GroupSize, want)
+		}
 	default:
 		return blobErr("value %d is quantized but has no (or unknown) quantization parameters (kind %d)", v.ID, q.Kind)
 	}
