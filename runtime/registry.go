@@ -82,8 +82,8 @@ type BackendExecutionContext struct {
 // Registry holds the kernels and backends a program may use. Build it before loading programs;
 // it is safe for concurrent reads once built.
 type Registry struct {
-	mu       sync.RWMutex
-	kernels  map[string]*Kernel
+	mu      sync.RWMutex
+	kernels map[string]*Kernel
 	// overrides are kernels registered with OverrideKernels: looked up before kernels, so an
 	// optimized library wins over the portable one whichever was registered first.
 	overrides map[string]*Kernel
