@@ -31,6 +31,21 @@ type selfDimHalfToFloatOutArgs struct {
 	Out         *runtime.Tensor // Tensor out
 }
 
+// selfOtherAlphaOutArgs are the arguments of aten::add.out and aten::sub.out.
+type selfOtherAlphaOutArgs struct {
+	Self  *runtime.Tensor // Tensor self
+	Other *runtime.Tensor // Tensor other
+	Alpha scalar          // Scalar alpha
+	Out   *runtime.Tensor // Tensor out
+}
+
+// selfOtherOutArgs are the arguments of aten::div.out and aten::mul.out.
+type selfOtherOutArgs struct {
+	Self  *runtime.Tensor // Tensor self
+	Other *runtime.Tensor // Tensor other
+	Out   *runtime.Tensor // Tensor out
+}
+
 // unboxLogSoftmaxOut checks and reads the arguments of aten::_log_softmax.out(Tensor self, int dim,
 // bool half_to_float, *, Tensor out), then the return slot.
 func unboxLogSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) {
@@ -57,6 +72,31 @@ func unboxSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) 
 	return a, u.err
 }
 
+// unboxAddOut checks and reads the arguments of aten::add.out(Tensor self, Tensor other, *, Scalar
+// alpha, Tensor out), then the return slot.
+func unboxAddOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := selfOtherAlphaOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Alpha: u.scalar(2, "alpha"),
+		Out:   u.tensor(3, "out"),
+	}
+	return a, u.err
+}
+
+// unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
+// out), then the return slot.
+func unboxDivOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxGeluOut checks and reads the arguments of aten::gelu.out(Tensor self, *, str approximate,
 // Tensor out), then the return slot.
 func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
@@ -65,6 +105,18 @@ func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
 		Self:        u.tensor(0, "self"),
 		Approximate: u.string(1, "approximate"),
 		Out:         u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxMulOut checks and reads the arguments of aten::mul.out(Tensor self, Tensor other, *, Tensor
+// out), then the return slot.
+func unboxMulOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }
@@ -83,6 +135,19 @@ func unboxNativeLayerNormOut(args []*runtime.EValue) (nativeLayerNormOutArgs, er
 		Out0:            u.tensor(5, "out0"),
 		Out1:            u.tensor(6, "out1"),
 		Out2:            u.tensor(7, "out2"),
+	}
+	return a, u.err
+}
+
+// unboxSubOut checks and reads the arguments of aten::sub.out(Tensor self, Tensor other, *, Scalar
+// alpha, Tensor out), then the return slot.
+func unboxSubOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := selfOtherAlphaOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.tensor(1, "other"),
+		Alpha: u.scalar(2, "alpha"),
+		Out:   u.tensor(3, "out"),
 	}
 	return a, u.err
 }

@@ -8,6 +8,10 @@ import "github.com/etgo/etgo/runtime"
 var generatedUnboxers = map[string]func([]*runtime.EValue) error{
 	"aten::_log_softmax.out":      func(args []*runtime.EValue) error { _, err := unboxLogSoftmaxOut(args); return err },
 	"aten::_softmax.out":          func(args []*runtime.EValue) error { _, err := unboxSoftmaxOut(args); return err },
+	"aten::add.out":               func(args []*runtime.EValue) error { _, err := unboxAddOut(args); return err },
+	"aten::div.out":               func(args []*runtime.EValue) error { _, err := unboxDivOut(args); return err },
 	"aten::gelu.out":              func(args []*runtime.EValue) error { _, err := unboxGeluOut(args); return err },
+	"aten::mul.out":               func(args []*runtime.EValue) error { _, err := unboxMulOut(args); return err },
 	"aten::native_layer_norm.out": func(args []*runtime.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
+	"aten::sub.out":               func(args []*runtime.EValue) error { _, err := unboxSubOut(args); return err },
 }
