@@ -154,6 +154,15 @@ var specials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign
 // randTensor is a tensor of dtype with values ~N(0, scale²); when special, about one element
 // in 16 is one of specials. Integer dtypes get small integers.
 func randTensor(r *rand.Rand, dt runtime.ScalarType, special bool, scale float64, sizes ...int) *runtime.Tensor {
+	var sp []float64
+	if special {
+		sp = specials
+	}
+	return randTensorOf(r, dt, sp, scale, sizes...)
+}
+
+// randTensorOf is randTensor with the special values sp (none when empty).
+func randTensorOf(r *rand.Rand, dt runtime.ScalarType, sp []float64, scale float64, sizes ...int) *runtime.Tensor {
 	x, err := runtime.NewTensor(dt, sizes...)
 	if err != nil {
 		panic(err) // test-only
@@ -162,8 +171,8 @@ func randTensor(r *rand.Rand, dt runtime.ScalarType, special bool, scale float64
 	f := make([]float64, n)
 	for i := range f {
 		f[i] = r.NormFloat64() * scale
-		if special && r.IntN(16) == 0 {
-			f[i] = specials[r.IntN(len(specials))]
+		if len(sp) > 0 && r.IntN(16) == 0 {
+			f[i] = sp[r.IntN(len(sp))]
 		}
 	}
 	switch dt {

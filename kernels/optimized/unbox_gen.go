@@ -4,6 +4,16 @@ package optimized
 
 import "github.com/etgo/etgo/runtime"
 
+// addmmOutArgs are the arguments of aten::addmm.out.
+type addmmOutArgs struct {
+	Self  *runtime.Tensor // Tensor self
+	Mat1  *runtime.Tensor // Tensor mat1
+	Mat2  *runtime.Tensor // Tensor mat2
+	Beta  scalar          // Scalar beta
+	Alpha scalar          // Scalar alpha
+	Out   *runtime.Tensor // Tensor out
+}
+
 // nativeLayerNormOutArgs are the arguments of aten::native_layer_norm.out.
 type nativeLayerNormOutArgs struct {
 	Input           *runtime.Tensor // Tensor input
@@ -29,6 +39,13 @@ type selfDimHalfToFloatOutArgs struct {
 	Dim         int64           // int dim
 	HalfToFloat bool            // bool half_to_float
 	Out         *runtime.Tensor // Tensor out
+}
+
+// selfMat2OutArgs are the arguments of aten::bmm.out and aten::mm.out.
+type selfMat2OutArgs struct {
+	Self *runtime.Tensor // Tensor self
+	Mat2 *runtime.Tensor // Tensor mat2
+	Out  *runtime.Tensor // Tensor out
 }
 
 // selfOtherAlphaOutArgs are the arguments of aten::add.out and aten::sub.out.
@@ -85,6 +102,33 @@ func unboxAddOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
 	return a, u.err
 }
 
+// unboxAddmmOut checks and reads the arguments of aten::addmm.out(Tensor self, Tensor mat1, Tensor
+// mat2, *, Scalar beta, Scalar alpha, Tensor out), then the return slot.
+func unboxAddmmOut(args []*runtime.EValue) (addmmOutArgs, error) {
+	u := newUnboxer(args, 7)
+	a := addmmOutArgs{
+		Self:  u.tensor(0, "self"),
+		Mat1:  u.tensor(1, "mat1"),
+		Mat2:  u.tensor(2, "mat2"),
+		Beta:  u.scalar(3, "beta"),
+		Alpha: u.scalar(4, "alpha"),
+		Out:   u.tensor(5, "out"),
+	}
+	return a, u.err
+}
+
+// unboxBmmOut checks and reads the arguments of aten::bmm.out(Tensor self, Tensor mat2, *, Tensor
+// out), then the return slot.
+func unboxBmmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfMat2OutArgs{
+		Self: u.tensor(0, "self"),
+		Mat2: u.tensor(1, "mat2"),
+		Out:  u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
 func unboxDivOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
@@ -105,6 +149,18 @@ func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
 		Self:        u.tensor(0, "self"),
 		Approximate: u.string(1, "approximate"),
 		Out:         u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxMmOut checks and reads the arguments of aten::mm.out(Tensor self, Tensor mat2, *, Tensor
+// out), then the return slot.
+func unboxMmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfMat2OutArgs{
+		Self: u.tensor(0, "self"),
+		Mat2: u.tensor(1, "mat2"),
+		Out:  u.tensor(2, "out"),
 	}
 	return a, u.err
 }

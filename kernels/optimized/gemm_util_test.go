@@ -1,0 +1,20 @@
+package optimized
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// matmulSpecials are the non-finite and edge values of the product tests (see matmulTol).
+var matmulSpecials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e-40}
+
+// randMat is a product operand: N(0, 1) with, when special, matmulSpecials sprinkled in.
+func randMat(r *rand.Rand, dt runtime.ScalarType, special bool, sizes ...int) *runtime.Tensor {
+	var sp []float64
+	if special {
+		sp = matmulSpecials
+	}
+	return randTensorOf(r, dt, sp, 1, sizes...)
+}
