@@ -7,11 +7,6 @@ import (
 	"github.com/etgo/etgo/runtime"
 )
 
-// matmulTol is how far the packed GEMM may be from the portable kernel's float32 product: both
-// accumulate each element over k in order, in float32, but the packed kernel's multiply-adds are
-// fused (one rounding instead of two), so they differ by a few ulp of the partial sums.
-var matmulTol = tol{abs: 2e-4, rel: 1e-4}
-
 // matmulF32 reports whether a [.., m, k] · b [.., k, n] (batch dims equal, none for mm) takes the
 // packed-GEMM path: float32, contiguous, rank rank, out sized and contiguous and disjoint from the
 // operands. It returns batch, m, k, n.
