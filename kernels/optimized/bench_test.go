@@ -52,6 +52,9 @@ var benchCases = map[string]benchCase{
 	"DivScale": {"aten::div.out", func(r *rand.Rand) []any {
 		return append([]any{f32(r, 12, 128, 128), f32(r)}, outArgs(newTensor(runtime.Float32, 12, 128, 128))...)
 	}},
+	"WhereMask": {"aten::where.self_out", func(r *rand.Rand) []any {
+		return append([]any{randBool(r, 1, 12, 128, 128), f32(r, 1, 12, 128, 128), f32(r)}, outArgs(newTensor(runtime.Float32, 1, 12, 128, 128))...)
+	}},
 	"MmQKV": {"aten::mm.out", func(r *rand.Rand) []any {
 		return append([]any{f32(r, 128, 768), f32(r, 768, 768)}, outArgs(newTensor(runtime.Float32, 128, 768))...)
 	}},
@@ -91,7 +94,7 @@ func runBench(b *testing.B, name string, c benchCase) {
 }
 
 func BenchmarkKernels(b *testing.B) {
-	for _, name := range []string{"LayerNorm", "Softmax", "LogSoftmax", "Gelu", "AddResidual", "AddBias", "SubMask", "MulScale", "DivScale", "MmQKV", "BmmScores", "AddmmFFN"} {
+	for _, name := range []string{"LayerNorm", "Softmax", "LogSoftmax", "Gelu", "AddResidual", "AddBias", "SubMask", "MulScale", "DivScale", "WhereMask", "MmQKV", "BmmScores", "AddmmFFN"} {
 		b.Run(name, func(b *testing.B) { runBench(b, name, benchCases[name]) })
 	}
 }

@@ -14,6 +14,14 @@ type addmmOutArgs struct {
 	Out   *runtime.Tensor // Tensor out
 }
 
+// conditionSelfOtherOutArgs are the arguments of aten::where.self_out.
+type conditionSelfOtherOutArgs struct {
+	Condition *runtime.Tensor // Tensor condition
+	Self      *runtime.Tensor // Tensor self
+	Other     *runtime.Tensor // Tensor other
+	Out       *runtime.Tensor // Tensor out
+}
+
 // nativeLayerNormOutArgs are the arguments of aten::native_layer_norm.out.
 type nativeLayerNormOutArgs struct {
 	Input           *runtime.Tensor // Tensor input
@@ -204,6 +212,19 @@ func unboxSubOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
 		Other: u.tensor(1, "other"),
 		Alpha: u.scalar(2, "alpha"),
 		Out:   u.tensor(3, "out"),
+	}
+	return a, u.err
+}
+
+// unboxWhereSelfOut checks and reads the arguments of aten::where.self_out(Tensor condition, Tensor
+// self, Tensor other, *, Tensor out), then the return slot.
+func unboxWhereSelfOut(args []*runtime.EValue) (conditionSelfOtherOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := conditionSelfOtherOutArgs{
+		Condition: u.tensor(0, "condition"),
+		Self:      u.tensor(1, "self"),
+		Other:     u.tensor(2, "other"),
+		Out:       u.tensor(3, "out"),
 	}
 	return a, u.err
 }

@@ -17,4 +17,5 @@ var generatedUnboxers = map[string]func([]*runtime.EValue) error{
 	"aten::mul.out":               func(args []*runtime.EValue) error { _, err := unboxMulOut(args); return err },
 	"aten::native_layer_norm.out": func(args []*runtime.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
 	"aten::sub.out":               func(args []*runtime.EValue) error { _, err := unboxSubOut(args); return err },
+	"aten::where.self_out":        func(args []*runtime.EValue) error { _, err := unboxWhereSelfOut(args); return err },
 }
