@@ -55,6 +55,16 @@ var benchCases = map[string]benchCase{
 	"WhereMask": {"aten::where.self_out", func(r *rand.Rand) []any {
 		return append([]any{randBool(r, 1, 12, 128, 128), f32(r, 1, 12, 128, 128), f32(r)}, outArgs(newTensor(runtime.Float32, 1, 12, 128, 128))...)
 	}},
+	"Embedding": {"aten::embedding.out", func(r *rand.Rand) []any {
+		idx := newTensor(runtime.Int64, 1, 128)
+		for i := range runtime.Data[int64](idx) {
+			runtime.Data[int64](idx)[i] = int64(r.IntN(30522))
+		}
+		return append([]any{f32(r, 30522, 768), idx, -1, false, false}, outArgs(newTensor(runtime.Float32, 1, 128, 768))...)
+	}},
+	"CatKV": {"aten::cat.out", func(r *rand.Rand) []any {
+		return append([]any{[]*runtime.Tensor{f32(r, 1, 12, 127, 64), f32(r, 1, 12, 1, 64)}, 2}, outArgs(newTensor(runtime.Float32, 1, 12, 128, 64))...)
+	}},
 	"MmQKV": {"aten::mm.out", func(r *rand.Rand) []any {
 		return append([]any{f32(r, 128, 768), f32(r, 768, 768)}, outArgs(newTensor(runtime.Float32, 128, 768))...)
 	}},
@@ -94,7 +104,7 @@ func runBench(b *testing.B, name string, c benchCase) {
 }
 
 func BenchmarkKernels(b *testing.B) {
-	for _, name := range []string{"LayerNorm", "Softmax", "LogSoftmax", "Gelu", "AddResidual", "AddBias", "SubMask", "MulScale", "DivScale", "WhereMask", "MmQKV", "BmmScores", "AddmmFFN"} {
+	for _, name := range []string{"LayerNorm", "Softmax", "LogSoftmax", "Gelu", "AddResidual", "AddBias", "SubMask", "MulScale", "DivScale", "WhereMask", "Embedding", "CatKV", "MmQKV", "BmmScores", "AddmmFFN"} {
 		b.Run(name, func(b *testing.B) { runBench(b, name, benchCases[name]) })
 	}
 }

@@ -84,6 +84,7 @@ func differ(t *testing.T, name string, tl tol, build func(r *rand.Rand) []any) {
 		t.Fatalf("%s: optimized error %v, portable %v", name, gerr, werr)
 	}
 	if werr != nil {
+		t.Logf("both refuse: %v", werr)
 		return
 	}
 	for i := range want {

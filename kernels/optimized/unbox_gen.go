@@ -22,6 +22,16 @@ type conditionSelfOtherOutArgs struct {
 	Out       *runtime.Tensor // Tensor out
 }
 
+// embeddingOutArgs are the arguments of aten::embedding.out.
+type embeddingOutArgs struct {
+	Weight          *runtime.Tensor // Tensor weight
+	Indices         *runtime.Tensor // Tensor indices
+	PaddingIdx      int64           // SymInt padding_idx
+	ScaleGradByFreq bool            // bool scale_grad_by_freq
+	Sparse          bool            // bool sparse
+	Out             *runtime.Tensor // Tensor out
+}
+
 // nativeLayerNormOutArgs are the arguments of aten::native_layer_norm.out.
 type nativeLayerNormOutArgs struct {
 	Input           *runtime.Tensor // Tensor input
@@ -69,6 +79,13 @@ type selfOtherOutArgs struct {
 	Self  *runtime.Tensor // Tensor self
 	Other *runtime.Tensor // Tensor other
 	Out   *runtime.Tensor // Tensor out
+}
+
+// tensorsDimOutArgs are the arguments of aten::cat.out.
+type tensorsDimOutArgs struct {
+	Tensors []*runtime.Tensor // Tensor[] tensors
+	Dim     int64             // int dim
+	Out     *runtime.Tensor   // Tensor out
 }
 
 // unboxLogSoftmaxOut checks and reads the arguments of aten::_log_softmax.out(Tensor self, int dim,
@@ -137,6 +154,18 @@ func unboxBmmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
 	return a, u.err
 }
 
+// unboxCatOut checks and reads the arguments of aten::cat.out(Tensor[] tensors, int dim, *, Tensor
+// out), then the return slot.
+func unboxCatOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := tensorsDimOutArgs{
+		Tensors: u.tensorList(0, "tensors"),
+		Dim:     u.int(1, "dim"),
+		Out:     u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
 func unboxDivOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
@@ -145,6 +174,22 @@ func unboxDivOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
 		Self:  u.tensor(0, "self"),
 		Other: u.tensor(1, "other"),
 		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxEmbeddingOut checks and reads the arguments of aten::embedding.out(Tensor weight, Tensor
+// indices, SymInt padding_idx, bool scale_grad_by_freq, bool sparse, *, Tensor out), then the
+// return slot.
+func unboxEmbeddingOut(args []*runtime.EValue) (embeddingOutArgs, error) {
+	u := newUnboxer(args, 7)
+	a := embeddingOutArgs{
+		Weight:          u.tensor(0, "weight"),
+		Indices:         u.tensor(1, "indices"),
+		PaddingIdx:      u.int(2, "padding_idx"),
+		ScaleGradByFreq: u.bool(3, "scale_grad_by_freq"),
+		Sparse:          u.bool(4, "sparse"),
+		Out:             u.tensor(5, "out"),
 	}
 	return a, u.err
 }
