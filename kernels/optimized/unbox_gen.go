@@ -32,6 +32,21 @@ type embeddingOutArgs struct {
 	Out             *runtime.Tensor // Tensor out
 }
 
+// nativeGroupNormOutArgs are the arguments of aten::native_group_norm.out.
+type nativeGroupNormOutArgs struct {
+	Input  *runtime.Tensor // Tensor input
+	Weight *runtime.Tensor // Tensor? weight
+	Bias   *runtime.Tensor // Tensor? bias
+	N      int64           // SymInt N
+	C      int64           // SymInt C
+	HxW    int64           // SymInt HxW
+	Group  int64           // int group
+	Eps    float64         // float eps
+	Out0   *runtime.Tensor // Tensor out0
+	Out1   *runtime.Tensor // Tensor out1
+	Out2   *runtime.Tensor // Tensor out2
+}
+
 // nativeLayerNormOutArgs are the arguments of aten::native_layer_norm.out.
 type nativeLayerNormOutArgs struct {
 	Input           *runtime.Tensor // Tensor input
@@ -226,6 +241,27 @@ func unboxMulOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
 		Self:  u.tensor(0, "self"),
 		Other: u.tensor(1, "other"),
 		Out:   u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxNativeGroupNormOut checks and reads the arguments of aten::native_group_norm.out(Tensor
+// input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps, *,
+// Tensor out0, Tensor out1, Tensor out2), then the return slot.
+func unboxNativeGroupNormOut(args []*runtime.EValue) (nativeGroupNormOutArgs, error) {
+	u := newUnboxer(args, 12)
+	a := nativeGroupNormOutArgs{
+		Input:  u.tensor(0, "input"),
+		Weight: u.optTensor(1, "weight"),
+		Bias:   u.optTensor(2, "bias"),
+		N:      u.int(3, "N"),
+		C:      u.int(4, "C"),
+		HxW:    u.int(5, "HxW"),
+		Group:  u.int(6, "group"),
+		Eps:    u.double(7, "eps"),
+		Out0:   u.tensor(8, "out0"),
+		Out1:   u.tensor(9, "out1"),
+		Out2:   u.tensor(10, "out2"),
 	}
 	return a, u.err
 }

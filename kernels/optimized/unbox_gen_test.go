@@ -17,6 +17,7 @@ var generatedUnboxers = map[string]func([]*runtime.EValue) error{
 	"aten::gelu.out":              func(args []*runtime.EValue) error { _, err := unboxGeluOut(args); return err },
 	"aten::mm.out":                func(args []*runtime.EValue) error { _, err := unboxMmOut(args); return err },
 	"aten::mul.out":               func(args []*runtime.EValue) error { _, err := unboxMulOut(args); return err },
+	"aten::native_group_norm.out": func(args []*runtime.EValue) error { _, err := unboxNativeGroupNormOut(args); return err },
 	"aten::native_layer_norm.out": func(args []*runtime.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
 	"aten::sub.out":               func(args []*runtime.EValue) error { _, err := unboxSubOut(args); return err },
 	"aten::where.self_out":        func(args []*runtime.EValue) error { _, err := unboxWhereSelfOut(args); return err },
