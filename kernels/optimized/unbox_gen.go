@@ -96,6 +96,14 @@ type selfOtherOutArgs struct {
 	Out   *runtime.Tensor // Tensor out
 }
 
+// selfSrcNonBlockingOutArgs are the arguments of aten::copy.out.
+type selfSrcNonBlockingOutArgs struct {
+	Self        *runtime.Tensor // Tensor self
+	Src         *runtime.Tensor // Tensor src
+	NonBlocking bool            // bool non_blocking
+	Out         *runtime.Tensor // Tensor out
+}
+
 // tensorsDimOutArgs are the arguments of aten::cat.out.
 type tensorsDimOutArgs struct {
 	Tensors []*runtime.Tensor // Tensor[] tensors
@@ -177,6 +185,19 @@ func unboxCatOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
 		Tensors: u.tensorList(0, "tensors"),
 		Dim:     u.int(1, "dim"),
 		Out:     u.tensor(2, "out"),
+	}
+	return a, u.err
+}
+
+// unboxCopyOut checks and reads the arguments of aten::copy.out(Tensor self, Tensor src, bool
+// non_blocking, *, Tensor out), then the return slot.
+func unboxCopyOut(args []*runtime.EValue) (selfSrcNonBlockingOutArgs, error) {
+	u := newUnboxer(args, 5)
+	a := selfSrcNonBlockingOutArgs{
+		Self:        u.tensor(0, "self"),
+		Src:         u.tensor(1, "src"),
+		NonBlocking: u.bool(2, "non_blocking"),
+		Out:         u.tensor(3, "out"),
 	}
 	return a, u.err
 }

@@ -12,6 +12,7 @@ var generatedUnboxers = map[string]func([]*runtime.EValue) error{
 	"aten::addmm.out":             func(args []*runtime.EValue) error { _, err := unboxAddmmOut(args); return err },
 	"aten::bmm.out":               func(args []*runtime.EValue) error { _, err := unboxBmmOut(args); return err },
 	"aten::cat.out":               func(args []*runtime.EValue) error { _, err := unboxCatOut(args); return err },
+	"aten::copy.out":              func(args []*runtime.EValue) error { _, err := unboxCopyOut(args); return err },
 	"aten::div.out":               func(args []*runtime.EValue) error { _, err := unboxDivOut(args); return err },
 	"aten::embedding.out":         func(args []*runtime.EValue) error { _, err := unboxEmbeddingOut(args); return err },
 	"aten::gelu.out":              func(args []*runtime.EValue) error { _, err := unboxGeluOut(args); return err },
