@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/etgo/etgo/backends/builtin"
+	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/pte"
@@ -91,6 +92,11 @@ func build(opts []Option) (*options, *runtime.Registry, error) {
 	}
 	reg := runtime.NewRegistry()
 	if err := portable.Register(reg); err != nil {
+		return nil, nil, err
+	}
+	// The optimized kernels replace the portable ones of the same names (ExecuTorch's default
+	// CPU build links its optimized library over the portable one the same way).
+	if err := optimized.Register(reg, o.threads); err != nil {
 		return nil, nil, err
 	}
 	if err := prim.Register(reg); err != nil {

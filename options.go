@@ -17,8 +17,8 @@ type options struct {
 	maxPlanned  int64
 }
 
-// WithThreads lets one delegate call use n goroutines (default 1; the portable kernels run on
-// the calling goroutine).
+// WithThreads lets one delegate call, or one large call of an optimized kernel, use n
+// goroutines (default 1; the portable kernels run on the calling goroutine).
 func WithThreads(n int) Option {
 	return func(o *options) error {
 		if n < 1 {

@@ -152,6 +152,49 @@ func TestRegistryRefusesDuplicates(t *testing.T) {
 	}
 }
 
+// TestRegistryOverride: an override wins over the kernel of the same name whichever was
+// registered first, is listed once, and a second override of the same name is refused.
+func TestRegistryOverride(t *testing.T) {
+	mark := func(tag string, hit *string) runtime.KernelFunc {
+		return func(*runtime.KernelContext, []*runtime.EValue) error { *hit = tag; return nil }
+	}
+	for _, overrideFirst := range []bool{false, true} {
+		var hit string
+		reg := runtime.NewRegistry()
+		base := runtime.Kernel{Name: "aten::x.out", Fn: mark("base", &hit)}
+		over := runtime.Kernel{Name: "aten::x.out", Fn: mark("override", &hit)}
+		steps := []func() error{
+			func() error { return reg.RegisterKernels(base) },
+			func() error { return reg.OverrideKernels(over) },
+		}
+		if overrideFirst {
+			steps[0], steps[1] = steps[1], steps[0]
+		}
+		for _, s := range steps {
+			if err := s(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k, ok := reg.Kernel("aten::x.out")
+		if !ok {
+			t.Fatal("aten::x.out missing")
+		}
+		_ = k.Fn(nil, nil)
+		if hit != "override" {
+			t.Errorf("overrideFirst=%v: ran the %s kernel", overrideFirst, hit)
+		}
+		if n := reg.KernelNames(); len(n) != 1 || len(reg.Kernels()) != 1 {
+			t.Errorf("overrideFirst=%v: listed %v", overrideFirst, n)
+		}
+		if err := reg.OverrideKernels(over); err == nil {
+			t.Error("second override of aten::x.out accepted")
+		}
+		if err := reg.RegisterKernels(base); err == nil {
+			t.Error("second aten::x.out accepted beside an override")
+		}
+	}
+}
+
 // TestBadInputsLeaveMethodUsable: every malformed Execute fails with ErrInvalidArgument, and
 // a correct call afterwards still gives the right answer.
 func TestBadInputsLeaveMethodUsable(t *testing.T) {

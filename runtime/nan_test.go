@@ -16,6 +16,7 @@ import (
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
 )
@@ -25,7 +26,8 @@ import (
 // the same infinity where it is infinite, finite values within nanTol (relative above 1).
 const nanTol = 1e-4
 
-// nanConfigs are the runtimes every fixture runs in: the portable kernels alone and with the
+// nanConfigs are the runtimes every fixture runs in: the portable kernels alone, with the
+// optimized kernels over them, and with the
 // XNNPACK backend at one and two threads, each on every kernel set this machine has (AVX-512,
 // AVX2, portable Go; under -tags purego only the last).
 type nanConfig struct {
@@ -39,6 +41,12 @@ func nanConfigs(t *testing.T) []nanConfig {
 	var cs []nanConfig
 	for _, isa := range gemm.ISAs() {
 		cs = append(cs, nanConfig{name: "portable/" + isa, variant: zoo.Portable, isa: isa, reg: portableRegistry(t)})
+		// The optimized kernels over the portable ones (the Module API's and the CLI's default).
+		opt := portableRegistry(t)
+		if err := optimized.Register(opt, 2); err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, nanConfig{name: "optimized/" + isa, variant: zoo.Portable, isa: isa, reg: opt})
 		for _, threads := range []int{1, 2} {
 			reg := portableRegistry(t)
 			if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {

@@ -82,14 +82,17 @@ type BackendExecutionContext struct {
 // Registry holds the kernels and backends a program may use. Build it before loading programs;
 // it is safe for concurrent reads once built.
 type Registry struct {
-	mu       sync.RWMutex
-	kernels  map[string]*Kernel
-	backends map[string]Backend
+	mu      sync.RWMutex
+	kernels map[string]*Kernel
+	// overrides are kernels registered with OverrideKernels: looked up before kernels, so an
+	// optimized library wins over the portable one whichever was registered first.
+	overrides map[string]*Kernel
+	backends  map[string]Backend
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{kernels: map[string]*Kernel{}, backends: map[string]Backend{}}
+	return &Registry{kernels: map[string]*Kernel{}, overrides: map[string]*Kernel{}, backends: map[string]Backend{}}
 }
 
 // RegisterKernels adds kernels; a name registered twice is an error (as in ExecuTorch).
@@ -109,6 +112,28 @@ func (r *Registry) RegisterKernels(ks ...Kernel) error {
 	return nil
 }
 
+// OverrideKernels adds kernels that take precedence over the kernel registered under the same
+// name with RegisterKernels, before or after: ExecuTorch's optimized kernel library replaces the
+// portable operators of the same name at link time, and this is that choice made explicit. An
+// override need not replace anything (the optimized library may have operators the portable one
+// lacks). A name overridden twice is an error, so two optimizing libraries cannot silently race;
+// RegisterKernels still refuses a plain duplicate.
+func (r *Registry) OverrideKernels(ks ...Kernel) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range ks {
+		k := ks[i]
+		if k.Name == "" || k.Fn == nil {
+			return fmt.Errorf("runtime: override kernel %d has no name or function", i)
+		}
+		if _, dup := r.overrides[k.Name]; dup {
+			return fmt.Errorf("runtime: kernel %s is already overridden", k.Name)
+		}
+		r.overrides[k.Name] = &k
+	}
+	return nil
+}
+
 // RegisterBackend adds a backend under its id (e.g. "XnnpackBackend").
 func (r *Registry) RegisterBackend(id string, b Backend) error {
 	r.mu.Lock()
@@ -124,6 +149,9 @@ func (r *Registry) RegisterBackend(id string, b Backend) error {
 func (r *Registry) Kernel(name string) (*Kernel, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
+	if k, ok := r.overrides[name]; ok {
+		return k, true
+	}
 	k, ok := r.kernels[name]
 	return k, ok
 }
@@ -147,7 +175,23 @@ func (r *Registry) Backend(id string) (Backend, bool) {
 func (r *Registry) KernelNames() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return sortedNames(r.kernels)
+	return sortedNames(r.effective())
+}
+
+// effective is the kernel each name resolves to (an override, else the registered kernel).
+// The caller holds r.mu.
+func (r *Registry) effective() map[string]*Kernel {
+	if len(r.overrides) == 0 {
+		return r.kernels
+	}
+	m := make(map[string]*Kernel, len(r.kernels)+len(r.overrides))
+	for n, k := range r.kernels {
+		m[n] = k
+	}
+	for n, k := range r.overrides {
+		m[n] = k
+	}
+	return m
 }
 
 // BackendNames lists the registered backends, sorted.
@@ -161,8 +205,9 @@ func (r *Registry) BackendNames() []string {
 func (r *Registry) Kernels() []Kernel {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	out := make([]Kernel, 0, len(r.kernels))
-	for _, k := range r.kernels {
+	eff := r.effective()
+	out := make([]Kernel, 0, len(eff))
+	for _, k := range eff {
 		out = append(out, *k)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

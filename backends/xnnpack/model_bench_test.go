@@ -9,6 +9,7 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/runtime"
@@ -27,7 +28,11 @@ func BenchmarkModels(b *testing.B) {
 		b.Run(filepath.Base(m), func(b *testing.B) {
 			dir := testutil.Testdata(b, filepath.FromSlash(m))
 			reg := runtime.NewRegistry()
+			// The kernels the etgo binary runs the fallback operators on.
 			if err := portable.Register(reg); err != nil {
+				b.Fatal(err)
+			}
+			if err := optimized.Register(reg, 1); err != nil {
 				b.Fatal(err)
 			}
 			if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: 1}); err != nil {

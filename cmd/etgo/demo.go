@@ -136,7 +136,7 @@ func runDemo(stdout io.Writer, outPath string, threads int) error {
 
 	// 3. The same program where the backend is not registered: load fails, naming it.
 	fmt.Fprintf(stdout, "\n== 3. load the same .pte in a runtime without XnnpackBackend (portable kernels only)\n\n")
-	bare, err := kernelRegistry()
+	bare, err := kernelRegistry(threads)
 	if err != nil {
 		return err
 	}

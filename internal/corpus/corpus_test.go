@@ -16,6 +16,7 @@ import (
 	"github.com/etgo/etgo/internal/corpus"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/lower"
@@ -32,11 +33,14 @@ func rerun(name string) string {
 	return fmt.Sprintf("re-run `tools/reference/generate_corpus.py --etgo-only --only %s` and commit the report", name)
 }
 
-// registry is what the etgo binary carries: the portable and primitive kernels and every
-// backend (one thread).
+// registry is what the etgo binary carries: the portable and primitive kernels, the optimized
+// kernels over the portable ones, and every backend (one thread).
 func registry(t *testing.T) *runtime.Registry {
 	reg := runtime.NewRegistry()
 	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := optimized.Register(reg, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := prim.Register(reg); err != nil {

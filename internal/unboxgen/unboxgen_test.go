@@ -51,7 +51,7 @@ func TestGenerateRefuses(t *testing.T) {
 	}{
 		{[]string{"aten::no_such_op.out"}, "no schema for kernel aten::no_such_op.out"},
 	} {
-		if _, err := Generate(tc.names); err == nil || !strings.Contains(err.Error(), tc.err) {
+		if _, err := Generate("portable", tc.names); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("Generate(%v) = %v, want an error containing %q", tc.names, err, tc.err)
 		}
 	}

@@ -20,10 +20,10 @@ func TestUnboxGenUpToDate(t *testing.T) {
 	if len(unknown) > 0 {
 		t.Errorf("kernel names with no schema in internal/opschema (run tools/reference/generate_opschema.py): %v", unknown)
 	}
-	for file, gen := range map[string]func([]string) ([]byte, error){
+	for file, gen := range map[string]func(string, []string) ([]byte, error){
 		"unbox_gen.go": unboxgen.Generate, "unbox_gen_test.go": unboxgen.GenerateTest,
 	} {
-		want, err := gen(names)
+		want, err := gen("portable", names)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ func main() {
 	dir := flag.String("dir", ".", "the kernel package's directory")
 	out := flag.String("o", "unbox_gen.go", "the unboxers, in -dir")
 	test := flag.String("test", "unbox_gen_test.go", "the test table, in -dir")
+	pkg := flag.String("pkg", "portable", "the generated files' package")
 	flag.Parse()
 	log.SetFlags(0)
 	names, unknown, err := unboxgen.KernelNames(*dir)
@@ -28,11 +29,11 @@ func main() {
 	for _, u := range unknown {
 		fmt.Fprintf(os.Stderr, "unboxgen: %s has no schema in internal/opschema; it is not unboxed\n", u)
 	}
-	src, err := unboxgen.Generate(names)
+	src, err := unboxgen.Generate(*pkg, names)
 	if err != nil {
 		log.Fatal(err)
 	}
-	tsrc, err := unboxgen.GenerateTest(names)
+	tsrc, err := unboxgen.GenerateTest(*pkg, names)
 	if err != nil {
 		log.Fatal(err)
 	}

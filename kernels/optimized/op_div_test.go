@@ -1,0 +1,5 @@
+package optimized
+
+import "testing"
+
+func TestDivMatchesPortable(t *testing.T) { binaryCases(t, "aten::div.out") }

@@ -1,0 +1,5 @@
+package optimized
+
+import "testing"
+
+func TestMulMatchesPortable(t *testing.T) { binaryCases(t, "aten::mul.out") }

@@ -1,0 +1,152 @@
+package optimized
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+func init() {
+	register("aten::native_layer_norm.out", floatDTypes, nativeLayerNormOut)
+}
+
+// aten::native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight,
+// Tensor? bias, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2). The fast path
+// is every tensor float32 and contiguous with the shapes right: the portable algorithm (two
+// float64 passes per row, in the same order), so bitwise equal to it, with the rows split over
+// threads and the weight/bias cases hoisted out of the inner loop. Everything else, including
+// every error, is the portable kernel's.
+func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+	a, err := unboxNativeLayerNormOut(args)
+	if err != nil {
+		return err
+	}
+	m, n, ok := layerNormFast(a)
+	if !ok {
+		return fallback("aten::native_layer_norm.out")(ctx, args)
+	}
+	x, y := runtime.Data[float32](a.Input), runtime.Data[float32](a.Out0)
+	mean, rstd := runtime.Data[float32](a.Out1), runtime.Data[float32](a.Out2)
+	var w, b []float32
+	if a.Weight != nil {
+		w = runtime.Data[float32](a.Weight)
+	}
+	if a.Bias != nil {
+		b = runtime.Data[float32](a.Bias)
+	}
+	parallelFor(threads, m, m*n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row, yr := x[i*n:(i+1)*n], y[i*n:(i+1)*n]
+			mu, r := meanRstd(row, a.Eps)
+			// The portable kernel's statements, in its order (a fused or reordered
+			// multiply-add would change the rounding, and which NaN propagates).
+			switch {
+			case w != nil && b != nil:
+				for j, v := range row {
+					z := (float64(v) - mu) * r
+					z *= float64(w[j])
+					z += float64(b[j])
+					yr[j] = float32(z)
+				}
+			case w != nil:
+				for j, v := range row {
+					z := (float64(v) - mu) * r
+					z *= float64(w[j])
+					yr[j] = float32(z)
+				}
+			case b != nil:
+				for j, v := range row {
+					z := (float64(v) - mu) * r
+					z += float64(b[j])
+					yr[j] = float32(z)
+				}
+			default:
+				for j, v := range row {
+					yr[j] = float32((float64(v) - mu) * r)
+				}
+			}
+			mean[i], rstd[i] = float32(mu), float32(r)
+		}
+	})
+	return nil
+}
+
+// layerNormFast checks the fast path's conditions, sizes the three outs, and returns the rows
+// and the row length. False leaves the call (and its error) to the portable kernel.
+func layerNormFast(a nativeLayerNormOutArgs) (m, n int, ok bool) {
+	in := a.Input
+	nd := len(a.NormalizedShape)
+	if nd == 0 || nd > in.Dim() {
+		return 0, 0, false
+	}
+	lead := in.Dim() - nd
+	n = 1
+	for k, s := range a.NormalizedShape {
+		if int64(in.Size(lead+k)) != s {
+			return 0, 0, false
+		}
+		n *= int(s)
+	}
+	m = 1
+	stat := make([]int, in.Dim())
+	for d := range stat {
+		stat[d] = 1
+		if d < lead {
+			stat[d] = in.Size(d)
+			m *= in.Size(d)
+		}
+	}
+	if n == 0 || !allF32Contiguous(in, a.Weight, a.Bias) {
+		return 0, 0, false
+	}
+	for _, p := range []*runtime.Tensor{a.Weight, a.Bias} {
+		if p != nil && !sameSizes(p.Sizes(), in.Sizes()[lead:]) {
+			return 0, 0, false
+		}
+	}
+	if a.Out0.Resize(in.Sizes()) != nil || a.Out1.Resize(stat) != nil || a.Out2.Resize(stat) != nil {
+		return 0, 0, false
+	}
+	if !allF32Contiguous(a.Out0, a.Out1, a.Out2) {
+		return 0, 0, false
+	}
+	return m, n, true
+}
+
+// meanRstd is the portable kernel's row statistics, in its order: the mean, then the biased
+// variance around it, in float64.
+func meanRstd(v []float32, eps float64) (float64, float64) {
+	sum := 0.0
+	for _, x := range v {
+		sum += float64(x)
+	}
+	mu := sum / float64(len(v))
+	ss := 0.0
+	for _, x := range v {
+		d := float64(x) - mu
+		ss += d * d
+	}
+	return mu, 1 / math.Sqrt(ss/float64(len(v))+eps)
+}
+
+// allF32Contiguous reports whether every present tensor is contiguous float32.
+func allF32Contiguous(ts ...*runtime.Tensor) bool {
+	for _, t := range ts {
+		if t != nil && (t.ScalarType() != runtime.Float32 || !t.IsContiguous()) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameSizes(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,53 @@
+package optimized
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/etgo/etgo/runtime"
+)
+
+// The layer norm fast path runs the portable algorithm: bitwise equal (zero tol).
+func TestNativeLayerNormMatchesPortable(t *testing.T) {
+	type tc struct {
+		sizes []int
+		norm  []int64
+	}
+	cases := []tc{{[]int{4, 8}, []int64{8}}, {[]int{2, 3, 5}, []int64{3, 5}}, {[]int{128, 768}, []int64{768}},
+		{[]int{7}, []int64{7}}, {[]int{3, 0}, []int64{0}}, {[]int{2, 4}, []int64{5}}, {[]int{2, 4}, []int64{}}}
+	for _, c := range cases {
+		for _, dt := range []runtime.ScalarType{runtime.Float32, runtime.Float64} {
+			for _, affine := range []int{0, 1, 2, 3} {
+				for _, special := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%v/%v/%s/affine%d/%v", c.sizes, c.norm, runtime.DTypeName(dt), affine, special), func(t *testing.T) {
+						differ(t, "aten::native_layer_norm.out", tol{}, func(r *rand.Rand) []any {
+							wsz := []int{}
+							lead := len(c.sizes) - len(c.norm)
+							if lead >= 0 {
+								wsz = c.sizes[lead:]
+							}
+							var w, b any = none, none
+							if affine&1 != 0 {
+								w = randTensor(r, dt, special, 1, wsz...)
+							}
+							if affine&2 != 0 {
+								b = randTensor(r, dt, special, 1, wsz...)
+							}
+							stat := make([]int, len(c.sizes))
+							for d := range stat {
+								stat[d] = 1
+								if d < lead {
+									stat[d] = c.sizes[d]
+								}
+							}
+							out, mean, rstd := newTensor(dt, c.sizes...), newTensor(dt, stat...), newTensor(dt, stat...)
+							return []any{randTensor(r, dt, special, 3, c.sizes...), c.norm, w, b, 1e-5, out, mean, rstd,
+								[]*runtime.Tensor{out, mean, rstd}}
+						})
+					})
+				}
+			}
+		}
+	}
+}
