@@ -12,16 +12,16 @@
 // Python, fails in the app" case — so an application that is built without a backend
 // (WithBackends) learns it at load, not at the first call.
 //
-// Tensors are runtime.Tensor values: NewTensor makes one from a Go slice and its sizes, ReadNPY
+// Tensors are executor.Tensor values: NewTensor makes one from a Go slice and its sizes, ReadNPY
 // from a .npy file; Values reads one back. Outputs are copies the caller owns.
 //
-// Errors wrap the runtime's sentinels, re-exported here (ErrBackendNotRegistered,
+// Errors wrap package executor's sentinels, re-exported here (ErrBackendNotRegistered,
 // ErrOperatorMissing, ErrInvalidArgument, …): test them with errors.Is. A cancelled or expired
 // context stops a call between instructions (and between a delegate's nodes) with ctx.Err()
 // wrapped.
 //
 // A Module is safe for concurrent use: each call runs on a loaded copy of its method that no
 // other call is using (a Method holds its own planned memory and delegate state), and copies are
-// kept for later calls. Package runtime is the layer below, for programs that manage Programs,
+// kept for later calls. Package executor is the layer below, for programs that manage Programs,
 // Methods and Registries themselves; this package links no part of the lowering.
 package etgo

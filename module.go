@@ -8,44 +8,44 @@ import (
 	"sync"
 
 	"github.com/etgo/etgo/backends/builtin"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
-// The errors a Module's calls wrap (see package runtime for each one's meaning).
+// The errors a Module's calls wrap (see package executor for each one's meaning).
 var (
-	ErrBackendNotRegistered = runtime.ErrBackendNotRegistered
-	ErrBackendUnavailable   = runtime.ErrBackendUnavailable
-	ErrOperatorMissing      = runtime.ErrOperatorMissing
-	ErrDelegateInit         = runtime.ErrDelegateInit
-	ErrInvalidArgument      = runtime.ErrInvalidArgument
-	ErrKernelFailed         = runtime.ErrKernelFailed
-	ErrMethodNotFound       = runtime.ErrMethodNotFound
-	ErrMemory               = runtime.ErrMemory
-	ErrNotSupported         = runtime.ErrNotSupported
+	ErrBackendNotRegistered = executor.ErrBackendNotRegistered
+	ErrBackendUnavailable   = executor.ErrBackendUnavailable
+	ErrOperatorMissing      = executor.ErrOperatorMissing
+	ErrDelegateInit         = executor.ErrDelegateInit
+	ErrInvalidArgument      = executor.ErrInvalidArgument
+	ErrKernelFailed         = executor.ErrKernelFailed
+	ErrMethodNotFound       = executor.ErrMethodNotFound
+	ErrMemory               = executor.ErrMemory
+	ErrNotSupported         = executor.ErrNotSupported
 	// ErrInvalidProgram: the file is not a well-formed ExecuTorch program.
 	ErrInvalidProgram = pte.ErrInvalidProgram
 	// ErrClosed: the Module was closed.
 	ErrClosed = errors.New("etgo: module closed")
 )
 
-// Tensor and EValue are the runtime's.
+// Tensor and EValue are package executor's.
 type (
-	Tensor = runtime.Tensor
-	EValue = runtime.EValue
+	Tensor = executor.Tensor
+	EValue = executor.EValue
 )
 
 // Module is a loaded program and its methods.
 type Module struct {
-	prog *runtime.Program
+	prog *executor.Program
 
 	mu     sync.Mutex
 	closed bool
-	idle   map[string][]*runtime.Method // loaded methods no call is using
-	all    []*runtime.Method            // every method loaded, for Close
+	idle   map[string][]*executor.Method // loaded methods no call is using
+	all    []*executor.Method            // every method loaded, for Close
 }
 
 // Load opens a .pte file with every built-in kernel and backend (or what the options say).
@@ -54,11 +54,11 @@ func Load(path string, opts ...Option) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := runtime.Open(path, runtime.Options{Registry: reg, MaxPlannedBytes: o.maxPlanned})
+	p, err := executor.Open(path, executor.Options{Registry: reg, MaxPlannedBytes: o.maxPlanned})
 	if err != nil {
 		return nil, err
 	}
-	return &Module{prog: p, idle: map[string][]*runtime.Method{}}, nil
+	return &Module{prog: p, idle: map[string][]*executor.Method{}}, nil
 }
 
 // LoadBytes is Load for a program already in memory; data must not change while the Module is
@@ -72,15 +72,15 @@ func LoadBytes(data []byte, opts ...Option) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg, MaxPlannedBytes: o.maxPlanned})
+	p, err := executor.NewProgram(f, executor.Options{Registry: reg, MaxPlannedBytes: o.maxPlanned})
 	if err != nil {
 		return nil, err
 	}
-	return &Module{prog: p, idle: map[string][]*runtime.Method{}}, nil
+	return &Module{prog: p, idle: map[string][]*executor.Method{}}, nil
 }
 
 // build applies the options and makes the registry they describe.
-func build(opts []Option) (*options, *runtime.Registry, error) {
+func build(opts []Option) (*options, *executor.Registry, error) {
 	o := &options{threads: 1}
 	for _, opt := range opts {
 		if err := opt(o); err != nil {
@@ -90,7 +90,7 @@ func build(opts []Option) (*options, *runtime.Registry, error) {
 	if o.registry != nil {
 		return o, o.registry, nil
 	}
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		return nil, nil, err
 	}
@@ -153,7 +153,7 @@ func (m *Module) Execute(ctx context.Context, method string, inputs ...*EValue) 
 }
 
 // acquire returns a loaded copy of the method no other call is using.
-func (m *Module) acquire(name string) (*runtime.Method, error) {
+func (m *Module) acquire(name string) (*executor.Method, error) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -182,7 +182,7 @@ func (m *Module) acquire(name string) (*runtime.Method, error) {
 	return meth, nil
 }
 
-func (m *Module) release(name string, meth *runtime.Method) {
+func (m *Module) release(name string, meth *executor.Method) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {

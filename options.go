@@ -3,7 +3,7 @@ package etgo
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // An Option configures Load.
@@ -13,7 +13,7 @@ type options struct {
 	threads     int
 	backends    []string
 	backendsSet bool
-	registry    *runtime.Registry
+	registry    *executor.Registry
 	maxPlanned  int64
 }
 
@@ -41,7 +41,7 @@ func WithBackends(ids ...string) Option {
 
 // WithRegistry runs programs with exactly the kernels and backends of reg (WithThreads and
 // WithBackends are then ignored).
-func WithRegistry(reg *runtime.Registry) Option {
+func WithRegistry(reg *executor.Registry) Option {
 	return func(o *options) error {
 		if reg == nil {
 			return fmt.Errorf("etgo: WithRegistry(nil)")
@@ -52,7 +52,7 @@ func WithRegistry(reg *runtime.Registry) Option {
 }
 
 // WithMaxPlannedBytes bounds the planned memory each loaded method may allocate (default
-// runtime.DefaultMaxPlannedBytes): a program file states its buffer sizes, and an untrusted
+// executor.DefaultMaxPlannedBytes): a program file states its buffer sizes, and an untrusted
 // one must not make a load allocate without bound.
 func WithMaxPlannedBytes(n int64) Option {
 	return func(o *options) error {

@@ -1,20 +1,20 @@
 package etgo
 
 import (
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // NewTensor makes a contiguous tensor of data with the given sizes (their product must be
 // len(data)); the tensor copies data.
-func NewTensor[T runtime.Element](data []T, sizes ...int) (*Tensor, error) {
-	return runtime.FromSlice(data, sizes...)
+func NewTensor[T executor.Element](data []T, sizes ...int) (*Tensor, error) {
+	return executor.FromSlice(data, sizes...)
 }
 
 // Values returns a tensor's elements in logical (row-major) order, as type T, which must be
 // its element type.
-func Values[T runtime.Element](t *Tensor) ([]T, error) { return runtime.Values[T](t) }
+func Values[T executor.Element](t *Tensor) ([]T, error) { return executor.Values[T](t) }
 
 // ReadNPY reads a tensor from a .npy file.
 func ReadNPY(path string) (*Tensor, error) {
@@ -35,7 +35,7 @@ func WriteNPY(path string, t *Tensor) error {
 }
 
 // TensorValue, IntValue, DoubleValue and BoolValue box inputs for Execute.
-func TensorValue(t *Tensor) *EValue { return &EValue{Tag: runtime.TagTensor, Tensor: t} }
-func IntValue(v int64) *EValue      { return &EValue{Tag: runtime.TagInt, Int: v} }
-func DoubleValue(v float64) *EValue { return &EValue{Tag: runtime.TagDouble, Double: v} }
-func BoolValue(v bool) *EValue      { return &EValue{Tag: runtime.TagBool, Bool: v} }
+func TensorValue(t *Tensor) *EValue { return &EValue{Tag: executor.TagTensor, Tensor: t} }
+func IntValue(v int64) *EValue      { return &EValue{Tag: executor.TagInt, Int: v} }
+func DoubleValue(v float64) *EValue { return &EValue{Tag: executor.TagDouble, Double: v} }
+func BoolValue(v bool) *EValue      { return &EValue{Tag: executor.TagBool, Bool: v} }

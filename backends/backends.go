@@ -3,7 +3,7 @@
 // it wants kept whole through the Edge conversion) and a BackendDetails subclass (preprocess:
 // compile a claimed region into the opaque blob the .pte stores). A Backend bundles them with
 // the names a user and a .pte know the backend by, and a Registry holds the backends a binary
-// can lower to, as runtime.Registry holds those it can run.
+// can lower to, as executor.Registry holds those it can run.
 //
 // The generic layers (lower, cmd/etgo) name no backend: they look backends up here. Package
 // backends/all fills a registry with every backend etgo has; a program that wants fewer builds

@@ -11,13 +11,13 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/emit"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // recordingBackend stands in for XNNPACK: it keeps the blobs and named data it is given and
@@ -26,12 +26,12 @@ type recordingBackend struct {
 	blobs [][]byte
 	named map[string][]byte
 	calls [][][]int // per Execute: each argument's sizes
-	specs [][]runtime.CompileSpec
+	specs [][]executor.CompileSpec
 }
 
 func (b *recordingBackend) IsAvailable() bool { return true }
 
-func (b *recordingBackend) Init(ctx *runtime.BackendInitContext, processed []byte, specs []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (b *recordingBackend) Init(ctx *executor.BackendInitContext, processed []byte, specs []executor.CompileSpec) (executor.DelegateHandle, error) {
 	b.blobs = append(b.blobs, slices.Clone(processed))
 	b.specs = append(b.specs, specs)
 	for _, k := range []string{"shared", fmt.Sprintf("own%d", len(b.blobs)-1)} {
@@ -44,10 +44,10 @@ func (b *recordingBackend) Init(ctx *runtime.BackendInitContext, processed []byt
 	return len(b.blobs) - 1, nil
 }
 
-func (b *recordingBackend) Execute(_ *runtime.BackendExecutionContext, _ runtime.DelegateHandle, args []*runtime.EValue) error {
+func (b *recordingBackend) Execute(_ *executor.BackendExecutionContext, _ executor.DelegateHandle, args []*executor.EValue) error {
 	var call [][]int
 	for _, a := range args {
-		if a.Tag != runtime.TagTensor {
+		if a.Tag != executor.TagTensor {
 			return fmt.Errorf("argument is %s", a.Tag)
 		}
 		call = append(call, slices.Clone(a.Tensor.Sizes()))
@@ -56,7 +56,7 @@ func (b *recordingBackend) Execute(_ *runtime.BackendExecutionContext, _ runtime
 	return nil
 }
 
-func (b *recordingBackend) Destroy(runtime.DelegateHandle) {}
+func (b *recordingBackend) Destroy(executor.DelegateHandle) {}
 
 func lowerXnnpack(t *testing.T, name string) *partition.Plan {
 	t.Helper()
@@ -135,7 +135,7 @@ func TestEmitDelegates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	prog, err := executor.NewProgram(f, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,16 +144,16 @@ func TestEmitDelegates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer meth.Close()
-	var inputs []*runtime.EValue
+	var inputs []*executor.EValue
 	for _, in := range plan.Graph.Inputs {
 		if in.Kind != ir.UserInput {
 			continue
 		}
-		x, err := runtime.NewTensor(runtime.ScalarType(in.Value.Meta.DType), sizesOf(in.Value)...)
+		x, err := executor.NewTensor(executor.ScalarType(in.Value.Meta.DType), sizesOf(in.Value)...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+		inputs = append(inputs, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
 	}
 	if _, err := meth.Execute(context.Background(), inputs...); err != nil {
 		t.Fatal(err)
@@ -276,7 +276,7 @@ func TestCheckKernels(t *testing.T) {
 	if err := emit.CheckKernels(c.Program, portableRegistry(t).HasKernel); err != nil {
 		t.Fatalf("portable kernels: %v", err)
 	}
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	full := portableRegistry(t)
 	for _, k := range full.Kernels() {
 		if k.Name != "aten::argmax.out" && k.Name != "aten::where.self_out" {
@@ -324,7 +324,7 @@ func TestEmitOutputsAliasingInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := runtime.NewProgram(f, runtime.Options{Registry: portableRegistry(t)})
+	prog, err := executor.NewProgram(f, executor.Options{Registry: portableRegistry(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestEmitOutputsAliasingInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	in, err := runtime.FromSlice([]float32{-3, 4}, 2)
+	in, err := executor.FromSlice([]float32{-3, 4}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestEmitOutputsAliasingInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range [][]float32{{0, 4}, {-3, 4}, {1, 2}} {
-		got, err := runtime.Values[float32](outs[i])
+		got, err := executor.Values[float32](outs[i])
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("output %d: %v (%v), want %v", i, got, err, want)
 		}

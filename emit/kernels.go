@@ -14,7 +14,7 @@ var ErrKernelMissing = errors.New("kernel missing")
 
 // CheckKernels reports, in one error wrapping ErrKernelMissing, every operator the program's
 // KernelCalls use that has reports missing, each with the instructions that call it (pass a
-// runtime.Registry's HasKernel; emit does not depend on the runtime). ExecuTorch
+// executor.Registry's HasKernel; emit does not depend on the runtime). ExecuTorch
 // only finds this when the program is loaded (pytorch/executorch#21950); checking it when the
 // program is emitted lets a lowering refuse, or warn, before a .pte ships.
 func CheckKernels(p *pte.Program, has func(kernel string) bool) error {

@@ -7,12 +7,12 @@ import (
 
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/emit"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
-	"github.com/etgo/etgo/runtime"
 )
 
 func TestOutVariant(t *testing.T) {
@@ -40,7 +40,7 @@ func TestOutVariant(t *testing.T) {
 // TestZooFallbackKernels: for every zoo model, the kernels etgo's plan leaves to the portable
 // path are exactly the operator table of the official xnnpack.pte, and etgo carries each one.
 func TestZooFallbackKernels(t *testing.T) {
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}

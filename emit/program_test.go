@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/emit"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
@@ -18,16 +19,15 @@ import (
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // writeDir, when set, receives <model>.pte for every zoo model TestZooEmit emits
 // (tools/reference/check_emitted.py runs them in the official runtime).
 var writeDir = flag.String("write", "", "write each emitted zoo program to DIR/<model>.pte")
 
-func portableRegistry(t testing.TB) *runtime.Registry {
+func portableRegistry(t testing.TB) *executor.Registry {
 	t.Helper()
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -124,13 +124,13 @@ func TestZooEmit(t *testing.T) {
 	})
 }
 
-func runAndCompare(t *testing.T, reg *runtime.Registry, file []byte, m zoo.Model, v zoo.Variant) {
+func runAndCompare(t *testing.T, reg *executor.Registry, file []byte, m zoo.Model, v zoo.Variant) {
 	t.Helper()
 	f, err := pte.Parse(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

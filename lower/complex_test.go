@@ -7,12 +7,12 @@ import (
 
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/emit"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // TestComplexPrograms: programs with complex tensors are emitted as the official emitter
@@ -20,7 +20,7 @@ import (
 // etgo's rfft and cfloat files, rfft within 2.5e-7 of torch.fft.rfft), the kernel check names
 // the FFT kernels etgo lacks, and etgo's runtime refuses complex tensors by name at load.
 func TestComplexPrograms(t *testing.T) {
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestComplexPrograms(t *testing.T) {
 		out         pte.Tensor
 	}{
 		{"fft.rfft.1", "aten::_fft_r2c.out", pte.Tensor{ScalarType: pte.ScalarTypeComplexFloat, Sizes: []int32{5, 6, 4}}},
-		{"fft.irfft.2", "aten::_fft_c2r.out", pte.Tensor{ScalarType: runtime.Float32, Sizes: []int32{5, 6, 7}}},
+		{"fft.irfft.2", "aten::_fft_c2r.out", pte.Tensor{ScalarType: executor.Float32, Sizes: []int32{5, 6, 7}}},
 		{"cdouble.2", "", pte.Tensor{ScalarType: pte.ScalarTypeComplexDouble, Sizes: []int32{2, 3}}},
 	} {
 		data, _ := lowerFile(t, "../testdata/decomp/cases/"+c.pt2+".pt2", lower.Options{})
@@ -64,11 +64,11 @@ func TestComplexPrograms(t *testing.T) {
 		case c.kernel != "" && (!errors.Is(err, emit.ErrKernelMissing) || !strings.Contains(err.Error(), c.kernel)):
 			t.Errorf("%s: kernel check %v, want it to name %s", c.pt2, err, c.kernel)
 		}
-		p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+		p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 		if err == nil {
 			_, err = p.LoadMethod("forward")
 		}
-		if !errors.Is(err, runtime.ErrNotSupported) && !errors.Is(err, runtime.ErrOperatorMissing) || !strings.Contains(err.Error(), "complex") && !strings.Contains(err.Error(), c.kernel) {
+		if !errors.Is(err, executor.ErrNotSupported) && !errors.Is(err, executor.ErrOperatorMissing) || !strings.Contains(err.Error(), "complex") && !strings.Contains(err.Error(), c.kernel) {
 			t.Errorf("%s: etgo's runtime loads it (%v); it must refuse, naming the complex tensor or the kernel", c.pt2, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
@@ -20,7 +21,6 @@ import (
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // lowerZoo lowers a zoo model as `etgo lower -o` does (recommended passes, the XNNPACK
@@ -58,7 +58,7 @@ func lowerFile(t *testing.T, path string, opts lower.Options) ([]byte, *partitio
 // preprocess → emission) has the official number of delegate calls, runs in etgo's runtime
 // with outputs matching eager PyTorch (≤ 1e-4), and lowers to the same bytes twice.
 func TestZooLoweredRuns(t *testing.T) {
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestZooLoweredRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prog, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+		prog, err := executor.NewProgram(f, executor.Options{Registry: reg})
 		if err != nil {
 			t.Fatal(err)
 		}

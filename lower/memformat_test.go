@@ -9,11 +9,11 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // TestCloneChannelsLast: x.clone(memory_format=torch.channels_last) lowers, with and without
@@ -21,7 +21,7 @@ import (
 // 0,2,3,1), as the official program is; etgo used to keep aten.clone, and its file failed in
 // both runtimes. (Checked by hand in the official runtime: both files run and return x.)
 func TestCloneChannelsLast(t *testing.T) {
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestCloneChannelsLast(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+		p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestCloneChannelsLast(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, err := runtime.NewTensor(runtime.Float32, 1, 3, 8, 8)
+		x, err := executor.NewTensor(executor.Float32, 1, 3, 8, 8)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,12 +13,12 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // toPTE lowers an oracle case with and without the XNNPACK partitioner through emission.
@@ -60,7 +60,7 @@ func TestCustomOpRefusedAtEmission(t *testing.T) {
 // planning does) and run: the rows come out sized by the data. (Checked by hand: etgo's files
 // for argwhere and nonzero(as_tuple=True) also run in the official runtime.)
 func TestUnbackedSizesEmit(t *testing.T) {
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestUnbackedSizesEmit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+			p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
@@ -97,7 +97,7 @@ func TestUnbackedSizesEmit(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
-			x, err := runtime.NewTensor(runtime.Float32, c.shape...)
+			x, err := executor.NewTensor(executor.Float32, c.shape...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 // Package all lists every backend etgo has for the `etgo` command: Registry returns their
 // ahead-of-time sides registered (for `etgo lower`), RegisterRuntime adds their run-time sides
-// (backends/builtin's list) to a runtime.Registry (for `etgo run`, `check`, `bench`). It links
+// (backends/builtin's list) to a executor.Registry (for `etgo run`, `check`, `bench`). It links
 // the lowering; a program that only runs .pte files imports backends/builtin instead, and one
 // that wants fewer backends registers the ones it wants itself.
 package all
@@ -9,7 +9,7 @@ import (
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/builtin"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // DefaultOrder is the partitioner list `etgo lower` uses when none is given.
@@ -28,4 +28,6 @@ func Registry() *backends.Registry {
 
 // RegisterRuntime registers every backend's run-time side in reg; threads is how many
 // goroutines one delegate call may use.
-func RegisterRuntime(reg *runtime.Registry, threads int) error { return builtin.Register(reg, threads) }
+func RegisterRuntime(reg *executor.Registry, threads int) error {
+	return builtin.Register(reg, threads)
+}

@@ -9,13 +9,13 @@ import (
 	"sort"
 
 	"github.com/etgo/etgo/backends/xnnpack"
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // backends makes each backend's run-time side by backend id; threads is how many goroutines one
 // delegate call may use.
-var backends = map[string]func(threads int) runtime.Backend{
-	xnnpack.BackendID: func(threads int) runtime.Backend { return xnnpack.Backend{Threads: threads} },
+var backends = map[string]func(threads int) executor.Backend{
+	xnnpack.BackendID: func(threads int) executor.Backend { return xnnpack.Backend{Threads: threads} },
 }
 
 // IDs lists the backend ids, sorted.
@@ -29,11 +29,11 @@ func IDs() []string {
 }
 
 // Register adds every backend to reg.
-func Register(reg *runtime.Registry, threads int) error { return RegisterOnly(reg, threads, IDs()...) }
+func Register(reg *executor.Registry, threads int) error { return RegisterOnly(reg, threads, IDs()...) }
 
 // RegisterOnly adds the backends with these ids to reg; an id etgo has no backend for is an
 // error naming the ones it has.
-func RegisterOnly(reg *runtime.Registry, threads int, ids ...string) error {
+func RegisterOnly(reg *executor.Registry, threads int, ids ...string) error {
 	for _, id := range ids {
 		mk, ok := backends[id]
 		if !ok {

@@ -4,8 +4,8 @@
 // have the result's shape, with four configs of the configuration-based partitioner
 // (partition/configs: the admission loop, the declines and the grouping into regions are
 // the package's, as XNNPACK's are), and preprocesses a region into a blob that lists its operations; at run time
-// (runtime.Backend) it executes that list. It is registered nowhere: a program (its test)
-// registers it in its own backends.Registry and runtime.Registry, which is all a new backend
+// (executor.Backend) it executes that list. It is registered nowhere: a program (its test)
+// registers it in its own backends.Registry and executor.Registry, which is all a new backend
 // needs.
 //
 // Blob ("EX01"): uint32 counts of values, inputs, outputs and ops, then per op its code and
@@ -21,11 +21,11 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/backends"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/partition/configs"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // BackendID is the id its delegates carry and its runtime side registers under.
@@ -157,7 +157,7 @@ var errBlob = errors.New("invalid example blob")
 
 func (Backend) IsAvailable() bool { return true }
 
-func (Backend) Init(_ *runtime.BackendInitContext, processed []byte, _ []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (Backend) Init(_ *executor.BackendInitContext, processed []byte, _ []executor.CompileSpec) (executor.DelegateHandle, error) {
 	if len(processed) < 20 || string(processed[:4]) != "EX01" {
 		return nil, fmt.Errorf("%w: no EX01 header", errBlob)
 	}
@@ -204,17 +204,17 @@ func (Backend) Init(_ *runtime.BackendInitContext, processed []byte, _ []runtime
 	return p, nil
 }
 
-func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateHandle, args []*runtime.EValue) error {
+func (Backend) Execute(ctx *executor.BackendExecutionContext, h executor.DelegateHandle, args []*executor.EValue) error {
 	p := h.(*program)
 	if len(args) != len(p.ins)+len(p.outs) {
 		return fmt.Errorf("example: %d arguments for %d inputs and %d outputs", len(args), len(p.ins), len(p.outs))
 	}
 	vals := make([][]float32, len(p.numel))
 	for i, v := range slices.Concat(p.ins, p.outs) {
-		if args[i].Tag != runtime.TagTensor || args[i].Tensor.ScalarType() != runtime.Float32 || args[i].Tensor.Numel() != int(p.numel[v]) {
+		if args[i].Tag != executor.TagTensor || args[i].Tensor.ScalarType() != executor.Float32 || args[i].Tensor.Numel() != int(p.numel[v]) {
 			return fmt.Errorf("example: argument %d is not a float32 tensor of %d elements", i, p.numel[v])
 		}
-		vals[v] = runtime.Data[float32](args[i].Tensor)
+		vals[v] = executor.Data[float32](args[i].Tensor)
 	}
 	for i, n := range p.numel {
 		if vals[i] == nil {
@@ -239,4 +239,4 @@ func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateH
 	return nil
 }
 
-func (Backend) Destroy(runtime.DelegateHandle) {}
+func (Backend) Destroy(executor.DelegateHandle) {}

@@ -11,6 +11,7 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/emit"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
@@ -19,13 +20,12 @@ import (
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // runtimeRegistry carries the portable and primitive kernels, XNNPACK and, when asked, the
 // example backend: one registration line each.
-func runtimeRegistry(t *testing.T, withExample bool) *runtime.Registry {
-	reg := runtime.NewRegistry()
+func runtimeRegistry(t *testing.T, withExample bool) *executor.Registry {
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: runtimeRegistry(t, true)})
+	p, err := executor.NewProgram(f, executor.Options{Registry: runtimeRegistry(t, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +119,12 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// The app without the backend: refused at load, naming it.
-	q, err := runtime.NewProgram(f, runtime.Options{Registry: runtimeRegistry(t, false)})
+	q, err := executor.NewProgram(f, executor.Options{Registry: runtimeRegistry(t, false)})
 	if err == nil {
 		_, err = q.LoadMethod("forward")
 		q.Close()
 	}
-	if !errors.Is(err, runtime.ErrBackendNotRegistered) || !strings.Contains(err.Error(), example.BackendID) {
+	if !errors.Is(err, executor.ErrBackendNotRegistered) || !strings.Contains(err.Error(), example.BackendID) {
 		t.Errorf("without the example backend: %v", err)
 	}
 }

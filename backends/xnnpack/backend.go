@@ -12,9 +12,9 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
 	"github.com/etgo/etgo/internal/workpool"
-	"github.com/etgo/etgo/runtime"
 )
 
 // BackendID is the id ExecuTorch's delegates name this backend by.
@@ -35,14 +35,14 @@ type Backend struct {
 }
 
 // Register adds a single-threaded backend to a registry under BackendID.
-func Register(r *runtime.Registry) error { return r.RegisterBackend(BackendID, Backend{}) }
+func Register(r *executor.Registry) error { return r.RegisterBackend(BackendID, Backend{}) }
 
 // IsAvailable is true: the backend is pure Go.
 func (Backend) IsAvailable() bool { return true }
 
 // Init parses and verifies the blob, resolves its constants (from the blob or the program's
 // named data) and builds an execution plan. The plan does not keep the blob.
-func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (b Backend) Init(ctx *executor.BackendInitContext, processed []byte, specs []executor.CompileSpec) (executor.DelegateHandle, error) {
 	g, err := xnngraph.ParseBlob(processed)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (b Backend) Init(ctx *runtime.BackendInitContext, processed []byte, specs [
 // from the tensors it is given; the program's declared sizes are those tensors' sizes, or their
 // bounds). Without calls (a blob initialised outside a method) the blob's declared input dims
 // stand in.
-func (p *plan) checkCalls(calls [][]*runtime.EValue) error {
+func (p *plan) checkCalls(calls [][]*executor.EValue) error {
 	if len(calls) == 0 {
 		shapes, err := p.g.InferShapes(p.order, func(i int) []int { return xnngraph.DimsOf(p.g.Values[i].Dims) })
 		if err != nil {
@@ -94,7 +94,7 @@ func (p *plan) checkCalls(calls [][]*runtime.EValue) error {
 
 // inputDims is the shape graph input i takes from tensor t: its sizes, a rank-0 tensor being
 // [1] where the graph declares one dim (XNNPACK writes a scalar so).
-func (p *plan) inputDims(i int, t *runtime.Tensor) []int {
+func (p *plan) inputDims(i int, t *executor.Tensor) []int {
 	dims := slices.Clone(t.Sizes())
 	if len(dims) == 0 && len(p.g.Values[i].Dims) == 1 {
 		dims = []int{1}
@@ -104,22 +104,22 @@ func (p *plan) inputDims(i int, t *runtime.Tensor) []int {
 
 // external returns the delegate call argument bound to external value i, checked: a tensor of
 // the dtype the graph takes, in the default dim order.
-func (p *plan) external(i int, args []*runtime.EValue) (*runtime.Tensor, error) {
+func (p *plan) external(i int, args []*executor.EValue) (*executor.Tensor, error) {
 	v := &p.g.Values[i]
 	id := int(v.ExternalID)
-	if id >= len(args) || args[id] == nil || args[id].Tag != runtime.TagTensor || args[id].Tensor == nil {
-		return nil, fmt.Errorf("%w: delegate argument %d (value %d) is not a tensor (the call has %d arguments)", runtime.ErrInvalidArgument, id, v.ID, len(args))
+	if id >= len(args) || args[id] == nil || args[id].Tag != executor.TagTensor || args[id].Tensor == nil {
+		return nil, fmt.Errorf("%w: delegate argument %d (value %d) is not a tensor (the call has %d arguments)", executor.ErrInvalidArgument, id, v.ID, len(args))
 	}
 	t := args[id].Tensor
-	want := runtime.Float32
+	want := executor.Float32
 	if p.quant[i] != nil {
-		want = runtime.Int8 // qint8 codes
+		want = executor.Int8 // qint8 codes
 	}
 	if t.ScalarType() != want {
-		return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", runtime.ErrInvalidArgument, id, runtime.DTypeName(t.ScalarType()), runtime.DTypeName(want))
+		return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", executor.ErrInvalidArgument, id, executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
 	}
 	if !t.IsContiguous() {
-		return nil, fmt.Errorf("%w: delegate argument %d has dim order %v; delegate boundaries use the default", runtime.ErrInvalidArgument, id, t.DimOrder())
+		return nil, fmt.Errorf("%w: delegate argument %d has dim order %v; delegate boundaries use the default", executor.ErrInvalidArgument, id, t.DimOrder())
 	}
 	return t, nil
 }
@@ -129,10 +129,10 @@ func (p *plan) external(i int, args []*runtime.EValue) (*runtime.Tensor, error) 
 // with the node it stopped at: a cancelled call waits for at most the node running (the graph's
 // largest convolution, milliseconds at most on the zoo's full-size models), not the whole graph.
 // (The runtime checks again after the call.)
-func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateHandle, args []*runtime.EValue) error {
+func (Backend) Execute(ctx *executor.BackendExecutionContext, h executor.DelegateHandle, args []*executor.EValue) error {
 	p, ok := h.(*plan)
 	if !ok {
-		return fmt.Errorf("%w: not an XNNPACK delegate handle", runtime.ErrInvalidArgument)
+		return fmt.Errorf("%w: not an XNNPACK delegate handle", executor.ErrInvalidArgument)
 	}
 	c := context.Background()
 	if ctx != nil && ctx.Context != nil {
@@ -142,7 +142,7 @@ func (Backend) Execute(ctx *runtime.BackendExecutionContext, h runtime.DelegateH
 }
 
 // Destroy releases nothing: plans are garbage collected.
-func (Backend) Destroy(runtime.DelegateHandle) {}
+func (Backend) Destroy(executor.DelegateHandle) {}
 
 // tensor is a value during execution: NHWC or plain row-major, as the graph says.
 //
@@ -247,7 +247,7 @@ func newPlan(g *xnngraph.Graph, named func(string) ([]byte, error)) (*plan, erro
 }
 
 // newPlanFor builds a plan for a delegate with these calls (see checkCalls).
-func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][]*runtime.EValue) (*plan, error) {
+func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][]*executor.EValue) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
 		quant: make([]*qinfo, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
@@ -504,7 +504,7 @@ func constant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, 
 func (p *plan) val(id uint32) *tensor { return &p.vals[p.index[id]] }
 
 // execute is run without a context (for tests that drive a plan directly).
-func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Background(), args, nil) }
+func (p *plan) execute(args []*executor.EValue) error { return p.run(context.Background(), args, nil) }
 
 // run binds the external values to the delegate call's arguments, runs every node and writes
 // the outputs back. It stops between nodes once ctx is done; the plan stays usable (every
@@ -513,9 +513,9 @@ func (p *plan) execute(args []*runtime.EValue) error { return p.run(context.Back
 //
 // When the call is traced (bctx.Profiling), every node's run is an event named as the official
 // runtime's XNNPACK profiler names it (step.event).
-func (p *plan) run(ctx context.Context, args []*runtime.EValue, bctx *runtime.BackendExecutionContext) error {
+func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.BackendExecutionContext) error {
 	traced := bctx.Profiling()
-	ext := func(i int) (*runtime.Tensor, error) { return p.external(i, args) }
+	ext := func(i int) (*executor.Tensor, error) { return p.external(i, args) }
 	for _, i := range p.inputs {
 		t, err := ext(i)
 		if err != nil {
@@ -525,10 +525,10 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue, bctx *runtime.Ba
 		// external inputs from the tensors it is given.
 		p.vals[i].dims = p.inputDims(i, t)
 		if p.quant[i] != nil {
-			p.vals[i].q = runtime.Data[int8](t) // qint8 codes, read in place as fp32 values are
+			p.vals[i].q = executor.Data[int8](t) // qint8 codes, read in place as fp32 values are
 			continue
 		}
-		p.vals[i].data = runtime.Data[float32](t)
+		p.vals[i].data = executor.Data[float32](t)
 	}
 	done := ctx.Done()
 	for k := range p.steps {
@@ -565,10 +565,10 @@ func (p *plan) run(ctx context.Context, args []*runtime.EValue, bctx *runtime.Ba
 			}
 		}
 		if p.quant[i] != nil {
-			copy(runtime.Data[int8](t), v.q[:v.numel()])
+			copy(executor.Data[int8](t), v.q[:v.numel()])
 			continue
 		}
-		copy(runtime.Data[float32](t), v.data[:v.numel()])
+		copy(executor.Data[float32](t), v.data[:v.numel()])
 	}
 	return nil
 }

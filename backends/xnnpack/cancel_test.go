@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
-	"github.com/etgo/etgo/runtime"
 )
 
 // stopAt is the backend with a hook: the plans it builds run cancel as node at starts and
@@ -23,7 +23,7 @@ type stopAt struct {
 	ran    *int
 }
 
-func (b stopAt) Init(ctx *runtime.BackendInitContext, blob []byte, specs []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (b stopAt) Init(ctx *executor.BackendInitContext, blob []byte, specs []executor.CompileSpec) (executor.DelegateHandle, error) {
 	h, err := b.Backend.Init(ctx, blob, specs)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func TestCancelBetweenNodes(t *testing.T) {
 				cancel, ran = c, 0
 				outs, err := meth.Run(ctx, zoorun.Inputs(t, m)...)
 				cancel = nil
-				if !errors.Is(err, context.Canceled) || outs != nil || errors.Is(err, runtime.ErrKernelFailed) {
+				if !errors.Is(err, context.Canceled) || outs != nil || errors.Is(err, executor.ErrKernelFailed) {
 					t.Fatalf("Run = %d outputs, %v; want none and context.Canceled, not a kernel failure", len(outs), err)
 				}
 				if ran != at+1 || !strings.Contains(err.Error(), fmt.Sprintf("stopped before node %d", at+1)) {
@@ -91,7 +91,7 @@ func TestCancelBetweenNodes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := (func() ([]*runtime.Tensor, error) {
+				want, err := (func() ([]*executor.Tensor, error) {
 					ref := load(t, newRegistry(t, Backend{}), m)
 					defer ref.Close()
 					return ref.Run(context.Background(), zoorun.Inputs(t, m)...)
@@ -107,9 +107,9 @@ func TestCancelBetweenNodes(t *testing.T) {
 	}
 }
 
-func newRegistry(t *testing.T, b runtime.Backend) *runtime.Registry {
+func newRegistry(t *testing.T, b executor.Backend) *executor.Registry {
 	t.Helper()
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -119,9 +119,9 @@ func newRegistry(t *testing.T, b runtime.Backend) *runtime.Registry {
 	return reg
 }
 
-func load(t *testing.T, reg *runtime.Registry, m zoo.Model) *runtime.Method {
+func load(t *testing.T, reg *executor.Registry, m zoo.Model) *executor.Method {
 	t.Helper()
-	p, err := runtime.Open(m.Xnnpack, runtime.Options{Registry: reg})
+	p, err := executor.Open(m.Xnnpack, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package xnnpack is etgo's XNNPACK-compatible backend at run time: it executes in Go the
 // delegate blobs that ExecuTorch's XnnpackPartitioner writes (an "XH00" header, an XNNGraph
 // flatbuffer with identifier XN00 or XN01, and constant data inline or in the program's named
-// data). Register it under "XnnpackBackend" (Register, or Backend in a runtime.Registry).
+// data). Register it under "XnnpackBackend" (Register, or Backend in a executor.Registry).
 //
 // The backend is three packages, by role, importing in one direction (internal/layering checks
 // it): xnnpack/xnngraph is the graph format (parse, verify, encode; it depends on its schema
@@ -20,7 +20,7 @@
 // among the rest every input must be a graph input, a constant or an earlier node's output,
 // every value is written once, never a constant or a graph input, and there is no cycle. Each
 // node's operands are then checked for the ranks and sizes its operation needs, propagating
-// shapes from the delegate call's tensors (runtime.BackendInitContext.Calls) as XNNPACK does
+// shapes from the delegate call's tensors (executor.BackendInitContext.Calls) as XNNPACK does
 // when it executes; constants must hold exactly the bytes their dims and datatype declare. A
 // refusal names the node, its operation and what is inconsistent. testdata/mutants (made by
 // tools/reference/mutate_blobs.py) records the campaign that compares these verdicts with the
@@ -72,7 +72,7 @@
 // Lowering to the type (the partitioner's configs and preprocess, package aot) is the
 // ahead-of-time side's, outside this count.
 //
-// A traced call (runtime.WithEventTracer) reports each node it runs as an event named as the
+// A traced call (executor.WithEventTracer) reports each node it runs as an event named as the
 // official runtime's XNNPACK profiler names it — the operator the node becomes and its count in
 // the delegate ("Convolution (NHWC, F32) IGEMM #3"; nodeKernel.operator) — so the official
 // Inspector lists etgo's ETDump as it lists the official one. XNNPACK sometimes fuses or splits

@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // BenchmarkModels runs whole committed programs through the backend at one thread: the small zoo
@@ -27,7 +27,7 @@ func BenchmarkModels(b *testing.B) {
 	} {
 		b.Run(filepath.Base(m), func(b *testing.B) {
 			dir := testutil.Testdata(b, filepath.FromSlash(m))
-			reg := runtime.NewRegistry()
+			reg := executor.NewRegistry()
 			// The kernels the etgo binary runs the fallback operators on.
 			if err := portable.Register(reg); err != nil {
 				b.Fatal(err)
@@ -38,7 +38,7 @@ func BenchmarkModels(b *testing.B) {
 			if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: 1}); err != nil {
 				b.Fatal(err)
 			}
-			p, err := runtime.Open(filepath.Join(dir, "xnnpack.pte"), runtime.Options{Registry: reg})
+			p, err := executor.Open(filepath.Join(dir, "xnnpack.pte"), executor.Options{Registry: reg})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func BenchmarkModels(b *testing.B) {
 			defer meth.Close()
 			paths, _ := filepath.Glob(filepath.Join(dir, "inputs", "input_*.npy"))
 			sort.Strings(paths)
-			var inputs []*runtime.Tensor
+			var inputs []*executor.Tensor
 			for _, path := range paths {
 				a, err := npy.Load(path)
 				if err != nil {

@@ -13,13 +13,13 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/mutate"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // corpusEntry is one mutant of testdata/mutants/corpus.json (tools/reference/mutate_blobs.py):
@@ -50,7 +50,7 @@ func TestMutantCorpus(t *testing.T) {
 	if len(corpus.Mutants) == 0 {
 		t.Fatal("the corpus is empty")
 	}
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	for _, err := range []error{portable.Register(reg), prim.Register(reg), xnnpack.Register(reg)} {
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +100,7 @@ var numbered = regexp.MustCompile(`_(\d+)\.npy$`)
 
 // seedIO loads a seed's committed inputs (inputs/input_<i>.npy) and the official runtime's
 // outputs for it (expected/xnnpack/ for the zoo, expected/ for the quantized models).
-func seedIO(t *testing.T, dir string) (inputs []*runtime.EValue, expected []*npy.Array) {
+func seedIO(t *testing.T, dir string) (inputs []*executor.EValue, expected []*npy.Array) {
 	t.Helper()
 	load := func(pattern string) []*npy.Array {
 		paths, _ := filepath.Glob(pattern)
@@ -120,7 +120,7 @@ func seedIO(t *testing.T, dir string) (inputs []*runtime.EValue, expected []*npy
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, &runtime.EValue{Tag: runtime.TagTensor, Tensor: tn})
+		inputs = append(inputs, &executor.EValue{Tag: executor.TagTensor, Tensor: tn})
 	}
 	expected = load(filepath.Join(dir, "expected", "xnnpack", "output_*.npy"))
 	if len(expected) == 0 {
@@ -140,12 +140,12 @@ func index(p string) int {
 
 // sameOutputs compares as the campaign does: within 1e-6 + 1e-4 times the output's largest
 // magnitude (integer and boolean outputs exactly).
-func sameOutputs(got []*runtime.EValue, want []*npy.Array) error {
+func sameOutputs(got []*executor.EValue, want []*npy.Array) error {
 	if len(got) != len(want) {
 		return fmt.Errorf("%d outputs, %d expected", len(got), len(want))
 	}
 	for i, g := range got {
-		if g.Tag != runtime.TagTensor {
+		if g.Tag != executor.TagTensor {
 			return fmt.Errorf("output %d is %s", i, g.Tag)
 		}
 		scale := 0.0

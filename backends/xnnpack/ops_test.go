@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/xnntest"
-	"github.com/etgo/etgo/runtime"
 )
 
 func f32(v []float64) []float32 {
@@ -45,23 +45,23 @@ func runCase(t *testing.T, c *xnntest.OpCase, threads int) {
 		t.Fatal(err)
 	}
 	p.threads = threads
-	var args []*runtime.EValue
+	var args []*executor.EValue
 	for _, in := range c.Inputs {
-		x, err := runtime.FromSlice(f32(in.Data), in.Dims...)
+		x, err := executor.FromSlice(f32(in.Data), in.Dims...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+		args = append(args, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
 	}
-	out, err := runtime.NewTensor(runtime.Float32, c.Output.Dims...)
+	out, err := executor.NewTensor(executor.Float32, c.Output.Dims...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: out})
+	args = append(args, &executor.EValue{Tag: executor.TagTensor, Tensor: out})
 	if err := p.execute(args); err != nil {
 		t.Fatal(err)
 	}
-	got := runtime.Data[float32](out)
+	got := executor.Data[float32](out)
 	for k, w := range c.Output.Data {
 		if d := math.Abs(float64(got[k]) - w); d > 1e-4*math.Max(1, math.Abs(w)) {
 			t.Fatalf("element %d = %v, torch %v", k, got[k], w)

@@ -12,10 +12,10 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/xnntest"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // FuzzPlan: no blob panics the plan builder, its checks or, for the graphs it accepts whose
@@ -51,25 +51,25 @@ func FuzzPlan(f *testing.F) {
 		if total > 1<<20 || runCost(p, shapes) > 1<<26 {
 			return // too large to run here
 		}
-		args := make([]*runtime.EValue, g.NumExterns)
+		args := make([]*executor.EValue, g.NumExterns)
 		for i := range g.Values {
 			v := &g.Values[i]
 			if v.Flags == 0 {
 				continue
 			}
-			dt := runtime.Float32
+			dt := executor.Float32
 			if p.quant[i] != nil {
-				dt = runtime.Int8
+				dt = executor.Int8
 			}
 			dims := shapes[i]
 			if dims == nil {
 				dims = xnngraph.DimsOf(v.Dims)
 			}
-			tn, err := runtime.NewTensor(dt, dims...)
+			tn, err := executor.NewTensor(dt, dims...)
 			if err != nil {
 				return
 			}
-			args[v.ExternalID] = &runtime.EValue{Tag: runtime.TagTensor, Tensor: tn}
+			args[v.ExternalID] = &executor.EValue{Tag: executor.TagTensor, Tensor: tn}
 		}
 		_ = p.execute(args)
 	})

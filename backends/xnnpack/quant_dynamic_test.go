@@ -12,26 +12,26 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // runDynquant runs testdata/dynquant/<model> on inputs/<in>.npy with threads threads and returns
 // etgo's output and the official runtime's expected/<out>.npy.
 func runDynquant(t *testing.T, dir, in, out string, threads int) (got []float32, want []float64, dims []int) {
 	t.Helper()
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
 	if err := reg.RegisterBackend(BackendID, Backend{Threads: threads}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := runtime.Open(filepath.Join(dir, "xnnpack.pte"), runtime.Options{Registry: reg})
+	p, err := executor.Open(filepath.Join(dir, "xnnpack.pte"), executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +62,10 @@ func runDynquant(t *testing.T, dir, in, out string, threads int) (got []float32,
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(outs) != 1 || outs[0].ScalarType() != runtime.Float32 {
+		if len(outs) != 1 || outs[0].ScalarType() != executor.Float32 {
 			t.Fatalf("run %d: %d outputs, want one float32 tensor", run, len(outs))
 		}
-		got = append([]float32(nil), runtime.Data[float32](outs[0])...)
+		got = append([]float32(nil), executor.Data[float32](outs[0])...)
 		dims = outs[0].Sizes()
 	}
 	if len(got) != len(want) {
@@ -329,7 +329,7 @@ func TestDynquantInlineScales(t *testing.T) {
 // TestDynquantNext: what the official toolchain lowers but etgo does not run yet
 // (testdata/dynquant_next: a dynamically quantized convolution) is refused at load, by name.
 func TestDynquantNext(t *testing.T) {
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestDynquantNext(t *testing.T) {
 	for name, want := range map[string]string{
 		"conv2d": "(XNNConv2d) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8",
 	} {
-		p, err := runtime.Open(testutil.Testdata(t, "dynquant_next", name, "xnnpack.pte"), runtime.Options{Registry: reg})
+		p, err := executor.Open(testutil.Testdata(t, "dynquant_next", name, "xnnpack.pte"), executor.Options{Registry: reg})
 		if err == nil {
 			_, err = p.LoadMethod("forward")
 			p.Close()
@@ -378,11 +378,11 @@ func TestDynquantNonbatchDims(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, _ := runtime.NewTensor(runtime.Float32, 2, 3, 12)
-		if err := p.execute([]*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}, {Tag: runtime.TagTensor, Tensor: y}}); err != nil {
+		y, _ := executor.NewTensor(executor.Float32, 2, 3, 12)
+		if err := p.execute([]*executor.EValue{{Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: y}}); err != nil {
 			t.Fatalf("num_nonbatch_dims %d: %v", nb, err)
 		}
-		for i, v := range runtime.Data[float32](y) {
+		for i, v := range executor.Data[float32](y) {
 			if v != float32(want[i]) {
 				t.Fatalf("num_nonbatch_dims %d: output %d = %g, the official runtime's is %g", nb, i, v, want[i])
 			}

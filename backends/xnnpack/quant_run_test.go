@@ -9,12 +9,12 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // TestQuantFixturesSplit runs testdata/quant with even these small layers split across threads
@@ -29,7 +29,7 @@ func TestQuantFixturesSplit(t *testing.T) {
 		t.Fatal("no quantized fixtures")
 	}
 	for _, threads := range []int{2, 3} {
-		reg := runtime.NewRegistry()
+		reg := executor.NewRegistry()
 		if err := portable.Register(reg); err != nil {
 			t.Fatal(err)
 		}
@@ -76,21 +76,21 @@ func TestQuantBoundaryOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, _ := runtime.NewTensor(runtime.Float32, 1, 10)
-	q, _ := runtime.NewTensor(runtime.Int8, 1, 10)
-	args := []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}, {Tag: runtime.TagTensor, Tensor: y}, {Tag: runtime.TagTensor, Tensor: q}}
+	y, _ := executor.NewTensor(executor.Float32, 1, 10)
+	q, _ := executor.NewTensor(executor.Int8, 1, 10)
+	args := []*executor.EValue{{Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: y}, {Tag: executor.TagTensor, Tensor: q}}
 	if err := p.execute(args); err != nil {
 		t.Fatal(err)
 	}
 	qi := p.quant[p.index[codes.ID]]
-	for i, c := range runtime.Data[int8](q) {
-		if want := runtime.Data[float32](y)[i]; dequantize(int32(c), qi.zp, qi.scale) != want {
+	for i, c := range executor.Data[int8](q) {
+		if want := executor.Data[float32](y)[i]; dequantize(int32(c), qi.zp, qi.scale) != want {
 			t.Fatalf("code %d = %d dequantizes to %g, the graph's output is %g", i, c, dequantize(int32(c), qi.zp, qi.scale), want)
 		}
 	}
 	// A float tensor where the graph takes int8 codes is refused, by name.
-	args[2].Tensor, _ = runtime.NewTensor(runtime.Float32, 1, 10)
-	if err := p.execute(args); err == nil || !strings.Contains(err.Error(), "the graph takes "+runtime.DTypeName(runtime.Int8)) {
+	args[2].Tensor, _ = executor.NewTensor(executor.Float32, 1, 10)
+	if err := p.execute(args); err == nil || !strings.Contains(err.Error(), "the graph takes "+executor.DTypeName(executor.Int8)) {
 		t.Errorf("fp32 tensor for a qint8 output: error %v", err)
 	}
 }
@@ -132,23 +132,23 @@ func TestQuantMaxPoolRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		args := []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}}
+		args := []*executor.EValue{{Tag: executor.TagTensor, Tensor: x}}
 		for i := 1; i < int(g.NumExterns); i++ {
 			for j := range g.Values {
 				if v := &g.Values[j]; v.ExternalID == uint32(i) {
-					dt := runtime.Float32
+					dt := executor.Float32
 					if p.quant[j] != nil {
-						dt = runtime.Int8
+						dt = executor.Int8
 					}
-					tn, _ := runtime.NewTensor(dt, xnngraph.DimsOf(v.Dims)...)
-					args = append(args, &runtime.EValue{Tag: runtime.TagTensor, Tensor: tn})
+					tn, _ := executor.NewTensor(dt, xnngraph.DimsOf(v.Dims)...)
+					args = append(args, &executor.EValue{Tag: executor.TagTensor, Tensor: tn})
 				}
 			}
 		}
 		if err := p.execute(args); err != nil {
 			t.Fatal(err)
 		}
-		return runtime.Data[int8](args[len(args)-1].Tensor), p.quant[p.index[out.ID]]
+		return executor.Data[int8](args[len(args)-1].Tensor), p.quant[p.index[out.ID]]
 	}
 	inf := float32(math.Inf(1))
 	free, q := run(-inf, inf)

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/etgo/etgo/devtools/etdump"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // benchSchema is the version of etgo bench --json's document (docs/cli-json.md).
@@ -89,7 +89,7 @@ tools/reference/bench.py runs it against the official runtime, alternating.`,
 			return err
 		}
 		start := time.Now()
-		p, err := runtime.Open(path, runtime.Options{Registry: reg})
+		p, err := executor.Open(path, executor.Options{Registry: reg})
 		if err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ tools/reference/bench.py runs it against the official runtime, alternating.`,
 			// A method of its own, traced from its loading on, so the clock reads touch neither the
 			// latencies above nor --profile's.
 			bar.describe("etdump")
-			if err := writeETDump(p, *method, *etdumpPath, *iters, func(tm *runtime.Method) error {
+			if err := writeETDump(p, *method, *etdumpPath, *iters, func(tm *executor.Method) error {
 				_, err := tm.Execute(ctx, in...)
 				bar.add(1)
 				return err
@@ -228,8 +228,8 @@ func printProfile(w io.Writer, r benchResult, top int) {
 }
 
 // benchInputs loads the given .npy files, or makes seeded random inputs of the declared shapes.
-func benchInputs(m *runtime.Method, files []string) ([]*runtime.EValue, error) {
-	var in []*runtime.EValue
+func benchInputs(m *executor.Method, files []string) ([]*executor.EValue, error) {
+	var in []*executor.EValue
 	if len(files) > 0 {
 		for _, f := range files {
 			a, err := npy.Load(f)
@@ -240,42 +240,42 @@ func benchInputs(m *runtime.Method, files []string) ([]*runtime.EValue, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", f, err)
 			}
-			in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
+			in = append(in, &executor.EValue{Tag: executor.TagTensor, Tensor: t})
 		}
 		return in, nil
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < m.NumInputs(); i++ {
 		want := m.Input(i)
-		if want.Tag != runtime.TagTensor {
+		if want.Tag != executor.TagTensor {
 			in = append(in, want) // traced scalars must be passed as traced
 			continue
 		}
-		t, err := runtime.NewTensor(want.Tensor.ScalarType(), want.Tensor.Sizes()...)
+		t, err := executor.NewTensor(want.Tensor.ScalarType(), want.Tensor.Sizes()...)
 		if err != nil {
 			return nil, err
 		}
 		switch t.ScalarType() {
-		case runtime.Float32:
-			d := runtime.Data[float32](t)
+		case executor.Float32:
+			d := executor.Data[float32](t)
 			for k := range d {
 				d[k] = float32(rng.NormFloat64())
 			}
-		case runtime.Int64:
-			d := runtime.Data[int64](t)
+		case executor.Int64:
+			d := executor.Data[int64](t)
 			for k := range d {
 				d[k] = rng.Int64N(3)
 			}
 		}
-		in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
+		in = append(in, &executor.EValue{Tag: executor.TagTensor, Tensor: t})
 	}
 	return in, nil
 }
 
 // writeETDump loads method of p traced, runs it runs times with run, and writes the ETDump.
-func writeETDump(p *runtime.Program, method, path string, runs int, run func(*runtime.Method) error) error {
+func writeETDump(p *executor.Program, method, path string, runs int, run func(*executor.Method) error) error {
 	rec := etdump.NewRecorder()
-	tm, err := p.LoadMethod(method, runtime.WithEventTracer(rec))
+	tm, err := p.LoadMethod(method, executor.WithEventTracer(rec))
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/human"
 	"github.com/etgo/etgo/internal/npyconv"
@@ -23,7 +24,6 @@ import (
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // The demo model is the zoo's split_delegation (TestDemoAssets keeps these copies identical to
@@ -144,7 +144,7 @@ func runDemo(stdout io.Writer, outPath string, threads int) error {
 	if err == nil {
 		return errors.New("the program loaded without XnnpackBackend; it should have been refused")
 	}
-	if !errors.Is(err, runtime.ErrBackendNotRegistered) {
+	if !errors.Is(err, executor.ErrBackendNotRegistered) {
 		return fmt.Errorf("loading without XnnpackBackend failed for another reason: %w", err)
 	}
 	fmt.Fprintf(stdout, "LoadMethod(\"forward\") fails:\n  %v\n\n", err)
@@ -154,17 +154,17 @@ func runDemo(stdout io.Writer, outPath string, threads int) error {
 }
 
 // demoLoad loads the forward method of a program held in memory.
-func demoLoad(data []byte, reg *runtime.Registry) error {
+func demoLoad(data []byte, reg *executor.Registry) error {
 	_, _, err := demoMethod(data, reg)
 	return err
 }
 
-func demoMethod(data []byte, reg *runtime.Registry) (*runtime.Program, *runtime.Method, error) {
+func demoMethod(data []byte, reg *executor.Registry) (*executor.Program, *executor.Method, error) {
 	f, err := pte.Parse(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -178,7 +178,7 @@ func demoMethod(data []byte, reg *runtime.Registry) (*runtime.Program, *runtime.
 
 // demoRun executes the lowered program on the embedded input and checks the output against
 // eager PyTorch's.
-func demoRun(w io.Writer, data []byte, reg *runtime.Registry) error {
+func demoRun(w io.Writer, data []byte, reg *executor.Registry) error {
 	p, m, err := demoMethod(data, reg)
 	if err != nil {
 		return err
@@ -198,12 +198,12 @@ func demoRun(w io.Writer, data []byte, reg *runtime.Registry) error {
 		return fmt.Errorf("embedded input: %w", err)
 	}
 	start := time.Now()
-	outs, err := m.Execute(context.Background(), &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+	outs, err := m.Execute(context.Background(), &executor.EValue{Tag: executor.TagTensor, Tensor: x})
 	if err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
-	if len(outs) != 1 || outs[0].Tag != runtime.TagTensor {
+	if len(outs) != 1 || outs[0].Tag != executor.TagTensor {
 		return fmt.Errorf("the program returned %d values, want one tensor", len(outs))
 	}
 	got := outs[0].Tensor
@@ -224,11 +224,11 @@ const demoRuns = 200
 
 // demoTimes runs the method with per-instruction profiling and prints where the time goes: in
 // each backend's delegate calls, and in the portable kernels of the operators it declined.
-func demoTimes(w io.Writer, m *runtime.Method, x *runtime.Tensor) error {
+func demoTimes(w io.Writer, m *executor.Method, x *executor.Tensor) error {
 	m.EnableProfiling(true)
 	defer m.EnableProfiling(false)
 	for range demoRuns {
-		if _, err := m.Execute(context.Background(), &runtime.EValue{Tag: runtime.TagTensor, Tensor: x}); err != nil {
+		if _, err := m.Execute(context.Background(), &executor.EValue{Tag: executor.TagTensor, Tensor: x}); err != nil {
 			return err
 		}
 	}

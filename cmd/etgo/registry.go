@@ -2,15 +2,15 @@ package main
 
 import (
 	"github.com/etgo/etgo/backends/all"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
-	"github.com/etgo/etgo/runtime"
 )
 
 // newRegistry returns the kernels and backends this binary carries; threads is how many
 // goroutines a delegate call may use (so may a large call of an optimized kernel; the portable kernels run on the calling one).
-func newRegistry(threads int) (*runtime.Registry, error) {
+func newRegistry(threads int) (*executor.Registry, error) {
 	reg, err := kernelRegistry(threads)
 	if err != nil {
 		return nil, err
@@ -23,8 +23,8 @@ func newRegistry(threads int) (*runtime.Registry, error) {
 
 // kernelRegistry returns the portable and primitive operators, the optimized kernels over the
 // portable ones of the same names (using up to threads goroutines), without any backend.
-func kernelRegistry(threads int) (*runtime.Registry, error) {
-	reg := runtime.NewRegistry()
+func kernelRegistry(threads int) (*executor.Registry, error) {
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		return nil, err
 	}

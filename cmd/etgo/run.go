@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/etgo/etgo/devtools/etdump"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // runSchema is the version of etgo run --json's document (docs/cli-json.md).
@@ -79,16 +79,16 @@ between instructions (exit status 130).`,
 		}
 		// Errors say whether loading or running failed: the mutation campaign
 		// (tools/reference/mutate_blobs.py) compares that with the official runtime's verdict.
-		p, err := runtime.Open(path, runtime.Options{Registry: reg})
+		p, err := executor.Open(path, executor.Options{Registry: reg})
 		if err != nil {
 			return fmt.Errorf("load: %w", err)
 		}
 		defer p.Close()
-		var opts []runtime.MethodOption
+		var opts []executor.MethodOption
 		var rec *etdump.Recorder
 		if *etdumpPath != "" {
 			rec = etdump.NewRecorder()
-			opts = append(opts, runtime.WithEventTracer(rec))
+			opts = append(opts, executor.WithEventTracer(rec))
 		}
 		m, err := p.LoadMethod(*method, opts...)
 		if err != nil {
@@ -108,7 +108,7 @@ between instructions (exit status 130).`,
 				return err
 			}
 		}
-		var in []*runtime.EValue
+		var in []*executor.EValue
 		for _, f := range *inputs {
 			arr, err := npy.Load(f)
 			if err != nil {
@@ -118,7 +118,7 @@ between instructions (exit status 130).`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", f, err)
 			}
-			in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: t})
+			in = append(in, &executor.EValue{Tag: executor.TagTensor, Tensor: t})
 		}
 		ctx, stop := interruptible()
 		defer stop()
@@ -140,7 +140,7 @@ between instructions (exit status 130).`,
 			Outputs: []runOutput{}, ETDump: *etdumpPath}
 		for i, o := range outs {
 			ro := runOutput{Index: i, Type: o.Tag.String()}
-			if o.Tag != runtime.TagTensor {
+			if o.Tag != executor.TagTensor {
 				ro.Value = scalarValue(o)
 				r.Outputs = append(r.Outputs, ro)
 				if !*asJSON {
@@ -177,27 +177,27 @@ between instructions (exit status 130).`,
 
 // scalarValue is a non-tensor output as JSON: numbers, booleans and strings as themselves,
 // lists of them as arrays, anything else (a tensor list) as its text.
-func scalarValue(v *runtime.EValue) any {
+func scalarValue(v *executor.EValue) any {
 	switch v.Tag {
-	case runtime.TagNone:
+	case executor.TagNone:
 		return nil
-	case runtime.TagInt:
+	case executor.TagInt:
 		return v.Int
-	case runtime.TagDouble:
+	case executor.TagDouble:
 		return number(v.Double)
-	case runtime.TagBool:
+	case executor.TagBool:
 		return v.Bool
-	case runtime.TagString:
+	case executor.TagString:
 		return v.Str
-	case runtime.TagIntList:
+	case executor.TagIntList:
 		return v.Ints()
-	case runtime.TagDoubleList:
+	case executor.TagDoubleList:
 		out := make([]number, len(v.Doubles))
 		for i, d := range v.Doubles {
 			out[i] = number(d)
 		}
 		return out
-	case runtime.TagBoolList:
+	case executor.TagBoolList:
 		return v.Bools
 	}
 	return v.String()

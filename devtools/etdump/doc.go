@@ -3,7 +3,7 @@
 // .etdp): blocks of events per run, each event a timed span (an instruction, a kernel, a method,
 // a delegate's node) or an allocation or a logged value.
 //
-// Recorder is a runtime.EventTracer that collects a Method's events into an ETDump, named and
+// Recorder is a executor.EventTracer that collects a Method's events into an ETDump, named and
 // ordered as the official runtime records them, so etgo's profiles open in the official tools:
 // `etgo bench --etdump OUT.etdp` and `etgo run --etdump OUT.etdp` write one.
 //

@@ -12,13 +12,13 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/fbverify"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // official is the ETDump the official runtime (executorch 1.5.1 pybindings) wrote for two
@@ -137,25 +137,25 @@ type inspectorView struct {
 // record runs a zoo model's xnnpack.pte twice in etgo with a Recorder.
 func record(t *testing.T, model string) *ETDump {
 	t.Helper()
-	reg := runtime.NewRegistry()
-	for _, r := range []func(*runtime.Registry) error{portable.Register, prim.Register, xnnpack.Register} {
+	reg := executor.NewRegistry()
+	for _, r := range []func(*executor.Registry) error{portable.Register, prim.Register, xnnpack.Register} {
 		if err := r(reg); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p, err := runtime.Open(testutil.Testdata(t, "zoo", model, "xnnpack.pte"), runtime.Options{Registry: reg})
+	p, err := executor.Open(testutil.Testdata(t, "zoo", model, "xnnpack.pte"), executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
 	rec := NewRecorder()
-	m, err := p.LoadMethod("forward", runtime.WithEventTracer(rec))
+	m, err := p.LoadMethod("forward", executor.WithEventTracer(rec))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	files, _ := filepath.Glob(testutil.Testdata(t, "zoo", model, "inputs", "input_*.npy"))
-	var in []*runtime.EValue
+	var in []*executor.EValue
 	for _, f := range files {
 		a, err := npy.Load(f)
 		if err != nil {
@@ -165,7 +165,7 @@ func record(t *testing.T, model string) *ETDump {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in = append(in, &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+		in = append(in, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
 	}
 	for range 2 {
 		if _, err := m.Execute(context.Background(), in...); err != nil {

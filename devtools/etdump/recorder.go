@@ -4,11 +4,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
-// Recorder collects a Method's events into an ETDump (it is a runtime.EventTracer): pass it to
-// Program.LoadMethod with runtime.WithEventTracer, run, then write Dump. Times are nanoseconds
+// Recorder collects a Method's events into an ETDump (it is a executor.EventTracer): pass it to
+// Program.LoadMethod with executor.WithEventTracer, run, then write Dump. Times are nanoseconds
 // since the Recorder was made. It is safe for concurrent use; events of Methods running at the
 // same time go to whichever block each began last, so trace one Method per Recorder to keep
 // blocks whole.
@@ -29,7 +29,7 @@ func (r *Recorder) BeginBlock(name string) {
 }
 
 // Profile adds a profiling event to the current block (to a "Default" block if none began).
-func (r *Recorder) Profile(e runtime.ProfileEvent) {
+func (r *Recorder) Profile(e executor.ProfileEvent) {
 	p := &ProfileEvent{Name: e.Name, ChainIndex: int32(e.Chain), InstructionID: int32(e.Instruction),
 		DelegateDebugIDInt: int32(e.DelegateIDInt), DelegateDebugIDStr: e.DelegateID,
 		StartTime: r.ticks(e.Start), EndTime: r.ticks(e.End)}
@@ -64,4 +64,4 @@ func (r *Recorder) Dump() *ETDump {
 	return d
 }
 
-var _ runtime.EventTracer = (*Recorder)(nil)
+var _ executor.EventTracer = (*Recorder)(nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/emit"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/corpus"
 	"github.com/etgo/etgo/internal/npyconv"
@@ -23,7 +24,6 @@ import (
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 var corpusDir = flag.String("corpus", "", "check this corpus folder instead of testdata/corpus (e.g. testdata/corpus-full)")
@@ -35,8 +35,8 @@ func rerun(name string) string {
 
 // registry is what the etgo binary carries: the portable and primitive kernels, the optimized
 // kernels over the portable ones, and every backend (one thread).
-func registry(t *testing.T) *runtime.Registry {
-	reg := runtime.NewRegistry()
+func registry(t *testing.T) *executor.Registry {
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func registry(t *testing.T) *runtime.Registry {
 // lowerModel does what `etgo lower model.pt2 -o OUT.pte` does (the default partitioners and
 // their recommended passes, emission, the missing-kernel check) and returns the plan once there is one, the
 // bytes when it got that far, and the first error.
-func lowerModel(m corpus.Model, reg *runtime.Registry) (*partition.Plan, []byte, error) {
+func lowerModel(m corpus.Model, reg *executor.Registry) (*partition.Plan, []byte, error) {
 	aot := all.Registry()
 	parts, recommended, err := aot.Partitioners(all.DefaultOrder, backends.Options{})
 	if err != nil {
@@ -93,13 +93,13 @@ func message(err error, m corpus.Model) string {
 
 // runAndCompare runs a program's forward on the model's inputs and compares every output with
 // eager PyTorch's: floats within 1e-4·max(1, max|eager|), other types exactly.
-func runAndCompare(prog *runtime.Program, m corpus.Model) error {
+func runAndCompare(prog *executor.Program, m corpus.Model) error {
 	meth, err := prog.LoadMethod("forward")
 	if err != nil {
 		return err
 	}
 	defer meth.Close()
-	var in []*runtime.Tensor
+	var in []*executor.Tensor
 	for _, p := range m.Inputs {
 		a, err := npy.Load(p)
 		if err != nil {
@@ -201,7 +201,7 @@ func TestCorpus(t *testing.T) {
 	for _, m := range models {
 		t.Run(m.Name, func(t *testing.T) {
 			if m.Xnnpack != "" {
-				prog, err := runtime.Open(m.Xnnpack, runtime.Options{Registry: reg})
+				prog, err := executor.Open(m.Xnnpack, executor.Options{Registry: reg})
 				if err == nil {
 					err = runAndCompare(prog, m)
 					prog.Close()
@@ -229,9 +229,9 @@ func TestCorpus(t *testing.T) {
 			}
 			if data != nil {
 				f, err := pte.Parse(data)
-				var prog *runtime.Program
+				var prog *executor.Program
 				if err == nil {
-					prog, err = runtime.NewProgram(f, runtime.Options{Registry: reg})
+					prog, err = executor.NewProgram(f, executor.Options{Registry: reg})
 				}
 				if err == nil {
 					err = runAndCompare(prog, m)

@@ -77,7 +77,7 @@ func TestLayering(t *testing.T) {
 
 	// A runtime-only binary: the Module API, the runtime, its kernels and the backends' run-time
 	// sides.
-	for _, p := range []string{".", "runtime", "kernels/portable", "kernels/optimized", "kernels/prim", "backends/builtin", "backends/xnnpack", "backends/xnnpack/xnngraph", "internal/gemm", "internal/workpool"} {
+	for _, p := range []string{".", "executor", "kernels/portable", "kernels/optimized", "kernels/prim", "backends/builtin", "backends/xnnpack", "backends/xnnpack/xnngraph", "internal/gemm", "internal/workpool"} {
 		for _, d := range local(need(p).Deps) {
 			if isAheadOfTime(d) {
 				t.Errorf("run-time package %s links the ahead-of-time package %s", p, d)
@@ -99,7 +99,7 @@ func TestLayering(t *testing.T) {
 
 	// The ahead-of-time side links nothing of the run time.
 	for _, d := range local(need("backends/xnnpack/aot").Deps) {
-		if d == "runtime" || d == "backends/xnnpack" || under(d, "kernels") || d == "internal/gemm" || d == "internal/workpool" {
+		if d == "executor" || d == "backends/xnnpack" || under(d, "kernels") || d == "internal/gemm" || d == "internal/workpool" {
 			t.Errorf("backends/xnnpack/aot links the run-time package %s", d)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // Verdicts, as tools/reference/mutate_blobs.py names them.
@@ -22,12 +22,12 @@ const (
 type Verdict struct {
 	Kind    string
 	Detail  string
-	Outputs []*runtime.EValue
+	Outputs []*executor.EValue
 }
 
 // Judge loads data as `etgo run` does (parse, load the forward method with the registry's
 // kernels and backends) and executes it on inputs.
-func Judge(data []byte, reg *runtime.Registry, inputs []*runtime.EValue) (v Verdict) {
+func Judge(data []byte, reg *executor.Registry, inputs []*executor.EValue) (v Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
 			v = Verdict{Kind: Crashed, Detail: fmt.Sprint(r)}
@@ -43,7 +43,7 @@ func Judge(data []byte, reg *runtime.Registry, inputs []*runtime.EValue) (v Verd
 	if err != nil {
 		return refused(LoadRefused, err)
 	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 	if err != nil {
 		return refused(LoadRefused, err)
 	}

@@ -5,20 +5,20 @@ import (
 	"math"
 	"slices"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // Compare checks an output against an expected array: same dtype and shape, floating-point
 // elements within tol (NaN only where NaN is expected), integers and booleans exact. The error
 // gives the worst difference.
-func Compare(got *runtime.Tensor, want *npy.Array, tol float64) error {
+func Compare(got *executor.Tensor, want *npy.Array, tol float64) error {
 	worst, err := MaxAbsDiff(got, want)
 	if err != nil {
 		return err
 	}
 	limit := tol
-	if st := got.ScalarType(); st != runtime.Float32 && st != runtime.Float64 && st != runtime.Float16 {
+	if st := got.ScalarType(); st != executor.Float32 && st != executor.Float64 && st != executor.Float16 {
 		limit = 0
 	}
 	if worst > limit {
@@ -29,7 +29,7 @@ func Compare(got *runtime.Tensor, want *npy.Array, tol float64) error {
 
 // MaxAbsDiff is the largest absolute elementwise difference between an output and an expected
 // array of the same dtype and shape (+Inf where one is NaN and the other is not).
-func MaxAbsDiff(got *runtime.Tensor, want *npy.Array) (float64, error) {
+func MaxAbsDiff(got *executor.Tensor, want *npy.Array) (float64, error) {
 	w, err := Tensor(want)
 	if err != nil {
 		return 0, err
@@ -54,26 +54,26 @@ func MaxAbsDiff(got *runtime.Tensor, want *npy.Array) (float64, error) {
 	return worst, nil
 }
 
-func asF64(t *runtime.Tensor) []float64 {
+func asF64(t *executor.Tensor) []float64 {
 	c := t.Clone()
 	switch t.ScalarType() {
-	case runtime.Float32:
-		v, _ := runtime.Values[float32](c)
+	case executor.Float32:
+		v, _ := executor.Values[float32](c)
 		return widen(v)
-	case runtime.Float64:
-		v, _ := runtime.Values[float64](c)
+	case executor.Float64:
+		v, _ := executor.Values[float64](c)
 		return v
-	case runtime.Int64:
-		v, _ := runtime.Values[int64](c)
+	case executor.Int64:
+		v, _ := executor.Values[int64](c)
 		return widen(v)
-	case runtime.Int32:
-		v, _ := runtime.Values[int32](c)
+	case executor.Int32:
+		v, _ := executor.Values[int32](c)
 		return widen(v)
-	case runtime.Uint8:
-		v, _ := runtime.Values[uint8](c)
+	case executor.Uint8:
+		v, _ := executor.Values[uint8](c)
 		return widen(v)
-	case runtime.Bool:
-		v, _ := runtime.Values[bool](c)
+	case executor.Bool:
+		v, _ := executor.Values[bool](c)
 		out := make([]float64, len(v))
 		for i, b := range v {
 			if b {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 func TestMaxAbsDiff(t *testing.T) {
@@ -25,7 +25,7 @@ func TestMaxAbsDiff(t *testing.T) {
 		{"shape", []float32{1}, []float32{1, 2}, 0, "got float32[1]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := runtime.FromSlice(tc.got, len(tc.got))
+			got, err := executor.FromSlice(tc.got, len(tc.got))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,7 @@ package optimized
 import (
 	"unsafe"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // rowOp computes one output row of a float32 binary operator: dst[i] = op(x[i·xs], y[i·ys]) with
@@ -22,8 +22,8 @@ const binaryChunk = 4096
 // float32 +, -, ×, ÷ give the float64 result rounded to float32 (float64 holds the exact
 // product of two float32 and rounds sums and quotients only once more than float32 can
 // distinguish), so the result is bitwise the portable kernel's.
-func binaryF32(threads int, a, b, out *runtime.Tensor, op rowOp) bool {
-	if a.ScalarType() != runtime.Float32 || b.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 ||
+func binaryF32(threads int, a, b, out *executor.Tensor, op rowOp) bool {
+	if a.ScalarType() != executor.Float32 || b.ScalarType() != executor.Float32 || out.ScalarType() != executor.Float32 ||
 		!a.IsContiguous() || !b.IsContiguous() {
 		return false
 	}
@@ -31,7 +31,7 @@ func binaryF32(threads int, a, b, out *runtime.Tensor, op rowOp) bool {
 	if !ok || out.Resize(shape) != nil || !out.IsContiguous() {
 		return false
 	}
-	x, y, z := runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
+	x, y, z := executor.Data[float32](a), executor.Data[float32](b), executor.Data[float32](out)
 	if badAlias(z, x) || badAlias(z, y) {
 		return false
 	}

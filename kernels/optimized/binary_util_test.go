@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // binaryShapes are operand shape pairs: same shape, every broadcast pattern (bias rows,
@@ -20,19 +20,19 @@ var binaryShapes = [][2][]int{
 // binaryCase runs name over binaryShapes × dtype pairs × special values × in-place, with the
 // extra arguments (alpha) between other and out.
 func binaryCases(t *testing.T, name string, extra ...any) {
-	dts := [][2]runtime.ScalarType{{runtime.Float32, runtime.Float32}, {runtime.Float32, runtime.Float64},
-		{runtime.Int64, runtime.Int64}, {runtime.Float32, runtime.Int64}}
+	dts := [][2]executor.ScalarType{{executor.Float32, executor.Float32}, {executor.Float32, executor.Float64},
+		{executor.Int64, executor.Int64}, {executor.Float32, executor.Int64}}
 	for _, sh := range binaryShapes {
 		for _, dt := range dts {
 			for _, special := range []bool{false, true} {
 				for _, inPlace := range []bool{false, true} {
-					t.Run(fmt.Sprintf("%v+%v/%s,%s/special=%v/inplace=%v", sh[0], sh[1], runtime.DTypeName(dt[0]), runtime.DTypeName(dt[1]), special, inPlace), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%v+%v/%s,%s/special=%v/inplace=%v", sh[0], sh[1], executor.DTypeName(dt[0]), executor.DTypeName(dt[1]), special, inPlace), func(t *testing.T) {
 						differ(t, name, tol{}, func(r *rand.Rand) []any {
 							a := randTensor(r, dt[0], special, 1, sh[0]...)
 							b := randTensor(r, dt[1], special, 1, sh[1]...)
 							outDT := dt[0]
-							if dt[1] == runtime.Float64 {
-								outDT = runtime.Float64
+							if dt[1] == executor.Float64 {
+								outDT = executor.Float64
 							}
 							shape, ok := broadcast(sh[0], sh[1])
 							if !ok {
@@ -53,13 +53,13 @@ func binaryCases(t *testing.T, name string, extra ...any) {
 	// A channels-last operand (not contiguous) goes to the portable kernel.
 	t.Run("channels_last", func(t *testing.T) {
 		differ(t, name, tol{}, func(r *rand.Rand) []any {
-			a := randTensor(r, runtime.Float32, true, 1, 2, 3, 4, 5)
-			b, err := runtime.NewTensorWithDimOrder(runtime.Float32, []int{2, 3, 4, 5}, []uint8{0, 2, 3, 1})
+			a := randTensor(r, executor.Float32, true, 1, 2, 3, 4, 5)
+			b, err := executor.NewTensorWithDimOrder(executor.Float32, []int{2, 3, 4, 5}, []uint8{0, 2, 3, 1})
 			if err != nil {
 				t.Fatal(err)
 			}
-			copy(runtime.Data[float32](b), runtime.Data[float32](randTensor(r, runtime.Float32, true, 1, 120)))
-			out := newTensor(runtime.Float32, 2, 3, 4, 5)
+			copy(executor.Data[float32](b), executor.Data[float32](randTensor(r, executor.Float32, true, 1, 120)))
+			out := newTensor(executor.Float32, 2, 3, 4, 5)
 			return append(append([]any{a, b}, extra...), out, out)
 		})
 	})

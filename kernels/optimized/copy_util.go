@@ -3,14 +3,14 @@ package optimized
 import (
 	"unsafe"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // allDTypes are the shape operators' dtypes (the portable library's: every real type, Bool and
 // the unsigned ones); the fast paths below copy bytes, so they serve every dtype.
-var allDTypes = []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16,
-	runtime.Uint8, runtime.Int8, runtime.Int16, runtime.Int32, runtime.Int64, runtime.Bool,
-	runtime.Uint16, runtime.Uint32, runtime.Uint64}
+var allDTypes = []executor.ScalarType{executor.Float32, executor.Float64, executor.Float16, executor.BFloat16,
+	executor.Uint8, executor.Int8, executor.Int16, executor.Int32, executor.Int64, executor.Bool,
+	executor.Uint16, executor.Uint32, executor.Uint64}
 
 // bytesOverlap reports whether two byte slices share memory: a copy kernel whose out overlaps an
 // input leaves the call to the portable kernel, which copies its inputs first.

@@ -4,7 +4,7 @@
 // most work in real fallback paths (layer norm, softmax, gelu, broadcasting arithmetic, matrix
 // products).
 //
-// Register adds them to a runtime.Registry with OverrideKernels, so that they win over the
+// Register adds them to a executor.Registry with OverrideKernels, so that they win over the
 // portable kernels of the same name whichever library is registered first; register the
 // portable library too, since this one covers a few operators only.
 //

@@ -3,15 +3,15 @@ package optimized
 import (
 	"math"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
-	"github.com/etgo/etgo/runtime"
 )
 
 // matmulF32 reports whether a [.., m, k] · b [.., k, n] (batch dims equal, none for mm) takes the
 // packed-GEMM path: float32, contiguous, rank rank, out sized and contiguous and disjoint from the
 // operands. It returns batch, m, k, n.
-func matmulF32(a, b, out *runtime.Tensor, rank int) (batch, m, k, n int, ok bool) {
-	if a.ScalarType() != runtime.Float32 || b.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 ||
+func matmulF32(a, b, out *executor.Tensor, rank int) (batch, m, k, n int, ok bool) {
+	if a.ScalarType() != executor.Float32 || b.ScalarType() != executor.Float32 || out.ScalarType() != executor.Float32 ||
 		a.Dim() != rank || b.Dim() != rank || !a.IsContiguous() || !b.IsContiguous() {
 		return 0, 0, 0, 0, false
 	}
@@ -33,8 +33,8 @@ func matmulF32(a, b, out *runtime.Tensor, rank int) (batch, m, k, n int, ok bool
 	if out.Resize(sizes) != nil || !out.IsContiguous() {
 		return 0, 0, 0, 0, false
 	}
-	z := runtime.Data[float32](out)
-	if overlap(z, runtime.Data[float32](a)) || overlap(z, runtime.Data[float32](b)) {
+	z := executor.Data[float32](out)
+	if overlap(z, executor.Data[float32](a)) || overlap(z, executor.Data[float32](b)) {
 		return 0, 0, 0, 0, false
 	}
 	return batch, m, k, n, true

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // matmulTol is how far the packed GEMM may be from the portable kernel's float32 product: both
@@ -16,7 +16,7 @@ var matmulTol = tol{abs: 2e-4, rel: 1e-4}
 var matmulSpecials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e-40}
 
 // randMat is a product operand: N(0, 1) with, when special, matmulSpecials sprinkled in.
-func randMat(r *rand.Rand, dt runtime.ScalarType, special bool, sizes ...int) *runtime.Tensor {
+func randMat(r *rand.Rand, dt executor.ScalarType, special bool, sizes ...int) *executor.Tensor {
 	var sp []float64
 	if special {
 		sp = matmulSpecials

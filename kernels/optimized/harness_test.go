@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/kernels/portable"
-	"github.com/etgo/etgo/runtime"
 )
 
 // Differential harness: every optimized kernel is run beside the portable kernel of the same
@@ -18,39 +18,39 @@ import (
 var none = struct{}{}
 
 // ev turns a Go value into an EValue (as the portable harness does).
-func ev(v any) *runtime.EValue {
+func ev(v any) *executor.EValue {
 	switch v := v.(type) {
-	case *runtime.Tensor:
-		return &runtime.EValue{Tag: runtime.TagTensor, Tensor: v}
+	case *executor.Tensor:
+		return &executor.EValue{Tag: executor.TagTensor, Tensor: v}
 	case int:
-		return &runtime.EValue{Tag: runtime.TagInt, Int: int64(v)}
+		return &executor.EValue{Tag: executor.TagInt, Int: int64(v)}
 	case int64:
-		return &runtime.EValue{Tag: runtime.TagInt, Int: v}
+		return &executor.EValue{Tag: executor.TagInt, Int: v}
 	case float64:
-		return &runtime.EValue{Tag: runtime.TagDouble, Double: v}
+		return &executor.EValue{Tag: executor.TagDouble, Double: v}
 	case bool:
-		return &runtime.EValue{Tag: runtime.TagBool, Bool: v}
+		return &executor.EValue{Tag: executor.TagBool, Bool: v}
 	case string:
-		return &runtime.EValue{Tag: runtime.TagString, Str: v}
+		return &executor.EValue{Tag: executor.TagString, Str: v}
 	case []int64:
-		l := &runtime.EValue{Tag: runtime.TagIntList}
+		l := &executor.EValue{Tag: executor.TagIntList}
 		for _, x := range v {
-			l.IntRefs = append(l.IntRefs, &runtime.EValue{Tag: runtime.TagInt, Int: x})
+			l.IntRefs = append(l.IntRefs, &executor.EValue{Tag: executor.TagInt, Int: x})
 		}
 		return l
-	case []*runtime.Tensor:
-		l := &runtime.EValue{Tag: runtime.TagTensorList}
+	case []*executor.Tensor:
+		l := &executor.EValue{Tag: executor.TagTensorList}
 		for _, x := range v {
-			l.TensorRefs = append(l.TensorRefs, &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+			l.TensorRefs = append(l.TensorRefs, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
 		}
 		return l
 	case struct{}:
-		return &runtime.EValue{Tag: runtime.TagNone}
+		return &executor.EValue{Tag: executor.TagNone}
 	}
 	panic(fmt.Sprintf("ev: unsupported %T", v)) // test-only: a harness bug
 }
 
-func kernelFn(t testing.TB, ks []runtime.Kernel, name string) runtime.KernelFunc {
+func kernelFn(t testing.TB, ks []executor.Kernel, name string) executor.KernelFunc {
 	t.Helper()
 	for _, k := range ks {
 		if k.Name == name {
@@ -70,13 +70,13 @@ type tol struct{ abs, rel float64 }
 // compares every tensor argument afterwards, and whether both failed.
 func differ(t *testing.T, name string, tl tol, build func(r *rand.Rand) []any) {
 	t.Helper()
-	run := func(fn runtime.KernelFunc) ([]any, error) {
+	run := func(fn executor.KernelFunc) ([]any, error) {
 		vals := build(rand.New(rand.NewPCG(1, 2)))
-		evs := make([]*runtime.EValue, len(vals))
+		evs := make([]*executor.EValue, len(vals))
 		for i, v := range vals {
 			evs[i] = ev(v)
 		}
-		return vals, fn(&runtime.KernelContext{Operator: name}, evs)
+		return vals, fn(&executor.KernelContext{Operator: name}, evs)
 	}
 	want, werr := run(kernelFn(t, portable.Kernels(), name))
 	got, gerr := run(kernelFn(t, Kernels(2), name))
@@ -88,26 +88,26 @@ func differ(t *testing.T, name string, tl tol, build func(r *rand.Rand) []any) {
 		return
 	}
 	for i := range want {
-		w, ok := want[i].(*runtime.Tensor)
+		w, ok := want[i].(*executor.Tensor)
 		if !ok {
 			continue
 		}
-		if err := sameTensor(got[i].(*runtime.Tensor), w, tl); err != nil {
+		if err := sameTensor(got[i].(*executor.Tensor), w, tl); err != nil {
 			t.Fatalf("%s: argument %d: %v", name, i, err)
 		}
 	}
 }
 
-func sameTensor(g, w *runtime.Tensor, tl tol) error {
+func sameTensor(g, w *executor.Tensor, tl tol) error {
 	if fmt.Sprint(g.Sizes()) != fmt.Sprint(w.Sizes()) || g.ScalarType() != w.ScalarType() {
-		return fmt.Errorf("%v %s, want %v %s", g.Sizes(), runtime.DTypeName(g.ScalarType()), w.Sizes(), runtime.DTypeName(w.ScalarType()))
+		return fmt.Errorf("%v %s, want %v %s", g.Sizes(), executor.DTypeName(g.ScalarType()), w.Sizes(), executor.DTypeName(w.ScalarType()))
 	}
-	if g.ScalarType() == runtime.Float32 && tl == (tol{}) {
+	if g.ScalarType() == executor.Float32 && tl == (tol{}) {
 		// Bitwise, except that a NaN's sign and payload mean nothing (PyTorch makes no promise
 		// about them, and x86 propagates the first operand's NaN, which depends on how an
 		// expression is ordered).
-		gv, _ := runtime.Values[float32](g)
-		wv, _ := runtime.Values[float32](w)
+		gv, _ := executor.Values[float32](g)
+		wv, _ := executor.Values[float32](w)
 		for j := range wv {
 			a, b := gv[j], wv[j]
 			if a != a && b != b {
@@ -119,18 +119,18 @@ func sameTensor(g, w *runtime.Tensor, tl tol) error {
 		}
 		return nil
 	}
-	if g.ScalarType() != runtime.Float32 {
+	if g.ScalarType() != executor.Float32 {
 		if gb, wb := g.Bytes(), w.Bytes(); !bytes.Equal(gb, wb) {
 			for j := range wb {
 				if gb[j] != wb[j] {
-					return fmt.Errorf("bytes differ from byte %d (element %d of %d-byte elements): % x, want % x", j, j/runtime.ElementSize(w.ScalarType()), runtime.ElementSize(w.ScalarType()), gb[j&^3:min(len(gb), j&^3+8)], wb[j&^3:min(len(wb), j&^3+8)])
+					return fmt.Errorf("bytes differ from byte %d (element %d of %d-byte elements): % x, want % x", j, j/executor.ElementSize(w.ScalarType()), executor.ElementSize(w.ScalarType()), gb[j&^3:min(len(gb), j&^3+8)], wb[j&^3:min(len(wb), j&^3+8)])
 				}
 			}
 		}
 		return nil
 	}
-	gv, _ := runtime.Values[float32](g)
-	wv, _ := runtime.Values[float32](w)
+	gv, _ := executor.Values[float32](g)
+	wv, _ := executor.Values[float32](w)
 	for j := range wv {
 		a, b := float64(gv[j]), float64(wv[j])
 		switch {
@@ -154,7 +154,7 @@ var specials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign
 
 // randTensor is a tensor of dtype with values ~N(0, scale²); when special, about one element
 // in 16 is one of specials. Integer dtypes get small integers.
-func randTensor(r *rand.Rand, dt runtime.ScalarType, special bool, scale float64, sizes ...int) *runtime.Tensor {
+func randTensor(r *rand.Rand, dt executor.ScalarType, special bool, scale float64, sizes ...int) *executor.Tensor {
 	var sp []float64
 	if special {
 		sp = specials
@@ -163,8 +163,8 @@ func randTensor(r *rand.Rand, dt runtime.ScalarType, special bool, scale float64
 }
 
 // randTensorOf is randTensor with the special values sp (none when empty).
-func randTensorOf(r *rand.Rand, dt runtime.ScalarType, sp []float64, scale float64, sizes ...int) *runtime.Tensor {
-	x, err := runtime.NewTensor(dt, sizes...)
+func randTensorOf(r *rand.Rand, dt executor.ScalarType, sp []float64, scale float64, sizes ...int) *executor.Tensor {
+	x, err := executor.NewTensor(dt, sizes...)
 	if err != nil {
 		panic(err) // test-only
 	}
@@ -177,20 +177,20 @@ func randTensorOf(r *rand.Rand, dt runtime.ScalarType, sp []float64, scale float
 		}
 	}
 	switch dt {
-	case runtime.Float32:
-		d := runtime.Data[float32](x)
+	case executor.Float32:
+		d := executor.Data[float32](x)
 		for i := range d {
 			d[i] = float32(f[i])
 		}
-	case runtime.Float64:
-		copy(runtime.Data[float64](x), f)
-	case runtime.Int64:
-		d := runtime.Data[int64](x)
+	case executor.Float64:
+		copy(executor.Data[float64](x), f)
+	case executor.Int64:
+		d := executor.Data[int64](x)
 		for i := range d {
 			d[i] = int64(r.IntN(19) - 9)
 		}
-	case runtime.Int32:
-		d := runtime.Data[int32](x)
+	case executor.Int32:
+		d := executor.Data[int32](x)
 		for i := range d {
 			d[i] = int32(r.IntN(19) - 9)
 		}
@@ -198,8 +198,8 @@ func randTensorOf(r *rand.Rand, dt runtime.ScalarType, sp []float64, scale float
 	return x
 }
 
-func newTensor(dt runtime.ScalarType, sizes ...int) *runtime.Tensor {
-	x, err := runtime.NewTensor(dt, sizes...)
+func newTensor(dt executor.ScalarType, sizes ...int) *executor.Tensor {
+	x, err := executor.NewTensor(dt, sizes...)
 	if err != nil {
 		panic(err) // test-only
 	}
@@ -220,8 +220,8 @@ func TestEveryKernelHasPortable(t *testing.T) {
 // kernels are the ones found.
 func TestRegisterOverrides(t *testing.T) {
 	for _, first := range []string{"portable", "optimized"} {
-		reg := runtime.NewRegistry()
-		steps := []func(*runtime.Registry) error{portable.Register, func(r *runtime.Registry) error { return Register(r, 2) }}
+		reg := executor.NewRegistry()
+		steps := []func(*executor.Registry) error{portable.Register, func(r *executor.Registry) error { return Register(r, 2) }}
 		if first == "optimized" {
 			steps[0], steps[1] = steps[1], steps[0]
 		}
@@ -230,7 +230,7 @@ func TestRegisterOverrides(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		pk := map[string]runtime.KernelFunc{}
+		pk := map[string]executor.KernelFunc{}
 		for _, k := range portable.Kernels() {
 			pk[k.Name] = k.Fn
 		}

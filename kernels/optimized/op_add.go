@@ -1,21 +1,21 @@
 package optimized
 
 import (
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
-	"github.com/etgo/etgo/runtime"
 )
 
 func init() {
 	register("aten::add.out", realBoolDTypes, addOut)
 }
 
-var realBoolDTypes = []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16,
-	runtime.Uint8, runtime.Int8, runtime.Int16, runtime.Int32, runtime.Int64, runtime.Bool}
+var realBoolDTypes = []executor.ScalarType{executor.Float32, executor.Float64, executor.Float16, executor.BFloat16,
+	executor.Uint8, executor.Int8, executor.Int16, executor.Int32, executor.Int64, executor.Bool}
 
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): float32 with
 // broadcasting (binaryF32), the same-shape alpha = 1 rows on internal/gemm's vector add;
 // bitwise the portable result. Everything else is the portable kernel's.
-func addOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func addOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxAddOut(args)
 	if err != nil {
 		return err

@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::addmm.out", realDTypes, addmmOut)
@@ -12,13 +12,13 @@ func init() {
 // bias add), else the product is combined with self afterwards exactly as the portable kernel
 // does (alpha·c + beta·self in float32; beta 0 ignores self, NaN included). Within matmulTol of
 // the portable result. Everything else is the portable kernel's.
-func addmmOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func addmmOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxAddmmOut(args)
 	if err != nil {
 		return err
 	}
 	self := a.Self
-	if a.Beta.isBool || a.Alpha.isBool || self.ScalarType() != runtime.Float32 || !self.IsContiguous() {
+	if a.Beta.isBool || a.Alpha.isBool || self.ScalarType() != executor.Float32 || !self.IsContiguous() {
 		return fallback("aten::addmm.out")(ctx, args)
 	}
 	_, m, k, n, ok := matmulF32(a.Mat1, a.Mat2, a.Out, 2)
@@ -26,11 +26,11 @@ func addmmOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) e
 		return fallback("aten::addmm.out")(ctx, args)
 	}
 	shape, bok := broadcast(self.Sizes(), []int{m, n})
-	sv, z := runtime.Data[float32](self), runtime.Data[float32](a.Out)
+	sv, z := executor.Data[float32](self), executor.Data[float32](a.Out)
 	if !bok || !sameSizes(shape, []int{m, n}) || overlap(z, sv) {
 		return fallback("aten::addmm.out")(ctx, args)
 	}
-	x, y := runtime.Data[float32](a.Mat1), runtime.Data[float32](a.Mat2)
+	x, y := executor.Data[float32](a.Mat1), executor.Data[float32](a.Mat2)
 	alpha, beta := float32(a.Alpha.f), float32(a.Beta.f)
 	if alpha == 1 && beta == 1 && len(sv) == n && (self.Dim() == 1 || (self.Dim() == 2 && self.Size(0) == 1)) {
 		return gemmBatch(threads, 1, m, k, n, x, y, sv, z)

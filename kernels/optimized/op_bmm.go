@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::bmm.out", realDTypes, bmmOut)
@@ -9,7 +9,7 @@ func init() {
 // aten::bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out): mm per batch (attention's scores
 // and context), float32 contiguous on the packed GEMM, threaded over batches and row tiles;
 // within matmulTol of the portable product. Everything else is the portable kernel's.
-func bmmOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func bmmOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxBmmOut(args)
 	if err != nil {
 		return err
@@ -18,5 +18,5 @@ func bmmOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) err
 	if !ok {
 		return fallback("aten::bmm.out")(ctx, args)
 	}
-	return gemmBatch(threads, batch, m, k, n, runtime.Data[float32](a.Self), runtime.Data[float32](a.Mat2), nil, runtime.Data[float32](a.Out))
+	return gemmBatch(threads, batch, m, k, n, executor.Data[float32](a.Self), executor.Data[float32](a.Mat2), nil, executor.Data[float32](a.Out))
 }

@@ -5,15 +5,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func TestBmmMatchesPortable(t *testing.T) {
 	for _, batch := range []int{1, 3, 12} {
 		for _, s := range matmulShapes {
-			for _, dt := range []runtime.ScalarType{runtime.Float32, runtime.Float64} {
+			for _, dt := range []executor.ScalarType{executor.Float32, executor.Float64} {
 				for _, special := range []bool{false, true} {
-					t.Run(fmt.Sprintf("%d/%v/%s/%v", batch, s, runtime.DTypeName(dt), special), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%d/%v/%s/%v", batch, s, executor.DTypeName(dt), special), func(t *testing.T) {
 						differ(t, "aten::bmm.out", matmulTol, func(r *rand.Rand) []any {
 							out := newTensor(dt, batch, s[0], s[2])
 							return []any{randMat(r, dt, special, batch, s[0], s[1]), randMat(r, dt, special, batch, s[1], s[2]), out, out}
@@ -24,6 +24,6 @@ func TestBmmMatchesPortable(t *testing.T) {
 		}
 	}
 	differ(t, "aten::bmm.out", matmulTol, func(r *rand.Rand) []any {
-		return []any{randTensor(r, runtime.Float32, false, 1, 2, 2, 3), randTensor(r, runtime.Float32, false, 1, 3, 3, 5), newTensor(runtime.Float32, 2, 2, 5), none}
+		return []any{randTensor(r, executor.Float32, false, 1, 2, 2, 3), randTensor(r, executor.Float32, false, 1, 3, 3, 5), newTensor(executor.Float32, 2, 2, 5), none}
 	})
 }

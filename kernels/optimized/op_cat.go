@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::cat.out", allDTypes, catOut)
@@ -10,7 +10,7 @@ func init() {
 // result. The fast path is every tensor of out's dtype, contiguous, of out's rank and sizes but
 // along dim, none a skipped [0]-shaped one: per outer index, each input's block is one copy,
 // split over threads when the call is large. Everything else is the portable kernel's.
-func catOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func catOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxCatOut(args)
 	if err != nil {
 		return err
@@ -21,7 +21,7 @@ func catOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) err
 	return nil
 }
 
-func catFast(threads int, ts []*runtime.Tensor, dim int64, out *runtime.Tensor) bool {
+func catFast(threads int, ts []*executor.Tensor, dim int64, out *executor.Tensor) bool {
 	if len(ts) == 0 || ts[0].Dim() == 0 {
 		return false
 	}
@@ -59,7 +59,7 @@ func catFast(threads int, ts []*runtime.Tensor, dim int64, out *runtime.Tensor) 
 	if len(dst) == 0 {
 		return true
 	}
-	es := runtime.ElementSize(out.ScalarType())
+	es := executor.ElementSize(out.ScalarType())
 	outer, inner := 1, es
 	for k := 0; k < d; k++ {
 		outer *= sizes[k]

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func TestCatMatchesPortable(t *testing.T) {
@@ -17,10 +17,10 @@ func TestCatMatchesPortable(t *testing.T) {
 		{[][]int{{1, 12, 128, 64}, {1, 12, 1, 64}}, 2}, {[][]int{{0}, {3}}, 0}, {[][]int{{2, 0}, {2, 3}}, 1},
 		{[][]int{{2, 3}, {3, 3}}, 1}, {[][]int{{}}, 0}, {[][]int{{3}}, 0}, {[][]int{{2, 3}}, 2},
 	} {
-		for _, dts := range [][2]runtime.ScalarType{{runtime.Float32, runtime.Float32}, {runtime.Int64, runtime.Int64}, {runtime.Float32, runtime.Float64}} {
-			t.Run(fmt.Sprintf("%v/%d/%s,%s", c.shapes, c.dim, runtime.DTypeName(dts[0]), runtime.DTypeName(dts[1])), func(t *testing.T) {
+		for _, dts := range [][2]executor.ScalarType{{executor.Float32, executor.Float32}, {executor.Int64, executor.Int64}, {executor.Float32, executor.Float64}} {
+			t.Run(fmt.Sprintf("%v/%d/%s,%s", c.shapes, c.dim, executor.DTypeName(dts[0]), executor.DTypeName(dts[1])), func(t *testing.T) {
 				differ(t, "aten::cat.out", tol{}, func(r *rand.Rand) []any {
-					var ts []*runtime.Tensor
+					var ts []*executor.Tensor
 					for i, s := range c.shapes {
 						dt := dts[0]
 						if i == len(c.shapes)-1 {
@@ -29,8 +29,8 @@ func TestCatMatchesPortable(t *testing.T) {
 						ts = append(ts, randTensor(r, dt, true, 1, s...))
 					}
 					outDT := dts[1]
-					if dts[0] == runtime.Float32 && dts[1] == runtime.Float64 {
-						outDT = runtime.Float64
+					if dts[0] == executor.Float32 && dts[1] == executor.Float64 {
+						outDT = executor.Float64
 					}
 					// A dynamic out of the rank of the first tensor not skipped ([0]-shaped), large
 					// enough for every case: the kernels size it.
@@ -50,7 +50,7 @@ func TestCatMatchesPortable(t *testing.T) {
 							}
 						}
 					}
-					out, err := runtime.NewDynamicTensor(outDT, upper...)
+					out, err := executor.NewDynamicTensor(outDT, upper...)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::copy.out", realBoolDTypes, copyOut)
@@ -10,7 +10,7 @@ func init() {
 // path is src of self's sizes and dtype (which out must have), both contiguous: one byte copy
 // (Go's copy handles overlap), threaded only when large. Bitwise the portable result; a
 // broadcast, a conversion or strides are the portable kernel's.
-func copyOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func copyOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxCopyOut(args)
 	if err != nil {
 		return err

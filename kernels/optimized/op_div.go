@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::div.out", realBoolDTypes, divOut)
@@ -9,7 +9,7 @@ func init() {
 // aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out): true division, float32 with
 // broadcasting (binaryF32); bitwise the portable result (a correctly rounded quotient).
 // Everything else is the portable kernel's.
-func divOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func divOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxDivOut(args)
 	if err != nil {
 		return err

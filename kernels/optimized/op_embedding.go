@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::embedding.out", allDTypes, embeddingOut)
@@ -11,27 +11,27 @@ func init() {
 // portable result; the fast path (contiguous weight, out of its dtype, contiguous int64 or
 // int32 indices, all in range) copies rows split over threads when the call is large. Any index
 // out of range, and every other case, is the portable kernel's (with its error).
-func embeddingOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func embeddingOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxEmbeddingOut(args)
 	if err != nil {
 		return err
 	}
 	w, idx, out := a.Weight, a.Indices, a.Out
 	if w.Dim() != 2 || !w.IsContiguous() || out.ScalarType() != w.ScalarType() || !idx.IsContiguous() ||
-		(idx.ScalarType() != runtime.Int64 && idx.ScalarType() != runtime.Int32) {
+		(idx.ScalarType() != executor.Int64 && idx.ScalarType() != executor.Int32) {
 		return fallback("aten::embedding.out")(ctx, args)
 	}
 	rows := make([]int, idx.Numel())
 	nrow := int64(w.Size(0))
-	if idx.ScalarType() == runtime.Int64 {
-		for i, v := range runtime.Data[int64](idx) {
+	if idx.ScalarType() == executor.Int64 {
+		for i, v := range executor.Data[int64](idx) {
 			if v < 0 || v >= nrow {
 				return fallback("aten::embedding.out")(ctx, args)
 			}
 			rows[i] = int(v)
 		}
 	} else {
-		for i, v := range runtime.Data[int32](idx) {
+		for i, v := range executor.Data[int32](idx) {
 			if v < 0 || int64(v) >= nrow {
 				return fallback("aten::embedding.out")(ctx, args)
 			}
@@ -46,7 +46,7 @@ func embeddingOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads in
 	if bytesOverlap(src, dst) {
 		return fallback("aten::embedding.out")(ctx, args)
 	}
-	rb := w.Size(1) * runtime.ElementSize(w.ScalarType())
+	rb := w.Size(1) * executor.ElementSize(w.ScalarType())
 	// Copies are memory bound: threads pay off only for large ones (work counted in 16-byte units).
 	parallelFor(threads, len(rows), len(dst)/16, func(lo, hi int) {
 		for j := lo; j < hi; j++ {

@@ -1,8 +1,8 @@
 package optimized
 
 import (
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
-	"github.com/etgo/etgo/runtime"
 )
 
 func init() {
@@ -18,7 +18,7 @@ const geluChunk = 1024
 // approximation, a few float32 ulp from the portable float64 erf (the test's tolerance; NaN
 // stays NaN, gelu(+Inf) = +Inf and gelu(-Inf) = NaN in both). "tanh" and every other case are
 // the portable kernel's.
-func geluOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func geluOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxGeluOut(args)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func geluOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) er
 	if a.Approximate != "none" || !sameF32Contiguous(a.Self, a.Out) {
 		return fallback("aten::gelu.out")(ctx, args)
 	}
-	x, y := runtime.Data[float32](a.Self), runtime.Data[float32](a.Out)
+	x, y := executor.Data[float32](a.Self), executor.Data[float32](a.Out)
 	chunks := (len(x) + geluChunk - 1) / geluChunk
 	parallelFor(threads, chunks, len(x), func(lo, hi int) {
 		lo, hi = lo*geluChunk, min(hi*geluChunk, len(x))
@@ -37,8 +37,8 @@ func geluOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) er
 
 // sameF32Contiguous reports whether self and out are contiguous float32 after out is sized like
 // self (an elementwise unary fast path). False leaves the call to the portable kernel.
-func sameF32Contiguous(self, out *runtime.Tensor) bool {
-	if self.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 || !self.IsContiguous() {
+func sameF32Contiguous(self, out *executor.Tensor) bool {
+	if self.ScalarType() != executor.Float32 || out.ScalarType() != executor.Float32 || !self.IsContiguous() {
 		return false
 	}
 	return out.Resize(self.Sizes()) == nil && out.IsContiguous()

@@ -3,8 +3,8 @@ package optimized
 import (
 	"math"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
-	"github.com/etgo/etgo/runtime"
 )
 
 func init() {
@@ -15,7 +15,7 @@ func init() {
 // path is softmax's (float32, contiguous, last dim): x - max - log(sum exp(x - max)), the sum
 // from the vectorised exp into a scratch line, the log in float64. Within the test's
 // tolerance of the portable kernel; everything else is the portable kernel's.
-func logSoftmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func logSoftmaxOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxLogSoftmaxOut(args)
 	if err != nil {
 		return err
@@ -24,7 +24,7 @@ func logSoftmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads i
 	if !ok {
 		return fallback("aten::_log_softmax.out")(ctx, args)
 	}
-	x, y := runtime.Data[float32](a.Self), runtime.Data[float32](a.Out)
+	x, y := executor.Data[float32](a.Self), executor.Data[float32](a.Out)
 	rows := len(x) / n
 	parallelFor(threads, rows, len(x), func(lo, hi int) {
 		// The exponentials go to a scratch line: out may be self (an in-place program), and x

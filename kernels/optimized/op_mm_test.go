@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // matmulShapes are m, k, n: tiles and tails of the 7- and 6-row kernels, one row, one column,
@@ -15,9 +15,9 @@ var matmulShapes = [][3]int{{1, 1, 1}, {1, 64, 768}, {7, 32, 32}, {6, 16, 16}, {
 
 func TestMmMatchesPortable(t *testing.T) {
 	for _, s := range matmulShapes {
-		for _, dt := range []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime.Int64} {
+		for _, dt := range []executor.ScalarType{executor.Float32, executor.Float64, executor.Int64} {
 			for _, special := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%v/%s/%v", s, runtime.DTypeName(dt), special), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%v/%s/%v", s, executor.DTypeName(dt), special), func(t *testing.T) {
 					differ(t, "aten::mm.out", matmulTol, func(r *rand.Rand) []any {
 						out := newTensor(dt, s[0], s[2])
 						return []any{randMat(r, dt, special, s[0], s[1]), randMat(r, dt, special, s[1], s[2]), out, out}
@@ -28,9 +28,9 @@ func TestMmMatchesPortable(t *testing.T) {
 	}
 	// Mismatched inner dims and a wrong out fail as the portable kernel fails.
 	differ(t, "aten::mm.out", matmulTol, func(r *rand.Rand) []any {
-		return []any{randTensor(r, runtime.Float32, false, 1, 2, 3), randTensor(r, runtime.Float32, false, 1, 4, 5), newTensor(runtime.Float32, 2, 5), none}
+		return []any{randTensor(r, executor.Float32, false, 1, 2, 3), randTensor(r, executor.Float32, false, 1, 4, 5), newTensor(executor.Float32, 2, 5), none}
 	})
 	differ(t, "aten::mm.out", matmulTol, func(r *rand.Rand) []any {
-		return []any{randTensor(r, runtime.Float32, false, 1, 2, 3), randTensor(r, runtime.Float32, false, 1, 3, 5), newTensor(runtime.Float32, 2, 4), none}
+		return []any{randTensor(r, executor.Float32, false, 1, 2, 3), randTensor(r, executor.Float32, false, 1, 3, 5), newTensor(executor.Float32, 2, 4), none}
 	})
 }

@@ -1,8 +1,8 @@
 package optimized
 
 import (
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
-	"github.com/etgo/etgo/runtime"
 )
 
 func init() {
@@ -12,7 +12,7 @@ func init() {
 // aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out): float32 with broadcasting
 // (binaryF32), same-shape rows on internal/gemm's vector multiply; bitwise the portable
 // result. Everything else is the portable kernel's.
-func mulOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func mulOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxMulOut(args)
 	if err != nil {
 		return err

@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::native_group_norm.out", floatDTypes, nativeGroupNormOut)
@@ -11,7 +11,7 @@ func init() {
 // fast path is every tensor float32 and contiguous with the sizes right: the portable algorithm
 // (two float64 passes per group, the same expressions), so bitwise equal to it, with the N·group
 // groups split over threads. Everything else, including every error, is the portable kernel's.
-func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func nativeGroupNormOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxNativeGroupNormOut(args)
 	if err != nil {
 		return err
@@ -22,7 +22,7 @@ func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue, thre
 		int64(in.Numel()) != n*c*hxw || !allF32Contiguous(in, a.Weight, a.Bias) {
 		return fallback("aten::native_group_norm.out")(ctx, args)
 	}
-	for _, p := range []*runtime.Tensor{a.Weight, a.Bias} {
+	for _, p := range []*executor.Tensor{a.Weight, a.Bias} {
 		if p != nil && (p.Dim() != 1 || int64(p.Size(0)) != c) {
 			return fallback("aten::native_group_norm.out")(ctx, args)
 		}
@@ -32,14 +32,14 @@ func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue, thre
 		!allF32Contiguous(a.Out0, a.Out1, a.Out2) {
 		return fallback("aten::native_group_norm.out")(ctx, args)
 	}
-	x, y := runtime.Data[float32](in), runtime.Data[float32](a.Out0)
-	mean, rstd := runtime.Data[float32](a.Out1), runtime.Data[float32](a.Out2)
+	x, y := executor.Data[float32](in), executor.Data[float32](a.Out0)
+	mean, rstd := executor.Data[float32](a.Out1), executor.Data[float32](a.Out2)
 	var w, b []float32
 	if a.Weight != nil {
-		w = runtime.Data[float32](a.Weight)
+		w = executor.Data[float32](a.Weight)
 	}
 	if a.Bias != nil {
-		b = runtime.Data[float32](a.Bias)
+		b = executor.Data[float32](a.Bias)
 	}
 	groups, gi, d, hw := int(n*g), int(g), int(c/g), int(hxw)
 	size := d * hw

@@ -3,7 +3,7 @@ package optimized
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
@@ -16,7 +16,7 @@ func init() {
 // float64 passes per row, in the same order), so bitwise equal to it, with the rows split over
 // threads and the weight/bias cases hoisted out of the inner loop. Everything else, including
 // every error, is the portable kernel's.
-func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxNativeLayerNormOut(args)
 	if err != nil {
 		return err
@@ -25,14 +25,14 @@ func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue, thre
 	if !ok {
 		return fallback("aten::native_layer_norm.out")(ctx, args)
 	}
-	x, y := runtime.Data[float32](a.Input), runtime.Data[float32](a.Out0)
-	mean, rstd := runtime.Data[float32](a.Out1), runtime.Data[float32](a.Out2)
+	x, y := executor.Data[float32](a.Input), executor.Data[float32](a.Out0)
+	mean, rstd := executor.Data[float32](a.Out1), executor.Data[float32](a.Out2)
 	var w, b []float32
 	if a.Weight != nil {
-		w = runtime.Data[float32](a.Weight)
+		w = executor.Data[float32](a.Weight)
 	}
 	if a.Bias != nil {
-		b = runtime.Data[float32](a.Bias)
+		b = executor.Data[float32](a.Bias)
 	}
 	parallelFor(threads, m, m*n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -99,7 +99,7 @@ func layerNormFast(a nativeLayerNormOutArgs) (m, n int, ok bool) {
 	if n == 0 || !allF32Contiguous(in, a.Weight, a.Bias) {
 		return 0, 0, false
 	}
-	for _, p := range []*runtime.Tensor{a.Weight, a.Bias} {
+	for _, p := range []*executor.Tensor{a.Weight, a.Bias} {
 		if p != nil && !sameSizes(p.Sizes(), in.Sizes()[lead:]) {
 			return 0, 0, false
 		}
@@ -130,9 +130,9 @@ func meanRstd(v []float32, eps float64) (float64, float64) {
 }
 
 // allF32Contiguous reports whether every present tensor is contiguous float32.
-func allF32Contiguous(ts ...*runtime.Tensor) bool {
+func allF32Contiguous(ts ...*executor.Tensor) bool {
 	for _, t := range ts {
-		if t != nil && (t.ScalarType() != runtime.Float32 || !t.IsContiguous()) {
+		if t != nil && (t.ScalarType() != executor.Float32 || !t.IsContiguous()) {
 			return false
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // The layer norm fast path runs the portable algorithm: bitwise equal (zero tol).
@@ -17,10 +17,10 @@ func TestNativeLayerNormMatchesPortable(t *testing.T) {
 	cases := []tc{{[]int{4, 8}, []int64{8}}, {[]int{2, 3, 5}, []int64{3, 5}}, {[]int{128, 768}, []int64{768}},
 		{[]int{7}, []int64{7}}, {[]int{3, 0}, []int64{0}}, {[]int{2, 4}, []int64{5}}, {[]int{2, 4}, []int64{}}}
 	for _, c := range cases {
-		for _, dt := range []runtime.ScalarType{runtime.Float32, runtime.Float64} {
+		for _, dt := range []executor.ScalarType{executor.Float32, executor.Float64} {
 			for _, affine := range []int{0, 1, 2, 3} {
 				for _, special := range []bool{false, true} {
-					t.Run(fmt.Sprintf("%v/%v/%s/affine%d/%v", c.sizes, c.norm, runtime.DTypeName(dt), affine, special), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%v/%v/%s/affine%d/%v", c.sizes, c.norm, executor.DTypeName(dt), affine, special), func(t *testing.T) {
 						differ(t, "aten::native_layer_norm.out", tol{}, func(r *rand.Rand) []any {
 							wsz := []int{}
 							lead := len(c.sizes) - len(c.norm)
@@ -43,7 +43,7 @@ func TestNativeLayerNormMatchesPortable(t *testing.T) {
 							}
 							out, mean, rstd := newTensor(dt, c.sizes...), newTensor(dt, stat...), newTensor(dt, stat...)
 							return []any{randTensor(r, dt, special, 3, c.sizes...), c.norm, w, b, 1e-5, out, mean, rstd,
-								[]*runtime.Tensor{out, mean, rstd}}
+								[]*executor.Tensor{out, mean, rstd}}
 						})
 					})
 				}

@@ -3,15 +3,15 @@ package optimized
 import (
 	"math"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
-	"github.com/etgo/etgo/runtime"
 )
 
 func init() {
 	register("aten::_softmax.out", floatDTypes, softmaxOut)
 }
 
-var floatDTypes = []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16}
+var floatDTypes = []executor.ScalarType{executor.Float32, executor.Float64, executor.Float16, executor.BFloat16}
 
 // aten::_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out). The fast
 // path is float32, contiguous, softmax over the last dim (attention's scores): the exponentials
@@ -19,7 +19,7 @@ var floatDTypes = []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime
 // the reciprocal of the sum. That differs from the portable float64 libm computation by a few
 // float32 ulp (the test's tolerance); a line with a NaN or an infinite max is NaN in both.
 // Everything else is the portable kernel's.
-func softmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func softmaxOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxSoftmaxOut(args)
 	if err != nil {
 		return err
@@ -28,7 +28,7 @@ func softmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int)
 	if !ok {
 		return fallback("aten::_softmax.out")(ctx, args)
 	}
-	x, y := runtime.Data[float32](a.Self), runtime.Data[float32](a.Out)
+	x, y := executor.Data[float32](a.Self), executor.Data[float32](a.Out)
 	rows := len(x) / n
 	parallelFor(threads, rows, len(x), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
@@ -40,8 +40,8 @@ func softmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int)
 
 // lastDimF32 reports whether a (log_)softmax call takes the fast path (float32 in and out,
 // both contiguous, dim the last and not empty) and, having resized out, the line length.
-func lastDimF32(self, out *runtime.Tensor, dim int64, halfToFloat bool) (int, bool) {
-	if halfToFloat || self.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 ||
+func lastDimF32(self, out *executor.Tensor, dim int64, halfToFloat bool) (int, bool) {
+	if halfToFloat || self.ScalarType() != executor.Float32 || out.ScalarType() != executor.Float32 ||
 		!self.IsContiguous() || self.Dim() == 0 || self.Numel() == 0 {
 		return 0, false
 	}

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // softmaxTol: the vectorised exp is within 2 float32 ulp and the float32 sum of up to a few
@@ -18,11 +18,11 @@ func softmaxCases(t *testing.T, name string, tl tol) {
 	shapes := [][]int{{1}, {7}, {3, 5}, {2, 3, 17}, {4, 128}, {2, 12, 8, 64}, {1, 0}, {5, 1}, {2, 1000}}
 	for _, sizes := range shapes {
 		for _, dim := range []int{-1, 0, len(sizes) - 1} {
-			for _, dt := range []runtime.ScalarType{runtime.Float32, runtime.Float64} {
+			for _, dt := range []executor.ScalarType{executor.Float32, executor.Float64} {
 				for _, special := range []bool{false, true} {
 					for _, inPlace := range []bool{false, true} {
 						for _, scale := range []float64{1, 30} {
-							t.Run(fmt.Sprintf("%v/dim%d/%s/special=%v/inplace=%v/scale=%v", sizes, dim, runtime.DTypeName(dt), special, inPlace, scale), func(t *testing.T) {
+							t.Run(fmt.Sprintf("%v/dim%d/%s/special=%v/inplace=%v/scale=%v", sizes, dim, executor.DTypeName(dt), special, inPlace, scale), func(t *testing.T) {
 								differ(t, name, tl, func(r *rand.Rand) []any {
 									x := randTensor(r, dt, special, scale, sizes...)
 									out := newTensor(dt, sizes...)
@@ -40,13 +40,13 @@ func softmaxCases(t *testing.T, name string, tl tol) {
 	}
 	// A wrong out dtype and a bad dim fail as the portable kernel fails.
 	differ(t, name, tl, func(r *rand.Rand) []any {
-		return []any{randTensor(r, runtime.Float32, false, 1, 2, 3), 5, false, newTensor(runtime.Float32, 2, 3), none}
+		return []any{randTensor(r, executor.Float32, false, 1, 2, 3), 5, false, newTensor(executor.Float32, 2, 3), none}
 	})
 	differ(t, name, tl, func(r *rand.Rand) []any {
-		return []any{randTensor(r, runtime.Float32, false, 1, 2, 3), 1, false, newTensor(runtime.Float64, 2, 3), none}
+		return []any{randTensor(r, executor.Float32, false, 1, 2, 3), 1, false, newTensor(executor.Float64, 2, 3), none}
 	})
 	differ(t, name, tl, func(r *rand.Rand) []any {
-		return []any{randTensor(r, runtime.Float32, false, 1, 2, 3), 1, false, newTensor(runtime.Float32, 2, 4), none}
+		return []any{randTensor(r, executor.Float32, false, 1, 2, 3), 1, false, newTensor(executor.Float32, 2, 4), none}
 	})
 }
 

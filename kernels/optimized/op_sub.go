@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register("aten::sub.out", realBoolDTypes, subOut)
@@ -9,7 +9,7 @@ func init() {
 // aten::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): float32 with
 // broadcasting (binaryF32); bitwise the portable result. Everything else (and a bool alpha,
 // which the portable kernel refuses) is the portable kernel's.
-func subOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func subOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxSubOut(args)
 	if err != nil {
 		return err

@@ -1,9 +1,9 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register("aten::where.self_out", []runtime.ScalarType{runtime.Bool, runtime.Uint8}, whereOut)
+	register("aten::where.self_out", []executor.ScalarType{executor.Bool, executor.Uint8}, whereOut)
 }
 
 // aten::where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out): the
@@ -11,7 +11,7 @@ func init() {
 // (attention masks): a select, so bitwise the portable result, threaded by rows of the last dim
 // and reading the condition in place (the portable kernel first copies it into a []bool).
 // Everything else is the portable kernel's.
-func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error {
+func whereOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxWhereSelfOut(args)
 	if err != nil {
 		return err
@@ -22,9 +22,9 @@ func whereOut(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) e
 	return nil
 }
 
-func whereF32(threads int, cond, a, b, out *runtime.Tensor) bool {
-	if (cond.ScalarType() != runtime.Bool && cond.ScalarType() != runtime.Uint8) || a.ScalarType() != runtime.Float32 || b.ScalarType() != runtime.Float32 ||
-		out.ScalarType() != runtime.Float32 || !cond.IsContiguous() || !a.IsContiguous() || !b.IsContiguous() {
+func whereF32(threads int, cond, a, b, out *executor.Tensor) bool {
+	if (cond.ScalarType() != executor.Bool && cond.ScalarType() != executor.Uint8) || a.ScalarType() != executor.Float32 || b.ScalarType() != executor.Float32 ||
+		out.ScalarType() != executor.Float32 || !cond.IsContiguous() || !a.IsContiguous() || !b.IsContiguous() {
 		return false
 	}
 	ab, ok := broadcast(a.Sizes(), b.Sizes())
@@ -37,7 +37,7 @@ func whereF32(threads int, cond, a, b, out *runtime.Tensor) bool {
 	}
 	// The condition is read as bytes, non-zero true: a Bool tensor's bytes come from the program
 	// and need not be 0 or 1, and a Uint8 condition means the same.
-	c, x, y, z := runtime.Data[uint8](cond), runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
+	c, x, y, z := executor.Data[uint8](cond), executor.Data[float32](a), executor.Data[float32](b), executor.Data[float32](out)
 	if badAlias(z, x) || badAlias(z, y) {
 		return false
 	}

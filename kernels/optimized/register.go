@@ -3,42 +3,42 @@ package optimized
 import (
 	goruntime "runtime"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/workpool"
 	"github.com/etgo/etgo/kernels/portable"
-	"github.com/etgo/etgo/runtime"
 )
 
-// kernelFunc is an optimized kernel: a runtime.KernelFunc that may split its work over up to
+// kernelFunc is an optimized kernel: a executor.KernelFunc that may split its work over up to
 // threads goroutines.
-type kernelFunc func(ctx *runtime.KernelContext, args []*runtime.EValue, threads int) error
+type kernelFunc func(ctx *executor.KernelContext, args []*executor.EValue, threads int) error
 
 type kernel struct {
 	name   string
-	dtypes []runtime.ScalarType
+	dtypes []executor.ScalarType
 	fn     kernelFunc
 }
 
 // kernels is filled by each operator file's init.
 var kernels []kernel
 
-func register(name string, dtypes []runtime.ScalarType, fn kernelFunc) {
+func register(name string, dtypes []executor.ScalarType, fn kernelFunc) {
 	kernels = append(kernels, kernel{name, dtypes, fn})
 }
 
 // Register adds every optimized kernel to r, over the portable kernels of the same names; a
 // large call may use up to threads goroutines (as a delegate call does; below 1 means
 // GOMAXPROCS).
-func Register(r *runtime.Registry, threads int) error { return r.OverrideKernels(Kernels(threads)...) }
+func Register(r *executor.Registry, threads int) error { return r.OverrideKernels(Kernels(threads)...) }
 
 // Kernels returns the optimized kernels using up to threads goroutines (below 1: GOMAXPROCS).
-func Kernels(threads int) []runtime.Kernel {
+func Kernels(threads int) []executor.Kernel {
 	if threads < 1 {
 		threads = goruntime.GOMAXPROCS(0)
 	}
-	out := make([]runtime.Kernel, len(kernels))
+	out := make([]executor.Kernel, len(kernels))
 	for i, k := range kernels {
 		fn := k.fn
-		out[i] = runtime.Kernel{Name: k.name, DTypes: k.dtypes, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+		out[i] = executor.Kernel{Name: k.name, DTypes: k.dtypes, Fn: func(ctx *executor.KernelContext, args []*executor.EValue) error {
 			return fn(ctx, args, threads)
 		}}
 	}
@@ -47,8 +47,8 @@ func Kernels(threads int) []runtime.Kernel {
 
 // portableKernels maps every portable kernel by name: what an optimized kernel delegates the
 // cases it does not specialise to. Built once; the portable library is immutable.
-var portableKernels = func() map[string]runtime.KernelFunc {
-	m := map[string]runtime.KernelFunc{}
+var portableKernels = func() map[string]executor.KernelFunc {
+	m := map[string]executor.KernelFunc{}
 	for _, k := range portable.Kernels() {
 		m[k.Name] = k.Fn
 	}
@@ -58,11 +58,11 @@ var portableKernels = func() map[string]runtime.KernelFunc {
 // fallback returns the portable kernel an optimized kernel named name delegates to. Every
 // optimized kernel has one (TestEveryKernelHasPortable), so the nil case is not reached by a
 // registered kernel; it still errors rather than panics.
-func fallback(name string) runtime.KernelFunc {
+func fallback(name string) executor.KernelFunc {
 	if fn, ok := portableKernels[name]; ok {
 		return fn
 	}
-	return func(ctx *runtime.KernelContext, _ []*runtime.EValue) error {
+	return func(ctx *executor.KernelContext, _ []*executor.EValue) error {
 		return ctx.Errorf("%s has no portable kernel to fall back to", name)
 	}
 }

@@ -1,6 +1,6 @@
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 // Generated unboxing. unbox_gen.go holds, for every kernel this package registers that has a
 // schema in internal/opschema, a function unbox<Kernel>(args) that checks the argument count
@@ -24,16 +24,16 @@ type optional[T any] struct {
 // comes first), so that a generated unboxer is one line per argument and fails as the
 // hand-written reads did, on the first argument that is wrong.
 type unboxer struct {
-	args []*runtime.EValue
+	args []*executor.EValue
 	err  error
 }
 
 // newUnboxer starts reading a call of n arguments (the schema's, then the return slot).
-func newUnboxer(args []*runtime.EValue, n int) *unboxer {
+func newUnboxer(args []*executor.EValue, n int) *unboxer {
 	return &unboxer{args: args, err: wantArgs(args, n)}
 }
 
-func read[T any](u *unboxer, get func([]*runtime.EValue, int, string) (T, error), i int, name string) T {
+func read[T any](u *unboxer, get func([]*executor.EValue, int, string) (T, error), i int, name string) T {
 	var v T
 	if u.err == nil {
 		v, u.err = get(u.args, i, name)
@@ -41,7 +41,7 @@ func read[T any](u *unboxer, get func([]*runtime.EValue, int, string) (T, error)
 	return v
 }
 
-func readOpt[T any](u *unboxer, get func([]*runtime.EValue, int, string) (T, bool, error), i int, name string) optional[T] {
+func readOpt[T any](u *unboxer, get func([]*executor.EValue, int, string) (T, bool, error), i int, name string) optional[T] {
 	var o optional[T]
 	if u.err == nil {
 		o.Val, o.OK, u.err = get(u.args, i, name)
@@ -49,14 +49,14 @@ func readOpt[T any](u *unboxer, get func([]*runtime.EValue, int, string) (T, boo
 	return o
 }
 
-func (u *unboxer) tensor(i int, name string) *runtime.Tensor { return read(u, tensorArg, i, name) }
-func (u *unboxer) optTensor(i int, name string) *runtime.Tensor {
+func (u *unboxer) tensor(i int, name string) *executor.Tensor { return read(u, tensorArg, i, name) }
+func (u *unboxer) optTensor(i int, name string) *executor.Tensor {
 	return read(u, optTensorArg, i, name)
 }
-func (u *unboxer) tensorList(i int, name string) []*runtime.Tensor {
+func (u *unboxer) tensorList(i int, name string) []*executor.Tensor {
 	return read(u, tensorListArg, i, name)
 }
-func (u *unboxer) optTensorList(i int, name string) []*runtime.Tensor {
+func (u *unboxer) optTensorList(i int, name string) []*executor.Tensor {
 	return read(u, optTensorListArg, i, name)
 }
 func (u *unboxer) int(i int, name string) int64              { return read(u, intArg, i, name) }
@@ -86,4 +86,4 @@ func (u *unboxer) optString(i int, name string) optional[string] {
 
 // unboxFn is a generated unboxer: what a helper serving several kernels of one argument shape
 // takes, so that each kernel is still checked against its own schema.
-type unboxFn[A any] func([]*runtime.EValue) (A, error)
+type unboxFn[A any] func([]*executor.EValue) (A, error)

@@ -2,118 +2,118 @@
 
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 // addmmOutArgs are the arguments of aten::addmm.out.
 type addmmOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Mat1  *runtime.Tensor // Tensor mat1
-	Mat2  *runtime.Tensor // Tensor mat2
-	Beta  scalar          // Scalar beta
-	Alpha scalar          // Scalar alpha
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Mat1  *executor.Tensor // Tensor mat1
+	Mat2  *executor.Tensor // Tensor mat2
+	Beta  scalar           // Scalar beta
+	Alpha scalar           // Scalar alpha
+	Out   *executor.Tensor // Tensor out
 }
 
 // conditionSelfOtherOutArgs are the arguments of aten::where.self_out.
 type conditionSelfOtherOutArgs struct {
-	Condition *runtime.Tensor // Tensor condition
-	Self      *runtime.Tensor // Tensor self
-	Other     *runtime.Tensor // Tensor other
-	Out       *runtime.Tensor // Tensor out
+	Condition *executor.Tensor // Tensor condition
+	Self      *executor.Tensor // Tensor self
+	Other     *executor.Tensor // Tensor other
+	Out       *executor.Tensor // Tensor out
 }
 
 // embeddingOutArgs are the arguments of aten::embedding.out.
 type embeddingOutArgs struct {
-	Weight          *runtime.Tensor // Tensor weight
-	Indices         *runtime.Tensor // Tensor indices
-	PaddingIdx      int64           // SymInt padding_idx
-	ScaleGradByFreq bool            // bool scale_grad_by_freq
-	Sparse          bool            // bool sparse
-	Out             *runtime.Tensor // Tensor out
+	Weight          *executor.Tensor // Tensor weight
+	Indices         *executor.Tensor // Tensor indices
+	PaddingIdx      int64            // SymInt padding_idx
+	ScaleGradByFreq bool             // bool scale_grad_by_freq
+	Sparse          bool             // bool sparse
+	Out             *executor.Tensor // Tensor out
 }
 
 // nativeGroupNormOutArgs are the arguments of aten::native_group_norm.out.
 type nativeGroupNormOutArgs struct {
-	Input  *runtime.Tensor // Tensor input
-	Weight *runtime.Tensor // Tensor? weight
-	Bias   *runtime.Tensor // Tensor? bias
-	N      int64           // SymInt N
-	C      int64           // SymInt C
-	HxW    int64           // SymInt HxW
-	Group  int64           // int group
-	Eps    float64         // float eps
-	Out0   *runtime.Tensor // Tensor out0
-	Out1   *runtime.Tensor // Tensor out1
-	Out2   *runtime.Tensor // Tensor out2
+	Input  *executor.Tensor // Tensor input
+	Weight *executor.Tensor // Tensor? weight
+	Bias   *executor.Tensor // Tensor? bias
+	N      int64            // SymInt N
+	C      int64            // SymInt C
+	HxW    int64            // SymInt HxW
+	Group  int64            // int group
+	Eps    float64          // float eps
+	Out0   *executor.Tensor // Tensor out0
+	Out1   *executor.Tensor // Tensor out1
+	Out2   *executor.Tensor // Tensor out2
 }
 
 // nativeLayerNormOutArgs are the arguments of aten::native_layer_norm.out.
 type nativeLayerNormOutArgs struct {
-	Input           *runtime.Tensor // Tensor input
-	NormalizedShape []int64         // SymInt[] normalized_shape
-	Weight          *runtime.Tensor // Tensor? weight
-	Bias            *runtime.Tensor // Tensor? bias
-	Eps             float64         // float eps
-	Out0            *runtime.Tensor // Tensor out0
-	Out1            *runtime.Tensor // Tensor out1
-	Out2            *runtime.Tensor // Tensor out2
+	Input           *executor.Tensor // Tensor input
+	NormalizedShape []int64          // SymInt[] normalized_shape
+	Weight          *executor.Tensor // Tensor? weight
+	Bias            *executor.Tensor // Tensor? bias
+	Eps             float64          // float eps
+	Out0            *executor.Tensor // Tensor out0
+	Out1            *executor.Tensor // Tensor out1
+	Out2            *executor.Tensor // Tensor out2
 }
 
 // selfApproximateOutArgs are the arguments of aten::gelu.out.
 type selfApproximateOutArgs struct {
-	Self        *runtime.Tensor // Tensor self
-	Approximate string          // str approximate
-	Out         *runtime.Tensor // Tensor out
+	Self        *executor.Tensor // Tensor self
+	Approximate string           // str approximate
+	Out         *executor.Tensor // Tensor out
 }
 
 // selfDimHalfToFloatOutArgs are the arguments of aten::_log_softmax.out and aten::_softmax.out.
 type selfDimHalfToFloatOutArgs struct {
-	Self        *runtime.Tensor // Tensor self
-	Dim         int64           // int dim
-	HalfToFloat bool            // bool half_to_float
-	Out         *runtime.Tensor // Tensor out
+	Self        *executor.Tensor // Tensor self
+	Dim         int64            // int dim
+	HalfToFloat bool             // bool half_to_float
+	Out         *executor.Tensor // Tensor out
 }
 
 // selfMat2OutArgs are the arguments of aten::bmm.out and aten::mm.out.
 type selfMat2OutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Mat2 *runtime.Tensor // Tensor mat2
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Mat2 *executor.Tensor // Tensor mat2
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfOtherAlphaOutArgs are the arguments of aten::add.out and aten::sub.out.
 type selfOtherAlphaOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Other *runtime.Tensor // Tensor other
-	Alpha scalar          // Scalar alpha
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Other *executor.Tensor // Tensor other
+	Alpha scalar           // Scalar alpha
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfOtherOutArgs are the arguments of aten::div.out and aten::mul.out.
 type selfOtherOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Other *runtime.Tensor // Tensor other
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Other *executor.Tensor // Tensor other
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfSrcNonBlockingOutArgs are the arguments of aten::copy.out.
 type selfSrcNonBlockingOutArgs struct {
-	Self        *runtime.Tensor // Tensor self
-	Src         *runtime.Tensor // Tensor src
-	NonBlocking bool            // bool non_blocking
-	Out         *runtime.Tensor // Tensor out
+	Self        *executor.Tensor // Tensor self
+	Src         *executor.Tensor // Tensor src
+	NonBlocking bool             // bool non_blocking
+	Out         *executor.Tensor // Tensor out
 }
 
 // tensorsDimOutArgs are the arguments of aten::cat.out.
 type tensorsDimOutArgs struct {
-	Tensors []*runtime.Tensor // Tensor[] tensors
-	Dim     int64             // int dim
-	Out     *runtime.Tensor   // Tensor out
+	Tensors []*executor.Tensor // Tensor[] tensors
+	Dim     int64              // int dim
+	Out     *executor.Tensor   // Tensor out
 }
 
 // unboxLogSoftmaxOut checks and reads the arguments of aten::_log_softmax.out(Tensor self, int dim,
 // bool half_to_float, *, Tensor out), then the return slot.
-func unboxLogSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) {
+func unboxLogSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimHalfToFloatOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -126,7 +126,7 @@ func unboxLogSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, erro
 
 // unboxSoftmaxOut checks and reads the arguments of aten::_softmax.out(Tensor self, int dim, bool
 // half_to_float, *, Tensor out), then the return slot.
-func unboxSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) {
+func unboxSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimHalfToFloatOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -139,7 +139,7 @@ func unboxSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) 
 
 // unboxAddOut checks and reads the arguments of aten::add.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
-func unboxAddOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
+func unboxAddOut(args []*executor.EValue) (selfOtherAlphaOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherAlphaOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -152,7 +152,7 @@ func unboxAddOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
 
 // unboxAddmmOut checks and reads the arguments of aten::addmm.out(Tensor self, Tensor mat1, Tensor
 // mat2, *, Scalar beta, Scalar alpha, Tensor out), then the return slot.
-func unboxAddmmOut(args []*runtime.EValue) (addmmOutArgs, error) {
+func unboxAddmmOut(args []*executor.EValue) (addmmOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := addmmOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -167,7 +167,7 @@ func unboxAddmmOut(args []*runtime.EValue) (addmmOutArgs, error) {
 
 // unboxBmmOut checks and reads the arguments of aten::bmm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
-func unboxBmmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
+func unboxBmmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMat2OutArgs{
 		Self: u.tensor(0, "self"),
@@ -179,7 +179,7 @@ func unboxBmmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
 
 // unboxCatOut checks and reads the arguments of aten::cat.out(Tensor[] tensors, int dim, *, Tensor
 // out), then the return slot.
-func unboxCatOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
+func unboxCatOut(args []*executor.EValue) (tensorsDimOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := tensorsDimOutArgs{
 		Tensors: u.tensorList(0, "tensors"),
@@ -191,7 +191,7 @@ func unboxCatOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
 
 // unboxCopyOut checks and reads the arguments of aten::copy.out(Tensor self, Tensor src, bool
 // non_blocking, *, Tensor out), then the return slot.
-func unboxCopyOut(args []*runtime.EValue) (selfSrcNonBlockingOutArgs, error) {
+func unboxCopyOut(args []*executor.EValue) (selfSrcNonBlockingOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfSrcNonBlockingOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -204,7 +204,7 @@ func unboxCopyOut(args []*runtime.EValue) (selfSrcNonBlockingOutArgs, error) {
 
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxDivOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
+func unboxDivOut(args []*executor.EValue) (selfOtherOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -217,7 +217,7 @@ func unboxDivOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
 // unboxEmbeddingOut checks and reads the arguments of aten::embedding.out(Tensor weight, Tensor
 // indices, SymInt padding_idx, bool scale_grad_by_freq, bool sparse, *, Tensor out), then the
 // return slot.
-func unboxEmbeddingOut(args []*runtime.EValue) (embeddingOutArgs, error) {
+func unboxEmbeddingOut(args []*executor.EValue) (embeddingOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := embeddingOutArgs{
 		Weight:          u.tensor(0, "weight"),
@@ -232,7 +232,7 @@ func unboxEmbeddingOut(args []*runtime.EValue) (embeddingOutArgs, error) {
 
 // unboxGeluOut checks and reads the arguments of aten::gelu.out(Tensor self, *, str approximate,
 // Tensor out), then the return slot.
-func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
+func unboxGeluOut(args []*executor.EValue) (selfApproximateOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfApproximateOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -244,7 +244,7 @@ func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
 
 // unboxMmOut checks and reads the arguments of aten::mm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
-func unboxMmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
+func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMat2OutArgs{
 		Self: u.tensor(0, "self"),
@@ -256,7 +256,7 @@ func unboxMmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
 
 // unboxMulOut checks and reads the arguments of aten::mul.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxMulOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
+func unboxMulOut(args []*executor.EValue) (selfOtherOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -269,7 +269,7 @@ func unboxMulOut(args []*runtime.EValue) (selfOtherOutArgs, error) {
 // unboxNativeGroupNormOut checks and reads the arguments of aten::native_group_norm.out(Tensor
 // input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps, *,
 // Tensor out0, Tensor out1, Tensor out2), then the return slot.
-func unboxNativeGroupNormOut(args []*runtime.EValue) (nativeGroupNormOutArgs, error) {
+func unboxNativeGroupNormOut(args []*executor.EValue) (nativeGroupNormOutArgs, error) {
 	u := newUnboxer(args, 12)
 	a := nativeGroupNormOutArgs{
 		Input:  u.tensor(0, "input"),
@@ -290,7 +290,7 @@ func unboxNativeGroupNormOut(args []*runtime.EValue) (nativeGroupNormOutArgs, er
 // unboxNativeLayerNormOut checks and reads the arguments of aten::native_layer_norm.out(Tensor
 // input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *, Tensor out0, Tensor
 // out1, Tensor out2), then the return slot.
-func unboxNativeLayerNormOut(args []*runtime.EValue) (nativeLayerNormOutArgs, error) {
+func unboxNativeLayerNormOut(args []*executor.EValue) (nativeLayerNormOutArgs, error) {
 	u := newUnboxer(args, 9)
 	a := nativeLayerNormOutArgs{
 		Input:           u.tensor(0, "input"),
@@ -307,7 +307,7 @@ func unboxNativeLayerNormOut(args []*runtime.EValue) (nativeLayerNormOutArgs, er
 
 // unboxSubOut checks and reads the arguments of aten::sub.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
-func unboxSubOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
+func unboxSubOut(args []*executor.EValue) (selfOtherAlphaOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherAlphaOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -320,7 +320,7 @@ func unboxSubOut(args []*runtime.EValue) (selfOtherAlphaOutArgs, error) {
 
 // unboxWhereSelfOut checks and reads the arguments of aten::where.self_out(Tensor condition, Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
-func unboxWhereSelfOut(args []*runtime.EValue) (conditionSelfOtherOutArgs, error) {
+func unboxWhereSelfOut(args []*executor.EValue) (conditionSelfOtherOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := conditionSelfOtherOutArgs{
 		Condition: u.tensor(0, "condition"),

@@ -2,24 +2,24 @@
 
 package optimized
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 // generatedUnboxers holds every generated unboxer by kernel name.
-var generatedUnboxers = map[string]func([]*runtime.EValue) error{
-	"aten::_log_softmax.out":      func(args []*runtime.EValue) error { _, err := unboxLogSoftmaxOut(args); return err },
-	"aten::_softmax.out":          func(args []*runtime.EValue) error { _, err := unboxSoftmaxOut(args); return err },
-	"aten::add.out":               func(args []*runtime.EValue) error { _, err := unboxAddOut(args); return err },
-	"aten::addmm.out":             func(args []*runtime.EValue) error { _, err := unboxAddmmOut(args); return err },
-	"aten::bmm.out":               func(args []*runtime.EValue) error { _, err := unboxBmmOut(args); return err },
-	"aten::cat.out":               func(args []*runtime.EValue) error { _, err := unboxCatOut(args); return err },
-	"aten::copy.out":              func(args []*runtime.EValue) error { _, err := unboxCopyOut(args); return err },
-	"aten::div.out":               func(args []*runtime.EValue) error { _, err := unboxDivOut(args); return err },
-	"aten::embedding.out":         func(args []*runtime.EValue) error { _, err := unboxEmbeddingOut(args); return err },
-	"aten::gelu.out":              func(args []*runtime.EValue) error { _, err := unboxGeluOut(args); return err },
-	"aten::mm.out":                func(args []*runtime.EValue) error { _, err := unboxMmOut(args); return err },
-	"aten::mul.out":               func(args []*runtime.EValue) error { _, err := unboxMulOut(args); return err },
-	"aten::native_group_norm.out": func(args []*runtime.EValue) error { _, err := unboxNativeGroupNormOut(args); return err },
-	"aten::native_layer_norm.out": func(args []*runtime.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
-	"aten::sub.out":               func(args []*runtime.EValue) error { _, err := unboxSubOut(args); return err },
-	"aten::where.self_out":        func(args []*runtime.EValue) error { _, err := unboxWhereSelfOut(args); return err },
+var generatedUnboxers = map[string]func([]*executor.EValue) error{
+	"aten::_log_softmax.out":      func(args []*executor.EValue) error { _, err := unboxLogSoftmaxOut(args); return err },
+	"aten::_softmax.out":          func(args []*executor.EValue) error { _, err := unboxSoftmaxOut(args); return err },
+	"aten::add.out":               func(args []*executor.EValue) error { _, err := unboxAddOut(args); return err },
+	"aten::addmm.out":             func(args []*executor.EValue) error { _, err := unboxAddmmOut(args); return err },
+	"aten::bmm.out":               func(args []*executor.EValue) error { _, err := unboxBmmOut(args); return err },
+	"aten::cat.out":               func(args []*executor.EValue) error { _, err := unboxCatOut(args); return err },
+	"aten::copy.out":              func(args []*executor.EValue) error { _, err := unboxCopyOut(args); return err },
+	"aten::div.out":               func(args []*executor.EValue) error { _, err := unboxDivOut(args); return err },
+	"aten::embedding.out":         func(args []*executor.EValue) error { _, err := unboxEmbeddingOut(args); return err },
+	"aten::gelu.out":              func(args []*executor.EValue) error { _, err := unboxGeluOut(args); return err },
+	"aten::mm.out":                func(args []*executor.EValue) error { _, err := unboxMmOut(args); return err },
+	"aten::mul.out":               func(args []*executor.EValue) error { _, err := unboxMulOut(args); return err },
+	"aten::native_group_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeGroupNormOut(args); return err },
+	"aten::native_layer_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
+	"aten::sub.out":               func(args []*executor.EValue) error { _, err := unboxSubOut(args); return err },
+	"aten::where.self_out":        func(args []*executor.EValue) error { _, err := unboxWhereSelfOut(args); return err },
 }

@@ -3,17 +3,17 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Argument accessors: each names the argument in its error, so a bad program says exactly what
 // is wrong ("argument 2 (alpha): want Int or Double, got Tensor").
 
 func argErr(i int, name, format string, a ...any) error {
-	return fmt.Errorf("%w: argument %d (%s): %s", runtime.ErrInvalidArgument, i, name, fmt.Sprintf(format, a...))
+	return fmt.Errorf("%w: argument %d (%s): %s", executor.ErrInvalidArgument, i, name, fmt.Sprintf(format, a...))
 }
 
-func arg(args []*runtime.EValue, i int, name string) (*runtime.EValue, error) {
+func arg(args []*executor.EValue, i int, name string) (*executor.EValue, error) {
 	if i < 0 || i >= len(args) || args[i] == nil {
 		return nil, argErr(i, name, "missing (the call has %d arguments)", len(args))
 	}
@@ -21,26 +21,26 @@ func arg(args []*runtime.EValue, i int, name string) (*runtime.EValue, error) {
 }
 
 // wantArgs checks the argument count: the schema's arguments plus the return slot.
-func wantArgs(args []*runtime.EValue, n int) error {
+func wantArgs(args []*executor.EValue, n int) error {
 	if len(args) != n {
-		return fmt.Errorf("%w: %d arguments, the schema takes %d (with the return slot)", runtime.ErrInvalidArgument, len(args), n)
+		return fmt.Errorf("%w: %d arguments, the schema takes %d (with the return slot)", executor.ErrInvalidArgument, len(args), n)
 	}
 	return nil
 }
 
-func tensorArg(args []*runtime.EValue, i int, name string) (*runtime.Tensor, error) {
+func tensorArg(args []*executor.EValue, i int, name string) (*executor.Tensor, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return nil, err
 	}
-	if v.Tag != runtime.TagTensor || v.Tensor == nil {
+	if v.Tag != executor.TagTensor || v.Tensor == nil {
 		return nil, argErr(i, name, "want Tensor, got %s", v.Tag)
 	}
 	return v.Tensor, nil
 }
 
 // optTensorArg returns nil for None.
-func optTensorArg(args []*runtime.EValue, i int, name string) (*runtime.Tensor, error) {
+func optTensorArg(args []*executor.EValue, i int, name string) (*executor.Tensor, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return nil, err
@@ -51,19 +51,19 @@ func optTensorArg(args []*runtime.EValue, i int, name string) (*runtime.Tensor, 
 	return tensorArg(args, i, name)
 }
 
-func intArg(args []*runtime.EValue, i int, name string) (int64, error) {
+func intArg(args []*executor.EValue, i int, name string) (int64, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return 0, err
 	}
-	if v.Tag != runtime.TagInt {
+	if v.Tag != executor.TagInt {
 		return 0, argErr(i, name, "want Int, got %s", v.Tag)
 	}
 	return v.Int, nil
 }
 
 // optIntArg returns (0, false) for None.
-func optIntArg(args []*runtime.EValue, i int, name string) (int64, bool, error) {
+func optIntArg(args []*executor.EValue, i int, name string) (int64, bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil || v.IsNone() {
 		return 0, false, err
@@ -72,33 +72,33 @@ func optIntArg(args []*runtime.EValue, i int, name string) (int64, bool, error) 
 	return n, err == nil, err
 }
 
-func boolArg(args []*runtime.EValue, i int, name string) (bool, error) {
+func boolArg(args []*executor.EValue, i int, name string) (bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return false, err
 	}
-	if v.Tag != runtime.TagBool {
+	if v.Tag != executor.TagBool {
 		return false, argErr(i, name, "want Bool, got %s", v.Tag)
 	}
 	return v.Bool, nil
 }
 
-func doubleArg(args []*runtime.EValue, i int, name string) (float64, error) {
+func doubleArg(args []*executor.EValue, i int, name string) (float64, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return 0, err
 	}
 	switch v.Tag {
-	case runtime.TagDouble:
+	case executor.TagDouble:
 		return v.Double, nil
-	case runtime.TagInt:
+	case executor.TagInt:
 		return float64(v.Int), nil
 	}
 	return 0, argErr(i, name, "want Double, got %s", v.Tag)
 }
 
 // optDoubleArg returns (0, false) for None.
-func optDoubleArg(args []*runtime.EValue, i int, name string) (float64, bool, error) {
+func optDoubleArg(args []*executor.EValue, i int, name string) (float64, bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil || v.IsNone() {
 		return 0, false, err
@@ -108,7 +108,7 @@ func optDoubleArg(args []*runtime.EValue, i int, name string) (float64, bool, er
 }
 
 // optBoolArg returns (false, false) for None.
-func optBoolArg(args []*runtime.EValue, i int, name string) (bool, bool, error) {
+func optBoolArg(args []*executor.EValue, i int, name string) (bool, bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil || v.IsNone() {
 		return false, false, err
@@ -117,19 +117,19 @@ func optBoolArg(args []*runtime.EValue, i int, name string) (bool, bool, error) 
 	return b, err == nil, err
 }
 
-func stringArg(args []*runtime.EValue, i int, name string) (string, error) {
+func stringArg(args []*executor.EValue, i int, name string) (string, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return "", err
 	}
-	if v.Tag != runtime.TagString {
+	if v.Tag != executor.TagString {
 		return "", argErr(i, name, "want String, got %s", v.Tag)
 	}
 	return v.Str, nil
 }
 
 // optStringArg reads a `str?` argument: ("", false) for None.
-func optStringArg(args []*runtime.EValue, i int, name string) (string, bool, error) {
+func optStringArg(args []*executor.EValue, i int, name string) (string, bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil || v.IsNone() {
 		return "", false, err
@@ -147,17 +147,17 @@ type scalar struct {
 	isBool  bool
 }
 
-func scalarArg(args []*runtime.EValue, i int, name string) (scalar, error) {
+func scalarArg(args []*executor.EValue, i int, name string) (scalar, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return scalar{}, err
 	}
 	switch v.Tag {
-	case runtime.TagInt:
+	case executor.TagInt:
 		return scalar{f: float64(v.Int), i: v.Int}, nil
-	case runtime.TagDouble:
+	case executor.TagDouble:
 		return scalar{f: v.Double, i: int64(v.Double), isFloat: true}, nil
-	case runtime.TagBool:
+	case executor.TagBool:
 		s := scalar{isBool: true}
 		if v.Bool {
 			s.f, s.i = 1, 1
@@ -168,7 +168,7 @@ func scalarArg(args []*runtime.EValue, i int, name string) (scalar, error) {
 }
 
 // optScalarArg reads a `Scalar?` argument: (_, false) for None.
-func optScalarArg(args []*runtime.EValue, i int, name string) (scalar, bool, error) {
+func optScalarArg(args []*executor.EValue, i int, name string) (scalar, bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil || v.IsNone() {
 		return scalar{}, false, err
@@ -177,19 +177,19 @@ func optScalarArg(args []*runtime.EValue, i int, name string) (scalar, bool, err
 	return s, err == nil, err
 }
 
-func intListArg(args []*runtime.EValue, i int, name string) ([]int64, error) {
+func intListArg(args []*executor.EValue, i int, name string) ([]int64, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return nil, err
 	}
-	if v.Tag != runtime.TagIntList {
+	if v.Tag != executor.TagIntList {
 		return nil, argErr(i, name, "want IntList, got %s", v.Tag)
 	}
 	return v.Ints(), nil
 }
 
 // optIntListArg returns nil for None.
-func optIntListArg(args []*runtime.EValue, i int, name string) ([]int64, bool, error) {
+func optIntListArg(args []*executor.EValue, i int, name string) ([]int64, bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil || v.IsNone() {
 		return nil, false, err
@@ -199,34 +199,34 @@ func optIntListArg(args []*runtime.EValue, i int, name string) ([]int64, bool, e
 }
 
 // optDoubleListArg reads a float[]? argument (nil, false for None).
-func optDoubleListArg(args []*runtime.EValue, i int, name string) ([]float64, bool, error) {
+func optDoubleListArg(args []*executor.EValue, i int, name string) ([]float64, bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil || v.IsNone() {
 		return nil, false, err
 	}
-	if v.Tag != runtime.TagDoubleList {
+	if v.Tag != executor.TagDoubleList {
 		return nil, false, argErr(i, name, "want DoubleList or None, got %s", v.Tag)
 	}
 	return v.Doubles, true, nil
 }
 
-func boolListArg(args []*runtime.EValue, i int, name string) ([]bool, error) {
+func boolListArg(args []*executor.EValue, i int, name string) ([]bool, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return nil, err
 	}
-	if v.Tag != runtime.TagBoolList {
+	if v.Tag != executor.TagBoolList {
 		return nil, argErr(i, name, "want BoolList, got %s", v.Tag)
 	}
 	return v.Bools, nil
 }
 
-func tensorListArg(args []*runtime.EValue, i int, name string) ([]*runtime.Tensor, error) {
+func tensorListArg(args []*executor.EValue, i int, name string) ([]*executor.Tensor, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return nil, err
 	}
-	if v.Tag != runtime.TagTensorList {
+	if v.Tag != executor.TagTensorList {
 		return nil, argErr(i, name, "want TensorList, got %s", v.Tag)
 	}
 	ts := v.Tensors()
@@ -239,12 +239,12 @@ func tensorListArg(args []*runtime.EValue, i int, name string) ([]*runtime.Tenso
 }
 
 // optTensorListArg returns the tensors of an OptionalTensorList, nil for None entries.
-func optTensorListArg(args []*runtime.EValue, i int, name string) ([]*runtime.Tensor, error) {
+func optTensorListArg(args []*executor.EValue, i int, name string) ([]*executor.Tensor, error) {
 	v, err := arg(args, i, name)
 	if err != nil {
 		return nil, err
 	}
-	if v.Tag != runtime.TagOptionalTensorList && v.Tag != runtime.TagTensorList {
+	if v.Tag != executor.TagOptionalTensorList && v.Tag != executor.TagTensorList {
 		return nil, argErr(i, name, "want a list of optional tensors, got %s", v.Tag)
 	}
 	return v.Tensors(), nil

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Shared helpers of the arithmetic family (sub, mul, div, pow, remainder, fmod, the unary math
@@ -13,15 +13,15 @@ import (
 // arithDivZero is the error of integer division, remainder and fmod by zero (PyTorch raises
 // ZeroDivisionError; ExecuTorch fails the kernel).
 func arithDivZero(op string) error {
-	return fmt.Errorf("%w: %s: integer division by zero", runtime.ErrInvalidArgument, op)
+	return fmt.Errorf("%w: %s: integer division by zero", executor.ErrInvalidArgument, op)
 }
 
 // arithLoadF reads t as float64 in logical order, cast to the type a floating computation type
 // common does its math in (arithOpmath), as PyTorch and ExecuTorch convert a Scalar, a 0-d
 // tensor or an integral operand before computing.
-func arithLoadF(t *runtime.Tensor, common runtime.ScalarType) []float64 {
+func arithLoadF(t *executor.Tensor, common executor.ScalarType) []float64 {
 	x := loadF64(t)
-	if m := arithOpmath(common); t.ScalarType() != m && m != runtime.Float64 {
+	if m := arithOpmath(common); t.ScalarType() != m && m != executor.Float64 {
 		for i, v := range x {
 			x[i] = roundTo(m, v)
 		}
@@ -30,9 +30,9 @@ func arithLoadF(t *runtime.Tensor, common runtime.ScalarType) []float64 {
 }
 
 // arithLoadI reads t as int64 in logical order, wrapped to the integral computation type.
-func arithLoadI(t *runtime.Tensor, common runtime.ScalarType) []int64 {
+func arithLoadI(t *executor.Tensor, common executor.ScalarType) []int64 {
 	x := loadI64(t)
-	if t.ScalarType() != common && common != runtime.Int64 {
+	if t.ScalarType() != common && common != executor.Int64 {
 		x = wrapTo(common, x)
 	}
 	return x
@@ -40,10 +40,10 @@ func arithLoadI(t *runtime.Tensor, common runtime.ScalarType) []int64 {
 
 // arithCheckOut refuses a computation type that cannot be cast to out (a floating result into an
 // integral out, an integral one into a bool out), as PyTorch's canCast does.
-func arithCheckOut(common runtime.ScalarType, out *runtime.Tensor) error {
+func arithCheckOut(common executor.ScalarType, out *executor.Tensor) error {
 	if category(common) > category(out.ScalarType()) {
-		return fmt.Errorf("%w: result type %s cannot be cast to out's %s", runtime.ErrInvalidArgument,
-			runtime.DTypeName(common), runtime.DTypeName(out.ScalarType()))
+		return fmt.Errorf("%w: result type %s cannot be cast to out's %s", executor.ErrInvalidArgument,
+			executor.DTypeName(common), executor.DTypeName(out.ScalarType()))
 	}
 	return nil
 }
@@ -51,7 +51,7 @@ func arithCheckOut(common runtime.ScalarType, out *runtime.Tensor) error {
 // arithBinary computes out = op(a, b) with broadcasting in the computation type common: operands
 // are cast to common first, floating results are rounded to common before the cast to out, and
 // integral results wrap in common. op.i may return an error (integer division by zero).
-func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binaryOp) error {
+func arithBinary(a, b, out *executor.Tensor, common executor.ScalarType, op binaryOp) error {
 	if err := arithCheckOut(common, out); err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binary
 	if isFloat(common) || op.i == nil {
 		ct := common
 		if !isFloat(ct) {
-			ct = runtime.Float64
+			ct = executor.Float64
 		}
 		x, y := arithLoadF(a, ct), arithLoadF(b, ct)
 		r := make([]float64, n)
@@ -86,7 +86,7 @@ func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binary
 		}
 		r[e] = v
 	}
-	if common != runtime.Int64 {
+	if common != executor.Int64 {
 		r = wrapTo(common, r)
 	}
 	storeI64(out, r)
@@ -95,27 +95,27 @@ func arithBinary(a, b, out *runtime.Tensor, common runtime.ScalarType, op binary
 
 // arithSameDType refuses an out whose dtype differs from self's (the ops that keep their input's
 // type: neg, abs, floor, the activations, ...).
-func arithSameDType(self, out *runtime.Tensor) error {
+func arithSameDType(self, out *executor.Tensor) error {
 	if self.ScalarType() != out.ScalarType() {
-		return fmt.Errorf("%w: out is %s, want self's dtype %s", runtime.ErrInvalidArgument,
-			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		return fmt.Errorf("%w: out is %s, want self's dtype %s", executor.ErrInvalidArgument,
+			executor.DTypeName(out.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	return nil
 }
 
 // arithWantDTypes refuses a self whose dtype is not among ok.
-func arithWantDTypes(self *runtime.Tensor, ok []runtime.ScalarType, what string) error {
+func arithWantDTypes(self *executor.Tensor, ok []executor.ScalarType, what string) error {
 	for _, t := range ok {
 		if self.ScalarType() == t {
 			return nil
 		}
 	}
-	return argErr(0, "self", "%s is not supported for %s", what, runtime.DTypeName(self.ScalarType()))
+	return argErr(0, "self", "%s is not supported for %s", what, executor.DTypeName(self.ScalarType()))
 }
 
 // arithUnaryKeep computes out = f(self) (floating types) or i(self) (integral types) keeping
 // self's dtype; out must have the same dtype. Integral results wrap in that type.
-func arithUnaryKeep(self, out *runtime.Tensor, f func(float64) float64, i func(int64) int64) error {
+func arithUnaryKeep(self, out *executor.Tensor, f func(float64) float64, i func(int64) int64) error {
 	if err := arithSameDType(self, out); err != nil {
 		return err
 	}
@@ -123,8 +123,8 @@ func arithUnaryKeep(self, out *runtime.Tensor, f func(float64) float64, i func(i
 		return err
 	}
 	t := self.ScalarType()
-	if t == runtime.Float32 && self.IsContiguous() && out.IsContiguous() {
-		src, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+	if t == executor.Float32 && self.IsContiguous() && out.IsContiguous() {
+		src, dst := executor.Data[float32](self), executor.Data[float32](out)
 		for k, v := range src {
 			dst[k] = float32(f(float64(v)))
 		}
@@ -149,20 +149,20 @@ func arithUnaryKeep(self, out *runtime.Tensor, f func(float64) float64, i func(i
 // arithUnaryToFloat computes out = f(self) for the ops whose result is floating (exp, log, sin,
 // sigmoid, ...): a floating self computes in its own type, an integral or bool one in float32
 // (PyTorch's default dtype); the result is cast to out, which must be floating.
-func arithUnaryToFloat(self, out *runtime.Tensor, f func(float64) float64) error {
+func arithUnaryToFloat(self, out *executor.Tensor, f func(float64) float64) error {
 	if !isFloat(out.ScalarType()) {
-		return fmt.Errorf("%w: out is %s; this operation produces floating point", runtime.ErrInvalidArgument,
-			runtime.DTypeName(out.ScalarType()))
+		return fmt.Errorf("%w: out is %s; this operation produces floating point", executor.ErrInvalidArgument,
+			executor.DTypeName(out.ScalarType()))
 	}
 	if err := resize(out, self.Sizes()); err != nil {
 		return err
 	}
 	ct := self.ScalarType()
 	if !isFloat(ct) {
-		ct = runtime.Float32
+		ct = executor.Float32
 	}
-	if ct == runtime.Float32 && self.ScalarType() == ct && out.ScalarType() == ct && self.IsContiguous() && out.IsContiguous() {
-		src, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+	if ct == executor.Float32 && self.ScalarType() == ct && out.ScalarType() == ct && self.IsContiguous() && out.IsContiguous() {
+		src, dst := executor.Data[float32](self), executor.Data[float32](out)
 		for k, v := range src {
 			dst[k] = float32(f(float64(v)))
 		}
@@ -191,8 +191,8 @@ const (
 // operand constant along trailing dims ([N,T,D] with [N,T,1]). It reports whether it handled the
 // call; when it did not, the caller takes the general path (which also produces the errors).
 // float32 + - * / are correctly rounded, so the results equal the general path's.
-func arithFastF32(a, b, out *runtime.Tensor, op arithF32Op) (bool, error) {
-	if a.ScalarType() != runtime.Float32 || b.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 ||
+func arithFastF32(a, b, out *executor.Tensor, op arithF32Op) (bool, error) {
+	if a.ScalarType() != executor.Float32 || b.ScalarType() != executor.Float32 || out.ScalarType() != executor.Float32 ||
 		!a.IsContiguous() || !b.IsContiguous() || !out.IsContiguous() {
 		return false, nil
 	}
@@ -225,7 +225,7 @@ func arithFastF32(a, b, out *runtime.Tensor, op arithF32Op) (bool, error) {
 	if err := resize(out, shape); err != nil {
 		return true, err
 	}
-	x, y, dst := runtime.Data[float32](a), runtime.Data[float32](b), runtime.Data[float32](out)
+	x, y, dst := executor.Data[float32](a), executor.Data[float32](b), executor.Data[float32](out)
 	switch {
 	case n == 0:
 	case small == nil:
@@ -358,15 +358,15 @@ func arithF32Loop(op arithF32Op, dst, x, y []float32) {
 
 // arithFastF32Scalar computes out = self op c (or c op self when scalarFirst) for a contiguous
 // float32 self and out, c already cast to float32. It reports whether it handled the call.
-func arithFastF32Scalar(self, out *runtime.Tensor, c float32, op arithF32Op, scalarFirst bool) (bool, error) {
-	if self.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Float32 ||
+func arithFastF32Scalar(self, out *executor.Tensor, c float32, op arithF32Op, scalarFirst bool) (bool, error) {
+	if self.ScalarType() != executor.Float32 || out.ScalarType() != executor.Float32 ||
 		!self.IsContiguous() || !out.IsContiguous() {
 		return false, nil
 	}
 	if err := resize(out, self.Sizes()); err != nil {
 		return true, err
 	}
-	x, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+	x, dst := executor.Data[float32](self), executor.Data[float32](out)
 	if len(dst) == 0 {
 		return true, nil
 	}
@@ -379,21 +379,21 @@ func arithFastF32Scalar(self, out *runtime.Tensor, c float32, op arithF32Op, sca
 }
 
 // arithIntRange is the range of an integral dtype.
-func arithIntRange(t runtime.ScalarType) (lo, hi int64) {
+func arithIntRange(t executor.ScalarType) (lo, hi int64) {
 	switch t {
-	case runtime.Bool:
+	case executor.Bool:
 		return 0, 1
-	case runtime.Uint8:
+	case executor.Uint8:
 		return 0, math.MaxUint8
-	case runtime.Int8:
+	case executor.Int8:
 		return math.MinInt8, math.MaxInt8
-	case runtime.Int16:
+	case executor.Int16:
 		return math.MinInt16, math.MaxInt16
-	case runtime.Int32:
+	case executor.Int32:
 		return math.MinInt32, math.MaxInt32
-	case runtime.Uint16:
+	case executor.Uint16:
 		return 0, math.MaxUint16
-	case runtime.Uint32:
+	case executor.Uint32:
 		return 0, math.MaxUint32
 	}
 	return math.MinInt64, math.MaxInt64
@@ -402,18 +402,18 @@ func arithIntRange(t runtime.ScalarType) (lo, hi int64) {
 // arithScalarFits reports whether a Scalar converts to dtype t without overflow (ExecuTorch's
 // check_overflow_scalar_cast): integral types take the scalar truncated toward zero; floating
 // types accept any non-finite value and finite values within their range.
-func arithScalarFits(s scalar, t runtime.ScalarType) bool {
+func arithScalarFits(s scalar, t executor.ScalarType) bool {
 	if isFloat(t) {
 		if math.IsInf(s.f, 0) || math.IsNaN(s.f) {
 			return true
 		}
 		var lim float64
 		switch t {
-		case runtime.Float32:
+		case executor.Float32:
 			lim = math.MaxFloat32
-		case runtime.Float16:
+		case executor.Float16:
 			lim = 65504
-		case runtime.BFloat16:
+		case executor.BFloat16:
 			lim = float64(math.Float32frombits(0x7f7f0000))
 		default:
 			return true
@@ -457,17 +457,17 @@ func arithMinNaN(a, b float64) float64 {
 
 // arithOpmath is the type ExecuTorch and PyTorch compute a floating type's math in: float32 for
 // float32, float16 and bfloat16, float64 for float64.
-func arithOpmath(t runtime.ScalarType) runtime.ScalarType {
-	if t == runtime.Float64 {
+func arithOpmath(t executor.ScalarType) executor.ScalarType {
+	if t == executor.Float64 {
 		return t
 	}
-	return runtime.Float32
+	return executor.Float32
 }
 
 // arithFloatKernel is a unary op with a floating result (exp, log, sin, ...): any real or bool
 // self, a floating out.
-func arithFloatKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) float64) runtime.Kernel {
-	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func arithFloatKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) float64) executor.Kernel {
+	return executor.Kernel{Name: name, DTypes: realBoolTypes, Fn: func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err
@@ -478,8 +478,8 @@ func arithFloatKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) f
 
 // arithKeepKernel is a unary op that keeps self's dtype (neg, floor, ...): self of one of types,
 // out of the same dtype. i computes integral types (nil: only floating types are in types).
-func arithKeepKernel(name string, unbox unboxFn[selfOutArgs], types []runtime.ScalarType, f func(float64) float64, i func(int64) int64) runtime.Kernel {
-	return runtime.Kernel{Name: name, DTypes: types, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func arithKeepKernel(name string, unbox unboxFn[selfOutArgs], types []executor.ScalarType, f func(float64) float64, i func(int64) int64) executor.Kernel {
+	return executor.Kernel{Name: name, DTypes: types, Fn: func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err

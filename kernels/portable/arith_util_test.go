@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Test helpers of the arithmetic family.
@@ -17,8 +17,8 @@ var (
 // arithUnaryCase is one case of a unary op test: self, an out, and the wanted values.
 type arithUnaryCase struct {
 	name string
-	in   *runtime.Tensor
-	out  *runtime.Tensor
+	in   *executor.Tensor
+	out  *executor.Tensor
 	want []float64
 }
 
@@ -39,19 +39,19 @@ func arithRunUnary(t *testing.T, op string, cases []arithUnaryCase) {
 func arithFloatOpErrors(t *testing.T, op string) {
 	t.Helper()
 	f := tensor(t, []float32{1, 2}, 2)
-	wantErr(t, call(t, op, f, empty(t, runtime.Int32, 2), none), "produces floating point")
-	wantErr(t, call(t, op, f, empty(t, runtime.Float32, 3), none), "cannot resize a static tensor")
-	wantErr(t, call(t, op, 1.5, empty(t, runtime.Float32, 2), none), "argument 0 (self): want Tensor, got Double")
-	wantErr(t, call(t, op, f, empty(t, runtime.Float32, 2)), "2 arguments")
+	wantErr(t, call(t, op, f, empty(t, executor.Int32, 2), none), "produces floating point")
+	wantErr(t, call(t, op, f, empty(t, executor.Float32, 3), none), "cannot resize a static tensor")
+	wantErr(t, call(t, op, 1.5, empty(t, executor.Float32, 2), none), "argument 0 (self): want Tensor, got Double")
+	wantErr(t, call(t, op, f, empty(t, executor.Float32, 2)), "2 arguments")
 }
 
 // arithKeepOpErrors checks the errors every dtype-keeping unary op gives; bad is a self dtype
 // the op refuses.
-func arithKeepOpErrors(t *testing.T, op string, bad *runtime.Tensor) {
+func arithKeepOpErrors(t *testing.T, op string, bad *executor.Tensor) {
 	t.Helper()
 	f := tensor(t, []float32{1, 2}, 2)
-	wantErr(t, call(t, op, f, empty(t, runtime.Float64, 2), none), "want self's dtype float32")
-	wantErr(t, call(t, op, f, empty(t, runtime.Float32, 1), none), "cannot resize a static tensor")
+	wantErr(t, call(t, op, f, empty(t, executor.Float64, 2), none), "want self's dtype float32")
+	wantErr(t, call(t, op, f, empty(t, executor.Float32, 1), none), "cannot resize a static tensor")
 	wantErr(t, call(t, op, bad, empty(t, bad.ScalarType(), bad.Sizes()...), none), "not supported")
 	wantErr(t, call(t, op, f, 1, none), "argument 1 (out): want Tensor, got Int")
 	wantErr(t, call(t, op, f), "1 arguments")
@@ -144,7 +144,7 @@ func TestArithRepeat(t *testing.T) {
 
 // arithTyped builds a contiguous tensor of any dtype (float16 and bfloat16 included) from
 // float64 values, cast as storeF64 casts.
-func arithTyped(t testing.TB, dtype runtime.ScalarType, v []float64, sizes ...int) *runtime.Tensor {
+func arithTyped(t testing.TB, dtype executor.ScalarType, v []float64, sizes ...int) *executor.Tensor {
 	t.Helper()
 	x := empty(t, dtype, sizes...)
 	if x.Numel() != len(v) {

@@ -3,7 +3,7 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // broadcastShape returns the shape two shapes broadcast to (numpy rules: align at the right,
@@ -25,7 +25,7 @@ func broadcastShape(a, b []int) ([]int, error) {
 		case x == 1:
 			out[i] = y
 		default:
-			return nil, fmt.Errorf("%w: shapes %v and %v do not broadcast", runtime.ErrInvalidArgument, a, b)
+			return nil, fmt.Errorf("%w: shapes %v and %v do not broadcast", executor.ErrInvalidArgument, a, b)
 		}
 	}
 	return out, nil
@@ -91,7 +91,7 @@ func at[T any](v []T, m []int, e int) T {
 }
 
 // resize sizes an out tensor, naming it in the error.
-func resize(out *runtime.Tensor, sizes []int) error {
+func resize(out *executor.Tensor, sizes []int) error {
 	if err := out.Resize(sizes); err != nil {
 		return fmt.Errorf("out: %w", err)
 	}

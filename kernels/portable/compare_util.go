@@ -3,7 +3,7 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Shared machinery of the comparison, logical, bitwise, where, maximum/minimum and masked_fill
@@ -12,13 +12,13 @@ import (
 // integer 2049 compares with 2048), so the loaders here round or wrap values to that type.
 
 // compareIntBoolTypes are the dtypes of the bitwise kernels: integral and Bool.
-var compareIntBoolTypes = append(append([]runtime.ScalarType{}, intTypes...), runtime.Bool)
+var compareIntBoolTypes = append(append([]executor.ScalarType{}, intTypes...), executor.Bool)
 
 // compareTruth reads t in logical order as booleans (nonzero, NaN included, is true).
-func compareTruth(t *runtime.Tensor) []bool {
+func compareTruth(t *executor.Tensor) []bool {
 	out := make([]bool, t.Numel())
-	if t.ScalarType() == runtime.Bool {
-		d := runtime.Data[bool](t)
+	if t.ScalarType() == executor.Bool {
+		d := executor.Data[bool](t)
 		if t.IsContiguous() {
 			copy(out, d) // the common case, without a call per element (attention's masks)
 			return out
@@ -39,9 +39,9 @@ func compareTruth(t *runtime.Tensor) []bool {
 }
 
 // compareStoreBool writes booleans (in logical order) into out as 0/1 of out's type.
-func compareStoreBool(out *runtime.Tensor, v []bool) {
-	if out.ScalarType() == runtime.Bool {
-		d := runtime.Data[bool](out)
+func compareStoreBool(out *executor.Tensor, v []bool) {
+	if out.ScalarType() == executor.Bool {
+		d := executor.Data[bool](out)
 		if out.IsContiguous() {
 			copy(d, v)
 			return
@@ -66,7 +66,7 @@ type compareOp struct {
 }
 
 // compareBroadcast sizes out to the broadcast shape of a and b and returns that shape.
-func compareBroadcast(a, b, out *runtime.Tensor) ([]int, error) {
+func compareBroadcast(a, b, out *executor.Tensor) ([]int, error) {
 	shape, err := broadcastShape(a.Sizes(), b.Sizes())
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func compareBroadcast(a, b, out *runtime.Tensor) ([]int, error) {
 
 // compareApply computes out = op(a, b) with broadcasting, both operands cast to common first,
 // the result cast to out's type. The caller has checked that common suits op and out.
-func compareApply(a, b, out *runtime.Tensor, common runtime.ScalarType, op compareOp) error {
+func compareApply(a, b, out *executor.Tensor, common executor.ScalarType, op compareOp) error {
 	shape, err := compareBroadcast(a, b, out)
 	if err != nil {
 		return err
@@ -88,7 +88,7 @@ func compareApply(a, b, out *runtime.Tensor, common runtime.ScalarType, op compa
 	n := out.Numel()
 	if isFloat(common) {
 		if op.f == nil {
-			return fmt.Errorf("%w: not implemented for %s", runtime.ErrInvalidArgument, runtime.DTypeName(common))
+			return fmt.Errorf("%w: not implemented for %s", executor.ErrInvalidArgument, executor.DTypeName(common))
 		}
 		x, y := loadCastF64(a, common), loadCastF64(b, common)
 		r := make([]float64, n)
@@ -99,7 +99,7 @@ func compareApply(a, b, out *runtime.Tensor, common runtime.ScalarType, op compa
 		return nil
 	}
 	if op.i == nil {
-		return fmt.Errorf("%w: not implemented for %s", runtime.ErrInvalidArgument, runtime.DTypeName(common))
+		return fmt.Errorf("%w: not implemented for %s", executor.ErrInvalidArgument, executor.DTypeName(common))
 	}
 	x, y := loadCastI64(a, common), loadCastI64(b, common)
 	r := make([]int64, n)
@@ -112,10 +112,10 @@ func compareApply(a, b, out *runtime.Tensor, common runtime.ScalarType, op compa
 
 // compareCheckCast refuses a result type that cannot be cast to out's type (c10's canCast:
 // floating to integral or Bool, integral to Bool).
-func compareCheckCast(common runtime.ScalarType, out *runtime.Tensor) error {
+func compareCheckCast(common executor.ScalarType, out *executor.Tensor) error {
 	if category(common) > category(out.ScalarType()) {
-		return fmt.Errorf("%w: result type %s cannot be cast to out's %s", runtime.ErrInvalidArgument,
-			runtime.DTypeName(common), runtime.DTypeName(out.ScalarType()))
+		return fmt.Errorf("%w: result type %s cannot be cast to out's %s", executor.ErrInvalidArgument,
+			executor.DTypeName(common), executor.DTypeName(out.ScalarType()))
 	}
 	return nil
 }
@@ -139,7 +139,7 @@ type comparePred struct {
 // compareKernels returns the Tensor_out and Scalar_out kernels of the comparison op (eq, lt, ...):
 // the comparison is made in the promoted type of the inputs, and out (usually Bool, any real
 // type allowed) receives 0 or 1.
-func compareKernels(k binaryPair, p comparePred) []runtime.Kernel {
+func compareKernels(k binaryPair, p comparePred) []executor.Kernel {
 	cop := compareOp{
 		f: func(x, y float64) float64 {
 			if p.f(x, y) {
@@ -154,7 +154,7 @@ func compareKernels(k binaryPair, p comparePred) []runtime.Kernel {
 			return 0
 		},
 	}
-	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	tensorFn := func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		u, err := k.unboxTensor(args)
 		if err != nil {
 			return err
@@ -166,7 +166,7 @@ func compareKernels(k binaryPair, p comparePred) []runtime.Kernel {
 		}
 		return compareApply(a, b, out, common, cop)
 	}
-	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	scalarFn := func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		u, err := k.unboxScalar(args)
 		if err != nil {
 			return err
@@ -179,7 +179,7 @@ func compareKernels(k binaryPair, p comparePred) []runtime.Kernel {
 		}
 		return compareApply(a, b, out, common, cop)
 	}
-	return []runtime.Kernel{
+	return []executor.Kernel{
 		{Name: k.tensor, DTypes: realBoolTypes, Fn: tensorFn},
 		{Name: k.scalar, DTypes: realBoolTypes, Fn: scalarFn},
 	}
@@ -188,12 +188,12 @@ func compareKernels(k binaryPair, p comparePred) []runtime.Kernel {
 // compareFastF32 handles the common case directly: a contiguous float32 self compared in
 // float32 with a contiguous float32 other of the same shape or with a single value, into a
 // contiguous Bool out. It reports whether it did the work.
-func compareFastF32(a, b, out *runtime.Tensor, common runtime.ScalarType, pred func(x, y float32) bool) (bool, error) {
-	if common != runtime.Float32 || a.ScalarType() != runtime.Float32 || out.ScalarType() != runtime.Bool ||
+func compareFastF32(a, b, out *executor.Tensor, common executor.ScalarType, pred func(x, y float32) bool) (bool, error) {
+	if common != executor.Float32 || a.ScalarType() != executor.Float32 || out.ScalarType() != executor.Bool ||
 		!a.IsContiguous() || !b.IsContiguous() || !out.IsContiguous() {
 		return false, nil
 	}
-	same := equalShape(a.Sizes(), b.Sizes()) && b.ScalarType() == runtime.Float32
+	same := equalShape(a.Sizes(), b.Sizes()) && b.ScalarType() == executor.Float32
 	single := b.Numel() == 1 && b.Dim() <= a.Dim()
 	if !same && !single {
 		return false, nil
@@ -201,9 +201,9 @@ func compareFastF32(a, b, out *runtime.Tensor, common runtime.ScalarType, pred f
 	if err := resize(out, a.Sizes()); err != nil {
 		return true, err
 	}
-	x, r := runtime.Data[float32](a), runtime.Data[bool](out)
+	x, r := executor.Data[float32](a), executor.Data[bool](out)
 	if same {
-		y := runtime.Data[float32](b)
+		y := executor.Data[float32](b)
 		for k := range r {
 			r[k] = pred(x[k], y[k])
 		}
@@ -218,8 +218,8 @@ func compareFastF32(a, b, out *runtime.Tensor, common runtime.ScalarType, pred f
 
 // compareLogicalKernel returns a logical binary kernel (and, or, xor): operands are read as
 // booleans, broadcast, and out (any real or Bool type) receives 0 or 1.
-func compareLogicalKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], f func(x, y bool) bool) runtime.Kernel {
-	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func compareLogicalKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], f func(x, y bool) bool) executor.Kernel {
+	fn := func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		u, err := unbox(args)
 		if err != nil {
 			return err
@@ -238,32 +238,32 @@ func compareLogicalKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], f 
 		compareStoreBool(out, r)
 		return nil
 	}
-	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
+	return executor.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
 }
 
 // compareBitwiseKernels returns the Tensor_out and Scalar_out kernels of a bitwise binary op:
 // integral and Bool operands only, computed in their promoted type.
-func compareBitwiseKernels(k binaryPair, f func(x, y int64) int64) []runtime.Kernel {
-	return compareIntegralKernels(k, true, func(runtime.ScalarType) compareOp { return compareOp{i: f} })
+func compareBitwiseKernels(k binaryPair, f func(x, y int64) int64) []executor.Kernel {
+	return compareIntegralKernels(k, true, func(executor.ScalarType) compareOp { return compareOp{i: f} })
 }
 
 // compareIntegralKernels returns the Tensor and Scalar kernels of an operator on
 // integral (and, with bools, Bool) operands in their promoted type; opFor gives the operation for
 // that type. Floating operands are an error.
-func compareIntegralKernels(k binaryPair, bools bool, opFor func(common runtime.ScalarType) compareOp) []runtime.Kernel {
+func compareIntegralKernels(k binaryPair, bools bool, opFor func(common executor.ScalarType) compareOp) []executor.Kernel {
 	op := opName(k.tensor)
-	check := func(common runtime.ScalarType, out *runtime.Tensor) error {
-		if isFloat(common) || (!bools && common == runtime.Bool) {
+	check := func(common executor.ScalarType, out *executor.Tensor) error {
+		if isFloat(common) || (!bools && common == executor.Bool) {
 			what := "integral and bool only"
 			if !bools {
 				what = "integral only"
 			}
 			return fmt.Errorf("%w: %s is not implemented for %s operands (%s)",
-				runtime.ErrInvalidArgument, op, runtime.DTypeName(common), what)
+				executor.ErrInvalidArgument, op, executor.DTypeName(common), what)
 		}
 		return compareCheckCast(common, out)
 	}
-	tensorFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	tensorFn := func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		u, err := k.unboxTensor(args)
 		if err != nil {
 			return err
@@ -275,7 +275,7 @@ func compareIntegralKernels(k binaryPair, bools bool, opFor func(common runtime.
 		}
 		return compareApply(a, b, out, common, opFor(common))
 	}
-	scalarFn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	scalarFn := func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		u, err := k.unboxScalar(args)
 		if err != nil {
 			return err
@@ -291,7 +291,7 @@ func compareIntegralKernels(k binaryPair, bools bool, opFor func(common runtime.
 	if !bools {
 		types = intTypes
 	}
-	return []runtime.Kernel{
+	return []executor.Kernel{
 		{Name: k.tensor, DTypes: types, Fn: tensorFn},
 		{Name: k.scalar, DTypes: types, Fn: scalarFn},
 	}
@@ -299,7 +299,7 @@ func compareIntegralKernels(k binaryPair, bools bool, opFor func(common runtime.
 
 // compareMinMaxKernel returns maximum.out or minimum.out: elementwise in the promoted type,
 // NaN propagating. better(x, y) reports whether x is chosen over y.
-func compareMinMaxKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], betterF func(x, y float64) bool, betterI func(x, y int64) bool) runtime.Kernel {
+func compareMinMaxKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], betterF func(x, y float64) bool, betterI func(x, y int64) bool) executor.Kernel {
 	mop := compareOp{
 		f: func(x, y float64) float64 {
 			switch {
@@ -319,7 +319,7 @@ func compareMinMaxKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], bet
 			return y
 		},
 	}
-	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	fn := func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		u, err := unbox(args)
 		if err != nil {
 			return err
@@ -331,22 +331,22 @@ func compareMinMaxKernel(name string, unbox unboxFn[selfOtherTensorOutArgs], bet
 		}
 		return compareApply(a, b, out, common, mop)
 	}
-	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
+	return executor.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
 }
 
 // compareClassifyKernel returns isnan.out or isinf.out: a Bool out, true where f holds; integral
 // and Bool inputs are never NaN or infinite.
-func compareClassifyKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) bool) runtime.Kernel {
+func compareClassifyKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) bool) executor.Kernel {
 	op := opName(name)
-	fn := func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+	fn := func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		u, err := unbox(args)
 		if err != nil {
 			return err
 		}
 		a, out := u.Self, u.Out
-		if out.ScalarType() != runtime.Bool {
-			return fmt.Errorf("%w: out is %s, %s needs a bool out", runtime.ErrInvalidArgument,
-				runtime.DTypeName(out.ScalarType()), op)
+		if out.ScalarType() != executor.Bool {
+			return fmt.Errorf("%w: out is %s, %s needs a bool out", executor.ErrInvalidArgument,
+				executor.DTypeName(out.ScalarType()), op)
 		}
 		if err := resize(out, a.Sizes()); err != nil {
 			return err
@@ -360,5 +360,5 @@ func compareClassifyKernel(name string, unbox unboxFn[selfOutArgs], f func(float
 		compareStoreBool(out, r)
 		return nil
 	}
-	return runtime.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
+	return executor.Kernel{Name: name, DTypes: realBoolTypes, Fn: fn}
 }

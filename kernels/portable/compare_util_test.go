@@ -6,7 +6,7 @@ import (
 
 	"github.com/x448/float16"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // compareCase is one call of a compare-family kernel: the operator, its inputs (without out
@@ -15,7 +15,7 @@ type compareCase struct {
 	name  string
 	op    string
 	in    []any
-	out   *runtime.Tensor
+	out   *executor.Tensor
 	sizes []int
 	want  []float64
 }
@@ -36,40 +36,40 @@ func compareRun(t *testing.T, cases []compareCase) {
 
 func TestCompareRound(t *testing.T) {
 	for _, tc := range []struct {
-		t    runtime.ScalarType
+		t    executor.ScalarType
 		x    float64
 		want float64
 	}{
-		{runtime.Float64, 0.1, 0.1},
-		{runtime.Float32, 0.1, float64(float32(0.1))},
-		{runtime.Float16, 2049, 2048},
-		{runtime.Float16, 0.1, 0.0999755859375},
-		{runtime.BFloat16, 257, 256},
-		{runtime.Float32, math.Inf(-1), math.Inf(-1)},
+		{executor.Float64, 0.1, 0.1},
+		{executor.Float32, 0.1, float64(float32(0.1))},
+		{executor.Float16, 2049, 2048},
+		{executor.Float16, 0.1, 0.0999755859375},
+		{executor.BFloat16, 257, 256},
+		{executor.Float32, math.Inf(-1), math.Inf(-1)},
 	} {
 		if got := roundTo(tc.t, tc.x); got != tc.want {
-			t.Errorf("roundTo(%s, %v) = %v, want %v", runtime.DTypeName(tc.t), tc.x, got, tc.want)
+			t.Errorf("roundTo(%s, %v) = %v, want %v", executor.DTypeName(tc.t), tc.x, got, tc.want)
 		}
 	}
 	for _, tc := range []struct {
-		t       runtime.ScalarType
+		t       executor.ScalarType
 		x, want int64
 	}{
-		{runtime.Int8, 300, 44}, {runtime.Uint8, -1, 255}, {runtime.Int16, 70000, 4464},
-		{runtime.Int32, 1<<32 + 5, 5}, {runtime.Bool, 7, 1}, {runtime.Bool, 0, 0},
-		{runtime.Int64, -1 << 40, -1 << 40}, {runtime.Uint16, -1, 65535}, {runtime.Uint32, -1, 1<<32 - 1},
+		{executor.Int8, 300, 44}, {executor.Uint8, -1, 255}, {executor.Int16, 70000, 4464},
+		{executor.Int32, 1<<32 + 5, 5}, {executor.Bool, 7, 1}, {executor.Bool, 0, 0},
+		{executor.Int64, -1 << 40, -1 << 40}, {executor.Uint16, -1, 65535}, {executor.Uint32, -1, 1<<32 - 1},
 	} {
 		if got := wrapInt(tc.t, tc.x); got != tc.want {
-			t.Errorf("wrapInt(%s, %d) = %d, want %d", runtime.DTypeName(tc.t), tc.x, got, tc.want)
+			t.Errorf("wrapInt(%s, %d) = %d, want %d", executor.DTypeName(tc.t), tc.x, got, tc.want)
 		}
 	}
 }
 
 // compareF16 builds a contiguous float16 tensor.
-func compareF16(t testing.TB, v []float32, sizes ...int) *runtime.Tensor {
+func compareF16(t testing.TB, v []float32, sizes ...int) *executor.Tensor {
 	t.Helper()
-	x := empty(t, runtime.Float16, sizes...)
-	d := runtime.Data[uint16](x)
+	x := empty(t, executor.Float16, sizes...)
+	d := executor.Data[uint16](x)
 	for i, f := range v {
 		d[i] = float16.Fromfloat32(f).Bits()
 	}
@@ -77,10 +77,10 @@ func compareF16(t testing.TB, v []float32, sizes ...int) *runtime.Tensor {
 }
 
 // compareBF16 builds a contiguous bfloat16 tensor.
-func compareBF16(t testing.TB, v []float32, sizes ...int) *runtime.Tensor {
+func compareBF16(t testing.TB, v []float32, sizes ...int) *executor.Tensor {
 	t.Helper()
-	x := empty(t, runtime.BFloat16, sizes...)
-	d := runtime.Data[uint16](x)
+	x := empty(t, executor.BFloat16, sizes...)
+	d := executor.Data[uint16](x)
 	for i, f := range v {
 		d[i] = toBF16(f)
 	}

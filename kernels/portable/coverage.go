@@ -5,14 +5,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 //go:generate go run ../../internal/cmd/kernelcoverage -o ../../docs/kernels.md
 
 // coverageColumns are the dtypes the coverage table shows.
-var coverageColumns = []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16,
-	runtime.Uint8, runtime.Int8, runtime.Int16, runtime.Int32, runtime.Int64, runtime.Bool}
+var coverageColumns = []executor.ScalarType{executor.Float32, executor.Float64, executor.Float16, executor.BFloat16,
+	executor.Uint8, executor.Int8, executor.Int16, executor.Int32, executor.Int64, executor.Bool}
 
 // CoverageMarkdown renders the operator × dtype table of the registered portable kernels
 // (docs/kernels.md is this text; go generate ./kernels/portable rewrites it).
@@ -24,7 +24,7 @@ func CoverageMarkdown() string {
 	fmt.Fprintf(&sb, "%d operators. A mark means the kernel accepts that dtype for its first tensor argument;\n", len(ks))
 	sb.WriteString("method load refuses other dtypes by name.\n\n| operator |")
 	for _, c := range coverageColumns {
-		fmt.Fprintf(&sb, " %s |", runtime.DTypeName(c))
+		fmt.Fprintf(&sb, " %s |", executor.DTypeName(c))
 	}
 	sb.WriteString("\n|---|")
 	sb.WriteString(strings.Repeat("---|", len(coverageColumns)))

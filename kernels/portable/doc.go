@@ -11,7 +11,7 @@
 //     registered, so that the generators find it; a new one needs its schema
 //     (tools/reference/generate_opschema.py) and then go generate.
 //   - Kernels never panic on a program's arguments: a wrong type, rank, dtype or size is an error
-//     wrapping runtime.ErrInvalidArgument that names the argument.
+//     wrapping executor.ErrInvalidArgument that names the argument.
 //   - Dtype promotion, broadcasting, scalar "wrapped number" semantics and integer/float
 //     conversion follow PyTorch and ExecuTorch's portable kernels. Elementwise math is computed
 //     in float64 (floating types) or int64 (integral types) and cast to the out dtype, which
@@ -19,5 +19,5 @@
 //   - Tensors are read and written in logical (row-major) order through their strides, so every
 //     dim order works; contiguous tensors take a direct path.
 //
-// Register adds every kernel to a runtime.Registry; Coverage lists operator × dtype support.
+// Register adds every kernel to a executor.Registry; Coverage lists operator × dtype support.
 package portable

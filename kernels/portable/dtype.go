@@ -5,30 +5,30 @@ import (
 
 	"github.com/x448/float16"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
-func isFloat(t runtime.ScalarType) bool {
+func isFloat(t executor.ScalarType) bool {
 	switch t {
-	case runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16:
+	case executor.Float32, executor.Float64, executor.Float16, executor.BFloat16:
 		return true
 	}
 	return false
 }
 
-func isIntegral(t runtime.ScalarType) bool {
+func isIntegral(t executor.ScalarType) bool {
 	switch t {
-	case runtime.Uint8, runtime.Int8, runtime.Int16, runtime.Int32, runtime.Int64,
-		runtime.Uint16, runtime.Uint32, runtime.Uint64:
+	case executor.Uint8, executor.Int8, executor.Int16, executor.Int32, executor.Int64,
+		executor.Uint16, executor.Uint32, executor.Uint64:
 		return true
 	}
 	return false
 }
 
 // category orders bool < integral < floating, as PyTorch's type promotion does.
-func category(t runtime.ScalarType) int {
+func category(t executor.ScalarType) int {
 	switch {
-	case t == runtime.Bool:
+	case t == executor.Bool:
 		return 0
 	case isIntegral(t):
 		return 1
@@ -36,12 +36,12 @@ func category(t runtime.ScalarType) int {
 	return 2
 }
 
-var floatRank = map[runtime.ScalarType]int{runtime.Float16: 1, runtime.BFloat16: 1, runtime.Float32: 2, runtime.Float64: 3}
-var intRank = map[runtime.ScalarType]int{runtime.Int8: 1, runtime.Uint8: 1, runtime.Int16: 2, runtime.Uint16: 2,
-	runtime.Int32: 3, runtime.Uint32: 3, runtime.Int64: 4, runtime.Uint64: 4}
+var floatRank = map[executor.ScalarType]int{executor.Float16: 1, executor.BFloat16: 1, executor.Float32: 2, executor.Float64: 3}
+var intRank = map[executor.ScalarType]int{executor.Int8: 1, executor.Uint8: 1, executor.Int16: 2, executor.Uint16: 2,
+	executor.Int32: 3, executor.Uint32: 3, executor.Int64: 4, executor.Uint64: 4}
 
 // promote is torch.promote_types for the types etgo computes with.
-func promote(a, b runtime.ScalarType) runtime.ScalarType {
+func promote(a, b executor.ScalarType) executor.ScalarType {
 	if a == b {
 		return a
 	}
@@ -54,7 +54,7 @@ func promote(a, b runtime.ScalarType) runtime.ScalarType {
 	}
 	if ca == 2 {
 		if floatRank[a] == floatRank[b] { // float16 with bfloat16
-			return runtime.Float32
+			return executor.Float32
 		}
 		if floatRank[a] > floatRank[b] {
 			return a
@@ -63,8 +63,8 @@ func promote(a, b runtime.ScalarType) runtime.ScalarType {
 	}
 	// Integral: uint8 with int8 widens to int16; otherwise the wider type (signed when the
 	// widths tie, since uint8 only ties with int8).
-	if (a == runtime.Uint8 && b == runtime.Int8) || (a == runtime.Int8 && b == runtime.Uint8) {
-		return runtime.Int16
+	if (a == executor.Uint8 && b == executor.Int8) || (a == executor.Int8 && b == executor.Uint8) {
+		return executor.Int16
 	}
 	if intRank[a] >= intRank[b] {
 		return a
@@ -77,12 +77,12 @@ func promote(a, b runtime.ScalarType) runtime.ScalarType {
 // changes the result only when its category (bool < integral < floating) is higher, and a
 // floating wrapped number then contributes float32, the default dtype.
 type typeState struct {
-	dim, zero, wrapped runtime.ScalarType
+	dim, zero, wrapped executor.ScalarType
 	hasDim, hasZero    bool
 	hasWrapped         bool
 }
 
-func (s *typeState) tensor(t *runtime.Tensor) *typeState {
+func (s *typeState) tensor(t *executor.Tensor) *typeState {
 	if t.Dim() == 0 {
 		s.zero, s.hasZero = promoteOpt(s.zero, s.hasZero, t.ScalarType()), true
 	} else {
@@ -92,18 +92,18 @@ func (s *typeState) tensor(t *runtime.Tensor) *typeState {
 }
 
 func (s *typeState) scalar(v scalar) *typeState {
-	t := runtime.Int64
+	t := executor.Int64
 	switch {
 	case v.isFloat:
-		t = runtime.Float32
+		t = executor.Float32
 	case v.isBool:
-		t = runtime.Bool
+		t = executor.Bool
 	}
 	s.wrapped, s.hasWrapped = promoteOpt(s.wrapped, s.hasWrapped, t), true
 	return s
 }
 
-func promoteOpt(cur runtime.ScalarType, has bool, t runtime.ScalarType) runtime.ScalarType {
+func promoteOpt(cur executor.ScalarType, has bool, t executor.ScalarType) executor.ScalarType {
 	if !has {
 		return t
 	}
@@ -112,26 +112,26 @@ func promoteOpt(cur runtime.ScalarType, has bool, t runtime.ScalarType) runtime.
 
 // combine is c10's combine_categories: the higher tier wins unless the lower is of a higher
 // category.
-func combine(higher runtime.ScalarType, hasHigher bool, lower runtime.ScalarType, hasLower bool) (runtime.ScalarType, bool) {
+func combine(higher executor.ScalarType, hasHigher bool, lower executor.ScalarType, hasLower bool) (executor.ScalarType, bool) {
 	switch {
 	case !hasHigher:
 		return lower, hasLower
 	case !hasLower || isFloat(higher):
 		return higher, true
-	case higher == runtime.Bool || isFloat(lower):
+	case higher == executor.Bool || isFloat(lower):
 		return promote(higher, lower), true
 	}
 	return higher, true
 }
 
-func (s *typeState) result() runtime.ScalarType {
+func (s *typeState) result() executor.ScalarType {
 	zw, has := combine(s.zero, s.hasZero, s.wrapped, s.hasWrapped)
 	r, _ := combine(s.dim, s.hasDim, zw, has)
 	return r
 }
 
 // forEach visits every element's offset (in elements) in logical row-major order.
-func forEach(t *runtime.Tensor, visit func(i, off int)) {
+func forEach(t *executor.Tensor, visit func(i, off int)) {
 	n := t.Numel()
 	if t.IsContiguous() {
 		for i := 0; i < n; i++ {
@@ -157,20 +157,20 @@ func forEach(t *runtime.Tensor, visit func(i, off int)) {
 }
 
 // loadF64 reads every element, in logical order, as float64.
-func loadF64(t *runtime.Tensor) []float64 {
+func loadF64(t *executor.Tensor) []float64 {
 	out := make([]float64, t.Numel())
 	switch t.ScalarType() {
-	case runtime.Float32:
-		d := runtime.Data[float32](t)
+	case executor.Float32:
+		d := executor.Data[float32](t)
 		forEach(t, func(i, o int) { out[i] = float64(d[o]) })
-	case runtime.Float64:
-		d := runtime.Data[float64](t)
+	case executor.Float64:
+		d := executor.Data[float64](t)
 		forEach(t, func(i, o int) { out[i] = d[o] })
-	case runtime.Float16:
-		d := runtime.Data[uint16](t)
+	case executor.Float16:
+		d := executor.Data[uint16](t)
 		forEach(t, func(i, o int) { out[i] = float64(float16.Frombits(d[o]).Float32()) })
-	case runtime.BFloat16:
-		d := runtime.Data[uint16](t)
+	case executor.BFloat16:
+		d := executor.Data[uint16](t)
 		forEach(t, func(i, o int) { out[i] = float64(math.Float32frombits(uint32(d[o]) << 16)) })
 	default:
 		iv := loadI64(t)
@@ -182,39 +182,39 @@ func loadF64(t *runtime.Tensor) []float64 {
 }
 
 // loadI64 reads every element, in logical order, as int64 (floats truncate toward zero).
-func loadI64(t *runtime.Tensor) []int64 {
+func loadI64(t *executor.Tensor) []int64 {
 	out := make([]int64, t.Numel())
 	switch t.ScalarType() {
-	case runtime.Bool:
-		d := runtime.Data[bool](t)
+	case executor.Bool:
+		d := executor.Data[bool](t)
 		forEach(t, func(i, o int) {
 			if d[o] {
 				out[i] = 1
 			}
 		})
-	case runtime.Uint8:
-		d := runtime.Data[uint8](t)
+	case executor.Uint8:
+		d := executor.Data[uint8](t)
 		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
-	case runtime.Int8:
-		d := runtime.Data[int8](t)
+	case executor.Int8:
+		d := executor.Data[int8](t)
 		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
-	case runtime.Int16:
-		d := runtime.Data[int16](t)
+	case executor.Int16:
+		d := executor.Data[int16](t)
 		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
-	case runtime.Int32:
-		d := runtime.Data[int32](t)
+	case executor.Int32:
+		d := executor.Data[int32](t)
 		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
-	case runtime.Int64:
-		d := runtime.Data[int64](t)
+	case executor.Int64:
+		d := executor.Data[int64](t)
 		forEach(t, func(i, o int) { out[i] = d[o] })
-	case runtime.Uint16:
-		d := runtime.Data[uint16](t)
+	case executor.Uint16:
+		d := executor.Data[uint16](t)
 		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
-	case runtime.Uint32:
-		d := runtime.Data[uint32](t)
+	case executor.Uint32:
+		d := executor.Data[uint32](t)
 		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
-	case runtime.Uint64:
-		d := runtime.Data[uint64](t)
+	case executor.Uint64:
+		d := executor.Data[uint64](t)
 		forEach(t, func(i, o int) { out[i] = int64(d[o]) })
 	default:
 		fv := loadF64(t)
@@ -241,22 +241,22 @@ func f64ToI64(v float64) int64 {
 
 // storeF64 writes values given in logical order into t, cast to t's type (floats to integers
 // truncate toward zero, to bool compare with zero).
-func storeF64(t *runtime.Tensor, v []float64) {
+func storeF64(t *executor.Tensor, v []float64) {
 	switch t.ScalarType() {
-	case runtime.Float32:
-		d := runtime.Data[float32](t)
+	case executor.Float32:
+		d := executor.Data[float32](t)
 		forEach(t, func(i, o int) { d[o] = float32(v[i]) })
-	case runtime.Float64:
-		d := runtime.Data[float64](t)
+	case executor.Float64:
+		d := executor.Data[float64](t)
 		forEach(t, func(i, o int) { d[o] = v[i] })
-	case runtime.Float16:
-		d := runtime.Data[uint16](t)
+	case executor.Float16:
+		d := executor.Data[uint16](t)
 		forEach(t, func(i, o int) { d[o] = float16.Fromfloat32(float32(v[i])).Bits() })
-	case runtime.BFloat16:
-		d := runtime.Data[uint16](t)
+	case executor.BFloat16:
+		d := executor.Data[uint16](t)
 		forEach(t, func(i, o int) { d[o] = toBF16(float32(v[i])) })
-	case runtime.Bool:
-		d := runtime.Data[bool](t)
+	case executor.Bool:
+		d := executor.Data[bool](t)
 		forEach(t, func(i, o int) { d[o] = v[i] != 0 })
 	default:
 		iv := make([]int64, len(v))
@@ -268,34 +268,34 @@ func storeF64(t *runtime.Tensor, v []float64) {
 }
 
 // storeI64 writes values given in logical order into t, cast to t's type (integers wrap).
-func storeI64(t *runtime.Tensor, v []int64) {
+func storeI64(t *executor.Tensor, v []int64) {
 	switch t.ScalarType() {
-	case runtime.Bool:
-		d := runtime.Data[bool](t)
+	case executor.Bool:
+		d := executor.Data[bool](t)
 		forEach(t, func(i, o int) { d[o] = v[i] != 0 })
-	case runtime.Uint8:
-		d := runtime.Data[uint8](t)
+	case executor.Uint8:
+		d := executor.Data[uint8](t)
 		forEach(t, func(i, o int) { d[o] = uint8(v[i]) })
-	case runtime.Int8:
-		d := runtime.Data[int8](t)
+	case executor.Int8:
+		d := executor.Data[int8](t)
 		forEach(t, func(i, o int) { d[o] = int8(v[i]) })
-	case runtime.Int16:
-		d := runtime.Data[int16](t)
+	case executor.Int16:
+		d := executor.Data[int16](t)
 		forEach(t, func(i, o int) { d[o] = int16(v[i]) })
-	case runtime.Int32:
-		d := runtime.Data[int32](t)
+	case executor.Int32:
+		d := executor.Data[int32](t)
 		forEach(t, func(i, o int) { d[o] = int32(v[i]) })
-	case runtime.Int64:
-		d := runtime.Data[int64](t)
+	case executor.Int64:
+		d := executor.Data[int64](t)
 		forEach(t, func(i, o int) { d[o] = v[i] })
-	case runtime.Uint16:
-		d := runtime.Data[uint16](t)
+	case executor.Uint16:
+		d := executor.Data[uint16](t)
 		forEach(t, func(i, o int) { d[o] = uint16(v[i]) })
-	case runtime.Uint32:
-		d := runtime.Data[uint32](t)
+	case executor.Uint32:
+		d := executor.Data[uint32](t)
 		forEach(t, func(i, o int) { d[o] = uint32(v[i]) })
-	case runtime.Uint64:
-		d := runtime.Data[uint64](t)
+	case executor.Uint64:
+		d := executor.Data[uint64](t)
 		forEach(t, func(i, o int) { d[o] = uint64(v[i]) })
 	default:
 		fv := make([]float64, len(v))
@@ -319,46 +319,46 @@ func toBF16(f float32) uint16 {
 // added to a float32 is first rounded to float32, an int8 compared with 300 compares with 44.
 
 // roundTo rounds x to the precision of the floating type t (the identity for Float64).
-func roundTo(t runtime.ScalarType, x float64) float64 {
+func roundTo(t executor.ScalarType, x float64) float64 {
 	switch t {
-	case runtime.Float32:
+	case executor.Float32:
 		return float64(float32(x))
-	case runtime.Float16:
+	case executor.Float16:
 		return float64(float16.Fromfloat32(float32(x)).Float32())
-	case runtime.BFloat16:
+	case executor.BFloat16:
 		return float64(math.Float32frombits(uint32(toBF16(float32(x))) << 16))
 	}
 	return x
 }
 
 // wrapInt reduces x modulo the width of the integral (or Bool) type t, as a C++ cast does.
-func wrapInt(t runtime.ScalarType, x int64) int64 {
+func wrapInt(t executor.ScalarType, x int64) int64 {
 	switch t {
-	case runtime.Bool:
+	case executor.Bool:
 		if x != 0 {
 			return 1
 		}
 		return 0
-	case runtime.Uint8:
+	case executor.Uint8:
 		return int64(uint8(x))
-	case runtime.Int8:
+	case executor.Int8:
 		return int64(int8(x))
-	case runtime.Int16:
+	case executor.Int16:
 		return int64(int16(x))
-	case runtime.Int32:
+	case executor.Int32:
 		return int64(int32(x))
-	case runtime.Uint16:
+	case executor.Uint16:
 		return int64(uint16(x))
-	case runtime.Uint32:
+	case executor.Uint32:
 		return int64(uint32(x))
 	}
 	return x
 }
 
 // loadCastF64 reads t in logical order, each value cast to the floating type common.
-func loadCastF64(t *runtime.Tensor, common runtime.ScalarType) []float64 {
+func loadCastF64(t *executor.Tensor, common executor.ScalarType) []float64 {
 	v := loadF64(t)
-	if common != runtime.Float64 {
+	if common != executor.Float64 {
 		for i, x := range v {
 			v[i] = roundTo(common, x)
 		}
@@ -367,9 +367,9 @@ func loadCastF64(t *runtime.Tensor, common runtime.ScalarType) []float64 {
 }
 
 // loadCastI64 reads t in logical order, each value cast to the integral or Bool type common.
-func loadCastI64(t *runtime.Tensor, common runtime.ScalarType) []int64 {
+func loadCastI64(t *executor.Tensor, common executor.ScalarType) []int64 {
 	v := loadI64(t)
-	if common != runtime.Int64 && common != runtime.Uint64 {
+	if common != executor.Int64 && common != executor.Uint64 {
 		for i, x := range v {
 			v[i] = wrapInt(common, x)
 		}
@@ -378,7 +378,7 @@ func loadCastI64(t *runtime.Tensor, common runtime.ScalarType) []int64 {
 }
 
 // wrapTo reduces every value modulo the width of the integral (or Bool) type t, in place.
-func wrapTo(t runtime.ScalarType, v []int64) []int64 {
+func wrapTo(t executor.ScalarType, v []int64) []int64 {
 	for i, x := range v {
 		v[i] = wrapInt(t, x)
 	}

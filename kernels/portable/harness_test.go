@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Test harness: kernel tests build arguments from Go values and call kernels by name, as a
@@ -16,41 +16,41 @@ import (
 // none is the None argument.
 var none = struct{}{}
 
-// ev turns a Go value into an EValue: *runtime.Tensor, int, int64, float64, bool, string,
-// []int64 (IntList), []float64, []bool, []*runtime.Tensor (TensorList), none.
-func ev(t testing.TB, v any) *runtime.EValue {
+// ev turns a Go value into an EValue: *executor.Tensor, int, int64, float64, bool, string,
+// []int64 (IntList), []float64, []bool, []*executor.Tensor (TensorList), none.
+func ev(t testing.TB, v any) *executor.EValue {
 	t.Helper()
 	switch v := v.(type) {
-	case *runtime.Tensor:
-		return &runtime.EValue{Tag: runtime.TagTensor, Tensor: v}
+	case *executor.Tensor:
+		return &executor.EValue{Tag: executor.TagTensor, Tensor: v}
 	case int:
-		return &runtime.EValue{Tag: runtime.TagInt, Int: int64(v)}
+		return &executor.EValue{Tag: executor.TagInt, Int: int64(v)}
 	case int64:
-		return &runtime.EValue{Tag: runtime.TagInt, Int: v}
+		return &executor.EValue{Tag: executor.TagInt, Int: v}
 	case float64:
-		return &runtime.EValue{Tag: runtime.TagDouble, Double: v}
+		return &executor.EValue{Tag: executor.TagDouble, Double: v}
 	case bool:
-		return &runtime.EValue{Tag: runtime.TagBool, Bool: v}
+		return &executor.EValue{Tag: executor.TagBool, Bool: v}
 	case string:
-		return &runtime.EValue{Tag: runtime.TagString, Str: v}
+		return &executor.EValue{Tag: executor.TagString, Str: v}
 	case []int64:
-		l := &runtime.EValue{Tag: runtime.TagIntList}
+		l := &executor.EValue{Tag: executor.TagIntList}
 		for _, x := range v {
-			l.IntRefs = append(l.IntRefs, &runtime.EValue{Tag: runtime.TagInt, Int: x})
+			l.IntRefs = append(l.IntRefs, &executor.EValue{Tag: executor.TagInt, Int: x})
 		}
 		return l
 	case []float64:
-		return &runtime.EValue{Tag: runtime.TagDoubleList, Doubles: v}
+		return &executor.EValue{Tag: executor.TagDoubleList, Doubles: v}
 	case []bool:
-		return &runtime.EValue{Tag: runtime.TagBoolList, Bools: v}
-	case []*runtime.Tensor:
-		l := &runtime.EValue{Tag: runtime.TagTensorList}
+		return &executor.EValue{Tag: executor.TagBoolList, Bools: v}
+	case []*executor.Tensor:
+		l := &executor.EValue{Tag: executor.TagTensorList}
 		for _, x := range v {
-			l.TensorRefs = append(l.TensorRefs, &runtime.EValue{Tag: runtime.TagTensor, Tensor: x})
+			l.TensorRefs = append(l.TensorRefs, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
 		}
 		return l
 	case struct{}:
-		return &runtime.EValue{Tag: runtime.TagNone}
+		return &executor.EValue{Tag: executor.TagNone}
 	}
 	t.Fatalf("ev: unsupported %T", v)
 	return nil
@@ -59,7 +59,7 @@ func ev(t testing.TB, v any) *runtime.EValue {
 // call runs the named kernel on args (Go values, see ev).
 func call(t testing.TB, name string, args ...any) error {
 	t.Helper()
-	var k *runtime.Kernel
+	var k *executor.Kernel
 	for i := range kernels {
 		if kernels[i].Name == name {
 			k = &kernels[i]
@@ -68,17 +68,17 @@ func call(t testing.TB, name string, args ...any) error {
 	if k == nil {
 		t.Fatalf("no kernel %s", name)
 	}
-	evs := make([]*runtime.EValue, len(args))
+	evs := make([]*executor.EValue, len(args))
 	for i, a := range args {
 		evs[i] = ev(t, a)
 	}
-	return k.Fn(&runtime.KernelContext{Operator: name}, evs)
+	return k.Fn(&executor.KernelContext{Operator: name}, evs)
 }
 
 // tensor builds a contiguous tensor from values.
-func tensor[T runtime.Element](t testing.TB, v []T, sizes ...int) *runtime.Tensor {
+func tensor[T executor.Element](t testing.TB, v []T, sizes ...int) *executor.Tensor {
 	t.Helper()
-	x, err := runtime.FromSlice(v, sizes...)
+	x, err := executor.FromSlice(v, sizes...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,9 +86,9 @@ func tensor[T runtime.Element](t testing.TB, v []T, sizes ...int) *runtime.Tenso
 }
 
 // empty builds a static zero tensor to use as out: kernels must produce exactly its sizes.
-func empty(t testing.TB, dtype runtime.ScalarType, sizes ...int) *runtime.Tensor {
+func empty(t testing.TB, dtype executor.ScalarType, sizes ...int) *executor.Tensor {
 	t.Helper()
-	x, err := runtime.NewTensor(dtype, sizes...)
+	x, err := executor.NewTensor(dtype, sizes...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +96,9 @@ func empty(t testing.TB, dtype runtime.ScalarType, sizes ...int) *runtime.Tensor
 }
 
 // dynamic builds a bounded dynamic out: kernels resize it within its upper bounds.
-func dynamic(t testing.TB, dtype runtime.ScalarType, upper ...int) *runtime.Tensor {
+func dynamic(t testing.TB, dtype executor.ScalarType, upper ...int) *executor.Tensor {
 	t.Helper()
-	x, err := runtime.NewDynamicTensor(dtype, upper...)
+	x, err := executor.NewDynamicTensor(dtype, upper...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,12 +106,12 @@ func dynamic(t testing.TB, dtype runtime.ScalarType, upper ...int) *runtime.Tens
 }
 
 // wantValues checks a tensor's sizes and values (floats within tol, NaN matching NaN).
-func wantValues[T runtime.Element](t testing.TB, got *runtime.Tensor, sizes []int, want []T, tol float64) {
+func wantValues[T executor.Element](t testing.TB, got *executor.Tensor, sizes []int, want []T, tol float64) {
 	t.Helper()
 	if !slices.Equal(got.Sizes(), sizes) {
 		t.Fatalf("sizes %v, want %v", got.Sizes(), sizes)
 	}
-	v, err := runtime.Values[T](got)
+	v, err := executor.Values[T](got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func wantValues[T runtime.Element](t testing.TB, got *runtime.Tensor, sizes []in
 	}
 }
 
-func toF[T runtime.Element](x T) float64 {
+func toF[T executor.Element](x T) float64 {
 	switch v := any(x).(type) {
 	case bool:
 		if v {
@@ -163,7 +163,7 @@ func wantErr(t testing.TB, err error, text string) {
 	if err == nil {
 		t.Fatalf("no error, want one mentioning %q", text)
 	}
-	if !errors.Is(err, runtime.ErrInvalidArgument) {
+	if !errors.Is(err, executor.ErrInvalidArgument) {
 		t.Errorf("error %q does not wrap ErrInvalidArgument", err)
 	}
 	if !strings.Contains(err.Error(), text) {
@@ -172,7 +172,7 @@ func wantErr(t testing.TB, err error, text string) {
 }
 
 // wantValuesAny checks sizes and values of a tensor of any type, as float64.
-func wantValuesAny(t testing.TB, got *runtime.Tensor, sizes []int, want []float64) {
+func wantValuesAny(t testing.TB, got *executor.Tensor, sizes []int, want []float64) {
 	t.Helper()
 	if !slices.Equal(got.Sizes(), sizes) {
 		t.Fatalf("sizes %v, want %v", got.Sizes(), sizes)

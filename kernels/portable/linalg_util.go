@@ -5,7 +5,7 @@ import (
 	"github.com/etgo/etgo/internal/gemm"
 	"unsafe"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Shared machinery of the linalg family (mm, bmm, addmm, baddbmm, convolution): a blocked
@@ -22,7 +22,7 @@ type linalgNum interface {
 // linalgRowMajor reports whether t's elements lie in memory in logical row-major order: its
 // dim order is the default, or differs from it only in dimensions of size 1 (a transposed
 // convolution's weight with one output channel per group comes as [1, 0, 2, 3], for one).
-func linalgRowMajor(t *runtime.Tensor) bool {
+func linalgRowMajor(t *executor.Tensor) bool {
 	if t.IsContiguous() || t.Numel() == 0 {
 		return true
 	}
@@ -41,7 +41,7 @@ func linalgRowMajor(t *runtime.Tensor) bool {
 }
 
 // linalgWantRowMajor refuses a tensor whose memory is not in the default dim order.
-func linalgWantRowMajor(t *runtime.Tensor, i int, name string) error {
+func linalgWantRowMajor(t *executor.Tensor, i int, name string) error {
 	if linalgRowMajor(t) {
 		return nil
 	}
@@ -49,11 +49,11 @@ func linalgWantRowMajor(t *runtime.Tensor, i int, name string) error {
 }
 
 // linalgSameDType checks that every tensor has the dtype of the first.
-func linalgSameDType(ts []*runtime.Tensor, names []string) error {
+func linalgSameDType(ts []*executor.Tensor, names []string) error {
 	for k := 1; k < len(ts); k++ {
 		if ts[k].ScalarType() != ts[0].ScalarType() {
-			return fmt.Errorf("%w: %s is %s but %s is %s; they must have the same dtype", runtime.ErrInvalidArgument,
-				names[k], runtime.DTypeName(ts[k].ScalarType()), names[0], runtime.DTypeName(ts[0].ScalarType()))
+			return fmt.Errorf("%w: %s is %s but %s is %s; they must have the same dtype", executor.ErrInvalidArgument,
+				names[k], executor.DTypeName(ts[k].ScalarType()), names[0], executor.DTypeName(ts[0].ScalarType()))
 		}
 	}
 	return nil
@@ -61,40 +61,40 @@ func linalgSameDType(ts []*runtime.Tensor, names []string) error {
 
 // linalgSupported reports whether a dtype is one this family computes with (floating and
 // integral; not Bool, as in PyTorch and ExecuTorch).
-func linalgSupported(t runtime.ScalarType) bool {
-	return isFloat(t) || (isIntegral(t) && t != runtime.Uint16 && t != runtime.Uint32 && t != runtime.Uint64)
+func linalgSupported(t executor.ScalarType) bool {
+	return isFloat(t) || (isIntegral(t) && t != executor.Uint16 && t != executor.Uint32 && t != executor.Uint64)
 }
 
 // linalgComputeType names the computation type a dtype uses: 32 (float32), 64 (float64) or 0
 // (int64).
-func linalgComputeType(t runtime.ScalarType) int {
+func linalgComputeType(t executor.ScalarType) int {
 	switch t {
-	case runtime.Float64:
+	case executor.Float64:
 		return 64
-	case runtime.Float32, runtime.Float16, runtime.BFloat16:
+	case executor.Float32, executor.Float16, executor.BFloat16:
 		return 32
 	}
 	return 0
 }
 
 // linalgNative returns t's own memory as []T when t holds T in a row-major layout.
-func linalgNative[T linalgNum](t *runtime.Tensor) ([]T, bool) {
+func linalgNative[T linalgNum](t *executor.Tensor) ([]T, bool) {
 	if !linalgRowMajor(t) {
 		return nil, false
 	}
 	var z T
 	switch any(z).(type) {
 	case float32:
-		if t.ScalarType() == runtime.Float32 {
-			return any(runtime.Data[float32](t)).([]T), true
+		if t.ScalarType() == executor.Float32 {
+			return any(executor.Data[float32](t)).([]T), true
 		}
 	case float64:
-		if t.ScalarType() == runtime.Float64 {
-			return any(runtime.Data[float64](t)).([]T), true
+		if t.ScalarType() == executor.Float64 {
+			return any(executor.Data[float64](t)).([]T), true
 		}
 	case int64:
-		if t.ScalarType() == runtime.Int64 {
-			return any(runtime.Data[int64](t)).([]T), true
+		if t.ScalarType() == executor.Int64 {
+			return any(executor.Data[int64](t)).([]T), true
 		}
 	}
 	return nil, false
@@ -102,7 +102,7 @@ func linalgNative[T linalgNum](t *runtime.Tensor) ([]T, bool) {
 
 // linalgView returns t's elements in logical order in the computation type T: t's own memory
 // when its dtype is T and its layout row-major, otherwise a converted copy.
-func linalgView[T linalgNum](t *runtime.Tensor) []T {
+func linalgView[T linalgNum](t *executor.Tensor) []T {
 	if v, ok := linalgNative[T](t); ok {
 		return v
 	}
@@ -123,7 +123,7 @@ func linalgView[T linalgNum](t *runtime.Tensor) []T {
 // stores the buffer into out. The buffer is out's own memory, holding whatever out held, (and
 // the store a no-op) when out has type T, a row-major layout, and shares no memory with any
 // input; otherwise it is a zeroed scratch buffer. Callers set every element.
-func linalgOutput[T linalgNum](out *runtime.Tensor, inputs ...*runtime.Tensor) ([]T, func()) {
+func linalgOutput[T linalgNum](out *executor.Tensor, inputs ...*executor.Tensor) ([]T, func()) {
 	overlap := false
 	for _, in := range inputs {
 		if in != nil && linalgOverlap(in, out) {
@@ -153,7 +153,7 @@ func linalgOutput[T linalgNum](out *runtime.Tensor, inputs ...*runtime.Tensor) (
 }
 
 // linalgOverlap reports whether two tensors share memory.
-func linalgOverlap(a, b *runtime.Tensor) bool {
+func linalgOverlap(a, b *executor.Tensor) bool {
 	x, y := a.Bytes(), b.Bytes()
 	if len(x) == 0 || len(y) == 0 {
 		return false
@@ -171,7 +171,7 @@ func linalgGemm[T linalgNum](m, n, k int, a []T, lda int, b []T, ldb int, c []T,
 // y[b] (k×n); self (nil for mm and bmm) broadcasts to out's shape and is ignored when beta is
 // zero, as PyTorch documents (its NaN and inf do not propagate). Every tensor is row-major.
 type linalgMM struct {
-	x, y, self, out *runtime.Tensor
+	x, y, self, out *executor.Tensor
 	batch, m, k, n  int
 	alpha, beta     scalar
 }
@@ -481,13 +481,13 @@ func linalgConvTransposed[T linalgNum](g *linalgConvGeom, in, w, out []T) {
 // linalgMatmulCheck validates the operands of mm (batched false: x [m, k], y [k, n]) or bmm
 // (batched: x [b, m, k], y [b, k, n]) at argument positions ix and iy, and sizes out (at
 // position iout).
-func linalgMatmulCheck(x, y, out *runtime.Tensor, ix, iy, iout int, nx, ny string, batched bool) (*linalgMM, error) {
+func linalgMatmulCheck(x, y, out *executor.Tensor, ix, iy, iout int, nx, ny string, batched bool) (*linalgMM, error) {
 	rank := 2
 	if batched {
 		rank = 3
 	}
 	for _, t := range []struct {
-		t    *runtime.Tensor
+		t    *executor.Tensor
 		i    int
 		name string
 	}{{x, ix, nx}, {y, iy, ny}} {
@@ -498,11 +498,11 @@ func linalgMatmulCheck(x, y, out *runtime.Tensor, ix, iy, iout int, nx, ny strin
 			return nil, err
 		}
 	}
-	if err := linalgSameDType([]*runtime.Tensor{x, y, out}, []string{nx, ny, "out"}); err != nil {
+	if err := linalgSameDType([]*executor.Tensor{x, y, out}, []string{nx, ny, "out"}); err != nil {
 		return nil, err
 	}
 	if !linalgSupported(x.ScalarType()) {
-		return nil, argErr(ix, nx, "dtype %s is not supported", runtime.DTypeName(x.ScalarType()))
+		return nil, argErr(ix, nx, "dtype %s is not supported", executor.DTypeName(x.ScalarType()))
 	}
 	p := &linalgMM{x: x, y: y, out: out, batch: 1, alpha: scalar{f: 1, i: 1}}
 	xs, ys := x.Sizes(), y.Sizes()

@@ -4,7 +4,7 @@ import (
 	"github.com/etgo/etgo/internal/gemm"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Test helpers of the linalg family.
@@ -28,7 +28,7 @@ func linalgNumel(sizes []int) int {
 }
 
 // linalgTensor builds a contiguous tensor of any dtype from values.
-func linalgTensor(t testing.TB, dtype runtime.ScalarType, v []float64, sizes ...int) *runtime.Tensor {
+func linalgTensor(t testing.TB, dtype executor.ScalarType, v []float64, sizes ...int) *executor.Tensor {
 	t.Helper()
 	x := empty(t, dtype, sizes...)
 	if x.Numel() != len(v) {
@@ -39,13 +39,13 @@ func linalgTensor(t testing.TB, dtype runtime.ScalarType, v []float64, sizes ...
 }
 
 // linalgWithDimOrder returns a copy of x (logical values kept) laid out in another dim order.
-func linalgWithDimOrder(t testing.TB, x *runtime.Tensor, order []uint8) *runtime.Tensor {
+func linalgWithDimOrder(t testing.TB, x *executor.Tensor, order []uint8) *executor.Tensor {
 	t.Helper()
-	y, err := runtime.NewTensorWithDimOrder(x.ScalarType(), x.Sizes(), order)
+	y, err := executor.NewTensorWithDimOrder(x.ScalarType(), x.Sizes(), order)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := runtime.CopyTensor(y, x); err != nil {
+	if err := executor.CopyTensor(y, x); err != nil {
 		t.Fatal(err)
 	}
 	return y

@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_adaptive_avg_pool2d.out", DTypes: avgPool2dTypes, Fn: adaptiveAvgPool2dOut})
+	register(executor.Kernel{Name: "aten::_adaptive_avg_pool2d.out", DTypes: avgPool2dTypes, Fn: adaptiveAvgPool2dOut})
 }
 
 // aten::_adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out).
@@ -12,7 +12,7 @@ func init() {
 // the columns likewise, dividing the sum by the window's height then its width. Float32,
 // Float16 and BFloat16 accumulate in float32. Int64 (which ExecuTorch accepts and PyTorch
 // does not) divides with truncation.
-func adaptiveAvgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func adaptiveAvgPool2dOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxAdaptiveAvgPool2dOut(args)
 	if err != nil {
 		return err
@@ -48,17 +48,17 @@ func adaptiveAvgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) er
 	g.planes, g.ih, g.iw = poolPlanes(s)
 	_, g.oh, g.ow = poolPlanes(sizes)
 	switch in.ScalarType() {
-	case runtime.Float32:
+	case executor.Float32:
 		if in.IsContiguous() && out.IsContiguous() {
-			poolAdaptiveAvgPlanes(&g, runtime.Data[float32](in), runtime.Data[float32](out))
+			poolAdaptiveAvgPlanes(&g, executor.Data[float32](in), executor.Data[float32](out))
 			return nil
 		}
 		fallthrough
-	case runtime.Float16, runtime.BFloat16:
+	case executor.Float16, executor.BFloat16:
 		y := make([]float32, out.Numel())
 		poolAdaptiveAvgPlanes(&g, poolF32(loadF64(in)), y)
 		storeF64(out, poolF64(y))
-	case runtime.Float64:
+	case executor.Float64:
 		y := make([]float64, out.Numel())
 		poolAdaptiveAvgPlanes(&g, loadF64(in), y)
 		storeF64(out, y)

@@ -1,16 +1,16 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::add.out", DTypes: realBoolTypes, Fn: addOut},
-		runtime.Kernel{Name: "aten::add.Scalar_out", DTypes: realBoolTypes, Fn: addScalarOut},
+		executor.Kernel{Name: "aten::add.out", DTypes: realBoolTypes, Fn: addOut},
+		executor.Kernel{Name: "aten::add.Scalar_out", DTypes: realBoolTypes, Fn: addScalarOut},
 	)
 }
 
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): self + alpha*other.
-func addOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func addOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxAddOut(args)
 	if err != nil {
 		return err
@@ -20,7 +20,7 @@ func addOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // aten::add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out).
-func addScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func addScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxAddScalarOut(args)
 	if err != nil {
 		return err
@@ -30,9 +30,9 @@ func addScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // addAlpha computes a + alpha*b in the computation type common.
-func addAlpha(a, b, out *runtime.Tensor, alpha scalar, common runtime.ScalarType) error {
+func addAlpha(a, b, out *executor.Tensor, alpha scalar, common executor.ScalarType) error {
 	if alpha.isFloat && !isFloat(common) {
-		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", runtime.DTypeName(common))
+		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", executor.DTypeName(common))
 	}
 	return binaryAs(a, b, out, common, binaryOp{
 		f: func(x, y float64) float64 { return x + alpha.f*y },

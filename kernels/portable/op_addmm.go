@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::addmm.out", DTypes: realTypes, Fn: addmmOut})
+	register(executor.Kernel{Name: "aten::addmm.out", DTypes: realTypes, Fn: addmmOut})
 }
 
 // aten::addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1,
@@ -11,7 +11,7 @@ func init() {
 // [m, n]. With beta zero self is ignored (its NaN and inf do not propagate), as PyTorch
 // documents. All tensors share one dtype; for integral ones beta and alpha truncate to
 // integers, as in PyTorch.
-func addmmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func addmmOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxAddmmOut(args)
 	if err != nil {
 		return err
@@ -22,12 +22,12 @@ func addmmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // linalgAddmm implements addmm (batched false) and baddbmm (batched true), whose schemas
 // match but for the names of x and y (mat1 and mat2, batch1 and batch2): (self, x, y, *, beta,
 // alpha, out).
-func linalgAddmm(self, x, y *runtime.Tensor, beta, alpha scalar, out *runtime.Tensor, batched bool) error {
+func linalgAddmm(self, x, y *executor.Tensor, beta, alpha scalar, out *executor.Tensor, batched bool) error {
 	n1, n2 := "mat1", "mat2"
 	if batched {
 		n1, n2 = "batch1", "batch2"
 	}
-	if err := linalgSameDType([]*runtime.Tensor{self, x}, []string{"self", n1}); err != nil {
+	if err := linalgSameDType([]*executor.Tensor{self, x}, []string{"self", n1}); err != nil {
 		return err
 	}
 	p, err := linalgMatmulCheck(x, y, out, 1, 2, 5, n1, n2, batched)

@@ -1,13 +1,13 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() { register(copyKernel("aten::alias_copy.out", unboxAliasCopyOut)) }
 
 // copyKernel is an operator whose whole effect in a program is NAME(Tensor self, *, Tensor(a!)
 // out): a copy of self with its dtype and sizes (alias_copy, detach_copy, lift_fresh_copy, …).
-func copyKernel(name string, unbox unboxFn[selfOutArgs]) runtime.Kernel {
-	return runtime.Kernel{Name: name, DTypes: shapeAllTypes, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func copyKernel(name string, unbox unboxFn[selfOutArgs]) executor.Kernel {
+	return executor.Kernel{Name: name, DTypes: shapeAllTypes, Fn: func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err

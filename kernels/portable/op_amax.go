@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::amax.out", DTypes: realBoolTypes, Fn: amaxOut})
+	register(executor.Kernel{Name: "aten::amax.out", DTypes: realBoolTypes, Fn: amaxOut})
 }
 
 // aten::amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out): the largest
 // element over dim ([] = every dim) into an out of self's dtype. NaN propagates; reducing over
 // zero elements is an error.
-func amaxOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func amaxOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxAmaxOut(args)
 	if err != nil {
 		return err

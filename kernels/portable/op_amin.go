@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::amin.out", DTypes: realBoolTypes, Fn: aminOut})
+	register(executor.Kernel{Name: "aten::amin.out", DTypes: realBoolTypes, Fn: aminOut})
 }
 
 // aten::amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out): the smallest
 // element over dim ([] = every dim) into an out of self's dtype. NaN propagates; reducing over
 // zero elements is an error.
-func aminOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func aminOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxAminOut(args)
 	if err != nil {
 		return err

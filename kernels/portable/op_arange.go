@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::arange.out", DTypes: realTypes, Fn: arangeOut},
-		runtime.Kernel{Name: "aten::arange.start_out", DTypes: realTypes, Fn: arangeStartOut},
+		executor.Kernel{Name: "aten::arange.out", DTypes: realTypes, Fn: arangeOut},
+		executor.Kernel{Name: "aten::arange.start_out", DTypes: realTypes, Fn: arangeStartOut},
 	)
 }
 
 // aten::arange.out(Scalar end, *, Tensor(a!) out): 0, 1, ..., up to end (exclusive).
-func arangeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func arangeOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxArangeOut(args)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func arangeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out): start,
 // start+step, ... while before end; the length is ceil((end-start)/step).
-func arangeStartOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func arangeStartOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxArangeStartOut(args)
 	if err != nil {
 		return err
@@ -38,34 +38,34 @@ func arangeStartOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // shapeArange fills a 1-d out with the range. Values are start + i*step computed in float64
 // and cast (as ExecuTorch does), or exactly in int64 when every bound is an integer and out is
 // integral.
-func shapeArange(start, end, step scalar, out *runtime.Tensor) error {
+func shapeArange(start, end, step scalar, out *executor.Tensor) error {
 	for _, b := range []struct {
 		name string
 		v    scalar
 	}{{"start", start}, {"end", end}, {"step", step}} {
 		if b.v.isBool {
 			// ExecuTorch's extract_scalar takes only integral (not bool) or floating scalars.
-			return fmt.Errorf("%w: arange %s is a Bool; it takes an Int or a Double", runtime.ErrInvalidArgument, b.name)
+			return fmt.Errorf("%w: arange %s is a Bool; it takes an Int or a Double", executor.ErrInvalidArgument, b.name)
 		}
 	}
 	s, e, d := start.f, end.f, step.f
 	for _, v := range []float64{s, e, d} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: arange bounds and step must be finite, got start %v, end %v, step %v", runtime.ErrInvalidArgument, s, e, d)
+			return fmt.Errorf("%w: arange bounds and step must be finite, got start %v, end %v, step %v", executor.ErrInvalidArgument, s, e, d)
 		}
 	}
 	if !(d > 0 && e >= s) && !(d < 0 && e <= s) {
-		return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %v, end %v, step %v", runtime.ErrInvalidArgument, s, e, d)
+		return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %v, end %v, step %v", executor.ErrInvalidArgument, s, e, d)
 	}
 	nf := math.Ceil((e - s) / d)
 	ints := !start.isFloat && !end.isFloat && !step.isFloat
 	if ints { // exact for integer bounds, beyond 2^53 too
 		diff := end.i - start.i
 		if (diff > 0) != (end.i > start.i) || (diff < 0) != (end.i < start.i) {
-			return fmt.Errorf("%w: arange from %d to %d is too large", runtime.ErrInvalidArgument, start.i, end.i)
+			return fmt.Errorf("%w: arange from %d to %d is too large", executor.ErrInvalidArgument, start.i, end.i)
 		}
 		if !(step.i > 0 && diff >= 0) && !(step.i < 0 && diff <= 0) {
-			return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %d, end %d, step %d", runtime.ErrInvalidArgument, start.i, end.i, step.i)
+			return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %d, end %d, step %d", executor.ErrInvalidArgument, start.i, end.i, step.i)
 		}
 		q := diff / step.i
 		if q*step.i != diff {
@@ -74,11 +74,11 @@ func shapeArange(start, end, step scalar, out *runtime.Tensor) error {
 		nf = float64(q)
 	}
 	if nf > 1<<40 {
-		return fmt.Errorf("%w: arange of %v elements is too large", runtime.ErrInvalidArgument, nf)
+		return fmt.Errorf("%w: arange of %v elements is too large", executor.ErrInvalidArgument, nf)
 	}
 	n := int(nf)
 	if out.Dim() != 1 {
-		return fmt.Errorf("%w: out: arange needs a 1-d out, got %d dimensions", runtime.ErrInvalidArgument, out.Dim())
+		return fmt.Errorf("%w: out: arange needs a 1-d out, got %d dimensions", executor.ErrInvalidArgument, out.Dim())
 	}
 	if err := resize(out, []int{n}); err != nil {
 		return err

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::argmax.out", DTypes: realTypes, Fn: argmaxOut})
+	register(executor.Kernel{Name: "aten::argmax.out", DTypes: realTypes, Fn: argmaxOut})
 }
 
 // aten::argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out): the int64
 // index of the first largest element along dim; with dim None, of the flattened tensor (keepdim
 // then gives all-ones sizes). The first NaN counts as the largest.
-func argmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func argmaxOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxArgmaxOut(args)
 	if err != nil {
 		return err

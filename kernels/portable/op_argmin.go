@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::argmin.out", DTypes: realTypes, Fn: argminOut})
+	register(executor.Kernel{Name: "aten::argmin.out", DTypes: realTypes, Fn: argminOut})
 }
 
 // aten::argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out): the int64
 // index of the first smallest element along dim; with dim None, of the flattened tensor (keepdim
 // then gives all-ones sizes). The first NaN counts as the smallest.
-func argminOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func argminOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxArgminOut(args)
 	if err != nil {
 		return err

@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::as_strided_copy.out", DTypes: shapeAllTypes, Fn: asStridedCopyOut})
+	register(executor.Kernel{Name: "aten::as_strided_copy.out", DTypes: shapeAllTypes, Fn: asStridedCopyOut})
 }
 
 // aten::as_strided_copy.out(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None,
@@ -15,7 +15,7 @@ func init() {
 // The official kernel refuses a self whose dim order is not the default one; eager torch reads
 // the underlying storage whatever the layout, and so does this kernel (self's memory in physical
 // order is that storage).
-func asStridedCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func asStridedCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxAsStridedCopyOut(args)
 	if err != nil {
 		return err

@@ -3,17 +3,17 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::atan2.out", DTypes: realBoolTypes, Fn: atan2Out})
+	register(executor.Kernel{Name: "aten::atan2.out", DTypes: realBoolTypes, Fn: atan2Out})
 }
 
 // aten::atan2.out(Tensor self, Tensor other, *, Tensor(a!) out): the angle of the point
 // (other, self), elementwise with broadcasting; integral and bool operands compute in float32,
 // so out must be floating.
-func atan2Out(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func atan2Out(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxAtan2Out(args)
 	if err != nil {
 		return err

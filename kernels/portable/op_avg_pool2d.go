@@ -3,13 +3,13 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
-var avgPool2dTypes = append(append([]runtime.ScalarType{}, floatTypes...), runtime.Int64)
+var avgPool2dTypes = append(append([]executor.ScalarType{}, floatTypes...), executor.Int64)
 
 func init() {
-	register(runtime.Kernel{Name: "aten::avg_pool2d.out", DTypes: avgPool2dTypes, Fn: avgPool2dOut})
+	register(executor.Kernel{Name: "aten::avg_pool2d.out", DTypes: avgPool2dTypes, Fn: avgPool2dOut})
 }
 
 // aten::avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
@@ -19,7 +19,7 @@ func init() {
 // As PyTorch: each window's sum is divided by divisor_override, or by the window's size
 // clipped to the padded input (count_include_pad) or to the input. Float32, Float16 and
 // BFloat16 accumulate in float32, Float64 in float64, Int64 in int64 with truncating division.
-func avgPool2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func avgPool2dOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxAvgPool2dOut(args)
 	if err != nil {
 		return err
@@ -61,22 +61,22 @@ func avgPool(a avgPool2dOutArgs, n int) error {
 }
 
 // avgPoolRun averages in into out (already sized to sizes) with g's window, 2-d or 3-d.
-func avgPoolRun(in, out *runtime.Tensor, sizes []int, g avgPoolGeom) {
+func avgPoolRun(in, out *executor.Tensor, sizes []int, g avgPoolGeom) {
 	g.volumes, g.id, g.ih, g.iw = poolVolumes(in.Sizes(), g.w.n)
 	_, g.od, g.oh, g.ow = poolVolumes(sizes, g.w.n)
 	g.w = g.w.as3d()
 	switch in.ScalarType() {
-	case runtime.Float32:
+	case executor.Float32:
 		if in.IsContiguous() && out.IsContiguous() {
-			avgPoolVolumes(&g, runtime.Data[float32](in), runtime.Data[float32](out))
+			avgPoolVolumes(&g, executor.Data[float32](in), executor.Data[float32](out))
 			return
 		}
 		fallthrough
-	case runtime.Float16, runtime.BFloat16:
+	case executor.Float16, executor.BFloat16:
 		y := make([]float32, out.Numel())
 		avgPoolVolumes(&g, poolF32(loadF64(in)), y)
 		storeF64(out, poolF64(y))
-	case runtime.Float64:
+	case executor.Float64:
 		y := make([]float64, out.Numel())
 		avgPoolVolumes(&g, loadF64(in), y)
 		storeF64(out, y)

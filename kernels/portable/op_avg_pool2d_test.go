@@ -3,7 +3,7 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // poolSeq returns 0, step, 2*step, ... (n values).
@@ -17,20 +17,20 @@ func poolSeq(n int, step float32) []float32 {
 
 // Expected values from torch.ops.aten.avg_pool2d (torch 2.15).
 func TestAvgPool2d(t *testing.T) {
-	x33 := func() *runtime.Tensor { return tensor(t, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9}, 1, 3, 3) }
-	x56 := func() *runtime.Tensor { return tensor(t, poolSeq(30, 0.5), 1, 5, 6) }
-	xl := func() *runtime.Tensor { return tensor(t, []int64{-3, -4, 7, 5, -7, 2}, 1, 2, 3) }
-	f16 := func(bf bool) *runtime.Tensor {
+	x33 := func() *executor.Tensor { return tensor(t, []float32{1, 2, 3, 4, 5, 6, 7, 8, 9}, 1, 3, 3) }
+	x56 := func() *executor.Tensor { return tensor(t, poolSeq(30, 0.5), 1, 5, 6) }
+	xl := func() *executor.Tensor { return tensor(t, []int64{-3, -4, 7, 5, -7, 2}, 1, 2, 3) }
+	f16 := func(bf bool) *executor.Tensor {
 		v := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}
-		typ := runtime.Float16
+		typ := executor.Float16
 		if bf {
-			typ = runtime.BFloat16
+			typ = executor.BFloat16
 		}
 		x := empty(t, typ, 1, 1, 2, 3)
 		storeF64(x, v)
 		return x
 	}
-	x64 := func() *runtime.Tensor {
+	x64 := func() *executor.Tensor {
 		v := make([]float64, 9)
 		for i := range v {
 			v[i] = float64(i+1) / 3
@@ -39,43 +39,43 @@ func TestAvgPool2d(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name             string
-		in               *runtime.Tensor
+		in               *executor.Tensor
 		k, s, p          []int64
 		ceil, includePad bool
 		divisor          any
-		out              *runtime.Tensor
+		out              *executor.Tensor
 		sizes            []int
 		want             []float64
 	}{
 		{"single int kernel, default stride", tensor(t, poolSeq(16, 1), 1, 1, 4, 4), []int64{2}, []int64{}, []int64{0}, false, true, none,
-			empty(t, runtime.Float32, 1, 1, 2, 2), []int{1, 1, 2, 2}, []float64{2.5, 4.5, 10.5, 12.5}},
-		{"padding counted", x33(), []int64{2, 2}, []int64{1}, []int64{1}, false, true, none, empty(t, runtime.Float32, 1, 4, 4), []int{1, 4, 4},
+			empty(t, executor.Float32, 1, 1, 2, 2), []int{1, 1, 2, 2}, []float64{2.5, 4.5, 10.5, 12.5}},
+		{"padding counted", x33(), []int64{2, 2}, []int64{1}, []int64{1}, false, true, none, empty(t, executor.Float32, 1, 4, 4), []int{1, 4, 4},
 			[]float64{0.25, 0.75, 1.25, 0.75, 1.25, 3.0, 4.0, 2.25, 2.75, 6.0, 7.0, 3.75, 1.75, 3.75, 4.25, 2.25}},
-		{"padding not counted", x33(), []int64{2, 2}, []int64{1}, []int64{1}, false, false, none, empty(t, runtime.Float32, 1, 4, 4), []int{1, 4, 4},
+		{"padding not counted", x33(), []int64{2, 2}, []int64{1}, []int64{1}, false, false, none, empty(t, executor.Float32, 1, 4, 4), []int{1, 4, 4},
 			[]float64{1.0, 1.5, 2.5, 3.0, 2.5, 3.0, 4.0, 4.5, 5.5, 6.0, 7.0, 7.5, 7.0, 7.5, 8.5, 9.0}},
 		// H=5: ceil gives 4 windows, but the 4th would start in the right padding, so 3.
-		{"ceil mode", x56(), []int64{2, 2}, []int64{2, 2}, []int64{1, 1}, true, true, none, empty(t, runtime.Float32, 1, 3, 4), []int{1, 3, 4},
+		{"ceil mode", x56(), []int64{2, 2}, []int64{2, 2}, []int64{1, 1}, true, true, none, empty(t, executor.Float32, 1, 3, 4), []int{1, 3, 4},
 			[]float64{0.0, 0.375, 0.875, 0.625, 2.25, 5.25, 6.25, 3.5, 5.25, 11.25, 12.25, 6.5}},
-		{"ceil mode, padding not counted", x56(), []int64{2, 2}, []int64{2, 2}, []int64{1, 1}, true, false, none, empty(t, runtime.Float32, 1, 3, 4), []int{1, 3, 4},
+		{"ceil mode, padding not counted", x56(), []int64{2, 2}, []int64{2, 2}, []int64{1, 1}, true, false, none, empty(t, executor.Float32, 1, 3, 4), []int{1, 3, 4},
 			[]float64{0.0, 0.75, 1.75, 2.5, 4.5, 5.25, 6.25, 7.0, 10.5, 11.25, 12.25, 13.0}},
-		{"rectangular kernel and stride", x56(), []int64{3, 2}, []int64{2, 1}, []int64{1, 0}, false, true, none, empty(t, runtime.Float32, 1, 3, 5), []int{1, 3, 5},
+		{"rectangular kernel and stride", x56(), []int64{3, 2}, []int64{2, 1}, []int64{1, 0}, false, true, none, empty(t, executor.Float32, 1, 3, 5), []int{1, 3, 5},
 			[]float64{1.1666666269302368, 1.5, 1.8333333730697632, 2.1666667461395264, 2.5, 6.25, 6.75, 7.25, 7.75, 8.25, 7.166666507720947, 7.5, 7.833333492279053, 8.166666984558105, 8.5}},
-		{"divisor override", x33(), []int64{2, 2}, []int64{1, 1}, []int64{0, 0}, false, true, 3, empty(t, runtime.Float32, 1, 2, 2), []int{1, 2, 2},
+		{"divisor override", x33(), []int64{2, 2}, []int64{1, 1}, []int64{0, 0}, false, true, 3, empty(t, executor.Float32, 1, 2, 2), []int{1, 2, 2},
 			[]float64{4.0, 5.333333492279053, 8.0, 9.333333015441895}},
-		{"float64", x64(), []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, false, true, none, empty(t, runtime.Float64, 1, 4, 4), []int{1, 4, 4},
+		{"float64", x64(), []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, false, true, none, empty(t, executor.Float64, 1, 4, 4), []int{1, 4, 4},
 			[]float64{0.08333333333333333, 0.25, 0.41666666666666663, 0.25, 0.41666666666666663, 1.0, 1.3333333333333333, 0.75, 0.9166666666666667, 2.0, 2.3333333333333335, 1.25, 0.5833333333333334, 1.25, 1.4166666666666665, 0.75}},
-		{"int64 truncates", xl(), []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, false, true, none, empty(t, runtime.Int64, 1, 3, 4), []int{1, 3, 4},
+		{"int64 truncates", xl(), []int64{2, 2}, []int64{1, 1}, []int64{1, 1}, false, true, none, empty(t, executor.Int64, 1, 3, 4), []int{1, 3, 4},
 			[]float64{0, -1, 0, 1, 0, -2, 0, 2, 1, 0, -1, 0}},
-		{"int64 negative divisor", xl(), []int64{2, 2}, []int64{1, 1}, []int64{0, 0}, false, true, -3, empty(t, runtime.Int64, 1, 1, 2), []int{1, 1, 2},
+		{"int64 negative divisor", xl(), []int64{2, 2}, []int64{1, 1}, []int64{0, 0}, false, true, -3, empty(t, executor.Int64, 1, 1, 2), []int{1, 1, 2},
 			[]float64{3, 0}},
-		{"float16", f16(false), []int64{2, 2}, []int64{1, 1}, []int64{0}, false, true, none, empty(t, runtime.Float16, 1, 1, 1, 2), []int{1, 1, 1, 2},
+		{"float16", f16(false), []int64{2, 2}, []int64{1, 1}, []int64{0}, false, true, none, empty(t, executor.Float16, 1, 1, 1, 2), []int{1, 1, 1, 2},
 			[]float64{0.300048828125, 0.39990234375}},
-		{"bfloat16", f16(true), []int64{2, 2}, []int64{1, 1}, []int64{0}, false, true, none, empty(t, runtime.BFloat16, 1, 1, 1, 2), []int{1, 1, 1, 2},
+		{"bfloat16", f16(true), []int64{2, 2}, []int64{1, 1}, []int64{0}, false, true, none, empty(t, executor.BFloat16, 1, 1, 1, 2), []int{1, 1, 1, 2},
 			[]float64{0.30078125, 0.400390625}},
-		{"batch of planes", tensor(t, poolSeq(16, 1), 2, 2, 2, 2), []int64{2, 1}, []int64{1, 1}, []int64{0}, false, true, none, empty(t, runtime.Float32, 2, 2, 1, 2), []int{2, 2, 1, 2},
+		{"batch of planes", tensor(t, poolSeq(16, 1), 2, 2, 2, 2), []int64{2, 1}, []int64{1, 1}, []int64{0}, false, true, none, empty(t, executor.Float32, 2, 2, 1, 2), []int{2, 2, 1, 2},
 			[]float64{1, 2, 5, 6, 9, 10, 13, 14}},
-		{"empty batch", empty(t, runtime.Float32, 0, 1, 2, 2), []int64{2}, []int64{}, []int64{0}, false, true, none, empty(t, runtime.Float32, 0, 1, 1, 1), []int{0, 1, 1, 1}, []float64{}},
-		{"dynamic out", tensor(t, poolSeq(16, 1), 1, 1, 4, 4), []int64{2}, []int64{}, []int64{0}, false, true, none, dynamic(t, runtime.Float32, 1, 1, 4, 4), []int{1, 1, 2, 2},
+		{"empty batch", empty(t, executor.Float32, 0, 1, 2, 2), []int64{2}, []int64{}, []int64{0}, false, true, none, empty(t, executor.Float32, 0, 1, 1, 1), []int{0, 1, 1, 1}, []float64{}},
+		{"dynamic out", tensor(t, poolSeq(16, 1), 1, 1, 4, 4), []int64{2}, []int64{}, []int64{0}, false, true, none, dynamic(t, executor.Float32, 1, 1, 4, 4), []int{1, 1, 2, 2},
 			[]float64{2.5, 4.5, 10.5, 12.5}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,9 +89,9 @@ func TestAvgPool2d(t *testing.T) {
 
 func TestAvgPool2dErrors(t *testing.T) {
 	x := tensor(t, poolSeq(9, 1), 1, 3, 3)
-	o := func(s ...int) *runtime.Tensor { return empty(t, runtime.Float32, s...) }
+	o := func(s ...int) *executor.Tensor { return empty(t, executor.Float32, s...) }
 	k2 := []int64{2, 2}
-	avg := func(in any, k, s, p []int64, div any, out *runtime.Tensor) error {
+	avg := func(in any, k, s, p []int64, div any, out *executor.Tensor) error {
 		return call(t, "aten::avg_pool2d.out", in, k, s, p, false, true, div, out, out)
 	}
 	wantErr(t, avg(x, []int64{2, 2, 2}, []int64{}, []int64{0}, none, o(1, 1, 1)), "kernel_size must either be a single int")
@@ -106,10 +106,10 @@ func TestAvgPool2dErrors(t *testing.T) {
 	wantErr(t, avg(x, []int64{4}, []int64{1}, []int64{0}, none, o(1, 1, 1)), "too small")
 	wantErr(t, avg(x, []int64{1 << 62}, []int64{1}, []int64{0}, none, o(1, 1, 1)), "argument 1 (kernel_size): [4611686018427387904] is too large")
 	wantErr(t, avg(tensor(t, poolSeq(9, 1), 3, 3), k2, []int64{1}, []int64{0}, none, o(2, 2)), "3D or 4D")
-	wantErr(t, avg(empty(t, runtime.Float32, 0, 3, 3), k2, []int64{1}, []int64{0}, none, o(0, 2, 2)), "3D or 4D")
+	wantErr(t, avg(empty(t, executor.Float32, 0, 3, 3), k2, []int64{1}, []int64{0}, none, o(0, 2, 2)), "3D or 4D")
 	wantErr(t, avg(x, k2, []int64{1}, []int64{0}, none, o(1, 3, 3)), "cannot resize a static tensor")
-	wantErr(t, avg(x, k2, []int64{1}, []int64{0}, none, empty(t, runtime.Float64, 1, 2, 2)), "want the input's float32")
-	wantErr(t, avg(tensor(t, []int32{1, 2, 3, 4}, 1, 2, 2), k2, []int64{1}, []int64{0}, none, empty(t, runtime.Int32, 1, 1, 1)), "does not support int32")
+	wantErr(t, avg(x, k2, []int64{1}, []int64{0}, none, empty(t, executor.Float64, 1, 2, 2)), "want the input's float32")
+	wantErr(t, avg(tensor(t, []int32{1, 2, 3, 4}, 1, 2, 2), k2, []int64{1}, []int64{0}, none, empty(t, executor.Int32, 1, 1, 1)), "does not support int32")
 	wantErr(t, avg(1, k2, []int64{1}, []int64{0}, none, o(1, 2, 2)), "argument 0 (self): want Tensor")
 	wantErr(t, call(t, "aten::avg_pool2d.out", x, k2, []int64{1}, []int64{0}, false, true, 1.5, o(1, 2, 2), none), "argument 6 (divisor_override): want Int")
 	wantErr(t, call(t, "aten::avg_pool2d.out", x, k2, []int64{1}, []int64{0}, false, true, none, o(1, 2, 2)), "8 arguments")

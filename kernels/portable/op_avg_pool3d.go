@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::avg_pool3d.out", DTypes: avgPool2dTypes, Fn: avgPool3dOut})
+	register(executor.Kernel{Name: "aten::avg_pool3d.out", DTypes: avgPool2dTypes, Fn: avgPool3dOut})
 }
 
 // aten::avg_pool3d.out(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0,
@@ -17,7 +17,7 @@ func init() {
 // clipped to the padded input (count_include_pad) or to the input. Float32 accumulates in
 // float32, Float64 in float64, Int64 in int64 with truncating division; Float16 and BFloat16,
 // which PyTorch's CPU kernel refuses, accumulate in float32 as avg_pool2d does.
-func avgPool3dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func avgPool3dOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxAvgPool3dOut(args)
 	if err != nil {
 		return err

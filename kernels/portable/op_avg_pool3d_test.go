@@ -3,7 +3,7 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from eager PyTorch, torch.ops.aten.avg_pool3d (torch 2.15;
@@ -41,7 +41,7 @@ func TestAvgPool3d(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tensor(t, poolSeq3d(linalgNumel(tc.in), nil), tc.in...)
-			out := empty(t, runtime.Float32, tc.sizes...)
+			out := empty(t, executor.Float32, tc.sizes...)
 			if err := call(t, "aten::avg_pool3d.out", in, tc.k, tc.s, tc.p, tc.ceil, tc.includePad, tc.divisor, out, out); err != nil {
 				t.Fatal(err)
 			}
@@ -54,13 +54,13 @@ func TestAvgPool3d(t *testing.T) {
 // padding counted (PyTorch's CPU kernel refuses Float16 and BFloat16).
 func TestAvgPool3dDtypes(t *testing.T) {
 	for _, tc := range []struct {
-		dtype runtime.ScalarType
+		dtype executor.ScalarType
 		want  []float64
 	}{
-		{runtime.Float64, []float64{-0.34370370485164503, 0, 0.4081481496493022, 0.4081481496493022, -0.3222222250920755, -0.02148148638230783, 0.279259255638829, 0.18259259285750212, -0.08592592897238555, 0.07518517860659847, 0.1718518469068739, 0.04296296172671848, -0.24703703765515928, -0.06444444038249829, 0.23629630384621797, 0.2577777825019978, -0.23629629722347967, -0.12888888849152458, 0.010740742639259056, 0.05370370878113641, -0.17185185242582252, -0.10740741204332423, -0.11814815247500385, 0.02148148086335924, 0.11814814805984497, 0.22555555899937949, 0.010740744846838492, -0.06444444369386744, 0.21481481194496155, 0.16111111089035315, -0.16111111089035315, -0.21481481194496155, 0.06444444369386744, -0.010740744846838492, -0.22555555899937949, -0.11814814805984497, -0.20407407261707164, 0.0537037021583981, 0.15037036935488382, 0.23629629611968994, -0.26851852072609794, -0.09666666940406517, 0.20407407261707164, 0.23629629611968994, -0.2577777825019978, -0.18259259396129185, 0.22555555899937949, 0.18259259948024043, 0.11814815357879356, 0.17185185463340194, 0.1611111130979326, 0, 0, -0.08592592786859583, 0.05370370436597754, -0.021481483070938674, -0.11814815357879356, -0.18259259396129185, 0.11814815247500385, 0.0751851929558648, 0.2577777825019978, 0.27925926115777755, 0.06444444590144688, -0.23629629611968994, 0.26851852072609794, 0.0859259256610164, -0.23629629501590022, -0.4725925922393799, 0.20407407261707164, 0.042962965038087636, -0.1718518469068739, -0.28999999275913946}},
-		{runtime.Int64, []float64{-3, 0, 4, 4, -3, 0, 2, 1, 0, 0, 1, 0, -2, 0, 2, 2, -2, -1, 0, 0, -1, -1, -1, 0, 1, 2, 0, 0, 2, 1, -1, -2, 0, 0, -2, -1, -2, 0, 1, 2, -2, 0, 2, 2, -2, -1, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, -1, -1, 1, 0, 2, 2, 0, -2, 2, 0, -2, -4, 2, 0, -1, -2}},
+		{executor.Float64, []float64{-0.34370370485164503, 0, 0.4081481496493022, 0.4081481496493022, -0.3222222250920755, -0.02148148638230783, 0.279259255638829, 0.18259259285750212, -0.08592592897238555, 0.07518517860659847, 0.1718518469068739, 0.04296296172671848, -0.24703703765515928, -0.06444444038249829, 0.23629630384621797, 0.2577777825019978, -0.23629629722347967, -0.12888888849152458, 0.010740742639259056, 0.05370370878113641, -0.17185185242582252, -0.10740741204332423, -0.11814815247500385, 0.02148148086335924, 0.11814814805984497, 0.22555555899937949, 0.010740744846838492, -0.06444444369386744, 0.21481481194496155, 0.16111111089035315, -0.16111111089035315, -0.21481481194496155, 0.06444444369386744, -0.010740744846838492, -0.22555555899937949, -0.11814814805984497, -0.20407407261707164, 0.0537037021583981, 0.15037036935488382, 0.23629629611968994, -0.26851852072609794, -0.09666666940406517, 0.20407407261707164, 0.23629629611968994, -0.2577777825019978, -0.18259259396129185, 0.22555555899937949, 0.18259259948024043, 0.11814815357879356, 0.17185185463340194, 0.1611111130979326, 0, 0, -0.08592592786859583, 0.05370370436597754, -0.021481483070938674, -0.11814815357879356, -0.18259259396129185, 0.11814815247500385, 0.0751851929558648, 0.2577777825019978, 0.27925926115777755, 0.06444444590144688, -0.23629629611968994, 0.26851852072609794, 0.0859259256610164, -0.23629629501590022, -0.4725925922393799, 0.20407407261707164, 0.042962965038087636, -0.1718518469068739, -0.28999999275913946}},
+		{executor.Int64, []float64{-3, 0, 4, 4, -3, 0, 2, 1, 0, 0, 1, 0, -2, 0, 2, 2, -2, -1, 0, 0, -1, -1, -1, 0, 1, 2, 0, 0, 2, 1, -1, -2, 0, 0, -2, -1, -2, 0, 1, 2, -2, 0, 2, 2, -2, -1, 2, 1, 1, 1, 1, 0, 0, 0, 0, 0, -1, -1, 1, 0, 2, 2, 0, -2, 2, 0, -2, -4, 2, 0, -1, -2}},
 	} {
-		t.Run(runtime.DTypeName(tc.dtype), func(t *testing.T) {
+		t.Run(executor.DTypeName(tc.dtype), func(t *testing.T) {
 			sizes := []int{1, 2, 3, 3, 4}
 			out := dynamic(t, tc.dtype, sizes...)
 			l := []int64{1}
@@ -71,7 +71,7 @@ func TestAvgPool3dDtypes(t *testing.T) {
 		})
 	}
 	// Float16 and BFloat16 sum in float32 and round once: eight halves of 0.1 give 0.1 (0.0999755859375 in float16).
-	for _, dt := range []runtime.ScalarType{runtime.Float16, runtime.BFloat16} {
+	for _, dt := range []executor.ScalarType{executor.Float16, executor.BFloat16} {
 		x := empty(t, dt, 1, 2, 2, 2)
 		storeF64(x, []float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1})
 		want := empty(t, dt, 1, 1, 1, 1)
@@ -87,18 +87,18 @@ func TestAvgPool3dDtypes(t *testing.T) {
 
 func TestAvgPool3dMore(t *testing.T) {
 	// Empty batch; an unbatched [C, D, H, W] input.
-	outN := empty(t, runtime.Float32, 0, 1, 1, 1, 1)
-	if err := call(t, "aten::avg_pool3d.out", empty(t, runtime.Float32, 0, 1, 2, 2, 2), []int64{2}, []int64{}, []int64{0}, false, true, none, outN, outN); err != nil {
+	outN := empty(t, executor.Float32, 0, 1, 1, 1, 1)
+	if err := call(t, "aten::avg_pool3d.out", empty(t, executor.Float32, 0, 1, 2, 2, 2), []int64{2}, []int64{}, []int64{0}, false, true, none, outN, outN); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, outN, []int{0, 1, 1, 1, 1}, []float64{})
-	out := empty(t, runtime.Float32, 2, 1, 1, 1)
+	out := empty(t, executor.Float32, 2, 1, 1, 1)
 	if err := call(t, "aten::avg_pool3d.out", tensor(t, poolSeq(16, 1), 2, 2, 2, 2), []int64{2}, []int64{}, []int64{0}, false, true, none, out, out); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, out, []int{2, 1, 1, 1}, []float64{3.5, 11.5})
 	// Int64 divides truncating, by a negative divisor too: (0+1+...+7)/-3 = -9.
-	outI := empty(t, runtime.Int64, 1, 1, 1, 1)
+	outI := empty(t, executor.Int64, 1, 1, 1, 1)
 	if err := call(t, "aten::avg_pool3d.out", tensor(t, []int64{0, 1, 2, 3, 4, 5, 6, 7}, 1, 2, 2, 2), []int64{2}, []int64{}, []int64{0}, false, true, -3, outI, outI); err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +107,8 @@ func TestAvgPool3dMore(t *testing.T) {
 
 func TestAvgPool3dErrors(t *testing.T) {
 	x := tensor(t, poolSeq(27, 1), 1, 3, 3, 3)
-	o := func(s ...int) *runtime.Tensor { return empty(t, runtime.Float32, s...) }
-	ap := func(in any, k, s, p []int64, divisor any, out *runtime.Tensor) error {
+	o := func(s ...int) *executor.Tensor { return empty(t, executor.Float32, s...) }
+	ap := func(in any, k, s, p []int64, divisor any, out *executor.Tensor) error {
 		return call(t, "aten::avg_pool3d.out", in, k, s, p, false, true, divisor, out, out)
 	}
 	k2, one, zero := []int64{2, 2, 2}, []int64{1}, []int64{0}
@@ -125,8 +125,8 @@ func TestAvgPool3dErrors(t *testing.T) {
 		{"padding", ap(x, k2, one, []int64{1, 1, 2}, none, o(1, 2, 2, 2)), "pad should be at most half of kernel size"},
 		{"stride zero", ap(x, k2, []int64{1, 0, 1}, zero, none, o(1, 2, 2, 2)), "argument 2 (stride): stride should be greater than zero, got [1 0 1]"},
 		{"rank", ap(tensor(t, poolSeq(8, 1), 2, 2, 2), k2, one, zero, none, o(1, 1, 1)), "argument 0 (self): expected 4D or 5D (batch mode) tensor"},
-		{"dtype", ap(tensor(t, []int32{1, 2, 3, 4, 5, 6, 7, 8}, 1, 2, 2, 2), k2, one, zero, none, empty(t, runtime.Int32, 1, 1, 1, 1)), "avg_pool3d does not support int32"},
-		{"out dtype", ap(x, k2, one, zero, none, empty(t, runtime.Float64, 1, 2, 2, 2)), "want the input's float32"},
+		{"dtype", ap(tensor(t, []int32{1, 2, 3, 4, 5, 6, 7, 8}, 1, 2, 2, 2), k2, one, zero, none, empty(t, executor.Int32, 1, 1, 1, 1)), "avg_pool3d does not support int32"},
+		{"out dtype", ap(x, k2, one, zero, none, empty(t, executor.Float64, 1, 2, 2, 2)), "want the input's float32"},
 		{"out size", ap(x, k2, one, zero, none, o(1, 3, 3, 3)), "out: "},
 		{"divisor type", ap(x, k2, one, zero, 1.5, o(1, 2, 2, 2)), "argument 6 (divisor_override)"},
 		{"arg count", call(t, "aten::avg_pool3d.out", x, k2, one, zero, false, true, none, o(1, 2, 2, 2)), "8 arguments"},

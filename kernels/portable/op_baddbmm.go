@@ -1,16 +1,16 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::baddbmm.out", DTypes: realTypes, Fn: baddbmmOut})
+	register(executor.Kernel{Name: "aten::baddbmm.out", DTypes: realTypes, Fn: baddbmmOut})
 }
 
 // aten::baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1,
 // Scalar alpha=1, Tensor(a!) out): beta·self + alpha·(batch1 [b, m, k] · batch2 [b, k, n]) per
 // batch entry, with self broadcasting to [b, m, n]. Beta, alpha and dtypes behave as in addmm.
 // (ExecuTorch's portable library has no baddbmm; this follows PyTorch.)
-func baddbmmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func baddbmmOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxBaddbmmOut(args)
 	if err != nil {
 		return err

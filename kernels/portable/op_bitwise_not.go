@@ -3,32 +3,32 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::bitwise_not.out", DTypes: compareIntBoolTypes, Fn: bitwiseNotOut})
+	register(executor.Kernel{Name: "aten::bitwise_not.out", DTypes: compareIntBoolTypes, Fn: bitwiseNotOut})
 }
 
 // aten::bitwise_not.out(Tensor self, *, Tensor(a!) out): ~self for integral types, !self for
 // Bool; out has self's dtype; floating inputs are an error.
-func bitwiseNotOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func bitwiseNotOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxBitwiseNotOut(args)
 	if err != nil {
 		return err
 	}
 	self, out := u.Self, u.Out
 	st := self.ScalarType()
-	if st != runtime.Bool && !isIntegral(st) {
-		return fmt.Errorf("%w: bitwise_not is not implemented for %s (integral and bool only)", runtime.ErrInvalidArgument, runtime.DTypeName(st))
+	if st != executor.Bool && !isIntegral(st) {
+		return fmt.Errorf("%w: bitwise_not is not implemented for %s (integral and bool only)", executor.ErrInvalidArgument, executor.DTypeName(st))
 	}
 	if out.ScalarType() != st {
-		return fmt.Errorf("%w: out is %s, want self's %s", runtime.ErrInvalidArgument, runtime.DTypeName(out.ScalarType()), runtime.DTypeName(st))
+		return fmt.Errorf("%w: out is %s, want self's %s", executor.ErrInvalidArgument, executor.DTypeName(out.ScalarType()), executor.DTypeName(st))
 	}
 	if err := resize(out, self.Sizes()); err != nil {
 		return err
 	}
-	if st == runtime.Bool {
+	if st == executor.Bool {
 		v := compareTruth(self)
 		for i, b := range v {
 			v[i] = !b

@@ -1,6 +1,6 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 // aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out),
 // aten::bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) and the
@@ -14,9 +14,9 @@ func init() {
 		"aten::bitwise_right_shift.Tensor_Scalar_out", unboxBitwiseRightShiftTensorScalarOut}, false)...)
 }
 
-func shiftKernels(k binaryPair, left bool) []runtime.Kernel {
-	opFor := func(common runtime.ScalarType) compareOp {
-		width := int64(8 * runtime.ElementSize(common))
+func shiftKernels(k binaryPair, left bool) []executor.Kernel {
+	opFor := func(common executor.ScalarType) compareOp {
+		width := int64(8 * executor.ElementSize(common))
 		unsigned := shapeIsUnsigned(common)
 		return compareOp{i: func(x, y int64) int64 {
 			out := y < 0 || y >= width

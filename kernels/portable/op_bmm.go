@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::bmm.out", DTypes: realTypes, Fn: bmmOut})
+	register(executor.Kernel{Name: "aten::bmm.out", DTypes: realTypes, Fn: bmmOut})
 }
 
 // aten::bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out): the batched matrix product of
 // self [b, m, k] and mat2 [b, k, n] into out [b, m, n], one product per batch entry. All three
 // share one dtype (not Bool) and the default dim order; integral products wrap in the out type.
-func bmmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func bmmOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxBmmOut(args)
 	if err != nil {
 		return err

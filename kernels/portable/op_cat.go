@@ -3,18 +3,18 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::cat.out", DTypes: shapeAllTypes, Fn: catOut})
+	register(executor.Kernel{Name: "aten::cat.out", DTypes: shapeAllTypes, Fn: catOut})
 }
 
 // aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out): the tensors joined along dim.
 // As in PyTorch, 1-d empty tensors (shape [0]) are skipped whatever their rank; the others must
 // agree on every size but dim's. Inputs of other dtypes are converted to out's, which must be
 // able to hold them (no floating into integral, no integral into bool).
-func catOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func catOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxCatOut(args)
 	if err != nil {
 		return err
@@ -23,11 +23,11 @@ func catOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if len(ts) == 0 {
 		return argErr(0, "tensors", "cat needs at least one tensor")
 	}
-	var ref *runtime.Tensor
+	var ref *executor.Tensor
 	for k, t := range ts {
 		if !shapeCanCast(t.ScalarType(), out.ScalarType()) {
 			return argErr(0, "tensors", "item %d is %s, which cannot be cast to out's %s", k,
-				runtime.DTypeName(t.ScalarType()), runtime.DTypeName(out.ScalarType()))
+				executor.DTypeName(t.ScalarType()), executor.DTypeName(out.ScalarType()))
 		}
 		if ref == nil && !shapeCatSkipped(t) {
 			ref = t
@@ -75,4 +75,4 @@ func catOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // shapeCatSkipped reports a legacy empty tensor, which cat ignores.
-func shapeCatSkipped(t *runtime.Tensor) bool { return t.Dim() == 1 && t.Size(0) == 0 }
+func shapeCatSkipped(t *executor.Tensor) bool { return t.Dim() == 1 && t.Size(0) == 0 }

@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_cdist_forward.out", DTypes: floatTypes, Fn: cdistForwardOut})
+	register(executor.Kernel{Name: "aten::_cdist_forward.out", DTypes: floatTypes, Fn: cdistForwardOut})
 }
 
 // aten::_cdist_forward.out(Tensor x1, Tensor x2, float p, int? compute_mode, *,
@@ -20,7 +20,7 @@ func init() {
 // like ExecuTorch, etgo always computes directly). Arithmetic is in the input's precision,
 // rounding after every operation, as ExecuTorch's kernel does; p is first rounded to that
 // precision. Its ∞ norm keeps the running maximum when a difference is NaN (C++ std::max).
-func cdistForwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func cdistForwardOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxCdistForwardOut(args)
 	if err != nil {
 		return err
@@ -28,7 +28,7 @@ func cdistForwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	x1, x2, p, mode, hasMode, out := u.X1, u.X2, u.P, u.ComputeMode.Val, u.ComputeMode.OK, u.Out
 	dt := x1.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "x1", "cdist only supports floating-point dtypes, got %s", runtime.DTypeName(dt))
+		return argErr(0, "x1", "cdist only supports floating-point dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(x2, dt, 1, "x2"); err != nil {
 		return err
@@ -97,7 +97,7 @@ type distance struct {
 	r       func(float64) float64
 }
 
-func newDistance(dt runtime.ScalarType, p float64) distance {
+func newDistance(dt executor.ScalarType, p float64) distance {
 	r := func(v float64) float64 { return roundTo(dt, v) }
 	pr := r(p)
 	return distance{p: pr, invP: 1 / pr, r: r}

@@ -3,25 +3,25 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::clamp.out", DTypes: realBoolTypes, Fn: clampOut},
-		runtime.Kernel{Name: "aten::clamp.Tensor_out", DTypes: realBoolTypes, Fn: clampTensorOut},
+		executor.Kernel{Name: "aten::clamp.out", DTypes: realBoolTypes, Fn: clampOut},
+		executor.Kernel{Name: "aten::clamp.Tensor_out", DTypes: realBoolTypes, Fn: clampTensorOut},
 	)
 }
 
 func clampNoBounds() error {
-	return fmt.Errorf("%w: clamp: at least one of min and max must not be None", runtime.ErrInvalidArgument)
+	return fmt.Errorf("%w: clamp: at least one of min and max must not be None", executor.ErrInvalidArgument)
 }
 
 // aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out):
 // min(max(self, min), max) in the result type of self and the bounds (so an integral self with
 // a floating bound gives a floating result); NaN in self or a bound propagates. A bound must fit
 // out's dtype, as ExecuTorch checks.
-func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func clampOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxClampOut(args)
 	if err != nil {
 		return err
@@ -40,8 +40,8 @@ func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 			continue
 		}
 		ts.scalar(b.s)
-		if ot := out.ScalarType(); ot != runtime.Bool && !arithScalarFits(b.s, ot) {
-			return argErr(1+k, b.name, "%v is out of range for out's %s", b.s.f, runtime.DTypeName(ot))
+		if ot := out.ScalarType(); ot != executor.Bool && !arithScalarFits(b.s, ot) {
+			return argErr(1+k, b.name, "%v is out of range for out's %s", b.s.f, executor.DTypeName(ot))
 		}
 	}
 	common := ts.result()
@@ -63,9 +63,9 @@ func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 			}
 			return v
 		}
-		if common == runtime.Float32 && self.ScalarType() == runtime.Float32 && out.ScalarType() == runtime.Float32 &&
+		if common == executor.Float32 && self.ScalarType() == executor.Float32 && out.ScalarType() == executor.Float32 &&
 			self.IsContiguous() && out.IsContiguous() {
-			src, dst := runtime.Data[float32](self), runtime.Data[float32](out)
+			src, dst := executor.Data[float32](self), executor.Data[float32](out)
 			for k, v := range src {
 				dst[k] = float32(f(float64(v)))
 			}
@@ -94,7 +94,7 @@ func clampOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out):
 // elementwise clamp with broadcasting of self, min and max, in their result type.
-func clampTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func clampTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxClampTensorOut(args)
 	if err != nil {
 		return err
@@ -105,7 +105,7 @@ func clampTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	}
 	ts := new(typeState).tensor(self)
 	shape := self.Sizes()
-	for _, b := range []*runtime.Tensor{lo, hi} {
+	for _, b := range []*executor.Tensor{lo, hi} {
 		if b == nil {
 			continue
 		}

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::clone.out", DTypes: shapeAllTypes, Fn: cloneOut})
+	register(executor.Kernel{Name: "aten::clone.out", DTypes: shapeAllTypes, Fn: cloneOut})
 }
 
 // aten::clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out): a copy of
 // self (same dtype), written in out's dim order. memory_format may be None, contiguous (out
 // must then be contiguous) or preserve.
-func cloneOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func cloneOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxCloneOut(args)
 	if err != nil {
 		return err
@@ -22,7 +22,7 @@ func cloneOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // shapeCopySame copies self into out (same dtype, out resized to self's sizes, any dim orders).
-func shapeCopySame(self, out *runtime.Tensor) error {
+func shapeCopySame(self, out *executor.Tensor) error {
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

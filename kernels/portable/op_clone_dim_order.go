@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "dim_order_ops::_clone_dim_order.out", DTypes: shapeAllTypes, Fn: cloneDimOrderOut})
+	register(executor.Kernel{Name: "dim_order_ops::_clone_dim_order.out", DTypes: shapeAllTypes, Fn: cloneDimOrderOut})
 }
 
 // dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]?
 // dim_order=None, Tensor(a!) out): a copy of self (same dtype) written in out's dim order. A
 // dim_order must equal out's; None keeps self's, which out must then have.
-func cloneDimOrderOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func cloneDimOrderOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxCloneDimOrderOut(args)
 	if err != nil {
 		return err

@@ -4,16 +4,16 @@ import (
 	"math"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func TestClone(t *testing.T) {
-	f32 := runtime.Float32
+	f32 := executor.Float32
 	shapeRun(t, "aten::clone.out", []shapeCase{
 		{"float32", []any{shapeIota(t, 2, 3), none, empty(t, f32, 2, 3)}, []int{2, 3}, shapeSeq(0, 6)},
 		{"contiguous format", []any{shapeIota(t, 2, 3), 0, empty(t, f32, 2, 3)}, []int{2, 3}, shapeSeq(0, 6)},
-		{"preserve format", []any{tensor(t, []int8{-1, 2}, 2), 1, empty(t, runtime.Int8, 2)}, []int{2}, []float64{-1, 2}},
-		{"0-d", []any{tensor(t, []bool{true}), none, empty(t, runtime.Bool)}, []int{}, []float64{1}},
+		{"preserve format", []any{tensor(t, []int8{-1, 2}, 2), 1, empty(t, executor.Int8, 2)}, []int{2}, []float64{-1, 2}},
+		{"0-d", []any{tensor(t, []bool{true}), none, empty(t, executor.Bool)}, []int{}, []float64{1}},
 		{"empty", []any{shapeIota(t, 0, 3), none, empty(t, f32, 0, 3)}, []int{0, 3}, nil},
 		{"dynamic", []any{shapeIota(t, 2, 2), none, dynamic(t, f32, 3, 3)}, []int{2, 2}, shapeSeq(0, 4)},
 		{"channels-last to channels-last", []any{shapeOrdered(t, shapeIotaF32(12), []int{1, 3, 2, 2}, channelsLast), 1, shapeOrderedEmpty(t, f32, []int{1, 3, 2, 2}, channelsLast)},
@@ -32,9 +32,9 @@ func TestClone(t *testing.T) {
 
 func TestCloneErrors(t *testing.T) {
 	x := shapeIota(t, 2, 3)
-	wantErr(t, call(t, "aten::clone.out", x, none, empty(t, runtime.Float64, 2, 3), none), "keeps the dtype")
-	wantErr(t, call(t, "aten::clone.out", x, none, empty(t, runtime.Float32, 3, 2), none), "cannot resize a static tensor")
-	wantErr(t, call(t, "aten::clone.out", x, 2, empty(t, runtime.Float32, 2, 3), none), "memory format 2")
-	wantErr(t, call(t, "aten::clone.out", shapeIota(t, 1, 3, 2, 2), 0, shapeOrderedEmpty(t, runtime.Float32, []int{1, 3, 2, 2}, channelsLast), none), "contiguous_format")
-	wantErr(t, call(t, "aten::clone.out", x, 0.5, empty(t, runtime.Float32, 2, 3), none), "argument 1 (memory_format): want Int")
+	wantErr(t, call(t, "aten::clone.out", x, none, empty(t, executor.Float64, 2, 3), none), "keeps the dtype")
+	wantErr(t, call(t, "aten::clone.out", x, none, empty(t, executor.Float32, 3, 2), none), "cannot resize a static tensor")
+	wantErr(t, call(t, "aten::clone.out", x, 2, empty(t, executor.Float32, 2, 3), none), "memory format 2")
+	wantErr(t, call(t, "aten::clone.out", shapeIota(t, 1, 3, 2, 2), 0, shapeOrderedEmpty(t, executor.Float32, []int{1, 3, 2, 2}, channelsLast), none), "contiguous_format")
+	wantErr(t, call(t, "aten::clone.out", x, 0.5, empty(t, executor.Float32, 2, 3), none), "argument 1 (memory_format): want Int")
 }

@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::constant_pad_nd.out", DTypes: realBoolTypes, Fn: constantPadNdOut})
+	register(executor.Kernel{Name: "aten::constant_pad_nd.out", DTypes: realBoolTypes, Fn: constantPadNdOut})
 }
 
 // aten::constant_pad_nd.out(Tensor self, SymInt[] pad, Scalar value=0, *, Tensor(a!) out).
@@ -16,7 +16,7 @@ func init() {
 // as in PyTorch (ExecuTorch's portable kernel refuses negative pads). value must fit the
 // dtype (c10's overflow rule: a float value truncates into an integer dtype, a negative
 // integer wraps into an unsigned one down to -max).
-func constantPadNdOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func constantPadNdOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxConstantPadNdOut(args)
 	if err != nil {
 		return err
@@ -52,12 +52,12 @@ func constantPadNdOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 		sizes[d] = s[d] + lo + hi
 	}
 	if !poolScalarFits(out.ScalarType(), value) {
-		return argErr(2, "value", "%v cannot be converted to %s without overflow", value.f, runtime.DTypeName(out.ScalarType()))
+		return argErr(2, "value", "%v cannot be converted to %s without overflow", value.f, executor.DTypeName(out.ScalarType()))
 	}
 	if err := resize(out, sizes); err != nil {
 		return err
 	}
-	fill, err := runtime.NewTensor(out.ScalarType(), 1)
+	fill, err := executor.NewTensor(out.ScalarType(), 1)
 	if err != nil {
 		return err
 	}
@@ -126,31 +126,31 @@ func poolPadIndex(isz, osz []int, before []int) []int {
 // always fit; floats fit a floating dtype within its range (Inf and NaN included); integers
 // fit an integral dtype within its range, negative ones wrapping into unsigned dtypes down
 // to -max.
-func poolScalarFits(t runtime.ScalarType, v scalar) bool {
-	if v.isBool || t == runtime.Bool {
+func poolScalarFits(t executor.ScalarType, v scalar) bool {
+	if v.isBool || t == executor.Bool {
 		return true
 	}
 	var fmax float64 // floating dtypes
 	var lo, hi int64 // integral dtypes
 	unsigned := false
 	switch t {
-	case runtime.Float32:
+	case executor.Float32:
 		fmax = math.MaxFloat32
-	case runtime.Float64:
+	case executor.Float64:
 		fmax = math.MaxFloat64
-	case runtime.Float16:
+	case executor.Float16:
 		fmax = 65504
-	case runtime.BFloat16:
+	case executor.BFloat16:
 		fmax = float64(math.Float32frombits(0x7f7f0000))
-	case runtime.Uint8:
+	case executor.Uint8:
 		hi, unsigned = math.MaxUint8, true
-	case runtime.Int8:
+	case executor.Int8:
 		lo, hi = math.MinInt8, math.MaxInt8
-	case runtime.Int16:
+	case executor.Int16:
 		lo, hi = math.MinInt16, math.MaxInt16
-	case runtime.Int32:
+	case executor.Int32:
 		lo, hi = math.MinInt32, math.MaxInt32
-	case runtime.Int64:
+	case executor.Int64:
 		lo, hi = math.MinInt64, math.MaxInt64
 	default:
 		return true

@@ -4,16 +4,16 @@ import (
 	"math"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.ops.aten.constant_pad_nd (torch 2.15).
 func TestConstantPadNd(t *testing.T) {
 	inf := math.Inf(1)
-	a := func() *runtime.Tensor { return tensor(t, []float32{1, 2, 3, 4, 5, 6}, 2, 3) }
+	a := func() *executor.Tensor { return tensor(t, []float32{1, 2, 3, 4, 5, 6}, 2, 3) }
 	for _, tc := range []struct {
 		name  string
-		in    *runtime.Tensor
+		in    *executor.Tensor
 		pad   []int64
 		value any
 		sizes []int
@@ -33,8 +33,8 @@ func TestConstantPadNd(t *testing.T) {
 		{"int64 keeps every bit", tensor(t, []int64{1<<62 + 1}, 1), []int64{1, 0}, 3, []int{2}, []float64{3, 1<<62 + 1}},
 		{"float64", tensor(t, []float64{0.1, 0.2}, 2), []int64{0, 1}, 0.3, []int{3}, []float64{0.1, 0.2, 0.3}},
 		{"rank 0", tensor(t, []float32{3}), []int64{}, 5, []int{}, []float64{3}},
-		{"empty input", empty(t, runtime.Float32, 0, 2), []int64{1, 1}, 5, []int{0, 4}, []float64{}},
-		{"empty input grows", empty(t, runtime.Float32, 0, 2), []int64{0, 0, 1, 0}, 5, []int{1, 2}, []float64{5, 5}},
+		{"empty input", empty(t, executor.Float32, 0, 2), []int64{1, 1}, 5, []int{0, 4}, []float64{}},
+		{"empty input grows", empty(t, executor.Float32, 0, 2), []int64{0, 0, 1, 0}, 5, []int{1, 2}, []float64{5, 5}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := empty(t, tc.in.ScalarType(), tc.sizes...)
@@ -42,14 +42,14 @@ func TestConstantPadNd(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, out, tc.sizes, tc.want)
-			if tc.in.ScalarType() == runtime.Int64 && tc.in.Numel() == 1 {
-				if v, _ := runtime.Values[int64](out); v[1] != 1<<62+1 {
+			if tc.in.ScalarType() == executor.Int64 && tc.in.Numel() == 1 {
+				if v, _ := executor.Values[int64](out); v[1] != 1<<62+1 {
 					t.Fatalf("int64 copy lost bits: %v", v)
 				}
 			}
 		})
 	}
-	for _, typ := range []runtime.ScalarType{runtime.Float16, runtime.BFloat16} {
+	for _, typ := range []executor.ScalarType{executor.Float16, executor.BFloat16} {
 		in := empty(t, typ, 2, 3)
 		storeF64(in, []float64{1, 2, 3, 4, 5, 6})
 		for _, tc := range []struct {
@@ -61,14 +61,14 @@ func TestConstantPadNd(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := tc.f16
-			if typ == runtime.BFloat16 {
+			if typ == executor.BFloat16 {
 				w = tc.b16
 			}
 			wantValuesAny(t, out, []int{2, 4}, []float64{1, 2, 3, w, 4, 5, 6, w})
 		}
 	}
 	// A dynamic out is resized.
-	out := dynamic(t, runtime.Float32, 4, 4)
+	out := dynamic(t, executor.Float32, 4, 4)
 	if err := call(t, "aten::constant_pad_nd.out", a(), []int64{0, 0, 1, 0}, 0, out, out); err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +77,8 @@ func TestConstantPadNd(t *testing.T) {
 
 func TestConstantPadNdErrors(t *testing.T) {
 	a := tensor(t, []float32{1, 2, 3, 4, 5, 6}, 2, 3)
-	o := func(s ...int) *runtime.Tensor { return empty(t, runtime.Float32, s...) }
-	cp := func(in any, pad []int64, v any, out *runtime.Tensor) error {
+	o := func(s ...int) *executor.Tensor { return empty(t, executor.Float32, s...) }
+	cp := func(in any, pad []int64, v any, out *executor.Tensor) error {
 		return call(t, "aten::constant_pad_nd.out", in, pad, v, out, out)
 	}
 	wantErr(t, cp(a, []int64{1}, 0, o(2, 4)), "length must be even")
@@ -89,14 +89,14 @@ func TestConstantPadNdErrors(t *testing.T) {
 	wantErr(t, cp(a, []int64{-2, -2}, 0, o(2, 0)), "crop more than")
 	wantErr(t, cp(a, []int64{1, 1}, 0, o(2, 4)), "cannot resize a static tensor")
 	wantErr(t, cp(a, []int64{1 << 40, 0}, 0, o(2, 4)), "too large")
-	wantErr(t, cp(a, []int64{1, 1}, 0, empty(t, runtime.Float64, 2, 5)), "want the input's float32")
+	wantErr(t, cp(a, []int64{1, 1}, 0, empty(t, executor.Float64, 2, 5)), "want the input's float32")
 	wantErr(t, cp(a, []int64{1, 1}, 1e40, o(2, 5)), "without overflow")
-	wantErr(t, cp(tensor(t, []uint8{1}, 1), []int64{1, 1}, 300, empty(t, runtime.Uint8, 3)), "without overflow")
-	wantErr(t, cp(tensor(t, []uint8{1}, 1), []int64{1, 1}, -1.0, empty(t, runtime.Uint8, 3)), "without overflow")
-	wantErr(t, cp(tensor(t, []int32{1}, 1), []int64{1, 1}, math.NaN(), empty(t, runtime.Int32, 3)), "without overflow")
-	wantErr(t, cp(tensor(t, []int8{1}, 1), []int64{1, 1}, -129, empty(t, runtime.Int8, 3)), "without overflow")
-	f16 := empty(t, runtime.Float16, 1)
-	wantErr(t, cp(f16, []int64{1, 1}, 70000, empty(t, runtime.Float16, 3)), "without overflow")
+	wantErr(t, cp(tensor(t, []uint8{1}, 1), []int64{1, 1}, 300, empty(t, executor.Uint8, 3)), "without overflow")
+	wantErr(t, cp(tensor(t, []uint8{1}, 1), []int64{1, 1}, -1.0, empty(t, executor.Uint8, 3)), "without overflow")
+	wantErr(t, cp(tensor(t, []int32{1}, 1), []int64{1, 1}, math.NaN(), empty(t, executor.Int32, 3)), "without overflow")
+	wantErr(t, cp(tensor(t, []int8{1}, 1), []int64{1, 1}, -129, empty(t, executor.Int8, 3)), "without overflow")
+	f16 := empty(t, executor.Float16, 1)
+	wantErr(t, cp(f16, []int64{1, 1}, 70000, empty(t, executor.Float16, 3)), "without overflow")
 	wantErr(t, cp(a, []int64{1, 1}, "x", o(2, 5)), "argument 2 (value)")
 	wantErr(t, cp(a, []int64{1, 1}, none, o(2, 5)), "argument 2 (value)")
 	wantErr(t, call(t, "aten::constant_pad_nd.out", a, []int64{1, 1}, 0, o(2, 5)), "4 arguments")

@@ -3,11 +3,11 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::convolution.out", DTypes: realTypes, Fn: convolutionOut})
+	register(executor.Kernel{Name: "aten::convolution.out", DTypes: realTypes, Fn: convolutionOut})
 }
 
 // aten::convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride,
@@ -25,7 +25,7 @@ func init() {
 // share one dtype; bias (one value per output channel) may have any real dtype. Floating
 // types compute in float32 (float64 for Float64), integral ones in int64, wrapped to the out
 // type. input and weight must be in the default dim order.
-func convolutionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func convolutionOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxConvolutionOut(args)
 	if err != nil {
 		return err
@@ -36,14 +36,14 @@ func convolutionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return err
 	}
-	if err := linalgSameDType([]*runtime.Tensor{in, w, out}, []string{"input", "weight", "out"}); err != nil {
+	if err := linalgSameDType([]*executor.Tensor{in, w, out}, []string{"input", "weight", "out"}); err != nil {
 		return err
 	}
 	if !linalgSupported(in.ScalarType()) {
-		return argErr(0, "input", "dtype %s is not supported", runtime.DTypeName(in.ScalarType()))
+		return argErr(0, "input", "dtype %s is not supported", executor.DTypeName(in.ScalarType()))
 	}
 	if bias != nil && !linalgSupported(bias.ScalarType()) {
-		return argErr(2, "bias", "dtype %s is not supported", runtime.DTypeName(bias.ScalarType()))
+		return argErr(2, "bias", "dtype %s is not supported", executor.DTypeName(bias.ScalarType()))
 	}
 	if out.Dim() != in.Dim() {
 		return argErr(9, "out", "want a %d-D tensor like input, got %d-D sizes %v", in.Dim(), out.Dim(), out.Sizes())
@@ -66,7 +66,7 @@ func convolutionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	return nil
 }
 
-func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *runtime.Tensor) {
+func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *executor.Tensor) {
 	var bv []T
 	if bias != nil {
 		bv = linalgView[T](bias)
@@ -78,7 +78,7 @@ func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *runtime.Te
 
 // convolutionGeometry validates the convolution's arguments and derives its geometry, naming what is
 // wrong; shift is added to the argument indices in errors (1 when input is argument 1).
-func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int64, shift int) (*linalgConvGeom, error) {
+func convolutionGeometry(in, w, bias *executor.Tensor, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int64, shift int) (*linalgConvGeom, error) {
 	rank := in.Dim()
 	if rank < 3 || rank > 5 {
 		return nil, argErr(0+shift, "input", "want a 3-D [N, C, L], 4-D [N, C, H, W] or 5-D [N, C, D, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
@@ -186,7 +186,7 @@ func convolutionGeometry(in, w, bias *runtime.Tensor, stride, padding, dilation 
 	if g.od < 1 || g.oh < 1 || g.ow < 1 || g.kd < 1 || g.kh < 1 || g.kw < 1 {
 		spat := is[2:]
 		return nil, fmt.Errorf("%w: input spatial sizes %v with kernel %v, stride %v, padding %v, dilation %v give output sizes %v; each must be at least 1",
-			runtime.ErrInvalidArgument, spat, ws[2:], s[3-spatial:], p[3-spatial:], d[3-spatial:], []int{g.od, g.oh, g.ow}[3-spatial:])
+			executor.ErrInvalidArgument, spat, ws[2:], s[3-spatial:], p[3-spatial:], d[3-spatial:], []int{g.od, g.oh, g.ow}[3-spatial:])
 	}
 	return g, nil
 }

@@ -3,11 +3,11 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::convolution_backward.out", DTypes: floatTypes, Fn: convolutionBackwardOut})
+	register(executor.Kernel{Name: "aten::convolution_backward.out", DTypes: floatTypes, Fn: convolutionBackwardOut})
 }
 
 // aten::convolution_backward.out(Tensor grad_output, Tensor input, Tensor weight,
@@ -24,7 +24,7 @@ func init() {
 // by every tensor, and the sums run directly over (batch, group, output row, output column,
 // output channel, input channel, kernel row, kernel column) in the dtype's precision,
 // rounding each product and sum, so results can differ from PyTorch's in the last bits.
-func convolutionBackwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func convolutionBackwardOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxConvolutionBackwardOut(args)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func convolutionBackwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) 
 	gradOut, in, w, biasSizes, hasBiasSizes := a.GradOutput, a.Input, a.Weight, a.BiasSizes.Val, a.BiasSizes.OK
 	lists := [4][]int64{a.Stride, a.Padding, a.Dilation, a.OutputPadding}
 	transposed, groups, mask := a.Transposed, a.Groups, a.OutputMask
-	outs := [3]*runtime.Tensor{a.Out0, a.Out1, a.Out2}
+	outs := [3]*executor.Tensor{a.Out0, a.Out1, a.Out2}
 	if len(mask) != 3 {
 		return argErr(10, "output_mask", "want 3 values, got %d", len(mask))
 	}
@@ -44,7 +44,7 @@ func convolutionBackwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) 
 	}
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(1, "input", "convolution_backward supports floating dtypes, got %s", runtime.DTypeName(dt))
+		return argErr(1, "input", "convolution_backward supports floating dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(w, dt, 2, "weight"); err != nil {
 		return err

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // convBackwardTensor builds a tensor of dtype dt with values f(i).
-func convBackwardTensor(t *testing.T, dt runtime.ScalarType, f func(i int) float64, sizes ...int) *runtime.Tensor {
+func convBackwardTensor(t *testing.T, dt executor.ScalarType, f func(i int) float64, sizes ...int) *executor.Tensor {
 	x := empty(t, dt, sizes...)
 	v := make([]float64, x.Numel())
 	for i := range v {
@@ -20,7 +20,7 @@ func convBackwardTensor(t *testing.T, dt runtime.ScalarType, f func(i int) float
 }
 
 // convBackwardClose checks sizes and values within tol·max(1, |want|).
-func convBackwardClose(t *testing.T, got *runtime.Tensor, sizes []int, want []float64, tol float64) {
+func convBackwardClose(t *testing.T, got *executor.Tensor, sizes []int, want []float64, tol float64) {
 	t.Helper()
 	if !slices.Equal(got.Sizes(), sizes) {
 		t.Fatalf("sizes %v, want %v", got.Sizes(), sizes)
@@ -41,26 +41,26 @@ func TestConvolutionBackward(t *testing.T) {
 	wsizes := map[string][]int{"w": {3, 2, 2, 3}, "w2": {4, 1, 3, 2}}
 	for _, tc := range []struct {
 		name                      string
-		dt                        runtime.ScalarType
+		dt                        executor.ScalarType
 		x, w                      func(int) float64
 		stride, padding, dilation []int64
 		groups                    int
 		osizes                    []int
 		gi, gw, gb                []float64
 	}{
-		{"basic", runtime.Float32, x, w, []int64{1, 1}, []int64{0, 0}, []int64{1, 1}, 1, []int{2, 3, 3, 3},
+		{"basic", executor.Float32, x, w, []int64{1, 1}, []int64{0, 0}, []int64{1, 1}, 1, []int{2, 3, 3, 3},
 			[]float64{3.3299999237060547, 1.3824999332427979, 0.922500491142273, -2.5, -0.09000003337860107, 1.9399998188018799, -0.3725001811981201, 2.867499828338623, 1.2049999237060547, 3.517500162124634, 1.662500262260437, -0.6500000953674316, 2.8675003051757812, 1.4824998378753662, 3.794999837875366, -1.9449999332427979, -0.6450001001358032, 2.7774999141693115, 5.092499732971191, 3.330000162124634, -1.9474999904632568, -2.4074997901916504, -3.890000104904175, -1.5724999904632568, -1.5750000476837158, -2.2200002670288086, 1.1125001907348633, -2.409999370574951, -0.3749997615814209, -4.170000076293945, -2.2200000286102295, 1.3899999856948853, -2.9650001525878906, -0.9300003051757812, -5.002500057220459, 1.3925001621246338, 4.907500267028809, 2.034999132156372, 0.08750057220458984, -3.4275002479553223, 3.3299999237060547, -3.6125001907348633, -1.5749995708465576, -4.997500419616699, 2.4074997901916504, -0.5575003623962402, -2.8699986934661865, 2.867499828338623, 3.702500343322754, 6.015000343322754, -0.8349995613098145, -3.147500514984131, 2.8675007820129395, 3.9800000190734863, 6.292500019073486, -4.442500114440918, 1.8524997234344482, 5.274999618530273, 10.087499618530273, 3.3299999237060547, -6.942500114440918, -4.904999732971191, -8.885000228881836, -1.572500228881836, -4.072500228881836, -2.2200000286102295, 3.609999656677246, -7.405000686645508, -5.369999408721924, -11.662500381469727, -2.2199997901916504, 3.887500762939453, -7.9599995613098145, -5.9250006675720215, -12.494999885559082, 6.387499809265137, 9.90250015258789, 2.034998893737793, -4.907499313354492, -8.422500610351562},
 			[]float64{12.030000686645508, 26.665000915527344, -0.21000200510025024, -15.90999984741211, -3.8649983406066895, 12.030000686645508, -3.8649983406066895, 12.030000686645508, 26.665000915527344, -25.36499786376953, -15.90999984741211, -3.8649983406066895, 13.694999694824219, 34.98999786376953, -8.535001754760742, -15.90999984741211, 2.7949981689453125, 13.694999694824219, 2.7949981689453125, 13.694999694824219, 34.98999786376953, -32.025001525878906, -15.90999984741211, 2.7949981689453125, 15.35999584197998, 43.314998626708984, -16.860000610351562, -15.910000801086426, 9.45500373840332, 15.35999584197998, 9.45500373840332, 15.35999584197998, 43.314998626708984, -38.68500518798828, -15.910000801086426, 9.45500373840332},
 			[]float64{96.74999237060547, 156.69000244140625, 216.62998962402344}},
-		{"stride pad dil", runtime.Float32, x, w, []int64{2, 1}, []int64{1, 2}, []int64{1, 2}, 1, []int{2, 3, 3, 5},
+		{"stride pad dil", executor.Float32, x, w, []int64{2, 1}, []int64{1, 2}, []int64{1, 2}, 1, []int{2, 3, 3, 5},
 			[]float64{-1.8474998474121094, -1.7549998760223389, 3.887500047683716, 6.942500114440918, 7.127499580383301, 1.0124998092651367, 0.8274998664855957, 0.8299999237060547, -4.8125, -4.90500020980835, -1.3849997520446777, -1.2924997806549072, 4.350000381469727, 7.867500305175781, 8.052499771118164, 0.08749961853027344, -0.09749937057495117, 0.36750006675720215, -5.274999618530273, -5.367500305175781, 6.757499694824219, 6.942500114440918, 3.5149993896484375, 1.7524995803833008, 1.567500114440918, -4.720000267028809, -4.8125, -7.867500305175781, -2.5900001525878906, -2.5899999141693115, 7.68250036239624, 7.867500305175781, 3.5149993896484375, 0.8274998664855957, 0.6424999237060547, -5.182499885559082, -5.274999618530273, -8.792499542236328, -2.5900001525878906, -2.5900001525878906, 2.315000057220459, 2.407500743865967, 8.050000190734863, 15.267500877380371, 15.452499389648438, -7.312499523162842, -7.497500419616699, -3.3324990272521973, -8.975000381469727, -9.067499160766602, 2.777499198913574, 2.8700008392333984, 8.51249885559082, 16.192501068115234, 16.377498626708984, -8.237500190734863, -8.422500610351562, -3.7950005531311035, -9.4375, -9.529999732971191, 15.082500457763672, 15.267500877380371, 3.515000343322754, -6.572500228881836, -6.757500648498535, -8.882499694824219, -8.975000381469727, -16.1924991607666, -2.5900001525878906, -2.5900001525878906, 16.00749969482422, 16.192501068115234, 3.5149993896484375, -7.497500419616699, -7.682499408721924, -9.344999313354492, -9.4375, -17.11750030517578, -2.589999198913574, -2.5900001525878906},
 			[]float64{2.589998722076416, -5.184999465942383, -10.379999160766602, -8.160001754760742, -4.085003852844238, -19.800004959106445, 14.995002746582031, 27.37999725341797, -6.4850006103515625, -5.374996662139893, -32.01499938964844, -11.28000259399414, 2.5900039672851562, -7.9600067138671875, -21.479999542236328, -19.260000228881836, -12.40999984741211, -22.575000762939453, 20.544998168945312, 27.379993438720703, -12.034994125366211, -10.92499828338623, -37.56500244140625, -8.504993438720703, 2.589998245239258, -10.73499870300293, -32.58000183105469, -30.360000610351562, -20.734996795654297, -25.349998474121094, 26.094993591308594, 27.379985809326172, -17.584997177124023, -16.474998474121094, -43.11500549316406, -5.729999542236328},
 			[]float64{294.45001220703125, 460.95001220703125, 627.449951171875}},
-		{"groups", runtime.Float32, x, w2, []int64{1, 2}, []int64{1, 0}, []int64{1}, 2, []int{2, 4, 4, 2},
+		{"groups", executor.Float32, x, w2, []int64{1, 2}, []int64{1, 0}, []int64{1}, 2, []int{2, 4, 4, 2},
 			[]float64{-0.7399998903274536, -0.3799999952316284, -0.7400000095367432, -0.75, 0.0, -0.7400000095367432, -0.7399998903274536, -0.7400000095367432, -0.7400000095367432, 0.0, -0.7400000095367432, -0.7400000095367432, -0.7399997711181641, -0.7400000095367432, 0.0, 2.5999999046325684, -0.7400000095367432, 2.9699997901916504, -0.7399997711181641, 0.0, -0.7399997711181641, -6.300000190734863, -0.7399997711181641, -6.670000076293945, 0.0, -0.7400002479553223, -0.7399997711181641, -0.7399997711181641, -0.7399997711181641, 0.0, -0.7400002479553223, -0.7400002479553223, -0.7399997711181641, -0.7399997711181641, 0.0, 8.520000457763672, -0.7400002479553223, 8.889999389648438, -0.7399997711181641, 0.0, -0.7399997711181641, -12.219999313354492, -0.7399997711181641, -12.59000015258789, 0.0, -0.7400016784667969, -0.7399997711181641, -0.7399997711181641, -0.7399997711181641, 0.0, -0.7399997711181641, -0.7400016784667969, -0.7400007247924805, -0.7399997711181641, 0.0, 14.440000534057617, -0.7399997711181641, 14.8100004196167, -0.7400007247924805, 0.0, -0.7400016784667969, -18.139999389648438, -0.7399997711181641, -18.510000228881836, 0.0, -0.7399978637695312, -0.7400016784667969, -0.7399997711181641, -0.7399997711181641, 0.0, -0.7400016784667969, -0.7399978637695312, -0.7399997711181641, -0.7399997711181641, 0.0, 20.360000610351562, -0.7400016784667969, 20.729999542236328, -0.7399997711181641, 0.0},
 			[]float64{-5.385002136230469, 33.52499771118164, 1.0850006341934204, 4.645001411437988, 4.994999885559082, -3.3050026893615723, -11.305000305175781, 45.3650016784668, -6.314997673034668, 10.564996719360352, 4.99500036239624, 4.095001220703125, 13.345001220703125, -17.225000381469727, -12.764998435974121, -13.715002059936523, -46.83000183105469, 4.994999885559082, 20.744998931884766, -23.145000457763672, -12.764997482299805, -21.11499786376953, -54.22999572753906, 4.995002269744873},
 			[]float64{97.84000396728516, 145.19998168945312, 192.55999755859375, 239.9199981689453}},
-		{"f64", runtime.Float64, x, w, []int64{1}, []int64{1}, []int64{1, 1}, 1, []int{2, 3, 5, 5},
+		{"f64", executor.Float64, x, w, []int64{1}, []int64{1}, []int64{1, 1}, 1, []int{2, 3, 5, 5},
 			[]float64{-0.7425000000000024, 8.602500000000001, 8.602500000000001, 8.602499999999996, 4.165000000000001, -1.2049999999999992, 8.6025, 8.602499999999996, 8.602500000000001, 4.627500000000002, -1.6675000000000022, 8.6025, 8.602500000000003, 8.6025, 5.089999999999998, -2.129999999999999, 8.602500000000001, 8.602499999999996, 8.6025, 5.5525, 3.887500000000001, -7.219999999999999, -7.405000000000001, -7.589999999999998, -2.224999999999998, 4.35, -8.145000000000001, -8.329999999999998, -8.514999999999999, -3.1500000000000012, 4.8125, -9.069999999999997, -9.254999999999999, -9.440000000000001, -4.074999999999998, 5.275000000000001, -9.995000000000001, -10.179999999999998, -10.364999999999998, -4.999999999999998, -7.68, 8.602500000000001, 8.602500000000001, 8.602500000000001, 11.1025, -8.142499999999998, 8.602500000000003, 8.6025, 8.602499999999997, 11.565, -8.605, 8.602500000000001, 8.6025, 8.602500000000003, 12.027499999999998, -9.067499999999999, 8.602500000000003, 8.6025, 8.6025, 12.489999999999998, 10.825000000000001, -21.095, -21.279999999999994, -21.465, -16.1, 11.2875, -22.020000000000003, -22.205000000000005, -22.389999999999997, -17.025, 11.75, -22.945, -23.13, -23.315, -17.95, 12.212500000000002, -23.87, -24.055, -24.24, -18.874999999999996},
 			[]float64{12.389999999999992, -18.520000000000003, -60.33, 13.315000000000003, -14.81999999999999, -56.63000000000001, -38.505, -12.035000000000007, 12.57499999999999, -33.88000000000001, -10.184999999999995, 13.500000000000009, 7.764999999999979, -37.019999999999996, -78.82999999999998, 8.689999999999998, -33.32, -75.13000000000001, -61.629999999999995, -21.285000000000018, 7.950000000000003, -57.00500000000001, -19.434999999999988, 8.874999999999979, 3.140000000000015, -55.519999999999996, -97.32999999999998, 4.065000000000026, -51.82000000000001, -93.63, -84.75500000000002, -30.53499999999998, 3.325000000000003, -80.13, -28.68499999999998, 4.25},
 			[]float64{860.75, 1323.25, 1785.75}},
@@ -75,13 +75,13 @@ func TestConvolutionBackward(t *testing.T) {
 			gy := convBackwardTensor(t, tc.dt, func(i int) float64 { return float64(i)*0.37 - 1.1 }, tc.osizes...)
 			gi, gw, gb := empty(t, tc.dt, 2, 2, 4, 5), empty(t, tc.dt, ws...), dynamic(t, tc.dt, 8)
 			if err := call(t, "aten::convolution_backward.out", gy, in, wt, []int64{int64(ws[0])}, tc.stride, tc.padding, tc.dilation, false, []int64{0}, tc.groups,
-				[]bool{true, true, true}, gi, gw, gb, []*runtime.Tensor{gi, gw, gb}); err != nil {
+				[]bool{true, true, true}, gi, gw, gb, []*executor.Tensor{gi, gw, gb}); err != nil {
 				t.Fatal(err)
 			}
 			// ExecuTorch's order of float32 sums (up to 45 terms of magnitude up to 10)
 			// differs from PyTorch's, so float32 results agree to 2e-5; float64 ones to 1e-12.
 			tol := 2e-5
-			if tc.dt == runtime.Float64 {
+			if tc.dt == executor.Float64 {
 				tol = 1e-12
 			}
 			convBackwardClose(t, gi, []int{2, 2, 4, 5}, tc.gi, tol)
@@ -100,12 +100,12 @@ func TestConvolutionBackward(t *testing.T) {
 	}
 	// Float16 (which PyTorch's CPU backward lacks) rounds every product and sum: a 1x1 kernel
 	// over one pixel gives the exact products.
-	h := func(v float64) *runtime.Tensor {
-		x := empty(t, runtime.Float16, 1, 1, 1, 1)
+	h := func(v float64) *executor.Tensor {
+		x := empty(t, executor.Float16, 1, 1, 1, 1)
 		storeF64(x, []float64{v})
 		return x
 	}
-	gi, gw, gb := empty(t, runtime.Float16, 1, 1, 1, 1), empty(t, runtime.Float16, 1, 1, 1, 1), empty(t, runtime.Float16, 1)
+	gi, gw, gb := empty(t, executor.Float16, 1, 1, 1, 1), empty(t, executor.Float16, 1, 1, 1, 1), empty(t, executor.Float16, 1)
 	if err := call(t, "aten::convolution_backward.out", h(3), h(1.5), h(-2), []int64{1}, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, 1,
 		[]bool{true, true, true}, gi, gw, gb, none); err != nil {
 		t.Fatal(err)
@@ -114,39 +114,39 @@ func TestConvolutionBackward(t *testing.T) {
 	wantValuesAny(t, gw, []int{1, 1, 1, 1}, []float64{4.5})
 	wantValuesAny(t, gb, []int{1}, []float64{3})
 	// An empty batch gives zero weight and bias gradients.
-	gw0, gb0 := empty(t, runtime.Float32, 3, 2, 2, 3), empty(t, runtime.Float32, 3)
-	if err := call(t, "aten::convolution_backward.out", empty(t, runtime.Float32, 0, 3, 3, 3), empty(t, runtime.Float32, 0, 2, 4, 5), convBackwardTensor(t, runtime.Float32, w, 3, 2, 2, 3),
-		[]int64{3}, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, 1, []bool{true, true, true}, empty(t, runtime.Float32, 0, 2, 4, 5), gw0, gb0, none); err != nil {
+	gw0, gb0 := empty(t, executor.Float32, 3, 2, 2, 3), empty(t, executor.Float32, 3)
+	if err := call(t, "aten::convolution_backward.out", empty(t, executor.Float32, 0, 3, 3, 3), empty(t, executor.Float32, 0, 2, 4, 5), convBackwardTensor(t, executor.Float32, w, 3, 2, 2, 3),
+		[]int64{3}, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, 1, []bool{true, true, true}, empty(t, executor.Float32, 0, 2, 4, 5), gw0, gb0, none); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, gb0, []int{3}, []float64{0, 0, 0})
 }
 
 func TestConvolutionBackwardErrors(t *testing.T) {
-	in := empty(t, runtime.Float32, 1, 2, 4, 4)
-	wt := empty(t, runtime.Float32, 3, 2, 2, 2)
-	gy := empty(t, runtime.Float32, 1, 3, 3, 3)
-	gi, gw, gb := empty(t, runtime.Float32, 1, 2, 4, 4), empty(t, runtime.Float32, 3, 2, 2, 2), empty(t, runtime.Float32, 3)
-	cb := func(gy, in, wt, biasSizes any, stride []int64, transposed bool, groups int, mask any, gi, gw, gb *runtime.Tensor) error {
+	in := empty(t, executor.Float32, 1, 2, 4, 4)
+	wt := empty(t, executor.Float32, 3, 2, 2, 2)
+	gy := empty(t, executor.Float32, 1, 3, 3, 3)
+	gi, gw, gb := empty(t, executor.Float32, 1, 2, 4, 4), empty(t, executor.Float32, 3, 2, 2, 2), empty(t, executor.Float32, 3)
+	cb := func(gy, in, wt, biasSizes any, stride []int64, transposed bool, groups int, mask any, gi, gw, gb *executor.Tensor) error {
 		return call(t, "aten::convolution_backward.out", gy, in, wt, biasSizes, stride, []int64{0}, []int64{1}, transposed, []int64{0}, groups, mask, gi, gw, gb, none)
 	}
 	all := []bool{true, true, true}
 	wantErr(t, cb(gy, in, wt, none, []int64{1}, true, 1, all, gi, gw, gb), "argument 7 (transposed): transposed convolution backward is not supported")
-	wantErr(t, cb(empty(t, runtime.Float32, 1, 3, 3), empty(t, runtime.Float32, 1, 2, 4), empty(t, runtime.Float32, 3, 2, 2), none, []int64{1}, false, 1, all, gi, gw, gb), "argument 2 (weight): only 2-D convolution backward")
+	wantErr(t, cb(empty(t, executor.Float32, 1, 3, 3), empty(t, executor.Float32, 1, 2, 4), empty(t, executor.Float32, 3, 2, 2), none, []int64{1}, false, 1, all, gi, gw, gb), "argument 2 (weight): only 2-D convolution backward")
 	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, []bool{true, true}, gi, gw, gb), "argument 10 (output_mask): want 3 values")
 	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, []int64{1, 1, 1}, gi, gw, gb), "argument 10 (output_mask): want BoolList")
 	wantErr(t, cb(gy, in, wt, []int64{4}, []int64{1}, false, 1, all, gi, gw, gb), "argument 3 (bias_sizes): [4], want [3]")
-	wantErr(t, cb(empty(t, runtime.Float32, 1, 3, 2, 2), in, wt, none, []int64{1}, false, 1, all, gi, gw, gb), "argument 0 (grad_output): sizes [1 3 2 2], want the convolution's output sizes [1 3 3 3]")
+	wantErr(t, cb(empty(t, executor.Float32, 1, 3, 2, 2), in, wt, none, []int64{1}, false, 1, all, gi, gw, gb), "argument 0 (grad_output): sizes [1 3 2 2], want the convolution's output sizes [1 3 3 3]")
 	wantErr(t, cb(gy, in, wt, none, []int64{0}, false, 1, all, gi, gw, gb), "argument 4 (stride): value 0 out of range")
 	wantErr(t, cb(gy, in, wt, none, []int64{1, 1, 1}, false, 1, all, gi, gw, gb), "argument 4 (stride): want 1 or 2 values")
 	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 0, all, gi, gw, gb), "argument 9 (groups): want a positive number")
 	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 2, all, gi, gw, gb), "argument 2 (weight): size(0) = 3 is not a positive multiple of groups = 2")
-	wantErr(t, cb(gy, empty(t, runtime.Float32, 1, 4, 4, 4), wt, none, []int64{1}, false, 1, all, gi, gw, gb), "argument 1 (input): has 4 channels")
-	wantErr(t, cb(gy, in, empty(t, runtime.Float64, 3, 2, 2, 2), none, []int64{1}, false, 1, all, gi, gw, gb), "argument 2 (weight): float64 differs")
-	wantErr(t, cb(empty(t, runtime.Float64, 1, 3, 3, 3), in, wt, none, []int64{1}, false, 1, all, gi, gw, gb), "argument 0 (grad_output): float64 differs")
-	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, all, empty(t, runtime.Float64, 1, 2, 4, 4), gw, gb), "argument 11 (out0): float64 differs")
-	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, all, gi, gw, empty(t, runtime.Float32, 4)), "out2: ")
-	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, all, gi, empty(t, runtime.Float32, 3, 2, 2, 1), gb), "out1: ")
+	wantErr(t, cb(gy, empty(t, executor.Float32, 1, 4, 4, 4), wt, none, []int64{1}, false, 1, all, gi, gw, gb), "argument 1 (input): has 4 channels")
+	wantErr(t, cb(gy, in, empty(t, executor.Float64, 3, 2, 2, 2), none, []int64{1}, false, 1, all, gi, gw, gb), "argument 2 (weight): float64 differs")
+	wantErr(t, cb(empty(t, executor.Float64, 1, 3, 3, 3), in, wt, none, []int64{1}, false, 1, all, gi, gw, gb), "argument 0 (grad_output): float64 differs")
+	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, all, empty(t, executor.Float64, 1, 2, 4, 4), gw, gb), "argument 11 (out0): float64 differs")
+	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, all, gi, gw, empty(t, executor.Float32, 4)), "out2: ")
+	wantErr(t, cb(gy, in, wt, none, []int64{1}, false, 1, all, gi, empty(t, executor.Float32, 3, 2, 2, 1), gb), "out1: ")
 	wantErr(t, cb(tensor(t, []int32{1}, 1, 1, 1, 1), tensor(t, []int32{1}, 1, 1, 1, 1), tensor(t, []int32{1}, 1, 1, 1, 1), none, []int64{1}, false, 1, all, gi, gw, gb), "supports floating dtypes")
 	wantErr(t, call(t, "aten::convolution_backward.out", gy, in, wt, none, []int64{1}, []int64{0}, []int64{1}, false, []int64{0}, 1, all, gi, gw, gb), "14 arguments")
 }

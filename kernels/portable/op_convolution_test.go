@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // convolutionCase is a convolution with inputs from linalgSeq: input linalgSeq(n, 7, 11, 5, 0.5),
@@ -58,7 +58,7 @@ var convolutionCases = []convolutionCase{
 }
 
 // args builds the arguments of a case in dtype.
-func (c convolutionCase) args(t testing.TB, dtype runtime.ScalarType, out *runtime.Tensor) []any {
+func (c convolutionCase) args(t testing.TB, dtype executor.ScalarType, out *executor.Tensor) []any {
 	in := linalgTensor(t, dtype, linalgSeq(linalgNumel(c.in), 7, 11, 5, 0.5), c.in...)
 	w := linalgTensor(t, dtype, linalgSeq(linalgNumel(c.w), 5, 7, 3, 0.25), c.w...)
 	var bias any = none
@@ -73,9 +73,9 @@ func (c convolutionCase) args(t testing.TB, dtype runtime.ScalarType, out *runti
 }
 
 func TestConvolution(t *testing.T) {
-	for _, dtype := range []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16} {
+	for _, dtype := range []executor.ScalarType{executor.Float32, executor.Float64, executor.Float16, executor.BFloat16} {
 		for _, c := range convolutionCases {
-			t.Run(runtime.DTypeName(dtype)+"/"+c.name, func(t *testing.T) {
+			t.Run(executor.DTypeName(dtype)+"/"+c.name, func(t *testing.T) {
 				out := empty(t, dtype, c.sizes...)
 				if err := call(t, "aten::convolution.out", c.args(t, dtype, out)...); err != nil {
 					t.Fatal(err)
@@ -236,11 +236,11 @@ func TestConvolutionReference(t *testing.T) {
 			var biasArg any = none
 			if c.bias {
 				bias = ints(oc, 5)
-				biasArg = linalgTensor(t, runtime.Float32, bias, oc)
+				biasArg = linalgTensor(t, executor.Float32, bias, oc)
 			}
 			sizes, want := convolutionReference(c, in, w, bias)
-			out := empty(t, runtime.Float32, sizes...)
-			err := call(t, "aten::convolution.out", linalgTensor(t, runtime.Float32, in, c.in...), linalgTensor(t, runtime.Float32, w, c.w...), biasArg,
+			out := empty(t, executor.Float32, sizes...)
+			err := call(t, "aten::convolution.out", linalgTensor(t, executor.Float32, in, c.in...), linalgTensor(t, executor.Float32, w, c.w...), biasArg,
 				c.stride, c.padding, c.dilation, c.transposed, c.outPadding, c.groups, out, out)
 			if err != nil {
 				t.Fatal(err)
@@ -252,52 +252,52 @@ func TestConvolutionReference(t *testing.T) {
 
 func TestConvolutionMore(t *testing.T) {
 	l := func(v ...int64) []int64 { return v }
-	conv := func(in, w, bias any, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int, out *runtime.Tensor) error {
+	conv := func(in, w, bias any, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int, out *executor.Tensor) error {
 		return call(t, "aten::convolution.out", in, w, bias, stride, padding, dilation, transposed, outPadding, groups, out, out)
 	}
 	c0 := convolutionCases[0] // "2d pad 1 bias"
 
 	// Integral convolution: torch.nn.functional.conv2d on int32 linalgSeq(n, 7, 11, 5, 1),
 	// linalgSeq(n, 5, 7, 3, 1), bias linalgSeq(3, 3, 5, 2, 1), padding 1.
-	out := empty(t, runtime.Int32, 1, 3, 4, 4)
-	if err := conv(linalgTensor(t, runtime.Int32, linalgSeq(32, 7, 11, 5, 1), 1, 2, 4, 4), linalgTensor(t, runtime.Int32, linalgSeq(54, 5, 7, 3, 1), 3, 2, 3, 3),
-		linalgTensor(t, runtime.Int32, linalgSeq(3, 3, 5, 2, 1), 3), l(1), l(1), l(1), false, l(0), 1, out); err != nil {
+	out := empty(t, executor.Int32, 1, 3, 4, 4)
+	if err := conv(linalgTensor(t, executor.Int32, linalgSeq(32, 7, 11, 5, 1), 1, 2, 4, 4), linalgTensor(t, executor.Int32, linalgSeq(54, 5, 7, 3, 1), 3, 2, 3, 3),
+		linalgTensor(t, executor.Int32, linalgSeq(3, 3, 5, 2, 1), 3), l(1), l(1), l(1), false, l(0), 1, out); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, out, []int{1, 3, 4, 4}, []float64{-31, 37, -6, 7, 14, 8, -2, 25, -41, 12, 13, -43, 9, 20, -9, -17, 9, 24, -5, 10, -18, -35, 20, -13,
 		5, 9, 9, -3, 6, -40, 33, -18, 2, -43, 19, -6, -6, 8, -26, -7, 18, -62, 14, 4, -16, 0, 21, -3})
 
 	// int8 wraps as torch's does: 4·100·3 = 1200 → -80.
-	out8 := empty(t, runtime.Int8, 1, 1, 2, 2)
+	out8 := empty(t, executor.Int8, 1, 1, 2, 2)
 	if err := conv(tensor(t, []int8{100, 100, 100, 100, 100, 100, 100, 100, 100}, 1, 1, 3, 3), tensor(t, []int8{3, 3, 3, 3}, 1, 1, 2, 2), none, l(1), l(0), l(1), false, l(0), 1, out8); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, out8, []int{1, 1, 2, 2}, []float64{-80, -80, -80, -80})
 
 	// A float64 bias on a float32 convolution (ExecuTorch converts the bias).
-	args := c0.args(t, runtime.Float32, empty(t, runtime.Float32, c0.sizes...))
-	args[2] = linalgTensor(t, runtime.Float64, linalgSeq(3, 3, 5, 2, 1), 3)
+	args := c0.args(t, executor.Float32, empty(t, executor.Float32, c0.sizes...))
+	args[2] = linalgTensor(t, executor.Float64, linalgSeq(3, 3, 5, 2, 1), 3)
 	if err := call(t, "aten::convolution.out", args...); err != nil {
 		t.Fatal(err)
 	}
-	wantValuesAny(t, args[9].(*runtime.Tensor), c0.sizes, c0.want)
+	wantValuesAny(t, args[9].(*executor.Tensor), c0.sizes, c0.want)
 
 	// Dynamic out, resized to the result.
-	dyn := dynamic(t, runtime.Float32, 2, 3, 5, 5)
-	if err := call(t, "aten::convolution.out", c0.args(t, runtime.Float32, dyn)...); err != nil {
+	dyn := dynamic(t, executor.Float32, 2, 3, 5, 5)
+	if err := call(t, "aten::convolution.out", c0.args(t, executor.Float32, dyn)...); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, dyn, c0.sizes, c0.want)
 
 	// Empty batch; no input channels gives no output channels (as in torch).
-	w := linalgTensor(t, runtime.Float32, linalgSeq(54, 5, 7, 3, 0.25), 3, 2, 3, 3)
-	outN := empty(t, runtime.Float32, 0, 3, 4, 4)
-	if err := conv(empty(t, runtime.Float32, 0, 2, 4, 4), w, none, l(1), l(1), l(1), false, l(0), 1, outN); err != nil {
+	w := linalgTensor(t, executor.Float32, linalgSeq(54, 5, 7, 3, 0.25), 3, 2, 3, 3)
+	outN := empty(t, executor.Float32, 0, 3, 4, 4)
+	if err := conv(empty(t, executor.Float32, 0, 2, 4, 4), w, none, l(1), l(1), l(1), false, l(0), 1, outN); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, outN, []int{0, 3, 4, 4}, nil)
-	outC := empty(t, runtime.Float32, 1, 0, 2, 2)
-	if err := conv(empty(t, runtime.Float32, 1, 0, 4, 4), empty(t, runtime.Float32, 3, 0, 3, 3), none, l(1), l(0), l(1), false, l(0), 1, outC); err != nil {
+	outC := empty(t, executor.Float32, 1, 0, 2, 2)
+	if err := conv(empty(t, executor.Float32, 1, 0, 4, 4), empty(t, executor.Float32, 3, 0, 3, 3), none, l(1), l(0), l(1), false, l(0), 1, outC); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, outC, []int{1, 0, 2, 2}, nil)
@@ -309,9 +309,9 @@ func TestConvolutionMore(t *testing.T) {
 	if ct.name != "transposed 2d groups dilation" {
 		t.Fatalf("case 12 is %q", ct.name)
 	}
-	outT := empty(t, runtime.Float32, ct.sizes...)
-	args = ct.args(t, runtime.Float32, outT)
-	args[1] = linalgWithDimOrder(t, args[1].(*runtime.Tensor), []uint8{1, 0, 2, 3})
+	outT := empty(t, executor.Float32, ct.sizes...)
+	args = ct.args(t, executor.Float32, outT)
+	args[1] = linalgWithDimOrder(t, args[1].(*executor.Tensor), []uint8{1, 0, 2, 3})
 	if err := call(t, "aten::convolution.out", args...); err != nil {
 		t.Fatal(err)
 	}
@@ -320,9 +320,9 @@ func TestConvolutionMore(t *testing.T) {
 
 func TestConvolutionErrors(t *testing.T) {
 	l := func(v ...int64) []int64 { return v }
-	f32 := func(s ...int) *runtime.Tensor { return empty(t, runtime.Float32, s...) }
+	f32 := func(s ...int) *executor.Tensor { return empty(t, executor.Float32, s...) }
 	in, w := f32(1, 2, 4, 4), f32(3, 2, 3, 3)
-	conv := func(in, w, bias any, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int, out *runtime.Tensor) error {
+	conv := func(in, w, bias any, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int, out *executor.Tensor) error {
 		return call(t, "aten::convolution.out", in, w, bias, stride, padding, dilation, transposed, outPadding, groups, out, none)
 	}
 	for _, tc := range []struct {
@@ -351,8 +351,8 @@ func TestConvolutionErrors(t *testing.T) {
 		{"dilation length", conv(in, w, none, l(1), l(0), l(1, 1, 1), false, l(0), 1, f32(1, 3, 2, 2)), "argument 5 (dilation): want 1 or 2 values, got 3"},
 		{"empty stride", conv(in, w, none, l(), l(0), l(1), false, l(0), 1, f32(1, 3, 2, 2)), "argument 3 (stride): want 1 or 2 values, got 0"},
 		{"output padding", conv(f32(1, 3, 2, 2), f32(3, 1, 3, 3), none, l(2), l(0), l(1), true, l(2), 1, f32(1, 1, 6, 6)), "output_padding): 2 must be smaller than either stride (2) or dilation (1)"},
-		{"dtype", conv(in, empty(t, runtime.Float64, 3, 2, 3, 3), none, l(1), l(0), l(1), false, l(0), 1, f32(1, 3, 2, 2)), "weight is float64 but input is float32"},
-		{"bool", conv(empty(t, runtime.Bool, 1, 2, 4, 4), empty(t, runtime.Bool, 3, 2, 3, 3), none, l(1), l(0), l(1), false, l(0), 1, empty(t, runtime.Bool, 1, 3, 2, 2)), "dtype bool is not supported"},
+		{"dtype", conv(in, empty(t, executor.Float64, 3, 2, 3, 3), none, l(1), l(0), l(1), false, l(0), 1, f32(1, 3, 2, 2)), "weight is float64 but input is float32"},
+		{"bool", conv(empty(t, executor.Bool, 1, 2, 4, 4), empty(t, executor.Bool, 3, 2, 3, 3), none, l(1), l(0), l(1), false, l(0), 1, empty(t, executor.Bool, 1, 3, 2, 2)), "dtype bool is not supported"},
 		{"out size", conv(in, w, none, l(1), l(0), l(1), false, l(0), 1, f32(1, 3, 4, 4)), "cannot resize a static tensor"},
 		{"out rank", conv(in, w, none, l(1), l(0), l(1), false, l(0), 1, f32(3, 2, 2)), "argument 9 (out): want a 4-D tensor like input"},
 		{"channels last", conv(linalgWithDimOrder(t, tensor(t, linalgSeqF32(32), 1, 2, 4, 4), []uint8{0, 2, 3, 1}), w, none, l(1), l(0), l(1), false, l(0), 1, f32(1, 3, 2, 2)),
@@ -374,10 +374,10 @@ func linalgSeqF32(n int) []float32 {
 }
 
 func BenchmarkConv2d_3x3_64ch(b *testing.B) {
-	in := linalgTensor(b, runtime.Float32, linalgSeq(64*56*56, 7, 11, 5, 0.5), 1, 64, 56, 56)
-	w := linalgTensor(b, runtime.Float32, linalgSeq(64*64*9, 5, 7, 3, 0.25), 64, 64, 3, 3)
-	bias := linalgTensor(b, runtime.Float32, linalgSeq(64, 3, 5, 2, 1), 64)
-	out := empty(b, runtime.Float32, 1, 64, 56, 56)
+	in := linalgTensor(b, executor.Float32, linalgSeq(64*56*56, 7, 11, 5, 0.5), 1, 64, 56, 56)
+	w := linalgTensor(b, executor.Float32, linalgSeq(64*64*9, 5, 7, 3, 0.25), 64, 64, 3, 3)
+	bias := linalgTensor(b, executor.Float32, linalgSeq(64, 3, 5, 2, 1), 64)
+	out := empty(b, executor.Float32, 1, 64, 56, 56)
 	l := []int64{1, 1}
 	b.ResetTimer()
 	for range b.N {
@@ -475,11 +475,11 @@ func TestConvolutionOverhang(t *testing.T) {
 		var biasArg any = none
 		if c.bias {
 			bias = ints(oc, 5)
-			biasArg = linalgTensor(t, runtime.Float32, bias, oc)
+			biasArg = linalgTensor(t, executor.Float32, bias, oc)
 		}
 		sizes, want := convolutionReference(c, in, w, bias)
-		out := empty(t, runtime.Float32, sizes...)
-		err := call(t, "aten::convolution.out", linalgTensor(t, runtime.Float32, in, c.in...), linalgTensor(t, runtime.Float32, w, c.w...), biasArg,
+		out := empty(t, executor.Float32, sizes...)
+		err := call(t, "aten::convolution.out", linalgTensor(t, executor.Float32, in, c.in...), linalgTensor(t, executor.Float32, w, c.w...), biasArg,
 			c.stride, c.padding, c.dilation, c.transposed, c.outPadding, c.groups, out, out)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)

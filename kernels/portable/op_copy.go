@@ -1,17 +1,17 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::copy.out", DTypes: realBoolTypes, Fn: copyOut},
-		runtime.Kernel{Name: "aten::copy_", DTypes: realBoolTypes, Fn: copyInPlace},
+		executor.Kernel{Name: "aten::copy.out", DTypes: realBoolTypes, Fn: copyOut},
+		executor.Kernel{Name: "aten::copy_", DTypes: realBoolTypes, Fn: copyInPlace},
 	)
 }
 
 // aten::copy.out(Tensor self, Tensor src, bool non_blocking=False, *, Tensor(a!) out): src,
 // broadcast to self's shape and converted to self's dtype (which out must have).
-func copyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func copyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxCopyOut(args)
 	if err != nil {
 		return err
@@ -29,7 +29,7 @@ func copyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!): writes src,
 // broadcast to self's shape and converted to self's dtype, into self. The call's arguments are
 // self, src, non_blocking and the return slot.
-func copyInPlace(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func copyInPlace(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxCopyInplace(args)
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func copyInPlace(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // shapeCopyFrom writes src (argument i), broadcast to dst's sizes and converted to its dtype,
 // into dst.
-func shapeCopyFrom(dst, src *runtime.Tensor, i int) error {
+func shapeCopyFrom(dst, src *executor.Tensor, i int) error {
 	if err := shapeConvertible(src, dst); err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func shapeCopyFrom(dst, src *runtime.Tensor, i int) error {
 }
 
 // shapeBroadcastView is the view of t broadcast to sizes (t's sizes must broadcast to them).
-func shapeBroadcastView(t *runtime.Tensor, sizes []int) (shapeView, error) {
+func shapeBroadcastView(t *executor.Tensor, sizes []int) (shapeView, error) {
 	l := make([]int64, len(sizes))
 	for k, s := range sizes {
 		l[k] = int64(s)

@@ -3,30 +3,30 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func TestCumprod(t *testing.T) {
-	x := func() *runtime.Tensor { return tensor(t, []float32{1, 2, 3, 4, 5, 6}, 2, 3) }
+	x := func() *executor.Tensor { return tensor(t, []float32{1, 2, 3, 4, 5, 6}, 2, 3) }
 	for _, tc := range []struct {
 		name  string
-		in    *runtime.Tensor
+		in    *executor.Tensor
 		dim   int
 		dtype any
-		out   *runtime.Tensor
+		out   *executor.Tensor
 		want  []float64
 	}{
-		{"dim 1", x(), 1, none, empty(t, runtime.Float32, 2, 3), []float64{1, 2, 6, 4, 20, 120}},
-		{"dim -1", x(), -1, none, empty(t, runtime.Float32, 2, 3), []float64{1, 2, 6, 4, 20, 120}},
-		{"dim 0", x(), 0, none, empty(t, runtime.Float32, 2, 3), []float64{1, 2, 3, 4, 10, 18}},
-		{"int32 into int64 with dtype", tensor(t, []int32{1, 2, 3}, 3), 0, int64(runtime.Int64), empty(t, runtime.Int64, 3), []float64{1, 2, 6}},
+		{"dim 1", x(), 1, none, empty(t, executor.Float32, 2, 3), []float64{1, 2, 6, 4, 20, 120}},
+		{"dim -1", x(), -1, none, empty(t, executor.Float32, 2, 3), []float64{1, 2, 6, 4, 20, 120}},
+		{"dim 0", x(), 0, none, empty(t, executor.Float32, 2, 3), []float64{1, 2, 3, 4, 10, 18}},
+		{"int32 into int64 with dtype", tensor(t, []int32{1, 2, 3}, 3), 0, int64(executor.Int64), empty(t, executor.Int64, 3), []float64{1, 2, 6}},
 		// Cast to out's dtype first, as PyTorch.
-		{"float into int64", tensor(t, []float32{2.5, 2.5, 2.5}, 3), 0, none, empty(t, runtime.Int64, 3), []float64{2, 4, 8}},
-		{"bool", tensor(t, []bool{false, true, false}, 3), 0, none, empty(t, runtime.Bool, 3), []float64{0, 0, 0}},
-		{"int8 wraps", tensor(t, []int8{100, 100}, 2), 0, none, empty(t, runtime.Int8, 2), []float64{100, 16}},
-		{"float16", reduceHalf(t, runtime.Float16, 0.5, 2, 4), 0, none, empty(t, runtime.Float16, 3), []float64{0.5, 1, 4}},
-		{"rank 0", tensor(t, []float64{7}), -1, none, empty(t, runtime.Float64), []float64{7}},
-		{"empty", tensor(t, []float32{}, 0, 3), 1, none, empty(t, runtime.Float32, 0, 3), []float64{}},
+		{"float into int64", tensor(t, []float32{2.5, 2.5, 2.5}, 3), 0, none, empty(t, executor.Int64, 3), []float64{2, 4, 8}},
+		{"bool", tensor(t, []bool{false, true, false}, 3), 0, none, empty(t, executor.Bool, 3), []float64{0, 0, 0}},
+		{"int8 wraps", tensor(t, []int8{100, 100}, 2), 0, none, empty(t, executor.Int8, 2), []float64{100, 16}},
+		{"float16", reduceHalf(t, executor.Float16, 0.5, 2, 4), 0, none, empty(t, executor.Float16, 3), []float64{0.5, 1, 4}},
+		{"rank 0", tensor(t, []float64{7}), -1, none, empty(t, executor.Float64), []float64{7}},
+		{"empty", tensor(t, []float32{}, 0, 3), 1, none, empty(t, executor.Float32, 0, 3), []float64{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := call(t, "aten::cumprod.out", tc.in, tc.dim, tc.dtype, tc.out, tc.out); err != nil {
@@ -35,8 +35,8 @@ func TestCumprod(t *testing.T) {
 			wantValuesAny(t, tc.out, tc.in.Sizes(), tc.want)
 		})
 	}
-	wantErr(t, call(t, "aten::cumprod.out", x(), 2, none, empty(t, runtime.Float32, 2, 3), none), "out of range")
-	wantErr(t, call(t, "aten::cumprod.out", x(), 1, int64(runtime.Float64), empty(t, runtime.Float32, 2, 3), none), "differs from out's")
-	wantErr(t, call(t, "aten::cumprod.out", x(), 1, none, empty(t, runtime.Float32, 3, 2), none), "cannot resize")
-	wantErr(t, call(t, "aten::cumprod.out", x(), none, none, empty(t, runtime.Float32, 2, 3), none), "want Int")
+	wantErr(t, call(t, "aten::cumprod.out", x(), 2, none, empty(t, executor.Float32, 2, 3), none), "out of range")
+	wantErr(t, call(t, "aten::cumprod.out", x(), 1, int64(executor.Float64), empty(t, executor.Float32, 2, 3), none), "differs from out's")
+	wantErr(t, call(t, "aten::cumprod.out", x(), 1, none, empty(t, executor.Float32, 3, 2), none), "cannot resize")
+	wantErr(t, call(t, "aten::cumprod.out", x(), none, none, empty(t, executor.Float32, 2, 3), none), "want Int")
 }

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::cumsum.out", DTypes: realBoolTypes, Fn: cumsumOut})
+	register(executor.Kernel{Name: "aten::cumsum.out", DTypes: realBoolTypes, Fn: cumsumOut})
 }
 
 // aten::cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out): the running
 // sum along dim, out sized like self. The input is cast to out's dtype (which dtype, when
 // given, must name) and accumulated in float64 or int64, so integer outs wrap as PyTorch's do.
-func cumsumOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func cumsumOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxCumsumOut(args)
 	if err != nil {
 		return err

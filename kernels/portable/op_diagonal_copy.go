@@ -3,17 +3,17 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::diagonal_copy.out", DTypes: shapeAllTypes, Fn: diagonalCopyOut})
+	register(executor.Kernel{Name: "aten::diagonal_copy.out", DTypes: shapeAllTypes, Fn: diagonalCopyOut})
 }
 
 // aten::diagonal_copy.out(Tensor self, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out):
 // the diagonal of the dim1×dim2 planes (above the main one for offset > 0, below for < 0), as a
 // new last dimension; dim1 and dim2 are removed.
-func diagonalCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func diagonalCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxDiagonalCopyOut(args)
 	if err != nil {
 		return err

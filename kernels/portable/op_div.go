@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::div.out", DTypes: realBoolTypes, Fn: divOut},
-		runtime.Kernel{Name: "aten::div.out_mode", DTypes: realBoolTypes, Fn: divOutMode},
-		runtime.Kernel{Name: "aten::div.Scalar_out", DTypes: realBoolTypes, Fn: divScalarOut},
-		runtime.Kernel{Name: "aten::div.Scalar_mode_out", DTypes: realBoolTypes, Fn: divScalarModeOut},
+		executor.Kernel{Name: "aten::div.out", DTypes: realBoolTypes, Fn: divOut},
+		executor.Kernel{Name: "aten::div.out_mode", DTypes: realBoolTypes, Fn: divOutMode},
+		executor.Kernel{Name: "aten::div.Scalar_out", DTypes: realBoolTypes, Fn: divScalarOut},
+		executor.Kernel{Name: "aten::div.Scalar_mode_out", DTypes: realBoolTypes, Fn: divScalarModeOut},
 	)
 }
 
@@ -22,15 +22,15 @@ var divTrueOp = binaryOp{f: func(x, y float64) float64 { return x / y }}
 
 // divTrueType is the computation type of true division: the operands' result type if floating,
 // else float32.
-func divTrueType(s *typeState) runtime.ScalarType {
+func divTrueType(s *typeState) executor.ScalarType {
 	if t := s.result(); isFloat(t) {
 		return t
 	}
-	return runtime.Float32
+	return executor.Float32
 }
 
 // aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out).
-func divOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func divOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxDivOut(args)
 	if err != nil {
 		return err
@@ -39,7 +39,7 @@ func divOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	return divTrue(a, b, out)
 }
 
-func divTrue(a, b, out *runtime.Tensor) error {
+func divTrue(a, b, out *executor.Tensor) error {
 	if ok, err := arithFastF32(a, b, out, arithF32Div); ok {
 		return err
 	}
@@ -47,7 +47,7 @@ func divTrue(a, b, out *runtime.Tensor) error {
 }
 
 // aten::div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out).
-func divOutMode(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func divOutMode(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxDivOutMode(args)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func divOutMode(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // aten::div.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
-func divScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func divScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxDivScalarOut(args)
 	if err != nil {
 		return err
@@ -77,9 +77,9 @@ func divScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	return divScalarTrue(a, s, out)
 }
 
-func divScalarTrue(a *runtime.Tensor, s scalar, out *runtime.Tensor) error {
+func divScalarTrue(a *executor.Tensor, s scalar, out *executor.Tensor) error {
 	common := divTrueType(new(typeState).tensor(a).scalar(s))
-	if common == runtime.Float32 {
+	if common == executor.Float32 {
 		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Div, false); ok {
 			return err
 		}
@@ -88,7 +88,7 @@ func divScalarTrue(a *runtime.Tensor, s scalar, out *runtime.Tensor) error {
 }
 
 // aten::div.Scalar_mode_out(Tensor self, Scalar other, *, str? rounding_mode, Tensor(a!) out).
-func divScalarModeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func divScalarModeOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxDivScalarModeOut(args)
 	if err != nil {
 		return err
@@ -121,9 +121,9 @@ func divMode(mode optional[string]) error {
 
 // divRoundingOp is division rounded toward zero ("trunc") or down ("floor") in the computation
 // type common; integral division by zero is an error.
-func divRoundingOp(mode string, common runtime.ScalarType) (binaryOp, error) {
-	if common == runtime.Bool {
-		return binaryOp{}, fmt.Errorf("%w: div with rounding_mode=%q is not supported for bool", runtime.ErrInvalidArgument, mode)
+func divRoundingOp(mode string, common executor.ScalarType) (binaryOp, error) {
+	if common == executor.Bool {
+		return binaryOp{}, fmt.Errorf("%w: div with rounding_mode=%q is not supported for bool", executor.ErrInvalidArgument, mode)
 	}
 	m := arithOpmath(common)
 	if mode == "trunc" {
@@ -151,7 +151,7 @@ func divRoundingOp(mode string, common runtime.ScalarType) (binaryOp, error) {
 // divFloorFloat is PyTorch's floor division of floats, computed with every step rounded to the
 // type m (float32 or float64): (a - fmod(a, b)) / b, corrected so that a == q*b + remainder(a, b)
 // holds, and rounded to the nearest integer to undo the division's rounding error.
-func divFloorFloat(a, b float64, m runtime.ScalarType) float64 {
+func divFloorFloat(a, b float64, m executor.ScalarType) float64 {
 	if b == 0 {
 		return roundTo(m, a/b)
 	}

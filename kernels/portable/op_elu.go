@@ -3,17 +3,17 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::elu.out", DTypes: floatTypes, Fn: eluOut})
+	register(executor.Kernel{Name: "aten::elu.out", DTypes: floatTypes, Fn: eluOut})
 }
 
 // aten::elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *,
 // Tensor(a!) out): x*scale if x > 0 else expm1(x*input_scale) * alpha*scale; floating types
 // only, out of self's dtype.
-func eluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func eluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxEluOut(args)
 	if err != nil {
 		return err

@@ -3,11 +3,11 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::embedding.out", DTypes: shapeAllTypes, Fn: embeddingOut})
+	register(executor.Kernel{Name: "aten::embedding.out", DTypes: shapeAllTypes, Fn: embeddingOut})
 }
 
 // aten::embedding.out(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool
@@ -15,7 +15,7 @@ func init() {
 // picked by indices (int64 or int32, any shape; each in [0, weight.size(0))); out has
 // indices' sizes plus weight.size(1). padding_idx, scale_grad_by_freq and sparse only matter
 // for training.
-func embeddingOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func embeddingOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxEmbeddingOut(args)
 	if err != nil {
 		return err
@@ -50,10 +50,10 @@ func embeddingOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // shapeSelectRowsFlat writes rows of a 2-d src into contiguous dst (len(rows) × src.size(1)).
-func shapeSelectRowsFlat(dst, src *runtime.Tensor, rows []int) {
+func shapeSelectRowsFlat(dst, src *executor.Tensor, rows []int) {
 	d := src.Size(1)
 	if src.IsContiguous() {
-		n := d * runtime.ElementSize(src.ScalarType())
+		n := d * executor.ElementSize(src.ScalarType())
 		sb, db := src.Bytes(), dst.Bytes()
 		for j, r := range rows {
 			copy(db[j*n:(j+1)*n], sb[r*n:(r+1)*n])

@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::empty.out", DTypes: shapeAllTypes, Fn: emptyOut})
+	register(executor.Kernel{Name: "aten::empty.out", DTypes: shapeAllTypes, Fn: emptyOut})
 }
 
 // aten::empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out): out
 // resized to size; its contents are whatever the memory held (as in ExecuTorch).
-func emptyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func emptyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxEmptyOut(args)
 	if err != nil {
 		return err

@@ -3,17 +3,17 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "dim_order_ops::_empty_dim_order.out", DTypes: shapeAllTypes, Fn: emptyDimOrderOut})
+	register(executor.Kernel{Name: "dim_order_ops::_empty_dim_order.out", DTypes: shapeAllTypes, Fn: emptyDimOrderOut})
 }
 
 // dim_order_ops::_empty_dim_order.out(int[] size, *, int[]? dim_order=None, Tensor(a!) out): out
 // resized to size, contents unspecified (Edge's empty with a dim order instead of a memory
 // format). A dim_order must be out's; None means out must be contiguous.
-func emptyDimOrderOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func emptyDimOrderOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxEmptyDimOrderOut(args)
 	if err != nil {
 		return err

@@ -4,11 +4,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func TestEmpty(t *testing.T) {
-	out := dynamic(t, runtime.Float32, 4, 4)
+	out := dynamic(t, executor.Float32, 4, 4)
 	if err := call(t, "aten::empty.out", []int64{2, 3}, none, out, out); err != nil {
 		t.Fatal(err)
 	}
@@ -19,6 +19,6 @@ func TestEmpty(t *testing.T) {
 		t.Errorf("contiguous memory format: %v", err)
 	}
 	wantErr(t, call(t, "aten::empty.out", []int64{5, 4}, none, out, none), "capacity")
-	wantErr(t, call(t, "aten::empty.out", []int64{2}, 2, empty(t, runtime.Float32, 2), none), "memory format 2 is not supported")
-	wantErr(t, call(t, "aten::empty.out", []int64{2}, none, empty(t, runtime.Float32, 2)), "takes 4 (with the return slot)")
+	wantErr(t, call(t, "aten::empty.out", []int64{2}, 2, empty(t, executor.Float32, 2), none), "memory format 2 is not supported")
+	wantErr(t, call(t, "aten::empty.out", []int64{2}, none, empty(t, executor.Float32, 2)), "takes 4 (with the return slot)")
 }

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::expand_copy.out", DTypes: shapeAllTypes, Fn: expandCopyOut})
+	register(executor.Kernel{Name: "aten::expand_copy.out", DTypes: shapeAllTypes, Fn: expandCopyOut})
 }
 
 // aten::expand_copy.out(Tensor self, SymInt[] size, *, bool implicit=False, Tensor(a!) out):
 // self broadcast to size. Size -1 keeps self's size at that dimension; extra leading
 // dimensions are new (and may not be -1); a non-singleton dimension cannot change.
-func expandCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func expandCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxExpandCopyOut(args)
 	if err != nil {
 		return err
@@ -30,13 +30,13 @@ func expandCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // shapeExpand is the view of self broadcast to size (expand's rules).
-func shapeExpand(self *runtime.Tensor, size []int64, i int, name string) (shapeView, error) {
+func shapeExpand(self *executor.Tensor, size []int64, i int, name string) (shapeView, error) {
 	rank := self.Dim()
 	if len(size) < rank {
 		return shapeView{}, argErr(i, name, "%d sizes for a rank-%d tensor; expand needs at least as many", len(size), rank)
 	}
-	if len(size) > runtime.MaxRank {
-		return shapeView{}, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), runtime.MaxRank)
+	if len(size) > executor.MaxRank {
+		return shapeView{}, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), executor.MaxRank)
 	}
 	lead := len(size) - rank
 	v := shapeView{sizes: make([]int, len(size)), strides: make([]int, len(size))}

@@ -1,17 +1,17 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::fill.Scalar_out", DTypes: shapeAllTypes, Fn: fillScalarOut},
-		runtime.Kernel{Name: "aten::fill.Tensor_out", DTypes: shapeAllTypes, Fn: fillTensorOut},
+		executor.Kernel{Name: "aten::fill.Scalar_out", DTypes: shapeAllTypes, Fn: fillScalarOut},
+		executor.Kernel{Name: "aten::fill.Tensor_out", DTypes: shapeAllTypes, Fn: fillTensorOut},
 	)
 }
 
 // aten::fill.Scalar_out(Tensor self, Scalar value, *, Tensor(a!) out): out shaped and typed like
 // self, every element value (a value self's dtype cannot hold is refused).
-func fillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func fillScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFillScalarOut(args)
 	if err != nil {
 		return err
@@ -33,7 +33,7 @@ func fillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::fill.Tensor_out(Tensor self, Tensor value, *, Tensor(a!) out): as fill.Scalar_out with
 // the one element of a 0-dim value, converted to self's dtype.
-func fillTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func fillTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFillTensorOut(args)
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func fillTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
-	v, err := runtime.NewTensor(out.ScalarType())
+	v, err := executor.NewTensor(out.ScalarType())
 	if err != nil {
 		return err
 	}

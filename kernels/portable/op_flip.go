@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::flip.out", DTypes: shapeAllTypes, Fn: flipOut})
+	register(executor.Kernel{Name: "aten::flip.out", DTypes: shapeAllTypes, Fn: flipOut})
 }
 
 // aten::flip.out(Tensor self, int[] dims, *, Tensor(a!) out): self reversed along each of dims
 // (each listed at most once; negative counts from the end).
-func flipOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func flipOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFlipOut(args)
 	if err != nil {
 		return err

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::floor_divide.out", DTypes: realTypes, Fn: floorDivideOut})
+	register(executor.Kernel{Name: "aten::floor_divide.out", DTypes: realTypes, Fn: floorDivideOut})
 }
 
 // aten::floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out): self // other, which is
 // div with rounding_mode="floor": in the operands' promoted type, rounded toward negative
 // infinity; integral division by zero is an error.
-func floorDivideOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func floorDivideOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFloorDivideOut(args)
 	if err != nil {
 		return err

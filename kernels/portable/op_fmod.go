@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::fmod.Tensor_out", DTypes: realBoolTypes, Fn: fmodTensorOut},
-		runtime.Kernel{Name: "aten::fmod.Scalar_out", DTypes: realBoolTypes, Fn: fmodScalarOut},
+		executor.Kernel{Name: "aten::fmod.Tensor_out", DTypes: realBoolTypes, Fn: fmodTensorOut},
+		executor.Kernel{Name: "aten::fmod.Scalar_out", DTypes: realBoolTypes, Fn: fmodScalarOut},
 	)
 }
 
@@ -29,21 +29,21 @@ var fmodOp = binaryOp{
 }
 
 // aten::fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out).
-func fmodTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func fmodTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFmodTensorOut(args)
 	if err != nil {
 		return err
 	}
 	a, b, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).tensor(b).result()
-	if common == runtime.Bool {
-		return fmt.Errorf("%w: fmod is not supported for bool", runtime.ErrInvalidArgument)
+	if common == executor.Bool {
+		return fmt.Errorf("%w: fmod is not supported for bool", executor.ErrInvalidArgument)
 	}
 	return arithBinary(a, b, out, common, fmodOp)
 }
 
 // aten::fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
-func fmodScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func fmodScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFmodScalarOut(args)
 	if err != nil {
 		return err
@@ -51,8 +51,8 @@ func fmodScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	a, s, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).scalar(s).result()
 	switch {
-	case common == runtime.Bool:
-		return fmt.Errorf("%w: fmod is not supported for bool", runtime.ErrInvalidArgument)
+	case common == executor.Bool:
+		return fmt.Errorf("%w: fmod is not supported for bool", executor.ErrInvalidArgument)
 	case !isFloat(common) && s.i == 0:
 		return arithDivZero("fmod")
 	}

@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::full.out", DTypes: shapeAllTypes, Fn: fullOut})
+	register(executor.Kernel{Name: "aten::full.out", DTypes: shapeAllTypes, Fn: fullOut})
 }
 
 // aten::full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out): out of the given size
 // filled with fill_value cast to out's dtype; a value out's dtype cannot hold is refused.
-func fullOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func fullOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFullOut(args)
 	if err != nil {
 		return err

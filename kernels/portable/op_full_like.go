@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::full_like.out", DTypes: shapeAllTypes, Fn: fullLikeOut})
+	register(executor.Kernel{Name: "aten::full_like.out", DTypes: shapeAllTypes, Fn: fullLikeOut})
 }
 
 // aten::full_like.out(Tensor self, Scalar fill_value, *, MemoryFormat? memory_format=None,
 // Tensor(a!) out): out of self's sizes (its own dtype) filled with fill_value.
-func fullLikeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func fullLikeOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxFullLikeOut(args)
 	if err != nil {
 		return err
@@ -21,7 +21,7 @@ func fullLikeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // shapeFillLike fills out, resized to self's sizes, with s (argument i).
-func shapeFillLike(self *runtime.Tensor, s scalar, out *runtime.Tensor, i int) error {
+func shapeFillLike(self *executor.Tensor, s scalar, out *executor.Tensor, i int) error {
 	v, err := shapeFillValue(s, out.ScalarType(), i, "fill_value")
 	if err != nil {
 		return err

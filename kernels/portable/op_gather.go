@@ -1,18 +1,18 @@
 package portable
 
 import (
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::gather.out", DTypes: shapeAllTypes, Fn: gatherOut})
+	register(executor.Kernel{Name: "aten::gather.out", DTypes: shapeAllTypes, Fn: gatherOut})
 }
 
 // aten::gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!)
 // out): out[i][j][k] = self[i][index[i][j][k]][k] for dim 1 (likewise for any dim). index
 // (int64 or int32) has self's rank (0-d counts as 1-d) and no dimension larger than self's
 // except dim; each index is in [0, self.size(dim)). out has index's sizes.
-func gatherOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func gatherOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxGatherOut(args)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func gatherOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // shapeOutStrides is out's strides, or [1] for a 0-d out (which behaves as one element).
-func shapeOutStrides(out *runtime.Tensor) []int {
+func shapeOutStrides(out *executor.Tensor) []int {
 	if out.Dim() == 0 {
 		return []int{1}
 	}

@@ -3,16 +3,16 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::gelu.out", DTypes: floatTypes, Fn: geluOut})
+	register(executor.Kernel{Name: "aten::gelu.out", DTypes: floatTypes, Fn: geluOut})
 }
 
 // aten::gelu.out(Tensor self, *, str approximate="none", Tensor(a!) out):
 // "none": x/2 * (1 + erf(x/sqrt(2))); "tanh": x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715x^3))).
-func geluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func geluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxGeluOut(args)
 	if err != nil {
 		return err

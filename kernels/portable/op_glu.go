@@ -3,16 +3,16 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::glu.out", DTypes: floatTypes, Fn: gluOut})
+	register(executor.Kernel{Name: "aten::glu.out", DTypes: floatTypes, Fn: gluOut})
 }
 
 // aten::glu.out(Tensor self, int dim=-1, *, Tensor(a!) out): the gated linear unit: self split in
 // halves a, b along dim (of even size), a * sigmoid(b). Floating self and out.
-func gluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func gluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxGluOut(args)
 	if err != nil {
 		return err
@@ -20,7 +20,7 @@ func gluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	self, d, out := u.Self, u.Dim, u.Out
 	if !isFloat(self.ScalarType()) || !isFloat(out.ScalarType()) {
 		return argErr(0, "self", "glu needs floating self and out, got %s and %s",
-			runtime.DTypeName(self.ScalarType()), runtime.DTypeName(out.ScalarType()))
+			executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
 	}
 	if self.Dim() == 0 {
 		return argErr(0, "self", "glu does not support 0-d tensors")

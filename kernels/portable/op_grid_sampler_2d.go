@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::grid_sampler_2d.out", DTypes: floatTypes, Fn: gridSampler2dOut})
+	register(executor.Kernel{Name: "aten::grid_sampler_2d.out", DTypes: floatTypes, Fn: gridSampler2dOut})
 }
 
 // aten::grid_sampler_2d.out(Tensor input, Tensor grid, int interpolation_mode,
@@ -25,7 +25,7 @@ func init() {
 // integer arithmetic; etgo refuses them (a grid of integers can only address the corners
 // and centre). Eager PyTorch refuses empty spatial dims, and so does etgo (ExecuTorch's kernel
 // would read outside an empty input in border mode).
-func gridSampler2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func gridSampler2dOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxGridSampler2dOut(args)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func gridSampler2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	}
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "grid_sampler_2d supports floating dtypes, got %s", runtime.DTypeName(dt))
+		return argErr(0, "input", "grid_sampler_2d supports floating dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(grid, dt, 1, "grid"); err != nil {
 		return err
@@ -64,7 +64,7 @@ func gridSampler2dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 		return err
 	}
 	g := gridSampler{h: s[2], w: s[3], pad: int(padMode), align: align, r: func(v float64) float64 { return roundTo(dt, v) }}
-	if mode == 0 && dt != runtime.Float64 {
+	if mode == 0 && dt != executor.Float64 {
 		g.r = func(v float64) float64 { return float64(float32(v)) }
 	}
 	x, gv := loadF64(in), loadF64(grid)

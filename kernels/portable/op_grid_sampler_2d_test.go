@@ -5,12 +5,12 @@ import (
 	"math"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // gridTestInputs returns the [1,2,3,4] input and [1,2,3,2] grid of the grid_sampler tests in
 // dtype dt (values first rounded to float32, as the torch script built them).
-func gridTestInputs(t *testing.T, dt runtime.ScalarType) (*runtime.Tensor, *runtime.Tensor) {
+func gridTestInputs(t *testing.T, dt executor.ScalarType) (*executor.Tensor, *executor.Tensor) {
 	x := []float32{1, 2, 3, 4, 5, -6, 7, 8, 9, 10, 11.5, 12}
 	for i := 0; i < 12; i++ {
 		x = append(x, x[i]*0.5-1)
@@ -50,8 +50,8 @@ func TestGridSampler2d(t *testing.T) {
 		{2, 2, true, []float64{1.0, 5.2550482749938965, 12.0, 4.318629264831543, 9.164721488952637, 9.182670593261719, -0.5, 1.627524495124817, 5.0, 1.1593140363693237, 3.582360029220581, 3.5913352966308594}},
 	} {
 		t.Run(fmt.Sprintf("mode %d pad %d align %v", tc.mode, tc.pad, tc.align), func(t *testing.T) {
-			in, grid := gridTestInputs(t, runtime.Float32)
-			out := empty(t, runtime.Float32, 1, 2, 2, 3)
+			in, grid := gridTestInputs(t, executor.Float32)
+			out := empty(t, executor.Float32, 1, 2, 2, 3)
 			if err := call(t, "aten::grid_sampler_2d.out", in, grid, tc.mode, tc.pad, tc.align, out, out); err != nil {
 				t.Fatal(err)
 			}
@@ -60,18 +60,18 @@ func TestGridSampler2d(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name      string
-		dt        runtime.ScalarType
+		dt        executor.ScalarType
 		mode, pad int
 		align     bool
 		want      []float64
 	}{
-		{"float64 bicubic reflection", runtime.Float64, 2, 2, false, []float64{-0.359375, 6.137777778131674, 12.826171875, 3.605550448533022, 10.898207340390677, 10.62109375, -1.1796875, 2.0688888890658363, 5.4130859375, 0.8027752242665112, 4.449103670195338, 4.310546875}},
-		{"float64 bilinear zeros", runtime.Float64, 0, 0, true, []float64{1.0, 5.67000017940998, 12.0, 1.1200001764297554, 8.464999715089803, 8.34375, -0.5, 1.83500008970499, 5.0, 0.28000004410743884, 3.2324998575449015, 3.171875}},
+		{"float64 bicubic reflection", executor.Float64, 2, 2, false, []float64{-0.359375, 6.137777778131674, 12.826171875, 3.605550448533022, 10.898207340390677, 10.62109375, -1.1796875, 2.0688888890658363, 5.4130859375, 0.8027752242665112, 4.449103670195338, 4.310546875}},
+		{"float64 bilinear zeros", executor.Float64, 0, 0, true, []float64{1.0, 5.67000017940998, 12.0, 1.1200001764297554, 8.464999715089803, 8.34375, -0.5, 1.83500008970499, 5.0, 0.28000004410743884, 3.2324998575449015, 3.171875}},
 		// ExecuTorch interpolates Float16 in float32 and rounds once: torch.grid_sampler_2d on
 		// the float32 copies, cast to float16 (eager PyTorch's float16 kernel rounds its
 		// intermediates, giving 9.40625 and 1.947265625 for elements 4 and 7).
-		{"float16 bilinear border", runtime.Float16, 0, 1, false, []float64{1.0, 5.8984375, 12.0, 4.0, 9.3984375, 10.375, -0.5, 1.9501953125, 5.0, 1.0, 3.69921875, 4.1875}},
-		{"bfloat16 nearest zeros", runtime.BFloat16, 1, 0, false, []float64{1.0, 7.0, 0.0, 0.0, 9.0, 11.5, -0.5, 2.5, 0.0, 0.0, 3.5, 4.75}},
+		{"float16 bilinear border", executor.Float16, 0, 1, false, []float64{1.0, 5.8984375, 12.0, 4.0, 9.3984375, 10.375, -0.5, 1.9501953125, 5.0, 1.0, 3.69921875, 4.1875}},
+		{"bfloat16 nearest zeros", executor.BFloat16, 1, 0, false, []float64{1.0, 7.0, 0.0, 0.0, 9.0, 11.5, -0.5, 2.5, 0.0, 0.0, 3.5, 4.75}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, grid := gridTestInputs(t, tc.dt)
@@ -83,19 +83,19 @@ func TestGridSampler2d(t *testing.T) {
 		})
 	}
 	t.Run("empty batch", func(t *testing.T) {
-		out := empty(t, runtime.Float32, 0, 2, 5, 1)
-		if err := call(t, "aten::grid_sampler_2d.out", empty(t, runtime.Float32, 0, 2, 3, 4), empty(t, runtime.Float32, 0, 5, 1, 2), 0, 0, false, out, out); err != nil {
+		out := empty(t, executor.Float32, 0, 2, 5, 1)
+		if err := call(t, "aten::grid_sampler_2d.out", empty(t, executor.Float32, 0, 2, 3, 4), empty(t, executor.Float32, 0, 5, 1, 2), 0, 0, false, out, out); err != nil {
 			t.Fatal(err)
 		}
 		wantValuesAny(t, out, []int{0, 2, 5, 1}, []float64{})
 	})
 	t.Run("NaN and huge points", func(t *testing.T) {
-		in, _ := gridTestInputs(t, runtime.Float32)
+		in, _ := gridTestInputs(t, executor.Float32)
 		nan := float32(math.NaN())
 		grid := tensor(t, []float32{nan, 0, 1e30, -1e30}, 1, 1, 2, 2)
 		for mode := 0; mode < 3; mode++ {
 			for pad := 0; pad < 3; pad++ {
-				out := empty(t, runtime.Float32, 1, 2, 1, 2)
+				out := empty(t, executor.Float32, 1, 2, 1, 2)
 				if err := call(t, "aten::grid_sampler_2d.out", in, grid, mode, pad, false, out, out); err != nil {
 					t.Fatal(err)
 				}
@@ -105,22 +105,22 @@ func TestGridSampler2d(t *testing.T) {
 }
 
 func TestGridSampler2dErrors(t *testing.T) {
-	in, grid := gridTestInputs(t, runtime.Float32)
-	o := empty(t, runtime.Float32, 1, 2, 2, 3)
-	gs := func(in, grid any, mode, pad int, out *runtime.Tensor) error {
+	in, grid := gridTestInputs(t, executor.Float32)
+	o := empty(t, executor.Float32, 1, 2, 2, 3)
+	gs := func(in, grid any, mode, pad int, out *executor.Tensor) error {
 		return call(t, "aten::grid_sampler_2d.out", in, grid, mode, pad, false, out, out)
 	}
 	wantErr(t, gs(in, grid, 3, 0, o), "argument 2 (interpolation_mode): want 0 (bilinear)")
 	wantErr(t, gs(in, grid, -1, 0, o), "argument 2 (interpolation_mode)")
 	wantErr(t, gs(in, grid, 0, 3, o), "argument 3 (padding_mode): want 0 (zeros)")
-	wantErr(t, gs(empty(t, runtime.Float32, 2, 3, 4), grid, 0, 0, o), "argument 0 (input): must be 4D")
-	wantErr(t, gs(empty(t, runtime.Float32, 1, 2, 0, 4), grid, 0, 0, o), "non-empty spatial dimensions")
-	wantErr(t, gs(in, empty(t, runtime.Float32, 1, 2, 3, 3), 0, 0, o), "argument 1 (grid): must be 4D [N,H_out,W_out,2]")
-	wantErr(t, gs(in, empty(t, runtime.Float32, 2, 2, 3, 2), 0, 0, o), "batch size 2 differs from the input's 1")
-	wantErr(t, gs(in, empty(t, runtime.Float64, 1, 2, 3, 2), 0, 0, o), "argument 1 (grid): float64 differs")
-	wantErr(t, gs(tensor(t, []int32{1}, 1, 1, 1, 1), tensor(t, []int32{0, 0}, 1, 1, 1, 2), 0, 0, empty(t, runtime.Int32, 1, 1, 1, 1)), "supports floating dtypes")
-	wantErr(t, gs(in, grid, 0, 0, empty(t, runtime.Float64, 1, 2, 2, 3)), "want the input's float32")
-	wantErr(t, gs(in, grid, 0, 0, empty(t, runtime.Float32, 1, 2, 3, 2)), "cannot resize a static tensor")
+	wantErr(t, gs(empty(t, executor.Float32, 2, 3, 4), grid, 0, 0, o), "argument 0 (input): must be 4D")
+	wantErr(t, gs(empty(t, executor.Float32, 1, 2, 0, 4), grid, 0, 0, o), "non-empty spatial dimensions")
+	wantErr(t, gs(in, empty(t, executor.Float32, 1, 2, 3, 3), 0, 0, o), "argument 1 (grid): must be 4D [N,H_out,W_out,2]")
+	wantErr(t, gs(in, empty(t, executor.Float32, 2, 2, 3, 2), 0, 0, o), "batch size 2 differs from the input's 1")
+	wantErr(t, gs(in, empty(t, executor.Float64, 1, 2, 3, 2), 0, 0, o), "argument 1 (grid): float64 differs")
+	wantErr(t, gs(tensor(t, []int32{1}, 1, 1, 1, 1), tensor(t, []int32{0, 0}, 1, 1, 1, 2), 0, 0, empty(t, executor.Int32, 1, 1, 1, 1)), "supports floating dtypes")
+	wantErr(t, gs(in, grid, 0, 0, empty(t, executor.Float64, 1, 2, 2, 3)), "want the input's float32")
+	wantErr(t, gs(in, grid, 0, 0, empty(t, executor.Float32, 1, 2, 3, 2)), "cannot resize a static tensor")
 	wantErr(t, call(t, "aten::grid_sampler_2d.out", in, grid, 0, 0, 1, o, o), "argument 4 (align_corners): want Bool")
 	wantErr(t, call(t, "aten::grid_sampler_2d.out", in, grid, 0, 0, false, o), "6 arguments")
 }

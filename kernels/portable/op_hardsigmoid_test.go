@@ -3,19 +3,19 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.nn.functional.hardsigmoid.
 func TestHardsigmoid(t *testing.T) {
 	arithRunUnary(t, "aten::hardsigmoid.out", []arithUnaryCase{
-		{"float32", tensor(t, []float32{-2.5, -1, -0.25, 0, 0.5, 1, 3}, 7), empty(t, runtime.Float32, 7),
+		{"float32", tensor(t, []float32{-2.5, -1, -0.25, 0, 0.5, 1, 3}, 7), empty(t, executor.Float32, 7),
 			[]float64{0.0833333358168602, 0.3333333432674408, 0.4583333432674408, 0.5, 0.5833333134651184, 0.6666666865348816, 1.0}},
-		{"float64", tensor(t, []float64{-4, -1, 0, 1, 3.5}, 5), empty(t, runtime.Float64, 5),
+		{"float64", tensor(t, []float64{-4, -1, 0, 1, 3.5}, 5), empty(t, executor.Float64, 5),
 			[]float64{0.0, 0.3333333333333333, 0.5, 0.6666666666666666, 1.0}},
-		{"float16", arithTyped(t, runtime.Float16, []float64{0.1, 1.7, -3.3}, 3), empty(t, runtime.Float16, 3), []float64{0.5166015625, 0.783203125, 0.0}},
-		{"inf and nan", tensor(t, []float32{float32(-arithInf), float32(arithInf), float32(arithNaN)}, 3), empty(t, runtime.Float32, 3), []float64{0, 1, arithNaN}},
-		{"empty", tensor(t, []float32{}, 0), empty(t, runtime.Float32, 0), []float64{}},
+		{"float16", arithTyped(t, executor.Float16, []float64{0.1, 1.7, -3.3}, 3), empty(t, executor.Float16, 3), []float64{0.5166015625, 0.783203125, 0.0}},
+		{"inf and nan", tensor(t, []float32{float32(-arithInf), float32(arithInf), float32(arithNaN)}, 3), empty(t, executor.Float32, 3), []float64{0, 1, arithNaN}},
+		{"empty", tensor(t, []float32{}, 0), empty(t, executor.Float32, 0), []float64{}},
 	})
 	arithKeepOpErrors(t, "aten::hardsigmoid.out", tensor(t, []int8{1}, 1))
 }

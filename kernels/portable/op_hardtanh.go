@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::hardtanh.out", DTypes: realTypes, Fn: hardtanhOut})
+	register(executor.Kernel{Name: "aten::hardtanh.out", DTypes: realTypes, Fn: hardtanhOut})
 }
 
 // aten::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out):
 // min(max(self, min_val), max_val), NaN propagating; out of self's dtype. For integral self the
 // bounds truncate toward zero and must fit the dtype.
-func hardtanhOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func hardtanhOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxHardtanhOut(args)
 	if err != nil {
 		return err
@@ -20,10 +20,10 @@ func hardtanhOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		return err
 	}
 	if !arithScalarFits(lo, t) {
-		return argErr(1, "min_val", "%v is out of range for %s", lo.f, runtime.DTypeName(t))
+		return argErr(1, "min_val", "%v is out of range for %s", lo.f, executor.DTypeName(t))
 	}
 	if !arithScalarFits(hi, t) {
-		return argErr(2, "max_val", "%v is out of range for %s", hi.f, runtime.DTypeName(t))
+		return argErr(2, "max_val", "%v is out of range for %s", hi.f, executor.DTypeName(t))
 	}
 	m := arithOpmath(t)
 	lf, hf := roundTo(m, lo.f), roundTo(m, hi.f)

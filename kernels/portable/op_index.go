@@ -1,11 +1,11 @@
 package portable
 
 import (
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::index.Tensor_out", DTypes: shapeAllTypes, Fn: indexTensorOut})
+	register(executor.Kernel{Name: "aten::index.Tensor_out", DTypes: shapeAllTypes, Fn: indexTensorOut})
 }
 
 // aten::index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out): PyTorch advanced
@@ -15,7 +15,7 @@ func init() {
 // as many dimensions as it has, standing for the index tensors of its true positions. When the
 // indexed dimensions are adjacent, B replaces them in place; otherwise B comes first, followed
 // by the remaining dimensions.
-func indexTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func indexTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxIndexTensorOut(args)
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func indexTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // over the coordinates of the element of self it selects (with self.Strides(), its element
 // offset; with row-major strides, its logical position). Every index is bounds-checked. fit
 // accepts or refuses the result's sizes before anything of that size is allocated.
-func shapeIndexPlan(self *runtime.Tensor, list []*runtime.Tensor, strides []int, fit func([]int) error) ([]int, []int, error) {
+func shapeIndexPlan(self *executor.Tensor, list []*executor.Tensor, strides []int, fit func([]int) error) ([]int, []int, error) {
 	ix, err := shapeExpandIndices(self, list)
 	if err != nil {
 		return nil, nil, err
@@ -79,7 +79,7 @@ func shapeIndexPlan(self *runtime.Tensor, list []*runtime.Tensor, strides []int,
 		}
 	}
 	outSizes := append(append(append([]int{}, before...), b...), after...)
-	if len(outSizes) > runtime.MaxRank {
+	if len(outSizes) > executor.MaxRank {
 		return nil, nil, argErr(1, "indices", "the result would have %d dimensions", len(outSizes))
 	}
 	// Every index value is checked (where it stands, not broadcast) before out is sized.
@@ -130,7 +130,7 @@ type shapeIndex struct {
 // shapeExpandIndices turns the optional index list into one entry per dimension of self (nil
 // where the dimension is not indexed), expanding boolean masks into the coordinates of their
 // true elements.
-func shapeExpandIndices(self *runtime.Tensor, list []*runtime.Tensor) ([]*shapeIndex, error) {
+func shapeExpandIndices(self *executor.Tensor, list []*executor.Tensor) ([]*shapeIndex, error) {
 	ix := make([]*shapeIndex, 0, self.Dim())
 	for k, t := range list {
 		if t == nil {
@@ -138,9 +138,9 @@ func shapeExpandIndices(self *runtime.Tensor, list []*runtime.Tensor) ([]*shapeI
 			continue
 		}
 		switch t.ScalarType() {
-		case runtime.Int64, runtime.Int32:
+		case executor.Int64, executor.Int32:
 			ix = append(ix, &shapeIndex{sizes: t.Sizes(), vals: loadI64(t)})
-		case runtime.Bool, runtime.Uint8:
+		case executor.Bool, executor.Uint8:
 			d0 := len(ix)
 			if t.Dim() == 0 {
 				return nil, argErr(1, "indices", "0-d boolean index %d is not supported", k)
@@ -173,7 +173,7 @@ func shapeExpandIndices(self *runtime.Tensor, list []*runtime.Tensor) ([]*shapeI
 				ix = append(ix, &shapeIndex{sizes: []int{len(coords[j])}, vals: coords[j]})
 			}
 		default:
-			return nil, argErr(1, "indices", "index %d is %s; indices must be int64, int32, bool or uint8", k, runtime.DTypeName(t.ScalarType()))
+			return nil, argErr(1, "indices", "index %d is %s; indices must be int64, int32, bool or uint8", k, executor.DTypeName(t.ScalarType()))
 		}
 		if len(ix) > self.Dim() {
 			return nil, argErr(1, "indices", "too many indices for a tensor of dimension %d", self.Dim())

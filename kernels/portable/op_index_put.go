@@ -1,11 +1,11 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::index_put.out", DTypes: shapeAllTypes, Fn: indexPutOut},
-		runtime.Kernel{Name: "aten::index_put_", DTypes: shapeAllTypes, Fn: indexPutInPlace},
+		executor.Kernel{Name: "aten::index_put.out", DTypes: shapeAllTypes, Fn: indexPutOut},
+		executor.Kernel{Name: "aten::index_put_", DTypes: shapeAllTypes, Fn: indexPutInPlace},
 	)
 }
 
@@ -21,7 +21,7 @@ const indexPutMaxElems = 1 << 28
 // self[indices]. Writes happen in row-major order over self[indices]: when an element is
 // indexed twice the last write wins, or every value is added (each addition rounded to, or
 // wrapping in, self's dtype; bool adds as logical or). out has self's dtype and sizes.
-func indexPutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func indexPutOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxIndexPutOut(args)
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func indexPutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // others None), indices in [0, size), values of self's sizes but along the indexed dimension,
 // and no accumulate. It gives the same results as this kernel on what it accepts; this kernel
 // also takes everything index_put.out takes, as eager torch does.
-func indexPutInPlace(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func indexPutInPlace(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxIndexPutInplace(args)
 	if err != nil {
 		return err
@@ -50,9 +50,9 @@ func indexPutInPlace(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // indexPut writes self with self[list] = values (or += with accumulate), arguments 0 to 3, into
 // out (which may be self).
-func indexPut(self *runtime.Tensor, list []*runtime.Tensor, values *runtime.Tensor, accumulate bool, out *runtime.Tensor) error {
+func indexPut(self *executor.Tensor, list []*executor.Tensor, values *executor.Tensor, accumulate bool, out *executor.Tensor) error {
 	if values.ScalarType() != self.ScalarType() {
-		return argErr(2, "values", "dtype %s, want self's %s", runtime.DTypeName(values.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		return argErr(2, "values", "dtype %s, want self's %s", executor.DTypeName(values.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return err

@@ -3,17 +3,17 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::index_select.out", DTypes: shapeAllTypes, Fn: indexSelectOut})
+	register(executor.Kernel{Name: "aten::index_select.out", DTypes: shapeAllTypes, Fn: indexSelectOut})
 }
 
 // aten::index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out): the slices of
 // self along dim at the positions in index (0-d or 1-d, int64 or int32, each in [0, size)).
 // out has self's sizes with dim's replaced by the number of indices.
-func indexSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func indexSelectOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxIndexSelectOut(args)
 	if err != nil {
 		return err

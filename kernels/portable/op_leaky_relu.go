@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::leaky_relu.out", DTypes: floatTypes, Fn: leakyReluOut})
+	register(executor.Kernel{Name: "aten::leaky_relu.out", DTypes: floatTypes, Fn: leakyReluOut})
 }
 
 // aten::leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out):
 // x if x >= 0 else x*negative_slope; floating types only, out of self's dtype.
-func leakyReluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func leakyReluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxLeakyReluOut(args)
 	if err != nil {
 		return err
@@ -18,7 +18,7 @@ func leakyReluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		return err
 	}
 	if !arithScalarFits(slope, self.ScalarType()) {
-		return argErr(1, "negative_slope", "%v is out of range for %s", slope.f, runtime.DTypeName(self.ScalarType()))
+		return argErr(1, "negative_slope", "%v is out of range for %s", slope.f, executor.DTypeName(self.ScalarType()))
 	}
 	s := roundTo(arithOpmath(self.ScalarType()), slope.f)
 	return arithUnaryKeep(self, out, func(x float64) float64 {

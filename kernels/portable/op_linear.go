@@ -1,21 +1,21 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::linear.out", DTypes: floatTypes, Fn: linearOut})
+	register(executor.Kernel{Name: "aten::linear.out", DTypes: floatTypes, Fn: linearOut})
 }
 
 // aten::linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out):
 // out[..., o] = Σ_i input[..., i]·weight[o, i] + bias[o]. Not core ATen (lowering decomposes it
 // to permute + addmm), but programs that keep it, as a backend's preserved op, can run here.
-func linearOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func linearOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxLinearOut(args)
 	if err != nil {
 		return err
 	}
 	x, w, bias, out := u.Input, u.Weight, u.Bias, u.Out
-	ts, names := []*runtime.Tensor{x, w, out}, []string{"input", "weight", "out"}
+	ts, names := []*executor.Tensor{x, w, out}, []string{"input", "weight", "out"}
 	if bias != nil {
 		ts, names = append(ts, bias), append(names, "bias")
 	}
@@ -29,7 +29,7 @@ func linearOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if bias != nil && (bias.Dim() != 1 || bias.Size(0) != of) {
 		return argErr(2, "bias", "sizes %v, want [%d]", bias.Sizes(), of)
 	}
-	for i, t := range []*runtime.Tensor{x, w} {
+	for i, t := range []*executor.Tensor{x, w} {
 		if err := linalgWantRowMajor(t, i, names[i]); err != nil {
 			return err
 		}
@@ -38,7 +38,7 @@ func linearOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := resize(out, sizes); err != nil {
 		return err
 	}
-	if x.ScalarType() == runtime.Float64 {
+	if x.ScalarType() == executor.Float64 {
 		linearRun[float64](x, w, bias, out, in, of)
 	} else {
 		linearRun[float32](x, w, bias, out, in, of)
@@ -46,7 +46,7 @@ func linearOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	return nil
 }
 
-func linearRun[T float32 | float64](x, w, bias, out *runtime.Tensor, in, of int) {
+func linearRun[T float32 | float64](x, w, bias, out *executor.Tensor, in, of int) {
 	xs, ws := linalgView[T](x), linalgView[T](w)
 	rows := out.Numel() / max(of, 1)
 	wt := make([]T, in*of) // weight transposed to [in, out] for the i-k-j product

@@ -3,35 +3,35 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.log1p (torch 2.15).
 func TestLog1p(t *testing.T) {
 	arithRunUnary(t, "aten::log1p.out", []arithUnaryCase{
-		{"float32", tensor(t, []float32{-2.5, -1.0, -0.25, 0.0, 0.5, 1.0, 3.0}, 7), empty(t, runtime.Float32, 7),
+		{"float32", tensor(t, []float32{-2.5, -1.0, -0.25, 0.0, 0.5, 1.0, 3.0}, 7), empty(t, executor.Float32, 7),
 			[]float64{arithNaN, -arithInf, -0.28768208622932434, 0.0, 0.40546509623527527, 0.6931471824645996, 1.3862943649291992}},
-		{"int32 computes in float32", tensor(t, []int32{-2, 0, 1, 4}, 2, 2), empty(t, runtime.Float32, 2, 2),
+		{"int32 computes in float32", tensor(t, []int32{-2, 0, 1, 4}, 2, 2), empty(t, executor.Float32, 2, 2),
 			[]float64{arithNaN, 0.0, 0.6931471824645996, 1.6094379425048828}},
-		{"bool", tensor(t, []bool{true, false}, 2), empty(t, runtime.Float32, 2), []float64{0.6931471824645996, 0.0}},
-		{"inf and nan", tensor(t, []float32{float32(-arithInf), float32(arithInf), float32(arithNaN)}, 3), empty(t, runtime.Float32, 3),
+		{"bool", tensor(t, []bool{true, false}, 2), empty(t, executor.Float32, 2), []float64{0.6931471824645996, 0.0}},
+		{"inf and nan", tensor(t, []float32{float32(-arithInf), float32(arithInf), float32(arithNaN)}, 3), empty(t, executor.Float32, 3),
 			[]float64{arithNaN, arithInf, arithNaN}},
-		{"float64", tensor(t, []float64{0.1, 1.7, -3.3}, 3), empty(t, runtime.Float64, 3),
+		{"float64", tensor(t, []float64{0.1, 1.7, -3.3}, 3), empty(t, executor.Float64, 3),
 			[]float64{0.09531017980432487, 0.9932517730102833, arithNaN}},
-		{"float16", arithTyped(t, runtime.Float16, []float64{0.1, 1.7, -3.3}, 3), empty(t, runtime.Float16, 3),
+		{"float16", arithTyped(t, executor.Float16, []float64{0.1, 1.7, -3.3}, 3), empty(t, executor.Float16, 3),
 			[]float64{0.09527587890625, 0.9931640625, arithNaN}},
-		{"bfloat16", arithTyped(t, runtime.BFloat16, []float64{0.1, 1.7, -3.3}, 3), empty(t, runtime.BFloat16, 3),
+		{"bfloat16", arithTyped(t, executor.BFloat16, []float64{0.1, 1.7, -3.3}, 3), empty(t, executor.BFloat16, 3),
 			[]float64{0.09521484375, 0.99609375, arithNaN}},
-		{"empty", tensor(t, []float32{}, 0, 2), empty(t, runtime.Float32, 0, 2), []float64{}},
-		{"dynamic out", tensor(t, []float32{0.5, 1}, 1, 2), dynamic(t, runtime.Float32, 4, 4), []float64{0.40546509623527527, 0.6931471824645996}},
+		{"empty", tensor(t, []float32{}, 0, 2), empty(t, executor.Float32, 0, 2), []float64{}},
+		{"dynamic out", tensor(t, []float32{0.5, 1}, 1, 2), dynamic(t, executor.Float32, 4, 4), []float64{0.40546509623527527, 0.6931471824645996}},
 	})
 	// An integral input computes in float32 even into a float64 out.
-	out := empty(t, runtime.Float64, 4)
+	out := empty(t, executor.Float64, 4)
 	if err := call(t, "aten::log1p.out", tensor(t, []int32{-2, 0, 1, 4}, 4), out, out); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, out, []int{4}, []float64{arithNaN, 0.0, 0.6931471824645996, 1.6094379425048828})
-	for _, v := range runtime.Data[float64](out) {
+	for _, v := range executor.Data[float64](out) {
 		if v == v && float64(float32(v)) != v {
 			t.Errorf("%v is not a float32 value", v)
 		}

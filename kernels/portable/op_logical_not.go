@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::logical_not.out", DTypes: realBoolTypes, Fn: logicalNotOut})
+	register(executor.Kernel{Name: "aten::logical_not.out", DTypes: realBoolTypes, Fn: logicalNotOut})
 }
 
 // aten::logical_not.out(Tensor self, *, Tensor(a!) out): 1 where self is zero, else 0 (NaN is
 // true, so its negation is 0); out may be of any type.
-func logicalNotOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func logicalNotOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxLogicalNotOut(args)
 	if err != nil {
 		return err

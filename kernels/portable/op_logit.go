@@ -3,17 +3,17 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::logit.out", DTypes: realBoolTypes, Fn: logitOut})
+	register(executor.Kernel{Name: "aten::logit.out", DTypes: realBoolTypes, Fn: logitOut})
 }
 
 // aten::logit.out(Tensor self, float? eps=None, *, Tensor(a!) out): log(x / (1 - x)), with x
 // first clamped to [eps, 1 - eps] when eps is given. Integral and bool inputs compute in float32;
 // out must be floating.
-func logitOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func logitOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxLogitOut(args)
 	if err != nil {
 		return err

@@ -3,17 +3,17 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::masked_fill.Scalar_out", DTypes: realBoolTypes, Fn: maskedFillScalarOut})
+	register(executor.Kernel{Name: "aten::masked_fill.Scalar_out", DTypes: realBoolTypes, Fn: maskedFillScalarOut})
 }
 
 // aten::masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out): value
 // (cast to self's type) where the Bool mask is true, else self; self and mask broadcast; out has
 // self's dtype.
-func maskedFillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maskedFillScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMaskedFillScalarOut(args)
 	if err != nil {
 		return err
@@ -21,10 +21,10 @@ func maskedFillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) err
 	self, mask, value, out := u.Self, u.Mask, u.Value, u.Out
 	st := self.ScalarType()
 	if out.ScalarType() != st {
-		return fmt.Errorf("%w: out is %s, want self's %s", runtime.ErrInvalidArgument, runtime.DTypeName(out.ScalarType()), runtime.DTypeName(st))
+		return fmt.Errorf("%w: out is %s, want self's %s", executor.ErrInvalidArgument, executor.DTypeName(out.ScalarType()), executor.DTypeName(st))
 	}
-	if mask.ScalarType() != runtime.Bool {
-		return argErr(1, "mask", "want a bool tensor, got %s", runtime.DTypeName(mask.ScalarType()))
+	if mask.ScalarType() != executor.Bool {
+		return argErr(1, "mask", "want a bool tensor, got %s", executor.DTypeName(mask.ScalarType()))
 	}
 	shape, err := compareBroadcast(self, mask, out)
 	if err != nil {
@@ -51,7 +51,7 @@ func maskedFillScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) err
 	fill := value.i
 	if value.isFloat {
 		fill = f64ToI64(value.f)
-		if st == runtime.Bool && value.f != 0 {
+		if st == executor.Bool && value.f != 0 {
 			fill = 1
 		}
 	}

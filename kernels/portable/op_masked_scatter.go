@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::masked_scatter.out", DTypes: shapeAllTypes, Fn: maskedScatterOut})
+	register(executor.Kernel{Name: "aten::masked_scatter.out", DTypes: shapeAllTypes, Fn: maskedScatterOut})
 }
 
 // aten::masked_scatter.out(Tensor self, Tensor mask, Tensor source, *, Tensor(a!) out): self and
@@ -11,14 +11,14 @@ func init() {
 // after another (source read in row-major order, whatever its shape), elsewhere self's. source
 // has at least as many elements as the mask has true positions, and self's dtype, as out does.
 // out has the broadcast shape.
-func maskedScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maskedScatterOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMaskedScatterOut(args)
 	if err != nil {
 		return err
 	}
 	self, mask, source, out := u.Self, u.Mask, u.Source, u.Out
 	if source.ScalarType() != self.ScalarType() {
-		return argErr(2, "source", "dtype %s, want self's %s", runtime.DTypeName(source.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		return argErr(2, "source", "dtype %s, want self's %s", executor.DTypeName(source.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return err

@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::masked_select.out", DTypes: shapeAllTypes, Fn: maskedSelectOut})
+	register(executor.Kernel{Name: "aten::masked_select.out", DTypes: shapeAllTypes, Fn: maskedSelectOut})
 }
 
 // aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out): the elements of self where
 // the bool mask (broadcast with self) is true, in row-major order, as a 1-d out sized at run time.
-func maskedSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maskedSelectOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMaskedSelectOut(args)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func maskedSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err := resize(out, []int{n}); err != nil {
 		return err
 	}
-	es := runtime.ElementSize(self.ScalarType())
+	es := executor.ElementSize(self.ScalarType())
 	src, dst := x.Bytes(), out.Bytes()
 	st := out.Strides()[0] * es
 	j := 0
@@ -45,9 +45,9 @@ func maskedSelectOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // shapeMaskedOperands broadcasts self and the bool mask (argument 1) together and returns self's
 // elements as a row-major tensor of the broadcast shape, and the mask's values in that order.
-func shapeMaskedOperands(self, mask *runtime.Tensor) (*runtime.Tensor, []bool, error) {
-	if mask.ScalarType() != runtime.Bool {
-		return nil, nil, argErr(1, "mask", "must be bool, got %s", runtime.DTypeName(mask.ScalarType()))
+func shapeMaskedOperands(self, mask *executor.Tensor) (*executor.Tensor, []bool, error) {
+	if mask.ScalarType() != executor.Bool {
+		return nil, nil, argErr(1, "mask", "must be bool, got %s", executor.DTypeName(mask.ScalarType()))
 	}
 	sizes, err := broadcastShape(self.Sizes(), mask.Sizes())
 	if err != nil {
@@ -61,15 +61,15 @@ func shapeMaskedOperands(self, mask *runtime.Tensor) (*runtime.Tensor, []bool, e
 	if err != nil {
 		return nil, nil, err
 	}
-	x, err := runtime.NewTensor(self.ScalarType(), sizes...)
+	x, err := executor.NewTensor(self.ScalarType(), sizes...)
 	if err != nil {
 		return nil, nil, err
 	}
 	shapeWrite(x, self, sv)
-	m, err := runtime.NewTensor(runtime.Bool, sizes...)
+	m, err := executor.NewTensor(executor.Bool, sizes...)
 	if err != nil {
 		return nil, nil, err
 	}
 	shapeWrite(m, mask, mv)
-	return x, runtime.Data[bool](m), nil
+	return x, executor.Data[bool](m), nil
 }

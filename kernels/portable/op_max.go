@@ -1,11 +1,11 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::max.dim_max", DTypes: realBoolTypes, Fn: maxDimMax},
-		runtime.Kernel{Name: "aten::max.unary_out", DTypes: realBoolTypes, Fn: maxUnaryOut},
+		executor.Kernel{Name: "aten::max.dim_max", DTypes: realBoolTypes, Fn: maxDimMax},
+		executor.Kernel{Name: "aten::max.unary_out", DTypes: realBoolTypes, Fn: maxUnaryOut},
 	)
 }
 
@@ -13,7 +13,7 @@ func init() {
 // the largest element along dim (values, self's dtype) and the index of its first occurrence
 // (int64). The first NaN counts as the largest. The call's last argument is the TensorList return
 // slot.
-func maxDimMax(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maxDimMax(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMaxDimMax(args)
 	if err != nil {
 		return err
@@ -23,14 +23,14 @@ func maxDimMax(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::max.unary_out(Tensor self, *, Tensor(a!) out): the largest element of the whole tensor as
 // a 0-d out (which may be of another dtype the value casts to). NaN propagates.
-func maxUnaryOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maxUnaryOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMaxUnaryOut(args)
 	if err != nil {
 		return err
 	}
 	self, out := u.Self, u.Out
 	if category(self.ScalarType()) > category(out.ScalarType()) {
-		return argErr(1, "out", "%s input cannot be written to a %s out", runtime.DTypeName(self.ScalarType()), runtime.DTypeName(out.ScalarType()))
+		return argErr(1, "out", "%s input cannot be written to a %s out", executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), reduceAllDims(self.Dim()), false)
 	if err := p.requireNonEmpty(0, "self"); err != nil {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::max_pool2d_with_indices.out", DTypes: realTypes, Fn: maxPool2dWithIndicesOut})
+	register(executor.Kernel{Name: "aten::max_pool2d_with_indices.out", DTypes: realTypes, Fn: maxPool2dWithIndicesOut})
 }
 
 // aten::max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[],
@@ -20,7 +20,7 @@ func init() {
 // never wins. A window with no element inside the input (a dilated window stepping over it)
 // gives 0 at index 0, as ExecuTorch's kernel does (PyTorch gives the dtype's lowest value,
 // -Inf for floats).
-func maxPool2dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maxPool2dWithIndicesOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxMaxPool2dWithIndicesOut(args)
 	if err != nil {
 		return err
@@ -43,8 +43,8 @@ func maxPoolWithIndices(a maxPool2dWithIndicesOutArgs, n int, eager bool) error 
 	if err := poolSameDtype(in, out, "out"); err != nil {
 		return err
 	}
-	if indices.ScalarType() != runtime.Int64 {
-		return argErr(7, "indices", "want Int64, got %s", runtime.DTypeName(indices.ScalarType()))
+	if indices.ScalarType() != executor.Int64 {
+		return argErr(7, "indices", "want Int64, got %s", executor.DTypeName(indices.ScalarType()))
 	}
 	sizes, err := poolShape(in, &w)
 	if err != nil {
@@ -62,21 +62,21 @@ func maxPoolWithIndices(a maxPool2dWithIndicesOutArgs, n int, eager bool) error 
 // maxPoolRun pools in into out and indices (already sized) with the window w: 2-d as
 // ExecuTorch's max_pool2d_with_indices (eager false), 3-d as PyTorch's max_pool3d_with_indices
 // (eager true).
-func maxPoolRun(in, out, indices *runtime.Tensor, w poolWindow, sizes []int, eager bool) error {
+func maxPoolRun(in, out, indices *executor.Tensor, w poolWindow, sizes []int, eager bool) error {
 	g := maxPoolGeom{w: w.as3d(), eager: eager}
 	g.volumes, g.id, g.ih, g.iw = poolVolumes(in.Sizes(), w.n)
 	_, g.od, g.oh, g.ow = poolVolumes(sizes, w.n)
 	var idx []int64
 	if indices.IsContiguous() {
-		idx = runtime.Data[int64](indices)
+		idx = executor.Data[int64](indices)
 	} else {
 		idx = make([]int64, indices.Numel())
 		defer storeI64(indices, idx)
 	}
 	st := in.ScalarType()
 	switch {
-	case st == runtime.Float32 && in.IsContiguous() && out.IsContiguous():
-		maxPoolVolumes(&g, runtime.Data[float32](in), runtime.Data[float32](out), idx, float32(math.Inf(-1)))
+	case st == executor.Float32 && in.IsContiguous() && out.IsContiguous():
+		maxPoolVolumes(&g, executor.Data[float32](in), executor.Data[float32](out), idx, float32(math.Inf(-1)))
 	case isFloat(st):
 		y := make([]float64, out.Numel())
 		maxPoolVolumes(&g, loadF64(in), y, idx, math.Inf(-1))

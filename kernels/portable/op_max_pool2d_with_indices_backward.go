@@ -3,11 +3,11 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::max_pool2d_with_indices_backward.grad_input", DTypes: floatTypes, Fn: maxPool2dWithIndicesBackward})
+	register(executor.Kernel{Name: "aten::max_pool2d_with_indices_backward.grad_input", DTypes: floatTypes, Fn: maxPool2dWithIndicesBackward})
 }
 
 // aten::max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self,
@@ -21,7 +21,7 @@ func init() {
 // self. Floating dtypes, as ExecuTorch. Every index is checked against the plane (ExecuTorch
 // does not), and grad_input is zeroed first, as PyTorch does (ExecuTorch's kernel adds to the
 // tensor's previous contents).
-func maxPool2dWithIndicesBackward(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maxPool2dWithIndicesBackward(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxMaxPool2dWithIndicesBackwardGradInput(args)
 	if err != nil {
 		return err
@@ -33,7 +33,7 @@ func maxPool2dWithIndicesBackward(ctx *runtime.KernelContext, args []*runtime.EV
 	}
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(1, "self", "max_pool2d_with_indices_backward supports floating dtypes, got %s", runtime.DTypeName(dt))
+		return argErr(1, "self", "max_pool2d_with_indices_backward supports floating dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(gradOut, dt, 0, "grad_output"); err != nil {
 		return err
@@ -41,8 +41,8 @@ func maxPool2dWithIndicesBackward(ctx *runtime.KernelContext, args []*runtime.EV
 	if err := reduceSameDtype(gradIn, dt, 8, "grad_input"); err != nil {
 		return err
 	}
-	if indices.ScalarType() != runtime.Int64 {
-		return argErr(7, "indices", "want Int64, got %s", runtime.DTypeName(indices.ScalarType()))
+	if indices.ScalarType() != executor.Int64 {
+		return argErr(7, "indices", "want Int64, got %s", executor.DTypeName(indices.ScalarType()))
 	}
 	sizes, err := poolShape(in, &w)
 	if err != nil {

@@ -5,28 +5,28 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.ops.aten.max_pool2d_with_indices (torch 2.15), except with NaN,
 // where the official runtime differs (testdata/nan/ops/pool).
 func TestMaxPool2dWithIndices(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
-	x55 := func() *runtime.Tensor {
+	x55 := func() *executor.Tensor {
 		v := make([]float32, 25)
 		for i := range v {
 			v[i] = float32(i * 7 % 11)
 		}
 		return tensor(t, v, 1, 5, 5)
 	}
-	half := func(typ runtime.ScalarType) *runtime.Tensor {
+	half := func(typ executor.ScalarType) *executor.Tensor {
 		x := empty(t, typ, 1, 1, 2, 3)
 		storeF64(x, []float64{0.1, -0.2, 0.3, 0.4, 0.5, -0.6})
 		return x
 	}
 	for _, tc := range []struct {
 		name       string
-		in         *runtime.Tensor
+		in         *executor.Tensor
 		k, s, p, d []int64
 		ceil       bool
 		sizes      []int
@@ -54,8 +54,8 @@ func TestMaxPool2dWithIndices(t *testing.T) {
 			[]float64{-5, -2, -2, -9, -5, -1, -1, -3, -7, -1, -1, -3}, []int64{0, 1, 1, 2, 0, 4, 4, 5, 3, 4, 4, 5}},
 		{"uint8", tensor(t, []uint8{200, 3, 255, 17}, 1, 2, 2), []int64{1, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 2, 1},
 			[]float64{200, 255}, []int64{0, 2}},
-		{"float16", half(runtime.Float16), []int64{2, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 1, 1, 2}, []float64{0.5, 0.5}, []int64{4, 4}},
-		{"bfloat16", half(runtime.BFloat16), []int64{2, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 1, 1, 2}, []float64{0.5, 0.5}, []int64{4, 4}},
+		{"float16", half(executor.Float16), []int64{2, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 1, 1, 2}, []float64{0.5, 0.5}, []int64{4, 4}},
+		{"bfloat16", half(executor.BFloat16), []int64{2, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 1, 1, 2}, []float64{0.5, 0.5}, []int64{4, 4}},
 		{"float64", tensor(t, []float64{0.1, -0.2, 0.3, 0.4, 0.5, -0.6}, 1, 1, 2, 3), []int64{2, 2}, []int64{1, 1}, []int64{0}, []int64{1}, false, []int{1, 1, 1, 2},
 			[]float64{0.5, 0.5}, []int64{4, 4}},
 		// The only window holds input rows/cols -1 and 2 of a 1×1 input: no element. ExecuTorch's
@@ -68,17 +68,17 @@ func TestMaxPool2dWithIndices(t *testing.T) {
 		// at 0 0; torch: -inf -inf at 4 5).
 		{"dilated rows outside the input", tensor(t, []float32{1, 2, 3, 4}, 1, 2, 2), []int64{2, 1}, []int64{1, 1}, []int64{1, 0}, []int64{3, 1}, false, []int{1, 1, 2},
 			[]float64{0, 0}, []int64{0, 0}},
-		{"empty batch", empty(t, runtime.Float32, 0, 1, 2, 2), []int64{2}, []int64{}, []int64{0}, []int64{1}, false, []int{0, 1, 1, 1}, []float64{}, []int64{}},
+		{"empty batch", empty(t, executor.Float32, 0, 1, 2, 2), []int64{2}, []int64{}, []int64{0}, []int64{1}, false, []int{0, 1, 1, 1}, []float64{}, []int64{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := empty(t, tc.in.ScalarType(), tc.sizes...)
-			idx := empty(t, runtime.Int64, tc.sizes...)
-			ret := []*runtime.Tensor{out, idx}
+			idx := empty(t, executor.Int64, tc.sizes...)
+			ret := []*executor.Tensor{out, idx}
 			if err := call(t, "aten::max_pool2d_with_indices.out", tc.in, tc.k, tc.s, tc.p, tc.d, tc.ceil, out, idx, ret); err != nil {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, out, tc.sizes, tc.want)
-			if got, _ := runtime.Values[int64](idx); !slices.Equal(got, tc.wantIdx) || !slices.Equal(idx.Sizes(), tc.sizes) {
+			if got, _ := executor.Values[int64](idx); !slices.Equal(got, tc.wantIdx) || !slices.Equal(idx.Sizes(), tc.sizes) {
 				t.Fatalf("indices %v %v, want %v %v", idx.Sizes(), got, tc.sizes, tc.wantIdx)
 			}
 		})
@@ -87,12 +87,12 @@ func TestMaxPool2dWithIndices(t *testing.T) {
 
 func TestMaxPool2dWithIndicesInt64Exact(t *testing.T) {
 	in := tensor(t, []int64{1<<62 + 1, 1 << 62, -1 << 62, 1<<62 + 3}, 1, 2, 2)
-	out, idx := dynamic(t, runtime.Int64, 1, 2, 2), dynamic(t, runtime.Int64, 1, 2, 2)
-	if err := call(t, "aten::max_pool2d_with_indices.out", in, []int64{2, 1}, []int64{1, 1}, []int64{0}, []int64{1}, false, out, idx, []*runtime.Tensor{out, idx}); err != nil {
+	out, idx := dynamic(t, executor.Int64, 1, 2, 2), dynamic(t, executor.Int64, 1, 2, 2)
+	if err := call(t, "aten::max_pool2d_with_indices.out", in, []int64{2, 1}, []int64{1, 1}, []int64{0}, []int64{1}, false, out, idx, []*executor.Tensor{out, idx}); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := runtime.Values[int64](out)
-	gi, _ := runtime.Values[int64](idx)
+	got, _ := executor.Values[int64](out)
+	gi, _ := executor.Values[int64](idx)
 	if !slices.Equal(got, []int64{1<<62 + 1, 1<<62 + 3}) || !slices.Equal(gi, []int64{0, 3}) || !slices.Equal(out.Sizes(), []int{1, 1, 2}) {
 		t.Fatalf("got %v %v %v", out.Sizes(), got, gi)
 	}
@@ -101,13 +101,13 @@ func TestMaxPool2dWithIndicesInt64Exact(t *testing.T) {
 func TestMaxPool2dWithIndicesErrors(t *testing.T) {
 	x := tensor(t, poolSeq(9, 1), 1, 3, 3)
 	k2, one, zero := []int64{2, 2}, []int64{1}, []int64{0}
-	mp := func(in any, k, s, p, d []int64, out, idx *runtime.Tensor) error {
-		return call(t, "aten::max_pool2d_with_indices.out", in, k, s, p, d, false, out, idx, []*runtime.Tensor{out, idx})
+	mp := func(in any, k, s, p, d []int64, out, idx *executor.Tensor) error {
+		return call(t, "aten::max_pool2d_with_indices.out", in, k, s, p, d, false, out, idx, []*executor.Tensor{out, idx})
 	}
-	o := func(s ...int) *runtime.Tensor { return empty(t, runtime.Float32, s...) }
-	i := func(s ...int) *runtime.Tensor { return empty(t, runtime.Int64, s...) }
-	wantErr(t, mp(x, k2, one, zero, one, o(1, 2, 2), empty(t, runtime.Int32, 1, 2, 2)), "argument 7 (indices): want Int64")
-	wantErr(t, mp(x, k2, one, zero, one, empty(t, runtime.Float64, 1, 2, 2), i(1, 2, 2)), "want the input's float32")
+	o := func(s ...int) *executor.Tensor { return empty(t, executor.Float32, s...) }
+	i := func(s ...int) *executor.Tensor { return empty(t, executor.Int64, s...) }
+	wantErr(t, mp(x, k2, one, zero, one, o(1, 2, 2), empty(t, executor.Int32, 1, 2, 2)), "argument 7 (indices): want Int64")
+	wantErr(t, mp(x, k2, one, zero, one, empty(t, executor.Float64, 1, 2, 2), i(1, 2, 2)), "want the input's float32")
 	wantErr(t, mp(x, k2, one, zero, one, o(1, 2, 2), i(1, 3, 3)), "indices: ")
 	wantErr(t, mp(x, k2, one, zero, one, o(1, 3, 3), i(1, 2, 2)), "out: ")
 	wantErr(t, mp(x, []int64{1, 2, 3}, one, zero, one, o(1, 2, 2), i(1, 2, 2)), "max_pool2d: kernel_size must either be a single int")
@@ -116,7 +116,7 @@ func TestMaxPool2dWithIndicesErrors(t *testing.T) {
 	wantErr(t, mp(x, k2, zero, zero, one, o(1, 2, 2), i(1, 2, 2)), "stride should be greater than zero")
 	wantErr(t, mp(x, k2, one, []int64{2}, []int64{3}, o(1, 2, 2), i(1, 2, 2)), "at most half of kernel size")
 	wantErr(t, mp(x, []int64{2}, one, zero, []int64{3}, o(1, 2, 2), i(1, 2, 2)), "too small")
-	wantErr(t, mp(tensor(t, []bool{true, false, true, false}, 1, 2, 2), k2, one, zero, one, empty(t, runtime.Bool, 1, 1, 1), i(1, 1, 1)), "does not support bool")
+	wantErr(t, mp(tensor(t, []bool{true, false, true, false}, 1, 2, 2), k2, one, zero, one, empty(t, executor.Bool, 1, 1, 1), i(1, 1, 1)), "does not support bool")
 	wantErr(t, mp(tensor(t, poolSeq(4, 1), 2, 2), k2, one, zero, one, o(1, 1), i(1, 1)), "3D or 4D")
 	wantErr(t, mp(x, k2, one, zero, one, o(1, 2, 2), nil), "argument 7 (indices)")
 	wantErr(t, call(t, "aten::max_pool2d_with_indices.out", x, k2, one, zero, one, false, o(1, 2, 2), i(1, 2, 2)), "8 arguments")

@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::max_pool3d_with_indices.out", DTypes: realTypes, Fn: maxPool3dWithIndicesOut})
+	register(executor.Kernel{Name: "aten::max_pool3d_with_indices.out", DTypes: realTypes, Fn: maxPool3dWithIndicesOut})
 }
 
 // aten::max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride=[],
@@ -16,7 +16,7 @@ func init() {
 // maximum wins ties, a NaN wins over numbers (the last NaN of the window), and a window with no
 // element inside the input gives the dtype's lowest value (-Inf for floats) at the index of its
 // first position, clipped to the input's start.
-func maxPool3dWithIndicesOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func maxPool3dWithIndicesOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxMaxPool3dWithIndicesOut(args)
 	if err != nil {
 		return err

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // poolSeq3d is the 3-D pool tests' input: ((i·37) mod 29 − 14)·0.29 as float32, values in
@@ -23,14 +23,14 @@ func poolSeq3d(n int, specials map[int]float64) []float32 {
 
 // poolSeq3dAs is poolSeq3d(n, nil) in dtype: integers take it times 10, rounded (uint8 plus
 // 50), as tools/reference/print_3d_kernel_cases.py does.
-func poolSeq3dAs(t *testing.T, dtype runtime.ScalarType, sizes ...int) *runtime.Tensor {
+func poolSeq3dAs(t *testing.T, dtype executor.ScalarType, sizes ...int) *executor.Tensor {
 	v := poolSeq3d(linalgNumel(sizes), nil)
 	f := make([]float64, len(v))
 	for i, x := range v {
 		f[i] = float64(x)
 		if !isFloat(dtype) {
 			f[i] = math.RoundToEven(float64(x * 10))
-			if dtype == runtime.Uint8 {
+			if dtype == executor.Uint8 {
 				f[i] += 50
 			}
 		}
@@ -87,13 +87,13 @@ func TestMaxPool3dWithIndices(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tensor(t, poolSeq3d(linalgNumel(tc.in), tc.specials), tc.in...)
-			out := empty(t, runtime.Float32, tc.sizes...)
-			idx := empty(t, runtime.Int64, tc.sizes...)
-			if err := call(t, "aten::max_pool3d_with_indices.out", in, tc.k, tc.s, tc.p, tc.d, tc.ceil, out, idx, []*runtime.Tensor{out, idx}); err != nil {
+			out := empty(t, executor.Float32, tc.sizes...)
+			idx := empty(t, executor.Int64, tc.sizes...)
+			if err := call(t, "aten::max_pool3d_with_indices.out", in, tc.k, tc.s, tc.p, tc.d, tc.ceil, out, idx, []*executor.Tensor{out, idx}); err != nil {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, out, tc.sizes, tc.want)
-			if got, _ := runtime.Values[int64](idx); !slices.Equal(got, tc.wantIdx) || !slices.Equal(idx.Sizes(), tc.sizes) {
+			if got, _ := executor.Values[int64](idx); !slices.Equal(got, tc.wantIdx) || !slices.Equal(idx.Sizes(), tc.sizes) {
 				t.Fatalf("indices %v %v, want %v %v", idx.Sizes(), got, tc.sizes, tc.wantIdx)
 			}
 		})
@@ -103,30 +103,30 @@ func TestMaxPool3dWithIndices(t *testing.T) {
 // Other dtypes on the second case's window: [1, 2, 3, 3, 4], kernel 3, stride 1, padding 1.
 func TestMaxPool3dWithIndicesDtypes(t *testing.T) {
 	for _, tc := range []struct {
-		dtype   runtime.ScalarType
+		dtype   executor.ScalarType
 		want    []float64
 		wantIdx []int64
 	}{
-		{runtime.Float64, []float64{1.7400000095367432, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.609999895095825, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.609999895095825, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.9000000953674316, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.9000000953674316, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 4.059999942779541, 4.059999942779541, 2.0299999713897705, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863},
+		{executor.Float64, []float64{1.7400000095367432, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.609999895095825, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.609999895095825, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.9000000953674316, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 4.059999942779541, 2.9000000953674316, 4.059999942779541, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 4.059999942779541, 4.059999942779541, 2.0299999713897705, 3.4800000190734863, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 4.059999942779541, 4.059999942779541, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863, 3.7699999809265137, 3.7699999809265137, 3.7699999809265137, 3.4800000190734863},
 			[]int64{17, 18, 18, 18, 21, 18, 18, 18, 21, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 0, 0, 18, 18, 0, 0, 11, 11, 21, 18, 11, 11, 0, 0, 29, 18, 0, 0, 11, 11, 29, 29, 11, 11, 29, 29, 29, 18, 29, 29, 29, 18, 29, 29, 29, 18}},
-		{runtime.Float16, []float64{1.740234375, 4.05859375, 4.05859375, 4.05859375, 2.609375, 4.05859375, 4.05859375, 4.05859375, 2.609375, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 2.900390625, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 2.900390625, 4.05859375, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 3.48046875, 3.48046875, 3.76953125, 3.76953125, 4.05859375, 4.05859375, 2.029296875, 3.48046875, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 3.76953125, 3.48046875, 3.76953125, 3.76953125, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 3.76953125, 3.48046875, 3.76953125, 3.76953125, 3.76953125, 3.48046875, 3.76953125, 3.76953125, 3.76953125, 3.48046875},
+		{executor.Float16, []float64{1.740234375, 4.05859375, 4.05859375, 4.05859375, 2.609375, 4.05859375, 4.05859375, 4.05859375, 2.609375, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 2.900390625, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 3.48046875, 4.05859375, 4.05859375, 4.05859375, 2.900390625, 4.05859375, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 3.48046875, 3.48046875, 3.76953125, 3.76953125, 4.05859375, 4.05859375, 2.029296875, 3.48046875, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 3.76953125, 3.48046875, 3.76953125, 3.76953125, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 4.05859375, 4.05859375, 3.76953125, 3.76953125, 3.76953125, 3.48046875, 3.76953125, 3.76953125, 3.76953125, 3.48046875, 3.76953125, 3.76953125, 3.76953125, 3.48046875},
 			[]int64{17, 18, 18, 18, 21, 18, 18, 18, 21, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 0, 0, 18, 18, 0, 0, 11, 11, 21, 18, 11, 11, 0, 0, 29, 18, 0, 0, 11, 11, 29, 29, 11, 11, 29, 29, 29, 18, 29, 29, 29, 18, 29, 29, 29, 18}},
-		{runtime.BFloat16, []float64{1.7421875, 4.0625, 4.0625, 4.0625, 2.609375, 4.0625, 4.0625, 4.0625, 2.609375, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 2.90625, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 2.90625, 4.0625, 4.0625, 4.0625, 3.765625, 3.765625, 3.484375, 3.484375, 3.765625, 3.765625, 4.0625, 4.0625, 2.03125, 3.484375, 4.0625, 4.0625, 3.765625, 3.765625, 3.765625, 3.484375, 3.765625, 3.765625, 4.0625, 4.0625, 3.765625, 3.765625, 4.0625, 4.0625, 3.765625, 3.765625, 3.765625, 3.484375, 3.765625, 3.765625, 3.765625, 3.484375, 3.765625, 3.765625, 3.765625, 3.484375},
+		{executor.BFloat16, []float64{1.7421875, 4.0625, 4.0625, 4.0625, 2.609375, 4.0625, 4.0625, 4.0625, 2.609375, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 2.90625, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 3.484375, 4.0625, 4.0625, 4.0625, 2.90625, 4.0625, 4.0625, 4.0625, 3.765625, 3.765625, 3.484375, 3.484375, 3.765625, 3.765625, 4.0625, 4.0625, 2.03125, 3.484375, 4.0625, 4.0625, 3.765625, 3.765625, 3.765625, 3.484375, 3.765625, 3.765625, 4.0625, 4.0625, 3.765625, 3.765625, 4.0625, 4.0625, 3.765625, 3.765625, 3.765625, 3.484375, 3.765625, 3.765625, 3.765625, 3.484375, 3.765625, 3.765625, 3.765625, 3.484375},
 			[]int64{17, 18, 18, 18, 21, 18, 18, 18, 21, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 0, 0, 18, 18, 0, 0, 11, 11, 21, 18, 11, 11, 0, 0, 29, 18, 0, 0, 11, 11, 29, 29, 11, 11, 29, 29, 29, 18, 29, 29, 29, 18, 29, 29, 29, 18}},
-		{runtime.Int32, []float64{17, 41, 41, 41, 26, 41, 41, 41, 26, 41, 41, 41, 35, 41, 41, 41, 35, 41, 41, 41, 29, 41, 41, 41, 35, 41, 41, 41, 35, 41, 41, 41, 29, 41, 41, 41, 38, 38, 35, 35, 38, 38, 41, 41, 20, 35, 41, 41, 38, 38, 38, 35, 38, 38, 41, 41, 38, 38, 41, 41, 38, 38, 38, 35, 38, 38, 38, 35, 38, 38, 38, 35},
+		{executor.Int32, []float64{17, 41, 41, 41, 26, 41, 41, 41, 26, 41, 41, 41, 35, 41, 41, 41, 35, 41, 41, 41, 29, 41, 41, 41, 35, 41, 41, 41, 35, 41, 41, 41, 29, 41, 41, 41, 38, 38, 35, 35, 38, 38, 41, 41, 20, 35, 41, 41, 38, 38, 38, 35, 38, 38, 41, 41, 38, 38, 41, 41, 38, 38, 38, 35, 38, 38, 38, 35, 38, 38, 38, 35},
 			[]int64{17, 18, 18, 18, 21, 18, 18, 18, 21, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 0, 0, 18, 18, 0, 0, 11, 11, 21, 18, 11, 11, 0, 0, 29, 18, 0, 0, 11, 11, 29, 29, 11, 11, 29, 29, 29, 18, 29, 29, 29, 18, 29, 29, 29, 18}},
-		{runtime.Uint8, []float64{67, 91, 91, 91, 76, 91, 91, 91, 76, 91, 91, 91, 85, 91, 91, 91, 85, 91, 91, 91, 79, 91, 91, 91, 85, 91, 91, 91, 85, 91, 91, 91, 79, 91, 91, 91, 88, 88, 85, 85, 88, 88, 91, 91, 70, 85, 91, 91, 88, 88, 88, 85, 88, 88, 91, 91, 88, 88, 91, 91, 88, 88, 88, 85, 88, 88, 88, 85, 88, 88, 88, 85},
+		{executor.Uint8, []float64{67, 91, 91, 91, 76, 91, 91, 91, 76, 91, 91, 91, 85, 91, 91, 91, 85, 91, 91, 91, 79, 91, 91, 91, 85, 91, 91, 91, 85, 91, 91, 91, 79, 91, 91, 91, 88, 88, 85, 85, 88, 88, 91, 91, 70, 85, 91, 91, 88, 88, 88, 85, 88, 88, 91, 91, 88, 88, 91, 91, 88, 88, 88, 85, 88, 88, 88, 85, 88, 88, 88, 85},
 			[]int64{17, 18, 18, 18, 21, 18, 18, 18, 21, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 25, 18, 18, 18, 25, 18, 18, 18, 32, 18, 18, 18, 0, 0, 18, 18, 0, 0, 11, 11, 21, 18, 11, 11, 0, 0, 29, 18, 0, 0, 11, 11, 29, 29, 11, 11, 29, 29, 29, 18, 29, 29, 29, 18, 29, 29, 29, 18}},
 	} {
-		t.Run(runtime.DTypeName(tc.dtype), func(t *testing.T) {
+		t.Run(executor.DTypeName(tc.dtype), func(t *testing.T) {
 			sizes := []int{1, 2, 3, 3, 4}
-			out, idx := dynamic(t, tc.dtype, sizes...), dynamic(t, runtime.Int64, sizes...)
+			out, idx := dynamic(t, tc.dtype, sizes...), dynamic(t, executor.Int64, sizes...)
 			l := []int64{1}
-			if err := call(t, "aten::max_pool3d_with_indices.out", poolSeq3dAs(t, tc.dtype, sizes...), []int64{3}, l, l, l, false, out, idx, []*runtime.Tensor{out, idx}); err != nil {
+			if err := call(t, "aten::max_pool3d_with_indices.out", poolSeq3dAs(t, tc.dtype, sizes...), []int64{3}, l, l, l, false, out, idx, []*executor.Tensor{out, idx}); err != nil {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, out, sizes, tc.want)
-			if got, _ := runtime.Values[int64](idx); !slices.Equal(got, tc.wantIdx) {
+			if got, _ := executor.Values[int64](idx); !slices.Equal(got, tc.wantIdx) {
 				t.Fatalf("indices %v, want %v", got, tc.wantIdx)
 			}
 		})
@@ -135,49 +135,49 @@ func TestMaxPool3dWithIndicesDtypes(t *testing.T) {
 
 func TestMaxPool3dWithIndicesMore(t *testing.T) {
 	l := func(v ...int64) []int64 { return v }
-	mp := func(in any, k, s, p, d []int64, ceil bool, out, idx *runtime.Tensor) error {
-		return call(t, "aten::max_pool3d_with_indices.out", in, k, s, p, d, ceil, out, idx, []*runtime.Tensor{out, idx})
+	mp := func(in any, k, s, p, d []int64, ceil bool, out, idx *executor.Tensor) error {
+		return call(t, "aten::max_pool3d_with_indices.out", in, k, s, p, d, ceil, out, idx, []*executor.Tensor{out, idx})
 	}
 	// An unbatched [C, D, H, W] input; the window of the 1×1×1 volume's only output holds
 	// depths, rows and columns -1 and 2: no element, so -Inf at the first position clipped to
 	// the input's start, (2·1 + 2)·1 + 2 = 6 (torch: tensor([[[[-inf]]]]), tensor([[[[6]]]]));
 	// int16 gives its lowest value.
-	out, idx := empty(t, runtime.Float32, 1, 1, 1, 1), empty(t, runtime.Int64, 1, 1, 1, 1)
+	out, idx := empty(t, executor.Float32, 1, 1, 1, 1), empty(t, executor.Int64, 1, 1, 1, 1)
 	if err := mp(tensor(t, []float32{1}, 1, 1, 1, 1), l(2), l(2), l(1), l(3), true, out, idx); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, out, []int{1, 1, 1, 1}, []float64{math.Inf(-1)})
-	if got, _ := runtime.Values[int64](idx); !slices.Equal(got, []int64{6}) {
+	if got, _ := executor.Values[int64](idx); !slices.Equal(got, []int64{6}) {
 		t.Fatalf("indices %v, want [6]", got)
 	}
-	out16 := empty(t, runtime.Int16, 1, 1, 1, 1)
+	out16 := empty(t, executor.Int16, 1, 1, 1, 1)
 	if err := mp(tensor(t, []int16{1}, 1, 1, 1, 1), l(2), l(2), l(1), l(3), true, out16, idx); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, out16, []int{1, 1, 1, 1}, []float64{math.MinInt16})
 
 	// Empty batch.
-	outN, idxN := empty(t, runtime.Float32, 0, 1, 1, 1, 1), empty(t, runtime.Int64, 0, 1, 1, 1, 1)
-	if err := mp(empty(t, runtime.Float32, 0, 1, 2, 2, 2), l(2), l(), l(0), l(1), false, outN, idxN); err != nil {
+	outN, idxN := empty(t, executor.Float32, 0, 1, 1, 1, 1), empty(t, executor.Int64, 0, 1, 1, 1, 1)
+	if err := mp(empty(t, executor.Float32, 0, 1, 2, 2, 2), l(2), l(), l(0), l(1), false, outN, idxN); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, outN, []int{0, 1, 1, 1, 1}, []float64{})
 
 	// A channels-last input and out: the same values as the contiguous case.
 	in := linalgWithDimOrder(t, tensor(t, poolSeq3d(2*3*3*4, nil), 1, 2, 3, 3, 4), []uint8{0, 2, 3, 4, 1})
-	want := dynamic(t, runtime.Float32, 1, 2, 3, 3, 4)
-	wantIdx := dynamic(t, runtime.Int64, 1, 2, 3, 3, 4)
+	want := dynamic(t, executor.Float32, 1, 2, 3, 3, 4)
+	wantIdx := dynamic(t, executor.Int64, 1, 2, 3, 3, 4)
 	if err := mp(tensor(t, poolSeq3d(2*3*3*4, nil), 1, 2, 3, 3, 4), l(3), l(1), l(1), l(1), false, want, wantIdx); err != nil {
 		t.Fatal(err)
 	}
-	got, gotIdx := dynamic(t, runtime.Float32, 1, 2, 3, 3, 4), dynamic(t, runtime.Int64, 1, 2, 3, 3, 4)
+	got, gotIdx := dynamic(t, executor.Float32, 1, 2, 3, 3, 4), dynamic(t, executor.Int64, 1, 2, 3, 3, 4)
 	if err := mp(in, l(3), l(1), l(1), l(1), false, got, gotIdx); err != nil {
 		t.Fatal(err)
 	}
-	wv, _ := runtime.Values[float32](want)
-	gv, _ := runtime.Values[float32](got)
-	wi, _ := runtime.Values[int64](wantIdx)
-	gi, _ := runtime.Values[int64](gotIdx)
+	wv, _ := executor.Values[float32](want)
+	gv, _ := executor.Values[float32](got)
+	wi, _ := executor.Values[int64](wantIdx)
+	gi, _ := executor.Values[int64](gotIdx)
 	if !slices.Equal(wv, gv) || !slices.Equal(wi, gi) {
 		t.Fatalf("channels last: %v %v, want %v %v", gv, gi, wv, wi)
 	}
@@ -186,18 +186,18 @@ func TestMaxPool3dWithIndicesMore(t *testing.T) {
 func TestMaxPool3dWithIndicesErrors(t *testing.T) {
 	x := tensor(t, poolSeq(27, 1), 1, 3, 3, 3)
 	k2, one, zero := []int64{2, 2, 2}, []int64{1}, []int64{0}
-	mp := func(in any, k, s, p, d []int64, out, idx *runtime.Tensor) error {
-		return call(t, "aten::max_pool3d_with_indices.out", in, k, s, p, d, false, out, idx, []*runtime.Tensor{out, idx})
+	mp := func(in any, k, s, p, d []int64, out, idx *executor.Tensor) error {
+		return call(t, "aten::max_pool3d_with_indices.out", in, k, s, p, d, false, out, idx, []*executor.Tensor{out, idx})
 	}
-	o := func(s ...int) *runtime.Tensor { return empty(t, runtime.Float32, s...) }
-	i := func(s ...int) *runtime.Tensor { return empty(t, runtime.Int64, s...) }
+	o := func(s ...int) *executor.Tensor { return empty(t, executor.Float32, s...) }
+	i := func(s ...int) *executor.Tensor { return empty(t, executor.Int64, s...) }
 	for _, tc := range []struct {
 		name string
 		err  error
 		want string
 	}{
-		{"indices dtype", mp(x, k2, one, zero, one, o(1, 2, 2, 2), empty(t, runtime.Int32, 1, 2, 2, 2)), "argument 7 (indices): want Int64"},
-		{"out dtype", mp(x, k2, one, zero, one, empty(t, runtime.Float64, 1, 2, 2, 2), i(1, 2, 2, 2)), "want the input's float32"},
+		{"indices dtype", mp(x, k2, one, zero, one, o(1, 2, 2, 2), empty(t, executor.Int32, 1, 2, 2, 2)), "argument 7 (indices): want Int64"},
+		{"out dtype", mp(x, k2, one, zero, one, empty(t, executor.Float64, 1, 2, 2, 2), i(1, 2, 2, 2)), "want the input's float32"},
 		{"indices size", mp(x, k2, one, zero, one, o(1, 2, 2, 2), i(1, 3, 3, 3)), "indices: "},
 		{"out size", mp(x, k2, one, zero, one, o(1, 3, 3, 3), i(1, 2, 2, 2)), "out: "},
 		{"kernel length", mp(x, []int64{2, 2}, one, zero, one, o(1, 2, 2, 2), i(1, 2, 2, 2)), "argument 1 (kernel_size): max_pool3d: kernel_size must either be a single int, or a tuple of three ints, got [2 2]"},
@@ -207,10 +207,10 @@ func TestMaxPool3dWithIndicesErrors(t *testing.T) {
 		{"kernel zero", mp(x, []int64{2, 0, 2}, one, zero, one, o(1, 2, 2, 2), i(1, 2, 2, 2)), "argument 1 (kernel_size): kernel size should be greater than zero, got [2 0 2]"},
 		{"padding", mp(x, k2, one, []int64{0, 0, 2}, one, o(1, 2, 2, 2), i(1, 2, 2, 2)), "argument 3 (padding): pad should be at most half of kernel size, got padding [0 0 2] for kernel size [2 2 2]"},
 		{"too small", mp(x, k2, one, zero, []int64{3}, o(1, 2, 2, 2), i(1, 2, 2, 2)), "the calculated output size 0x0x0 is too small"},
-		{"bool", mp(tensor(t, []bool{true, false, true, false, true, false, true, false}, 1, 2, 2, 2), k2, one, zero, one, empty(t, runtime.Bool, 1, 1, 1, 1), i(1, 1, 1, 1)),
+		{"bool", mp(tensor(t, []bool{true, false, true, false, true, false, true, false}, 1, 2, 2, 2), k2, one, zero, one, empty(t, executor.Bool, 1, 1, 1, 1), i(1, 1, 1, 1)),
 			"argument 0 (self): max_pool3d_with_indices does not support bool"},
 		{"rank 3", mp(tensor(t, poolSeq(8, 1), 2, 2, 2), k2, one, zero, one, o(1, 1, 1), i(1, 1, 1)), "argument 0 (self): expected 4D or 5D (batch mode) tensor"},
-		{"zero channels", mp(empty(t, runtime.Float32, 1, 0, 2, 2, 2), k2, one, zero, one, o(1, 0, 1, 1, 1), i(1, 0, 1, 1, 1)), "expected 4D or 5D (batch mode) tensor with optional 0 dim batch size, got sizes [1 0 2 2 2]"},
+		{"zero channels", mp(empty(t, executor.Float32, 1, 0, 2, 2, 2), k2, one, zero, one, o(1, 0, 1, 1, 1), i(1, 0, 1, 1, 1)), "expected 4D or 5D (batch mode) tensor with optional 0 dim batch size, got sizes [1 0 2 2 2]"},
 		{"indices missing", mp(x, k2, one, zero, one, o(1, 2, 2, 2), nil), "argument 7 (indices)"},
 		{"arg count", call(t, "aten::max_pool3d_with_indices.out", x, k2, one, zero, one, false, o(1, 2, 2, 2), i(1, 2, 2, 2)), "8 arguments"},
 	} {

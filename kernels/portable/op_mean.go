@@ -1,11 +1,11 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::mean.out", DTypes: realBoolTypes, Fn: meanOut},
-		runtime.Kernel{Name: "aten::mean.dtype_out", DTypes: realBoolTypes, Fn: meanDtypeOut},
+		executor.Kernel{Name: "aten::mean.out", DTypes: realBoolTypes, Fn: meanOut},
+		executor.Kernel{Name: "aten::mean.dtype_out", DTypes: realBoolTypes, Fn: meanDtypeOut},
 	)
 }
 
@@ -13,7 +13,7 @@ func init() {
 // Tensor(a!) out). None or [] averages every dim. Without dtype the input and out must be
 // floating; with it, dtype must be floating and name out's dtype (the input may then be
 // integral). Sums accumulate in float64.
-func meanOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func meanOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMeanOut(args)
 	if err != nil {
 		return err
@@ -28,7 +28,7 @@ func meanOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out): the mean of
 // every element.
-func meanDtypeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func meanDtypeOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMeanDtypeOut(args)
 	if err != nil {
 		return err
@@ -37,18 +37,18 @@ func meanDtypeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	return meanCore(self, reduceAllDims(self.Dim()), false, u.Dtype, 1, out, 2)
 }
 
-func meanCore(self *runtime.Tensor, set []bool, keepdim bool, dtype optional[int64], dtypeIdx int, out *runtime.Tensor, outIdx int) error {
+func meanCore(self *executor.Tensor, set []bool, keepdim bool, dtype optional[int64], dtypeIdx int, out *executor.Tensor, outIdx int) error {
 	dt, has, err := reduceDtype(dtype, dtypeIdx, out)
 	if err != nil {
 		return err
 	}
 	switch {
 	case has && !isFloat(dt):
-		return argErr(dtypeIdx, "dtype", "mean needs a floating dtype, got %s", runtime.DTypeName(dt))
+		return argErr(dtypeIdx, "dtype", "mean needs a floating dtype, got %s", executor.DTypeName(dt))
 	case !has && !isFloat(self.ScalarType()):
-		return argErr(0, "self", "mean of %s needs a floating input or a floating dtype argument", runtime.DTypeName(self.ScalarType()))
+		return argErr(0, "self", "mean of %s needs a floating input or a floating dtype argument", executor.DTypeName(self.ScalarType()))
 	case !isFloat(out.ScalarType()):
-		return argErr(outIdx, "out", "mean needs a floating out, got %s", runtime.DTypeName(out.ScalarType()))
+		return argErr(outIdx, "out", "mean needs a floating out, got %s", executor.DTypeName(out.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), set, keepdim)
 	if err := resize(out, p.outSizes); err != nil {

@@ -1,11 +1,11 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::min.dim_min", DTypes: realBoolTypes, Fn: minDimMin},
-		runtime.Kernel{Name: "aten::min.unary_out", DTypes: realBoolTypes, Fn: minUnaryOut},
+		executor.Kernel{Name: "aten::min.dim_min", DTypes: realBoolTypes, Fn: minDimMin},
+		executor.Kernel{Name: "aten::min.unary_out", DTypes: realBoolTypes, Fn: minUnaryOut},
 	)
 }
 
@@ -13,7 +13,7 @@ func init() {
 // the smallest element along dim (values, self's dtype) and the index of its first occurrence
 // (int64). The first NaN counts as the smallest. The call's last argument is the TensorList return
 // slot.
-func minDimMin(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func minDimMin(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMinDimMin(args)
 	if err != nil {
 		return err
@@ -23,14 +23,14 @@ func minDimMin(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::min.unary_out(Tensor self, *, Tensor(a!) out): the smallest element of the whole tensor as
 // a 0-d out (which may be of another dtype the value casts to). NaN propagates.
-func minUnaryOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func minUnaryOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMinUnaryOut(args)
 	if err != nil {
 		return err
 	}
 	self, out := u.Self, u.Out
 	if category(self.ScalarType()) > category(out.ScalarType()) {
-		return argErr(1, "out", "%s input cannot be written to a %s out", runtime.DTypeName(self.ScalarType()), runtime.DTypeName(out.ScalarType()))
+		return argErr(1, "out", "%s input cannot be written to a %s out", executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), reduceAllDims(self.Dim()), false)
 	if err := p.requireNonEmpty(0, "self"); err != nil {

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::mm.out", DTypes: realTypes, Fn: mmOut})
+	register(executor.Kernel{Name: "aten::mm.out", DTypes: realTypes, Fn: mmOut})
 }
 
 // aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out): the matrix product of self [m, k]
 // and mat2 [k, n] into out [m, n]. All three share one dtype (not Bool) and the default dim
 // order; integral products wrap in the out type.
-func mmOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func mmOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMmOut(args)
 	if err != nil {
 		return err

@@ -1,11 +1,11 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::mul.out", DTypes: realBoolTypes, Fn: mulOut},
-		runtime.Kernel{Name: "aten::mul.Scalar_out", DTypes: realBoolTypes, Fn: mulScalarOut},
+		executor.Kernel{Name: "aten::mul.out", DTypes: realBoolTypes, Fn: mulOut},
+		executor.Kernel{Name: "aten::mul.Scalar_out", DTypes: realBoolTypes, Fn: mulScalarOut},
 	)
 }
 
@@ -15,7 +15,7 @@ var mulOp = binaryOp{
 }
 
 // aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out).
-func mulOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func mulOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMulOut(args)
 	if err != nil {
 		return err
@@ -28,14 +28,14 @@ func mulOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // aten::mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
-func mulScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func mulScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMulScalarOut(args)
 	if err != nil {
 		return err
 	}
 	a, s, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).scalar(s).result()
-	if common == runtime.Float32 {
+	if common == executor.Float32 {
 		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Mul, false); ok {
 			return err
 		}

@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::narrow_copy.out", DTypes: shapeAllTypes, Fn: narrowCopyOut})
+	register(executor.Kernel{Name: "aten::narrow_copy.out", DTypes: shapeAllTypes, Fn: narrowCopyOut})
 }
 
 // aten::narrow_copy.out(Tensor self, int dim, SymInt start, SymInt length, *, Tensor(a!) out):
 // length elements of self along dim from start (negative start counts from the end).
-func narrowCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func narrowCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxNarrowCopyOut(args)
 	if err != nil {
 		return err

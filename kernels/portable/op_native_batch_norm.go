@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_native_batch_norm_legit_no_training.out", DTypes: floatTypes, Fn: nativeBatchNormNoTrainingOut})
+	register(executor.Kernel{Name: "aten::_native_batch_norm_legit_no_training.out", DTypes: floatTypes, Fn: nativeBatchNormNoTrainingOut})
 }
 
 // aten::_native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias,
@@ -18,21 +18,21 @@ func init() {
 // out1 and out2 are resized to [0]. Every tensor has input's dtype; parameters are rank 1 of
 // size C. The per-channel scale is computed in float64; contiguous float32 is read and written
 // directly.
-func nativeBatchNormNoTrainingOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func nativeBatchNormNoTrainingOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxNativeBatchNormLegitNoTrainingOut(args)
 	if err != nil {
 		return err
 	}
 	return batchNormRunningStats(u.Input, u.Weight, u.Bias, u.RunningMean, u.RunningVar, u.Eps,
-		[3]*runtime.Tensor{u.Out0, u.Out1, u.Out2}, 7)
+		[3]*executor.Tensor{u.Out0, u.Out1, u.Out2}, 7)
 }
 
 // batchNormRunningStats is inference batch norm by the running statistics; the three outs are
 // arguments outAt..outAt+2 of the call.
-func batchNormRunningStats(in, weight, bias, runMean, runVar *runtime.Tensor, eps float64, outs [3]*runtime.Tensor, outAt int) error {
+func batchNormRunningStats(in, weight, bias, runMean, runVar *executor.Tensor, eps float64, outs [3]*executor.Tensor, outAt int) error {
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
+		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	if in.Dim() < 2 {
 		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
@@ -69,7 +69,7 @@ func batchNormRunningStats(in, weight, bias, runMean, runVar *runtime.Tensor, ep
 	}
 	outer, _, inner := reduceSplit(in.Sizes(), 1)
 	if reduceContiguousF32(in, out) {
-		batchNormApply(runtime.Data[float32](in), runtime.Data[float32](out), outer, c, inner, mean, scale, shift)
+		batchNormApply(executor.Data[float32](in), executor.Data[float32](out), outer, c, inner, mean, scale, shift)
 		return nil
 	}
 	x := loadF64(in)
@@ -96,7 +96,7 @@ func batchNormApply[T float32 | float64](x, y []T, outer, c, inner int, mean, sc
 // batchNormParams checks batch norm's per-channel tensors, arguments 1, 2, ... in the order
 // weight, bias, running_mean, running_var (nil for an absent one): each must have dtype dt
 // and sizes [c].
-func batchNormParams(dt runtime.ScalarType, c int, ts ...*runtime.Tensor) error {
+func batchNormParams(dt executor.ScalarType, c int, ts ...*executor.Tensor) error {
 	names := []string{"weight", "bias", "running_mean", "running_var"}
 	for k, t := range ts {
 		if t == nil {

@@ -3,13 +3,13 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::_native_batch_norm_legit.out", DTypes: floatTypes, Fn: nativeBatchNormLegitOut},
-		runtime.Kernel{Name: "aten::_native_batch_norm_legit.no_stats_out", DTypes: floatTypes, Fn: nativeBatchNormLegitNoStatsOut},
+		executor.Kernel{Name: "aten::_native_batch_norm_legit.out", DTypes: floatTypes, Fn: nativeBatchNormLegitOut},
+		executor.Kernel{Name: "aten::_native_batch_norm_legit.no_stats_out", DTypes: floatTypes, Fn: nativeBatchNormLegitNoStatsOut},
 	)
 }
 
@@ -24,7 +24,7 @@ func init() {
 // PyTorch would, in training mode, normalize by the batch statistics and update the running
 // stats in place; etgo follows the official kernel, so a program exported in training mode is
 // refused here as it is by ExecuTorch.
-func nativeBatchNormLegitOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func nativeBatchNormLegitOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxNativeBatchNormLegitOut(args)
 	if err != nil {
 		return err
@@ -33,7 +33,7 @@ func nativeBatchNormLegitOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 		return argErr(5, "training", "portable kernels only support inference mode (training=False)")
 	}
 	return batchNormRunningStats(u.Input, u.Weight, u.Bias, u.RunningMean, u.RunningVar, u.Eps,
-		[3]*runtime.Tensor{u.Out, u.SaveMean, u.SaveInvstd}, 8)
+		[3]*executor.Tensor{u.Out, u.SaveMean, u.SaveInvstd}, 8)
 }
 
 // aten::_native_batch_norm_legit.no_stats_out(Tensor input, Tensor? weight, Tensor? bias,
@@ -48,7 +48,7 @@ func nativeBatchNormLegitOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 // Statistics are computed in float64 (two passes), so they can differ from the official
 // kernel's single-pass E[x²]-E[x]² in the last bits. A channel with no elements (N or a
 // trailing dim zero) has a NaN mean and invstd, as 0/0 gives in ExecuTorch.
-func nativeBatchNormLegitNoStatsOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func nativeBatchNormLegitNoStatsOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxNativeBatchNormLegitNoStatsOut(args)
 	if err != nil {
 		return err
@@ -56,7 +56,7 @@ func nativeBatchNormLegitNoStatsOut(ctx *runtime.KernelContext, args []*runtime.
 	in, weight, bias, eps := u.Input, u.Weight, u.Bias, u.Eps
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
+		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	if in.Dim() < 2 {
 		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())

@@ -3,11 +3,11 @@ package portable
 import (
 	"math/rand/v2"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::native_dropout.out", DTypes: realBoolTypes, Fn: nativeDropoutOut})
+	register(executor.Kernel{Name: "aten::native_dropout.out", DTypes: realBoolTypes, Fn: nativeDropoutOut})
 }
 
 // aten::native_dropout.out(Tensor input, float p, bool? train, *, Tensor(a!) out0,
@@ -23,7 +23,7 @@ func init() {
 // ExecuTorch's portable kernel, which etgo follows, does not scale the kept elements: eager
 // PyTorch writes input * mask / (1-p). A program that relies on the 1/(1-p) scaling in
 // training mode computes different values here, as it does on ExecuTorch.
-func nativeDropoutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func nativeDropoutOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxNativeDropoutOut(args)
 	if err != nil {
 		return err
@@ -36,15 +36,15 @@ func nativeDropoutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	if err := poolSameDtype(in, out, "out0"); err != nil {
 		return err
 	}
-	if mask.ScalarType() != runtime.Bool {
-		return argErr(4, "out1", "the mask must be Bool, got %s", runtime.DTypeName(mask.ScalarType()))
+	if mask.ScalarType() != executor.Bool {
+		return argErr(4, "out1", "the mask must be Bool, got %s", executor.DTypeName(mask.ScalarType()))
 	}
 	if !(p >= 0 && p <= 1) {
 		return argErr(1, "p", "dropout probability has to be between 0 and 1, but got %v", p)
 	}
 	random := train && p != 0
 	if random && !isFloat(in.ScalarType()) {
-		return argErr(0, "input", "dropout in training supports floating dtypes, got %s", runtime.DTypeName(in.ScalarType()))
+		return argErr(0, "input", "dropout in training supports floating dtypes, got %s", executor.DTypeName(in.ScalarType()))
 	}
 	if err := resize(out, in.Sizes()); err != nil {
 		return err
@@ -56,7 +56,7 @@ func nativeDropoutOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 	for i := range keep {
 		keep[i] = !random || rand.Float64() >= p
 	}
-	md := runtime.Data[bool](mask)
+	md := executor.Data[bool](mask)
 	forEach(mask, func(i, o int) { md[o] = keep[i] })
 	if !random {
 		shapeConvertInto(out, in)

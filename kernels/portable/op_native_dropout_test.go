@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // native_dropout in training is random (ExecuTorch's kernel and PyTorch's draw from unseeded
@@ -20,24 +20,24 @@ func TestNativeDropout(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		dt    runtime.ScalarType
+		dt    executor.ScalarType
 		p     float64
 		train any
 	}{
-		{"float32 p=0.3", runtime.Float32, 0.3, true},
-		{"float64 p=0.5 train None", runtime.Float64, 0.5, none},
-		{"float16 p=0.9", runtime.Float16, 0.9, true},
-		{"bfloat16 p=0.1", runtime.BFloat16, 0.1, true},
+		{"float32 p=0.3", executor.Float32, 0.3, true},
+		{"float64 p=0.5 train None", executor.Float64, 0.5, none},
+		{"float16 p=0.9", executor.Float16, 0.9, true},
+		{"bfloat16 p=0.1", executor.BFloat16, 0.1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := empty(t, tc.dt, n)
 			storeF64(in, poolF64(x))
-			out, mask := empty(t, tc.dt, n), dynamic(t, runtime.Bool, n)
-			if err := call(t, "aten::native_dropout.out", in, tc.p, tc.train, out, mask, []*runtime.Tensor{out, mask}); err != nil {
+			out, mask := empty(t, tc.dt, n), dynamic(t, executor.Bool, n)
+			if err := call(t, "aten::native_dropout.out", in, tc.p, tc.train, out, mask, []*executor.Tensor{out, mask}); err != nil {
 				t.Fatal(err)
 			}
 			xv, y := loadF64(in), loadF64(out)
-			m, _ := runtime.Values[bool](mask)
+			m, _ := executor.Values[bool](mask)
 			kept := 0.0
 			for i := range y {
 				switch {
@@ -59,7 +59,7 @@ func TestNativeDropout(t *testing.T) {
 	small := tensor(t, []float32{1, -2, 3.5, 0}, 2, 2)
 	for _, tc := range []struct {
 		name  string
-		in    *runtime.Tensor
+		in    *executor.Tensor
 		p     float64
 		train any
 		want  []float64
@@ -69,34 +69,34 @@ func TestNativeDropout(t *testing.T) {
 		{"p=1 drops all", small, 1, true, []float64{0, 0, 0, 0}, []float64{0, 0, 0, 0}},
 		{"eval copies", small, 0.7, false, []float64{1, -2, 3.5, 0}, []float64{1, 1, 1, 1}},
 		{"eval copies int64", tensor(t, []int64{1 << 60, -3, 5, 7}, 2, 2), 0.5, false, []float64{1 << 60, -3, 5, 7}, []float64{1, 1, 1, 1}},
-		{"empty", empty(t, runtime.Float32, 0, 2), 0.5, true, []float64{}, []float64{}},
+		{"empty", empty(t, executor.Float32, 0, 2), 0.5, true, []float64{}, []float64{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, mask := empty(t, tc.in.ScalarType(), tc.in.Sizes()...), empty(t, runtime.Bool, tc.in.Sizes()...)
+			out, mask := empty(t, tc.in.ScalarType(), tc.in.Sizes()...), empty(t, executor.Bool, tc.in.Sizes()...)
 			if err := call(t, "aten::native_dropout.out", tc.in, tc.p, tc.train, out, mask, none); err != nil {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, out, tc.in.Sizes(), tc.want)
 			wantValuesAny(t, mask, tc.in.Sizes(), tc.mask)
-			if tc.in.ScalarType() == runtime.Int64 {
-				if v, _ := runtime.Values[int64](out); v[0] != 1<<60 {
+			if tc.in.ScalarType() == executor.Int64 {
+				if v, _ := executor.Values[int64](out); v[0] != 1<<60 {
 					t.Fatalf("int64 copy lost bits: %v", v)
 				}
 			}
 		})
 	}
-	o, mk := empty(t, runtime.Float32, 2, 2), empty(t, runtime.Bool, 2, 2)
-	nd := func(in any, p float64, train any, out, mask *runtime.Tensor) error {
+	o, mk := empty(t, executor.Float32, 2, 2), empty(t, executor.Bool, 2, 2)
+	nd := func(in any, p float64, train any, out, mask *executor.Tensor) error {
 		return call(t, "aten::native_dropout.out", in, p, train, out, mask, none)
 	}
 	wantErr(t, nd(small, -0.1, true, o, mk), "argument 1 (p): dropout probability has to be between 0 and 1")
 	wantErr(t, nd(small, 1.5, true, o, mk), "between 0 and 1, but got 1.5")
 	wantErr(t, nd(small, math.NaN(), false, o, mk), "argument 1 (p)")
-	wantErr(t, nd(small, 0.5, true, o, empty(t, runtime.Uint8, 2, 2)), "argument 4 (out1): the mask must be Bool")
-	wantErr(t, nd(small, 0.5, true, empty(t, runtime.Float64, 2, 2), mk), "out0 is float64, want the input's float32")
-	wantErr(t, nd(tensor(t, []int32{1, 2, 3, 4}, 2, 2), 0.5, true, empty(t, runtime.Int32, 2, 2), mk), "dropout in training supports floating dtypes")
-	wantErr(t, nd(small, 0.5, true, o, empty(t, runtime.Bool, 4)), "out1: ")
-	wantErr(t, nd(small, 0.5, true, empty(t, runtime.Float32, 2, 3), mk), "cannot resize a static tensor")
+	wantErr(t, nd(small, 0.5, true, o, empty(t, executor.Uint8, 2, 2)), "argument 4 (out1): the mask must be Bool")
+	wantErr(t, nd(small, 0.5, true, empty(t, executor.Float64, 2, 2), mk), "out0 is float64, want the input's float32")
+	wantErr(t, nd(tensor(t, []int32{1, 2, 3, 4}, 2, 2), 0.5, true, empty(t, executor.Int32, 2, 2), mk), "dropout in training supports floating dtypes")
+	wantErr(t, nd(small, 0.5, true, o, empty(t, executor.Bool, 4)), "out1: ")
+	wantErr(t, nd(small, 0.5, true, empty(t, executor.Float32, 2, 3), mk), "cannot resize a static tensor")
 	wantErr(t, nd(small, 0.5, 1, o, mk), "argument 2 (train): want Bool")
 	wantErr(t, call(t, "aten::native_dropout.out", small, 0.5, true, o, mk), "5 arguments")
 }

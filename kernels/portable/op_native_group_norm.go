@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::native_group_norm.out", DTypes: floatTypes, Fn: nativeGroupNormOut})
+	register(executor.Kernel{Name: "aten::native_group_norm.out", DTypes: floatTypes, Fn: nativeGroupNormOut})
 }
 
 // aten::native_group_norm.out(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C,
@@ -15,7 +15,7 @@ func init() {
 // call ends with the TensorList return slot. input (N, C, ...) with HxW trailing elements per
 // channel is normalized over each group of C/group channels: (x - mean) * rstd * weight[ch] +
 // bias[ch]; out1/out2 receive mean and rstd sized [N, group]. Statistics are float64, two-pass.
-func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func nativeGroupNormOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxNativeGroupNormOut(args)
 	if err != nil {
 		return err
@@ -24,7 +24,7 @@ func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 	n, c, hxw, g := u.N, u.C, u.HxW, u.Group
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
+		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	out, mean, rstd := u.Out0, u.Out1, u.Out2
 	if err := reduceNormOuts(8, dt, out, mean, rstd); err != nil {
@@ -45,7 +45,7 @@ func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 		return argErr(6, "group", "%d channels are not divisible into %d groups", c, g)
 	}
 	for _, p := range []struct {
-		t    *runtime.Tensor
+		t    *executor.Tensor
 		i    int
 		name string
 	}{{weight, 1, "weight"}, {bias, 2, "bias"}} {
@@ -70,8 +70,8 @@ func nativeGroupNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 	}
 	dims := groupNormDims{groups: int(n * g), g: int(g), d: int(c / g), hxw: int(hxw)}
 	if reduceContiguousF32(in, weight, bias, out, mean, rstd) {
-		groupNormRows(runtime.Data[float32](in), reduceF32OrNil(weight), reduceF32OrNil(bias),
-			runtime.Data[float32](out), runtime.Data[float32](mean), runtime.Data[float32](rstd), dims, eps)
+		groupNormRows(executor.Data[float32](in), reduceF32OrNil(weight), reduceF32OrNil(bias),
+			executor.Data[float32](out), executor.Data[float32](mean), executor.Data[float32](rstd), dims, eps)
 		return nil
 	}
 	x := loadF64(in)

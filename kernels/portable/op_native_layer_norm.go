@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::native_layer_norm.out", DTypes: floatTypes, Fn: nativeLayerNormOut})
+	register(executor.Kernel{Name: "aten::native_layer_norm.out", DTypes: floatTypes, Fn: nativeLayerNormOut})
 }
 
 // aten::native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight,
@@ -16,7 +16,7 @@ func init() {
 // normalized, (x - mean) * rstd * weight + bias with rstd = 1/sqrt(var + eps) (biased
 // variance); out1/out2 receive mean and rstd, sized like input with the normalized dims 1.
 // Statistics are computed in float64 in two passes; contiguous float32 takes a direct path.
-func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxNativeLayerNormOut(args)
 	if err != nil {
 		return err
@@ -24,7 +24,7 @@ func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 	in, shape, weight, bias, eps := u.Input, u.NormalizedShape, u.Weight, u.Bias, u.Eps
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", runtime.DTypeName(dt))
+		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	out, mean, rstd := u.Out0, u.Out1, u.Out2
 	if err := reduceNormOuts(5, dt, out, mean, rstd); err != nil {
@@ -41,7 +41,7 @@ func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 		}
 	}
 	for _, p := range []struct {
-		t    *runtime.Tensor
+		t    *executor.Tensor
 		i    int
 		name string
 	}{{weight, 2, "weight"}, {bias, 3, "bias"}} {
@@ -74,8 +74,8 @@ func nativeLayerNormOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 	m, size, inner := reduceSplit(in.Sizes(), lead)
 	n := size * inner
 	if reduceContiguousF32(in, weight, bias, out, mean, rstd) {
-		layerNormRows(runtime.Data[float32](in), reduceF32OrNil(weight), reduceF32OrNil(bias),
-			runtime.Data[float32](out), runtime.Data[float32](mean), runtime.Data[float32](rstd), m, n, eps)
+		layerNormRows(executor.Data[float32](in), reduceF32OrNil(weight), reduceF32OrNil(bias),
+			executor.Data[float32](out), executor.Data[float32](mean), executor.Data[float32](rstd), m, n, eps)
 		return nil
 	}
 	x := loadF64(in)

@@ -1,21 +1,21 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::nonzero.out", DTypes: realBoolTypes, Fn: nonzeroOut})
+	register(executor.Kernel{Name: "aten::nonzero.out", DTypes: realBoolTypes, Fn: nonzeroOut})
 }
 
 // aten::nonzero.out(Tensor self, *, Tensor(a!) out): the indices of self's non-zero elements in
 // row-major order, one row per element: an int64 out of [count, rank], sized at run time.
-func nonzeroOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func nonzeroOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxNonzeroOut(args)
 	if err != nil {
 		return err
 	}
 	self, out := u.Self, u.Out
-	if out.ScalarType() != runtime.Int64 {
-		return argErr(1, "out", "must be int64, got %s", runtime.DTypeName(out.ScalarType()))
+	if out.ScalarType() != executor.Int64 {
+		return argErr(1, "out", "must be int64, got %s", executor.DTypeName(out.ScalarType()))
 	}
 	if out.Dim() != 2 {
 		return argErr(1, "out", "must have 2 dimensions, got %d", out.Dim())

@@ -3,14 +3,14 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.nonzero (torch 2.15); NaN counts as non-zero.
 func TestNonzero(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		in    *runtime.Tensor
+		in    *executor.Tensor
 		sizes []int
 		want  []float64
 	}{
@@ -21,14 +21,14 @@ func TestNonzero(t *testing.T) {
 		{"empty", tensor(t, []int32{}, 2, 0), []int{0, 2}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := dynamic(t, runtime.Int64, 8, 4)
+			out := dynamic(t, executor.Int64, 8, 4)
 			if err := call(t, "aten::nonzero.out", tc.in, out, out); err != nil {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, out, tc.sizes, tc.want)
 		})
 	}
-	wantErr(t, call(t, "aten::nonzero.out", shapeIota(t, 3), dynamic(t, runtime.Int32, 3, 1), none), "must be int64")
-	wantErr(t, call(t, "aten::nonzero.out", shapeIota(t, 3), dynamic(t, runtime.Int64, 3), none), "2 dimensions")
-	wantErr(t, call(t, "aten::nonzero.out", shapeIota(t, 9), dynamic(t, runtime.Int64, 4, 1), none), "capacity")
+	wantErr(t, call(t, "aten::nonzero.out", shapeIota(t, 3), dynamic(t, executor.Int32, 3, 1), none), "must be int64")
+	wantErr(t, call(t, "aten::nonzero.out", shapeIota(t, 3), dynamic(t, executor.Int64, 3), none), "2 dimensions")
+	wantErr(t, call(t, "aten::nonzero.out", shapeIota(t, 9), dynamic(t, executor.Int64, 4, 1), none), "capacity")
 }

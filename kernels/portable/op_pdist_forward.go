@@ -4,11 +4,11 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_pdist_forward.out", DTypes: floatTypes, Fn: pdistForwardOut})
+	register(executor.Kernel{Name: "aten::_pdist_forward.out", DTypes: floatTypes, Fn: pdistForwardOut})
 }
 
 // aten::_pdist_forward.out(Tensor self, float p=2, *, Tensor(a!) out).
@@ -17,7 +17,7 @@ func init() {
 // order: out has N(N-1)/2 elements. p must be non-negative; p = 0 counts the differing
 // coordinates and p = ∞ takes the largest difference. Arithmetic is cdist's (see
 // _cdist_forward.out): ExecuTorch's, in the input's precision.
-func pdistForwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func pdistForwardOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxPdistForwardOut(args)
 	if err != nil {
 		return err
@@ -25,7 +25,7 @@ func pdistForwardOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	in, p, out := u.Self, u.P, u.Out
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "self", "pdist only supports floating-point dtypes, got %s", runtime.DTypeName(dt))
+		return argErr(0, "self", "pdist only supports floating-point dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := poolSameDtype(in, out, "out"); err != nil {
 		return err

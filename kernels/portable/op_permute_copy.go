@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::permute_copy.out", DTypes: shapeAllTypes, Fn: permuteCopyOut})
+	register(executor.Kernel{Name: "aten::permute_copy.out", DTypes: shapeAllTypes, Fn: permuteCopyOut})
 }
 
 // aten::permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out): out[i0..] = self at the
 // permuted index; out.size(i) = self.size(dims[i]).
-func permuteCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func permuteCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxPermuteCopyOut(args)
 	if err != nil {
 		return err

@@ -1,17 +1,17 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::pixel_shuffle.out", DTypes: shapeAllTypes, Fn: pixelShuffleOut},
-		runtime.Kernel{Name: "aten::pixel_unshuffle.out", DTypes: shapeAllTypes, Fn: pixelUnshuffleOut},
+		executor.Kernel{Name: "aten::pixel_shuffle.out", DTypes: shapeAllTypes, Fn: pixelShuffleOut},
+		executor.Kernel{Name: "aten::pixel_unshuffle.out", DTypes: shapeAllTypes, Fn: pixelUnshuffleOut},
 	)
 }
 
 // aten::pixel_shuffle.out(Tensor self, int upscale_factor, *, Tensor(a!) out):
 // [*, C·r², H, W] → [*, C, H·r, W·r].
-func pixelShuffleOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func pixelShuffleOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxPixelShuffleOut(args)
 	if err != nil {
 		return err
@@ -21,7 +21,7 @@ func pixelShuffleOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::pixel_unshuffle.out(Tensor self, int downscale_factor, *, Tensor(a!) out), the inverse:
 // [*, C, H·r, W·r] → [*, C·r², H, W].
-func pixelUnshuffleOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func pixelUnshuffleOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxPixelUnshuffleOut(args)
 	if err != nil {
 		return err
@@ -31,7 +31,7 @@ func pixelUnshuffleOut(ctx *runtime.KernelContext, args []*runtime.EValue) error
 
 // pixelShuffle is pixel_shuffle (shuffle true) or pixel_unshuffle by the factor f (argument 1);
 // both are one permuted view of self.
-func pixelShuffle(self *runtime.Tensor, f int64, out *runtime.Tensor, shuffle bool) error {
+func pixelShuffle(self *executor.Tensor, f int64, out *executor.Tensor, shuffle bool) error {
 	name := map[bool]string{true: "upscale_factor", false: "downscale_factor"}[shuffle]
 	if err := shapeSameDtype(self, out); err != nil {
 		return err

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::pow.Tensor_Tensor_out", DTypes: realBoolTypes, Fn: powTensorTensorOut},
-		runtime.Kernel{Name: "aten::pow.Tensor_Scalar_out", DTypes: realBoolTypes, Fn: powTensorScalarOut},
-		runtime.Kernel{Name: "aten::pow.Scalar_out", DTypes: realBoolTypes, Fn: powScalarOut},
+		executor.Kernel{Name: "aten::pow.Tensor_Tensor_out", DTypes: realBoolTypes, Fn: powTensorTensorOut},
+		executor.Kernel{Name: "aten::pow.Tensor_Scalar_out", DTypes: realBoolTypes, Fn: powTensorScalarOut},
+		executor.Kernel{Name: "aten::pow.Scalar_out", DTypes: realBoolTypes, Fn: powScalarOut},
 	)
 }
 
@@ -46,15 +46,15 @@ func powInt(a, b int64) int64 {
 	return r
 }
 
-func powCheckBool(common runtime.ScalarType) error {
-	if common == runtime.Bool {
-		return fmt.Errorf("%w: pow is not supported for bool base and exponent", runtime.ErrInvalidArgument)
+func powCheckBool(common executor.ScalarType) error {
+	if common == executor.Bool {
+		return fmt.Errorf("%w: pow is not supported for bool base and exponent", executor.ErrInvalidArgument)
 	}
 	return nil
 }
 
 // aten::pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out).
-func powTensorTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func powTensorTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxPowTensorTensorOut(args)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func powTensorTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 }
 
 // aten::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out).
-func powTensorScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func powTensorScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxPowTensorScalarOut(args)
 	if err != nil {
 		return err
@@ -81,12 +81,12 @@ func powTensorScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 	if !isFloat(common) && e.i < 0 {
 		return argErr(1, "exponent", "integers to negative integer powers are not allowed")
 	}
-	if common == runtime.Float32 && a.ScalarType() == runtime.Float32 && out.ScalarType() == runtime.Float32 &&
+	if common == executor.Float32 && a.ScalarType() == executor.Float32 && out.ScalarType() == executor.Float32 &&
 		a.IsContiguous() && out.IsContiguous() {
 		if err := resize(out, a.Sizes()); err != nil {
 			return err
 		}
-		x, dst := runtime.Data[float32](a), runtime.Data[float32](out)
+		x, dst := executor.Data[float32](a), executor.Data[float32](out)
 		ef := float64(float32(e.f))
 		if ef == 2 { // x*x is exact in float64, so this equals the rounded math.Pow
 			for k, v := range x {
@@ -103,7 +103,7 @@ func powTensorScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 }
 
 // aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out).
-func powScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func powScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxPowScalarOut(args)
 	if err != nil {
 		return err

@@ -1,11 +1,11 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::prod.int_out", DTypes: realBoolTypes, Fn: prodIntOut},
-		runtime.Kernel{Name: "aten::prod.out", DTypes: realBoolTypes, Fn: prodOut},
+		executor.Kernel{Name: "aten::prod.int_out", DTypes: realBoolTypes, Fn: prodIntOut},
+		executor.Kernel{Name: "aten::prod.out", DTypes: realBoolTypes, Fn: prodOut},
 	)
 }
 
@@ -13,7 +13,7 @@ func init() {
 // Tensor(a!) out): the product along dim. The input is cast to out's dtype (which dtype, when
 // given, must name) and multiplied in float64 or int64 (integers wrap as in PyTorch); an empty
 // product is 1.
-func prodIntOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func prodIntOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxProdIntOut(args)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func prodIntOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // aten::prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out): the product of every
 // element into a 0-d out. Without dtype the out must be int64 for bool and integer input and
 // self's dtype otherwise, as in ExecuTorch.
-func prodOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func prodOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxProdOut(args)
 	if err != nil {
 		return err
@@ -45,17 +45,17 @@ func prodOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if !has {
 		want := self.ScalarType()
 		if !isFloat(want) {
-			want = runtime.Int64
+			want = executor.Int64
 		}
 		if out.ScalarType() != want {
-			return argErr(2, "out", "out is %s; the product of %s is %s", runtime.DTypeName(out.ScalarType()),
-				runtime.DTypeName(self.ScalarType()), runtime.DTypeName(want))
+			return argErr(2, "out", "out is %s; the product of %s is %s", executor.DTypeName(out.ScalarType()),
+				executor.DTypeName(self.ScalarType()), executor.DTypeName(want))
 		}
 	}
 	return prodCore(self, reduceAllDims(self.Dim()), false, out)
 }
 
-func prodCore(self *runtime.Tensor, set []bool, keepdim bool, out *runtime.Tensor) error {
+func prodCore(self *executor.Tensor, set []bool, keepdim bool, out *executor.Tensor) error {
 	p := newReducePlan(self.Sizes(), set, keepdim)
 	if err := resize(out, p.outSizes); err != nil {
 		return err

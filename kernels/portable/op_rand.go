@@ -3,11 +3,11 @@ package portable
 import (
 	"math/rand/v2"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::rand.out", DTypes: floatTypes, Fn: randOut})
+	register(executor.Kernel{Name: "aten::rand.out", DTypes: floatTypes, Fn: randOut})
 }
 
 // aten::rand.out(SymInt[] size, *, Tensor(a!) out).
@@ -19,25 +19,25 @@ func init() {
 // concurrent use). Each sample is k·2^-m for a uniform integer k < 2^m, m being the dtype's
 // significand bits (53, 24, 11, 8 for Float64, Float32, Float16, BFloat16), so every value is
 // exact in out's dtype and below 1 (ExecuTorch casts a double, which can round up to 1.0).
-func randOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func randOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxRandOut(args)
 	if err != nil {
 		return err
 	}
-	return randomOut(a, "rand", func(dt runtime.ScalarType) float64 {
+	return randomOut(a, "rand", func(dt executor.ScalarType) float64 {
 		m := randSignificandBits(dt)
 		return float64(rand.Uint64()>>(64-m)) / float64(uint64(1)<<m)
 	})
 }
 
 // randSignificandBits is the number of significand bits of a floating dtype.
-func randSignificandBits(dt runtime.ScalarType) int {
+func randSignificandBits(dt executor.ScalarType) int {
 	switch dt {
-	case runtime.Float32:
+	case executor.Float32:
 		return 24
-	case runtime.Float16:
+	case executor.Float16:
 		return 11
-	case runtime.BFloat16:
+	case executor.BFloat16:
 		return 8
 	}
 	return 53
@@ -45,7 +45,7 @@ func randSignificandBits(dt runtime.ScalarType) int {
 
 // randomOut is a random factory (SymInt[] size, *, Tensor(a!) out): out, of a floating
 // dtype, resized to size and filled with sample(dtype) for every element.
-func randomOut(a sizeOutArgs, op string, sample func(runtime.ScalarType) float64) error {
+func randomOut(a sizeOutArgs, op string, sample func(executor.ScalarType) float64) error {
 	out := a.Out
 	sizes, err := shapeSizes(a.Size, 0, "size")
 	if err != nil {
@@ -53,7 +53,7 @@ func randomOut(a sizeOutArgs, op string, sample func(runtime.ScalarType) float64
 	}
 	dt := out.ScalarType()
 	if !isFloat(dt) {
-		return argErr(1, "out", "%s supports floating dtypes, got %s", op, runtime.DTypeName(dt))
+		return argErr(1, "out", "%s supports floating dtypes, got %s", op, executor.DTypeName(dt))
 	}
 	if err := resize(out, sizes); err != nil {
 		return err

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // randStats returns the mean and (population) variance of v.
@@ -25,7 +25,7 @@ func randStats(v []float64) (mean, variance float64) {
 // variance's 0.00015; the tolerances are over 7 of them.
 func TestRand(t *testing.T) {
 	for _, dt := range floatTypes {
-		t.Run(runtime.DTypeName(dt), func(t *testing.T) {
+		t.Run(executor.DTypeName(dt), func(t *testing.T) {
 			out := empty(t, dt, 400, 500)
 			if err := call(t, "aten::rand.out", []int64{400, 500}, out, out); err != nil {
 				t.Fatal(err)
@@ -70,7 +70,7 @@ func TestRand(t *testing.T) {
 		size  []int64
 		sizes []int
 	}{{[]int64{}, []int{}}, {[]int64{0, 3}, []int{0, 3}}, {[]int64{2, 1, 3}, []int{2, 1, 3}}} {
-		out := dynamic(t, runtime.Float32, slices.Repeat([]int{3}, len(tc.size))...)
+		out := dynamic(t, executor.Float32, slices.Repeat([]int{3}, len(tc.size))...)
 		if err := call(t, "aten::rand.out", tc.size, out, out); err != nil {
 			t.Fatal(err)
 		}
@@ -78,10 +78,10 @@ func TestRand(t *testing.T) {
 			t.Fatalf("sizes %v, want %v", out.Sizes(), tc.sizes)
 		}
 	}
-	o := empty(t, runtime.Float32, 2, 2)
+	o := empty(t, executor.Float32, 2, 2)
 	wantErr(t, call(t, "aten::rand.out", []int64{2, -2}, o, o), "argument 0 (size): size -2 at dimension 1 is negative")
 	wantErr(t, call(t, "aten::rand.out", []int64{2, 3}, o, o), "cannot resize a static tensor")
-	wantErr(t, call(t, "aten::rand.out", []int64{2, 2}, empty(t, runtime.Int32, 2, 2), none), "argument 1 (out): rand supports floating dtypes, got int32")
+	wantErr(t, call(t, "aten::rand.out", []int64{2, 2}, empty(t, executor.Int32, 2, 2), none), "argument 1 (out): rand supports floating dtypes, got int32")
 	wantErr(t, call(t, "aten::rand.out", 2, o, o), "argument 0 (size): want IntList")
 	wantErr(t, call(t, "aten::rand.out", []int64{2, 2}, o), "2 arguments")
 }

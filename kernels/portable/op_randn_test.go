@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // randn's values cannot equal torch.randn's (both draw from an unseeded generator): the test
@@ -15,7 +15,7 @@ import (
 // 8 bits, which shifts the fractions a little).
 func TestRandn(t *testing.T) {
 	for _, dt := range floatTypes {
-		t.Run(runtime.DTypeName(dt), func(t *testing.T) {
+		t.Run(executor.DTypeName(dt), func(t *testing.T) {
 			out := dynamic(t, dt, 200000)
 			if err := call(t, "aten::randn.out", []int64{200000}, out, out); err != nil {
 				t.Fatal(err)
@@ -38,7 +38,7 @@ func TestRandn(t *testing.T) {
 				}
 			}
 			tol := 0.007
-			if dt == runtime.BFloat16 {
+			if dt == executor.BFloat16 {
 				tol = 0.02
 			}
 			if f := in1 / float64(len(v)); math.Abs(f-0.6827) > tol {
@@ -56,15 +56,15 @@ func TestRandn(t *testing.T) {
 			}
 		})
 	}
-	out := empty(t, runtime.Float64, 0, 4)
+	out := empty(t, executor.Float64, 0, 4)
 	if err := call(t, "aten::randn.out", []int64{0, 4}, out, out); err != nil {
 		t.Fatal(err)
 	}
 	wantValuesAny(t, out, []int{0, 4}, []float64{})
-	o := empty(t, runtime.Float32, 2, 2)
+	o := empty(t, executor.Float32, 2, 2)
 	wantErr(t, call(t, "aten::randn.out", []int64{-1}, o, o), "argument 0 (size): size -1 at dimension 0 is negative")
 	wantErr(t, call(t, "aten::randn.out", []int64{1 << 50}, o, o), "is too large")
 	wantErr(t, call(t, "aten::randn.out", []int64{3, 2}, o, o), "cannot resize a static tensor")
-	wantErr(t, call(t, "aten::randn.out", []int64{2, 2}, empty(t, runtime.Bool, 2, 2), none), "argument 1 (out): randn supports floating dtypes, got bool")
+	wantErr(t, call(t, "aten::randn.out", []int64{2, 2}, empty(t, executor.Bool, 2, 2), none), "argument 1 (out): randn supports floating dtypes, got bool")
 	wantErr(t, call(t, "aten::randn.out", []int64{2, 2}, o, o, o), "4 arguments")
 }

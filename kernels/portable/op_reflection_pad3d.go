@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::reflection_pad3d.out", DTypes: realBoolTypes, Fn: reflectionPad3dOut})
+	register(executor.Kernel{Name: "aten::reflection_pad3d.out", DTypes: realBoolTypes, Fn: reflectionPad3dOut})
 }
 
 // aten::reflection_pad3d.out(Tensor self, SymInt[6] padding, *, Tensor(a!) out).
@@ -12,7 +12,7 @@ func init() {
 // (each pad must be smaller than its dimension),
 // for [C,D,H,W] or [N,C,D,H,W] inputs of any real dtype or Bool (a copy). A negative pad
 // crops, as in PyTorch.
-func reflectionPad3dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func reflectionPad3dOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxReflectionPad3dOut(args)
 	if err != nil {
 		return err

@@ -1,13 +1,13 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::relu.out", DTypes: realTypes, Fn: reluOut})
+	register(executor.Kernel{Name: "aten::relu.out", DTypes: realTypes, Fn: reluOut})
 }
 
 // aten::relu.out(Tensor self, *, Tensor(a!) out).
-func reluOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func reluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxReluOut(args)
 	if err != nil {
 		return err

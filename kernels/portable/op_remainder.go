@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::remainder.Tensor_out", DTypes: realBoolTypes, Fn: remainderTensorOut},
-		runtime.Kernel{Name: "aten::remainder.Scalar_out", DTypes: realBoolTypes, Fn: remainderScalarOut},
+		executor.Kernel{Name: "aten::remainder.Tensor_out", DTypes: realBoolTypes, Fn: remainderTensorOut},
+		executor.Kernel{Name: "aten::remainder.Scalar_out", DTypes: realBoolTypes, Fn: remainderScalarOut},
 	)
 }
 
 // remainderOp is Python's modulus: the result has the sign of the divisor.
-func remainderOp(common runtime.ScalarType) binaryOp {
+func remainderOp(common executor.ScalarType) binaryOp {
 	m := arithOpmath(common)
 	return binaryOp{
 		f: func(x, y float64) float64 {
@@ -42,21 +42,21 @@ func remainderOp(common runtime.ScalarType) binaryOp {
 }
 
 // aten::remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out).
-func remainderTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func remainderTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxRemainderTensorOut(args)
 	if err != nil {
 		return err
 	}
 	a, b, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).tensor(b).result()
-	if common == runtime.Bool {
-		return fmt.Errorf("%w: remainder is not supported for bool", runtime.ErrInvalidArgument)
+	if common == executor.Bool {
+		return fmt.Errorf("%w: remainder is not supported for bool", executor.ErrInvalidArgument)
 	}
 	return arithBinary(a, b, out, common, remainderOp(common))
 }
 
 // aten::remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out).
-func remainderScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func remainderScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxRemainderScalarOut(args)
 	if err != nil {
 		return err
@@ -64,8 +64,8 @@ func remainderScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 	a, s, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).scalar(s).result()
 	switch {
-	case common == runtime.Bool:
-		return fmt.Errorf("%w: remainder is not supported for bool", runtime.ErrInvalidArgument)
+	case common == executor.Bool:
+		return fmt.Errorf("%w: remainder is not supported for bool", executor.ErrInvalidArgument)
 	case !isFloat(common) && s.i == 0:
 		return arithDivZero("remainder")
 	}

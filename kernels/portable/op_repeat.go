@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::repeat.out", DTypes: shapeAllTypes, Fn: repeatOut})
+	register(executor.Kernel{Name: "aten::repeat.out", DTypes: shapeAllTypes, Fn: repeatOut})
 }
 
 // aten::repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out): self tiled repeats[i]
 // times along each dimension; repeats may be longer than self's rank (new leading dimensions).
-func repeatOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func repeatOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxRepeatOut(args)
 	if err != nil {
 		return err

@@ -1,10 +1,10 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::repeat_interleave.Tensor_out",
-		DTypes: []runtime.ScalarType{runtime.Int32, runtime.Int64}, Fn: repeatInterleaveTensorOut})
+	register(executor.Kernel{Name: "aten::repeat_interleave.Tensor_out",
+		DTypes: []executor.ScalarType{executor.Int32, executor.Int64}, Fn: repeatInterleaveTensorOut})
 }
 
 // repeatInterleaveMax bounds the length of the result, so that the running sum of repeats
@@ -15,7 +15,7 @@ const repeatInterleaveMax = 1 << 40
 // out): the 1-d tensor that holds each index i of the 1-d int64 or int32 tensor repeats,
 // repeats[i] times, in order ([2, 0, 1] gives [0, 0, 2]). Repeats are non-negative; out has
 // repeats' dtype and length sum(repeats), which output_size, when given, must equal.
-func repeatInterleaveTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func repeatInterleaveTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxRepeatInterleaveTensorOut(args)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func repeatInterleaveTensorOut(ctx *runtime.KernelContext, args []*runtime.EValu
 	}
 	if out.ScalarType() != repeats.ScalarType() {
 		return argErr(2, "out", "out is %s; it must have repeats' dtype %s",
-			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(repeats.ScalarType()))
+			executor.DTypeName(out.ScalarType()), executor.DTypeName(repeats.ScalarType()))
 	}
 	sum := int64(0)
 	for i, r := range reps {

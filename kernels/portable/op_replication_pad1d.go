@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::replication_pad1d.out", DTypes: realBoolTypes, Fn: replicationPad1dOut})
+	register(executor.Kernel{Name: "aten::replication_pad1d.out", DTypes: realBoolTypes, Fn: replicationPad1dOut})
 }
 
 // aten::replication_pad1d.out(Tensor self, SymInt[2] padding, *, Tensor(a!) out).
@@ -11,7 +11,7 @@ func init() {
 // padding is (left, right); the kernel repeats the edge elements,
 // for [C,W] or [N,C,W] inputs of any real dtype or Bool (a copy).
 // A negative pad crops, as in PyTorch.
-func replicationPad1dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func replicationPad1dOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxReplicationPad1dOut(args)
 	if err != nil {
 		return err

@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::replication_pad3d.out", DTypes: realBoolTypes, Fn: replicationPad3dOut})
+	register(executor.Kernel{Name: "aten::replication_pad3d.out", DTypes: realBoolTypes, Fn: replicationPad3dOut})
 }
 
 // aten::replication_pad3d.out(Tensor self, SymInt[6] padding, *, Tensor(a!) out).
@@ -11,7 +11,7 @@ func init() {
 // padding is (left, right, top, bottom, front, back); the kernel repeats the edge elements,
 // for [C,D,H,W] or [N,C,D,H,W] inputs of any real dtype or Bool (a copy). A negative pad
 // crops, as in PyTorch.
-func replicationPad3dOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func replicationPad3dOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxReplicationPad3dOut(args)
 	if err != nil {
 		return err

@@ -3,17 +3,17 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::roll.out", DTypes: shapeAllTypes, Fn: rollOut})
+	register(executor.Kernel{Name: "aten::roll.out", DTypes: shapeAllTypes, Fn: rollOut})
 }
 
 // aten::roll.out(Tensor self, SymInt[1] shifts, int[1] dims=[], *, Tensor(a!) out): self with
 // elements moved shifts[i] places along dims[i], wrapping around; with no dims, along the
 // flattened tensor. Each dim is two strided copies: the tail moves to the front and the rest after it.
-func rollOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func rollOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxRollOut(args)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func rollOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if len(dims) == 0 { // roll the flattened tensor
 		sizes, axes = []int{self.Numel()}, []int{0}
 	}
-	cur, err := runtime.FromBytes(src.ScalarType(), sizes, src.Bytes())
+	cur, err := executor.FromBytes(src.ScalarType(), sizes, src.Bytes())
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func rollOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		if s == 0 {
 			continue
 		}
-		next, err := runtime.NewTensor(cur.ScalarType(), sizes...)
+		next, err := executor.NewTensor(cur.ScalarType(), sizes...)
 		if err != nil {
 			return err
 		}
@@ -76,7 +76,7 @@ func rollOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		shapeCopyView(next, s*st[a], st, cur, head)
 		cur = next
 	}
-	flat, err := runtime.FromBytes(cur.ScalarType(), self.Sizes(), cur.Bytes())
+	flat, err := executor.FromBytes(cur.ScalarType(), self.Sizes(), cur.Bytes())
 	if err != nil {
 		return err
 	}

@@ -1,20 +1,20 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::rsub.Scalar_out", DTypes: realTypes, Fn: rsubScalarOut})
+	register(executor.Kernel{Name: "aten::rsub.Scalar_out", DTypes: realTypes, Fn: rsubScalarOut})
 }
 
 // aten::rsub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out):
 // other - alpha*self.
-func rsubScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func rsubScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxRsubScalarOut(args)
 	if err != nil {
 		return err
 	}
 	a, s, alpha, out := u.Self, u.Other, u.Alpha, u.Out
-	if a.ScalarType() == runtime.Bool || s.isBool {
+	if a.ScalarType() == executor.Bool || s.isBool {
 		return subBoolErr()
 	}
 	common := new(typeState).tensor(a).scalar(s).result()

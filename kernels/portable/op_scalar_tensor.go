@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::scalar_tensor.out", DTypes: shapeAllTypes, Fn: scalarTensorOut})
+	register(executor.Kernel{Name: "aten::scalar_tensor.out", DTypes: shapeAllTypes, Fn: scalarTensorOut})
 }
 
 // aten::scalar_tensor.out(Scalar s, *, Tensor(a!) out): a 0-d out holding s cast to its dtype;
 // a value the dtype cannot hold is refused.
-func scalarTensorOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func scalarTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxScalarTensorOut(args)
 	if err != nil {
 		return err

@@ -3,13 +3,13 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::scatter.src_out", DTypes: shapeAllTypes, Fn: scatterSrcOut},
-		runtime.Kernel{Name: "aten::scatter.value_out", DTypes: shapeAllTypes, Fn: scatterValueOut},
+		executor.Kernel{Name: "aten::scatter.src_out", DTypes: shapeAllTypes, Fn: scatterSrcOut},
+		executor.Kernel{Name: "aten::scatter.value_out", DTypes: shapeAllTypes, Fn: scatterValueOut},
 	)
 }
 
@@ -19,7 +19,7 @@ func init() {
 // 1-d); index is no larger than src in any dimension, nor than self except along dim; each
 // index is in [0, self.size(dim)). When indices repeat, the last position in index's row-major
 // order wins. src has self's dtype; out has self's dtype and sizes.
-func scatterSrcOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func scatterSrcOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxScatterSrcOut(args)
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func scatterSrcOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // self with value written at out[i][index[i][j][k]][k] (for dim 1) for every position of the
 // int64 tensor index, which has self's rank (0-d counts as 1-d) and is no larger than self
 // except along dim. value must fit self's dtype.
-func scatterValueOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func scatterValueOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxScatterValueOut(args)
 	if err != nil {
 		return err
@@ -63,9 +63,9 @@ func scatterValueOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // scatterArgs checks src (when not nil) and out against self (both must have its dtype) and
 // plans the scatter along dim d (scatterPlan).
-func scatterArgs(self *runtime.Tensor, d int64, index, src, out *runtime.Tensor) (dst, from []int, err error) {
+func scatterArgs(self *executor.Tensor, d int64, index, src, out *executor.Tensor) (dst, from []int, err error) {
 	if src != nil && src.ScalarType() != self.ScalarType() {
-		return nil, nil, argErr(3, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		return nil, nil, argErr(3, "src", "dtype %s, want self's %s", executor.DTypeName(src.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return nil, nil, err
@@ -77,13 +77,13 @@ func scatterArgs(self *runtime.Tensor, d int64, index, src, out *runtime.Tensor)
 // returns, for each element of index in row-major order, the row-major position in self it
 // writes to and the row-major position in src it reads from (nil without src). 0-d tensors
 // count as 1-d tensors of one element.
-func scatterPlan(self *runtime.Tensor, d int64, index, src *runtime.Tensor) (dst, from []int, err error) {
+func scatterPlan(self *executor.Tensor, d int64, index, src *executor.Tensor) (dst, from []int, err error) {
 	dim, err := normDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return nil, nil, err
 	}
-	if index.ScalarType() != runtime.Int64 {
-		return nil, nil, argErr(2, "index", "index tensor must be int64, got %s", runtime.DTypeName(index.ScalarType()))
+	if index.ScalarType() != executor.Int64 {
+		return nil, nil, argErr(2, "index", "index tensor must be int64, got %s", executor.DTypeName(index.ScalarType()))
 	}
 	if index.Numel() == 0 {
 		return nil, nil, nil
@@ -129,7 +129,7 @@ func scatterPlan(self *runtime.Tensor, d int64, index, src *runtime.Tensor) (dst
 }
 
 // scatterOffsets maps row-major positions in t to element offsets through its strides.
-func scatterOffsets(t *runtime.Tensor, pos []int) []int {
+func scatterOffsets(t *executor.Tensor, pos []int) []int {
 	if t.IsContiguous() {
 		return pos
 	}

@@ -1,9 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::scatter_add.out", DTypes: shapeAllTypes, Fn: scatterAddOut})
+	register(executor.Kernel{Name: "aten::scatter_add.out", DTypes: shapeAllTypes, Fn: scatterAddOut})
 }
 
 // aten::scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out): self
@@ -15,7 +15,7 @@ func init() {
 // A 0-d self follows the official kernel, which adds index.size(0) times src's first element;
 // eager torch adds the first index.size(0) elements of src instead (torch.scatter_add of 10.0
 // with index [0, 0, 0] and src [1, 2, 3] is 16.0; the official kernel and this one give 13.0).
-func scatterAddOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func scatterAddOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxScatterAddOut(args)
 	if err != nil {
 		return err

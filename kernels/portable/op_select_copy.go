@@ -3,16 +3,16 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::select_copy.int_out", DTypes: shapeAllTypes, Fn: selectCopyOut})
+	register(executor.Kernel{Name: "aten::select_copy.int_out", DTypes: shapeAllTypes, Fn: selectCopyOut})
 }
 
 // aten::select_copy.int_out(Tensor self, int dim, SymInt index, *, Tensor(a!) out): the slice
 // of self at index along dim, which is removed. index may be negative.
-func selectCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func selectCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSelectCopyIntOut(args)
 	if err != nil {
 		return err

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::slice_copy.Tensor_out", DTypes: shapeAllTypes, Fn: sliceCopyOut})
+	register(executor.Kernel{Name: "aten::slice_copy.Tensor_out", DTypes: shapeAllTypes, Fn: sliceCopyOut})
 }
 
 // aten::slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None,
 // SymInt step=1, *, Tensor(a!) out): self[..., start:end:step, ...] along dim. start and end
 // may be negative (from the end) and are clamped to the dimension; step must be positive.
-func sliceCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func sliceCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSliceCopyTensorOut(args)
 	if err != nil {
 		return err

@@ -3,20 +3,20 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::slice_scatter.out", DTypes: shapeAllTypes, Fn: sliceScatterOut},
-		runtime.Kernel{Name: "aten::select_scatter.out", DTypes: shapeAllTypes, Fn: selectScatterOut},
+		executor.Kernel{Name: "aten::slice_scatter.out", DTypes: shapeAllTypes, Fn: sliceScatterOut},
+		executor.Kernel{Name: "aten::select_scatter.out", DTypes: shapeAllTypes, Fn: selectScatterOut},
 	)
 }
 
 // aten::slice_scatter.out(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None,
 // SymInt step=1, *, Tensor(a!) out): self with the slice start:end:step along dim replaced by
 // src, whose sizes must equal the slice's. start and end clamp as Python slicing does.
-func sliceScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func sliceScatterOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxSliceScatterOut(args)
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func sliceScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::select_scatter.out(Tensor self, Tensor src, int dim, SymInt index, *, Tensor(a!) out):
 // self with the slice at index along dim (which src lacks) replaced by src.
-func selectScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func selectScatterOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxSelectScatterOut(args)
 	if err != nil {
 		return err
@@ -102,9 +102,9 @@ func selectScatterOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 }
 
 // scatterSameDtype refuses a src (argument 1) whose dtype is not self's.
-func scatterSameDtype(self, src *runtime.Tensor) error {
+func scatterSameDtype(self, src *executor.Tensor) error {
 	if src.ScalarType() != self.ScalarType() {
-		return argErr(1, "src", "dtype %s, want self's %s", runtime.DTypeName(src.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		return argErr(1, "src", "dtype %s, want self's %s", executor.DTypeName(src.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	return nil
 }

@@ -3,12 +3,12 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.slice_scatter / select_scatter (torch 2.15) into zeros(4, 5).
 func TestSliceScatter(t *testing.T) {
-	z := func() *runtime.Tensor { return empty(t, runtime.Float32, 4, 5) }
+	z := func() *executor.Tensor { return empty(t, executor.Float32, 4, 5) }
 	ones := tensor(t, []float32{1, 1, 1, 1, 1, 1, 1, 1}, 4, 2)
 	shapeRun(t, "aten::slice_scatter.out", []shapeCase{
 		{"strided columns", []any{z(), ones, 1, 1, 5, 2, z()}, []int{4, 5},
@@ -24,7 +24,7 @@ func TestSliceScatter(t *testing.T) {
 }
 
 func TestSelectScatter(t *testing.T) {
-	z := func() *runtime.Tensor { return empty(t, runtime.Float32, 4, 5) }
+	z := func() *executor.Tensor { return empty(t, executor.Float32, 4, 5) }
 	shapeRun(t, "aten::select_scatter.out", []shapeCase{
 		{"last column", []any{z(), shapeIota(t, 4), 1, -1, z()}, []int{4, 5},
 			[]float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 3}},

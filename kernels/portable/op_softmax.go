@@ -3,18 +3,18 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_softmax.out", DTypes: floatTypes, Fn: softmaxOut})
+	register(executor.Kernel{Name: "aten::_softmax.out", DTypes: floatTypes, Fn: softmaxOut})
 }
 
 // aten::_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out):
 // exp(x - max) / sum(exp(x - max)) along dim, out of self's floating dtype. half_to_float is
 // refused (as on CPU). Exponentials and sums are computed in float64; contiguous float32 reads
 // and writes the tensors directly.
-func softmaxOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func softmaxOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxSoftmaxOut(args)
 	if err != nil {
 		return err
@@ -29,10 +29,10 @@ func softmaxCommon(a selfDimHalfToFloatOutArgs, log bool) error {
 		return argErr(2, "half_to_float", "half to float conversion is not supported")
 	}
 	if !isFloat(self.ScalarType()) {
-		return argErr(0, "self", "want a floating tensor, got %s", runtime.DTypeName(self.ScalarType()))
+		return argErr(0, "self", "want a floating tensor, got %s", executor.DTypeName(self.ScalarType()))
 	}
 	if out.ScalarType() != self.ScalarType() {
-		return argErr(3, "out", "out is %s; it must have the input's dtype %s", runtime.DTypeName(out.ScalarType()), runtime.DTypeName(self.ScalarType()))
+		return argErr(3, "out", "out is %s; it must have the input's dtype %s", executor.DTypeName(out.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	d, err := normDim(dim, self.Dim(), 1, "dim")
 	if err != nil {
@@ -43,7 +43,7 @@ func softmaxCommon(a selfDimHalfToFloatOutArgs, log bool) error {
 	}
 	outer, n, inner := reduceSplit(self.Sizes(), d)
 	if reduceContiguousF32(self, out) {
-		softmaxLines(runtime.Data[float32](self), runtime.Data[float32](out), outer, n, inner, log)
+		softmaxLines(executor.Data[float32](self), executor.Data[float32](out), outer, n, inner, log)
 		return nil
 	}
 	x := loadF64(self)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.softmax (torch 2.x, float32).
@@ -19,24 +19,24 @@ func TestSoftmax(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		in   *runtime.Tensor
+		in   *executor.Tensor
 		dim  int
-		out  *runtime.Tensor
+		out  *executor.Tensor
 		want []float64
 	}{
-		{"float32 last dim", tensor(t, y, 2, 3), 1, empty(t, runtime.Float32, 2, 3), d1},
-		{"float32 dim 0", tensor(t, y, 2, 3), -2, empty(t, runtime.Float32, 2, 3), d0},
-		{"float64", tensor(t, y64, 2, 3), -1, empty(t, runtime.Float64, 2, 3), d1},
-		{"middle dim", tensor(t, []float32{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75}, 2, 3, 2), 1, empty(t, runtime.Float32, 2, 3, 2),
+		{"float32 last dim", tensor(t, y, 2, 3), 1, empty(t, executor.Float32, 2, 3), d1},
+		{"float32 dim 0", tensor(t, y, 2, 3), -2, empty(t, executor.Float32, 2, 3), d0},
+		{"float64", tensor(t, y64, 2, 3), -1, empty(t, executor.Float64, 2, 3), d1},
+		{"middle dim", tensor(t, []float32{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75}, 2, 3, 2), 1, empty(t, executor.Float32, 2, 3, 2),
 			[]float64{0.18632373213768005, 0.18632373213768005, 0.30719590187072754, 0.30719590187072754, 0.5064803957939148, 0.5064803957939148,
 				0.18632373213768005, 0.18632373213768005, 0.30719590187072754, 0.30719590187072754, 0.5064803957939148, 0.5064803957939148}},
-		{"large values are stable", tensor(t, []float32{1000, 1001, 1002}, 3), 0, empty(t, runtime.Float32, 3), []float64{0.09003057330846786, 0.2447284758090973, 0.6652409434318542}},
-		{"-inf is zero", tensor(t, []float32{float32(math.Inf(-1)), 0}, 2), 0, empty(t, runtime.Float32, 2), []float64{0, 1}},
-		{"+inf gives NaN", tensor(t, []float32{float32(inf), 1}, 2), 0, empty(t, runtime.Float32, 2), []float64{nan, nan}},
-		{"NaN row", tensor(t, []float64{nan, 1, 2, 3}, 2, 2), 1, empty(t, runtime.Float64, 2, 2), []float64{nan, nan, 0.26894142136999516, 0.7310585786300049}},
-		{"bfloat16", reduceHalf(t, runtime.BFloat16, 0, 0, 0, 0), 0, empty(t, runtime.BFloat16, 4), []float64{0.25, 0.25, 0.25, 0.25}},
-		{"rank 0", tensor(t, []float32{3}), 0, empty(t, runtime.Float32), []float64{1}},
-		{"empty", tensor(t, []float32{}, 0, 3), 1, empty(t, runtime.Float32, 0, 3), []float64{}},
+		{"large values are stable", tensor(t, []float32{1000, 1001, 1002}, 3), 0, empty(t, executor.Float32, 3), []float64{0.09003057330846786, 0.2447284758090973, 0.6652409434318542}},
+		{"-inf is zero", tensor(t, []float32{float32(math.Inf(-1)), 0}, 2), 0, empty(t, executor.Float32, 2), []float64{0, 1}},
+		{"+inf gives NaN", tensor(t, []float32{float32(inf), 1}, 2), 0, empty(t, executor.Float32, 2), []float64{nan, nan}},
+		{"NaN row", tensor(t, []float64{nan, 1, 2, 3}, 2, 2), 1, empty(t, executor.Float64, 2, 2), []float64{nan, nan, 0.26894142136999516, 0.7310585786300049}},
+		{"bfloat16", reduceHalf(t, executor.BFloat16, 0, 0, 0, 0), 0, empty(t, executor.BFloat16, 4), []float64{0.25, 0.25, 0.25, 0.25}},
+		{"rank 0", tensor(t, []float32{3}), 0, empty(t, executor.Float32), []float64{1}},
+		{"empty", tensor(t, []float32{}, 0, 3), 1, empty(t, executor.Float32, 0, 3), []float64{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := call(t, "aten::_softmax.out", tc.in, tc.dim, false, tc.out, tc.out); err != nil {
@@ -46,9 +46,9 @@ func TestSoftmax(t *testing.T) {
 		})
 	}
 	x := tensor(t, y, 2, 3)
-	wantErr(t, call(t, "aten::_softmax.out", x, 1, true, empty(t, runtime.Float32, 2, 3), none), "half to float")
-	wantErr(t, call(t, "aten::_softmax.out", x, 2, false, empty(t, runtime.Float32, 2, 3), none), "out of range")
-	wantErr(t, call(t, "aten::_softmax.out", x, 1, false, empty(t, runtime.Float64, 2, 3), none), "input's dtype")
-	wantErr(t, call(t, "aten::_softmax.out", tensor(t, []int64{1, 2}, 2), 0, false, empty(t, runtime.Int64, 2), none), "floating")
-	wantErr(t, call(t, "aten::_softmax.out", x, 1, false, empty(t, runtime.Float32, 3, 2), none), "cannot resize")
+	wantErr(t, call(t, "aten::_softmax.out", x, 1, true, empty(t, executor.Float32, 2, 3), none), "half to float")
+	wantErr(t, call(t, "aten::_softmax.out", x, 2, false, empty(t, executor.Float32, 2, 3), none), "out of range")
+	wantErr(t, call(t, "aten::_softmax.out", x, 1, false, empty(t, executor.Float64, 2, 3), none), "input's dtype")
+	wantErr(t, call(t, "aten::_softmax.out", tensor(t, []int64{1, 2}, 2), 0, false, empty(t, executor.Int64, 2), none), "floating")
+	wantErr(t, call(t, "aten::_softmax.out", x, 1, false, empty(t, executor.Float32, 3, 2), none), "cannot resize")
 }

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::split_copy.Tensor_out", DTypes: shapeAllTypes, Fn: splitCopyOut})
+	register(executor.Kernel{Name: "aten::split_copy.Tensor_out", DTypes: shapeAllTypes, Fn: splitCopyOut})
 }
 
 // aten::split_copy.Tensor_out(Tensor self, SymInt split_size, int dim=0, *, Tensor(a!)[] out)
 // -> (): self cut along dim into pieces of split_size (the last one possibly smaller); out is
 // a TensorList of ceil(size / split_size) tensors (one when split_size >= size).
-func splitCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func splitCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSplitCopyTensorOut(args)
 	if err != nil {
 		return err

@@ -3,17 +3,17 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::split_with_sizes_copy.out", DTypes: shapeAllTypes, Fn: splitWithSizesCopyOut})
+	register(executor.Kernel{Name: "aten::split_with_sizes_copy.out", DTypes: shapeAllTypes, Fn: splitWithSizesCopyOut})
 }
 
 // aten::split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *,
 // Tensor(a!)[] out) -> (): self cut along dim into pieces of the given sizes, which must sum to
 // self.size(dim); out is a TensorList with one tensor per piece.
-func splitWithSizesCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func splitWithSizesCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSplitWithSizesCopyOut(args)
 	if err != nil {
 		return err
@@ -50,13 +50,13 @@ func splitWithSizesCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) e
 }
 
 // shapeSplit copies consecutive pieces of self along dim, of the given sizes, into outs.
-func shapeSplit(self *runtime.Tensor, dim int, sizes []int, outs []*runtime.Tensor) error {
+func shapeSplit(self *executor.Tensor, dim int, sizes []int, outs []*executor.Tensor) error {
 	off := 0
 	for k, n := range sizes {
 		o := outs[k]
 		if o.ScalarType() != self.ScalarType() {
-			return fmt.Errorf("%w: out %d is %s, self is %s; split keeps the dtype", runtime.ErrInvalidArgument,
-				k, runtime.DTypeName(o.ScalarType()), runtime.DTypeName(self.ScalarType()))
+			return fmt.Errorf("%w: out %d is %s, self is %s; split keeps the dtype", executor.ErrInvalidArgument,
+				k, executor.DTypeName(o.ScalarType()), executor.DTypeName(self.ScalarType()))
 		}
 		v := shapeViewOf(self)
 		v.base = off * v.strides[dim]

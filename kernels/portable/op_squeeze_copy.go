@@ -1,17 +1,17 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::squeeze_copy.out", DTypes: shapeAllTypes, Fn: squeezeCopyOut},
-		runtime.Kernel{Name: "aten::squeeze_copy.dim_out", DTypes: shapeAllTypes, Fn: squeezeCopyDimOut},
-		runtime.Kernel{Name: "aten::squeeze_copy.dims_out", DTypes: shapeAllTypes, Fn: squeezeCopyDimsOut},
+		executor.Kernel{Name: "aten::squeeze_copy.out", DTypes: shapeAllTypes, Fn: squeezeCopyOut},
+		executor.Kernel{Name: "aten::squeeze_copy.dim_out", DTypes: shapeAllTypes, Fn: squeezeCopyDimOut},
+		executor.Kernel{Name: "aten::squeeze_copy.dims_out", DTypes: shapeAllTypes, Fn: squeezeCopyDimsOut},
 	)
 }
 
 // aten::squeeze_copy.out(Tensor self, *, Tensor(a!) out): self without its size-1 dimensions.
-func squeezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func squeezeCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSqueezeCopyOut(args)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func squeezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 
 // aten::squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out): self without dimension
 // dim if its size is 1 (unchanged otherwise).
-func squeezeCopyDimOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func squeezeCopyDimOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSqueezeCopyDimOut(args)
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func squeezeCopyDimOut(ctx *runtime.KernelContext, args []*runtime.EValue) error
 
 // aten::squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out): self without those
 // of the listed dimensions whose size is 1. A dimension may be listed once.
-func squeezeCopyDimsOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func squeezeCopyDimsOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSqueezeCopyDimsOut(args)
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func squeezeCopyDimsOut(ctx *runtime.KernelContext, args []*runtime.EValue) erro
 }
 
 // shapeSqueeze copies self into out without the dimensions marked in drop that have size 1.
-func shapeSqueeze(self *runtime.Tensor, drop []bool, out *runtime.Tensor) error {
+func shapeSqueeze(self *executor.Tensor, drop []bool, out *executor.Tensor) error {
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -3,17 +3,17 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::stack.out", DTypes: shapeAllTypes, Fn: stackOut})
+	register(executor.Kernel{Name: "aten::stack.out", DTypes: shapeAllTypes, Fn: stackOut})
 }
 
 // aten::stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out): the tensors, all of one
 // shape, joined along a new dimension dim (in [-(rank+1), rank]). Inputs are converted to out's
 // dtype, which must be able to hold them.
-func stackOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func stackOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxStackOut(args)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func stackOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	for k, t := range ts {
 		if !shapeCanCast(t.ScalarType(), out.ScalarType()) {
 			return argErr(0, "tensors", "item %d is %s, which cannot be cast to out's %s", k,
-				runtime.DTypeName(t.ScalarType()), runtime.DTypeName(out.ScalarType()))
+				executor.DTypeName(t.ScalarType()), executor.DTypeName(out.ScalarType()))
 		}
 		if !slices.Equal(t.Sizes(), ref.Sizes()) {
 			return argErr(0, "tensors", "stack expects each tensor to be equal size, but item 0 is %v and item %d is %v", ref.Sizes(), k, t.Sizes())

@@ -3,24 +3,24 @@ package portable
 import (
 	"fmt"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::sub.out", DTypes: realTypes, Fn: subOut},
-		runtime.Kernel{Name: "aten::sub.Scalar_out", DTypes: realTypes, Fn: subScalarOut},
+		executor.Kernel{Name: "aten::sub.out", DTypes: realTypes, Fn: subOut},
+		executor.Kernel{Name: "aten::sub.Scalar_out", DTypes: realTypes, Fn: subScalarOut},
 	)
 }
 
 // aten::sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out): self - alpha*other.
-func subOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func subOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSubOut(args)
 	if err != nil {
 		return err
 	}
 	a, b, alpha, out := u.Self, u.Other, u.Alpha, u.Out
-	if a.ScalarType() == runtime.Bool || b.ScalarType() == runtime.Bool {
+	if a.ScalarType() == executor.Bool || b.ScalarType() == executor.Bool {
 		return subBoolErr()
 	}
 	common := new(typeState).tensor(a).tensor(b).result()
@@ -40,13 +40,13 @@ func subOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // aten::sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out).
-func subScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func subScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSubScalarOut(args)
 	if err != nil {
 		return err
 	}
 	a, s, alpha, out := u.Self, u.Other, u.Alpha, u.Out
-	if a.ScalarType() == runtime.Bool || s.isBool {
+	if a.ScalarType() == executor.Bool || s.isBool {
 		return subBoolErr()
 	}
 	common := new(typeState).tensor(a).scalar(s).result()
@@ -71,16 +71,16 @@ func subScalarOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 func subBoolErr() error {
-	return fmt.Errorf("%w: subtraction with a bool tensor or scalar is not supported", runtime.ErrInvalidArgument)
+	return fmt.Errorf("%w: subtraction with a bool tensor or scalar is not supported", executor.ErrInvalidArgument)
 }
 
 // subCheckAlpha refuses a bool alpha and a floating alpha for an integral result.
-func subCheckAlpha(alpha scalar, common runtime.ScalarType) error {
+func subCheckAlpha(alpha scalar, common executor.ScalarType) error {
 	if alpha.isBool {
 		return argErr(2, "alpha", "a bool alpha is not supported")
 	}
 	if alpha.isFloat && !isFloat(common) {
-		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", runtime.DTypeName(common))
+		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", executor.DTypeName(common))
 	}
 	return nil
 }

@@ -1,16 +1,16 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::sum.IntList_out", DTypes: realBoolTypes, Fn: sumIntListOut})
+	register(executor.Kernel{Name: "aten::sum.IntList_out", DTypes: realBoolTypes, Fn: sumIntListOut})
 }
 
 // aten::sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
 // Tensor(a!) out). None or [] sums every dim. The input is cast to out's dtype (which dtype, when
 // given, must name) and accumulated in float64 or int64, so bool and integer sums count exactly
 // and a narrower integer out wraps as PyTorch's does.
-func sumIntListOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func sumIntListOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxSumIntListOut(args)
 	if err != nil {
 		return err

@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::t_copy.out", DTypes: shapeAllTypes, Fn: tCopyOut})
+	register(executor.Kernel{Name: "aten::t_copy.out", DTypes: shapeAllTypes, Fn: tCopyOut})
 }
 
 // aten::t_copy.out(Tensor self, *, Tensor(a!) out): the transpose of a matrix; 0-d and 1-d
 // tensors are copied unchanged.
-func tCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func tCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxTCopyOut(args)
 	if err != nil {
 		return err

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_to_copy.out", DTypes: realBoolTypes, Fn: toCopyOut})
+	register(executor.Kernel{Name: "aten::_to_copy.out", DTypes: realBoolTypes, Fn: toCopyOut})
 }
 
 // aten::_to_copy.out(Tensor self, *, bool non_blocking=False, MemoryFormat? memory_format=None,
 // Tensor(a!) out): self converted to out's dtype (C++ casts: floats truncate toward zero into
 // integers, integers wrap, non-zero is true). Same-dtype copies are bit-exact.
-func toCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func toCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxToCopyOut(args)
 	if err != nil {
 		return err
@@ -33,13 +33,13 @@ func toCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 }
 
 // shapeConvertible refuses dtypes the conversion kernels do not handle.
-func shapeConvertible(self, out *runtime.Tensor) error {
+func shapeConvertible(self, out *executor.Tensor) error {
 	if self.ScalarType() == out.ScalarType() {
 		return nil
 	}
-	for _, t := range []*runtime.Tensor{self, out} {
-		if !isFloat(t.ScalarType()) && !isIntegral(t.ScalarType()) && t.ScalarType() != runtime.Bool {
-			return argErr(0, "self", "cannot convert %s to %s", runtime.DTypeName(self.ScalarType()), runtime.DTypeName(out.ScalarType()))
+	for _, t := range []*executor.Tensor{self, out} {
+		if !isFloat(t.ScalarType()) && !isIntegral(t.ScalarType()) && t.ScalarType() != executor.Bool {
+			return argErr(0, "self", "cannot convert %s to %s", executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
 		}
 	}
 	return nil

@@ -3,18 +3,18 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "dim_order_ops::_to_dim_order_copy.out", DTypes: realBoolTypes, Fn: toDimOrderCopyOut})
+	register(executor.Kernel{Name: "dim_order_ops::_to_dim_order_copy.out", DTypes: realBoolTypes, Fn: toDimOrderCopyOut})
 }
 
 // dim_order_ops::_to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]?
 // dim_order=None, Tensor(a!) out): self converted to out's dtype and written in out's dim order
 // (e.g. contiguous <-> channels last). A dim_order must equal out's; None keeps self's, which
 // out must then have.
-func toDimOrderCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func toDimOrderCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxToDimOrderCopyOut(args)
 	if err != nil {
 		return err
@@ -39,7 +39,7 @@ func toDimOrderCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error
 
 // shapeCheckDimOrder checks an int[]? dim_order argument against out's dim order (self's when
 // None), as ExecuTorch's _to_dim_order_copy does.
-func shapeCheckDimOrder(dimOrder optional[[]int64], i int, self, out *runtime.Tensor) error {
+func shapeCheckDimOrder(dimOrder optional[[]int64], i int, self, out *executor.Tensor) error {
 	l := dimOrder.Val
 	have := out.DimOrder()
 	if !dimOrder.OK {

@@ -4,11 +4,11 @@ import (
 	"math"
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::topk.values", DTypes: realTypes, Fn: topkValues})
+	register(executor.Kernel{Name: "aten::topk.values", DTypes: realTypes, Fn: topkValues})
 }
 
 // aten::topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *,
@@ -21,7 +21,7 @@ func init() {
 // The results are always in order (largest first, or smallest first), which sorted=False
 // permits; equal elements keep their order along dim. Eager torch and the official kernel
 // leave the order of equal elements unspecified, so their indices may differ on ties.
-func topkValues(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func topkValues(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxTopkValues(args)
 	if err != nil {
 		return err
@@ -29,10 +29,10 @@ func topkValues(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	self, k, d, largest, vals, indices := u.Self, u.K, u.Dim, u.Largest, u.Values, u.Indices
 	if vals.ScalarType() != self.ScalarType() {
 		return argErr(5, "values", "values is %s; it must have the input's dtype %s",
-			runtime.DTypeName(vals.ScalarType()), runtime.DTypeName(self.ScalarType()))
+			executor.DTypeName(vals.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
-	if indices.ScalarType() != runtime.Int64 {
-		return argErr(6, "indices", "indices is %s; it must be int64", runtime.DTypeName(indices.ScalarType()))
+	if indices.ScalarType() != executor.Int64 {
+		return argErr(6, "indices", "indices is %s; it must be int64", executor.DTypeName(indices.ScalarType()))
 	}
 	dim, err := normDim(d, self.Dim(), 2, "dim")
 	if err != nil {

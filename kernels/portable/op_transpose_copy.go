@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::transpose_copy.int_out", DTypes: shapeAllTypes, Fn: transposeCopyOut})
+	register(executor.Kernel{Name: "aten::transpose_copy.int_out", DTypes: shapeAllTypes, Fn: transposeCopyOut})
 }
 
 // aten::transpose_copy.int_out(Tensor self, int dim0, int dim1, *, Tensor(a!) out): self with
 // dimensions dim0 and dim1 swapped.
-func transposeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func transposeCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxTransposeCopyIntOut(args)
 	if err != nil {
 		return err
@@ -26,7 +26,7 @@ func transposeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error 
 }
 
 // shapeTranspose copies self with dimensions a and b (valid, or 0 for a 0-d self) swapped.
-func shapeTranspose(self *runtime.Tensor, a, b int, out *runtime.Tensor) error {
+func shapeTranspose(self *executor.Tensor, a, b int, out *executor.Tensor) error {
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}

@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::tril.out", DTypes: shapeAllTypes, Fn: trilOut})
+	register(executor.Kernel{Name: "aten::tril.out", DTypes: shapeAllTypes, Fn: trilOut})
 }
 
 // aten::tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out): self with every element of the
 // last two dimensions above the given diagonal (column − row > diagonal) set to zero.
-func trilOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func trilOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxTrilOut(args)
 	if err != nil {
 		return err
@@ -23,7 +23,7 @@ func trilOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	// Zero is all-zero bits in every dtype: clear the elements above the diagonal in place.
 	k := out.Dim()
 	rows, cols := out.Size(k-2), out.Size(k-1)
-	es := runtime.ElementSize(out.ScalarType())
+	es := executor.ElementSize(out.ScalarType())
 	data, st := out.Bytes(), out.Strides()
 	batch := out.Numel()
 	if rows*cols == 0 {

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::unbind_copy.int_out", DTypes: shapeAllTypes, Fn: unbindCopyOut})
+	register(executor.Kernel{Name: "aten::unbind_copy.int_out", DTypes: shapeAllTypes, Fn: unbindCopyOut})
 }
 
 // aten::unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> (): the slices of
 // self along dim, which is removed; out is a TensorList of self.size(dim) tensors.
-func unbindCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func unbindCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxUnbindCopyIntOut(args)
 	if err != nil {
 		return err
@@ -31,8 +31,8 @@ func unbindCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	}
 	for k, o := range outs {
 		if o.ScalarType() != self.ScalarType() {
-			return fmt.Errorf("%w: out %d is %s, self is %s; unbind keeps the dtype", runtime.ErrInvalidArgument,
-				k, runtime.DTypeName(o.ScalarType()), runtime.DTypeName(self.ScalarType()))
+			return fmt.Errorf("%w: out %d is %s, self is %s; unbind keeps the dtype", executor.ErrInvalidArgument,
+				k, executor.DTypeName(o.ScalarType()), executor.DTypeName(self.ScalarType()))
 		}
 		v := shapeViewOf(self)
 		v.base = k * v.strides[dim]

@@ -1,15 +1,15 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::unfold_copy.out", DTypes: shapeAllTypes, Fn: unfoldCopyOut})
+	register(executor.Kernel{Name: "aten::unfold_copy.out", DTypes: shapeAllTypes, Fn: unfoldCopyOut})
 }
 
 // aten::unfold_copy.out(Tensor self, int dimension, int size, int step, *, Tensor(a!) out): every
 // window of size elements along dimension, step apart: that dimension counts the windows and a new
 // last dimension of length size holds each.
-func unfoldCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func unfoldCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxUnfoldCopyOut(args)
 	if err != nil {
 		return err

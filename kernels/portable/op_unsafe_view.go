@@ -1,13 +1,13 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_unsafe_view.out", DTypes: shapeAllTypes, Fn: unsafeViewOut})
+	register(executor.Kernel{Name: "aten::_unsafe_view.out", DTypes: shapeAllTypes, Fn: unsafeViewOut})
 }
 
 // aten::_unsafe_view.out(Tensor self, SymInt[] size, *, Tensor(a!) out): as view_copy.out.
-func unsafeViewOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func unsafeViewOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxUnsafeViewOut(args)
 	if err != nil {
 		return err

@@ -3,16 +3,16 @@ package portable
 import (
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::unsqueeze_copy.out", DTypes: shapeAllTypes, Fn: unsqueezeCopyOut})
+	register(executor.Kernel{Name: "aten::unsqueeze_copy.out", DTypes: shapeAllTypes, Fn: unsqueezeCopyOut})
 }
 
 // aten::unsqueeze_copy.out(Tensor self, int dim, *, Tensor(a!) out): self with a new dimension
 // of size 1 at dim, which may be negative (counting from the end of the result).
-func unsqueezeCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func unsqueezeCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxUnsqueezeCopyOut(args)
 	if err != nil {
 		return err

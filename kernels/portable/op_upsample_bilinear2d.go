@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::upsample_bilinear2d.vec_out", DTypes: realTypes, Fn: upsampleBilinear2dVecOut})
+	register(executor.Kernel{Name: "aten::upsample_bilinear2d.vec_out", DTypes: realTypes, Fn: upsampleBilinear2dVecOut})
 }
 
 // aten::upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners,
@@ -18,7 +18,7 @@ func init() {
 // Source coordinates and weights follow PyTorch's area_pixel_compute_source_index, computed
 // in float32 (float64 for Float64 inputs). Integer inputs (which ExecuTorch accepts) are
 // interpolated in float32 and truncated, as ExecuTorch's portable kernel does.
-func upsampleBilinear2dVecOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func upsampleBilinear2dVecOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxUpsampleBilinear2dVecOut(args)
 	if err != nil {
 		return err
@@ -39,14 +39,14 @@ func upsampleBilinear2dVecOut(ctx *runtime.KernelContext, args []*runtime.EValue
 	}
 	s := in.Sizes()
 	planes := s[0] * s[1]
-	if in.ScalarType() == runtime.Float64 {
+	if in.ScalarType() == executor.Float64 {
 		y := make([]float64, out.Numel())
 		poolBilinear(loadF64(in), y, planes, s[2], s[3], sizes[2], sizes[3], align, scale, hasScale)
 		storeF64(out, y)
 		return nil
 	}
-	if in.ScalarType() == runtime.Float32 && in.IsContiguous() && out.IsContiguous() {
-		poolBilinear(runtime.Data[float32](in), runtime.Data[float32](out), planes, s[2], s[3], sizes[2], sizes[3], align, scale, hasScale)
+	if in.ScalarType() == executor.Float32 && in.IsContiguous() && out.IsContiguous() {
+		poolBilinear(executor.Data[float32](in), executor.Data[float32](out), planes, s[2], s[3], sizes[2], sizes[3], align, scale, hasScale)
 		return nil
 	}
 	y := make([]float32, out.Numel())

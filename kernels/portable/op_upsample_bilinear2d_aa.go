@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::_upsample_bilinear2d_aa.out", DTypes: realTypes, Fn: upsampleBilinear2dAAOut})
+	register(executor.Kernel{Name: "aten::_upsample_bilinear2d_aa.out", DTypes: realTypes, Fn: upsampleBilinear2dAAOut})
 }
 
 // aten::_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners,
@@ -25,7 +25,7 @@ func init() {
 // for every dtype; each output sums in[h][w]*wh*ww over the window directly in the input's
 // type, so an integer input truncates at every step (eager PyTorch rounds its uint8 result
 // and refuses other integer types) and Float16/BFloat16 round at every step.
-func upsampleBilinear2dAAOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func upsampleBilinear2dAAOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxUpsampleBilinear2dAaOut(args)
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func upsampleBilinear2dAAOut(ctx *runtime.KernelContext, args []*runtime.EValue)
 					row := plane[(h.lo+a)*iw:]
 					for b, wwt := range w.w {
 						xv := row[w.lo+b]
-						if dt == runtime.Float64 {
+						if dt == executor.Float64 {
 							v += xv * float64(hwt) * float64(wwt)
 							continue
 						}

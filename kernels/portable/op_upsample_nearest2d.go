@@ -3,11 +3,11 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::upsample_nearest2d.vec_out", DTypes: realTypes, Fn: upsampleNearest2dVecOut})
+	register(executor.Kernel{Name: "aten::upsample_nearest2d.vec_out", DTypes: realTypes, Fn: upsampleNearest2dVecOut})
 }
 
 // aten::upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors,
@@ -17,7 +17,7 @@ func init() {
 // floor(size*scale). As PyTorch's (legacy, OpenCV-like) nearest: output index o reads input
 // index min(floor(o*scale), in-1), scale being 1/scale_factor or in/out in float32, except
 // that equal sizes copy and doubled sizes take o>>1.
-func upsampleNearest2dVecOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func upsampleNearest2dVecOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxUpsampleNearest2dVecOut(args)
 	if err != nil {
 		return err

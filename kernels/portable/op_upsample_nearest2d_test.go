@@ -3,16 +3,16 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.ops.aten.upsample_nearest2d.vec (torch 2.15).
 func TestUpsampleNearest2d(t *testing.T) {
-	x := func() *runtime.Tensor { return tensor(t, poolSeq(6, 1), 1, 1, 2, 3) }
-	row10 := func() *runtime.Tensor { return tensor(t, poolSeq(10, 1), 1, 1, 1, 10) }
+	x := func() *executor.Tensor { return tensor(t, poolSeq(6, 1), 1, 1, 2, 3) }
+	row10 := func() *executor.Tensor { return tensor(t, poolSeq(10, 1), 1, 1, 1, 10) }
 	for _, tc := range []struct {
 		name   string
-		in     *runtime.Tensor
+		in     *executor.Tensor
 		size   any
 		scales any
 		sizes  []int
@@ -31,7 +31,7 @@ func TestUpsampleNearest2d(t *testing.T) {
 		{"int64 keeps every bit", tensor(t, []int64{1<<62 + 1}, 1, 1, 1, 1), []int64{1, 2}, none, []int{1, 1, 1, 2}, []float64{1<<62 + 1, 1<<62 + 1}},
 		{"batch and channels", tensor(t, poolSeq(8, 1), 2, 2, 1, 2), []int64{2, 3}, none, []int{2, 2, 2, 3},
 			[]float64{0, 0, 1, 0, 0, 1, 2, 2, 3, 2, 2, 3, 4, 4, 5, 4, 4, 5, 6, 6, 7, 6, 6, 7}},
-		{"empty batch", empty(t, runtime.Float32, 0, 1, 2, 2), []int64{4, 4}, none, []int{0, 1, 4, 4}, []float64{}},
+		{"empty batch", empty(t, executor.Float32, 0, 1, 2, 2), []int64{4, 4}, none, []int{0, 1, 4, 4}, []float64{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := empty(t, tc.in.ScalarType(), tc.sizes...)
@@ -39,14 +39,14 @@ func TestUpsampleNearest2d(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, out, tc.sizes, tc.want)
-			if tc.in.ScalarType() == runtime.Int64 {
-				if v, _ := runtime.Values[int64](out); v[1] != 1<<62+1 {
+			if tc.in.ScalarType() == executor.Int64 {
+				if v, _ := executor.Values[int64](out); v[1] != 1<<62+1 {
 					t.Fatalf("int64 copy lost bits: %v", v)
 				}
 			}
 		})
 	}
-	out := dynamic(t, runtime.Float32, 1, 1, 8, 8)
+	out := dynamic(t, executor.Float32, 1, 1, 8, 8)
 	if err := call(t, "aten::upsample_nearest2d.vec_out", x(), []int64{2, 6}, none, out, out); err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +55,8 @@ func TestUpsampleNearest2d(t *testing.T) {
 
 func TestUpsampleNearest2dErrors(t *testing.T) {
 	x := tensor(t, poolSeq(4, 1), 1, 1, 2, 2)
-	o := func(s ...int) *runtime.Tensor { return empty(t, runtime.Float32, s...) }
-	up := func(in, size, scales any, out *runtime.Tensor) error {
+	o := func(s ...int) *executor.Tensor { return empty(t, executor.Float32, s...) }
+	up := func(in, size, scales any, out *executor.Tensor) error {
 		return call(t, "aten::upsample_nearest2d.vec_out", in, size, scales, out, out)
 	}
 	wantErr(t, up(x, []int64{4, 4}, []float64{2, 2}, o(1, 1, 4, 4)), "exactly one of output_size and scale_factors")
@@ -67,10 +67,10 @@ func TestUpsampleNearest2dErrors(t *testing.T) {
 	wantErr(t, up(x, none, []float64{0.3, 1}, o(1, 1, 0, 2)), "sizes should be greater than 0")
 	wantErr(t, up(x, none, []float64{-1, -2}, o(1, 1, 1, 1)), "sizes should be greater than 0")
 	wantErr(t, up(tensor(t, poolSeq(4, 1), 1, 2, 2), []int64{4, 4}, none, o(1, 4, 4)), "4D")
-	wantErr(t, up(empty(t, runtime.Float32, 1, 0, 2, 2), []int64{4, 4}, none, o(1, 0, 4, 4)), "non-empty")
+	wantErr(t, up(empty(t, executor.Float32, 1, 0, 2, 2), []int64{4, 4}, none, o(1, 0, 4, 4)), "non-empty")
 	wantErr(t, up(x, []int64{4, 4}, none, o(1, 1, 4, 5)), "cannot resize a static tensor")
-	wantErr(t, up(x, []int64{4, 4}, none, empty(t, runtime.Float64, 1, 1, 4, 4)), "want the input's float32")
-	wantErr(t, up(tensor(t, []bool{true}, 1, 1, 1, 1), []int64{2, 2}, none, empty(t, runtime.Bool, 1, 1, 2, 2)), "does not support bool")
+	wantErr(t, up(x, []int64{4, 4}, none, empty(t, executor.Float64, 1, 1, 4, 4)), "want the input's float32")
+	wantErr(t, up(tensor(t, []bool{true}, 1, 1, 1, 1), []int64{2, 2}, none, empty(t, executor.Bool, 1, 1, 2, 2)), "does not support bool")
 	wantErr(t, up(x, []int64{4, 4}, 2.0, o(1, 1, 4, 4)), "argument 2 (scale_factors): want DoubleList or None")
 	wantErr(t, up(x, 4, none, o(1, 1, 4, 4)), "argument 1 (output_size): want IntList")
 	wantErr(t, call(t, "aten::upsample_nearest2d.vec_out", x, []int64{4, 4}, none, o(1, 1, 4, 4)), "4 arguments")

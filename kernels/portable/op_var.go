@@ -3,13 +3,13 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::var.correction_out", DTypes: floatTypes, Fn: varCorrectionOut},
-		runtime.Kernel{Name: "aten::var.out", DTypes: floatTypes, Fn: varOut},
+		executor.Kernel{Name: "aten::var.correction_out", DTypes: floatTypes, Fn: varCorrectionOut},
+		executor.Kernel{Name: "aten::var.out", DTypes: floatTypes, Fn: varOut},
 	)
 }
 
@@ -17,7 +17,7 @@ func init() {
 // bool keepdim=False, Tensor(a!) out): sum((x - mean)^2) / max(0, N - correction) over dim
 // (None or [] = every dim), correction 1 when None. Floating input and out only; computed in
 // float64 with two passes.
-func varCorrectionOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func varCorrectionOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxVarCorrectionOut(args)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func varCorrection(c optional[scalar]) float64 {
 
 // aten::var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *,
 // Tensor(a!) out): correction 1 when unbiased, else 0.
-func varOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func varOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxVarOut(args)
 	if err != nil {
 		return err
@@ -49,12 +49,12 @@ func varOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // sum2 / 0, so inf, or NaN when every deviation is 0 or nothing is reduced. (ExecuTorch's
 // portable kernel writes NaN whenever N - correction <= 0.) A non-nil mean also receives the
 // means (var_mean).
-func varCore(self *runtime.Tensor, dims []int64, correction float64, keepdim bool, out *runtime.Tensor, outIdx int, mean *runtime.Tensor) error {
+func varCore(self *executor.Tensor, dims []int64, correction float64, keepdim bool, out *executor.Tensor, outIdx int, mean *executor.Tensor) error {
 	if !isFloat(self.ScalarType()) {
-		return argErr(0, "self", "var needs a floating input, got %s", runtime.DTypeName(self.ScalarType()))
+		return argErr(0, "self", "var needs a floating input, got %s", executor.DTypeName(self.ScalarType()))
 	}
 	if !isFloat(out.ScalarType()) {
-		return argErr(outIdx, "out", "var needs a floating out, got %s", runtime.DTypeName(out.ScalarType()))
+		return argErr(outIdx, "out", "var needs a floating out, got %s", executor.DTypeName(out.ScalarType()))
 	}
 	set, err := reduceDimList(self.Dim(), dims, 1, "dim")
 	if err != nil {
@@ -66,7 +66,7 @@ func varCore(self *runtime.Tensor, dims []int64, correction float64, keepdim boo
 	}
 	if mean != nil {
 		if !isFloat(mean.ScalarType()) {
-			return argErr(outIdx+1, "out1", "var_mean needs a floating mean out, got %s", runtime.DTypeName(mean.ScalarType()))
+			return argErr(outIdx+1, "out1", "var_mean needs a floating mean out, got %s", executor.DTypeName(mean.ScalarType()))
 		}
 		if err := resize(mean, p.outSizes); err != nil {
 			return err

@@ -3,12 +3,12 @@ package portable
 import (
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Expected values from torch.var_mean (torch 2.15).
 func TestVarMean(t *testing.T) {
-	x := func() *runtime.Tensor { return tensor(t, []float32{1, 2, 4, 3, -1, 0.5}, 2, 3) }
+	x := func() *executor.Tensor { return tensor(t, []float32{1, 2, 4, 3, -1, 0.5}, 2, 3) }
 	for _, tc := range []struct {
 		name       string
 		dim        any
@@ -22,14 +22,14 @@ func TestVarMean(t *testing.T) {
 		{"all", none, none, false, []int{}, []float64{3.241666555404663}, []float64{1.5833333730697632}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, m := empty(t, runtime.Float32, tc.sizes...), empty(t, runtime.Float32, tc.sizes...)
-			if err := call(t, "aten::var_mean.correction_out", x(), tc.dim, tc.correction, tc.keepdim, v, m, []*runtime.Tensor{v, m}); err != nil {
+			v, m := empty(t, executor.Float32, tc.sizes...), empty(t, executor.Float32, tc.sizes...)
+			if err := call(t, "aten::var_mean.correction_out", x(), tc.dim, tc.correction, tc.keepdim, v, m, []*executor.Tensor{v, m}); err != nil {
 				t.Fatal(err)
 			}
 			wantValuesAny(t, v, tc.sizes, tc.vr)
 			wantValuesAny(t, m, tc.sizes, tc.mean)
 		})
 	}
-	wantErr(t, call(t, "aten::var_mean.correction_out", x(), none, none, false, empty(t, runtime.Float32), empty(t, runtime.Int32), none), "floating mean out")
-	wantErr(t, call(t, "aten::var_mean.correction_out", tensor(t, []int32{1}, 1), none, none, false, empty(t, runtime.Float32), empty(t, runtime.Float32), none), "floating input")
+	wantErr(t, call(t, "aten::var_mean.correction_out", x(), none, none, false, empty(t, executor.Float32), empty(t, executor.Int32), none), "floating mean out")
+	wantErr(t, call(t, "aten::var_mean.correction_out", tensor(t, []int32{1}, 1), none, none, false, empty(t, executor.Float32), empty(t, executor.Float32), none), "floating input")
 }

@@ -3,16 +3,16 @@ package portable
 import (
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 func init() {
-	register(runtime.Kernel{Name: "aten::view_copy.out", DTypes: shapeAllTypes, Fn: viewCopyOut})
+	register(executor.Kernel{Name: "aten::view_copy.out", DTypes: shapeAllTypes, Fn: viewCopyOut})
 }
 
 // aten::view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out): self's elements, in
 // logical order, with new sizes; one size may be -1 (inferred).
-func viewCopyOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func viewCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, err := unboxViewCopyOut(args)
 	if err != nil {
 		return err
@@ -39,8 +39,8 @@ func shapeViewCopy(a selfSizeOutArgs) error {
 
 // shapeInferSize resolves a view's sizes for numel elements: at most one -1, inferred.
 func shapeInferSize(size []int64, numel int, i int, name string) ([]int, error) {
-	if len(size) > runtime.MaxRank {
-		return nil, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), runtime.MaxRank)
+	if len(size) > executor.MaxRank {
+		return nil, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), executor.MaxRank)
 	}
 	out := make([]int, len(size))
 	infer := -1

@@ -1,18 +1,18 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
 	register(
-		runtime.Kernel{Name: "aten::zeros.out", DTypes: shapeAllTypes, Fn: factoryOut(unboxZerosOut, 0)},
-		runtime.Kernel{Name: "aten::ones.out", DTypes: shapeAllTypes, Fn: factoryOut(unboxOnesOut, 1)},
+		executor.Kernel{Name: "aten::zeros.out", DTypes: shapeAllTypes, Fn: factoryOut(unboxZerosOut, 0)},
+		executor.Kernel{Name: "aten::ones.out", DTypes: shapeAllTypes, Fn: factoryOut(unboxOnesOut, 1)},
 	)
 }
 
 // factoryOut is aten::zeros.out / aten::ones.out(SymInt[] size, *, Tensor(a!) out): out resized
 // to size and filled with k.
-func factoryOut(unbox unboxFn[sizeOutArgs], k int64) runtime.KernelFunc {
-	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func factoryOut(unbox unboxFn[sizeOutArgs], k int64) executor.KernelFunc {
+	return func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err

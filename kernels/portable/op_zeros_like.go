@@ -1,14 +1,14 @@
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 func init() {
-	register(runtime.Kernel{Name: "aten::zeros_like.out", DTypes: shapeAllTypes, Fn: zerosLikeOut})
+	register(executor.Kernel{Name: "aten::zeros_like.out", DTypes: shapeAllTypes, Fn: zerosLikeOut})
 }
 
 // aten::zeros_like.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out): out
 // of self's sizes filled with zeros.
-func zerosLikeOut(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func zerosLikeOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxZerosLikeOut(args)
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Shared helpers of the pooling, padding and upsampling kernels. The spatial kernels treat
@@ -99,7 +99,7 @@ func poolAvgWindowArgs(a avgPool2dOutArgs, op string, n int) (poolWindow, error)
 
 // poolCheckInput accepts n+1 dims with no zero size and n+2 dims with only N possibly zero
 // (n spatial dimensions).
-func poolCheckInput(in *runtime.Tensor, n, shift int) error {
+func poolCheckInput(in *executor.Tensor, n, shift int) error {
 	s := in.Sizes()
 	ok := len(s) == n+1 || len(s) == n+2
 	for i, x := range s {
@@ -138,7 +138,7 @@ func poolOutSize(in, k, p, s, d int, ceil bool) int {
 
 // poolShape validates a window against the input (PyTorch's pool2d_shape_check and
 // pool3d_shape_check) and returns the out sizes.
-func poolShape(in *runtime.Tensor, w *poolWindow) ([]int, error) {
+func poolShape(in *executor.Tensor, w *poolWindow) ([]int, error) {
 	n := w.n
 	for i, v := range [][3]int{w.k, w.s, w.p, w.d} {
 		for _, x := range v[:n] {
@@ -179,7 +179,7 @@ func poolShape(in *runtime.Tensor, w *poolWindow) ([]int, error) {
 		for j := range n {
 			dims[j] = fmt.Sprint(o[j])
 		}
-		return nil, fmt.Errorf("%w: given input size %v, the calculated output size %s is too small", runtime.ErrInvalidArgument, s, strings.Join(dims, "x"))
+		return nil, fmt.Errorf("%w: given input size %v, the calculated output size %s is too small", executor.ErrInvalidArgument, s, strings.Join(dims, "x"))
 	}
 	return out, nil
 }
@@ -205,26 +205,26 @@ func poolVolumes(s []int, n int) (volumes, d, h, w int) {
 }
 
 // poolSameDtype refuses an out whose dtype differs from the input's.
-func poolSameDtype(in, out *runtime.Tensor, name string) error {
+func poolSameDtype(in, out *executor.Tensor, name string) error {
 	if in.ScalarType() != out.ScalarType() {
-		return fmt.Errorf("%w: %s is %s, want the input's %s", runtime.ErrInvalidArgument, name,
-			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(in.ScalarType()))
+		return fmt.Errorf("%w: %s is %s, want the input's %s", executor.ErrInvalidArgument, name,
+			executor.DTypeName(out.ScalarType()), executor.DTypeName(in.ScalarType()))
 	}
 	return nil
 }
 
 // poolDtype refuses input dtypes outside the kernel's set.
-func poolDtype(in *runtime.Tensor, op string, ok []runtime.ScalarType) error {
+func poolDtype(in *executor.Tensor, op string, ok []executor.ScalarType) error {
 	for _, t := range ok {
 		if in.ScalarType() == t {
 			return nil
 		}
 	}
-	return argErr(0, "self", "%s does not support %s", op, runtime.DTypeName(in.ScalarType()))
+	return argErr(0, "self", "%s does not support %s", op, executor.DTypeName(in.ScalarType()))
 }
 
 // poolOffsets maps logical element indices to memory offsets; nil for a contiguous tensor.
-func poolOffsets(t *runtime.Tensor) []int {
+func poolOffsets(t *executor.Tensor) []int {
 	if t.IsContiguous() {
 		return nil
 	}
@@ -235,8 +235,8 @@ func poolOffsets(t *runtime.Tensor) []int {
 
 // poolGather writes out[i] = in[src[i]] bit for bit (logical indices, any dim order and
 // dtype); where src[i] < 0 it writes fill's only element (fill has out's dtype).
-func poolGather(in, out *runtime.Tensor, src []int, fill *runtime.Tensor) error {
-	switch runtime.ElementSize(out.ScalarType()) {
+func poolGather(in, out *executor.Tensor, src []int, fill *executor.Tensor) error {
+	switch executor.ElementSize(out.ScalarType()) {
 	case 1:
 		poolGatherT[uint8](in, out, src, fill)
 	case 2:
@@ -246,20 +246,20 @@ func poolGather(in, out *runtime.Tensor, src []int, fill *runtime.Tensor) error 
 	case 8:
 		poolGatherT[uint64](in, out, src, fill)
 	default:
-		return fmt.Errorf("%w: unsupported dtype %s", runtime.ErrInvalidArgument, runtime.DTypeName(out.ScalarType()))
+		return fmt.Errorf("%w: unsupported dtype %s", executor.ErrInvalidArgument, executor.DTypeName(out.ScalarType()))
 	}
 	return nil
 }
 
-func poolGatherT[T uint8 | uint16 | uint32 | uint64](in, out *runtime.Tensor, src []int, fill *runtime.Tensor) {
+func poolGatherT[T uint8 | uint16 | uint32 | uint64](in, out *executor.Tensor, src []int, fill *executor.Tensor) {
 	if len(src) == 0 {
 		return
 	}
-	x, y := runtime.Data[T](in), runtime.Data[T](out)
+	x, y := executor.Data[T](in), executor.Data[T](out)
 	xo, yo := poolOffsets(in), poolOffsets(out)
 	var f T
 	if fill != nil {
-		f = runtime.Data[T](fill)[0]
+		f = executor.Data[T](fill)[0]
 	}
 	for i, s := range src {
 		v := f
@@ -301,15 +301,15 @@ func poolGather2d(planes, ih, iw int, rows, cols []int) []int {
 
 // poolLowest is the identity of max for a dtype: -Inf for floats, the type's minimum for
 // integers.
-func poolLowest(t runtime.ScalarType) (float64, int64) {
+func poolLowest(t executor.ScalarType) (float64, int64) {
 	switch t {
-	case runtime.Uint8, runtime.Uint16, runtime.Uint32, runtime.Uint64, runtime.Bool:
+	case executor.Uint8, executor.Uint16, executor.Uint32, executor.Uint64, executor.Bool:
 		return math.Inf(-1), 0
-	case runtime.Int8:
+	case executor.Int8:
 		return math.Inf(-1), math.MinInt8
-	case runtime.Int16:
+	case executor.Int16:
 		return math.Inf(-1), math.MinInt16
-	case runtime.Int32:
+	case executor.Int32:
 		return math.Inf(-1), math.MinInt32
 	}
 	return math.Inf(-1), math.MinInt64
@@ -432,7 +432,7 @@ func poolEdgePad(a selfPaddingOutArgs, n int, op string, reflect bool) error {
 // poolUpsampleArgs checks the output_size and scale_factors (arguments sizeArg and scaleArg) of
 // an upsample_*2d.vec_out call (exactly one is given) and returns the out sizes and the scales
 // PyTorch passes to its kernel (hasScale false when output_size was given).
-func poolUpsampleArgs(in *runtime.Tensor, outputSize optional[[]int64], scaleFactors optional[[]float64], sizeArg, scaleArg int) (sizes []int, scale [2]float64, hasScale bool, err error) {
+func poolUpsampleArgs(in *executor.Tensor, outputSize optional[[]int64], scaleFactors optional[[]float64], sizeArg, scaleArg int) (sizes []int, scale [2]float64, hasScale bool, err error) {
 	osz, hasSize := outputSize.Val, outputSize.OK
 	sf, hasScale := scaleFactors.Val, scaleFactors.OK
 	if hasSize == hasScale {
@@ -457,7 +457,7 @@ func poolUpsampleArgs(in *runtime.Tensor, outputSize optional[[]int64], scaleFac
 	}
 	if s[2] <= 0 || s[3] <= 0 || sizes[2] <= 0 || sizes[3] <= 0 {
 		return nil, scale, false, fmt.Errorf("%w: input and output sizes should be greater than 0, got input %dx%d, output %dx%d",
-			runtime.ErrInvalidArgument, s[2], s[3], sizes[2], sizes[3])
+			executor.ErrInvalidArgument, s[2], s[3], sizes[2], sizes[3])
 	}
 	if s[1] == 0 {
 		return nil, scale, false, argErr(0, "input", "non-empty 4D tensor expected (only the batch may be empty), got sizes %v", s)

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Shared machinery of the reduction family (sum, mean, amax, argmax, any, var, prod, ...).
@@ -143,13 +143,13 @@ func (p *reducePlan) requireNonEmpty(argIdx int, name string) error {
 
 // reduceDtype checks an optional ScalarType argument (argument i, dtype): when given it must
 // name out's dtype.
-func reduceDtype(dtype optional[int64], i int, out *runtime.Tensor) (runtime.ScalarType, bool, error) {
+func reduceDtype(dtype optional[int64], i int, out *executor.Tensor) (executor.ScalarType, bool, error) {
 	if !dtype.OK {
 		return 0, false, nil
 	}
-	st := runtime.ScalarType(dtype.Val)
+	st := executor.ScalarType(dtype.Val)
 	if st != out.ScalarType() {
-		return 0, false, argErr(i, "dtype", "dtype %s differs from out's %s", runtime.DTypeName(st), runtime.DTypeName(out.ScalarType()))
+		return 0, false, argErr(i, "dtype", "dtype %s differs from out's %s", executor.DTypeName(st), executor.DTypeName(out.ScalarType()))
 	}
 	return st, true, nil
 }
@@ -158,11 +158,11 @@ func reduceDtype(dtype optional[int64], i int, out *runtime.Tensor) (runtime.Sca
 // to the result dtype before accumulating): float64 values when outType is floating, else
 // int64 values wrapped to outType (a bool out sees 0 or 1: nonzero, NaN included, is true).
 // isF reports which slice is filled.
-func reduceLoadAs(in *runtime.Tensor, outType runtime.ScalarType) (f []float64, i []int64, isF bool) {
+func reduceLoadAs(in *executor.Tensor, outType executor.ScalarType) (f []float64, i []int64, isF bool) {
 	if isFloat(outType) {
 		return loadF64(in), nil, true
 	}
-	if outType == runtime.Bool && isFloat(in.ScalarType()) {
+	if outType == executor.Bool && isFloat(in.ScalarType()) {
 		x := loadF64(in)
 		v := make([]int64, len(x))
 		for k, e := range x {
@@ -173,7 +173,7 @@ func reduceLoadAs(in *runtime.Tensor, outType runtime.ScalarType) (f []float64, 
 		return nil, v, false
 	}
 	v := loadI64(in)
-	if outType != runtime.Int64 && outType != in.ScalarType() {
+	if outType != executor.Int64 && outType != in.ScalarType() {
 		wrapTo(outType, v)
 	}
 	return nil, v, false
@@ -181,9 +181,9 @@ func reduceLoadAs(in *runtime.Tensor, outType runtime.ScalarType) (f []float64, 
 
 // reduceSumF64 sums each output's reduced elements in float64. Contiguous float32 input is
 // read in place (the plan's logical offsets are then its memory offsets).
-func reduceSumF64(p *reducePlan, in *runtime.Tensor) []float64 {
+func reduceSumF64(p *reducePlan, in *executor.Tensor) []float64 {
 	if reduceContiguousF32(in) {
-		return reduceSumOf(p, runtime.Data[float32](in))
+		return reduceSumOf(p, executor.Data[float32](in))
 	}
 	return reduceSumOf(p, loadF64(in))
 }
@@ -246,7 +246,7 @@ func reduceExtreme[T int64 | float64](p *reducePlan, v []T, better func(x, acc T
 }
 
 // reduceStore writes float64 or int64 values into t (cast to its type).
-func reduceStore[T int64 | float64](t *runtime.Tensor, v []T) {
+func reduceStore[T int64 | float64](t *executor.Tensor, v []T) {
 	switch v := any(v).(type) {
 	case []float64:
 		storeF64(t, v)
@@ -256,11 +256,11 @@ func reduceStore[T int64 | float64](t *runtime.Tensor, v []T) {
 }
 
 // reduceExtremeOut is amax/amin: the extreme over dims into an out of the input's dtype.
-func reduceExtremeOut(self *runtime.Tensor, set []bool, keepdim bool, out *runtime.Tensor, outIdx int,
+func reduceExtremeOut(self *executor.Tensor, set []bool, keepdim bool, out *executor.Tensor, outIdx int,
 	gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
 	if out.ScalarType() != self.ScalarType() {
 		return argErr(outIdx, "out", "out is %s; it must have the input's dtype %s",
-			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(self.ScalarType()))
+			executor.DTypeName(out.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), set, keepdim)
 	if err := p.requireNonEmpty(1, "dim"); err != nil {
@@ -283,13 +283,13 @@ func reduceExtremeOut(self *runtime.Tensor, set []bool, keepdim bool, out *runti
 }
 
 // reduceArgExtremeOut is argmax/argmin: dim (nil = flattened) into an Int64 out.
-func reduceArgExtremeOut(self *runtime.Tensor, set []bool, keepdim bool, out *runtime.Tensor, outIdx int,
+func reduceArgExtremeOut(self *executor.Tensor, set []bool, keepdim bool, out *executor.Tensor, outIdx int,
 	gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
-	if self.ScalarType() == runtime.Bool {
+	if self.ScalarType() == executor.Bool {
 		return argErr(0, "self", "bool input is not supported")
 	}
-	if out.ScalarType() != runtime.Int64 {
-		return argErr(outIdx, "out", "out is %s; it must be int64", runtime.DTypeName(out.ScalarType()))
+	if out.ScalarType() != executor.Int64 {
+		return argErr(outIdx, "out", "out is %s; it must be int64", executor.DTypeName(out.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), set, keepdim)
 	if err := p.requireNonEmpty(1, "dim"); err != nil {
@@ -314,13 +314,13 @@ func reduceArgExtremeOut(self *runtime.Tensor, set []bool, keepdim bool, out *ru
 // reduceValuesIndicesOut is max.dim_max / min.dim_min: the extreme along one dim (vals,
 // argument 3) and its index (indices, argument 4). Its messages call them values and indices
 // whatever the schema names them (max and max_values, min and min_indices).
-func reduceValuesIndicesOut(self *runtime.Tensor, dim int64, keepdim bool, vals, indices *runtime.Tensor, gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
+func reduceValuesIndicesOut(self *executor.Tensor, dim int64, keepdim bool, vals, indices *executor.Tensor, gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
 	if vals.ScalarType() != self.ScalarType() {
 		return argErr(3, "values", "values is %s; it must have the input's dtype %s",
-			runtime.DTypeName(vals.ScalarType()), runtime.DTypeName(self.ScalarType()))
+			executor.DTypeName(vals.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
-	if indices.ScalarType() != runtime.Int64 {
-		return argErr(4, "indices", "indices is %s; it must be int64", runtime.DTypeName(indices.ScalarType()))
+	if indices.ScalarType() != executor.Int64 {
+		return argErr(4, "indices", "indices is %s; it must be int64", executor.DTypeName(indices.ScalarType()))
 	}
 	set, err := reduceOneDim(self.Dim(), dim, 1, "dim")
 	if err != nil {
@@ -355,11 +355,11 @@ func reduceValuesIndicesOut(self *runtime.Tensor, dim int64, keepdim bool, vals,
 
 // reduceTruthOut is any/all: set nil means no reduction (elementwise truth). The out is Bool
 // or Uint8, as in PyTorch and ExecuTorch.
-func reduceTruthOut(self *runtime.Tensor, set []bool, keepdim bool, out *runtime.Tensor, outIdx int, all bool) error {
-	if t := out.ScalarType(); t != runtime.Bool && t != runtime.Uint8 {
-		return argErr(outIdx, "out", "out is %s; it must be bool or uint8", runtime.DTypeName(t))
+func reduceTruthOut(self *executor.Tensor, set []bool, keepdim bool, out *executor.Tensor, outIdx int, all bool) error {
+	if t := out.ScalarType(); t != executor.Bool && t != executor.Uint8 {
+		return argErr(outIdx, "out", "out is %s; it must be bool or uint8", executor.DTypeName(t))
 	}
-	if sizes := self.Sizes(); set != nil && len(sizes) > 0 && self.ScalarType() == runtime.Bool && out.ScalarType() == runtime.Bool &&
+	if sizes := self.Sizes(); set != nil && len(sizes) > 0 && self.ScalarType() == executor.Bool && out.ScalarType() == executor.Bool &&
 		self.IsContiguous() && onlyLast(set) && sizes[len(sizes)-1] > 0 {
 		// any/all of a bool tensor over its last dim (attention's NaN guard on every step): by
 		// rows, without widening every element to float64.
@@ -371,7 +371,7 @@ func reduceTruthOut(self *runtime.Tensor, set []bool, keepdim bool, out *runtime
 			return err
 		}
 		if out.IsContiguous() {
-			d, r := runtime.Data[bool](self), runtime.Data[bool](out)
+			d, r := executor.Data[bool](self), executor.Data[bool](out)
 			inner := sizes[len(sizes)-1]
 			for row := range self.Numel() / inner {
 				acc := all
@@ -455,25 +455,25 @@ func reduceSplit(sizes []int, d int) (outer, n, inner int) {
 
 // reduceContiguousF32 reports whether every tensor is a contiguous float32 tensor (nil
 // tensors, absent optional ones, are ignored): the fast paths' condition.
-func reduceContiguousF32(ts ...*runtime.Tensor) bool {
+func reduceContiguousF32(ts ...*executor.Tensor) bool {
 	for _, t := range ts {
-		if t != nil && (t.ScalarType() != runtime.Float32 || !t.IsContiguous()) {
+		if t != nil && (t.ScalarType() != executor.Float32 || !t.IsContiguous()) {
 			return false
 		}
 	}
 	return true
 }
 
-// reduceF32OrNil is runtime.Data[float32] with nil for an absent tensor.
-func reduceF32OrNil(t *runtime.Tensor) []float32 {
+// reduceF32OrNil is executor.Data[float32] with nil for an absent tensor.
+func reduceF32OrNil(t *executor.Tensor) []float32 {
 	if t == nil {
 		return nil
 	}
-	return runtime.Data[float32](t)
+	return executor.Data[float32](t)
 }
 
 // reduceF64OrNil is loadF64 with nil for an absent tensor.
-func reduceF64OrNil(t *runtime.Tensor) []float64 {
+func reduceF64OrNil(t *executor.Tensor) []float64 {
 	if t == nil {
 		return nil
 	}
@@ -481,9 +481,9 @@ func reduceF64OrNil(t *runtime.Tensor) []float64 {
 }
 
 // reduceSameDtype checks that an optional tensor argument has want's dtype.
-func reduceSameDtype(t *runtime.Tensor, want runtime.ScalarType, i int, name string) error {
+func reduceSameDtype(t *executor.Tensor, want executor.ScalarType, i int, name string) error {
 	if t != nil && t.ScalarType() != want {
-		return argErr(i, name, "%s differs from the input's %s", runtime.DTypeName(t.ScalarType()), runtime.DTypeName(want))
+		return argErr(i, name, "%s differs from the input's %s", executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
 	}
 	return nil
 }
@@ -491,7 +491,7 @@ func reduceSameDtype(t *runtime.Tensor, want runtime.ScalarType, i int, name str
 // reduceNormOuts checks that the three outs of a normalization (out, mean, rstd), arguments
 // i..i+2, have the input's dtype. Its messages call them out0, out1 and out2 whatever the
 // schema names them (batch norm's out, save_mean and save_invstd).
-func reduceNormOuts(i int, dtype runtime.ScalarType, outs ...*runtime.Tensor) error {
+func reduceNormOuts(i int, dtype executor.ScalarType, outs ...*executor.Tensor) error {
 	for k, t := range outs {
 		if err := reduceSameDtype(t, dtype, i+k, fmt.Sprintf("out%d", k)); err != nil {
 			return err
@@ -501,7 +501,7 @@ func reduceNormOuts(i int, dtype runtime.ScalarType, outs ...*runtime.Tensor) er
 }
 
 // reduceResizeNamed resizes t, naming it in the error.
-func reduceResizeNamed(t *runtime.Tensor, sizes []int, name string) error {
+func reduceResizeNamed(t *executor.Tensor, sizes []int, name string) error {
 	if err := t.Resize(sizes); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -536,8 +536,8 @@ type truthOverloads struct {
 
 // truthKernels returns the overloads of aten::any (all false) or aten::all (all true), which
 // differ only in the reduction.
-func truthKernels(k truthOverloads, all bool) []runtime.Kernel {
-	return []runtime.Kernel{
+func truthKernels(k truthOverloads, all bool) []executor.Kernel {
+	return []executor.Kernel{
 		{Name: k.dim, DTypes: realBoolTypes, Fn: truthDimOut(k.unboxDim, all)},
 		{Name: k.dims, DTypes: realBoolTypes, Fn: truthDimsOut(k.unboxDims, all)},
 		{Name: k.all, DTypes: realBoolTypes, Fn: truthAllOut(k.unboxAll, all)},
@@ -545,8 +545,8 @@ func truthKernels(k truthOverloads, all bool) []runtime.Kernel {
 }
 
 // truthDimOut is {any,all}.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out).
-func truthDimOut(unbox unboxFn[selfDimIntKeepdimOutArgs], all bool) runtime.KernelFunc {
-	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func truthDimOut(unbox unboxFn[selfDimIntKeepdimOutArgs], all bool) executor.KernelFunc {
+	return func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err
@@ -562,8 +562,8 @@ func truthDimOut(unbox unboxFn[selfDimIntKeepdimOutArgs], all bool) runtime.Kern
 // truthDimsOut is {any,all}.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *,
 // Tensor(a!) out). None reduces every dim; an empty list reduces none (the out is self's truth,
 // elementwise), as in PyTorch and ExecuTorch.
-func truthDimsOut(unbox unboxFn[selfDimOptIntListKeepdimOutArgs], all bool) runtime.KernelFunc {
-	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func truthDimsOut(unbox unboxFn[selfDimOptIntListKeepdimOutArgs], all bool) executor.KernelFunc {
+	return func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err
@@ -580,8 +580,8 @@ func truthDimsOut(unbox unboxFn[selfDimOptIntListKeepdimOutArgs], all bool) runt
 
 // truthAllOut is {any,all}.all_out(Tensor self, *, Tensor(a!) out): over every element, into a
 // 0-d out.
-func truthAllOut(unbox unboxFn[selfOutArgs], all bool) runtime.KernelFunc {
-	return func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func truthAllOut(unbox unboxFn[selfOutArgs], all bool) executor.KernelFunc {
+	return func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err

@@ -4,13 +4,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // kernels is filled by each operator file's init.
-var kernels []runtime.Kernel
+var kernels []executor.Kernel
 
-func register(ks ...runtime.Kernel) { kernels = append(kernels, ks...) }
+func register(ks ...executor.Kernel) { kernels = append(kernels, ks...) }
 
 // opName is the operator of a kernel name, for messages: "bitwise_and" for
 // "aten::bitwise_and.Tensor_out".
@@ -25,19 +25,19 @@ func opName(kernel string) string {
 }
 
 // Register adds every portable kernel to r.
-func Register(r *runtime.Registry) error { return r.RegisterKernels(kernels...) }
+func Register(r *executor.Registry) error { return r.RegisterKernels(kernels...) }
 
 // Kernels returns the portable kernels sorted by name.
-func Kernels() []runtime.Kernel {
-	out := append([]runtime.Kernel(nil), kernels...)
+func Kernels() []executor.Kernel {
+	out := append([]executor.Kernel(nil), kernels...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
 // Dtype sets the kernels declare (the first tensor argument's type).
 var (
-	floatTypes    = []runtime.ScalarType{runtime.Float32, runtime.Float64, runtime.Float16, runtime.BFloat16}
-	intTypes      = []runtime.ScalarType{runtime.Uint8, runtime.Int8, runtime.Int16, runtime.Int32, runtime.Int64}
-	realTypes     = append(append([]runtime.ScalarType{}, floatTypes...), intTypes...)
-	realBoolTypes = append(append([]runtime.ScalarType{}, realTypes...), runtime.Bool)
+	floatTypes    = []executor.ScalarType{executor.Float32, executor.Float64, executor.Float16, executor.BFloat16}
+	intTypes      = []executor.ScalarType{executor.Uint8, executor.Int8, executor.Int16, executor.Int32, executor.Int64}
+	realTypes     = append(append([]executor.ScalarType{}, floatTypes...), intTypes...)
+	realBoolTypes = append(append([]executor.ScalarType{}, realTypes...), executor.Bool)
 )

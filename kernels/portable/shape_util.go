@@ -7,7 +7,7 @@ import (
 
 	"github.com/x448/float16"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Shared machinery of the shape family (memory-movement kernels: views, cat/split, indexing,
@@ -21,7 +21,7 @@ import (
 // int64 beyond 2^53); runs that are contiguous on both sides move with copy.
 
 // shapeAllTypes are the dtypes the pure movement kernels accept: any element is moved as bits.
-var shapeAllTypes = append(append([]runtime.ScalarType{}, realBoolTypes...), runtime.Uint16, runtime.Uint32, runtime.Uint64)
+var shapeAllTypes = append(append([]executor.ScalarType{}, realBoolTypes...), executor.Uint16, executor.Uint32, executor.Uint64)
 
 // shapeView is an iteration space with source strides into a tensor's memory.
 type shapeView struct {
@@ -31,7 +31,7 @@ type shapeView struct {
 }
 
 // shapeViewOf is the identity view of t: its sizes and element strides.
-func shapeViewOf(t *runtime.Tensor) shapeView {
+func shapeViewOf(t *executor.Tensor) shapeView {
 	return shapeView{sizes: slices.Clone(t.Sizes()), strides: slices.Clone(t.Strides())}
 }
 
@@ -56,27 +56,27 @@ func shapeNumel(sizes []int) int {
 
 // shapeCopyView writes src's view v into dst, whose region is dstBase + Σ index·dstStrides over
 // v.sizes. dst and src must have the same element size.
-func shapeCopyView(dst *runtime.Tensor, dstBase int, dstStrides []int, src *runtime.Tensor, v shapeView) {
+func shapeCopyView(dst *executor.Tensor, dstBase int, dstStrides []int, src *executor.Tensor, v shapeView) {
 	if shapeNumel(v.sizes) == 0 {
 		return
 	}
 	sizes, ds, ss := shapeCoalesce(v.sizes, dstStrides, v.strides)
-	switch runtime.ElementSize(dst.ScalarType()) {
+	switch executor.ElementSize(dst.ScalarType()) {
 	case 1:
-		shapeStrided(runtime.Data[uint8](dst), runtime.Data[uint8](src), sizes, dstBase, ds, v.base, ss)
+		shapeStrided(executor.Data[uint8](dst), executor.Data[uint8](src), sizes, dstBase, ds, v.base, ss)
 	case 2:
-		shapeStrided(runtime.Data[uint16](dst), runtime.Data[uint16](src), sizes, dstBase, ds, v.base, ss)
+		shapeStrided(executor.Data[uint16](dst), executor.Data[uint16](src), sizes, dstBase, ds, v.base, ss)
 	case 4:
-		shapeStrided(runtime.Data[uint32](dst), runtime.Data[uint32](src), sizes, dstBase, ds, v.base, ss)
+		shapeStrided(executor.Data[uint32](dst), executor.Data[uint32](src), sizes, dstBase, ds, v.base, ss)
 	case 8:
-		shapeStrided(runtime.Data[uint64](dst), runtime.Data[uint64](src), sizes, dstBase, ds, v.base, ss)
+		shapeStrided(executor.Data[uint64](dst), executor.Data[uint64](src), sizes, dstBase, ds, v.base, ss)
 	default:
-		panic(fmt.Sprintf("portable: element size %d", runtime.ElementSize(dst.ScalarType())))
+		panic(fmt.Sprintf("portable: element size %d", executor.ElementSize(dst.ScalarType())))
 	}
 }
 
 // shapeWrite writes src's view v into the whole of out (whose sizes must equal v.sizes).
-func shapeWrite(out, src *runtime.Tensor, v shapeView) {
+func shapeWrite(out, src *executor.Tensor, v shapeView) {
 	shapeCopyView(out, 0, out.Strides(), src, v)
 }
 
@@ -141,50 +141,50 @@ func shapeStrided[T any](dst, src []T, sizes []int, dOff int, dStr []int, sOff i
 }
 
 // shapeContiguous returns t, or a contiguous copy of it when its dim order is not the default.
-func shapeContiguous(t *runtime.Tensor) *runtime.Tensor {
+func shapeContiguous(t *executor.Tensor) *executor.Tensor {
 	if t.IsContiguous() {
 		return t
 	}
-	c, _ := runtime.NewTensor(t.ScalarType(), t.Sizes()...)
+	c, _ := executor.NewTensor(t.ScalarType(), t.Sizes()...)
 	shapeWrite(c, t, shapeViewOf(t))
 	return c
 }
 
 // shapeReshape copies in's elements, in logical order, into out (same numel, any shapes).
-func shapeReshape(out, in *runtime.Tensor) {
+func shapeReshape(out, in *executor.Tensor) {
 	c := shapeContiguous(in)
 	shapeWrite(out, c, shapeView{sizes: slices.Clone(out.Sizes()), strides: shapeContiguousStrides(out.Sizes())})
 }
 
 // shapeSameDtype refuses an out whose dtype differs from the input's.
-func shapeSameDtype(in, out *runtime.Tensor) error {
+func shapeSameDtype(in, out *executor.Tensor) error {
 	if in.ScalarType() != out.ScalarType() {
-		return fmt.Errorf("%w: out is %s, the input %s; this operation keeps the dtype", runtime.ErrInvalidArgument,
-			runtime.DTypeName(out.ScalarType()), runtime.DTypeName(in.ScalarType()))
+		return fmt.Errorf("%w: out is %s, the input %s; this operation keeps the dtype", executor.ErrInvalidArgument,
+			executor.DTypeName(out.ScalarType()), executor.DTypeName(in.ScalarType()))
 	}
 	return nil
 }
 
 // shapeCanCast is c10::canCast for real types: no floating to integral or bool, no integral to bool.
-func shapeCanCast(from, to runtime.ScalarType) bool {
+func shapeCanCast(from, to executor.ScalarType) bool {
 	return category(from) <= category(to)
 }
 
 // shapeConvert returns in converted to dtype as a new contiguous tensor of the same sizes (in
 // itself when it already has that dtype). Conversions follow C++ static_cast: floats truncate
 // toward zero into integers, integers wrap, anything non-zero is true.
-func shapeConvert(in *runtime.Tensor, dtype runtime.ScalarType) *runtime.Tensor {
+func shapeConvert(in *executor.Tensor, dtype executor.ScalarType) *executor.Tensor {
 	if in.ScalarType() == dtype {
 		return in
 	}
-	c, _ := runtime.NewTensor(dtype, in.Sizes()...)
+	c, _ := executor.NewTensor(dtype, in.Sizes()...)
 	shapeConvertInto(c, in)
 	return c
 }
 
 // shapeConvertInto writes in (any dtype, any dim order) into out (same sizes, any dtype and dim
 // order), converting each element.
-func shapeConvertInto(out, in *runtime.Tensor) {
+func shapeConvertInto(out, in *executor.Tensor) {
 	if in.ScalarType() == out.ScalarType() {
 		shapeWrite(out, in, shapeViewOf(in))
 		return
@@ -199,14 +199,14 @@ func shapeConvertInto(out, in *runtime.Tensor) {
 	}
 	v := loadI64(in)
 	switch out.ScalarType() {
-	case runtime.Float32: // one rounding, as static_cast<float>(int64_t)
-		d := runtime.Data[float32](out)
+	case executor.Float32: // one rounding, as static_cast<float>(int64_t)
+		d := executor.Data[float32](out)
 		forEach(out, func(i, o int) { d[o] = float32(v[i]) })
-	case runtime.Float16:
-		d := runtime.Data[uint16](out)
+	case executor.Float16:
+		d := executor.Data[uint16](out)
 		forEach(out, func(i, o int) { d[o] = float16.Fromfloat32(float32(v[i])).Bits() })
-	case runtime.BFloat16:
-		d := runtime.Data[uint16](out)
+	case executor.BFloat16:
+		d := executor.Data[uint16](out)
 		forEach(out, func(i, o int) { d[o] = toBF16(float32(v[i])) })
 	default:
 		storeI64(out, v)
@@ -216,8 +216,8 @@ func shapeConvertInto(out, in *runtime.Tensor) {
 // shapeFillValue converts a Scalar to a one-element tensor of dtype, refusing values that
 // overflow it as ExecuTorch's check_overflow_scalar_cast does (infinities and NaN fit floating
 // types; anything fits bool; unsigned types accept negatives down to -max, which wrap).
-func shapeFillValue(s scalar, dtype runtime.ScalarType, i int, name string) (*runtime.Tensor, error) {
-	t, err := runtime.NewTensor(dtype)
+func shapeFillValue(s scalar, dtype executor.ScalarType, i int, name string) (*executor.Tensor, error) {
+	t, err := executor.NewTensor(dtype)
 	if err != nil {
 		return nil, argErr(i, name, "%v", err)
 	}
@@ -226,11 +226,11 @@ func shapeFillValue(s scalar, dtype runtime.ScalarType, i int, name string) (*ru
 		if s.isFloat {
 			v = s.f
 		}
-		return argErr(i, name, "value %v overflows %s", v, runtime.DTypeName(dtype))
+		return argErr(i, name, "value %v overflows %s", v, executor.DTypeName(dtype))
 	}
 	switch {
-	case dtype == runtime.Bool:
-		d := runtime.Data[bool](t)
+	case dtype == executor.Bool:
+		d := executor.Data[bool](t)
 		if s.isFloat {
 			d[0] = s.f != 0
 		} else {
@@ -238,8 +238,8 @@ func shapeFillValue(s scalar, dtype runtime.ScalarType, i int, name string) (*ru
 		}
 		return t, nil
 	case isFloat(dtype):
-		lim := map[runtime.ScalarType]float64{runtime.Float16: 65504, runtime.BFloat16: 3.3895313892515355e38,
-			runtime.Float32: math.MaxFloat32, runtime.Float64: math.MaxFloat64}[dtype]
+		lim := map[executor.ScalarType]float64{executor.Float16: 65504, executor.BFloat16: 3.3895313892515355e38,
+			executor.Float32: math.MaxFloat32, executor.Float64: math.MaxFloat64}[dtype]
 		if s.isFloat {
 			if !math.IsInf(s.f, 0) && !math.IsNaN(s.f) && math.Abs(s.f) > lim {
 				return nil, bad()
@@ -247,7 +247,7 @@ func shapeFillValue(s scalar, dtype runtime.ScalarType, i int, name string) (*ru
 			storeF64(t, []float64{s.f})
 			return t, nil
 		}
-		src, _ := runtime.FromSlice([]int64{s.i})
+		src, _ := executor.FromSlice([]int64{s.i})
 		if math.Abs(float64(s.i)) > lim {
 			return nil, bad()
 		}
@@ -275,37 +275,37 @@ func shapeFillValue(s scalar, dtype runtime.ScalarType, i int, name string) (*ru
 
 // shapeIntRange is the range of values an integral dtype accepts from an int64 scalar; unsigned
 // types accept -max..max (c10::overflows lets negatives wrap).
-func shapeIntRange(t runtime.ScalarType) (int64, int64) {
+func shapeIntRange(t executor.ScalarType) (int64, int64) {
 	switch t {
-	case runtime.Uint8:
+	case executor.Uint8:
 		return -math.MaxUint8, math.MaxUint8
-	case runtime.Int8:
+	case executor.Int8:
 		return math.MinInt8, math.MaxInt8
-	case runtime.Int16:
+	case executor.Int16:
 		return math.MinInt16, math.MaxInt16
-	case runtime.Int32:
+	case executor.Int32:
 		return math.MinInt32, math.MaxInt32
-	case runtime.Uint16:
+	case executor.Uint16:
 		return -math.MaxUint16, math.MaxUint16
-	case runtime.Uint32:
+	case executor.Uint32:
 		return -math.MaxUint32, math.MaxUint32
 	}
 	return math.MinInt64, math.MaxInt64
 }
 
-func shapeIsUnsigned(t runtime.ScalarType) bool {
-	return t == runtime.Uint8 || t == runtime.Uint16 || t == runtime.Uint32 || t == runtime.Uint64
+func shapeIsUnsigned(t executor.ScalarType) bool {
+	return t == executor.Uint8 || t == executor.Uint16 || t == executor.Uint32 || t == executor.Uint64
 }
 
 // shapeFill writes the one element of v (same dtype as out) to every element of out.
-func shapeFill(out, v *runtime.Tensor) {
+func shapeFill(out, v *executor.Tensor) {
 	shapeWrite(out, v, shapeView{sizes: slices.Clone(out.Sizes()), strides: make([]int, out.Dim())})
 }
 
 // shapeSizes converts an IntList of sizes, refusing negative entries.
 func shapeSizes(l []int64, i int, name string) ([]int, error) {
-	if len(l) > runtime.MaxRank {
-		return nil, argErr(i, name, "%d dimensions exceed the limit of %d", len(l), runtime.MaxRank)
+	if len(l) > executor.MaxRank {
+		return nil, argErr(i, name, "%d dimensions exceed the limit of %d", len(l), executor.MaxRank)
 	}
 	out := make([]int, len(l))
 	for k, v := range l {
@@ -323,7 +323,7 @@ func shapeSizes(l []int64, i int, name string) ([]int, error) {
 // shapeMemoryFormat checks a MemoryFormat? argument: None, contiguous (0) or preserve (1) are
 // accepted (values are copied through strides, so the out's dim order is honoured either way);
 // contiguous needs a contiguous out.
-func shapeMemoryFormat(format optional[int64], i int, out *runtime.Tensor) error {
+func shapeMemoryFormat(format optional[int64], i int, out *executor.Tensor) error {
 	if !format.OK {
 		return nil
 	}
@@ -340,12 +340,12 @@ func shapeMemoryFormat(format optional[int64], i int, out *runtime.Tensor) error
 }
 
 // shapeIndexValues reads an integer index tensor (int64 or int32) in logical order.
-func shapeIndexValues(t *runtime.Tensor, i int, name string) ([]int64, error) {
+func shapeIndexValues(t *executor.Tensor, i int, name string) ([]int64, error) {
 	switch t.ScalarType() {
-	case runtime.Int64, runtime.Int32:
+	case executor.Int64, executor.Int32:
 		return loadI64(t), nil
 	}
-	return nil, argErr(i, name, "index tensor must be int64 or int32, got %s", runtime.DTypeName(t.ScalarType()))
+	return nil, argErr(i, name, "index tensor must be int64 or int32, got %s", executor.DTypeName(t.ScalarType()))
 }
 
 // shapeWrapIndex maps a possibly negative index into [0, n).
@@ -361,16 +361,16 @@ func shapeWrapIndex(v int64, n int, i int, name string) (int, error) {
 
 // shapeGatherElems sets dst's element at dstOffs[k] to src's element at srcOffs[k], for every
 // k; both tensors have the same element size. Used by the indexing kernels.
-func shapeGatherElems(dst *runtime.Tensor, dstOffs []int, src *runtime.Tensor, srcOffs []int) {
-	switch runtime.ElementSize(dst.ScalarType()) {
+func shapeGatherElems(dst *executor.Tensor, dstOffs []int, src *executor.Tensor, srcOffs []int) {
+	switch executor.ElementSize(dst.ScalarType()) {
 	case 1:
-		shapeGatherT(runtime.Data[uint8](dst), dstOffs, runtime.Data[uint8](src), srcOffs)
+		shapeGatherT(executor.Data[uint8](dst), dstOffs, executor.Data[uint8](src), srcOffs)
 	case 2:
-		shapeGatherT(runtime.Data[uint16](dst), dstOffs, runtime.Data[uint16](src), srcOffs)
+		shapeGatherT(executor.Data[uint16](dst), dstOffs, executor.Data[uint16](src), srcOffs)
 	case 4:
-		shapeGatherT(runtime.Data[uint32](dst), dstOffs, runtime.Data[uint32](src), srcOffs)
+		shapeGatherT(executor.Data[uint32](dst), dstOffs, executor.Data[uint32](src), srcOffs)
 	case 8:
-		shapeGatherT(runtime.Data[uint64](dst), dstOffs, runtime.Data[uint64](src), srcOffs)
+		shapeGatherT(executor.Data[uint64](dst), dstOffs, executor.Data[uint64](src), srcOffs)
 	}
 }
 
@@ -403,17 +403,17 @@ func shapeOffsets(sizes, strides []int, base int) []int {
 
 // shapeContigOut returns out itself when it is contiguous, else a contiguous scratch tensor of
 // its dtype and sizes, and a finish func that writes the scratch into out.
-func shapeContigOut(out *runtime.Tensor) (*runtime.Tensor, func()) {
+func shapeContigOut(out *executor.Tensor) (*executor.Tensor, func()) {
 	if out.IsContiguous() {
 		return out, func() {}
 	}
-	c, _ := runtime.NewTensor(out.ScalarType(), out.Sizes()...)
+	c, _ := executor.NewTensor(out.ScalarType(), out.Sizes()...)
 	return c, func() { shapeWrite(out, c, shapeViewOf(c)) }
 }
 
 // shapeSelectRows writes out = self with dimension dim replaced by the indices rows:
 // out[..., j, ...] = self[..., rows[j], ...] (rows already validated). out must be sized.
-func shapeSelectRows(out, self *runtime.Tensor, dim int, rows []int) {
+func shapeSelectRows(out, self *executor.Tensor, dim int, rows []int) {
 	ostr := out.Strides()
 	dstStrides := slices.Delete(slices.Clone(ostr), dim, dim+1)
 	for j, r := range rows {

@@ -5,24 +5,24 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // shapeOrdered returns a tensor with the given sizes, dim order and logical (row-major)
 // values. Tensors with a non-default dim order only arise as values of a loaded program, so it
 // writes a one-value program, loads it, and takes the method's input.
-func shapeOrdered[T runtime.Element](t testing.TB, v []T, sizes []int, order []uint8) *runtime.Tensor {
+func shapeOrdered[T executor.Element](t testing.TB, v []T, sizes []int, order []uint8) *executor.Tensor {
 	t.Helper()
-	x := shapeOrderedEmpty(t, runtime.ScalarTypeOf[T](), sizes, order)
+	x := shapeOrderedEmpty(t, executor.ScalarTypeOf[T](), sizes, order)
 	src := tensor(t, v, sizes...)
 	shapeWrite(x, src, shapeViewOf(src))
 	return x
 }
 
 // shapeOrderedEmpty returns a zero tensor with the given dim order.
-func shapeOrderedEmpty(t testing.TB, dtype runtime.ScalarType, sizes []int, order []uint8) *runtime.Tensor {
+func shapeOrderedEmpty(t testing.TB, dtype executor.ScalarType, sizes []int, order []uint8) *executor.Tensor {
 	t.Helper()
-	x, err := runtime.NewTensorWithDimOrder(dtype, sizes, order)
+	x, err := executor.NewTensorWithDimOrder(dtype, sizes, order)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,25 +31,25 @@ func shapeOrderedEmpty(t testing.TB, dtype runtime.ScalarType, sizes []int, orde
 
 // shapeBits returns the raw element bits of a tensor in logical order (exact comparison of
 // NaN payloads and large integers).
-func shapeBits(t testing.TB, x *runtime.Tensor) []uint64 {
+func shapeBits(t testing.TB, x *executor.Tensor) []uint64 {
 	t.Helper()
 	c := shapeContiguous(x)
 	out := make([]uint64, c.Numel())
-	switch runtime.ElementSize(c.ScalarType()) {
+	switch executor.ElementSize(c.ScalarType()) {
 	case 1:
-		for i, v := range runtime.Data[uint8](c) {
+		for i, v := range executor.Data[uint8](c) {
 			out[i] = uint64(v)
 		}
 	case 2:
-		for i, v := range runtime.Data[uint16](c) {
+		for i, v := range executor.Data[uint16](c) {
 			out[i] = uint64(v)
 		}
 	case 4:
-		for i, v := range runtime.Data[uint32](c) {
+		for i, v := range executor.Data[uint32](c) {
 			out[i] = uint64(v)
 		}
 	case 8:
-		copy(out, runtime.Data[uint64](c))
+		copy(out, executor.Data[uint64](c))
 	}
 	return out
 }
@@ -60,7 +60,7 @@ func TestShapeOrderedHelper(t *testing.T) {
 		t.Fatalf("strides %v", x.Strides())
 	}
 	// Physical order is channels last: (h, w, c).
-	if got := runtime.Data[float32](x); !slices.Equal(got, []float32{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}) {
+	if got := executor.Data[float32](x); !slices.Equal(got, []float32{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}) {
 		t.Fatalf("physical %v", got)
 	}
 	wantValuesAny(t, x, []int{1, 3, 2, 2}, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
@@ -80,21 +80,21 @@ func TestShapeCoalesce(t *testing.T) {
 func TestShapeFillValue(t *testing.T) {
 	tests := []struct {
 		s     scalar
-		dtype runtime.ScalarType
+		dtype executor.ScalarType
 		want  float64
 		err   bool
 	}{
-		{scalar{i: 300}, runtime.Int8, 0, true},
-		{scalar{i: -1}, runtime.Uint8, 255, false},
-		{scalar{i: -256}, runtime.Uint8, 0, true},
-		{scalar{f: -0.5, isFloat: true}, runtime.Uint8, 0, true},
-		{scalar{f: 2.7, isFloat: true}, runtime.Int32, 2, false},
-		{scalar{f: math.NaN(), isFloat: true}, runtime.Int32, 0, true},
-		{scalar{f: math.Inf(1), isFloat: true}, runtime.Float16, math.Inf(1), false},
-		{scalar{f: 1e6, isFloat: true}, runtime.Float16, 0, true},
-		{scalar{f: 1e39, isFloat: true}, runtime.Float32, 0, true},
-		{scalar{f: 0.1, isFloat: true}, runtime.Bool, 1, false},
-		{scalar{i: 1, isBool: true}, runtime.Float32, 1, false},
+		{scalar{i: 300}, executor.Int8, 0, true},
+		{scalar{i: -1}, executor.Uint8, 255, false},
+		{scalar{i: -256}, executor.Uint8, 0, true},
+		{scalar{f: -0.5, isFloat: true}, executor.Uint8, 0, true},
+		{scalar{f: 2.7, isFloat: true}, executor.Int32, 2, false},
+		{scalar{f: math.NaN(), isFloat: true}, executor.Int32, 0, true},
+		{scalar{f: math.Inf(1), isFloat: true}, executor.Float16, math.Inf(1), false},
+		{scalar{f: 1e6, isFloat: true}, executor.Float16, 0, true},
+		{scalar{f: 1e39, isFloat: true}, executor.Float32, 0, true},
+		{scalar{f: 0.1, isFloat: true}, executor.Bool, 1, false},
+		{scalar{i: 1, isBool: true}, executor.Float32, 1, false},
 	}
 	for _, tc := range tests {
 		v, err := shapeFillValue(tc.s, tc.dtype, 1, "fill_value")
@@ -110,7 +110,7 @@ func TestShapeFillValue(t *testing.T) {
 }
 
 // shapeIota returns a contiguous float32 tensor holding 0, 1, 2, ... with the given sizes.
-func shapeIota(t testing.TB, sizes ...int) *runtime.Tensor {
+func shapeIota(t testing.TB, sizes ...int) *executor.Tensor {
 	t.Helper()
 	v := make([]float32, shapeNumel(sizes))
 	for i := range v {
@@ -142,9 +142,9 @@ func shapeRun(t *testing.T, op string, cases []shapeCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var out *runtime.Tensor
+			var out *executor.Tensor
 			for _, a := range tc.args {
-				if x, ok := a.(*runtime.Tensor); ok {
+				if x, ok := a.(*executor.Tensor); ok {
 					out = x
 				}
 			}
@@ -160,7 +160,7 @@ func shapeRun(t *testing.T, op string, cases []shapeCase) {
 var channelsLast = []uint8{0, 2, 3, 1}
 
 // shapeWantList checks each tensor of a TensorList out.
-func shapeWantList(t *testing.T, outs []*runtime.Tensor, sizes [][]int, want [][]float64) {
+func shapeWantList(t *testing.T, outs []*executor.Tensor, sizes [][]int, want [][]float64) {
 	t.Helper()
 	if len(outs) != len(want) {
 		t.Fatalf("%d outs, want %d", len(outs), len(want))

@@ -2,71 +2,71 @@
 
 package portable
 
-import "github.com/etgo/etgo/runtime"
+import "github.com/etgo/etgo/executor"
 
 // addmmOutArgs are the arguments of aten::addmm.out.
 type addmmOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Mat1  *runtime.Tensor // Tensor mat1
-	Mat2  *runtime.Tensor // Tensor mat2
-	Beta  scalar          // Scalar beta
-	Alpha scalar          // Scalar alpha
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Mat1  *executor.Tensor // Tensor mat1
+	Mat2  *executor.Tensor // Tensor mat2
+	Beta  scalar           // Scalar beta
+	Alpha scalar           // Scalar alpha
+	Out   *executor.Tensor // Tensor out
 }
 
 // asStridedCopyOutArgs are the arguments of aten::as_strided_copy.out.
 type asStridedCopyOutArgs struct {
-	Self          *runtime.Tensor // Tensor self
-	Size          []int64         // SymInt[] size
-	Stride        []int64         // SymInt[] stride
-	StorageOffset optional[int64] // SymInt? storage_offset
-	Out           *runtime.Tensor // Tensor out
+	Self          *executor.Tensor // Tensor self
+	Size          []int64          // SymInt[] size
+	Stride        []int64          // SymInt[] stride
+	StorageOffset optional[int64]  // SymInt? storage_offset
+	Out           *executor.Tensor // Tensor out
 }
 
 // avgPool2dOutArgs are the arguments of aten::avg_pool2d.out and aten::avg_pool3d.out.
 type avgPool2dOutArgs struct {
-	Self            *runtime.Tensor // Tensor self
-	KernelSize      []int64         // int[2] kernel_size
-	Stride          []int64         // int[2] stride
-	Padding         []int64         // int[2] padding
-	CeilMode        bool            // bool ceil_mode
-	CountIncludePad bool            // bool count_include_pad
-	DivisorOverride optional[int64] // int? divisor_override
-	Out             *runtime.Tensor // Tensor out
+	Self            *executor.Tensor // Tensor self
+	KernelSize      []int64          // int[2] kernel_size
+	Stride          []int64          // int[2] stride
+	Padding         []int64          // int[2] padding
+	CeilMode        bool             // bool ceil_mode
+	CountIncludePad bool             // bool count_include_pad
+	DivisorOverride optional[int64]  // int? divisor_override
+	Out             *executor.Tensor // Tensor out
 }
 
 // baddbmmOutArgs are the arguments of aten::baddbmm.out.
 type baddbmmOutArgs struct {
-	Self   *runtime.Tensor // Tensor self
-	Batch1 *runtime.Tensor // Tensor batch1
-	Batch2 *runtime.Tensor // Tensor batch2
-	Beta   scalar          // Scalar beta
-	Alpha  scalar          // Scalar alpha
-	Out    *runtime.Tensor // Tensor out
+	Self   *executor.Tensor // Tensor self
+	Batch1 *executor.Tensor // Tensor batch1
+	Batch2 *executor.Tensor // Tensor batch2
+	Beta   scalar           // Scalar beta
+	Alpha  scalar           // Scalar alpha
+	Out    *executor.Tensor // Tensor out
 }
 
 // cdistForwardOutArgs are the arguments of aten::_cdist_forward.out.
 type cdistForwardOutArgs struct {
-	X1          *runtime.Tensor // Tensor x1
-	X2          *runtime.Tensor // Tensor x2
-	P           float64         // float p
-	ComputeMode optional[int64] // int? compute_mode
-	Out         *runtime.Tensor // Tensor out
+	X1          *executor.Tensor // Tensor x1
+	X2          *executor.Tensor // Tensor x2
+	P           float64          // float p
+	ComputeMode optional[int64]  // int? compute_mode
+	Out         *executor.Tensor // Tensor out
 }
 
 // conditionSelfOtherOutArgs are the arguments of aten::where.self_out.
 type conditionSelfOtherOutArgs struct {
-	Condition *runtime.Tensor // Tensor condition
-	Self      *runtime.Tensor // Tensor self
-	Other     *runtime.Tensor // Tensor other
-	Out       *runtime.Tensor // Tensor out
+	Condition *executor.Tensor // Tensor condition
+	Self      *executor.Tensor // Tensor self
+	Other     *executor.Tensor // Tensor other
+	Out       *executor.Tensor // Tensor out
 }
 
 // convolutionBackwardOutArgs are the arguments of aten::convolution_backward.out.
 type convolutionBackwardOutArgs struct {
-	GradOutput    *runtime.Tensor   // Tensor grad_output
-	Input         *runtime.Tensor   // Tensor input
-	Weight        *runtime.Tensor   // Tensor weight
+	GradOutput    *executor.Tensor  // Tensor grad_output
+	Input         *executor.Tensor  // Tensor input
+	Weight        *executor.Tensor  // Tensor weight
 	BiasSizes     optional[[]int64] // SymInt[]? bias_sizes
 	Stride        []int64           // SymInt[] stride
 	Padding       []int64           // SymInt[] padding
@@ -75,547 +75,547 @@ type convolutionBackwardOutArgs struct {
 	OutputPadding []int64           // SymInt[] output_padding
 	Groups        int64             // SymInt groups
 	OutputMask    []bool            // bool[3] output_mask
-	Out0          *runtime.Tensor   // Tensor out0
-	Out1          *runtime.Tensor   // Tensor out1
-	Out2          *runtime.Tensor   // Tensor out2
+	Out0          *executor.Tensor  // Tensor out0
+	Out1          *executor.Tensor  // Tensor out1
+	Out2          *executor.Tensor  // Tensor out2
 }
 
 // convolutionOutArgs are the arguments of aten::convolution.out.
 type convolutionOutArgs struct {
-	Input         *runtime.Tensor // Tensor input
-	Weight        *runtime.Tensor // Tensor weight
-	Bias          *runtime.Tensor // Tensor? bias
-	Stride        []int64         // SymInt[] stride
-	Padding       []int64         // SymInt[] padding
-	Dilation      []int64         // SymInt[] dilation
-	Transposed    bool            // bool transposed
-	OutputPadding []int64         // SymInt[] output_padding
-	Groups        int64           // SymInt groups
-	Out           *runtime.Tensor // Tensor out
+	Input         *executor.Tensor // Tensor input
+	Weight        *executor.Tensor // Tensor weight
+	Bias          *executor.Tensor // Tensor? bias
+	Stride        []int64          // SymInt[] stride
+	Padding       []int64          // SymInt[] padding
+	Dilation      []int64          // SymInt[] dilation
+	Transposed    bool             // bool transposed
+	OutputPadding []int64          // SymInt[] output_padding
+	Groups        int64            // SymInt groups
+	Out           *executor.Tensor // Tensor out
 }
 
 // diagonalCopyOutArgs are the arguments of aten::diagonal_copy.out.
 type diagonalCopyOutArgs struct {
-	Self   *runtime.Tensor // Tensor self
-	Offset int64           // int offset
-	Dim1   int64           // int dim1
-	Dim2   int64           // int dim2
-	Out    *runtime.Tensor // Tensor out
+	Self   *executor.Tensor // Tensor self
+	Offset int64            // int offset
+	Dim1   int64            // int dim1
+	Dim2   int64            // int dim2
+	Out    *executor.Tensor // Tensor out
 }
 
 // eluOutArgs are the arguments of aten::elu.out.
 type eluOutArgs struct {
-	Self       *runtime.Tensor // Tensor self
-	Alpha      scalar          // Scalar alpha
-	Scale      scalar          // Scalar scale
-	InputScale scalar          // Scalar input_scale
-	Out        *runtime.Tensor // Tensor out
+	Self       *executor.Tensor // Tensor self
+	Alpha      scalar           // Scalar alpha
+	Scale      scalar           // Scalar scale
+	InputScale scalar           // Scalar input_scale
+	Out        *executor.Tensor // Tensor out
 }
 
 // embeddingOutArgs are the arguments of aten::embedding.out.
 type embeddingOutArgs struct {
-	Weight          *runtime.Tensor // Tensor weight
-	Indices         *runtime.Tensor // Tensor indices
-	PaddingIdx      int64           // SymInt padding_idx
-	ScaleGradByFreq bool            // bool scale_grad_by_freq
-	Sparse          bool            // bool sparse
-	Out             *runtime.Tensor // Tensor out
+	Weight          *executor.Tensor // Tensor weight
+	Indices         *executor.Tensor // Tensor indices
+	PaddingIdx      int64            // SymInt padding_idx
+	ScaleGradByFreq bool             // bool scale_grad_by_freq
+	Sparse          bool             // bool sparse
+	Out             *executor.Tensor // Tensor out
 }
 
 // endOutArgs are the arguments of aten::arange.out.
 type endOutArgs struct {
-	End scalar          // Scalar end
-	Out *runtime.Tensor // Tensor out
+	End scalar           // Scalar end
+	Out *executor.Tensor // Tensor out
 }
 
 // gatherOutArgs are the arguments of aten::gather.out.
 type gatherOutArgs struct {
-	Self       *runtime.Tensor // Tensor self
-	Dim        int64           // int dim
-	Index      *runtime.Tensor // Tensor index
-	SparseGrad bool            // bool sparse_grad
-	Out        *runtime.Tensor // Tensor out
+	Self       *executor.Tensor // Tensor self
+	Dim        int64            // int dim
+	Index      *executor.Tensor // Tensor index
+	SparseGrad bool             // bool sparse_grad
+	Out        *executor.Tensor // Tensor out
 }
 
 // gridSampler2dOutArgs are the arguments of aten::grid_sampler_2d.out.
 type gridSampler2dOutArgs struct {
-	Input             *runtime.Tensor // Tensor input
-	Grid              *runtime.Tensor // Tensor grid
-	InterpolationMode int64           // int interpolation_mode
-	PaddingMode       int64           // int padding_mode
-	AlignCorners      bool            // bool align_corners
-	Out               *runtime.Tensor // Tensor out
+	Input             *executor.Tensor // Tensor input
+	Grid              *executor.Tensor // Tensor grid
+	InterpolationMode int64            // int interpolation_mode
+	PaddingMode       int64            // int padding_mode
+	AlignCorners      bool             // bool align_corners
+	Out               *executor.Tensor // Tensor out
 }
 
 // indexPutOutArgs are the arguments of aten::index_put.out.
 type indexPutOutArgs struct {
-	Self       *runtime.Tensor   // Tensor self
-	Indices    []*runtime.Tensor // Tensor?[] indices
-	Values     *runtime.Tensor   // Tensor values
-	Accumulate bool              // bool accumulate
-	Out        *runtime.Tensor   // Tensor out
+	Self       *executor.Tensor   // Tensor self
+	Indices    []*executor.Tensor // Tensor?[] indices
+	Values     *executor.Tensor   // Tensor values
+	Accumulate bool               // bool accumulate
+	Out        *executor.Tensor   // Tensor out
 }
 
 // inputOutputSizeScaleFactorsOutArgs are the arguments of aten::upsample_nearest2d.vec_out.
 type inputOutputSizeScaleFactorsOutArgs struct {
-	Input        *runtime.Tensor     // Tensor input
+	Input        *executor.Tensor    // Tensor input
 	OutputSize   optional[[]int64]   // SymInt[]? output_size
 	ScaleFactors optional[[]float64] // float[]? scale_factors
-	Out          *runtime.Tensor     // Tensor out
+	Out          *executor.Tensor    // Tensor out
 }
 
 // inputWeightBiasOutArgs are the arguments of aten::linear.out.
 type inputWeightBiasOutArgs struct {
-	Input  *runtime.Tensor // Tensor input
-	Weight *runtime.Tensor // Tensor weight
-	Bias   *runtime.Tensor // Tensor? bias
-	Out    *runtime.Tensor // Tensor out
+	Input  *executor.Tensor // Tensor input
+	Weight *executor.Tensor // Tensor weight
+	Bias   *executor.Tensor // Tensor? bias
+	Out    *executor.Tensor // Tensor out
 }
 
 // maxDimMaxArgs are the arguments of aten::max.dim_max.
 type maxDimMaxArgs struct {
-	Self      *runtime.Tensor // Tensor self
-	Dim       int64           // int dim
-	Keepdim   bool            // bool keepdim
-	Max       *runtime.Tensor // Tensor max
-	MaxValues *runtime.Tensor // Tensor max_values
+	Self      *executor.Tensor // Tensor self
+	Dim       int64            // int dim
+	Keepdim   bool             // bool keepdim
+	Max       *executor.Tensor // Tensor max
+	MaxValues *executor.Tensor // Tensor max_values
 }
 
 // maxPool2dWithIndicesBackwardGradInputArgs are the arguments of
 // aten::max_pool2d_with_indices_backward.grad_input.
 type maxPool2dWithIndicesBackwardGradInputArgs struct {
-	GradOutput *runtime.Tensor // Tensor grad_output
-	Self       *runtime.Tensor // Tensor self
-	KernelSize []int64         // int[2] kernel_size
-	Stride     []int64         // int[2] stride
-	Padding    []int64         // int[2] padding
-	Dilation   []int64         // int[2] dilation
-	CeilMode   bool            // bool ceil_mode
-	Indices    *runtime.Tensor // Tensor indices
-	GradInput  *runtime.Tensor // Tensor grad_input
+	GradOutput *executor.Tensor // Tensor grad_output
+	Self       *executor.Tensor // Tensor self
+	KernelSize []int64          // int[2] kernel_size
+	Stride     []int64          // int[2] stride
+	Padding    []int64          // int[2] padding
+	Dilation   []int64          // int[2] dilation
+	CeilMode   bool             // bool ceil_mode
+	Indices    *executor.Tensor // Tensor indices
+	GradInput  *executor.Tensor // Tensor grad_input
 }
 
 // maxPool2dWithIndicesOutArgs are the arguments of aten::max_pool2d_with_indices.out and
 // aten::max_pool3d_with_indices.out.
 type maxPool2dWithIndicesOutArgs struct {
-	Self       *runtime.Tensor // Tensor self
-	KernelSize []int64         // int[2] kernel_size
-	Stride     []int64         // int[2] stride
-	Padding    []int64         // int[2] padding
-	Dilation   []int64         // int[2] dilation
-	CeilMode   bool            // bool ceil_mode
-	Out        *runtime.Tensor // Tensor out
-	Indices    *runtime.Tensor // Tensor indices
+	Self       *executor.Tensor // Tensor self
+	KernelSize []int64          // int[2] kernel_size
+	Stride     []int64          // int[2] stride
+	Padding    []int64          // int[2] padding
+	Dilation   []int64          // int[2] dilation
+	CeilMode   bool             // bool ceil_mode
+	Out        *executor.Tensor // Tensor out
+	Indices    *executor.Tensor // Tensor indices
 }
 
 // meanOutArgs are the arguments of aten::mean.out and aten::sum.IntList_out.
 type meanOutArgs struct {
-	Self    *runtime.Tensor   // Tensor self
+	Self    *executor.Tensor  // Tensor self
 	Dim     optional[[]int64] // int[1]? dim
 	Keepdim bool              // bool keepdim
 	Dtype   optional[int64]   // ScalarType? dtype
-	Out     *runtime.Tensor   // Tensor out
+	Out     *executor.Tensor  // Tensor out
 }
 
 // minDimMinArgs are the arguments of aten::min.dim_min.
 type minDimMinArgs struct {
-	Self       *runtime.Tensor // Tensor self
-	Dim        int64           // int dim
-	Keepdim    bool            // bool keepdim
-	Min        *runtime.Tensor // Tensor min
-	MinIndices *runtime.Tensor // Tensor min_indices
+	Self       *executor.Tensor // Tensor self
+	Dim        int64            // int dim
+	Keepdim    bool             // bool keepdim
+	Min        *executor.Tensor // Tensor min
+	MinIndices *executor.Tensor // Tensor min_indices
 }
 
 // narrowCopyOutArgs are the arguments of aten::narrow_copy.out.
 type narrowCopyOutArgs struct {
-	Self   *runtime.Tensor // Tensor self
-	Dim    int64           // int dim
-	Start  int64           // SymInt start
-	Length int64           // SymInt length
-	Out    *runtime.Tensor // Tensor out
+	Self   *executor.Tensor // Tensor self
+	Dim    int64            // int dim
+	Start  int64            // SymInt start
+	Length int64            // SymInt length
+	Out    *executor.Tensor // Tensor out
 }
 
 // nativeBatchNormLegitNoStatsOutArgs are the arguments of
 // aten::_native_batch_norm_legit.no_stats_out.
 type nativeBatchNormLegitNoStatsOutArgs struct {
-	Input      *runtime.Tensor // Tensor input
-	Weight     *runtime.Tensor // Tensor? weight
-	Bias       *runtime.Tensor // Tensor? bias
-	Training   bool            // bool training
-	Momentum   float64         // float momentum
-	Eps        float64         // float eps
-	Out        *runtime.Tensor // Tensor out
-	SaveMean   *runtime.Tensor // Tensor save_mean
-	SaveInvstd *runtime.Tensor // Tensor save_invstd
+	Input      *executor.Tensor // Tensor input
+	Weight     *executor.Tensor // Tensor? weight
+	Bias       *executor.Tensor // Tensor? bias
+	Training   bool             // bool training
+	Momentum   float64          // float momentum
+	Eps        float64          // float eps
+	Out        *executor.Tensor // Tensor out
+	SaveMean   *executor.Tensor // Tensor save_mean
+	SaveInvstd *executor.Tensor // Tensor save_invstd
 }
 
 // nativeBatchNormLegitNoTrainingOutArgs are the arguments of
 // aten::_native_batch_norm_legit_no_training.out.
 type nativeBatchNormLegitNoTrainingOutArgs struct {
-	Input       *runtime.Tensor // Tensor input
-	Weight      *runtime.Tensor // Tensor? weight
-	Bias        *runtime.Tensor // Tensor? bias
-	RunningMean *runtime.Tensor // Tensor running_mean
-	RunningVar  *runtime.Tensor // Tensor running_var
-	Momentum    float64         // float momentum
-	Eps         float64         // float eps
-	Out0        *runtime.Tensor // Tensor out0
-	Out1        *runtime.Tensor // Tensor out1
-	Out2        *runtime.Tensor // Tensor out2
+	Input       *executor.Tensor // Tensor input
+	Weight      *executor.Tensor // Tensor? weight
+	Bias        *executor.Tensor // Tensor? bias
+	RunningMean *executor.Tensor // Tensor running_mean
+	RunningVar  *executor.Tensor // Tensor running_var
+	Momentum    float64          // float momentum
+	Eps         float64          // float eps
+	Out0        *executor.Tensor // Tensor out0
+	Out1        *executor.Tensor // Tensor out1
+	Out2        *executor.Tensor // Tensor out2
 }
 
 // nativeBatchNormLegitOutArgs are the arguments of aten::_native_batch_norm_legit.out.
 type nativeBatchNormLegitOutArgs struct {
-	Input       *runtime.Tensor // Tensor input
-	Weight      *runtime.Tensor // Tensor? weight
-	Bias        *runtime.Tensor // Tensor? bias
-	RunningMean *runtime.Tensor // Tensor running_mean
-	RunningVar  *runtime.Tensor // Tensor running_var
-	Training    bool            // bool training
-	Momentum    float64         // float momentum
-	Eps         float64         // float eps
-	Out         *runtime.Tensor // Tensor out
-	SaveMean    *runtime.Tensor // Tensor save_mean
-	SaveInvstd  *runtime.Tensor // Tensor save_invstd
+	Input       *executor.Tensor // Tensor input
+	Weight      *executor.Tensor // Tensor? weight
+	Bias        *executor.Tensor // Tensor? bias
+	RunningMean *executor.Tensor // Tensor running_mean
+	RunningVar  *executor.Tensor // Tensor running_var
+	Training    bool             // bool training
+	Momentum    float64          // float momentum
+	Eps         float64          // float eps
+	Out         *executor.Tensor // Tensor out
+	SaveMean    *executor.Tensor // Tensor save_mean
+	SaveInvstd  *executor.Tensor // Tensor save_invstd
 }
 
 // nativeDropoutOutArgs are the arguments of aten::native_dropout.out.
 type nativeDropoutOutArgs struct {
-	Input *runtime.Tensor // Tensor input
-	P     float64         // float p
-	Train optional[bool]  // bool? train
-	Out0  *runtime.Tensor // Tensor out0
-	Out1  *runtime.Tensor // Tensor out1
+	Input *executor.Tensor // Tensor input
+	P     float64          // float p
+	Train optional[bool]   // bool? train
+	Out0  *executor.Tensor // Tensor out0
+	Out1  *executor.Tensor // Tensor out1
 }
 
 // nativeGroupNormOutArgs are the arguments of aten::native_group_norm.out.
 type nativeGroupNormOutArgs struct {
-	Input  *runtime.Tensor // Tensor input
-	Weight *runtime.Tensor // Tensor? weight
-	Bias   *runtime.Tensor // Tensor? bias
-	N      int64           // SymInt N
-	C      int64           // SymInt C
-	HxW    int64           // SymInt HxW
-	Group  int64           // int group
-	Eps    float64         // float eps
-	Out0   *runtime.Tensor // Tensor out0
-	Out1   *runtime.Tensor // Tensor out1
-	Out2   *runtime.Tensor // Tensor out2
+	Input  *executor.Tensor // Tensor input
+	Weight *executor.Tensor // Tensor? weight
+	Bias   *executor.Tensor // Tensor? bias
+	N      int64            // SymInt N
+	C      int64            // SymInt C
+	HxW    int64            // SymInt HxW
+	Group  int64            // int group
+	Eps    float64          // float eps
+	Out0   *executor.Tensor // Tensor out0
+	Out1   *executor.Tensor // Tensor out1
+	Out2   *executor.Tensor // Tensor out2
 }
 
 // nativeLayerNormOutArgs are the arguments of aten::native_layer_norm.out.
 type nativeLayerNormOutArgs struct {
-	Input           *runtime.Tensor // Tensor input
-	NormalizedShape []int64         // SymInt[] normalized_shape
-	Weight          *runtime.Tensor // Tensor? weight
-	Bias            *runtime.Tensor // Tensor? bias
-	Eps             float64         // float eps
-	Out0            *runtime.Tensor // Tensor out0
-	Out1            *runtime.Tensor // Tensor out1
-	Out2            *runtime.Tensor // Tensor out2
+	Input           *executor.Tensor // Tensor input
+	NormalizedShape []int64          // SymInt[] normalized_shape
+	Weight          *executor.Tensor // Tensor? weight
+	Bias            *executor.Tensor // Tensor? bias
+	Eps             float64          // float eps
+	Out0            *executor.Tensor // Tensor out0
+	Out1            *executor.Tensor // Tensor out1
+	Out2            *executor.Tensor // Tensor out2
 }
 
 // prodIntOutArgs are the arguments of aten::prod.int_out.
 type prodIntOutArgs struct {
-	Self    *runtime.Tensor // Tensor self
-	Dim     int64           // int dim
-	Keepdim bool            // bool keepdim
-	Dtype   optional[int64] // ScalarType? dtype
-	Out     *runtime.Tensor // Tensor out
+	Self    *executor.Tensor // Tensor self
+	Dim     int64            // int dim
+	Keepdim bool             // bool keepdim
+	Dtype   optional[int64]  // ScalarType? dtype
+	Out     *executor.Tensor // Tensor out
 }
 
 // repeatsOutputSizeOutArgs are the arguments of aten::repeat_interleave.Tensor_out.
 type repeatsOutputSizeOutArgs struct {
-	Repeats    *runtime.Tensor // Tensor repeats
-	OutputSize optional[int64] // SymInt? output_size
-	Out        *runtime.Tensor // Tensor out
+	Repeats    *executor.Tensor // Tensor repeats
+	OutputSize optional[int64]  // SymInt? output_size
+	Out        *executor.Tensor // Tensor out
 }
 
 // sOutArgs are the arguments of aten::scalar_tensor.out.
 type sOutArgs struct {
-	S   scalar          // Scalar s
-	Out *runtime.Tensor // Tensor out
+	S   scalar           // Scalar s
+	Out *executor.Tensor // Tensor out
 }
 
 // scatterSrcOutArgs are the arguments of aten::scatter.src_out and aten::scatter_add.out.
 type scatterSrcOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Dim   int64           // int dim
-	Index *runtime.Tensor // Tensor index
-	Src   *runtime.Tensor // Tensor src
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Dim   int64            // int dim
+	Index *executor.Tensor // Tensor index
+	Src   *executor.Tensor // Tensor src
+	Out   *executor.Tensor // Tensor out
 }
 
 // scatterValueOutArgs are the arguments of aten::scatter.value_out.
 type scatterValueOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Dim   int64           // int dim
-	Index *runtime.Tensor // Tensor index
-	Value scalar          // Scalar value
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Dim   int64            // int dim
+	Index *executor.Tensor // Tensor index
+	Value scalar           // Scalar value
+	Out   *executor.Tensor // Tensor out
 }
 
 // selectScatterOutArgs are the arguments of aten::select_scatter.out.
 type selectScatterOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Src   *runtime.Tensor // Tensor src
-	Dim   int64           // int dim
-	Index int64           // SymInt index
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Src   *executor.Tensor // Tensor src
+	Dim   int64            // int dim
+	Index int64            // SymInt index
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfApproximateOutArgs are the arguments of aten::gelu.out.
 type selfApproximateOutArgs struct {
-	Self        *runtime.Tensor // Tensor self
-	Approximate string          // str approximate
-	Out         *runtime.Tensor // Tensor out
+	Self        *executor.Tensor // Tensor self
+	Approximate string           // str approximate
+	Out         *executor.Tensor // Tensor out
 }
 
 // selfDiagonalOutArgs are the arguments of aten::tril.out.
 type selfDiagonalOutArgs struct {
-	Self     *runtime.Tensor // Tensor self
-	Diagonal int64           // SymInt diagonal
-	Out      *runtime.Tensor // Tensor out
+	Self     *executor.Tensor // Tensor self
+	Diagonal int64            // SymInt diagonal
+	Out      *executor.Tensor // Tensor out
 }
 
 // selfDim0Dim1OutArgs are the arguments of aten::transpose_copy.int_out.
 type selfDim0Dim1OutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Dim0 int64           // int dim0
-	Dim1 int64           // int dim1
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Dim0 int64            // int dim0
+	Dim1 int64            // int dim1
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfDimDtypeOutArgs are the arguments of aten::cumprod.out and aten::cumsum.out.
 type selfDimDtypeOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Dim   int64           // int dim
-	Dtype optional[int64] // ScalarType? dtype
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Dim   int64            // int dim
+	Dtype optional[int64]  // ScalarType? dtype
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfDimHalfToFloatOutArgs are the arguments of aten::_log_softmax.out and aten::_softmax.out.
 type selfDimHalfToFloatOutArgs struct {
-	Self        *runtime.Tensor // Tensor self
-	Dim         int64           // int dim
-	HalfToFloat bool            // bool half_to_float
-	Out         *runtime.Tensor // Tensor out
+	Self        *executor.Tensor // Tensor self
+	Dim         int64            // int dim
+	HalfToFloat bool             // bool half_to_float
+	Out         *executor.Tensor // Tensor out
 }
 
 // selfDimIndexIntOutArgs are the arguments of aten::select_copy.int_out.
 type selfDimIndexIntOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Dim   int64           // int dim
-	Index int64           // SymInt index
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Dim   int64            // int dim
+	Index int64            // SymInt index
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfDimIndexTensorOutArgs are the arguments of aten::index_select.out.
 type selfDimIndexTensorOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Dim   int64           // int dim
-	Index *runtime.Tensor // Tensor index
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Dim   int64            // int dim
+	Index *executor.Tensor // Tensor index
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfDimIntKeepdimOutArgs are the arguments of aten::all.out and aten::any.out.
 type selfDimIntKeepdimOutArgs struct {
-	Self    *runtime.Tensor // Tensor self
-	Dim     int64           // int dim
-	Keepdim bool            // bool keepdim
-	Out     *runtime.Tensor // Tensor out
+	Self    *executor.Tensor // Tensor self
+	Dim     int64            // int dim
+	Keepdim bool             // bool keepdim
+	Out     *executor.Tensor // Tensor out
 }
 
 // selfDimIntListKeepdimOutArgs are the arguments of aten::amax.out and aten::amin.out.
 type selfDimIntListKeepdimOutArgs struct {
-	Self    *runtime.Tensor // Tensor self
-	Dim     []int64         // int[1] dim
-	Keepdim bool            // bool keepdim
-	Out     *runtime.Tensor // Tensor out
+	Self    *executor.Tensor // Tensor self
+	Dim     []int64          // int[1] dim
+	Keepdim bool             // bool keepdim
+	Out     *executor.Tensor // Tensor out
 }
 
 // selfDimIntListOutTensorArgs are the arguments of aten::squeeze_copy.dims_out.
 type selfDimIntListOutTensorArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Dim  []int64         // int[] dim
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Dim  []int64          // int[] dim
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfDimIntOutTensorArgs are the arguments of aten::glu.out, aten::squeeze_copy.dim_out and
 // aten::unsqueeze_copy.out.
 type selfDimIntOutTensorArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Dim  int64           // int dim
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Dim  int64            // int dim
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfDimIntOutTensorListArgs are the arguments of aten::unbind_copy.int_out.
 type selfDimIntOutTensorListArgs struct {
-	Self *runtime.Tensor   // Tensor self
-	Dim  int64             // int dim
-	Out  []*runtime.Tensor // Tensor[] out
+	Self *executor.Tensor   // Tensor self
+	Dim  int64              // int dim
+	Out  []*executor.Tensor // Tensor[] out
 }
 
 // selfDimOptIntKeepdimOutArgs are the arguments of aten::argmax.out and aten::argmin.out.
 type selfDimOptIntKeepdimOutArgs struct {
-	Self    *runtime.Tensor // Tensor self
-	Dim     optional[int64] // int? dim
-	Keepdim bool            // bool keepdim
-	Out     *runtime.Tensor // Tensor out
+	Self    *executor.Tensor // Tensor self
+	Dim     optional[int64]  // int? dim
+	Keepdim bool             // bool keepdim
+	Out     *executor.Tensor // Tensor out
 }
 
 // selfDimOptIntListKeepdimOutArgs are the arguments of aten::all.dims_out and aten::any.dims_out.
 type selfDimOptIntListKeepdimOutArgs struct {
-	Self    *runtime.Tensor   // Tensor self
+	Self    *executor.Tensor  // Tensor self
 	Dim     optional[[]int64] // int[]? dim
 	Keepdim bool              // bool keepdim
-	Out     *runtime.Tensor   // Tensor out
+	Out     *executor.Tensor  // Tensor out
 }
 
 // selfDimsOutArgs are the arguments of aten::flip.out and aten::permute_copy.out.
 type selfDimsOutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Dims []int64         // int[] dims
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Dims []int64          // int[] dims
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfDownscaleFactorOutArgs are the arguments of aten::pixel_unshuffle.out.
 type selfDownscaleFactorOutArgs struct {
-	Self            *runtime.Tensor // Tensor self
-	DownscaleFactor int64           // int downscale_factor
-	Out             *runtime.Tensor // Tensor out
+	Self            *executor.Tensor // Tensor self
+	DownscaleFactor int64            // int downscale_factor
+	Out             *executor.Tensor // Tensor out
 }
 
 // selfDtypeOutArgs are the arguments of aten::mean.dtype_out and aten::prod.out.
 type selfDtypeOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Dtype optional[int64] // ScalarType? dtype
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Dtype optional[int64]  // ScalarType? dtype
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfEpsOutArgs are the arguments of aten::logit.out.
 type selfEpsOutArgs struct {
-	Self *runtime.Tensor   // Tensor self
+	Self *executor.Tensor  // Tensor self
 	Eps  optional[float64] // float? eps
-	Out  *runtime.Tensor   // Tensor out
+	Out  *executor.Tensor  // Tensor out
 }
 
 // selfFillValueMemoryFormatOutArgs are the arguments of aten::full_like.out.
 type selfFillValueMemoryFormatOutArgs struct {
-	Self         *runtime.Tensor // Tensor self
-	FillValue    scalar          // Scalar fill_value
-	MemoryFormat optional[int64] // MemoryFormat? memory_format
-	Out          *runtime.Tensor // Tensor out
+	Self         *executor.Tensor // Tensor self
+	FillValue    scalar           // Scalar fill_value
+	MemoryFormat optional[int64]  // MemoryFormat? memory_format
+	Out          *executor.Tensor // Tensor out
 }
 
 // selfIndicesOutArgs are the arguments of aten::index.Tensor_out.
 type selfIndicesOutArgs struct {
-	Self    *runtime.Tensor   // Tensor self
-	Indices []*runtime.Tensor // Tensor?[] indices
-	Out     *runtime.Tensor   // Tensor out
+	Self    *executor.Tensor   // Tensor self
+	Indices []*executor.Tensor // Tensor?[] indices
+	Out     *executor.Tensor   // Tensor out
 }
 
 // selfIndicesValuesAccumulateArgs are the arguments of aten::index_put_.
 type selfIndicesValuesAccumulateArgs struct {
-	Self       *runtime.Tensor   // Tensor self
-	Indices    []*runtime.Tensor // Tensor?[] indices
-	Values     *runtime.Tensor   // Tensor values
-	Accumulate bool              // bool accumulate
+	Self       *executor.Tensor   // Tensor self
+	Indices    []*executor.Tensor // Tensor?[] indices
+	Values     *executor.Tensor   // Tensor values
+	Accumulate bool               // bool accumulate
 }
 
 // selfMaskOutArgs are the arguments of aten::masked_select.out.
 type selfMaskOutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Mask *runtime.Tensor // Tensor mask
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Mask *executor.Tensor // Tensor mask
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfMaskSourceOutArgs are the arguments of aten::masked_scatter.out.
 type selfMaskSourceOutArgs struct {
-	Self   *runtime.Tensor // Tensor self
-	Mask   *runtime.Tensor // Tensor mask
-	Source *runtime.Tensor // Tensor source
-	Out    *runtime.Tensor // Tensor out
+	Self   *executor.Tensor // Tensor self
+	Mask   *executor.Tensor // Tensor mask
+	Source *executor.Tensor // Tensor source
+	Out    *executor.Tensor // Tensor out
 }
 
 // selfMaskValueOutArgs are the arguments of aten::masked_fill.Scalar_out.
 type selfMaskValueOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Mask  *runtime.Tensor // Tensor mask
-	Value scalar          // Scalar value
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Mask  *executor.Tensor // Tensor mask
+	Value scalar           // Scalar value
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfMat2OutArgs are the arguments of aten::bmm.out and aten::mm.out.
 type selfMat2OutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Mat2 *runtime.Tensor // Tensor mat2
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Mat2 *executor.Tensor // Tensor mat2
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfMemoryFormatOutArgs are the arguments of aten::clone.out, aten::ones_like.out and
 // aten::zeros_like.out.
 type selfMemoryFormatOutArgs struct {
-	Self         *runtime.Tensor // Tensor self
-	MemoryFormat optional[int64] // MemoryFormat? memory_format
-	Out          *runtime.Tensor // Tensor out
+	Self         *executor.Tensor // Tensor self
+	MemoryFormat optional[int64]  // MemoryFormat? memory_format
+	Out          *executor.Tensor // Tensor out
 }
 
 // selfMinOptScalarMaxOptScalarOutArgs are the arguments of aten::clamp.out.
 type selfMinOptScalarMaxOptScalarOutArgs struct {
-	Self *runtime.Tensor  // Tensor self
+	Self *executor.Tensor // Tensor self
 	Min  optional[scalar] // Scalar? min
 	Max  optional[scalar] // Scalar? max
-	Out  *runtime.Tensor  // Tensor out
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfMinOptTensorMaxOptTensorOutArgs are the arguments of aten::clamp.Tensor_out.
 type selfMinOptTensorMaxOptTensorOutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Min  *runtime.Tensor // Tensor? min
-	Max  *runtime.Tensor // Tensor? max
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Min  *executor.Tensor // Tensor? min
+	Max  *executor.Tensor // Tensor? max
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfMinValMaxValOutArgs are the arguments of aten::hardtanh.out.
 type selfMinValMaxValOutArgs struct {
-	Self   *runtime.Tensor // Tensor self
-	MinVal scalar          // Scalar min_val
-	MaxVal scalar          // Scalar max_val
-	Out    *runtime.Tensor // Tensor out
+	Self   *executor.Tensor // Tensor self
+	MinVal scalar           // Scalar min_val
+	MaxVal scalar           // Scalar max_val
+	Out    *executor.Tensor // Tensor out
 }
 
 // selfNegativeSlopeOutArgs are the arguments of aten::leaky_relu.out.
 type selfNegativeSlopeOutArgs struct {
-	Self          *runtime.Tensor // Tensor self
-	NegativeSlope scalar          // Scalar negative_slope
-	Out           *runtime.Tensor // Tensor out
+	Self          *executor.Tensor // Tensor self
+	NegativeSlope scalar           // Scalar negative_slope
+	Out           *executor.Tensor // Tensor out
 }
 
 // selfNonBlockingDimOrderOutArgs are the arguments of dim_order_ops::_clone_dim_order.out and
 // dim_order_ops::_to_dim_order_copy.out.
 type selfNonBlockingDimOrderOutArgs struct {
-	Self        *runtime.Tensor   // Tensor self
+	Self        *executor.Tensor  // Tensor self
 	NonBlocking bool              // bool non_blocking
 	DimOrder    optional[[]int64] // int[]? dim_order
-	Out         *runtime.Tensor   // Tensor out
+	Out         *executor.Tensor  // Tensor out
 }
 
 // selfNonBlockingMemoryFormatOutArgs are the arguments of aten::_to_copy.out.
 type selfNonBlockingMemoryFormatOutArgs struct {
-	Self         *runtime.Tensor // Tensor self
-	NonBlocking  bool            // bool non_blocking
-	MemoryFormat optional[int64] // MemoryFormat? memory_format
-	Out          *runtime.Tensor // Tensor out
+	Self         *executor.Tensor // Tensor self
+	NonBlocking  bool             // bool non_blocking
+	MemoryFormat optional[int64]  // MemoryFormat? memory_format
+	Out          *executor.Tensor // Tensor out
 }
 
 // selfOtherScalarAlphaOutArgs are the arguments of aten::add.Scalar_out, aten::rsub.Scalar_out and
 // aten::sub.Scalar_out.
 type selfOtherScalarAlphaOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Other scalar          // Scalar other
-	Alpha scalar          // Scalar alpha
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Other scalar           // Scalar other
+	Alpha scalar           // Scalar alpha
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfOtherScalarOutArgs are the arguments of aten::bitwise_and.Scalar_out,
@@ -625,25 +625,25 @@ type selfOtherScalarAlphaOutArgs struct {
 // aten::le.Scalar_out, aten::lt.Scalar_out, aten::mul.Scalar_out, aten::ne.Scalar_out and
 // aten::remainder.Scalar_out.
 type selfOtherScalarOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Other scalar          // Scalar other
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Other scalar           // Scalar other
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfOtherScalarRoundingModeOutArgs are the arguments of aten::div.Scalar_mode_out.
 type selfOtherScalarRoundingModeOutArgs struct {
-	Self         *runtime.Tensor  // Tensor self
+	Self         *executor.Tensor // Tensor self
 	Other        scalar           // Scalar other
 	RoundingMode optional[string] // str? rounding_mode
-	Out          *runtime.Tensor  // Tensor out
+	Out          *executor.Tensor // Tensor out
 }
 
 // selfOtherTensorAlphaOutArgs are the arguments of aten::add.out and aten::sub.out.
 type selfOtherTensorAlphaOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Other *runtime.Tensor // Tensor other
-	Alpha scalar          // Scalar alpha
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Other *executor.Tensor // Tensor other
+	Alpha scalar           // Scalar alpha
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfOtherTensorOutArgs are the arguments of aten::atan2.out, aten::bitwise_and.Tensor_out,
@@ -654,17 +654,17 @@ type selfOtherTensorAlphaOutArgs struct {
 // aten::logical_xor.out, aten::lt.Tensor_out, aten::maximum.out, aten::minimum.out, aten::mul.out,
 // aten::ne.Tensor_out and aten::remainder.Tensor_out.
 type selfOtherTensorOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Other *runtime.Tensor // Tensor other
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Other *executor.Tensor // Tensor other
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfOtherTensorRoundingModeOutArgs are the arguments of aten::div.out_mode.
 type selfOtherTensorRoundingModeOutArgs struct {
-	Self         *runtime.Tensor  // Tensor self
-	Other        *runtime.Tensor  // Tensor other
+	Self         *executor.Tensor // Tensor self
+	Other        *executor.Tensor // Tensor other
 	RoundingMode optional[string] // str? rounding_mode
-	Out          *runtime.Tensor  // Tensor out
+	Out          *executor.Tensor // Tensor out
 }
 
 // selfOutArgs are the arguments of aten::_conj_physical.out, aten::abs.out, aten::acos.out,
@@ -679,278 +679,278 @@ type selfOtherTensorRoundingModeOutArgs struct {
 // aten::squeeze_copy.out, aten::t_copy.out, aten::tan.out, aten::tanh.out, aten::trunc.out,
 // et_copy::_d2h_copy.out and et_copy::_h2d_copy.out.
 type selfOutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfOutputSizeOutArgs are the arguments of aten::_adaptive_avg_pool2d.out.
 type selfOutputSizeOutArgs struct {
-	Self       *runtime.Tensor // Tensor self
-	OutputSize []int64         // SymInt[2] output_size
-	Out        *runtime.Tensor // Tensor out
+	Self       *executor.Tensor // Tensor self
+	OutputSize []int64          // SymInt[2] output_size
+	Out        *executor.Tensor // Tensor out
 }
 
 // selfPOutArgs are the arguments of aten::_pdist_forward.out.
 type selfPOutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	P    float64         // float p
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	P    float64          // float p
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfPadValueOutArgs are the arguments of aten::constant_pad_nd.out.
 type selfPadValueOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Pad   []int64         // SymInt[] pad
-	Value scalar          // Scalar value
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Pad   []int64          // SymInt[] pad
+	Value scalar           // Scalar value
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfPaddingOutArgs are the arguments of aten::reflection_pad1d.out, aten::reflection_pad2d.out,
 // aten::reflection_pad3d.out, aten::replication_pad1d.out, aten::replication_pad2d.out and
 // aten::replication_pad3d.out.
 type selfPaddingOutArgs struct {
-	Self    *runtime.Tensor // Tensor self
-	Padding []int64         // SymInt[2] padding
-	Out     *runtime.Tensor // Tensor out
+	Self    *executor.Tensor // Tensor self
+	Padding []int64          // SymInt[2] padding
+	Out     *executor.Tensor // Tensor out
 }
 
 // selfRepeatsOutArgs are the arguments of aten::repeat.out.
 type selfRepeatsOutArgs struct {
-	Self    *runtime.Tensor // Tensor self
-	Repeats []int64         // SymInt[] repeats
-	Out     *runtime.Tensor // Tensor out
+	Self    *executor.Tensor // Tensor self
+	Repeats []int64          // SymInt[] repeats
+	Out     *executor.Tensor // Tensor out
 }
 
 // selfScalarExponentTensorOutArgs are the arguments of aten::pow.Scalar_out.
 type selfScalarExponentTensorOutArgs struct {
-	Self     scalar          // Scalar self
-	Exponent *runtime.Tensor // Tensor exponent
-	Out      *runtime.Tensor // Tensor out
+	Self     scalar           // Scalar self
+	Exponent *executor.Tensor // Tensor exponent
+	Out      *executor.Tensor // Tensor out
 }
 
 // selfShiftsDimsOutArgs are the arguments of aten::roll.out.
 type selfShiftsDimsOutArgs struct {
-	Self   *runtime.Tensor // Tensor self
-	Shifts []int64         // SymInt[1] shifts
-	Dims   []int64         // int[1] dims
-	Out    *runtime.Tensor // Tensor out
+	Self   *executor.Tensor // Tensor self
+	Shifts []int64          // SymInt[1] shifts
+	Dims   []int64          // int[1] dims
+	Out    *executor.Tensor // Tensor out
 }
 
 // selfSizeImplicitOutArgs are the arguments of aten::expand_copy.out.
 type selfSizeImplicitOutArgs struct {
-	Self     *runtime.Tensor // Tensor self
-	Size     []int64         // SymInt[] size
-	Implicit bool            // bool implicit
-	Out      *runtime.Tensor // Tensor out
+	Self     *executor.Tensor // Tensor self
+	Size     []int64          // SymInt[] size
+	Implicit bool             // bool implicit
+	Out      *executor.Tensor // Tensor out
 }
 
 // selfSizeOutArgs are the arguments of aten::_unsafe_view.out and aten::view_copy.out.
 type selfSizeOutArgs struct {
-	Self *runtime.Tensor // Tensor self
-	Size []int64         // SymInt[] size
-	Out  *runtime.Tensor // Tensor out
+	Self *executor.Tensor // Tensor self
+	Size []int64          // SymInt[] size
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfSplitSizeDimOutArgs are the arguments of aten::split_copy.Tensor_out.
 type selfSplitSizeDimOutArgs struct {
-	Self      *runtime.Tensor   // Tensor self
-	SplitSize int64             // SymInt split_size
-	Dim       int64             // int dim
-	Out       []*runtime.Tensor // Tensor[] out
+	Self      *executor.Tensor   // Tensor self
+	SplitSize int64              // SymInt split_size
+	Dim       int64              // int dim
+	Out       []*executor.Tensor // Tensor[] out
 }
 
 // selfSplitSizesDimOutArgs are the arguments of aten::split_with_sizes_copy.out.
 type selfSplitSizesDimOutArgs struct {
-	Self       *runtime.Tensor   // Tensor self
-	SplitSizes []int64           // SymInt[] split_sizes
-	Dim        int64             // int dim
-	Out        []*runtime.Tensor // Tensor[] out
+	Self       *executor.Tensor   // Tensor self
+	SplitSizes []int64            // SymInt[] split_sizes
+	Dim        int64              // int dim
+	Out        []*executor.Tensor // Tensor[] out
 }
 
 // selfSrcNonBlockingArgs are the arguments of aten::copy_.
 type selfSrcNonBlockingArgs struct {
-	Self        *runtime.Tensor // Tensor self
-	Src         *runtime.Tensor // Tensor src
-	NonBlocking bool            // bool non_blocking
+	Self        *executor.Tensor // Tensor self
+	Src         *executor.Tensor // Tensor src
+	NonBlocking bool             // bool non_blocking
 }
 
 // selfSrcNonBlockingOutArgs are the arguments of aten::copy.out.
 type selfSrcNonBlockingOutArgs struct {
-	Self        *runtime.Tensor // Tensor self
-	Src         *runtime.Tensor // Tensor src
-	NonBlocking bool            // bool non_blocking
-	Out         *runtime.Tensor // Tensor out
+	Self        *executor.Tensor // Tensor self
+	Src         *executor.Tensor // Tensor src
+	NonBlocking bool             // bool non_blocking
+	Out         *executor.Tensor // Tensor out
 }
 
 // selfTensorExponentScalarOutArgs are the arguments of aten::pow.Tensor_Scalar_out.
 type selfTensorExponentScalarOutArgs struct {
-	Self     *runtime.Tensor // Tensor self
-	Exponent scalar          // Scalar exponent
-	Out      *runtime.Tensor // Tensor out
+	Self     *executor.Tensor // Tensor self
+	Exponent scalar           // Scalar exponent
+	Out      *executor.Tensor // Tensor out
 }
 
 // selfTensorExponentTensorOutArgs are the arguments of aten::pow.Tensor_Tensor_out.
 type selfTensorExponentTensorOutArgs struct {
-	Self     *runtime.Tensor // Tensor self
-	Exponent *runtime.Tensor // Tensor exponent
-	Out      *runtime.Tensor // Tensor out
+	Self     *executor.Tensor // Tensor self
+	Exponent *executor.Tensor // Tensor exponent
+	Out      *executor.Tensor // Tensor out
 }
 
 // selfUpscaleFactorOutArgs are the arguments of aten::pixel_shuffle.out.
 type selfUpscaleFactorOutArgs struct {
-	Self          *runtime.Tensor // Tensor self
-	UpscaleFactor int64           // int upscale_factor
-	Out           *runtime.Tensor // Tensor out
+	Self          *executor.Tensor // Tensor self
+	UpscaleFactor int64            // int upscale_factor
+	Out           *executor.Tensor // Tensor out
 }
 
 // selfValueScalarOutArgs are the arguments of aten::fill.Scalar_out.
 type selfValueScalarOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Value scalar          // Scalar value
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Value scalar           // Scalar value
+	Out   *executor.Tensor // Tensor out
 }
 
 // selfValueTensorOutArgs are the arguments of aten::fill.Tensor_out.
 type selfValueTensorOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Value *runtime.Tensor // Tensor value
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Value *executor.Tensor // Tensor value
+	Out   *executor.Tensor // Tensor out
 }
 
 // sizeDimOrderOutArgs are the arguments of dim_order_ops::_empty_dim_order.out.
 type sizeDimOrderOutArgs struct {
 	Size     []int64           // int[] size
 	DimOrder optional[[]int64] // int[]? dim_order
-	Out      *runtime.Tensor   // Tensor out
+	Out      *executor.Tensor  // Tensor out
 }
 
 // sizeFillValueOutArgs are the arguments of aten::full.out.
 type sizeFillValueOutArgs struct {
-	Size      []int64         // SymInt[] size
-	FillValue scalar          // Scalar fill_value
-	Out       *runtime.Tensor // Tensor out
+	Size      []int64          // SymInt[] size
+	FillValue scalar           // Scalar fill_value
+	Out       *executor.Tensor // Tensor out
 }
 
 // sizeMemoryFormatOutArgs are the arguments of aten::empty.out.
 type sizeMemoryFormatOutArgs struct {
-	Size         []int64         // SymInt[] size
-	MemoryFormat optional[int64] // MemoryFormat? memory_format
-	Out          *runtime.Tensor // Tensor out
+	Size         []int64          // SymInt[] size
+	MemoryFormat optional[int64]  // MemoryFormat? memory_format
+	Out          *executor.Tensor // Tensor out
 }
 
 // sizeOutArgs are the arguments of aten::ones.out, aten::rand.out, aten::randn.out and
 // aten::zeros.out.
 type sizeOutArgs struct {
-	Size []int64         // SymInt[] size
-	Out  *runtime.Tensor // Tensor out
+	Size []int64          // SymInt[] size
+	Out  *executor.Tensor // Tensor out
 }
 
 // sliceCopyTensorOutArgs are the arguments of aten::slice_copy.Tensor_out.
 type sliceCopyTensorOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Dim   int64           // int dim
-	Start optional[int64] // SymInt? start
-	End   optional[int64] // SymInt? end
-	Step  int64           // SymInt step
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Dim   int64            // int dim
+	Start optional[int64]  // SymInt? start
+	End   optional[int64]  // SymInt? end
+	Step  int64            // SymInt step
+	Out   *executor.Tensor // Tensor out
 }
 
 // sliceScatterOutArgs are the arguments of aten::slice_scatter.out.
 type sliceScatterOutArgs struct {
-	Self  *runtime.Tensor // Tensor self
-	Src   *runtime.Tensor // Tensor src
-	Dim   int64           // int dim
-	Start optional[int64] // SymInt? start
-	End   optional[int64] // SymInt? end
-	Step  int64           // SymInt step
-	Out   *runtime.Tensor // Tensor out
+	Self  *executor.Tensor // Tensor self
+	Src   *executor.Tensor // Tensor src
+	Dim   int64            // int dim
+	Start optional[int64]  // SymInt? start
+	End   optional[int64]  // SymInt? end
+	Step  int64            // SymInt step
+	Out   *executor.Tensor // Tensor out
 }
 
 // startEndStepOutArgs are the arguments of aten::arange.start_out.
 type startEndStepOutArgs struct {
-	Start scalar          // Scalar start
-	End   scalar          // Scalar end
-	Step  scalar          // Scalar step
-	Out   *runtime.Tensor // Tensor out
+	Start scalar           // Scalar start
+	End   scalar           // Scalar end
+	Step  scalar           // Scalar step
+	Out   *executor.Tensor // Tensor out
 }
 
 // tensorsDimOutArgs are the arguments of aten::cat.out and aten::stack.out.
 type tensorsDimOutArgs struct {
-	Tensors []*runtime.Tensor // Tensor[] tensors
-	Dim     int64             // int dim
-	Out     *runtime.Tensor   // Tensor out
+	Tensors []*executor.Tensor // Tensor[] tensors
+	Dim     int64              // int dim
+	Out     *executor.Tensor   // Tensor out
 }
 
 // topkValuesArgs are the arguments of aten::topk.values.
 type topkValuesArgs struct {
-	Self    *runtime.Tensor // Tensor self
-	K       int64           // SymInt k
-	Dim     int64           // int dim
-	Largest bool            // bool largest
-	Sorted  bool            // bool sorted
-	Values  *runtime.Tensor // Tensor values
-	Indices *runtime.Tensor // Tensor indices
+	Self    *executor.Tensor // Tensor self
+	K       int64            // SymInt k
+	Dim     int64            // int dim
+	Largest bool             // bool largest
+	Sorted  bool             // bool sorted
+	Values  *executor.Tensor // Tensor values
+	Indices *executor.Tensor // Tensor indices
 }
 
 // unfoldCopyOutArgs are the arguments of aten::unfold_copy.out.
 type unfoldCopyOutArgs struct {
-	Self      *runtime.Tensor // Tensor self
-	Dimension int64           // int dimension
-	Size      int64           // int size
-	Step      int64           // int step
-	Out       *runtime.Tensor // Tensor out
+	Self      *executor.Tensor // Tensor self
+	Dimension int64            // int dimension
+	Size      int64            // int size
+	Step      int64            // int step
+	Out       *executor.Tensor // Tensor out
 }
 
 // upsampleBilinear2dAaOutArgs are the arguments of aten::_upsample_bilinear2d_aa.out.
 type upsampleBilinear2dAaOutArgs struct {
-	Self         *runtime.Tensor   // Tensor self
+	Self         *executor.Tensor  // Tensor self
 	OutputSize   []int64           // SymInt[2] output_size
 	AlignCorners bool              // bool align_corners
 	ScalesH      optional[float64] // float? scales_h
 	ScalesW      optional[float64] // float? scales_w
-	Out          *runtime.Tensor   // Tensor out
+	Out          *executor.Tensor  // Tensor out
 }
 
 // upsampleBilinear2dVecOutArgs are the arguments of aten::upsample_bilinear2d.vec_out.
 type upsampleBilinear2dVecOutArgs struct {
-	Input        *runtime.Tensor     // Tensor input
+	Input        *executor.Tensor    // Tensor input
 	OutputSize   optional[[]int64]   // SymInt[]? output_size
 	AlignCorners bool                // bool align_corners
 	ScaleFactors optional[[]float64] // float[]? scale_factors
-	Out          *runtime.Tensor     // Tensor out
+	Out          *executor.Tensor    // Tensor out
 }
 
 // varCorrectionOutArgs are the arguments of aten::var.correction_out.
 type varCorrectionOutArgs struct {
-	Self       *runtime.Tensor   // Tensor self
+	Self       *executor.Tensor  // Tensor self
 	Dim        optional[[]int64] // int[1]? dim
 	Correction optional[scalar]  // Scalar? correction
 	Keepdim    bool              // bool keepdim
-	Out        *runtime.Tensor   // Tensor out
+	Out        *executor.Tensor  // Tensor out
 }
 
 // varMeanCorrectionOutArgs are the arguments of aten::var_mean.correction_out.
 type varMeanCorrectionOutArgs struct {
-	Self       *runtime.Tensor   // Tensor self
+	Self       *executor.Tensor  // Tensor self
 	Dim        optional[[]int64] // int[1]? dim
 	Correction optional[scalar]  // Scalar? correction
 	Keepdim    bool              // bool keepdim
-	Out0       *runtime.Tensor   // Tensor out0
-	Out1       *runtime.Tensor   // Tensor out1
+	Out0       *executor.Tensor  // Tensor out0
+	Out1       *executor.Tensor  // Tensor out1
 }
 
 // varOutArgs are the arguments of aten::var.out.
 type varOutArgs struct {
-	Self     *runtime.Tensor   // Tensor self
+	Self     *executor.Tensor  // Tensor self
 	Dim      optional[[]int64] // int[1]? dim
 	Unbiased bool              // bool unbiased
 	Keepdim  bool              // bool keepdim
-	Out      *runtime.Tensor   // Tensor out
+	Out      *executor.Tensor  // Tensor out
 }
 
 // unboxAdaptiveAvgPool2dOut checks and reads the arguments of aten::_adaptive_avg_pool2d.out(Tensor
 // self, SymInt[2] output_size, *, Tensor out), then the return slot.
-func unboxAdaptiveAvgPool2dOut(args []*runtime.EValue) (selfOutputSizeOutArgs, error) {
+func unboxAdaptiveAvgPool2dOut(args []*executor.EValue) (selfOutputSizeOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOutputSizeOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -962,7 +962,7 @@ func unboxAdaptiveAvgPool2dOut(args []*runtime.EValue) (selfOutputSizeOutArgs, e
 
 // unboxCdistForwardOut checks and reads the arguments of aten::_cdist_forward.out(Tensor x1, Tensor
 // x2, float p, int? compute_mode, *, Tensor out), then the return slot.
-func unboxCdistForwardOut(args []*runtime.EValue) (cdistForwardOutArgs, error) {
+func unboxCdistForwardOut(args []*executor.EValue) (cdistForwardOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := cdistForwardOutArgs{
 		X1:          u.tensor(0, "x1"),
@@ -976,7 +976,7 @@ func unboxCdistForwardOut(args []*runtime.EValue) (cdistForwardOutArgs, error) {
 
 // unboxConjPhysicalOut checks and reads the arguments of aten::_conj_physical.out(Tensor self, *,
 // Tensor out), then the return slot.
-func unboxConjPhysicalOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxConjPhysicalOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -987,7 +987,7 @@ func unboxConjPhysicalOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLogSoftmaxOut checks and reads the arguments of aten::_log_softmax.out(Tensor self, int dim,
 // bool half_to_float, *, Tensor out), then the return slot.
-func unboxLogSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) {
+func unboxLogSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimHalfToFloatOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -1002,7 +1002,7 @@ func unboxLogSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, erro
 // aten::_native_batch_norm_legit.no_stats_out(Tensor input, Tensor? weight, Tensor? bias, bool
 // training, float momentum, float eps, *, Tensor out, Tensor save_mean, Tensor save_invstd), then
 // the return slot.
-func unboxNativeBatchNormLegitNoStatsOut(args []*runtime.EValue) (nativeBatchNormLegitNoStatsOutArgs, error) {
+func unboxNativeBatchNormLegitNoStatsOut(args []*executor.EValue) (nativeBatchNormLegitNoStatsOutArgs, error) {
 	u := newUnboxer(args, 10)
 	a := nativeBatchNormLegitNoStatsOutArgs{
 		Input:      u.tensor(0, "input"),
@@ -1022,7 +1022,7 @@ func unboxNativeBatchNormLegitNoStatsOut(args []*runtime.EValue) (nativeBatchNor
 // aten::_native_batch_norm_legit.out(Tensor input, Tensor? weight, Tensor? bias, Tensor
 // running_mean, Tensor running_var, bool training, float momentum, float eps, *, Tensor out, Tensor
 // save_mean, Tensor save_invstd), then the return slot.
-func unboxNativeBatchNormLegitOut(args []*runtime.EValue) (nativeBatchNormLegitOutArgs, error) {
+func unboxNativeBatchNormLegitOut(args []*executor.EValue) (nativeBatchNormLegitOutArgs, error) {
 	u := newUnboxer(args, 12)
 	a := nativeBatchNormLegitOutArgs{
 		Input:       u.tensor(0, "input"),
@@ -1044,7 +1044,7 @@ func unboxNativeBatchNormLegitOut(args []*runtime.EValue) (nativeBatchNormLegitO
 // aten::_native_batch_norm_legit_no_training.out(Tensor input, Tensor? weight, Tensor? bias, Tensor
 // running_mean, Tensor running_var, float momentum, float eps, *, Tensor out0, Tensor out1, Tensor
 // out2), then the return slot.
-func unboxNativeBatchNormLegitNoTrainingOut(args []*runtime.EValue) (nativeBatchNormLegitNoTrainingOutArgs, error) {
+func unboxNativeBatchNormLegitNoTrainingOut(args []*executor.EValue) (nativeBatchNormLegitNoTrainingOutArgs, error) {
 	u := newUnboxer(args, 11)
 	a := nativeBatchNormLegitNoTrainingOutArgs{
 		Input:       u.tensor(0, "input"),
@@ -1063,7 +1063,7 @@ func unboxNativeBatchNormLegitNoTrainingOut(args []*runtime.EValue) (nativeBatch
 
 // unboxPdistForwardOut checks and reads the arguments of aten::_pdist_forward.out(Tensor self,
 // float p, *, Tensor out), then the return slot.
-func unboxPdistForwardOut(args []*runtime.EValue) (selfPOutArgs, error) {
+func unboxPdistForwardOut(args []*executor.EValue) (selfPOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfPOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1075,7 +1075,7 @@ func unboxPdistForwardOut(args []*runtime.EValue) (selfPOutArgs, error) {
 
 // unboxSoftmaxOut checks and reads the arguments of aten::_softmax.out(Tensor self, int dim, bool
 // half_to_float, *, Tensor out), then the return slot.
-func unboxSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) {
+func unboxSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimHalfToFloatOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -1088,7 +1088,7 @@ func unboxSoftmaxOut(args []*runtime.EValue) (selfDimHalfToFloatOutArgs, error) 
 
 // unboxToCopyOut checks and reads the arguments of aten::_to_copy.out(Tensor self, *, bool
 // non_blocking, MemoryFormat? memory_format, Tensor out), then the return slot.
-func unboxToCopyOut(args []*runtime.EValue) (selfNonBlockingMemoryFormatOutArgs, error) {
+func unboxToCopyOut(args []*executor.EValue) (selfNonBlockingMemoryFormatOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfNonBlockingMemoryFormatOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -1101,7 +1101,7 @@ func unboxToCopyOut(args []*runtime.EValue) (selfNonBlockingMemoryFormatOutArgs,
 
 // unboxUnsafeViewOut checks and reads the arguments of aten::_unsafe_view.out(Tensor self, SymInt[]
 // size, *, Tensor out), then the return slot.
-func unboxUnsafeViewOut(args []*runtime.EValue) (selfSizeOutArgs, error) {
+func unboxUnsafeViewOut(args []*executor.EValue) (selfSizeOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfSizeOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1114,7 +1114,7 @@ func unboxUnsafeViewOut(args []*runtime.EValue) (selfSizeOutArgs, error) {
 // unboxUpsampleBilinear2dAaOut checks and reads the arguments of
 // aten::_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float?
 // scales_h, float? scales_w, *, Tensor out), then the return slot.
-func unboxUpsampleBilinear2dAaOut(args []*runtime.EValue) (upsampleBilinear2dAaOutArgs, error) {
+func unboxUpsampleBilinear2dAaOut(args []*executor.EValue) (upsampleBilinear2dAaOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := upsampleBilinear2dAaOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -1129,7 +1129,7 @@ func unboxUpsampleBilinear2dAaOut(args []*runtime.EValue) (upsampleBilinear2dAaO
 
 // unboxAbsOut checks and reads the arguments of aten::abs.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxAbsOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAbsOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1140,7 +1140,7 @@ func unboxAbsOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAcosOut checks and reads the arguments of aten::acos.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxAcosOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAcosOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1151,7 +1151,7 @@ func unboxAcosOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAcoshOut checks and reads the arguments of aten::acosh.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxAcoshOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAcoshOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1162,7 +1162,7 @@ func unboxAcoshOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAddScalarOut checks and reads the arguments of aten::add.Scalar_out(Tensor self, Scalar
 // other, Scalar alpha, *, Tensor out), then the return slot.
-func unboxAddScalarOut(args []*runtime.EValue) (selfOtherScalarAlphaOutArgs, error) {
+func unboxAddScalarOut(args []*executor.EValue) (selfOtherScalarAlphaOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherScalarAlphaOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1175,7 +1175,7 @@ func unboxAddScalarOut(args []*runtime.EValue) (selfOtherScalarAlphaOutArgs, err
 
 // unboxAddOut checks and reads the arguments of aten::add.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
-func unboxAddOut(args []*runtime.EValue) (selfOtherTensorAlphaOutArgs, error) {
+func unboxAddOut(args []*executor.EValue) (selfOtherTensorAlphaOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherTensorAlphaOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1188,7 +1188,7 @@ func unboxAddOut(args []*runtime.EValue) (selfOtherTensorAlphaOutArgs, error) {
 
 // unboxAddmmOut checks and reads the arguments of aten::addmm.out(Tensor self, Tensor mat1, Tensor
 // mat2, *, Scalar beta, Scalar alpha, Tensor out), then the return slot.
-func unboxAddmmOut(args []*runtime.EValue) (addmmOutArgs, error) {
+func unboxAddmmOut(args []*executor.EValue) (addmmOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := addmmOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1203,7 +1203,7 @@ func unboxAddmmOut(args []*runtime.EValue) (addmmOutArgs, error) {
 
 // unboxAliasCopyOut checks and reads the arguments of aten::alias_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxAliasCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAliasCopyOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1214,7 +1214,7 @@ func unboxAliasCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAllAllOut checks and reads the arguments of aten::all.all_out(Tensor self, *, Tensor out),
 // then the return slot.
-func unboxAllAllOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAllAllOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1225,7 +1225,7 @@ func unboxAllAllOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAllDimsOut checks and reads the arguments of aten::all.dims_out(Tensor self, int[]? dim,
 // bool keepdim, *, Tensor out), then the return slot.
-func unboxAllDimsOut(args []*runtime.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
+func unboxAllDimsOut(args []*executor.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimOptIntListKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1238,7 +1238,7 @@ func unboxAllDimsOut(args []*runtime.EValue) (selfDimOptIntListKeepdimOutArgs, e
 
 // unboxAllOut checks and reads the arguments of aten::all.out(Tensor self, int dim, bool keepdim,
 // *, Tensor out), then the return slot.
-func unboxAllOut(args []*runtime.EValue) (selfDimIntKeepdimOutArgs, error) {
+func unboxAllOut(args []*executor.EValue) (selfDimIntKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimIntKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1251,7 +1251,7 @@ func unboxAllOut(args []*runtime.EValue) (selfDimIntKeepdimOutArgs, error) {
 
 // unboxAmaxOut checks and reads the arguments of aten::amax.out(Tensor self, int[1] dim, bool
 // keepdim, *, Tensor out), then the return slot.
-func unboxAmaxOut(args []*runtime.EValue) (selfDimIntListKeepdimOutArgs, error) {
+func unboxAmaxOut(args []*executor.EValue) (selfDimIntListKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimIntListKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1264,7 +1264,7 @@ func unboxAmaxOut(args []*runtime.EValue) (selfDimIntListKeepdimOutArgs, error) 
 
 // unboxAminOut checks and reads the arguments of aten::amin.out(Tensor self, int[1] dim, bool
 // keepdim, *, Tensor out), then the return slot.
-func unboxAminOut(args []*runtime.EValue) (selfDimIntListKeepdimOutArgs, error) {
+func unboxAminOut(args []*executor.EValue) (selfDimIntListKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimIntListKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1277,7 +1277,7 @@ func unboxAminOut(args []*runtime.EValue) (selfDimIntListKeepdimOutArgs, error) 
 
 // unboxAnyAllOut checks and reads the arguments of aten::any.all_out(Tensor self, *, Tensor out),
 // then the return slot.
-func unboxAnyAllOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAnyAllOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1288,7 +1288,7 @@ func unboxAnyAllOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAnyDimsOut checks and reads the arguments of aten::any.dims_out(Tensor self, int[]? dim,
 // bool keepdim, *, Tensor out), then the return slot.
-func unboxAnyDimsOut(args []*runtime.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
+func unboxAnyDimsOut(args []*executor.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimOptIntListKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1301,7 +1301,7 @@ func unboxAnyDimsOut(args []*runtime.EValue) (selfDimOptIntListKeepdimOutArgs, e
 
 // unboxAnyOut checks and reads the arguments of aten::any.out(Tensor self, int dim, bool keepdim,
 // *, Tensor out), then the return slot.
-func unboxAnyOut(args []*runtime.EValue) (selfDimIntKeepdimOutArgs, error) {
+func unboxAnyOut(args []*executor.EValue) (selfDimIntKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimIntKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1314,7 +1314,7 @@ func unboxAnyOut(args []*runtime.EValue) (selfDimIntKeepdimOutArgs, error) {
 
 // unboxArangeOut checks and reads the arguments of aten::arange.out(Scalar end, *, Tensor out),
 // then the return slot.
-func unboxArangeOut(args []*runtime.EValue) (endOutArgs, error) {
+func unboxArangeOut(args []*executor.EValue) (endOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := endOutArgs{
 		End: u.scalar(0, "end"),
@@ -1325,7 +1325,7 @@ func unboxArangeOut(args []*runtime.EValue) (endOutArgs, error) {
 
 // unboxArangeStartOut checks and reads the arguments of aten::arange.start_out(Scalar start, Scalar
 // end, Scalar step, *, Tensor out), then the return slot.
-func unboxArangeStartOut(args []*runtime.EValue) (startEndStepOutArgs, error) {
+func unboxArangeStartOut(args []*executor.EValue) (startEndStepOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := startEndStepOutArgs{
 		Start: u.scalar(0, "start"),
@@ -1338,7 +1338,7 @@ func unboxArangeStartOut(args []*runtime.EValue) (startEndStepOutArgs, error) {
 
 // unboxArgmaxOut checks and reads the arguments of aten::argmax.out(Tensor self, int? dim, bool
 // keepdim, *, Tensor out), then the return slot.
-func unboxArgmaxOut(args []*runtime.EValue) (selfDimOptIntKeepdimOutArgs, error) {
+func unboxArgmaxOut(args []*executor.EValue) (selfDimOptIntKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimOptIntKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1351,7 +1351,7 @@ func unboxArgmaxOut(args []*runtime.EValue) (selfDimOptIntKeepdimOutArgs, error)
 
 // unboxArgminOut checks and reads the arguments of aten::argmin.out(Tensor self, int? dim, bool
 // keepdim, *, Tensor out), then the return slot.
-func unboxArgminOut(args []*runtime.EValue) (selfDimOptIntKeepdimOutArgs, error) {
+func unboxArgminOut(args []*executor.EValue) (selfDimOptIntKeepdimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimOptIntKeepdimOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -1364,7 +1364,7 @@ func unboxArgminOut(args []*runtime.EValue) (selfDimOptIntKeepdimOutArgs, error)
 
 // unboxAsStridedCopyOut checks and reads the arguments of aten::as_strided_copy.out(Tensor self,
 // SymInt[] size, SymInt[] stride, SymInt? storage_offset, *, Tensor out), then the return slot.
-func unboxAsStridedCopyOut(args []*runtime.EValue) (asStridedCopyOutArgs, error) {
+func unboxAsStridedCopyOut(args []*executor.EValue) (asStridedCopyOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := asStridedCopyOutArgs{
 		Self:          u.tensor(0, "self"),
@@ -1378,7 +1378,7 @@ func unboxAsStridedCopyOut(args []*runtime.EValue) (asStridedCopyOutArgs, error)
 
 // unboxAsinOut checks and reads the arguments of aten::asin.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxAsinOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAsinOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1389,7 +1389,7 @@ func unboxAsinOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAsinhOut checks and reads the arguments of aten::asinh.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxAsinhOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAsinhOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1400,7 +1400,7 @@ func unboxAsinhOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAtanOut checks and reads the arguments of aten::atan.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxAtanOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAtanOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1411,7 +1411,7 @@ func unboxAtanOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxAtan2Out checks and reads the arguments of aten::atan2.out(Tensor self, Tensor other, *,
 // Tensor out), then the return slot.
-func unboxAtan2Out(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxAtan2Out(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1423,7 +1423,7 @@ func unboxAtan2Out(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxAtanhOut checks and reads the arguments of aten::atanh.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxAtanhOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxAtanhOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1435,7 +1435,7 @@ func unboxAtanhOut(args []*runtime.EValue) (selfOutArgs, error) {
 // unboxAvgPool2dOut checks and reads the arguments of aten::avg_pool2d.out(Tensor self, int[2]
 // kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int?
 // divisor_override, *, Tensor out), then the return slot.
-func unboxAvgPool2dOut(args []*runtime.EValue) (avgPool2dOutArgs, error) {
+func unboxAvgPool2dOut(args []*executor.EValue) (avgPool2dOutArgs, error) {
 	u := newUnboxer(args, 9)
 	a := avgPool2dOutArgs{
 		Self:            u.tensor(0, "self"),
@@ -1453,7 +1453,7 @@ func unboxAvgPool2dOut(args []*runtime.EValue) (avgPool2dOutArgs, error) {
 // unboxAvgPool3dOut checks and reads the arguments of aten::avg_pool3d.out(Tensor self, int[3]
 // kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int?
 // divisor_override, *, Tensor out), then the return slot.
-func unboxAvgPool3dOut(args []*runtime.EValue) (avgPool2dOutArgs, error) {
+func unboxAvgPool3dOut(args []*executor.EValue) (avgPool2dOutArgs, error) {
 	u := newUnboxer(args, 9)
 	a := avgPool2dOutArgs{
 		Self:            u.tensor(0, "self"),
@@ -1470,7 +1470,7 @@ func unboxAvgPool3dOut(args []*runtime.EValue) (avgPool2dOutArgs, error) {
 
 // unboxBaddbmmOut checks and reads the arguments of aten::baddbmm.out(Tensor self, Tensor batch1,
 // Tensor batch2, *, Scalar beta, Scalar alpha, Tensor out), then the return slot.
-func unboxBaddbmmOut(args []*runtime.EValue) (baddbmmOutArgs, error) {
+func unboxBaddbmmOut(args []*executor.EValue) (baddbmmOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := baddbmmOutArgs{
 		Self:   u.tensor(0, "self"),
@@ -1485,7 +1485,7 @@ func unboxBaddbmmOut(args []*runtime.EValue) (baddbmmOutArgs, error) {
 
 // unboxBitwiseAndScalarOut checks and reads the arguments of aten::bitwise_and.Scalar_out(Tensor
 // self, Scalar other, *, Tensor out), then the return slot.
-func unboxBitwiseAndScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxBitwiseAndScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1497,7 +1497,7 @@ func unboxBitwiseAndScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, e
 
 // unboxBitwiseAndTensorOut checks and reads the arguments of aten::bitwise_and.Tensor_out(Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
-func unboxBitwiseAndTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxBitwiseAndTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1510,7 +1510,7 @@ func unboxBitwiseAndTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, e
 // unboxBitwiseLeftShiftTensorScalarOut checks and reads the arguments of
 // aten::bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor out), then the
 // return slot.
-func unboxBitwiseLeftShiftTensorScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxBitwiseLeftShiftTensorScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1523,7 +1523,7 @@ func unboxBitwiseLeftShiftTensorScalarOut(args []*runtime.EValue) (selfOtherScal
 // unboxBitwiseLeftShiftTensorOut checks and reads the arguments of
 // aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor out), then the return
 // slot.
-func unboxBitwiseLeftShiftTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxBitwiseLeftShiftTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1535,7 +1535,7 @@ func unboxBitwiseLeftShiftTensorOut(args []*runtime.EValue) (selfOtherTensorOutA
 
 // unboxBitwiseNotOut checks and reads the arguments of aten::bitwise_not.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxBitwiseNotOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxBitwiseNotOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1546,7 +1546,7 @@ func unboxBitwiseNotOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxBitwiseOrScalarOut checks and reads the arguments of aten::bitwise_or.Scalar_out(Tensor
 // self, Scalar other, *, Tensor out), then the return slot.
-func unboxBitwiseOrScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxBitwiseOrScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1558,7 +1558,7 @@ func unboxBitwiseOrScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, er
 
 // unboxBitwiseOrTensorOut checks and reads the arguments of aten::bitwise_or.Tensor_out(Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
-func unboxBitwiseOrTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxBitwiseOrTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1571,7 +1571,7 @@ func unboxBitwiseOrTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, er
 // unboxBitwiseRightShiftTensorScalarOut checks and reads the arguments of
 // aten::bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor out), then the
 // return slot.
-func unboxBitwiseRightShiftTensorScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxBitwiseRightShiftTensorScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1584,7 +1584,7 @@ func unboxBitwiseRightShiftTensorScalarOut(args []*runtime.EValue) (selfOtherSca
 // unboxBitwiseRightShiftTensorOut checks and reads the arguments of
 // aten::bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor out), then the return
 // slot.
-func unboxBitwiseRightShiftTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxBitwiseRightShiftTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1596,7 +1596,7 @@ func unboxBitwiseRightShiftTensorOut(args []*runtime.EValue) (selfOtherTensorOut
 
 // unboxBitwiseXorScalarOut checks and reads the arguments of aten::bitwise_xor.Scalar_out(Tensor
 // self, Scalar other, *, Tensor out), then the return slot.
-func unboxBitwiseXorScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxBitwiseXorScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1608,7 +1608,7 @@ func unboxBitwiseXorScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, e
 
 // unboxBitwiseXorTensorOut checks and reads the arguments of aten::bitwise_xor.Tensor_out(Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
-func unboxBitwiseXorTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxBitwiseXorTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1620,7 +1620,7 @@ func unboxBitwiseXorTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, e
 
 // unboxBmmOut checks and reads the arguments of aten::bmm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
-func unboxBmmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
+func unboxBmmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMat2OutArgs{
 		Self: u.tensor(0, "self"),
@@ -1632,7 +1632,7 @@ func unboxBmmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
 
 // unboxCatOut checks and reads the arguments of aten::cat.out(Tensor[] tensors, int dim, *, Tensor
 // out), then the return slot.
-func unboxCatOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
+func unboxCatOut(args []*executor.EValue) (tensorsDimOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := tensorsDimOutArgs{
 		Tensors: u.tensorList(0, "tensors"),
@@ -1644,7 +1644,7 @@ func unboxCatOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
 
 // unboxCeilOut checks and reads the arguments of aten::ceil.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxCeilOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxCeilOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1655,7 +1655,7 @@ func unboxCeilOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxClampTensorOut checks and reads the arguments of aten::clamp.Tensor_out(Tensor self, Tensor?
 // min, Tensor? max, *, Tensor out), then the return slot.
-func unboxClampTensorOut(args []*runtime.EValue) (selfMinOptTensorMaxOptTensorOutArgs, error) {
+func unboxClampTensorOut(args []*executor.EValue) (selfMinOptTensorMaxOptTensorOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfMinOptTensorMaxOptTensorOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1668,7 +1668,7 @@ func unboxClampTensorOut(args []*runtime.EValue) (selfMinOptTensorMaxOptTensorOu
 
 // unboxClampOut checks and reads the arguments of aten::clamp.out(Tensor self, Scalar? min, Scalar?
 // max, *, Tensor out), then the return slot.
-func unboxClampOut(args []*runtime.EValue) (selfMinOptScalarMaxOptScalarOutArgs, error) {
+func unboxClampOut(args []*executor.EValue) (selfMinOptScalarMaxOptScalarOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfMinOptScalarMaxOptScalarOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1681,7 +1681,7 @@ func unboxClampOut(args []*runtime.EValue) (selfMinOptScalarMaxOptScalarOutArgs,
 
 // unboxCloneOut checks and reads the arguments of aten::clone.out(Tensor self, *, MemoryFormat?
 // memory_format, Tensor out), then the return slot.
-func unboxCloneOut(args []*runtime.EValue) (selfMemoryFormatOutArgs, error) {
+func unboxCloneOut(args []*executor.EValue) (selfMemoryFormatOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMemoryFormatOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -1693,7 +1693,7 @@ func unboxCloneOut(args []*runtime.EValue) (selfMemoryFormatOutArgs, error) {
 
 // unboxConstantPadNdOut checks and reads the arguments of aten::constant_pad_nd.out(Tensor self,
 // SymInt[] pad, Scalar value, *, Tensor out), then the return slot.
-func unboxConstantPadNdOut(args []*runtime.EValue) (selfPadValueOutArgs, error) {
+func unboxConstantPadNdOut(args []*executor.EValue) (selfPadValueOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfPadValueOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1707,7 +1707,7 @@ func unboxConstantPadNdOut(args []*runtime.EValue) (selfPadValueOutArgs, error) 
 // unboxConvolutionOut checks and reads the arguments of aten::convolution.out(Tensor input, Tensor
 // weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed,
 // SymInt[] output_padding, SymInt groups, *, Tensor out), then the return slot.
-func unboxConvolutionOut(args []*runtime.EValue) (convolutionOutArgs, error) {
+func unboxConvolutionOut(args []*executor.EValue) (convolutionOutArgs, error) {
 	u := newUnboxer(args, 11)
 	a := convolutionOutArgs{
 		Input:         u.tensor(0, "input"),
@@ -1729,7 +1729,7 @@ func unboxConvolutionOut(args []*runtime.EValue) (convolutionOutArgs, error) {
 // bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[]
 // output_padding, SymInt groups, bool[3] output_mask, *, Tensor out0, Tensor out1, Tensor out2),
 // then the return slot.
-func unboxConvolutionBackwardOut(args []*runtime.EValue) (convolutionBackwardOutArgs, error) {
+func unboxConvolutionBackwardOut(args []*executor.EValue) (convolutionBackwardOutArgs, error) {
 	u := newUnboxer(args, 15)
 	a := convolutionBackwardOutArgs{
 		GradOutput:    u.tensor(0, "grad_output"),
@@ -1752,7 +1752,7 @@ func unboxConvolutionBackwardOut(args []*runtime.EValue) (convolutionBackwardOut
 
 // unboxCopyOut checks and reads the arguments of aten::copy.out(Tensor self, Tensor src, bool
 // non_blocking, *, Tensor out), then the return slot.
-func unboxCopyOut(args []*runtime.EValue) (selfSrcNonBlockingOutArgs, error) {
+func unboxCopyOut(args []*executor.EValue) (selfSrcNonBlockingOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfSrcNonBlockingOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -1765,7 +1765,7 @@ func unboxCopyOut(args []*runtime.EValue) (selfSrcNonBlockingOutArgs, error) {
 
 // unboxCopyInplace checks and reads the arguments of aten::copy_(Tensor self, Tensor src, bool
 // non_blocking), then the return slot.
-func unboxCopyInplace(args []*runtime.EValue) (selfSrcNonBlockingArgs, error) {
+func unboxCopyInplace(args []*executor.EValue) (selfSrcNonBlockingArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfSrcNonBlockingArgs{
 		Self:        u.tensor(0, "self"),
@@ -1777,7 +1777,7 @@ func unboxCopyInplace(args []*runtime.EValue) (selfSrcNonBlockingArgs, error) {
 
 // unboxCosOut checks and reads the arguments of aten::cos.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxCosOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxCosOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1788,7 +1788,7 @@ func unboxCosOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxCoshOut checks and reads the arguments of aten::cosh.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxCoshOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxCoshOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1799,7 +1799,7 @@ func unboxCoshOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxCumprodOut checks and reads the arguments of aten::cumprod.out(Tensor self, int dim, *,
 // ScalarType? dtype, Tensor out), then the return slot.
-func unboxCumprodOut(args []*runtime.EValue) (selfDimDtypeOutArgs, error) {
+func unboxCumprodOut(args []*executor.EValue) (selfDimDtypeOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimDtypeOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1812,7 +1812,7 @@ func unboxCumprodOut(args []*runtime.EValue) (selfDimDtypeOutArgs, error) {
 
 // unboxCumsumOut checks and reads the arguments of aten::cumsum.out(Tensor self, int dim, *,
 // ScalarType? dtype, Tensor out), then the return slot.
-func unboxCumsumOut(args []*runtime.EValue) (selfDimDtypeOutArgs, error) {
+func unboxCumsumOut(args []*executor.EValue) (selfDimDtypeOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimDtypeOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1825,7 +1825,7 @@ func unboxCumsumOut(args []*runtime.EValue) (selfDimDtypeOutArgs, error) {
 
 // unboxDetachCopyOut checks and reads the arguments of aten::detach_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxDetachCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxDetachCopyOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1836,7 +1836,7 @@ func unboxDetachCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxDiagonalCopyOut checks and reads the arguments of aten::diagonal_copy.out(Tensor self, int
 // offset, int dim1, int dim2, *, Tensor out), then the return slot.
-func unboxDiagonalCopyOut(args []*runtime.EValue) (diagonalCopyOutArgs, error) {
+func unboxDiagonalCopyOut(args []*executor.EValue) (diagonalCopyOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := diagonalCopyOutArgs{
 		Self:   u.tensor(0, "self"),
@@ -1850,7 +1850,7 @@ func unboxDiagonalCopyOut(args []*runtime.EValue) (diagonalCopyOutArgs, error) {
 
 // unboxDivScalarModeOut checks and reads the arguments of aten::div.Scalar_mode_out(Tensor self,
 // Scalar other, *, str? rounding_mode, Tensor out), then the return slot.
-func unboxDivScalarModeOut(args []*runtime.EValue) (selfOtherScalarRoundingModeOutArgs, error) {
+func unboxDivScalarModeOut(args []*executor.EValue) (selfOtherScalarRoundingModeOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherScalarRoundingModeOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -1863,7 +1863,7 @@ func unboxDivScalarModeOut(args []*runtime.EValue) (selfOtherScalarRoundingModeO
 
 // unboxDivScalarOut checks and reads the arguments of aten::div.Scalar_out(Tensor self, Scalar
 // other, *, Tensor out), then the return slot.
-func unboxDivScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxDivScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1875,7 +1875,7 @@ func unboxDivScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxDivOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxDivOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1887,7 +1887,7 @@ func unboxDivOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxDivOutMode checks and reads the arguments of aten::div.out_mode(Tensor self, Tensor other,
 // *, str? rounding_mode, Tensor out), then the return slot.
-func unboxDivOutMode(args []*runtime.EValue) (selfOtherTensorRoundingModeOutArgs, error) {
+func unboxDivOutMode(args []*executor.EValue) (selfOtherTensorRoundingModeOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherTensorRoundingModeOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -1900,7 +1900,7 @@ func unboxDivOutMode(args []*runtime.EValue) (selfOtherTensorRoundingModeOutArgs
 
 // unboxEluOut checks and reads the arguments of aten::elu.out(Tensor self, Scalar alpha, Scalar
 // scale, Scalar input_scale, *, Tensor out), then the return slot.
-func unboxEluOut(args []*runtime.EValue) (eluOutArgs, error) {
+func unboxEluOut(args []*executor.EValue) (eluOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := eluOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -1915,7 +1915,7 @@ func unboxEluOut(args []*runtime.EValue) (eluOutArgs, error) {
 // unboxEmbeddingOut checks and reads the arguments of aten::embedding.out(Tensor weight, Tensor
 // indices, SymInt padding_idx, bool scale_grad_by_freq, bool sparse, *, Tensor out), then the
 // return slot.
-func unboxEmbeddingOut(args []*runtime.EValue) (embeddingOutArgs, error) {
+func unboxEmbeddingOut(args []*executor.EValue) (embeddingOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := embeddingOutArgs{
 		Weight:          u.tensor(0, "weight"),
@@ -1930,7 +1930,7 @@ func unboxEmbeddingOut(args []*runtime.EValue) (embeddingOutArgs, error) {
 
 // unboxEmptyOut checks and reads the arguments of aten::empty.out(SymInt[] size, *, MemoryFormat?
 // memory_format, Tensor out), then the return slot.
-func unboxEmptyOut(args []*runtime.EValue) (sizeMemoryFormatOutArgs, error) {
+func unboxEmptyOut(args []*executor.EValue) (sizeMemoryFormatOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := sizeMemoryFormatOutArgs{
 		Size:         u.intList(0, "size"),
@@ -1942,7 +1942,7 @@ func unboxEmptyOut(args []*runtime.EValue) (sizeMemoryFormatOutArgs, error) {
 
 // unboxEqScalarOut checks and reads the arguments of aten::eq.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
-func unboxEqScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxEqScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1954,7 +1954,7 @@ func unboxEqScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxEqTensorOut checks and reads the arguments of aten::eq.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
-func unboxEqTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxEqTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -1966,7 +1966,7 @@ func unboxEqTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxErfOut checks and reads the arguments of aten::erf.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxErfOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxErfOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1977,7 +1977,7 @@ func unboxErfOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxExpOut checks and reads the arguments of aten::exp.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxExpOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxExpOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -1988,7 +1988,7 @@ func unboxExpOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxExpandCopyOut checks and reads the arguments of aten::expand_copy.out(Tensor self, SymInt[]
 // size, *, bool implicit, Tensor out), then the return slot.
-func unboxExpandCopyOut(args []*runtime.EValue) (selfSizeImplicitOutArgs, error) {
+func unboxExpandCopyOut(args []*executor.EValue) (selfSizeImplicitOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfSizeImplicitOutArgs{
 		Self:     u.tensor(0, "self"),
@@ -2001,7 +2001,7 @@ func unboxExpandCopyOut(args []*runtime.EValue) (selfSizeImplicitOutArgs, error)
 
 // unboxExpm1Out checks and reads the arguments of aten::expm1.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxExpm1Out(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxExpm1Out(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2012,7 +2012,7 @@ func unboxExpm1Out(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxFillScalarOut checks and reads the arguments of aten::fill.Scalar_out(Tensor self, Scalar
 // value, *, Tensor out), then the return slot.
-func unboxFillScalarOut(args []*runtime.EValue) (selfValueScalarOutArgs, error) {
+func unboxFillScalarOut(args []*executor.EValue) (selfValueScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfValueScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2024,7 +2024,7 @@ func unboxFillScalarOut(args []*runtime.EValue) (selfValueScalarOutArgs, error) 
 
 // unboxFillTensorOut checks and reads the arguments of aten::fill.Tensor_out(Tensor self, Tensor
 // value, *, Tensor out), then the return slot.
-func unboxFillTensorOut(args []*runtime.EValue) (selfValueTensorOutArgs, error) {
+func unboxFillTensorOut(args []*executor.EValue) (selfValueTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfValueTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2036,7 +2036,7 @@ func unboxFillTensorOut(args []*runtime.EValue) (selfValueTensorOutArgs, error) 
 
 // unboxFlipOut checks and reads the arguments of aten::flip.out(Tensor self, int[] dims, *, Tensor
 // out), then the return slot.
-func unboxFlipOut(args []*runtime.EValue) (selfDimsOutArgs, error) {
+func unboxFlipOut(args []*executor.EValue) (selfDimsOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDimsOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2048,7 +2048,7 @@ func unboxFlipOut(args []*runtime.EValue) (selfDimsOutArgs, error) {
 
 // unboxFloorOut checks and reads the arguments of aten::floor.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxFloorOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxFloorOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2059,7 +2059,7 @@ func unboxFloorOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxFloorDivideOut checks and reads the arguments of aten::floor_divide.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
-func unboxFloorDivideOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxFloorDivideOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2071,7 +2071,7 @@ func unboxFloorDivideOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error)
 
 // unboxFmodScalarOut checks and reads the arguments of aten::fmod.Scalar_out(Tensor self, Scalar
 // other, *, Tensor out), then the return slot.
-func unboxFmodScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxFmodScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2083,7 +2083,7 @@ func unboxFmodScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) 
 
 // unboxFmodTensorOut checks and reads the arguments of aten::fmod.Tensor_out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
-func unboxFmodTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxFmodTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2095,7 +2095,7 @@ func unboxFmodTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) 
 
 // unboxFullOut checks and reads the arguments of aten::full.out(SymInt[] size, Scalar fill_value,
 // *, Tensor out), then the return slot.
-func unboxFullOut(args []*runtime.EValue) (sizeFillValueOutArgs, error) {
+func unboxFullOut(args []*executor.EValue) (sizeFillValueOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := sizeFillValueOutArgs{
 		Size:      u.intList(0, "size"),
@@ -2107,7 +2107,7 @@ func unboxFullOut(args []*runtime.EValue) (sizeFillValueOutArgs, error) {
 
 // unboxFullLikeOut checks and reads the arguments of aten::full_like.out(Tensor self, Scalar
 // fill_value, *, MemoryFormat? memory_format, Tensor out), then the return slot.
-func unboxFullLikeOut(args []*runtime.EValue) (selfFillValueMemoryFormatOutArgs, error) {
+func unboxFullLikeOut(args []*executor.EValue) (selfFillValueMemoryFormatOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfFillValueMemoryFormatOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -2120,7 +2120,7 @@ func unboxFullLikeOut(args []*runtime.EValue) (selfFillValueMemoryFormatOutArgs,
 
 // unboxGatherOut checks and reads the arguments of aten::gather.out(Tensor self, int dim, Tensor
 // index, *, bool sparse_grad, Tensor out), then the return slot.
-func unboxGatherOut(args []*runtime.EValue) (gatherOutArgs, error) {
+func unboxGatherOut(args []*executor.EValue) (gatherOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := gatherOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -2134,7 +2134,7 @@ func unboxGatherOut(args []*runtime.EValue) (gatherOutArgs, error) {
 
 // unboxGeScalarOut checks and reads the arguments of aten::ge.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
-func unboxGeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxGeScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2146,7 +2146,7 @@ func unboxGeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxGeTensorOut checks and reads the arguments of aten::ge.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
-func unboxGeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxGeTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2158,7 +2158,7 @@ func unboxGeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxGeluOut checks and reads the arguments of aten::gelu.out(Tensor self, *, str approximate,
 // Tensor out), then the return slot.
-func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
+func unboxGeluOut(args []*executor.EValue) (selfApproximateOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfApproximateOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -2170,7 +2170,7 @@ func unboxGeluOut(args []*runtime.EValue) (selfApproximateOutArgs, error) {
 
 // unboxGluOut checks and reads the arguments of aten::glu.out(Tensor self, int dim, *, Tensor out),
 // then the return slot.
-func unboxGluOut(args []*runtime.EValue) (selfDimIntOutTensorArgs, error) {
+func unboxGluOut(args []*executor.EValue) (selfDimIntOutTensorArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDimIntOutTensorArgs{
 		Self: u.tensor(0, "self"),
@@ -2183,7 +2183,7 @@ func unboxGluOut(args []*runtime.EValue) (selfDimIntOutTensorArgs, error) {
 // unboxGridSampler2dOut checks and reads the arguments of aten::grid_sampler_2d.out(Tensor input,
 // Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, *, Tensor out), then
 // the return slot.
-func unboxGridSampler2dOut(args []*runtime.EValue) (gridSampler2dOutArgs, error) {
+func unboxGridSampler2dOut(args []*executor.EValue) (gridSampler2dOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := gridSampler2dOutArgs{
 		Input:             u.tensor(0, "input"),
@@ -2198,7 +2198,7 @@ func unboxGridSampler2dOut(args []*runtime.EValue) (gridSampler2dOutArgs, error)
 
 // unboxGtScalarOut checks and reads the arguments of aten::gt.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
-func unboxGtScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxGtScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2210,7 +2210,7 @@ func unboxGtScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxGtTensorOut checks and reads the arguments of aten::gt.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
-func unboxGtTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxGtTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2222,7 +2222,7 @@ func unboxGtTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxHardsigmoidOut checks and reads the arguments of aten::hardsigmoid.out(Tensor self, *,
 // Tensor out), then the return slot.
-func unboxHardsigmoidOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxHardsigmoidOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2233,7 +2233,7 @@ func unboxHardsigmoidOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxHardswishOut checks and reads the arguments of aten::hardswish.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxHardswishOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxHardswishOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2244,7 +2244,7 @@ func unboxHardswishOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxHardtanhOut checks and reads the arguments of aten::hardtanh.out(Tensor self, Scalar
 // min_val, Scalar max_val, *, Tensor out), then the return slot.
-func unboxHardtanhOut(args []*runtime.EValue) (selfMinValMaxValOutArgs, error) {
+func unboxHardtanhOut(args []*executor.EValue) (selfMinValMaxValOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfMinValMaxValOutArgs{
 		Self:   u.tensor(0, "self"),
@@ -2257,7 +2257,7 @@ func unboxHardtanhOut(args []*runtime.EValue) (selfMinValMaxValOutArgs, error) {
 
 // unboxIndexTensorOut checks and reads the arguments of aten::index.Tensor_out(Tensor self,
 // Tensor?[] indices, *, Tensor out), then the return slot.
-func unboxIndexTensorOut(args []*runtime.EValue) (selfIndicesOutArgs, error) {
+func unboxIndexTensorOut(args []*executor.EValue) (selfIndicesOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfIndicesOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -2269,7 +2269,7 @@ func unboxIndexTensorOut(args []*runtime.EValue) (selfIndicesOutArgs, error) {
 
 // unboxIndexPutOut checks and reads the arguments of aten::index_put.out(Tensor self, Tensor?[]
 // indices, Tensor values, bool accumulate, *, Tensor out), then the return slot.
-func unboxIndexPutOut(args []*runtime.EValue) (indexPutOutArgs, error) {
+func unboxIndexPutOut(args []*executor.EValue) (indexPutOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := indexPutOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -2283,7 +2283,7 @@ func unboxIndexPutOut(args []*runtime.EValue) (indexPutOutArgs, error) {
 
 // unboxIndexPutInplace checks and reads the arguments of aten::index_put_(Tensor self, Tensor?[]
 // indices, Tensor values, bool accumulate), then the return slot.
-func unboxIndexPutInplace(args []*runtime.EValue) (selfIndicesValuesAccumulateArgs, error) {
+func unboxIndexPutInplace(args []*executor.EValue) (selfIndicesValuesAccumulateArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfIndicesValuesAccumulateArgs{
 		Self:       u.tensor(0, "self"),
@@ -2296,7 +2296,7 @@ func unboxIndexPutInplace(args []*runtime.EValue) (selfIndicesValuesAccumulateAr
 
 // unboxIndexSelectOut checks and reads the arguments of aten::index_select.out(Tensor self, int
 // dim, Tensor index, *, Tensor out), then the return slot.
-func unboxIndexSelectOut(args []*runtime.EValue) (selfDimIndexTensorOutArgs, error) {
+func unboxIndexSelectOut(args []*executor.EValue) (selfDimIndexTensorOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimIndexTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2309,7 +2309,7 @@ func unboxIndexSelectOut(args []*runtime.EValue) (selfDimIndexTensorOutArgs, err
 
 // unboxIsinfOut checks and reads the arguments of aten::isinf.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxIsinfOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxIsinfOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2320,7 +2320,7 @@ func unboxIsinfOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxIsnanOut checks and reads the arguments of aten::isnan.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxIsnanOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxIsnanOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2331,7 +2331,7 @@ func unboxIsnanOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLeScalarOut checks and reads the arguments of aten::le.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
-func unboxLeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxLeScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2343,7 +2343,7 @@ func unboxLeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxLeTensorOut checks and reads the arguments of aten::le.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
-func unboxLeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxLeTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2355,7 +2355,7 @@ func unboxLeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxLeakyReluOut checks and reads the arguments of aten::leaky_relu.out(Tensor self, Scalar
 // negative_slope, *, Tensor out), then the return slot.
-func unboxLeakyReluOut(args []*runtime.EValue) (selfNegativeSlopeOutArgs, error) {
+func unboxLeakyReluOut(args []*executor.EValue) (selfNegativeSlopeOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfNegativeSlopeOutArgs{
 		Self:          u.tensor(0, "self"),
@@ -2367,7 +2367,7 @@ func unboxLeakyReluOut(args []*runtime.EValue) (selfNegativeSlopeOutArgs, error)
 
 // unboxLiftFreshCopyOut checks and reads the arguments of aten::lift_fresh_copy.out(Tensor self, *,
 // Tensor out), then the return slot.
-func unboxLiftFreshCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxLiftFreshCopyOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2378,7 +2378,7 @@ func unboxLiftFreshCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLinearOut checks and reads the arguments of aten::linear.out(Tensor input, Tensor weight,
 // Tensor? bias, *, Tensor out), then the return slot.
-func unboxLinearOut(args []*runtime.EValue) (inputWeightBiasOutArgs, error) {
+func unboxLinearOut(args []*executor.EValue) (inputWeightBiasOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := inputWeightBiasOutArgs{
 		Input:  u.tensor(0, "input"),
@@ -2391,7 +2391,7 @@ func unboxLinearOut(args []*runtime.EValue) (inputWeightBiasOutArgs, error) {
 
 // unboxLogOut checks and reads the arguments of aten::log.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxLogOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxLogOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2402,7 +2402,7 @@ func unboxLogOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLog10Out checks and reads the arguments of aten::log10.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxLog10Out(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxLog10Out(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2413,7 +2413,7 @@ func unboxLog10Out(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLog1pOut checks and reads the arguments of aten::log1p.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxLog1pOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxLog1pOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2424,7 +2424,7 @@ func unboxLog1pOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLog2Out checks and reads the arguments of aten::log2.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxLog2Out(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxLog2Out(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2435,7 +2435,7 @@ func unboxLog2Out(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLogicalAndOut checks and reads the arguments of aten::logical_and.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
-func unboxLogicalAndOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxLogicalAndOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2447,7 +2447,7 @@ func unboxLogicalAndOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) 
 
 // unboxLogicalNotOut checks and reads the arguments of aten::logical_not.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxLogicalNotOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxLogicalNotOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2458,7 +2458,7 @@ func unboxLogicalNotOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxLogicalOrOut checks and reads the arguments of aten::logical_or.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
-func unboxLogicalOrOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxLogicalOrOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2470,7 +2470,7 @@ func unboxLogicalOrOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxLogicalXorOut checks and reads the arguments of aten::logical_xor.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
-func unboxLogicalXorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxLogicalXorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2482,7 +2482,7 @@ func unboxLogicalXorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) 
 
 // unboxLogitOut checks and reads the arguments of aten::logit.out(Tensor self, float? eps, *,
 // Tensor out), then the return slot.
-func unboxLogitOut(args []*runtime.EValue) (selfEpsOutArgs, error) {
+func unboxLogitOut(args []*executor.EValue) (selfEpsOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfEpsOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2494,7 +2494,7 @@ func unboxLogitOut(args []*runtime.EValue) (selfEpsOutArgs, error) {
 
 // unboxLtScalarOut checks and reads the arguments of aten::lt.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
-func unboxLtScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxLtScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2506,7 +2506,7 @@ func unboxLtScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxLtTensorOut checks and reads the arguments of aten::lt.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
-func unboxLtTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxLtTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2518,7 +2518,7 @@ func unboxLtTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxMaskedFillScalarOut checks and reads the arguments of aten::masked_fill.Scalar_out(Tensor
 // self, Tensor mask, Scalar value, *, Tensor out), then the return slot.
-func unboxMaskedFillScalarOut(args []*runtime.EValue) (selfMaskValueOutArgs, error) {
+func unboxMaskedFillScalarOut(args []*executor.EValue) (selfMaskValueOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfMaskValueOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2531,7 +2531,7 @@ func unboxMaskedFillScalarOut(args []*runtime.EValue) (selfMaskValueOutArgs, err
 
 // unboxMaskedScatterOut checks and reads the arguments of aten::masked_scatter.out(Tensor self,
 // Tensor mask, Tensor source, *, Tensor out), then the return slot.
-func unboxMaskedScatterOut(args []*runtime.EValue) (selfMaskSourceOutArgs, error) {
+func unboxMaskedScatterOut(args []*executor.EValue) (selfMaskSourceOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfMaskSourceOutArgs{
 		Self:   u.tensor(0, "self"),
@@ -2544,7 +2544,7 @@ func unboxMaskedScatterOut(args []*runtime.EValue) (selfMaskSourceOutArgs, error
 
 // unboxMaskedSelectOut checks and reads the arguments of aten::masked_select.out(Tensor self,
 // Tensor mask, *, Tensor out), then the return slot.
-func unboxMaskedSelectOut(args []*runtime.EValue) (selfMaskOutArgs, error) {
+func unboxMaskedSelectOut(args []*executor.EValue) (selfMaskOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMaskOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2556,7 +2556,7 @@ func unboxMaskedSelectOut(args []*runtime.EValue) (selfMaskOutArgs, error) {
 
 // unboxMaxDimMax checks and reads the arguments of aten::max.dim_max(Tensor self, int dim, bool
 // keepdim, *, Tensor max, Tensor max_values), then the return slot.
-func unboxMaxDimMax(args []*runtime.EValue) (maxDimMaxArgs, error) {
+func unboxMaxDimMax(args []*executor.EValue) (maxDimMaxArgs, error) {
 	u := newUnboxer(args, 6)
 	a := maxDimMaxArgs{
 		Self:      u.tensor(0, "self"),
@@ -2570,7 +2570,7 @@ func unboxMaxDimMax(args []*runtime.EValue) (maxDimMaxArgs, error) {
 
 // unboxMaxUnaryOut checks and reads the arguments of aten::max.unary_out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxMaxUnaryOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxMaxUnaryOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2582,7 +2582,7 @@ func unboxMaxUnaryOut(args []*runtime.EValue) (selfOutArgs, error) {
 // unboxMaxPool2dWithIndicesOut checks and reads the arguments of
 // aten::max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride, int[2] padding,
 // int[2] dilation, bool ceil_mode, *, Tensor out, Tensor indices), then the return slot.
-func unboxMaxPool2dWithIndicesOut(args []*runtime.EValue) (maxPool2dWithIndicesOutArgs, error) {
+func unboxMaxPool2dWithIndicesOut(args []*executor.EValue) (maxPool2dWithIndicesOutArgs, error) {
 	u := newUnboxer(args, 9)
 	a := maxPool2dWithIndicesOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -2601,7 +2601,7 @@ func unboxMaxPool2dWithIndicesOut(args []*runtime.EValue) (maxPool2dWithIndicesO
 // aten::max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2]
 // kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *,
 // Tensor grad_input), then the return slot.
-func unboxMaxPool2dWithIndicesBackwardGradInput(args []*runtime.EValue) (maxPool2dWithIndicesBackwardGradInputArgs, error) {
+func unboxMaxPool2dWithIndicesBackwardGradInput(args []*executor.EValue) (maxPool2dWithIndicesBackwardGradInputArgs, error) {
 	u := newUnboxer(args, 10)
 	a := maxPool2dWithIndicesBackwardGradInputArgs{
 		GradOutput: u.tensor(0, "grad_output"),
@@ -2620,7 +2620,7 @@ func unboxMaxPool2dWithIndicesBackwardGradInput(args []*runtime.EValue) (maxPool
 // unboxMaxPool3dWithIndicesOut checks and reads the arguments of
 // aten::max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride, int[3] padding,
 // int[3] dilation, bool ceil_mode, *, Tensor out, Tensor indices), then the return slot.
-func unboxMaxPool3dWithIndicesOut(args []*runtime.EValue) (maxPool2dWithIndicesOutArgs, error) {
+func unboxMaxPool3dWithIndicesOut(args []*executor.EValue) (maxPool2dWithIndicesOutArgs, error) {
 	u := newUnboxer(args, 9)
 	a := maxPool2dWithIndicesOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -2637,7 +2637,7 @@ func unboxMaxPool3dWithIndicesOut(args []*runtime.EValue) (maxPool2dWithIndicesO
 
 // unboxMaximumOut checks and reads the arguments of aten::maximum.out(Tensor self, Tensor other, *,
 // Tensor out), then the return slot.
-func unboxMaximumOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxMaximumOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2649,7 +2649,7 @@ func unboxMaximumOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxMeanDtypeOut checks and reads the arguments of aten::mean.dtype_out(Tensor self, *,
 // ScalarType? dtype, Tensor out), then the return slot.
-func unboxMeanDtypeOut(args []*runtime.EValue) (selfDtypeOutArgs, error) {
+func unboxMeanDtypeOut(args []*executor.EValue) (selfDtypeOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDtypeOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2661,7 +2661,7 @@ func unboxMeanDtypeOut(args []*runtime.EValue) (selfDtypeOutArgs, error) {
 
 // unboxMeanOut checks and reads the arguments of aten::mean.out(Tensor self, int[1]? dim, bool
 // keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
-func unboxMeanOut(args []*runtime.EValue) (meanOutArgs, error) {
+func unboxMeanOut(args []*executor.EValue) (meanOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := meanOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -2675,7 +2675,7 @@ func unboxMeanOut(args []*runtime.EValue) (meanOutArgs, error) {
 
 // unboxMinDimMin checks and reads the arguments of aten::min.dim_min(Tensor self, int dim, bool
 // keepdim, *, Tensor min, Tensor min_indices), then the return slot.
-func unboxMinDimMin(args []*runtime.EValue) (minDimMinArgs, error) {
+func unboxMinDimMin(args []*executor.EValue) (minDimMinArgs, error) {
 	u := newUnboxer(args, 6)
 	a := minDimMinArgs{
 		Self:       u.tensor(0, "self"),
@@ -2689,7 +2689,7 @@ func unboxMinDimMin(args []*runtime.EValue) (minDimMinArgs, error) {
 
 // unboxMinUnaryOut checks and reads the arguments of aten::min.unary_out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxMinUnaryOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxMinUnaryOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2700,7 +2700,7 @@ func unboxMinUnaryOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxMinimumOut checks and reads the arguments of aten::minimum.out(Tensor self, Tensor other, *,
 // Tensor out), then the return slot.
-func unboxMinimumOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxMinimumOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2712,7 +2712,7 @@ func unboxMinimumOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxMmOut checks and reads the arguments of aten::mm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
-func unboxMmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
+func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMat2OutArgs{
 		Self: u.tensor(0, "self"),
@@ -2724,7 +2724,7 @@ func unboxMmOut(args []*runtime.EValue) (selfMat2OutArgs, error) {
 
 // unboxMulScalarOut checks and reads the arguments of aten::mul.Scalar_out(Tensor self, Scalar
 // other, *, Tensor out), then the return slot.
-func unboxMulScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxMulScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2736,7 +2736,7 @@ func unboxMulScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxMulOut checks and reads the arguments of aten::mul.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxMulOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxMulOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2748,7 +2748,7 @@ func unboxMulOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxNarrowCopyOut checks and reads the arguments of aten::narrow_copy.out(Tensor self, int dim,
 // SymInt start, SymInt length, *, Tensor out), then the return slot.
-func unboxNarrowCopyOut(args []*runtime.EValue) (narrowCopyOutArgs, error) {
+func unboxNarrowCopyOut(args []*executor.EValue) (narrowCopyOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := narrowCopyOutArgs{
 		Self:   u.tensor(0, "self"),
@@ -2762,7 +2762,7 @@ func unboxNarrowCopyOut(args []*runtime.EValue) (narrowCopyOutArgs, error) {
 
 // unboxNativeDropoutOut checks and reads the arguments of aten::native_dropout.out(Tensor input,
 // float p, bool? train, *, Tensor out0, Tensor out1), then the return slot.
-func unboxNativeDropoutOut(args []*runtime.EValue) (nativeDropoutOutArgs, error) {
+func unboxNativeDropoutOut(args []*executor.EValue) (nativeDropoutOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := nativeDropoutOutArgs{
 		Input: u.tensor(0, "input"),
@@ -2777,7 +2777,7 @@ func unboxNativeDropoutOut(args []*runtime.EValue) (nativeDropoutOutArgs, error)
 // unboxNativeGroupNormOut checks and reads the arguments of aten::native_group_norm.out(Tensor
 // input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps, *,
 // Tensor out0, Tensor out1, Tensor out2), then the return slot.
-func unboxNativeGroupNormOut(args []*runtime.EValue) (nativeGroupNormOutArgs, error) {
+func unboxNativeGroupNormOut(args []*executor.EValue) (nativeGroupNormOutArgs, error) {
 	u := newUnboxer(args, 12)
 	a := nativeGroupNormOutArgs{
 		Input:  u.tensor(0, "input"),
@@ -2798,7 +2798,7 @@ func unboxNativeGroupNormOut(args []*runtime.EValue) (nativeGroupNormOutArgs, er
 // unboxNativeLayerNormOut checks and reads the arguments of aten::native_layer_norm.out(Tensor
 // input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *, Tensor out0, Tensor
 // out1, Tensor out2), then the return slot.
-func unboxNativeLayerNormOut(args []*runtime.EValue) (nativeLayerNormOutArgs, error) {
+func unboxNativeLayerNormOut(args []*executor.EValue) (nativeLayerNormOutArgs, error) {
 	u := newUnboxer(args, 9)
 	a := nativeLayerNormOutArgs{
 		Input:           u.tensor(0, "input"),
@@ -2815,7 +2815,7 @@ func unboxNativeLayerNormOut(args []*runtime.EValue) (nativeLayerNormOutArgs, er
 
 // unboxNeScalarOut checks and reads the arguments of aten::ne.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
-func unboxNeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxNeScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2827,7 +2827,7 @@ func unboxNeScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
 
 // unboxNeTensorOut checks and reads the arguments of aten::ne.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
-func unboxNeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxNeTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2839,7 +2839,7 @@ func unboxNeTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
 
 // unboxNegOut checks and reads the arguments of aten::neg.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxNegOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxNegOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2850,7 +2850,7 @@ func unboxNegOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxNonzeroOut checks and reads the arguments of aten::nonzero.out(Tensor self, *, Tensor out),
 // then the return slot.
-func unboxNonzeroOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxNonzeroOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2861,7 +2861,7 @@ func unboxNonzeroOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxOnesOut checks and reads the arguments of aten::ones.out(SymInt[] size, *, Tensor out), then
 // the return slot.
-func unboxOnesOut(args []*runtime.EValue) (sizeOutArgs, error) {
+func unboxOnesOut(args []*executor.EValue) (sizeOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := sizeOutArgs{
 		Size: u.intList(0, "size"),
@@ -2872,7 +2872,7 @@ func unboxOnesOut(args []*runtime.EValue) (sizeOutArgs, error) {
 
 // unboxOnesLikeOut checks and reads the arguments of aten::ones_like.out(Tensor self, *,
 // MemoryFormat? memory_format, Tensor out), then the return slot.
-func unboxOnesLikeOut(args []*runtime.EValue) (selfMemoryFormatOutArgs, error) {
+func unboxOnesLikeOut(args []*executor.EValue) (selfMemoryFormatOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMemoryFormatOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -2884,7 +2884,7 @@ func unboxOnesLikeOut(args []*runtime.EValue) (selfMemoryFormatOutArgs, error) {
 
 // unboxPermuteCopyOut checks and reads the arguments of aten::permute_copy.out(Tensor self, int[]
 // dims, *, Tensor out), then the return slot.
-func unboxPermuteCopyOut(args []*runtime.EValue) (selfDimsOutArgs, error) {
+func unboxPermuteCopyOut(args []*executor.EValue) (selfDimsOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDimsOutArgs{
 		Self: u.tensor(0, "self"),
@@ -2896,7 +2896,7 @@ func unboxPermuteCopyOut(args []*runtime.EValue) (selfDimsOutArgs, error) {
 
 // unboxPixelShuffleOut checks and reads the arguments of aten::pixel_shuffle.out(Tensor self, int
 // upscale_factor, *, Tensor out), then the return slot.
-func unboxPixelShuffleOut(args []*runtime.EValue) (selfUpscaleFactorOutArgs, error) {
+func unboxPixelShuffleOut(args []*executor.EValue) (selfUpscaleFactorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfUpscaleFactorOutArgs{
 		Self:          u.tensor(0, "self"),
@@ -2908,7 +2908,7 @@ func unboxPixelShuffleOut(args []*runtime.EValue) (selfUpscaleFactorOutArgs, err
 
 // unboxPixelUnshuffleOut checks and reads the arguments of aten::pixel_unshuffle.out(Tensor self,
 // int downscale_factor, *, Tensor out), then the return slot.
-func unboxPixelUnshuffleOut(args []*runtime.EValue) (selfDownscaleFactorOutArgs, error) {
+func unboxPixelUnshuffleOut(args []*executor.EValue) (selfDownscaleFactorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDownscaleFactorOutArgs{
 		Self:            u.tensor(0, "self"),
@@ -2920,7 +2920,7 @@ func unboxPixelUnshuffleOut(args []*runtime.EValue) (selfDownscaleFactorOutArgs,
 
 // unboxPowScalarOut checks and reads the arguments of aten::pow.Scalar_out(Scalar self, Tensor
 // exponent, *, Tensor out), then the return slot.
-func unboxPowScalarOut(args []*runtime.EValue) (selfScalarExponentTensorOutArgs, error) {
+func unboxPowScalarOut(args []*executor.EValue) (selfScalarExponentTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfScalarExponentTensorOutArgs{
 		Self:     u.scalar(0, "self"),
@@ -2932,7 +2932,7 @@ func unboxPowScalarOut(args []*runtime.EValue) (selfScalarExponentTensorOutArgs,
 
 // unboxPowTensorScalarOut checks and reads the arguments of aten::pow.Tensor_Scalar_out(Tensor
 // self, Scalar exponent, *, Tensor out), then the return slot.
-func unboxPowTensorScalarOut(args []*runtime.EValue) (selfTensorExponentScalarOutArgs, error) {
+func unboxPowTensorScalarOut(args []*executor.EValue) (selfTensorExponentScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfTensorExponentScalarOutArgs{
 		Self:     u.tensor(0, "self"),
@@ -2944,7 +2944,7 @@ func unboxPowTensorScalarOut(args []*runtime.EValue) (selfTensorExponentScalarOu
 
 // unboxPowTensorTensorOut checks and reads the arguments of aten::pow.Tensor_Tensor_out(Tensor
 // self, Tensor exponent, *, Tensor out), then the return slot.
-func unboxPowTensorTensorOut(args []*runtime.EValue) (selfTensorExponentTensorOutArgs, error) {
+func unboxPowTensorTensorOut(args []*executor.EValue) (selfTensorExponentTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfTensorExponentTensorOutArgs{
 		Self:     u.tensor(0, "self"),
@@ -2956,7 +2956,7 @@ func unboxPowTensorTensorOut(args []*runtime.EValue) (selfTensorExponentTensorOu
 
 // unboxProdIntOut checks and reads the arguments of aten::prod.int_out(Tensor self, int dim, bool
 // keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
-func unboxProdIntOut(args []*runtime.EValue) (prodIntOutArgs, error) {
+func unboxProdIntOut(args []*executor.EValue) (prodIntOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := prodIntOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -2970,7 +2970,7 @@ func unboxProdIntOut(args []*runtime.EValue) (prodIntOutArgs, error) {
 
 // unboxProdOut checks and reads the arguments of aten::prod.out(Tensor self, *, ScalarType? dtype,
 // Tensor out), then the return slot.
-func unboxProdOut(args []*runtime.EValue) (selfDtypeOutArgs, error) {
+func unboxProdOut(args []*executor.EValue) (selfDtypeOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDtypeOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -2982,7 +2982,7 @@ func unboxProdOut(args []*runtime.EValue) (selfDtypeOutArgs, error) {
 
 // unboxRandOut checks and reads the arguments of aten::rand.out(SymInt[] size, *, Tensor out), then
 // the return slot.
-func unboxRandOut(args []*runtime.EValue) (sizeOutArgs, error) {
+func unboxRandOut(args []*executor.EValue) (sizeOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := sizeOutArgs{
 		Size: u.intList(0, "size"),
@@ -2993,7 +2993,7 @@ func unboxRandOut(args []*runtime.EValue) (sizeOutArgs, error) {
 
 // unboxRandnOut checks and reads the arguments of aten::randn.out(SymInt[] size, *, Tensor out),
 // then the return slot.
-func unboxRandnOut(args []*runtime.EValue) (sizeOutArgs, error) {
+func unboxRandnOut(args []*executor.EValue) (sizeOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := sizeOutArgs{
 		Size: u.intList(0, "size"),
@@ -3004,7 +3004,7 @@ func unboxRandnOut(args []*runtime.EValue) (sizeOutArgs, error) {
 
 // unboxReciprocalOut checks and reads the arguments of aten::reciprocal.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxReciprocalOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxReciprocalOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3015,7 +3015,7 @@ func unboxReciprocalOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxReflectionPad1dOut checks and reads the arguments of aten::reflection_pad1d.out(Tensor self,
 // SymInt[2] padding, *, Tensor out), then the return slot.
-func unboxReflectionPad1dOut(args []*runtime.EValue) (selfPaddingOutArgs, error) {
+func unboxReflectionPad1dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfPaddingOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3027,7 +3027,7 @@ func unboxReflectionPad1dOut(args []*runtime.EValue) (selfPaddingOutArgs, error)
 
 // unboxReflectionPad2dOut checks and reads the arguments of aten::reflection_pad2d.out(Tensor self,
 // SymInt[4] padding, *, Tensor out), then the return slot.
-func unboxReflectionPad2dOut(args []*runtime.EValue) (selfPaddingOutArgs, error) {
+func unboxReflectionPad2dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfPaddingOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3039,7 +3039,7 @@ func unboxReflectionPad2dOut(args []*runtime.EValue) (selfPaddingOutArgs, error)
 
 // unboxReflectionPad3dOut checks and reads the arguments of aten::reflection_pad3d.out(Tensor self,
 // SymInt[6] padding, *, Tensor out), then the return slot.
-func unboxReflectionPad3dOut(args []*runtime.EValue) (selfPaddingOutArgs, error) {
+func unboxReflectionPad3dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfPaddingOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3051,7 +3051,7 @@ func unboxReflectionPad3dOut(args []*runtime.EValue) (selfPaddingOutArgs, error)
 
 // unboxReluOut checks and reads the arguments of aten::relu.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxReluOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxReluOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3062,7 +3062,7 @@ func unboxReluOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxRemainderScalarOut checks and reads the arguments of aten::remainder.Scalar_out(Tensor self,
 // Scalar other, *, Tensor out), then the return slot.
-func unboxRemainderScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, error) {
+func unboxRemainderScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherScalarOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3074,7 +3074,7 @@ func unboxRemainderScalarOut(args []*runtime.EValue) (selfOtherScalarOutArgs, er
 
 // unboxRemainderTensorOut checks and reads the arguments of aten::remainder.Tensor_out(Tensor self,
 // Tensor other, *, Tensor out), then the return slot.
-func unboxRemainderTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, error) {
+func unboxRemainderTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3086,7 +3086,7 @@ func unboxRemainderTensorOut(args []*runtime.EValue) (selfOtherTensorOutArgs, er
 
 // unboxRepeatOut checks and reads the arguments of aten::repeat.out(Tensor self, SymInt[] repeats,
 // *, Tensor out), then the return slot.
-func unboxRepeatOut(args []*runtime.EValue) (selfRepeatsOutArgs, error) {
+func unboxRepeatOut(args []*executor.EValue) (selfRepeatsOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfRepeatsOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3099,7 +3099,7 @@ func unboxRepeatOut(args []*runtime.EValue) (selfRepeatsOutArgs, error) {
 // unboxRepeatInterleaveTensorOut checks and reads the arguments of
 // aten::repeat_interleave.Tensor_out(Tensor repeats, *, SymInt? output_size, Tensor out), then the
 // return slot.
-func unboxRepeatInterleaveTensorOut(args []*runtime.EValue) (repeatsOutputSizeOutArgs, error) {
+func unboxRepeatInterleaveTensorOut(args []*executor.EValue) (repeatsOutputSizeOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := repeatsOutputSizeOutArgs{
 		Repeats:    u.tensor(0, "repeats"),
@@ -3111,7 +3111,7 @@ func unboxRepeatInterleaveTensorOut(args []*runtime.EValue) (repeatsOutputSizeOu
 
 // unboxReplicationPad1dOut checks and reads the arguments of aten::replication_pad1d.out(Tensor
 // self, SymInt[2] padding, *, Tensor out), then the return slot.
-func unboxReplicationPad1dOut(args []*runtime.EValue) (selfPaddingOutArgs, error) {
+func unboxReplicationPad1dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfPaddingOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3123,7 +3123,7 @@ func unboxReplicationPad1dOut(args []*runtime.EValue) (selfPaddingOutArgs, error
 
 // unboxReplicationPad2dOut checks and reads the arguments of aten::replication_pad2d.out(Tensor
 // self, SymInt[4] padding, *, Tensor out), then the return slot.
-func unboxReplicationPad2dOut(args []*runtime.EValue) (selfPaddingOutArgs, error) {
+func unboxReplicationPad2dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfPaddingOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3135,7 +3135,7 @@ func unboxReplicationPad2dOut(args []*runtime.EValue) (selfPaddingOutArgs, error
 
 // unboxReplicationPad3dOut checks and reads the arguments of aten::replication_pad3d.out(Tensor
 // self, SymInt[6] padding, *, Tensor out), then the return slot.
-func unboxReplicationPad3dOut(args []*runtime.EValue) (selfPaddingOutArgs, error) {
+func unboxReplicationPad3dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfPaddingOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3147,7 +3147,7 @@ func unboxReplicationPad3dOut(args []*runtime.EValue) (selfPaddingOutArgs, error
 
 // unboxRollOut checks and reads the arguments of aten::roll.out(Tensor self, SymInt[1] shifts,
 // int[1] dims, *, Tensor out), then the return slot.
-func unboxRollOut(args []*runtime.EValue) (selfShiftsDimsOutArgs, error) {
+func unboxRollOut(args []*executor.EValue) (selfShiftsDimsOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfShiftsDimsOutArgs{
 		Self:   u.tensor(0, "self"),
@@ -3160,7 +3160,7 @@ func unboxRollOut(args []*runtime.EValue) (selfShiftsDimsOutArgs, error) {
 
 // unboxRoundOut checks and reads the arguments of aten::round.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxRoundOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxRoundOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3171,7 +3171,7 @@ func unboxRoundOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxRsqrtOut checks and reads the arguments of aten::rsqrt.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxRsqrtOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxRsqrtOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3182,7 +3182,7 @@ func unboxRsqrtOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxRsubScalarOut checks and reads the arguments of aten::rsub.Scalar_out(Tensor self, Scalar
 // other, Scalar alpha, *, Tensor out), then the return slot.
-func unboxRsubScalarOut(args []*runtime.EValue) (selfOtherScalarAlphaOutArgs, error) {
+func unboxRsubScalarOut(args []*executor.EValue) (selfOtherScalarAlphaOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherScalarAlphaOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3195,7 +3195,7 @@ func unboxRsubScalarOut(args []*runtime.EValue) (selfOtherScalarAlphaOutArgs, er
 
 // unboxScalarTensorOut checks and reads the arguments of aten::scalar_tensor.out(Scalar s, *,
 // Tensor out), then the return slot.
-func unboxScalarTensorOut(args []*runtime.EValue) (sOutArgs, error) {
+func unboxScalarTensorOut(args []*executor.EValue) (sOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := sOutArgs{
 		S:   u.scalar(0, "s"),
@@ -3206,7 +3206,7 @@ func unboxScalarTensorOut(args []*runtime.EValue) (sOutArgs, error) {
 
 // unboxScatterSrcOut checks and reads the arguments of aten::scatter.src_out(Tensor self, int dim,
 // Tensor index, Tensor src, *, Tensor out), then the return slot.
-func unboxScatterSrcOut(args []*runtime.EValue) (scatterSrcOutArgs, error) {
+func unboxScatterSrcOut(args []*executor.EValue) (scatterSrcOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := scatterSrcOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3220,7 +3220,7 @@ func unboxScatterSrcOut(args []*runtime.EValue) (scatterSrcOutArgs, error) {
 
 // unboxScatterValueOut checks and reads the arguments of aten::scatter.value_out(Tensor self, int
 // dim, Tensor index, Scalar value, *, Tensor out), then the return slot.
-func unboxScatterValueOut(args []*runtime.EValue) (scatterValueOutArgs, error) {
+func unboxScatterValueOut(args []*executor.EValue) (scatterValueOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := scatterValueOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3234,7 +3234,7 @@ func unboxScatterValueOut(args []*runtime.EValue) (scatterValueOutArgs, error) {
 
 // unboxScatterAddOut checks and reads the arguments of aten::scatter_add.out(Tensor self, int dim,
 // Tensor index, Tensor src, *, Tensor out), then the return slot.
-func unboxScatterAddOut(args []*runtime.EValue) (scatterSrcOutArgs, error) {
+func unboxScatterAddOut(args []*executor.EValue) (scatterSrcOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := scatterSrcOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3248,7 +3248,7 @@ func unboxScatterAddOut(args []*runtime.EValue) (scatterSrcOutArgs, error) {
 
 // unboxSelectCopyIntOut checks and reads the arguments of aten::select_copy.int_out(Tensor self,
 // int dim, SymInt index, *, Tensor out), then the return slot.
-func unboxSelectCopyIntOut(args []*runtime.EValue) (selfDimIndexIntOutArgs, error) {
+func unboxSelectCopyIntOut(args []*executor.EValue) (selfDimIndexIntOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDimIndexIntOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3261,7 +3261,7 @@ func unboxSelectCopyIntOut(args []*runtime.EValue) (selfDimIndexIntOutArgs, erro
 
 // unboxSelectScatterOut checks and reads the arguments of aten::select_scatter.out(Tensor self,
 // Tensor src, int dim, SymInt index, *, Tensor out), then the return slot.
-func unboxSelectScatterOut(args []*runtime.EValue) (selectScatterOutArgs, error) {
+func unboxSelectScatterOut(args []*executor.EValue) (selectScatterOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := selectScatterOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3275,7 +3275,7 @@ func unboxSelectScatterOut(args []*runtime.EValue) (selectScatterOutArgs, error)
 
 // unboxSigmoidOut checks and reads the arguments of aten::sigmoid.out(Tensor self, *, Tensor out),
 // then the return slot.
-func unboxSigmoidOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxSigmoidOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3286,7 +3286,7 @@ func unboxSigmoidOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxSignOut checks and reads the arguments of aten::sign.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxSignOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxSignOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3297,7 +3297,7 @@ func unboxSignOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxSiluOut checks and reads the arguments of aten::silu.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxSiluOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxSiluOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3308,7 +3308,7 @@ func unboxSiluOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxSinOut checks and reads the arguments of aten::sin.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxSinOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxSinOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3319,7 +3319,7 @@ func unboxSinOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxSinhOut checks and reads the arguments of aten::sinh.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxSinhOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxSinhOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3330,7 +3330,7 @@ func unboxSinhOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxSliceCopyTensorOut checks and reads the arguments of aten::slice_copy.Tensor_out(Tensor
 // self, int dim, SymInt? start, SymInt? end, SymInt step, *, Tensor out), then the return slot.
-func unboxSliceCopyTensorOut(args []*runtime.EValue) (sliceCopyTensorOutArgs, error) {
+func unboxSliceCopyTensorOut(args []*executor.EValue) (sliceCopyTensorOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := sliceCopyTensorOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3346,7 +3346,7 @@ func unboxSliceCopyTensorOut(args []*runtime.EValue) (sliceCopyTensorOutArgs, er
 // unboxSliceScatterOut checks and reads the arguments of aten::slice_scatter.out(Tensor self,
 // Tensor src, int dim, SymInt? start, SymInt? end, SymInt step, *, Tensor out), then the return
 // slot.
-func unboxSliceScatterOut(args []*runtime.EValue) (sliceScatterOutArgs, error) {
+func unboxSliceScatterOut(args []*executor.EValue) (sliceScatterOutArgs, error) {
 	u := newUnboxer(args, 8)
 	a := sliceScatterOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3362,7 +3362,7 @@ func unboxSliceScatterOut(args []*runtime.EValue) (sliceScatterOutArgs, error) {
 
 // unboxSplitCopyTensorOut checks and reads the arguments of aten::split_copy.Tensor_out(Tensor
 // self, SymInt split_size, int dim, *, Tensor[] out), then the return slot.
-func unboxSplitCopyTensorOut(args []*runtime.EValue) (selfSplitSizeDimOutArgs, error) {
+func unboxSplitCopyTensorOut(args []*executor.EValue) (selfSplitSizeDimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfSplitSizeDimOutArgs{
 		Self:      u.tensor(0, "self"),
@@ -3376,7 +3376,7 @@ func unboxSplitCopyTensorOut(args []*runtime.EValue) (selfSplitSizeDimOutArgs, e
 // unboxSplitWithSizesCopyOut checks and reads the arguments of
 // aten::split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim, *, Tensor[] out),
 // then the return slot.
-func unboxSplitWithSizesCopyOut(args []*runtime.EValue) (selfSplitSizesDimOutArgs, error) {
+func unboxSplitWithSizesCopyOut(args []*executor.EValue) (selfSplitSizesDimOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfSplitSizesDimOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -3389,7 +3389,7 @@ func unboxSplitWithSizesCopyOut(args []*runtime.EValue) (selfSplitSizesDimOutArg
 
 // unboxSqrtOut checks and reads the arguments of aten::sqrt.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxSqrtOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxSqrtOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3400,7 +3400,7 @@ func unboxSqrtOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxSqueezeCopyDimOut checks and reads the arguments of aten::squeeze_copy.dim_out(Tensor self,
 // int dim, *, Tensor out), then the return slot.
-func unboxSqueezeCopyDimOut(args []*runtime.EValue) (selfDimIntOutTensorArgs, error) {
+func unboxSqueezeCopyDimOut(args []*executor.EValue) (selfDimIntOutTensorArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDimIntOutTensorArgs{
 		Self: u.tensor(0, "self"),
@@ -3412,7 +3412,7 @@ func unboxSqueezeCopyDimOut(args []*runtime.EValue) (selfDimIntOutTensorArgs, er
 
 // unboxSqueezeCopyDimsOut checks and reads the arguments of aten::squeeze_copy.dims_out(Tensor
 // self, int[] dim, *, Tensor out), then the return slot.
-func unboxSqueezeCopyDimsOut(args []*runtime.EValue) (selfDimIntListOutTensorArgs, error) {
+func unboxSqueezeCopyDimsOut(args []*executor.EValue) (selfDimIntListOutTensorArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDimIntListOutTensorArgs{
 		Self: u.tensor(0, "self"),
@@ -3424,7 +3424,7 @@ func unboxSqueezeCopyDimsOut(args []*runtime.EValue) (selfDimIntListOutTensorArg
 
 // unboxSqueezeCopyOut checks and reads the arguments of aten::squeeze_copy.out(Tensor self, *,
 // Tensor out), then the return slot.
-func unboxSqueezeCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxSqueezeCopyOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3435,7 +3435,7 @@ func unboxSqueezeCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxStackOut checks and reads the arguments of aten::stack.out(Tensor[] tensors, int dim, *,
 // Tensor out), then the return slot.
-func unboxStackOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
+func unboxStackOut(args []*executor.EValue) (tensorsDimOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := tensorsDimOutArgs{
 		Tensors: u.tensorList(0, "tensors"),
@@ -3447,7 +3447,7 @@ func unboxStackOut(args []*runtime.EValue) (tensorsDimOutArgs, error) {
 
 // unboxSubScalarOut checks and reads the arguments of aten::sub.Scalar_out(Tensor self, Scalar
 // other, Scalar alpha, *, Tensor out), then the return slot.
-func unboxSubScalarOut(args []*runtime.EValue) (selfOtherScalarAlphaOutArgs, error) {
+func unboxSubScalarOut(args []*executor.EValue) (selfOtherScalarAlphaOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherScalarAlphaOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3460,7 +3460,7 @@ func unboxSubScalarOut(args []*runtime.EValue) (selfOtherScalarAlphaOutArgs, err
 
 // unboxSubOut checks and reads the arguments of aten::sub.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
-func unboxSubOut(args []*runtime.EValue) (selfOtherTensorAlphaOutArgs, error) {
+func unboxSubOut(args []*executor.EValue) (selfOtherTensorAlphaOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfOtherTensorAlphaOutArgs{
 		Self:  u.tensor(0, "self"),
@@ -3473,7 +3473,7 @@ func unboxSubOut(args []*runtime.EValue) (selfOtherTensorAlphaOutArgs, error) {
 
 // unboxSumIntListOut checks and reads the arguments of aten::sum.IntList_out(Tensor self, int[1]?
 // dim, bool keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
-func unboxSumIntListOut(args []*runtime.EValue) (meanOutArgs, error) {
+func unboxSumIntListOut(args []*executor.EValue) (meanOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := meanOutArgs{
 		Self:    u.tensor(0, "self"),
@@ -3487,7 +3487,7 @@ func unboxSumIntListOut(args []*runtime.EValue) (meanOutArgs, error) {
 
 // unboxTCopyOut checks and reads the arguments of aten::t_copy.out(Tensor self, *, Tensor out),
 // then the return slot.
-func unboxTCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxTCopyOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3498,7 +3498,7 @@ func unboxTCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxTanOut checks and reads the arguments of aten::tan.out(Tensor self, *, Tensor out), then the
 // return slot.
-func unboxTanOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxTanOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3509,7 +3509,7 @@ func unboxTanOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxTanhOut checks and reads the arguments of aten::tanh.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxTanhOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxTanhOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3520,7 +3520,7 @@ func unboxTanhOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxTopkValues checks and reads the arguments of aten::topk.values(Tensor self, SymInt k, int
 // dim, bool largest, bool sorted, *, Tensor values, Tensor indices), then the return slot.
-func unboxTopkValues(args []*runtime.EValue) (topkValuesArgs, error) {
+func unboxTopkValues(args []*executor.EValue) (topkValuesArgs, error) {
 	u := newUnboxer(args, 8)
 	a := topkValuesArgs{
 		Self:    u.tensor(0, "self"),
@@ -3536,7 +3536,7 @@ func unboxTopkValues(args []*runtime.EValue) (topkValuesArgs, error) {
 
 // unboxTransposeCopyIntOut checks and reads the arguments of aten::transpose_copy.int_out(Tensor
 // self, int dim0, int dim1, *, Tensor out), then the return slot.
-func unboxTransposeCopyIntOut(args []*runtime.EValue) (selfDim0Dim1OutArgs, error) {
+func unboxTransposeCopyIntOut(args []*executor.EValue) (selfDim0Dim1OutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfDim0Dim1OutArgs{
 		Self: u.tensor(0, "self"),
@@ -3549,7 +3549,7 @@ func unboxTransposeCopyIntOut(args []*runtime.EValue) (selfDim0Dim1OutArgs, erro
 
 // unboxTrilOut checks and reads the arguments of aten::tril.out(Tensor self, SymInt diagonal, *,
 // Tensor out), then the return slot.
-func unboxTrilOut(args []*runtime.EValue) (selfDiagonalOutArgs, error) {
+func unboxTrilOut(args []*executor.EValue) (selfDiagonalOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDiagonalOutArgs{
 		Self:     u.tensor(0, "self"),
@@ -3561,7 +3561,7 @@ func unboxTrilOut(args []*runtime.EValue) (selfDiagonalOutArgs, error) {
 
 // unboxTruncOut checks and reads the arguments of aten::trunc.out(Tensor self, *, Tensor out), then
 // the return slot.
-func unboxTruncOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxTruncOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3572,7 +3572,7 @@ func unboxTruncOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxUnbindCopyIntOut checks and reads the arguments of aten::unbind_copy.int_out(Tensor self,
 // int dim, *, Tensor[] out), then the return slot.
-func unboxUnbindCopyIntOut(args []*runtime.EValue) (selfDimIntOutTensorListArgs, error) {
+func unboxUnbindCopyIntOut(args []*executor.EValue) (selfDimIntOutTensorListArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDimIntOutTensorListArgs{
 		Self: u.tensor(0, "self"),
@@ -3584,7 +3584,7 @@ func unboxUnbindCopyIntOut(args []*runtime.EValue) (selfDimIntOutTensorListArgs,
 
 // unboxUnfoldCopyOut checks and reads the arguments of aten::unfold_copy.out(Tensor self, int
 // dimension, int size, int step, *, Tensor out), then the return slot.
-func unboxUnfoldCopyOut(args []*runtime.EValue) (unfoldCopyOutArgs, error) {
+func unboxUnfoldCopyOut(args []*executor.EValue) (unfoldCopyOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := unfoldCopyOutArgs{
 		Self:      u.tensor(0, "self"),
@@ -3598,7 +3598,7 @@ func unboxUnfoldCopyOut(args []*runtime.EValue) (unfoldCopyOutArgs, error) {
 
 // unboxUnsqueezeCopyOut checks and reads the arguments of aten::unsqueeze_copy.out(Tensor self, int
 // dim, *, Tensor out), then the return slot.
-func unboxUnsqueezeCopyOut(args []*runtime.EValue) (selfDimIntOutTensorArgs, error) {
+func unboxUnsqueezeCopyOut(args []*executor.EValue) (selfDimIntOutTensorArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfDimIntOutTensorArgs{
 		Self: u.tensor(0, "self"),
@@ -3611,7 +3611,7 @@ func unboxUnsqueezeCopyOut(args []*runtime.EValue) (selfDimIntOutTensorArgs, err
 // unboxUpsampleBilinear2dVecOut checks and reads the arguments of
 // aten::upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners,
 // float[]? scale_factors, *, Tensor out), then the return slot.
-func unboxUpsampleBilinear2dVecOut(args []*runtime.EValue) (upsampleBilinear2dVecOutArgs, error) {
+func unboxUpsampleBilinear2dVecOut(args []*executor.EValue) (upsampleBilinear2dVecOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := upsampleBilinear2dVecOutArgs{
 		Input:        u.tensor(0, "input"),
@@ -3626,7 +3626,7 @@ func unboxUpsampleBilinear2dVecOut(args []*runtime.EValue) (upsampleBilinear2dVe
 // unboxUpsampleNearest2dVecOut checks and reads the arguments of
 // aten::upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *,
 // Tensor out), then the return slot.
-func unboxUpsampleNearest2dVecOut(args []*runtime.EValue) (inputOutputSizeScaleFactorsOutArgs, error) {
+func unboxUpsampleNearest2dVecOut(args []*executor.EValue) (inputOutputSizeScaleFactorsOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := inputOutputSizeScaleFactorsOutArgs{
 		Input:        u.tensor(0, "input"),
@@ -3639,7 +3639,7 @@ func unboxUpsampleNearest2dVecOut(args []*runtime.EValue) (inputOutputSizeScaleF
 
 // unboxVarCorrectionOut checks and reads the arguments of aten::var.correction_out(Tensor self,
 // int[1]? dim, *, Scalar? correction, bool keepdim, Tensor out), then the return slot.
-func unboxVarCorrectionOut(args []*runtime.EValue) (varCorrectionOutArgs, error) {
+func unboxVarCorrectionOut(args []*executor.EValue) (varCorrectionOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := varCorrectionOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -3653,7 +3653,7 @@ func unboxVarCorrectionOut(args []*runtime.EValue) (varCorrectionOutArgs, error)
 
 // unboxVarOut checks and reads the arguments of aten::var.out(Tensor self, int[1]? dim, bool
 // unbiased, bool keepdim, *, Tensor out), then the return slot.
-func unboxVarOut(args []*runtime.EValue) (varOutArgs, error) {
+func unboxVarOut(args []*executor.EValue) (varOutArgs, error) {
 	u := newUnboxer(args, 6)
 	a := varOutArgs{
 		Self:     u.tensor(0, "self"),
@@ -3668,7 +3668,7 @@ func unboxVarOut(args []*runtime.EValue) (varOutArgs, error) {
 // unboxVarMeanCorrectionOut checks and reads the arguments of aten::var_mean.correction_out(Tensor
 // self, int[1]? dim, *, Scalar? correction, bool keepdim, Tensor out0, Tensor out1), then the
 // return slot.
-func unboxVarMeanCorrectionOut(args []*runtime.EValue) (varMeanCorrectionOutArgs, error) {
+func unboxVarMeanCorrectionOut(args []*executor.EValue) (varMeanCorrectionOutArgs, error) {
 	u := newUnboxer(args, 7)
 	a := varMeanCorrectionOutArgs{
 		Self:       u.tensor(0, "self"),
@@ -3683,7 +3683,7 @@ func unboxVarMeanCorrectionOut(args []*runtime.EValue) (varMeanCorrectionOutArgs
 
 // unboxViewCopyOut checks and reads the arguments of aten::view_copy.out(Tensor self, SymInt[]
 // size, *, Tensor out), then the return slot.
-func unboxViewCopyOut(args []*runtime.EValue) (selfSizeOutArgs, error) {
+func unboxViewCopyOut(args []*executor.EValue) (selfSizeOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfSizeOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3695,7 +3695,7 @@ func unboxViewCopyOut(args []*runtime.EValue) (selfSizeOutArgs, error) {
 
 // unboxWhereSelfOut checks and reads the arguments of aten::where.self_out(Tensor condition, Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
-func unboxWhereSelfOut(args []*runtime.EValue) (conditionSelfOtherOutArgs, error) {
+func unboxWhereSelfOut(args []*executor.EValue) (conditionSelfOtherOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := conditionSelfOtherOutArgs{
 		Condition: u.tensor(0, "condition"),
@@ -3708,7 +3708,7 @@ func unboxWhereSelfOut(args []*runtime.EValue) (conditionSelfOtherOutArgs, error
 
 // unboxZerosOut checks and reads the arguments of aten::zeros.out(SymInt[] size, *, Tensor out),
 // then the return slot.
-func unboxZerosOut(args []*runtime.EValue) (sizeOutArgs, error) {
+func unboxZerosOut(args []*executor.EValue) (sizeOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := sizeOutArgs{
 		Size: u.intList(0, "size"),
@@ -3719,7 +3719,7 @@ func unboxZerosOut(args []*runtime.EValue) (sizeOutArgs, error) {
 
 // unboxZerosLikeOut checks and reads the arguments of aten::zeros_like.out(Tensor self, *,
 // MemoryFormat? memory_format, Tensor out), then the return slot.
-func unboxZerosLikeOut(args []*runtime.EValue) (selfMemoryFormatOutArgs, error) {
+func unboxZerosLikeOut(args []*executor.EValue) (selfMemoryFormatOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := selfMemoryFormatOutArgs{
 		Self:         u.tensor(0, "self"),
@@ -3732,7 +3732,7 @@ func unboxZerosLikeOut(args []*runtime.EValue) (selfMemoryFormatOutArgs, error) 
 // unboxCloneDimOrderOut checks and reads the arguments of
 // dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking, int[]? dim_order, Tensor
 // out), then the return slot.
-func unboxCloneDimOrderOut(args []*runtime.EValue) (selfNonBlockingDimOrderOutArgs, error) {
+func unboxCloneDimOrderOut(args []*executor.EValue) (selfNonBlockingDimOrderOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfNonBlockingDimOrderOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -3745,7 +3745,7 @@ func unboxCloneDimOrderOut(args []*runtime.EValue) (selfNonBlockingDimOrderOutAr
 
 // unboxEmptyDimOrderOut checks and reads the arguments of dim_order_ops::_empty_dim_order.out(int[]
 // size, *, int[]? dim_order, Tensor out), then the return slot.
-func unboxEmptyDimOrderOut(args []*runtime.EValue) (sizeDimOrderOutArgs, error) {
+func unboxEmptyDimOrderOut(args []*executor.EValue) (sizeDimOrderOutArgs, error) {
 	u := newUnboxer(args, 4)
 	a := sizeDimOrderOutArgs{
 		Size:     u.intList(0, "size"),
@@ -3758,7 +3758,7 @@ func unboxEmptyDimOrderOut(args []*runtime.EValue) (sizeDimOrderOutArgs, error) 
 // unboxToDimOrderCopyOut checks and reads the arguments of
 // dim_order_ops::_to_dim_order_copy.out(Tensor self, *, bool non_blocking, int[]? dim_order, Tensor
 // out), then the return slot.
-func unboxToDimOrderCopyOut(args []*runtime.EValue) (selfNonBlockingDimOrderOutArgs, error) {
+func unboxToDimOrderCopyOut(args []*executor.EValue) (selfNonBlockingDimOrderOutArgs, error) {
 	u := newUnboxer(args, 5)
 	a := selfNonBlockingDimOrderOutArgs{
 		Self:        u.tensor(0, "self"),
@@ -3771,7 +3771,7 @@ func unboxToDimOrderCopyOut(args []*runtime.EValue) (selfNonBlockingDimOrderOutA
 
 // unboxD2hCopyOut checks and reads the arguments of et_copy::_d2h_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxD2hCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxD2hCopyOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),
@@ -3782,7 +3782,7 @@ func unboxD2hCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
 
 // unboxH2dCopyOut checks and reads the arguments of et_copy::_h2d_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
-func unboxH2dCopyOut(args []*runtime.EValue) (selfOutArgs, error) {
+func unboxH2dCopyOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),

@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/opschema"
 	"github.com/etgo/etgo/internal/unboxgen"
-	"github.com/etgo/etgo/runtime"
 )
 
 // The generated unboxing must be what the schemas and this package's kernel names give today:
@@ -55,13 +55,13 @@ func TestKernelsUnboxAsTheirSchema(t *testing.T) {
 			continue
 		}
 		n := len(s.Args) + 1
-		probes := [][]*runtime.EValue{make([]*runtime.EValue, n-1), make([]*runtime.EValue, n+1)}
+		probes := [][]*executor.EValue{make([]*executor.EValue, n-1), make([]*executor.EValue, n+1)}
 		for i := range s.Args {
 			probes = append(probes, probe(t, s, i))
 		}
 		for _, args := range probes {
 			want := unbox(args)
-			got := k.Fn(&runtime.KernelContext{Operator: k.Name}, args)
+			got := k.Fn(&executor.KernelContext{Operator: k.Name}, args)
 			if want == nil || got == nil || got.Error() != want.Error() {
 				t.Errorf("%s: kernel says %v, its unboxer %v", k.Name, got, want)
 			}
@@ -71,35 +71,35 @@ func TestKernelsUnboxAsTheirSchema(t *testing.T) {
 
 // probe is a call of s whose every argument has a value of its type but argument bad, which
 // has one of none of the types it accepts.
-func probe(t *testing.T, s *opschema.Schema, bad int) []*runtime.EValue {
-	args := make([]*runtime.EValue, len(s.Args)+1)
+func probe(t *testing.T, s *opschema.Schema, bad int) []*executor.EValue {
+	args := make([]*executor.EValue, len(s.Args)+1)
 	x := tensor(t, []float32{1}, 1)
-	args[len(s.Args)] = &runtime.EValue{Tag: runtime.TagTensor, Tensor: x}
+	args[len(s.Args)] = &executor.EValue{Tag: executor.TagTensor, Tensor: x}
 	for i, a := range s.Args {
 		typ := opschema.ParseType(a.Type)
 		switch {
 		case i == bad && typ.Base == "str":
-			args[i] = &runtime.EValue{Tag: runtime.TagTensor, Tensor: x}
+			args[i] = &executor.EValue{Tag: executor.TagTensor, Tensor: x}
 		case i == bad:
-			args[i] = &runtime.EValue{Tag: runtime.TagString, Str: "probe"}
+			args[i] = &executor.EValue{Tag: executor.TagString, Str: "probe"}
 		case typ.Optional:
-			args[i] = &runtime.EValue{Tag: runtime.TagNone}
+			args[i] = &executor.EValue{Tag: executor.TagNone}
 		case typ.IsTensor() && typ.List:
-			args[i] = &runtime.EValue{Tag: runtime.TagTensorList}
+			args[i] = &executor.EValue{Tag: executor.TagTensorList}
 		case typ.IsTensor():
-			args[i] = &runtime.EValue{Tag: runtime.TagTensor, Tensor: x}
+			args[i] = &executor.EValue{Tag: executor.TagTensor, Tensor: x}
 		case typ.List && typ.Base == "bool":
-			args[i] = &runtime.EValue{Tag: runtime.TagBoolList, Bools: []bool{true}}
+			args[i] = &executor.EValue{Tag: executor.TagBoolList, Bools: []bool{true}}
 		case typ.List:
-			args[i] = &runtime.EValue{Tag: runtime.TagIntList, IntRefs: []*runtime.EValue{{Tag: runtime.TagInt, Int: 1}}}
+			args[i] = &executor.EValue{Tag: executor.TagIntList, IntRefs: []*executor.EValue{{Tag: executor.TagInt, Int: 1}}}
 		case typ.Base == "float":
-			args[i] = &runtime.EValue{Tag: runtime.TagDouble, Double: 1}
+			args[i] = &executor.EValue{Tag: executor.TagDouble, Double: 1}
 		case typ.Base == "bool":
-			args[i] = &runtime.EValue{Tag: runtime.TagBool}
+			args[i] = &executor.EValue{Tag: executor.TagBool}
 		case typ.Base == "str":
-			args[i] = &runtime.EValue{Tag: runtime.TagString, Str: "probe"}
+			args[i] = &executor.EValue{Tag: executor.TagString, Str: "probe"}
 		default: // int, SymInt, Scalar, ScalarType, MemoryFormat
-			args[i] = &runtime.EValue{Tag: runtime.TagInt, Int: 1}
+			args[i] = &executor.EValue{Tag: executor.TagInt, Int: 1}
 		}
 	}
 	return args

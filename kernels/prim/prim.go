@@ -14,16 +14,16 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/etgo/etgo/runtime"
+	"github.com/etgo/etgo/executor"
 )
 
 // Register adds the primitive operators to r.
-func Register(r *runtime.Registry) error { return r.RegisterKernels(Kernels()...) }
+func Register(r *executor.Registry) error { return r.RegisterKernels(Kernels()...) }
 
 // Kernels returns the primitive operators.
-func Kernels() []runtime.Kernel {
-	k := func(name string, arity int, fn func(args []*runtime.EValue) (runtime.EValue, error)) runtime.Kernel {
-		return runtime.Kernel{Name: name, Fn: func(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func Kernels() []executor.Kernel {
+	k := func(name string, arity int, fn func(args []*executor.EValue) (executor.EValue, error)) executor.Kernel {
+		return executor.Kernel{Name: name, Fn: func(ctx *executor.KernelContext, args []*executor.EValue) error {
 			if len(args) != arity+1 {
 				return ctx.Errorf("%s takes %d arguments and a return slot, got %d values", name, arity, len(args))
 			}
@@ -35,12 +35,12 @@ func Kernels() []runtime.Kernel {
 			return nil
 		}}
 	}
-	return []runtime.Kernel{
+	return []executor.Kernel{
 		k("aten::sym_size.int", 2, symSize),
-		k("aten::sym_numel", 1, func(a []*runtime.EValue) (runtime.EValue, error) {
+		k("aten::sym_numel", 1, func(a []*executor.EValue) (executor.EValue, error) {
 			t, err := tensor(a[0])
 			if err != nil {
-				return runtime.EValue{}, err
+				return executor.EValue{}, err
 			}
 			return intValue(int64(t.Numel())), nil
 		}),
@@ -51,10 +51,10 @@ func Kernels() []runtime.Kernel {
 		k("executorch_prim::sub.Scalar", 2, arith(func(a, b int64) int64 { return a - b }, func(a, b float64) float64 { return a - b })),
 		k("executorch_prim::mul.Scalar", 2, arith(func(a, b int64) int64 { return a * b }, func(a, b float64) float64 { return a * b })),
 		k("executorch_prim::floordiv.Scalar", 2, floorDiv),
-		k("executorch_prim::truediv.Scalar", 2, func(a []*runtime.EValue) (runtime.EValue, error) {
+		k("executorch_prim::truediv.Scalar", 2, func(a []*executor.EValue) (executor.EValue, error) {
 			x, y, err := doubles(a[0], a[1])
 			if err != nil {
-				return runtime.EValue{}, err
+				return executor.EValue{}, err
 			}
 			return doubleValue(x / y), nil
 		}),
@@ -66,9 +66,9 @@ func Kernels() []runtime.Kernel {
 		k("executorch_prim::ge.Scalar", 2, compare(func(c int) bool { return c >= 0 }, true)),
 		k("executorch_prim::le.Scalar", 2, compare(func(c int) bool { return c <= 0 }, true)),
 		k("executorch_prim::neg.Scalar", 1, neg),
-		k("executorch_prim::sym_not.Scalar", 1, func(a []*runtime.EValue) (runtime.EValue, error) {
-			if a[0].Tag != runtime.TagBool {
-				return runtime.EValue{}, fmt.Errorf("takes a Bool, got %s", a[0].Tag)
+		k("executorch_prim::sym_not.Scalar", 1, func(a []*executor.EValue) (executor.EValue, error) {
+			if a[0].Tag != executor.TagBool {
+				return executor.EValue{}, fmt.Errorf("takes a Bool, got %s", a[0].Tag)
 			}
 			return boolValue(!a[0].Bool), nil
 		}),
@@ -84,76 +84,78 @@ func Kernels() []runtime.Kernel {
 	}
 }
 
-func intValue(v int64) runtime.EValue      { return runtime.EValue{Tag: runtime.TagInt, Int: v} }
-func doubleValue(v float64) runtime.EValue { return runtime.EValue{Tag: runtime.TagDouble, Double: v} }
-func boolValue(v bool) runtime.EValue      { return runtime.EValue{Tag: runtime.TagBool, Bool: v} }
+func intValue(v int64) executor.EValue { return executor.EValue{Tag: executor.TagInt, Int: v} }
+func doubleValue(v float64) executor.EValue {
+	return executor.EValue{Tag: executor.TagDouble, Double: v}
+}
+func boolValue(v bool) executor.EValue { return executor.EValue{Tag: executor.TagBool, Bool: v} }
 
-func tensor(v *runtime.EValue) (*runtime.Tensor, error) {
-	if v.Tag != runtime.TagTensor || v.Tensor == nil {
+func tensor(v *executor.EValue) (*executor.Tensor, error) {
+	if v.Tag != executor.TagTensor || v.Tensor == nil {
 		return nil, fmt.Errorf("takes a Tensor, got %s", v.Tag)
 	}
 	return v.Tensor, nil
 }
 
-func symSize(a []*runtime.EValue) (runtime.EValue, error) {
+func symSize(a []*executor.EValue) (executor.EValue, error) {
 	t, err := tensor(a[0])
 	if err != nil {
-		return runtime.EValue{}, err
+		return executor.EValue{}, err
 	}
-	if a[1].Tag != runtime.TagInt {
-		return runtime.EValue{}, fmt.Errorf("dim must be an Int, got %s", a[1].Tag)
+	if a[1].Tag != executor.TagInt {
+		return executor.EValue{}, fmt.Errorf("dim must be an Int, got %s", a[1].Tag)
 	}
 	d := a[1].Int
 	if d < 0 {
 		d += int64(t.Dim())
 	}
 	if d < 0 || d >= int64(t.Dim()) {
-		return runtime.EValue{}, fmt.Errorf("dim %d out of range for a rank-%d tensor", a[1].Int, t.Dim())
+		return executor.EValue{}, fmt.Errorf("dim %d out of range for a rank-%d tensor", a[1].Int, t.Dim())
 	}
 	return intValue(int64(t.Size(int(d)))), nil
 }
 
-func localScalarDense(a []*runtime.EValue) (runtime.EValue, error) {
+func localScalarDense(a []*executor.EValue) (executor.EValue, error) {
 	t, err := tensor(a[0])
 	if err != nil {
-		return runtime.EValue{}, err
+		return executor.EValue{}, err
 	}
 	if t.Numel() < 1 {
-		return runtime.EValue{}, errors.New("takes a tensor with at least one element")
+		return executor.EValue{}, errors.New("takes a tensor with at least one element")
 	}
 	switch t.ScalarType() {
-	case runtime.Float32:
-		return doubleValue(float64(runtime.Data[float32](t)[0])), nil
-	case runtime.Float64:
-		return doubleValue(runtime.Data[float64](t)[0]), nil
-	case runtime.Int64:
-		return intValue(runtime.Data[int64](t)[0]), nil
-	case runtime.Int32:
-		return intValue(int64(runtime.Data[int32](t)[0])), nil
-	case runtime.Int16:
-		return intValue(int64(runtime.Data[int16](t)[0])), nil
-	case runtime.Int8:
-		return intValue(int64(runtime.Data[int8](t)[0])), nil
-	case runtime.Uint8:
-		return intValue(int64(runtime.Data[uint8](t)[0])), nil
-	case runtime.Bool:
-		return boolValue(runtime.Data[bool](t)[0]), nil
+	case executor.Float32:
+		return doubleValue(float64(executor.Data[float32](t)[0])), nil
+	case executor.Float64:
+		return doubleValue(executor.Data[float64](t)[0]), nil
+	case executor.Int64:
+		return intValue(executor.Data[int64](t)[0]), nil
+	case executor.Int32:
+		return intValue(int64(executor.Data[int32](t)[0])), nil
+	case executor.Int16:
+		return intValue(int64(executor.Data[int16](t)[0])), nil
+	case executor.Int8:
+		return intValue(int64(executor.Data[int8](t)[0])), nil
+	case executor.Uint8:
+		return intValue(int64(executor.Data[uint8](t)[0])), nil
+	case executor.Bool:
+		return boolValue(executor.Data[bool](t)[0]), nil
 	}
-	return runtime.EValue{}, fmt.Errorf("no kernel for %s tensors", runtime.DTypeName(t.ScalarType()))
+	return executor.EValue{}, fmt.Errorf("no kernel for %s tensors", executor.DTypeName(t.ScalarType()))
 }
 
 // number reads an Int or Double operand.
-func number(v *runtime.EValue) (i int64, f float64, isInt bool, err error) {
+func number(v *executor.EValue) (i int64, f float64, isInt bool, err error) {
 	switch v.Tag {
-	case runtime.TagInt:
+	case executor.TagInt:
 		return v.Int, float64(v.Int), true, nil
-	case runtime.TagDouble:
+	case executor.TagDouble:
 		return 0, v.Double, false, nil
 	}
 	return 0, 0, false, fmt.Errorf("takes an Int or a Double, got %s", v.Tag)
 }
 
-func doubles(a, b *runtime.EValue) (float64, float64, error) {
+func doubles(a, b *executor.EValue) (float64, float64, error) {
 	_, x, _, err := number(a)
 	if err != nil {
 		return 0, 0, err
@@ -163,15 +165,15 @@ func doubles(a, b *runtime.EValue) (float64, float64, error) {
 }
 
 // arith: Int op Int is an Int; any Double makes it a Double.
-func arith(fi func(a, b int64) int64, ff func(a, b float64) float64) func([]*runtime.EValue) (runtime.EValue, error) {
-	return func(a []*runtime.EValue) (runtime.EValue, error) {
+func arith(fi func(a, b int64) int64, ff func(a, b float64) float64) func([]*executor.EValue) (executor.EValue, error) {
+	return func(a []*executor.EValue) (executor.EValue, error) {
 		ai, af, aInt, err := number(a[0])
 		if err != nil {
-			return runtime.EValue{}, err
+			return executor.EValue{}, err
 		}
 		bi, bf, bInt, err := number(a[1])
 		if err != nil {
-			return runtime.EValue{}, err
+			return executor.EValue{}, err
 		}
 		if aInt && bInt {
 			return intValue(fi(ai, bi)), nil
@@ -180,21 +182,21 @@ func arith(fi func(a, b int64) int64, ff func(a, b float64) float64) func([]*run
 	}
 }
 
-func intsOnly(f func(a, b int64) int64) func([]*runtime.EValue) (runtime.EValue, error) {
-	return func(a []*runtime.EValue) (runtime.EValue, error) {
-		if a[0].Tag != runtime.TagInt || a[1].Tag != runtime.TagInt {
-			return runtime.EValue{}, fmt.Errorf("takes two Ints, got %s and %s", a[0].Tag, a[1].Tag)
+func intsOnly(f func(a, b int64) int64) func([]*executor.EValue) (executor.EValue, error) {
+	return func(a []*executor.EValue) (executor.EValue, error) {
+		if a[0].Tag != executor.TagInt || a[1].Tag != executor.TagInt {
+			return executor.EValue{}, fmt.Errorf("takes two Ints, got %s and %s", a[0].Tag, a[1].Tag)
 		}
 		return intValue(f(a[0].Int, a[1].Int)), nil
 	}
 }
 
 // intsOnly2 is intsOnly for a division: a zero divisor is an error (undefined in C++).
-func intsOnly2(f func(a, b int64) int64) func([]*runtime.EValue) (runtime.EValue, error) {
+func intsOnly2(f func(a, b int64) int64) func([]*executor.EValue) (executor.EValue, error) {
 	g := intsOnly(f)
-	return func(a []*runtime.EValue) (runtime.EValue, error) {
-		if a[1].Tag == runtime.TagInt && a[1].Int == 0 {
-			return runtime.EValue{}, errors.New("integer division by zero")
+	return func(a []*executor.EValue) (executor.EValue, error) {
+		if a[1].Tag == executor.TagInt && a[1].Int == 0 {
+			return executor.EValue{}, errors.New("integer division by zero")
 		}
 		return g(a)
 	}
@@ -203,18 +205,18 @@ func intsOnly2(f func(a, b int64) int64) func([]*runtime.EValue) (runtime.EValue
 // floorDiv is Python's //: for Ints, the quotient rounded toward negative infinity; for
 // Doubles, (a - fmod(a, b)) / b adjusted by one when the remainder's sign differs from b's, and
 // ±Inf (a's sign) for b = 0.
-func floorDiv(a []*runtime.EValue) (runtime.EValue, error) {
+func floorDiv(a []*executor.EValue) (executor.EValue, error) {
 	ai, af, aInt, err := number(a[0])
 	if err != nil {
-		return runtime.EValue{}, err
+		return executor.EValue{}, err
 	}
 	bi, bf, bInt, err := number(a[1])
 	if err != nil {
-		return runtime.EValue{}, err
+		return executor.EValue{}, err
 	}
 	if aInt && bInt {
 		if bi == 0 {
-			return runtime.EValue{}, errors.New("integer division by zero")
+			return executor.EValue{}, errors.New("integer division by zero")
 		}
 		q := ai / bi
 		if (ai < 0) != (bi < 0) && ai%bi != 0 {
@@ -236,58 +238,58 @@ func floorDiv(a []*runtime.EValue) (runtime.EValue, error) {
 	return doubleValue(div), nil
 }
 
-func symFloat(a []*runtime.EValue) (runtime.EValue, error) {
+func symFloat(a []*executor.EValue) (executor.EValue, error) {
 	switch a[0].Tag {
-	case runtime.TagInt:
+	case executor.TagInt:
 		return doubleValue(float64(a[0].Int)), nil
-	case runtime.TagDouble:
+	case executor.TagDouble:
 		return doubleValue(a[0].Double), nil
-	case runtime.TagBool:
+	case executor.TagBool:
 		if a[0].Bool {
 			return doubleValue(1), nil
 		}
 		return doubleValue(0), nil
 	}
-	return runtime.EValue{}, fmt.Errorf("takes an Int, Double or Bool, got %s", a[0].Tag)
+	return executor.EValue{}, fmt.Errorf("takes an Int, Double or Bool, got %s", a[0].Tag)
 }
 
-func symInt(a []*runtime.EValue) (runtime.EValue, error) {
+func symInt(a []*executor.EValue) (executor.EValue, error) {
 	switch a[0].Tag {
-	case runtime.TagInt:
+	case executor.TagInt:
 		return intValue(a[0].Int), nil
-	case runtime.TagDouble:
+	case executor.TagDouble:
 		return toInt(a[0].Double)
-	case runtime.TagBool:
+	case executor.TagBool:
 		if a[0].Bool {
 			return intValue(1), nil
 		}
 		return intValue(0), nil
 	}
-	return runtime.EValue{}, fmt.Errorf("takes an Int, Double or Bool, got %s", a[0].Tag)
+	return executor.EValue{}, fmt.Errorf("takes an Int, Double or Bool, got %s", a[0].Tag)
 }
 
 // toInt truncates a double to an Int; NaN and values outside int64 are errors (undefined in C++).
-func toInt(f float64) (runtime.EValue, error) {
+func toInt(f float64) (executor.EValue, error) {
 	if math.IsNaN(f) || f >= math.MaxInt64 || f < math.MinInt64 {
-		return runtime.EValue{}, fmt.Errorf("%g does not fit an Int", f)
+		return executor.EValue{}, fmt.Errorf("%g does not fit an Int", f)
 	}
 	return intValue(int64(f)), nil
 }
 
 // compare orders two numbers (or, when bools is set, two Bools: false < true).
-func compare(ok func(c int) bool, bools bool) func([]*runtime.EValue) (runtime.EValue, error) {
-	return func(a []*runtime.EValue) (runtime.EValue, error) {
-		if bools && a[0].Tag == runtime.TagBool && a[1].Tag == runtime.TagBool {
+func compare(ok func(c int) bool, bools bool) func([]*executor.EValue) (executor.EValue, error) {
+	return func(a []*executor.EValue) (executor.EValue, error) {
+		if bools && a[0].Tag == executor.TagBool && a[1].Tag == executor.TagBool {
 			x, y := b2i(a[0].Bool), b2i(a[1].Bool)
 			return boolValue(ok(cmpInt(x, y))), nil
 		}
 		ai, af, aInt, err := number(a[0])
 		if err != nil {
-			return runtime.EValue{}, err
+			return executor.EValue{}, err
 		}
 		bi, bf, bInt, err := number(a[1])
 		if err != nil {
-			return runtime.EValue{}, err
+			return executor.EValue{}, err
 		}
 		if aInt && bInt {
 			return boolValue(ok(cmpInt(ai, bi))), nil
@@ -321,36 +323,36 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-func neg(a []*runtime.EValue) (runtime.EValue, error) {
+func neg(a []*executor.EValue) (executor.EValue, error) {
 	switch a[0].Tag {
-	case runtime.TagInt:
+	case executor.TagInt:
 		return intValue(-a[0].Int), nil
-	case runtime.TagDouble:
+	case executor.TagDouble:
 		return doubleValue(-a[0].Double), nil
 	}
-	return runtime.EValue{}, fmt.Errorf("takes an Int or a Double, got %s", a[0].Tag)
+	return executor.EValue{}, fmt.Errorf("takes an Int or a Double, got %s", a[0].Tag)
 }
 
-func symIte(a []*runtime.EValue) (runtime.EValue, error) {
-	if a[0].Tag != runtime.TagBool {
-		return runtime.EValue{}, fmt.Errorf("condition must be a Bool, got %s", a[0].Tag)
+func symIte(a []*executor.EValue) (executor.EValue, error) {
+	if a[0].Tag != executor.TagBool {
+		return executor.EValue{}, fmt.Errorf("condition must be a Bool, got %s", a[0].Tag)
 	}
 	v := a[2]
 	if a[0].Bool {
 		v = a[1]
 	}
 	switch v.Tag {
-	case runtime.TagInt, runtime.TagDouble, runtime.TagBool:
-		return runtime.EValue{Tag: v.Tag, Int: v.Int, Double: v.Double, Bool: v.Bool}, nil
+	case executor.TagInt, executor.TagDouble, executor.TagBool:
+		return executor.EValue{Tag: v.Tag, Int: v.Int, Double: v.Double, Bool: v.Bool}, nil
 	}
-	return runtime.EValue{}, fmt.Errorf("values must be Int, Double or Bool, got %s", v.Tag)
+	return executor.EValue{}, fmt.Errorf("values must be Int, Double or Bool, got %s", v.Tag)
 }
 
 // rounding applies f to a Double and returns an Int (ExecuTorch takes only Doubles here).
-func rounding(f func(float64) float64) func([]*runtime.EValue) (runtime.EValue, error) {
-	return func(a []*runtime.EValue) (runtime.EValue, error) {
-		if a[0].Tag != runtime.TagDouble {
-			return runtime.EValue{}, fmt.Errorf("takes a Double, got %s", a[0].Tag)
+func rounding(f func(float64) float64) func([]*executor.EValue) (executor.EValue, error) {
+	return func(a []*executor.EValue) (executor.EValue, error) {
+		if a[0].Tag != executor.TagDouble {
+			return executor.EValue{}, fmt.Errorf("takes a Double, got %s", a[0].Tag)
 		}
 		return toInt(f(a[0].Double))
 	}
@@ -359,7 +361,7 @@ func rounding(f func(float64) float64) func([]*runtime.EValue) (runtime.EValue, 
 // etView: et_view(Tensor self, int[] size) -> Tensor, the view whose shape is only known at run
 // time. At most one size may be -1 (inferred, not alongside a 0); the out tensor is resized and
 // shares self's memory.
-func etView(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func etView(ctx *executor.KernelContext, args []*executor.EValue) error {
 	if len(args) != 3 {
 		return ctx.Errorf("et_view takes self, size and out, got %d values", len(args))
 	}
@@ -371,7 +373,7 @@ func etView(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return ctx.Errorf("et_view out: %v", err)
 	}
-	if args[1].Tag != runtime.TagIntList {
+	if args[1].Tag != executor.TagIntList {
 		return ctx.Errorf("et_view size must be an IntList, got %s", args[1].Tag)
 	}
 	size := args[1].Ints()
@@ -413,7 +415,7 @@ func etView(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 // etCopyIndex: et_copy_index(Tensor copy_to, Tensor copy_from, int index) writes copy_from as
 // row index of copy_to, growing copy_to's first dim to index+1 (how a loop's stacked outputs
 // are built).
-func etCopyIndex(ctx *runtime.KernelContext, args []*runtime.EValue) error {
+func etCopyIndex(ctx *executor.KernelContext, args []*executor.EValue) error {
 	if len(args) != 3 {
 		return ctx.Errorf("et_copy_index takes copy_to, copy_from and index, got %d values", len(args))
 	}
@@ -425,7 +427,7 @@ func etCopyIndex(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 	if err != nil {
 		return ctx.Errorf("et_copy_index copy_from: %v", err)
 	}
-	if args[2].Tag != runtime.TagInt {
+	if args[2].Tag != executor.TagInt {
 		return ctx.Errorf("et_copy_index index must be an Int, got %s", args[2].Tag)
 	}
 	index := args[2].Int
@@ -433,7 +435,7 @@ func etCopyIndex(ctx *runtime.KernelContext, args []*runtime.EValue) error {
 		return ctx.Errorf("et_copy_index index %d out of range", index)
 	}
 	if to.ScalarType() != from.ScalarType() {
-		return ctx.Errorf("et_copy_index copies %s into %s", runtime.DTypeName(from.ScalarType()), runtime.DTypeName(to.ScalarType()))
+		return ctx.Errorf("et_copy_index copies %s into %s", executor.DTypeName(from.ScalarType()), executor.DTypeName(to.ScalarType()))
 	}
 	if to.Dim() != from.Dim()+1 {
 		return ctx.Errorf("et_copy_index ranks of copy_to (%d) and copy_from (%d) must differ by one", to.Dim(), from.Dim())

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
@@ -19,10 +20,9 @@ import (
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
-func kernel(t *testing.T, name string) runtime.KernelFunc {
+func kernel(t *testing.T, name string) executor.KernelFunc {
 	t.Helper()
 	for _, k := range prim.Kernels() {
 		if k.Name == name {
@@ -33,69 +33,69 @@ func kernel(t *testing.T, name string) runtime.KernelFunc {
 	return nil
 }
 
-func i(v int64) *runtime.EValue   { return &runtime.EValue{Tag: runtime.TagInt, Int: v} }
-func d(v float64) *runtime.EValue { return &runtime.EValue{Tag: runtime.TagDouble, Double: v} }
-func b(v bool) *runtime.EValue    { return &runtime.EValue{Tag: runtime.TagBool, Bool: v} }
-func show(v *runtime.EValue) string {
-	return fmt.Sprintf("%s(%v)", v.Tag, map[runtime.Tag]any{runtime.TagInt: v.Int, runtime.TagDouble: v.Double, runtime.TagBool: v.Bool}[v.Tag])
+func i(v int64) *executor.EValue   { return &executor.EValue{Tag: executor.TagInt, Int: v} }
+func d(v float64) *executor.EValue { return &executor.EValue{Tag: executor.TagDouble, Double: v} }
+func b(v bool) *executor.EValue    { return &executor.EValue{Tag: executor.TagBool, Bool: v} }
+func show(v *executor.EValue) string {
+	return fmt.Sprintf("%s(%v)", v.Tag, map[executor.Tag]any{executor.TagInt: v.Int, executor.TagDouble: v.Double, executor.TagBool: v.Bool}[v.Tag])
 }
 
 func TestScalarOps(t *testing.T) {
-	x, err := runtime.NewTensor(runtime.Float32, 2, 3, 4)
+	x, err := executor.NewTensor(executor.Float32, 2, 3, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tv := &runtime.EValue{Tag: runtime.TagTensor, Tensor: x}
-	one, _ := runtime.FromSlice([]float32{2.5}, 1)
-	f := &runtime.EValue{Tag: runtime.TagTensor, Tensor: one}
+	tv := &executor.EValue{Tag: executor.TagTensor, Tensor: x}
+	one, _ := executor.FromSlice([]float32{2.5}, 1)
+	f := &executor.EValue{Tag: executor.TagTensor, Tensor: one}
 	for _, tc := range []struct {
 		op   string
-		args []*runtime.EValue
+		args []*executor.EValue
 		want string // the result, or the start of the error
 	}{
-		{"aten::sym_size.int", []*runtime.EValue{tv, i(1)}, "Int(3)"},
-		{"aten::sym_size.int", []*runtime.EValue{tv, i(-1)}, "Int(4)"},
-		{"aten::sym_size.int", []*runtime.EValue{tv, i(3)}, "error: invalid argument: aten::sym_size.int: dim 3 out of range"},
-		{"aten::sym_size.int", []*runtime.EValue{i(1), i(0)}, "error: invalid argument: aten::sym_size.int: takes a Tensor, got Int"},
-		{"aten::sym_numel", []*runtime.EValue{tv}, "Int(24)"},
-		{"aten::_local_scalar_dense", []*runtime.EValue{f}, "Double(2.5)"},
-		{"executorch_prim::add.Scalar", []*runtime.EValue{i(2), i(3)}, "Int(5)"},
-		{"executorch_prim::add.Scalar", []*runtime.EValue{i(2), d(0.5)}, "Double(2.5)"},
-		{"executorch_prim::sub.Scalar", []*runtime.EValue{d(1), i(3)}, "Double(-2)"},
-		{"executorch_prim::mul.Scalar", []*runtime.EValue{i(4), i(-3)}, "Int(-12)"},
-		{"executorch_prim::mul.Scalar", []*runtime.EValue{b(true), i(3)}, "error: invalid argument: executorch_prim::mul.Scalar: takes an Int or a Double, got Bool"},
-		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(-7), i(2)}, "Int(-4)"},
-		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(7), i(2)}, "Int(3)"},
-		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(-8), i(2)}, "Int(-4)"},
-		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{d(-7), d(2)}, "Double(-4)"},
-		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{d(-1), i(0)}, "Double(-Inf)"},
-		{"executorch_prim::floordiv.Scalar", []*runtime.EValue{i(1), i(0)}, "error: invalid argument: executorch_prim::floordiv.Scalar: integer division by zero"},
-		{"executorch_prim::truediv.Scalar", []*runtime.EValue{i(7), i(2)}, "Double(3.5)"},
-		{"executorch_prim::floordiv.int", []*runtime.EValue{i(-7), i(2)}, "Int(-3)"}, // C++ truncation, as ExecuTorch
-		{"executorch_prim::mod.int", []*runtime.EValue{i(-7), i(2)}, "Int(-1)"},
-		{"executorch_prim::mod.Scalar", []*runtime.EValue{i(7), i(0)}, "error: invalid argument: executorch_prim::mod.Scalar: integer division by zero"},
-		{"executorch_prim::sym_max.Scalar", []*runtime.EValue{i(7), i(2)}, "Int(7)"},
-		{"executorch_prim::sym_min.Scalar", []*runtime.EValue{i(7), d(2)}, "error: invalid argument: executorch_prim::sym_min.Scalar: takes two Ints, got Int and Double"},
-		{"executorch_prim::sym_float.Scalar", []*runtime.EValue{i(3)}, "Double(3)"},
-		{"executorch_prim::sym_int.Scalar", []*runtime.EValue{d(-3.7)}, "Int(-3)"},
-		{"executorch_prim::sym_int.Scalar", []*runtime.EValue{d(math.NaN())}, "error: invalid argument: executorch_prim::sym_int.Scalar: NaN does not fit an Int"},
-		{"executorch_prim::eq.Scalar", []*runtime.EValue{i(3), d(3)}, "Bool(true)"},
-		{"executorch_prim::lt.Scalar", []*runtime.EValue{b(false), b(true)}, "Bool(true)"},
-		{"executorch_prim::ge.Scalar", []*runtime.EValue{d(math.NaN()), d(1)}, "Bool(false)"},
-		{"executorch_prim::gt.Scalar", []*runtime.EValue{i(4), i(3)}, "Bool(true)"},
-		{"executorch_prim::le.Scalar", []*runtime.EValue{i(4), i(3)}, "Bool(false)"},
-		{"executorch_prim::neg.Scalar", []*runtime.EValue{i(4)}, "Int(-4)"},
-		{"executorch_prim::sym_not.Scalar", []*runtime.EValue{b(false)}, "Bool(true)"},
-		{"executorch_prim::sym_ite.Scalar", []*runtime.EValue{b(false), i(1), d(2)}, "Double(2)"},
-		{"executorch_prim::ceil.Scalar", []*runtime.EValue{d(2.1)}, "Int(3)"},
-		{"executorch_prim::round.Scalar", []*runtime.EValue{d(2.5)}, "Int(2)"}, // half to even, as Python
-		{"executorch_prim::round.Scalar", []*runtime.EValue{d(3.5)}, "Int(4)"},
-		{"executorch_prim::trunc.Scalar", []*runtime.EValue{d(-2.9)}, "Int(-2)"},
-		{"executorch_prim::trunc.Scalar", []*runtime.EValue{i(2)}, "error: invalid argument: executorch_prim::trunc.Scalar: takes a Double, got Int"},
+		{"aten::sym_size.int", []*executor.EValue{tv, i(1)}, "Int(3)"},
+		{"aten::sym_size.int", []*executor.EValue{tv, i(-1)}, "Int(4)"},
+		{"aten::sym_size.int", []*executor.EValue{tv, i(3)}, "error: invalid argument: aten::sym_size.int: dim 3 out of range"},
+		{"aten::sym_size.int", []*executor.EValue{i(1), i(0)}, "error: invalid argument: aten::sym_size.int: takes a Tensor, got Int"},
+		{"aten::sym_numel", []*executor.EValue{tv}, "Int(24)"},
+		{"aten::_local_scalar_dense", []*executor.EValue{f}, "Double(2.5)"},
+		{"executorch_prim::add.Scalar", []*executor.EValue{i(2), i(3)}, "Int(5)"},
+		{"executorch_prim::add.Scalar", []*executor.EValue{i(2), d(0.5)}, "Double(2.5)"},
+		{"executorch_prim::sub.Scalar", []*executor.EValue{d(1), i(3)}, "Double(-2)"},
+		{"executorch_prim::mul.Scalar", []*executor.EValue{i(4), i(-3)}, "Int(-12)"},
+		{"executorch_prim::mul.Scalar", []*executor.EValue{b(true), i(3)}, "error: invalid argument: executorch_prim::mul.Scalar: takes an Int or a Double, got Bool"},
+		{"executorch_prim::floordiv.Scalar", []*executor.EValue{i(-7), i(2)}, "Int(-4)"},
+		{"executorch_prim::floordiv.Scalar", []*executor.EValue{i(7), i(2)}, "Int(3)"},
+		{"executorch_prim::floordiv.Scalar", []*executor.EValue{i(-8), i(2)}, "Int(-4)"},
+		{"executorch_prim::floordiv.Scalar", []*executor.EValue{d(-7), d(2)}, "Double(-4)"},
+		{"executorch_prim::floordiv.Scalar", []*executor.EValue{d(-1), i(0)}, "Double(-Inf)"},
+		{"executorch_prim::floordiv.Scalar", []*executor.EValue{i(1), i(0)}, "error: invalid argument: executorch_prim::floordiv.Scalar: integer division by zero"},
+		{"executorch_prim::truediv.Scalar", []*executor.EValue{i(7), i(2)}, "Double(3.5)"},
+		{"executorch_prim::floordiv.int", []*executor.EValue{i(-7), i(2)}, "Int(-3)"}, // C++ truncation, as ExecuTorch
+		{"executorch_prim::mod.int", []*executor.EValue{i(-7), i(2)}, "Int(-1)"},
+		{"executorch_prim::mod.Scalar", []*executor.EValue{i(7), i(0)}, "error: invalid argument: executorch_prim::mod.Scalar: integer division by zero"},
+		{"executorch_prim::sym_max.Scalar", []*executor.EValue{i(7), i(2)}, "Int(7)"},
+		{"executorch_prim::sym_min.Scalar", []*executor.EValue{i(7), d(2)}, "error: invalid argument: executorch_prim::sym_min.Scalar: takes two Ints, got Int and Double"},
+		{"executorch_prim::sym_float.Scalar", []*executor.EValue{i(3)}, "Double(3)"},
+		{"executorch_prim::sym_int.Scalar", []*executor.EValue{d(-3.7)}, "Int(-3)"},
+		{"executorch_prim::sym_int.Scalar", []*executor.EValue{d(math.NaN())}, "error: invalid argument: executorch_prim::sym_int.Scalar: NaN does not fit an Int"},
+		{"executorch_prim::eq.Scalar", []*executor.EValue{i(3), d(3)}, "Bool(true)"},
+		{"executorch_prim::lt.Scalar", []*executor.EValue{b(false), b(true)}, "Bool(true)"},
+		{"executorch_prim::ge.Scalar", []*executor.EValue{d(math.NaN()), d(1)}, "Bool(false)"},
+		{"executorch_prim::gt.Scalar", []*executor.EValue{i(4), i(3)}, "Bool(true)"},
+		{"executorch_prim::le.Scalar", []*executor.EValue{i(4), i(3)}, "Bool(false)"},
+		{"executorch_prim::neg.Scalar", []*executor.EValue{i(4)}, "Int(-4)"},
+		{"executorch_prim::sym_not.Scalar", []*executor.EValue{b(false)}, "Bool(true)"},
+		{"executorch_prim::sym_ite.Scalar", []*executor.EValue{b(false), i(1), d(2)}, "Double(2)"},
+		{"executorch_prim::ceil.Scalar", []*executor.EValue{d(2.1)}, "Int(3)"},
+		{"executorch_prim::round.Scalar", []*executor.EValue{d(2.5)}, "Int(2)"}, // half to even, as Python
+		{"executorch_prim::round.Scalar", []*executor.EValue{d(3.5)}, "Int(4)"},
+		{"executorch_prim::trunc.Scalar", []*executor.EValue{d(-2.9)}, "Int(-2)"},
+		{"executorch_prim::trunc.Scalar", []*executor.EValue{i(2)}, "error: invalid argument: executorch_prim::trunc.Scalar: takes a Double, got Int"},
 	} {
 		t.Run(tc.op+" "+tc.want, func(t *testing.T) {
-			out := &runtime.EValue{}
-			err := kernel(t, tc.op)(&runtime.KernelContext{}, append(tc.args, out))
+			out := &executor.EValue{}
+			err := kernel(t, tc.op)(&executor.KernelContext{}, append(tc.args, out))
 			got := "error: " + fmt.Sprint(err)
 			if err == nil {
 				got = show(out)
@@ -106,13 +106,13 @@ func TestScalarOps(t *testing.T) {
 		})
 	}
 	// Wrong arity is refused, not indexed past.
-	if err := kernel(t, "executorch_prim::add.Scalar")(&runtime.KernelContext{}, []*runtime.EValue{i(1), i(2)}); err == nil {
+	if err := kernel(t, "executorch_prim::add.Scalar")(&executor.KernelContext{}, []*executor.EValue{i(1), i(2)}); err == nil {
 		t.Error("add.Scalar with two values (no return slot) succeeded")
 	}
 }
 
-func intList(vs ...int64) *runtime.EValue {
-	l := &runtime.EValue{Tag: runtime.TagIntList}
+func intList(vs ...int64) *executor.EValue {
+	l := &executor.EValue{Tag: executor.TagIntList}
 	for _, v := range vs {
 		l.IntRefs = append(l.IntRefs, i(v))
 	}
@@ -120,11 +120,11 @@ func intList(vs ...int64) *runtime.EValue {
 }
 
 func TestEtView(t *testing.T) {
-	self, _ := runtime.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	self, _ := executor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
 	view := kernel(t, "executorch_prim::et_view.default")
 	for _, tc := range []struct {
 		name string
-		size *runtime.EValue
+		size *executor.EValue
 		want string
 	}{
 		{"infer", intList(3, -1), "[3 2]"},
@@ -138,9 +138,9 @@ func TestEtView(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The out tensor a program declares for a dynamic view: bounded, 8 elements of room.
-			out, _ := runtime.NewTensor(runtime.Float32, 8, 1)
-			outV := &runtime.EValue{Tag: runtime.TagTensor, Tensor: out}
-			err := view(&runtime.KernelContext{}, []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: self}, tc.size, outV})
+			out, _ := executor.NewTensor(executor.Float32, 8, 1)
+			outV := &executor.EValue{Tag: executor.TagTensor, Tensor: out}
+			err := view(&executor.KernelContext{}, []*executor.EValue{{Tag: executor.TagTensor, Tensor: self}, tc.size, outV})
 			if err != nil {
 				if !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("error %v, want %q", err, tc.want)
@@ -155,21 +155,21 @@ func TestEtView(t *testing.T) {
 }
 
 func TestEtCopyIndex(t *testing.T) {
-	to, _ := runtime.NewTensor(runtime.Float32, 3, 2)
-	row, _ := runtime.FromSlice([]float32{7, 8}, 2)
+	to, _ := executor.NewTensor(executor.Float32, 3, 2)
+	row, _ := executor.FromSlice([]float32{7, 8}, 2)
 	copyIndex := kernel(t, "executorch_prim::et_copy_index.tensor")
-	args := func(idx int64) []*runtime.EValue {
-		return []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: to}, {Tag: runtime.TagTensor, Tensor: row}, i(idx)}
+	args := func(idx int64) []*executor.EValue {
+		return []*executor.EValue{{Tag: executor.TagTensor, Tensor: to}, {Tag: executor.TagTensor, Tensor: row}, i(idx)}
 	}
 	// A static copy_to can only be "resized" to its own sizes: the last row.
-	if err := copyIndex(&runtime.KernelContext{}, args(2)); err != nil {
+	if err := copyIndex(&executor.KernelContext{}, args(2)); err != nil {
 		t.Fatal(err)
 	}
-	if got := runtime.Data[float32](to); fmt.Sprint(got) != "[0 0 0 0 7 8]" {
+	if got := executor.Data[float32](to); fmt.Sprint(got) != "[0 0 0 0 7 8]" {
 		t.Errorf("copy_to %v", got)
 	}
 	for _, idx := range []int64{0, -1, 3} {
-		if err := copyIndex(&runtime.KernelContext{}, args(idx)); err == nil {
+		if err := copyIndex(&executor.KernelContext{}, args(idx)); err == nil {
 			t.Errorf("index %d into a static [3 2] accepted", idx)
 		}
 	}
@@ -225,7 +225,7 @@ func TestDynamicLowered(t *testing.T) {
 
 func runCases(t *testing.T, f *pte.File, dir string) {
 	t.Helper()
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func runCases(t *testing.T, f *pte.File, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/irtext"
-	"github.com/etgo/etgo/runtime"
 )
 
 // nodeKinds renders a blob's nodes as "Op[min,max]" with the values' dims, in order.
@@ -226,23 +226,23 @@ out y`)
 		named[nb.Key] = nb.Data
 	}
 	var b xnnpack.Backend
-	h, err := b.Init(&runtime.BackendInitContext{NamedData: func(k string) ([]byte, error) { return named[k], nil }}, p.Blob, nil)
+	h, err := b.Init(&executor.BackendInitContext{NamedData: func(k string) ([]byte, error) { return named[k], nil }}, p.Blob, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Destroy(h)
-	x, err := runtime.FromSlice(xs, len(xs))
+	x, err := executor.FromSlice(xs, len(xs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := runtime.NewTensor(runtime.Float32, len(xs))
+	out, err := executor.NewTensor(executor.Float32, len(xs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Execute(&runtime.BackendExecutionContext{}, h, []*runtime.EValue{{Tag: runtime.TagTensor, Tensor: x}, {Tag: runtime.TagTensor, Tensor: out}}); err != nil {
+	if err := b.Execute(&executor.BackendExecutionContext{}, h, []*executor.EValue{{Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: out}}); err != nil {
 		t.Fatal(err)
 	}
-	got := runtime.Data[float32](out)
+	got := executor.Data[float32](out)
 	for i, v := range xs {
 		x := float64(v)
 		want := 0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x)))

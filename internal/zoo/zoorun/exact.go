@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // CheckExact runs dir/xnnpack.pte's forward on dir/inputs/input_0.npy runs times (later runs
 // reuse the method's memory) and requires the official runtime's dir/expected/output_0.npy bit
 // for bit: for graphs ending in a dequantize, one differing int8 code shows as a whole step.
-func CheckExact(t *testing.T, reg *runtime.Registry, dir string, runs int) {
+func CheckExact(t *testing.T, reg *executor.Registry, dir string, runs int) {
 	t.Helper()
-	p, err := runtime.Open(filepath.Join(dir, "xnnpack.pte"), runtime.Options{Registry: reg})
+	p, err := executor.Open(filepath.Join(dir, "xnnpack.pte"), executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +47,10 @@ func CheckExact(t *testing.T, reg *runtime.Registry, dir string, runs int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(outs) != 1 || outs[0].ScalarType() != runtime.Float32 {
+		if len(outs) != 1 || outs[0].ScalarType() != executor.Float32 {
 			t.Fatalf("run %d: %d outputs, want one float32 tensor", run, len(outs))
 		}
-		got := runtime.Data[float32](outs[0])
+		got := executor.Data[float32](outs[0])
 		if len(got) != len(exp) {
 			t.Fatalf("run %d: %d output values, want %d", run, len(got), len(exp))
 		}

@@ -6,19 +6,19 @@ import (
 	"context"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/zoo"
-	"github.com/etgo/etgo/runtime"
 )
 
 // Inputs loads the model's inputs as runtime tensors.
-func Inputs(tb testing.TB, m zoo.Model) []*runtime.Tensor {
+func Inputs(tb testing.TB, m zoo.Model) []*executor.Tensor {
 	tb.Helper()
 	arrays, err := m.LoadInputs()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out := make([]*runtime.Tensor, len(arrays))
+	out := make([]*executor.Tensor, len(arrays))
 	for i, a := range arrays {
 		if out[i], err = npyconv.Tensor(a); err != nil {
 			tb.Fatal(err)
@@ -29,7 +29,7 @@ func Inputs(tb testing.TB, m zoo.Model) []*runtime.Tensor {
 
 // Check runs prog's forward method on the model's inputs and compares every output with
 // variant v's expected outputs (floats within 1e-4, integers and booleans exact).
-func Check(t testing.TB, prog *runtime.Program, m zoo.Model, v zoo.Variant) {
+func Check(t testing.TB, prog *executor.Program, m zoo.Model, v zoo.Variant) {
 	t.Helper()
 	meth, err := prog.LoadMethod("forward")
 	if err != nil {

@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // TestProfile: with profiling on, every kernel and delegate call of split_delegation (three
@@ -35,7 +35,7 @@ func TestProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: reg})
+	p, err := executor.NewProgram(f, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

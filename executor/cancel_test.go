@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -10,15 +10,15 @@ import (
 	"time"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
-	"github.com/etgo/etgo/runtime"
 )
 
 // hooked is a registry whose portable kernels and XNNPACK backend count their calls and, at the
 // call the test names, run a hook first (cancel the context, or wait for its deadline).
 type hooked struct {
-	reg   *runtime.Registry
+	reg   *executor.Registry
 	calls atomic.Int64 // kernel and delegate calls so far
 	at    int64        // the call (1-based) that runs hook; 0 for none
 	hook  func(ctx context.Context)
@@ -32,10 +32,10 @@ func (h *hooked) call(ctx context.Context) {
 
 func newHooked(t testing.TB) *hooked {
 	t.Helper()
-	h := &hooked{reg: runtime.NewRegistry()}
+	h := &hooked{reg: executor.NewRegistry()}
 	for _, k := range portableRegistry(t).Kernels() {
 		fn := k.Fn
-		k.Fn = func(kc *runtime.KernelContext, args []*runtime.EValue) error {
+		k.Fn = func(kc *executor.KernelContext, args []*executor.EValue) error {
 			h.call(kc.Context)
 			return fn(kc, args)
 		}
@@ -54,14 +54,14 @@ type hookedBackend struct {
 	h *hooked
 }
 
-func (b hookedBackend) Execute(ctx *runtime.BackendExecutionContext, d runtime.DelegateHandle, args []*runtime.EValue) error {
+func (b hookedBackend) Execute(ctx *executor.BackendExecutionContext, d executor.DelegateHandle, args []*executor.EValue) error {
 	b.h.call(ctx.Context)
 	return b.Backend.Execute(ctx, d, args)
 }
 
-func loadForward(t *testing.T, reg *runtime.Registry, path string) *runtime.Method {
+func loadForward(t *testing.T, reg *executor.Registry, path string) *executor.Method {
 	t.Helper()
-	p, err := runtime.Open(path, runtime.Options{Registry: reg})
+	p, err := executor.Open(path, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestCancelMidRun(t *testing.T) {
 					if !errors.Is(err, stop.want) || outs != nil {
 						t.Fatalf("stopped at call %d of %d: Run = %d outputs, %v; want none and %v", at, total, len(outs), err, stop.want)
 					}
-					if errors.Is(err, runtime.ErrKernelFailed) {
+					if errors.Is(err, executor.ErrKernelFailed) {
 						t.Errorf("a cancelled run reported as a kernel failure: %v", err)
 					}
 					// (A deadline may also pass before the call that waits for it, on a slow

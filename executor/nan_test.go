@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -12,13 +12,13 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
 // The NaN fixtures (testdata/nan, made by tools/reference/generate_nan_fixtures.py): inputs with
@@ -34,7 +34,7 @@ type nanConfig struct {
 	name    string
 	variant zoo.Variant
 	isa     string
-	reg     *runtime.Registry
+	reg     *executor.Registry
 }
 
 func nanConfigs(t *testing.T) []nanConfig {
@@ -69,9 +69,9 @@ func (c nanConfig) useISA(t *testing.T) {
 }
 
 // run opens pte in the config's runtime and runs forward once per input set.
-func (c nanConfig) run(t *testing.T, pte string, inputs [][]*runtime.Tensor) [][]*runtime.Tensor {
+func (c nanConfig) run(t *testing.T, pte string, inputs [][]*executor.Tensor) [][]*executor.Tensor {
 	t.Helper()
-	p, err := runtime.Open(pte, runtime.Options{Registry: c.reg})
+	p, err := executor.Open(pte, executor.Options{Registry: c.reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,13 +81,13 @@ func (c nanConfig) run(t *testing.T, pte string, inputs [][]*runtime.Tensor) [][
 		t.Fatal(err)
 	}
 	defer meth.Close()
-	var all [][]*runtime.Tensor
+	var all [][]*executor.Tensor
 	for _, in := range inputs {
 		outs, err := meth.Run(context.Background(), in...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl := make([]*runtime.Tensor, len(outs))
+		cl := make([]*executor.Tensor, len(outs))
 		for i, o := range outs {
 			cl[i] = o.Clone() // the method reuses its output memory on the next run
 		}
@@ -128,13 +128,13 @@ func parseF32(s string) (float32, error) {
 }
 
 // patchTensor applies runs to a contiguous tensor's elements.
-func patchTensor(t *runtime.Tensor, runs []nanRun) error {
+func patchTensor(t *executor.Tensor, runs []nanRun) error {
 	for _, r := range runs {
 		if r.start < 0 || r.count < 0 || r.start+r.count > t.Numel() {
 			return fmt.Errorf("patch [%d, +%d) outside %d elements", r.start, r.count, t.Numel())
 		}
 		switch t.ScalarType() {
-		case runtime.Float32:
+		case executor.Float32:
 			var s string
 			if err := json.Unmarshal(r.value, &s); err != nil {
 				return err
@@ -143,11 +143,11 @@ func patchTensor(t *runtime.Tensor, runs []nanRun) error {
 			if err != nil {
 				return err
 			}
-			d := runtime.Data[float32](t)
+			d := executor.Data[float32](t)
 			for i := r.start; i < r.start+r.count; i++ {
 				d[i] = v
 			}
-		case runtime.Int64, runtime.Int32, runtime.Uint8, runtime.Bool:
+		case executor.Int64, executor.Int32, executor.Uint8, executor.Bool:
 			var v int64
 			if err := json.Unmarshal(r.value, &v); err != nil {
 				return err
@@ -156,27 +156,27 @@ func patchTensor(t *runtime.Tensor, runs []nanRun) error {
 				setInt(t, i, v)
 			}
 		default:
-			return fmt.Errorf("cannot patch %s", runtime.DTypeName(t.ScalarType()))
+			return fmt.Errorf("cannot patch %s", executor.DTypeName(t.ScalarType()))
 		}
 	}
 	return nil
 }
 
-func setInt(t *runtime.Tensor, i int, v int64) {
+func setInt(t *executor.Tensor, i int, v int64) {
 	switch t.ScalarType() {
-	case runtime.Int64:
-		runtime.Data[int64](t)[i] = v
-	case runtime.Int32:
-		runtime.Data[int32](t)[i] = int32(v)
-	case runtime.Uint8:
-		runtime.Data[uint8](t)[i] = uint8(v)
-	case runtime.Bool:
-		runtime.Data[bool](t)[i] = v != 0
+	case executor.Int64:
+		executor.Data[int64](t)[i] = v
+	case executor.Int32:
+		executor.Data[int32](t)[i] = int32(v)
+	case executor.Uint8:
+		executor.Data[uint8](t)[i] = uint8(v)
+	case executor.Bool:
+		executor.Data[bool](t)[i] = v != 0
 	}
 }
 
 // loadNpyTensor reads an .npy file into a tensor that owns a copy of the data.
-func loadNpyTensor(t *testing.T, path string) *runtime.Tensor {
+func loadNpyTensor(t *testing.T, path string) *executor.Tensor {
 	t.Helper()
 	a, err := npy.Load(path)
 	if err != nil {
@@ -192,15 +192,15 @@ func loadNpyTensor(t *testing.T, path string) *runtime.Tensor {
 // compareInClass checks got against want element by element: NaN exactly where want is NaN,
 // the same infinities, finite floats within nanTol (relative to |want| above 1), integers and
 // booleans equal. It describes the first few mismatches.
-func compareInClass(got, want *runtime.Tensor) error {
+func compareInClass(got, want *executor.Tensor) error {
 	if got.ScalarType() != want.ScalarType() || fmt.Sprint(got.Sizes()) != fmt.Sprint(want.Sizes()) {
 		return fmt.Errorf("got %v, want %v", got, want)
 	}
 	g, w := asFloat64s(got), asFloat64s(want)
 	if g == nil || w == nil {
-		return fmt.Errorf("cannot compare %s tensors", runtime.DTypeName(got.ScalarType()))
+		return fmt.Errorf("cannot compare %s tensors", executor.DTypeName(got.ScalarType()))
 	}
-	exact := got.ScalarType() != runtime.Float32
+	exact := got.ScalarType() != executor.Float32
 	var bad []string
 	n := 0
 	for i := range g {
@@ -226,27 +226,27 @@ func compareInClass(got, want *runtime.Tensor) error {
 	return nil
 }
 
-func asFloat64s(t *runtime.Tensor) []float64 {
+func asFloat64s(t *executor.Tensor) []float64 {
 	out := make([]float64, t.Numel())
 	switch t.ScalarType() {
-	case runtime.Float32:
-		for i, v := range runtime.Data[float32](t) {
+	case executor.Float32:
+		for i, v := range executor.Data[float32](t) {
 			out[i] = float64(v)
 		}
-	case runtime.Int64:
-		for i, v := range runtime.Data[int64](t) {
+	case executor.Int64:
+		for i, v := range executor.Data[int64](t) {
 			out[i] = float64(v)
 		}
-	case runtime.Int32:
-		for i, v := range runtime.Data[int32](t) {
+	case executor.Int32:
+		for i, v := range executor.Data[int32](t) {
 			out[i] = float64(v)
 		}
-	case runtime.Uint8:
-		for i, v := range runtime.Data[uint8](t) {
+	case executor.Uint8:
+		for i, v := range executor.Data[uint8](t) {
 			out[i] = float64(v)
 		}
-	case runtime.Bool:
-		for i, v := range runtime.Data[bool](t) {
+	case executor.Bool:
+		for i, v := range executor.Data[bool](t) {
 			if v {
 				out[i] = 1
 			}
@@ -294,12 +294,12 @@ func checkNaNZoo(t *testing.T, c nanConfig, m zoo.Model) {
 	if len(fx.Cases) == 0 {
 		t.Fatal("no cases")
 	}
-	var inputs [][]*runtime.Tensor
+	var inputs [][]*executor.Tensor
 	for _, cs := range fx.Cases {
 		if len(cs.Inputs) != len(m.Inputs) {
 			t.Fatalf("%s: %d input patches for %d inputs", cs.Name, len(cs.Inputs), len(m.Inputs))
 		}
-		in := make([]*runtime.Tensor, len(m.Inputs))
+		in := make([]*executor.Tensor, len(m.Inputs))
 		for i, p := range m.Inputs {
 			in[i] = loadNpyTensor(t, p)
 			if err := patchTensor(in[i], cs.Inputs[i]); err != nil {
@@ -359,7 +359,7 @@ type nanTensor struct {
 	Values string `json:"values"`
 }
 
-func (nt nanTensor) tensor() (*runtime.Tensor, error) {
+func (nt nanTensor) tensor() (*executor.Tensor, error) {
 	f := strings.Fields(nt.Values)
 	switch nt.DType {
 	case "float32":
@@ -371,7 +371,7 @@ func (nt nanTensor) tensor() (*runtime.Tensor, error) {
 			}
 			v[i] = x
 		}
-		return runtime.FromSlice(v, nt.Shape...)
+		return executor.FromSlice(v, nt.Shape...)
 	case "int64", "bool":
 		v := make([]int64, len(f))
 		for i, s := range f {
@@ -382,13 +382,13 @@ func (nt nanTensor) tensor() (*runtime.Tensor, error) {
 			v[i] = x
 		}
 		if nt.DType == "int64" {
-			return runtime.FromSlice(v, nt.Shape...)
+			return executor.FromSlice(v, nt.Shape...)
 		}
 		bv := make([]bool, len(v))
 		for i, x := range v {
 			bv[i] = x != 0
 		}
-		return runtime.FromSlice(bv, nt.Shape...)
+		return executor.FromSlice(bv, nt.Shape...)
 	}
 	return nil, fmt.Errorf("dtype %q", nt.DType)
 }
@@ -429,13 +429,13 @@ func checkNaNOps(t *testing.T, c nanConfig, dir string) {
 	if err := json.Unmarshal(b, &oc); err != nil {
 		t.Fatal(err)
 	}
-	in := make([]*runtime.Tensor, len(oc.Inputs))
+	in := make([]*executor.Tensor, len(oc.Inputs))
 	for i, nt := range oc.Inputs {
 		if in[i], err = nt.tensor(); err != nil {
 			t.Fatalf("input %d: %v", i, err)
 		}
 	}
-	got := c.run(t, filepath.Join(dir, string(c.variant)+".pte"), [][]*runtime.Tensor{in})[0]
+	got := c.run(t, filepath.Join(dir, string(c.variant)+".pte"), [][]*executor.Tensor{in})[0]
 	want := oc.Outputs[string(c.variant)]
 	if len(got) != len(want) || len(want) != len(oc.OutputNames) {
 		t.Fatalf("%d outputs, want %d (%d names)", len(got), len(want), len(oc.OutputNames))

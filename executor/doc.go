@@ -1,5 +1,8 @@
-// Package runtime loads and executes ExecuTorch programs (.pte files): etgo's counterpart of
-// ExecuTorch's runtime/executor.
+// Package executor loads and executes ExecuTorch programs (.pte files): etgo's counterpart of
+// ExecuTorch's runtime/executor (Program, Method, the kernel and backend registry, EValue and
+// Tensor). It is named after that directory rather than "runtime", which would shadow the
+// standard library's package in every program that imports it. Most programs use the Module
+// API in package etgo instead, which builds a registry with every built-in kernel and backend.
 //
 // Ownership and threading:
 //   - A Program is immutable and safe to share between goroutines. It holds the verified,
@@ -31,4 +34,4 @@
 // Memory: planned buffers come from the program's non_const_buffer_sizes (memory id k is buffer
 // k-1), bounded by Options.MaxPlannedBytes; tensors with bounded dynamic shapes resize within
 // the capacity planned for their upper bounds.
-package runtime
+package executor

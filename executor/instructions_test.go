@@ -1,12 +1,12 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/pte"
 	"github.com/etgo/etgo/pte/schema"
-	"github.com/etgo/etgo/runtime"
 )
 
 // controlProgram builds a method that exercises every instruction kind:
@@ -18,7 +18,7 @@ import (
 //	4: MoveCall(tmp -> out)
 //
 // so forward(x) = x + 1 when the traced flag is false.
-func controlProgram(t *testing.T) *runtime.Program {
+func controlProgram(t *testing.T) *executor.Program {
 	t.Helper()
 	f32 := schema.ScalarTypeFLOAT
 	planned := func(off uint32) *pte.Tensor {
@@ -56,7 +56,7 @@ func controlProgram(t *testing.T) *runtime.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := runtime.NewProgram(f, runtime.Options{Registry: portableRegistry(t)})
+	p, err := executor.NewProgram(f, executor.Options{Registry: portableRegistry(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +69,12 @@ func TestEveryInstructionKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	x, _ := runtime.FromSlice([]float32{1.5, -2}, 2)
+	x, _ := executor.FromSlice([]float32{1.5, -2}, 2)
 	outs, err := m.Run(context.Background(), x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := runtime.Values[float32](outs[0])
+	got, _ := executor.Values[float32](outs[0])
 	if got[0] != 2.5 || got[1] != -1 {
 		t.Errorf("forward(x) = %v, want x+1 = [2.5 -1] (the jump skips the doubling)", got)
 	}

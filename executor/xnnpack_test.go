@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"fmt"

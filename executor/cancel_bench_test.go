@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
-	"github.com/etgo/etgo/runtime"
 )
 
 // BenchmarkCancelLatency measures how long Execute takes to return once its context is
@@ -41,7 +41,7 @@ func BenchmarkCancelLatency(b *testing.B) {
 	for _, v := range []zoo.Variant{zoo.Xnnpack, zoo.Portable} {
 		for _, m := range models {
 			b.Run(string(v)+"/"+m.Name, func(b *testing.B) {
-				p, err := runtime.Open(m.PTE(v), runtime.Options{Registry: reg})
+				p, err := executor.Open(m.PTE(v), executor.Options{Registry: reg})
 				if err != nil {
 					b.Fatal(err)
 				}

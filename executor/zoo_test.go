@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"bytes"
@@ -6,15 +6,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
-	"github.com/etgo/etgo/runtime"
 )
 
-func portableRegistry(t testing.TB) *runtime.Registry {
+func portableRegistry(t testing.TB) *executor.Registry {
 	t.Helper()
-	reg := runtime.NewRegistry()
+	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -22,9 +22,9 @@ func portableRegistry(t testing.TB) *runtime.Registry {
 }
 
 // runZoo runs one .pte of a zoo model on its inputs and compares with the expected outputs.
-func runZoo(t *testing.T, reg *runtime.Registry, m zoo.Model, v zoo.Variant) {
+func runZoo(t *testing.T, reg *executor.Registry, m zoo.Model, v zoo.Variant) {
 	t.Helper()
-	p, err := runtime.Open(m.PTE(v), runtime.Options{Registry: reg})
+	p, err := executor.Open(m.PTE(v), executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestZooPortable(t *testing.T) {
 // in total, every output identical to the first (run it with -race).
 func TestConcurrentMethods(t *testing.T) {
 	m := zooModel(t, "residual_cnn")
-	p, err := runtime.Open(m.Portable, runtime.Options{Registry: portableRegistry(t)})
+	p, err := executor.Open(m.Portable, executor.Options{Registry: portableRegistry(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func BenchmarkZooPortable(b *testing.B) {
 	reg := portableRegistry(b)
 	for _, m := range zoo.Models(b) {
 		b.Run(m.Name, func(b *testing.B) {
-			p, err := runtime.Open(m.Portable, runtime.Options{Registry: reg})
+			p, err := executor.Open(m.Portable, executor.Options{Registry: reg})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package runtime
+package executor
 
 import (
 	"fmt"
@@ -336,7 +336,7 @@ func Data[T Element](t *Tensor) []T {
 	}
 	var z T
 	if int(unsafe.Sizeof(z)) != ElementSize(t.dtype) {
-		panic(fmt.Sprintf("runtime.Data: %T elements for a %s tensor", z, DTypeName(t.dtype)))
+		panic(fmt.Sprintf("executor.Data: %T elements for a %s tensor", z, DTypeName(t.dtype)))
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(&t.data[0])), n)
 }

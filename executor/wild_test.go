@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/runtime"
 )
 
-func runFile(t *testing.T, path, method string, inputs ...*runtime.EValue) []*runtime.EValue {
+func runFile(t *testing.T, path, method string, inputs ...*executor.EValue) []*executor.EValue {
 	t.Helper()
-	p, err := runtime.Open(path, runtime.Options{Registry: portableRegistry(t)})
+	p, err := executor.Open(path, executor.Options{Registry: portableRegistry(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,9 +32,9 @@ func runFile(t *testing.T, path, method string, inputs ...*runtime.EValue) []*ru
 	return outs
 }
 
-func f32s(t *testing.T, v *runtime.EValue) []float32 {
+func f32s(t *testing.T, v *executor.EValue) []float32 {
 	t.Helper()
-	x, err := runtime.Values[float32](v.Tensor)
+	x, err := executor.Values[float32](v.Tensor)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,13 +44,13 @@ func f32s(t *testing.T, v *runtime.EValue) []float32 {
 // The wild add models, from the ExecuTorch repository, run.
 func TestWildAddModels(t *testing.T) {
 	wild := testutil.WildDir(t)
-	x, _ := runtime.FromSlice([]float32{1, -2, 3.5}, 3)
+	x, _ := executor.FromSlice([]float32{1, -2, 3.5}, 3)
 	out := runFile(t, filepath.Join(wild, "examples__arduino__examples__AddModel__model.pte"), "forward", tv(x))
 	if got := f32s(t, out[0]); got[0] != 2 || got[1] != -1 || got[2] != 4.5 {
 		t.Errorf("AddModel(x) = %v, want x + 1 = [2 -1 4.5]", got)
 	}
-	a, _ := runtime.FromSlice([]float32{1.25}, 1)
-	b, _ := runtime.FromSlice([]float32{2.5}, 1)
+	a, _ := executor.FromSlice([]float32{1.25}, 1)
+	b, _ := executor.FromSlice([]float32{2.5}, 1)
 	out = runFile(t, filepath.Join(wild, "extension__apple__ExecuTorch____tests____resources__add.pte"), "forward", tv(a), tv(b))
 	if got := f32s(t, out[0]); got[0] != 3.75 {
 		t.Errorf("add(1.25, 2.5) = %v", got)
@@ -60,10 +60,10 @@ func TestWildAddModels(t *testing.T) {
 // Constant methods ("prim getters") return the traced values.
 func TestConstantMethods(t *testing.T) {
 	path := testutil.Testdata(t, "pte", "multi_method.pte")
-	for method, want := range map[string]runtime.EValue{
-		"get_answer": {Tag: runtime.TagInt, Int: 42},
-		"get_scale":  {Tag: runtime.TagDouble, Double: 0.5},
-		"get_flag":   {Tag: runtime.TagBool, Bool: true},
+	for method, want := range map[string]executor.EValue{
+		"get_answer": {Tag: executor.TagInt, Int: 42},
+		"get_scale":  {Tag: executor.TagDouble, Double: 0.5},
+		"get_flag":   {Tag: executor.TagBool, Bool: true},
 	} {
 		out := runFile(t, path, method)
 		if len(out) != 1 || out[0].Tag != want.Tag || out[0].Int != want.Int || out[0].Double != want.Double || out[0].Bool != want.Bool {
@@ -75,7 +75,7 @@ func TestConstantMethods(t *testing.T) {
 // Weights kept in a .ptd are refused at load by name, not misread.
 func TestExternalDataRefusedByName(t *testing.T) {
 	err := loadErr(t, testutil.Testdata(t, "pte", "external_constants.pte"), "forward", portableRegistry(t))
-	if !errors.Is(err, runtime.ErrNotSupported) || !strings.Contains(err.Error(), "fc.") {
+	if !errors.Is(err, executor.ErrNotSupported) || !strings.Contains(err.Error(), "fc.") {
 		t.Errorf("error %v, want ErrNotSupported naming the external tensor", err)
 	}
 }
@@ -83,7 +83,7 @@ func TestExternalDataRefusedByName(t *testing.T) {
 // TestFormatFixturesRun runs the small official files of testdata/pte against the official
 // runtime's outputs: a mutable buffer's state carried across calls, and two methods.
 func TestFormatFixturesRun(t *testing.T) {
-	load := func(rel ...string) *runtime.Tensor {
+	load := func(rel ...string) *executor.Tensor {
 		a, err := npy.Load(testutil.Testdata(t, append([]string{"pte"}, rel...)...))
 		if err != nil {
 			t.Fatal(err)
@@ -94,7 +94,7 @@ func TestFormatFixturesRun(t *testing.T) {
 		}
 		return x
 	}
-	p, err := runtime.Open(testutil.Testdata(t, "pte", "mutable_buffer.pte"), runtime.Options{Registry: portableRegistry(t)})
+	p, err := executor.Open(testutil.Testdata(t, "pte", "mutable_buffer.pte"), executor.Options{Registry: portableRegistry(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestFormatFixturesRun(t *testing.T) {
 	}
 	defer m.Close()
 	x := load("inputs", "mutable_buffer", "input_0.npy")
-	var outs []*runtime.Tensor
+	var outs []*executor.Tensor
 	for call := 0; call < 2; call++ {
 		if outs, err = m.Run(context.Background(), x); err != nil {
 			t.Fatal(err)
@@ -115,8 +115,8 @@ func TestFormatFixturesRun(t *testing.T) {
 		t.Errorf("mutable buffer after two calls: %v", err)
 	}
 	a, b := load("inputs", "multi_method", "input_0.npy"), load("inputs", "multi_method", "input_1.npy")
-	for method, in := range map[string][]*runtime.Tensor{"forward": {a}, "subtract": {a, b}} {
-		var evs []*runtime.EValue
+	for method, in := range map[string][]*executor.Tensor{"forward": {a}, "subtract": {a, b}} {
+		var evs []*executor.EValue
 		for _, x := range in {
 			evs = append(evs, tv(x))
 		}
@@ -128,7 +128,7 @@ func TestFormatFixturesRun(t *testing.T) {
 }
 
 // compareTensors compares two tensors through npyconv.Compare (exact when tol is 0).
-func compareTensors(got, want *runtime.Tensor, tol float64) error {
+func compareTensors(got, want *executor.Tensor, tol float64) error {
 	w, err := npyconv.Array(want)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/prim"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // FuzzLoadAndExecute: a program is untrusted from its header to its last instruction. Whatever the
@@ -42,7 +42,7 @@ func FuzzLoadAndExecute(f *testing.F) {
 		if err != nil {
 			return
 		}
-		p, err := runtime.NewProgram(file, runtime.Options{Registry: reg})
+		p, err := executor.NewProgram(file, executor.Options{Registry: reg})
 		if err != nil {
 			return
 		}
@@ -52,10 +52,10 @@ func FuzzLoadAndExecute(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			var in []*runtime.EValue
+			var in []*executor.EValue
 			for i := range m.NumInputs() {
 				v := *m.Input(i)
-				if v.Tag == runtime.TagTensor && v.Tensor != nil {
+				if v.Tag == executor.TagTensor && v.Tensor != nil {
 					v.Tensor = v.Tensor.Clone()
 				}
 				in = append(in, &v)

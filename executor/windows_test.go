@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/testutil"
-	"github.com/etgo/etgo/runtime"
 )
 
 // windowCases is testdata/windows/cases.json (tools/reference/generate_window_cases.py): windowed
@@ -63,10 +63,10 @@ func (w windowTensor) values(t *testing.T) []float64 {
 	return v
 }
 
-func (w windowTensor) tensor(t *testing.T) *runtime.Tensor {
+func (w windowTensor) tensor(t *testing.T) *executor.Tensor {
 	t.Helper()
 	v := w.values(t)
-	var x *runtime.Tensor
+	var x *executor.Tensor
 	var err error
 	switch w.DType {
 	case "float32":
@@ -74,13 +74,13 @@ func (w windowTensor) tensor(t *testing.T) *runtime.Tensor {
 		for i := range v {
 			f[i] = float32(v[i])
 		}
-		x, err = runtime.FromSlice(f, w.Shape...)
+		x, err = executor.FromSlice(f, w.Shape...)
 	case "int64":
 		n := make([]int64, len(v))
 		for i := range v {
 			n[i] = int64(v[i])
 		}
-		x, err = runtime.FromSlice(n, w.Shape...)
+		x, err = executor.FromSlice(n, w.Shape...)
 	default:
 		t.Fatalf("input dtype %s", w.DType)
 	}
@@ -140,13 +140,13 @@ func TestWindowCases(t *testing.T) {
 // max_pool3d_with_indices or avg_pool3d kernel.
 var windowBeyondOfficial = map[string]bool{"conv3d": true, "conv_transpose3d": true, "max_pool3d": true, "avg_pool3d": true}
 
-func runWindowCase(t *testing.T, reg *runtime.Registry, path string, c windowCase, v windowVariant) {
-	inputs := make([]*runtime.Tensor, len(c.Inputs))
+func runWindowCase(t *testing.T, reg *executor.Registry, path string, c windowCase, v windowVariant) {
+	inputs := make([]*executor.Tensor, len(c.Inputs))
 	for i, in := range c.Inputs {
 		inputs[i] = in.tensor(t)
 	}
-	outs, stage, err := func() ([]*runtime.Tensor, string, error) {
-		p, err := runtime.Open(path, runtime.Options{Registry: reg})
+	outs, stage, err := func() ([]*executor.Tensor, string, error) {
+		p, err := executor.Open(path, executor.Options{Registry: reg})
 		if err != nil {
 			return nil, "load", err
 		}
@@ -193,17 +193,17 @@ func runWindowCase(t *testing.T, reg *runtime.Registry, path string, c windowCas
 		var g []float64
 		switch want.DType {
 		case "float32":
-			if got.ScalarType() != runtime.Float32 {
-				t.Fatalf("output %d is %s, want float32", i, runtime.DTypeName(got.ScalarType()))
+			if got.ScalarType() != executor.Float32 {
+				t.Fatalf("output %d is %s, want float32", i, executor.DTypeName(got.ScalarType()))
 			}
-			for _, x := range runtime.Data[float32](got) {
+			for _, x := range executor.Data[float32](got) {
 				g = append(g, float64(x))
 			}
 		case "int64":
-			if got.ScalarType() != runtime.Int64 {
-				t.Fatalf("output %d is %s, want int64", i, runtime.DTypeName(got.ScalarType()))
+			if got.ScalarType() != executor.Int64 {
+				t.Fatalf("output %d is %s, want int64", i, executor.DTypeName(got.ScalarType()))
 			}
-			for _, x := range runtime.Data[int64](got) {
+			for _, x := range executor.Data[int64](got) {
 				g = append(g, float64(x))
 			}
 		default:

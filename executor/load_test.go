@@ -1,4 +1,4 @@
-package runtime_test
+package executor_test
 
 import (
 	"context"
@@ -9,27 +9,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/pte"
-	"github.com/etgo/etgo/runtime"
 )
 
 // fakeBackend accepts any blob; it stands in for a backend a test registers by name.
 type fakeBackend struct{ available bool }
 
 func (b fakeBackend) IsAvailable() bool { return b.available }
-func (fakeBackend) Init(*runtime.BackendInitContext, []byte, []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (fakeBackend) Init(*executor.BackendInitContext, []byte, []executor.CompileSpec) (executor.DelegateHandle, error) {
 	return nil, nil
 }
-func (fakeBackend) Execute(*runtime.BackendExecutionContext, runtime.DelegateHandle, []*runtime.EValue) error {
+func (fakeBackend) Execute(*executor.BackendExecutionContext, executor.DelegateHandle, []*executor.EValue) error {
 	return nil
 }
-func (fakeBackend) Destroy(runtime.DelegateHandle) {}
+func (fakeBackend) Destroy(executor.DelegateHandle) {}
 
 // refusingBackend refuses every blob, as a backend does with an incompatible one.
 type refusingBackend struct{ fakeBackend }
 
-func (refusingBackend) Init(*runtime.BackendInitContext, []byte, []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (refusingBackend) Init(*executor.BackendInitContext, []byte, []executor.CompileSpec) (executor.DelegateHandle, error) {
 	return nil, errors.New("blob version XN99 is not supported")
 }
 
@@ -47,7 +47,7 @@ func (b panickingBackend) IsAvailable() bool {
 	return true
 }
 
-func (b panickingBackend) Init(*runtime.BackendInitContext, []byte, []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (b panickingBackend) Init(*executor.BackendInitContext, []byte, []executor.CompileSpec) (executor.DelegateHandle, error) {
 	if b.in == "Init" {
 		var nodes []int
 		_ = nodes[3] // index out of range
@@ -55,15 +55,15 @@ func (b panickingBackend) Init(*runtime.BackendInitContext, []byte, []runtime.Co
 	return nil, nil
 }
 
-func (b panickingBackend) Destroy(runtime.DelegateHandle) {
+func (b panickingBackend) Destroy(executor.DelegateHandle) {
 	if b.in == "Destroy" {
 		panic("double free")
 	}
 }
 
-func loadErr(t *testing.T, path, method string, reg *runtime.Registry) error {
+func loadErr(t *testing.T, path, method string, reg *executor.Registry) error {
 	t.Helper()
-	p, err := runtime.Open(path, runtime.Options{Registry: reg})
+	p, err := executor.Open(path, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,27 +81,27 @@ func TestLoadFailsNamingWhatIsMissing(t *testing.T) {
 	xnn := testutil.Testdata(t, "zoo", "conv_relu", "xnnpack.pte")
 	for _, tc := range []struct {
 		name, path, method string
-		reg                *runtime.Registry
+		reg                *executor.Registry
 		is                 error
 		want               []string
 	}{
 		{"QNN llama without QnnBackend", filepath.Join(wild, "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"), "kv_forward",
-			portableRegistry(t), runtime.ErrBackendNotRegistered, []string{"QnnBackend", `method "kv_forward"`, "instruction 0", "no backends registered"}},
+			portableRegistry(t), executor.ErrBackendNotRegistered, []string{"QnnBackend", `method "kv_forward"`, "instruction 0", "no backends registered"}},
 		{"KeywordSpotting without cortex_m kernels", filepath.Join(wild, "examples__arduino__examples__KeywordSpotting__model.pte"), "forward",
-			portableRegistry(t), runtime.ErrOperatorMissing, []string{"cortex_m::quantized_conv2d.out", "cortex_m::quantized_linear.out", "cortex_m::quantize_per_tensor.out", "instruction 0"}},
+			portableRegistry(t), executor.ErrOperatorMissing, []string{"cortex_m::quantized_conv2d.out", "cortex_m::quantized_linear.out", "cortex_m::quantize_per_tensor.out", "instruction 0"}},
 		{"xnnpack.pte without XnnpackBackend", xnn, "forward",
-			portableRegistry(t), runtime.ErrBackendNotRegistered, []string{"XnnpackBackend", "delegate 0", `method "forward"`}},
+			portableRegistry(t), executor.ErrBackendNotRegistered, []string{"XnnpackBackend", "delegate 0", `method "forward"`}},
 		{"backend unavailable", xnn, "forward",
-			withBackend(t, "XnnpackBackend", fakeBackend{available: false}), runtime.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
+			withBackend(t, "XnnpackBackend", fakeBackend{available: false}), executor.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
 		{"backend refuses its blob", xnn, "forward",
-			withBackend(t, "XnnpackBackend", refusingBackend{fakeBackend{available: true}}), runtime.ErrDelegateInit, []string{"XnnpackBackend refused its blob", "XN99"}},
+			withBackend(t, "XnnpackBackend", refusingBackend{fakeBackend{available: true}}), executor.ErrDelegateInit, []string{"XnnpackBackend refused its blob", "XN99"}},
 		{"backend panics in Init", xnn, "forward",
-			withBackend(t, "XnnpackBackend", panickingBackend{in: "Init"}), runtime.ErrDelegateInit, []string{`method "forward" delegate 0: backend XnnpackBackend Init panicked`, "index out of range"}},
+			withBackend(t, "XnnpackBackend", panickingBackend{in: "Init"}), executor.ErrDelegateInit, []string{`method "forward" delegate 0: backend XnnpackBackend Init panicked`, "index out of range"}},
 		{"backend panics in IsAvailable", xnn, "forward",
-			withBackend(t, "XnnpackBackend", panickingBackend{in: "IsAvailable"}), runtime.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
-		{"unknown method", xnn, "backward", portableRegistry(t), runtime.ErrMethodNotFound, []string{`"backward"`, "forward"}},
+			withBackend(t, "XnnpackBackend", panickingBackend{in: "IsAvailable"}), executor.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
+		{"unknown method", xnn, "backward", portableRegistry(t), executor.ErrMethodNotFound, []string{`"backward"`, "forward"}},
 		{"everything missing from an empty registry", testutil.Testdata(t, "zoo", "mlp", "portable.pte"), "forward",
-			runtime.NewRegistry(), runtime.ErrOperatorMissing, []string{"aten::addmm.out", "aten::permute_copy.out", "aten::relu.out"}},
+			executor.NewRegistry(), executor.ErrOperatorMissing, []string{"aten::addmm.out", "aten::permute_copy.out", "aten::relu.out"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := loadErr(t, tc.path, tc.method, tc.reg)
@@ -119,7 +119,7 @@ func TestLoadFailsNamingWhatIsMissing(t *testing.T) {
 
 // TestDestroyPanic: Close releases every handle even when a backend panics releasing one.
 func TestDestroyPanic(t *testing.T) {
-	p, err := runtime.Open(testutil.Testdata(t, "zoo", "conv_relu", "xnnpack.pte"), runtime.Options{Registry: withBackend(t, "XnnpackBackend", panickingBackend{in: "Destroy"})})
+	p, err := executor.Open(testutil.Testdata(t, "zoo", "conv_relu", "xnnpack.pte"), executor.Options{Registry: withBackend(t, "XnnpackBackend", panickingBackend{in: "Destroy"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestDestroyPanic(t *testing.T) {
 	m.Close() // must not panic
 }
 
-func withBackend(t *testing.T, id string, b runtime.Backend) *runtime.Registry {
+func withBackend(t *testing.T, id string, b executor.Backend) *executor.Registry {
 	reg := portableRegistry(t)
 	if err := reg.RegisterBackend(id, b); err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func withBackend(t *testing.T, id string, b runtime.Backend) *runtime.Registry {
 
 func TestRegistryRefusesDuplicates(t *testing.T) {
 	reg := portableRegistry(t)
-	if err := reg.RegisterKernels(runtime.Kernel{Name: "aten::add.out", Fn: func(*runtime.KernelContext, []*runtime.EValue) error { return nil }}); err == nil {
+	if err := reg.RegisterKernels(executor.Kernel{Name: "aten::add.out", Fn: func(*executor.KernelContext, []*executor.EValue) error { return nil }}); err == nil {
 		t.Error("second aten::add.out accepted")
 	}
 	if err := reg.RegisterBackend("X", fakeBackend{}); err != nil {
@@ -155,14 +155,14 @@ func TestRegistryRefusesDuplicates(t *testing.T) {
 // TestRegistryOverride: an override wins over the kernel of the same name whichever was
 // registered first, is listed once, and a second override of the same name is refused.
 func TestRegistryOverride(t *testing.T) {
-	mark := func(tag string, hit *string) runtime.KernelFunc {
-		return func(*runtime.KernelContext, []*runtime.EValue) error { *hit = tag; return nil }
+	mark := func(tag string, hit *string) executor.KernelFunc {
+		return func(*executor.KernelContext, []*executor.EValue) error { *hit = tag; return nil }
 	}
 	for _, overrideFirst := range []bool{false, true} {
 		var hit string
-		reg := runtime.NewRegistry()
-		base := runtime.Kernel{Name: "aten::x.out", Fn: mark("base", &hit)}
-		over := runtime.Kernel{Name: "aten::x.out", Fn: mark("override", &hit)}
+		reg := executor.NewRegistry()
+		base := executor.Kernel{Name: "aten::x.out", Fn: mark("base", &hit)}
+		over := executor.Kernel{Name: "aten::x.out", Fn: mark("override", &hit)}
 		steps := []func() error{
 			func() error { return reg.RegisterKernels(base) },
 			func() error { return reg.OverrideKernels(over) },
@@ -198,7 +198,7 @@ func TestRegistryOverride(t *testing.T) {
 // TestBadInputsLeaveMethodUsable: every malformed Execute fails with ErrInvalidArgument, and
 // a correct call afterwards still gives the right answer.
 func TestBadInputsLeaveMethodUsable(t *testing.T) {
-	p, err := runtime.Open(testutil.Testdata(t, "zoo", "add", "portable.pte"), runtime.Options{Registry: portableRegistry(t)})
+	p, err := executor.Open(testutil.Testdata(t, "zoo", "add", "portable.pte"), executor.Options{Registry: portableRegistry(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,25 +212,25 @@ func TestBadInputsLeaveMethodUsable(t *testing.T) {
 	for i := range ones {
 		ones[i] = 1
 	}
-	good, _ := runtime.FromSlice(ones, 1, 3, 8, 8)
-	wrongDtype, _ := runtime.FromSlice(make([]float64, 192), 1, 3, 8, 8)
-	wrongRank, _ := runtime.FromSlice(make([]float32, 192), 3, 8, 8)
-	wrongSize, _ := runtime.FromSlice(make([]float32, 2*192), 2, 3, 8, 8)
+	good, _ := executor.FromSlice(ones, 1, 3, 8, 8)
+	wrongDtype, _ := executor.FromSlice(make([]float64, 192), 1, 3, 8, 8)
+	wrongRank, _ := executor.FromSlice(make([]float32, 192), 3, 8, 8)
+	wrongSize, _ := executor.FromSlice(make([]float32, 2*192), 2, 3, 8, 8)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name   string
-		inputs []*runtime.EValue
+		inputs []*executor.EValue
 		want   string
 	}{
-		{"too few", []*runtime.EValue{tv(good)}, "takes 2 inputs, got 1"},
-		{"too many", []*runtime.EValue{tv(good), tv(good), tv(good)}, "takes 2 inputs, got 3"},
-		{"nil", []*runtime.EValue{tv(good), nil}, "input 1: nil"},
-		{"wrong dtype", []*runtime.EValue{tv(good), tv(wrongDtype)}, "input 1: dtype float64, the method takes float32"},
-		{"wrong rank", []*runtime.EValue{tv(wrongRank), tv(good)}, "input 0: rank 3"},
-		{"wrong size", []*runtime.EValue{tv(good), tv(wrongSize)}, "input 1: sizes [2 3 8 8], the method takes exactly [1 3 8 8]"},
-		{"not a tensor", []*runtime.EValue{tv(good), {Tag: runtime.TagInt, Int: 1}}, "input 1: got Int"},
+		{"too few", []*executor.EValue{tv(good)}, "takes 2 inputs, got 1"},
+		{"too many", []*executor.EValue{tv(good), tv(good), tv(good)}, "takes 2 inputs, got 3"},
+		{"nil", []*executor.EValue{tv(good), nil}, "input 1: nil"},
+		{"wrong dtype", []*executor.EValue{tv(good), tv(wrongDtype)}, "input 1: dtype float64, the method takes float32"},
+		{"wrong rank", []*executor.EValue{tv(wrongRank), tv(good)}, "input 0: rank 3"},
+		{"wrong size", []*executor.EValue{tv(good), tv(wrongSize)}, "input 1: sizes [2 3 8 8], the method takes exactly [1 3 8 8]"},
+		{"not a tensor", []*executor.EValue{tv(good), {Tag: executor.TagInt, Int: 1}}, "input 1: got Int"},
 	} {
-		if _, err := m.Execute(ctx, tc.inputs...); !errors.Is(err, runtime.ErrInvalidArgument) || !strings.Contains(err.Error(), tc.want) {
+		if _, err := m.Execute(ctx, tc.inputs...); !errors.Is(err, executor.ErrInvalidArgument) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want ErrInvalidArgument mentioning %q", tc.name, err, tc.want)
 		}
 	}
@@ -238,7 +238,7 @@ func TestBadInputsLeaveMethodUsable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := runtime.Values[float32](outs[0])
+	v, _ := executor.Values[float32](outs[0])
 	for i, x := range v {
 		if x != 2 {
 			t.Fatalf("after bad calls, output[%d] = %v, want 2", i, x)
@@ -246,15 +246,17 @@ func TestBadInputsLeaveMethodUsable(t *testing.T) {
 	}
 }
 
-func tv(t *runtime.Tensor) *runtime.EValue { return &runtime.EValue{Tag: runtime.TagTensor, Tensor: t} }
+func tv(t *executor.Tensor) *executor.EValue {
+	return &executor.EValue{Tag: executor.TagTensor, Tensor: t}
+}
 
 func TestMemoryLimit(t *testing.T) {
-	p, err := runtime.Open(testutil.Testdata(t, "zoo", "add", "portable.pte"), runtime.Options{Registry: portableRegistry(t), MaxPlannedBytes: 16})
+	p, err := executor.Open(testutil.Testdata(t, "zoo", "add", "portable.pte"), executor.Options{Registry: portableRegistry(t), MaxPlannedBytes: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if _, err := p.LoadMethod("forward"); !errors.Is(err, runtime.ErrMemory) {
+	if _, err := p.LoadMethod("forward"); !errors.Is(err, executor.ErrMemory) {
 		t.Errorf("load over the memory limit: %v", err)
 	}
 }
@@ -262,10 +264,10 @@ func TestMemoryLimit(t *testing.T) {
 // callsBackend records the delegate calls Init is told about.
 type callsBackend struct {
 	fakeBackend
-	calls *[][]*runtime.EValue
+	calls *[][]*executor.EValue
 }
 
-func (b callsBackend) Init(ctx *runtime.BackendInitContext, _ []byte, _ []runtime.CompileSpec) (runtime.DelegateHandle, error) {
+func (b callsBackend) Init(ctx *executor.BackendInitContext, _ []byte, _ []executor.CompileSpec) (executor.DelegateHandle, error) {
 	*b.calls = ctx.Calls
 	return nil, nil
 }
@@ -273,12 +275,12 @@ func (b callsBackend) Init(ctx *runtime.BackendInitContext, _ []byte, _ []runtim
 // TestInitSeesDelegateCalls checks Init is given each call's arguments, declared: the add
 // model's delegate takes two float32[1,3,8,8] inputs and writes one output.
 func TestInitSeesDelegateCalls(t *testing.T) {
-	var calls [][]*runtime.EValue
-	reg := runtime.NewRegistry()
+	var calls [][]*executor.EValue
+	reg := executor.NewRegistry()
 	if err := reg.RegisterBackend("XnnpackBackend", callsBackend{fakeBackend{true}, &calls}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := runtime.Open(testutil.Testdata(t, "zoo", "add", "xnnpack.pte"), runtime.Options{Registry: reg})
+	p, err := executor.Open(testutil.Testdata(t, "zoo", "add", "xnnpack.pte"), executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +294,7 @@ func TestInitSeesDelegateCalls(t *testing.T) {
 		t.Fatalf("calls %v, want one call of 3 arguments", calls)
 	}
 	for i, a := range calls[0] {
-		if a == nil || a.Tag != runtime.TagTensor || a.Tensor.ScalarType() != runtime.Float32 || len(a.Tensor.Sizes()) != 4 {
+		if a == nil || a.Tag != executor.TagTensor || a.Tensor.ScalarType() != executor.Float32 || len(a.Tensor.Sizes()) != 4 {
 			t.Errorf("argument %d: %v, want a 4-d float32 tensor", i, a)
 		}
 	}
@@ -318,7 +320,7 @@ func TestListInputsAndOutputsRefused(t *testing.T) {
 			} else {
 				plan.Outputs[0] = int32(list)
 			}
-			p, err := runtime.NewProgram(f, runtime.Options{Registry: portableRegistry(t)})
+			p, err := executor.NewProgram(f, executor.Options{Registry: portableRegistry(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
