@@ -154,6 +154,77 @@ def tokenizer_cases(path):
             "cases": cases}
 
 
+LLAMA3_SPLIT = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+                r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+def tokenizer_variants(tok_path, outdir):
+    """The same vocabulary in the other forms the runner reads, each with the official C++
+    tokenizer's encodings of TOKENIZER_CASES: a Llama 3 style tokenizer.json (NFC, a Split on
+    Llama 3's pattern, ByteLevel without its regex, a TemplateProcessing BOS) and a tiktoken file."""
+    from pytorch_tokenizers import CppHFTokenizer, CppTiktoken
+
+    os.makedirs(outdir, exist_ok=True)
+    with open(tok_path) as f:
+        j = json.load(f)
+    j["normalizer"] = {"type": "NFC"}
+    j["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": LLAMA3_SPLIT}, "behavior": "Isolated", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}
+    j["post_processor"] = {"type": "TemplateProcessing",
+                           "single": [{"SpecialToken": {"id": "<|begin_of_text|>", "type_id": 0}},
+                                      {"Sequence": {"id": "A", "type_id": 0}}],
+                           "pair": [{"Sequence": {"id": "A", "type_id": 0}}],
+                           "special_tokens": {"<|begin_of_text|>": {"id": "<|begin_of_text|>",
+                                                                    "ids": [0], "tokens": ["<|begin_of_text|>"]}}}
+    split_path = os.path.join(outdir, "llama3_style.json")
+    with open(split_path, "w") as f:
+        json.dump(j, f, ensure_ascii=False)
+    cpp = CppHFTokenizer()
+    cpp.load(split_path)
+    cases = TOKENIZER_CASES + ["Ｃａｆé\u0301 e\u0301", "word\n\n  next", "a  \n b"]
+    # The runner's NFC normalizer is not NFC: it drops accents ("é" becomes "e") and leaves a
+    # combining mark after a composed letter. Hugging Face's tokenizers library, whose format this
+    # is and whose encoding a model was trained on, is the reference there: each case has its
+    # ids too, and etgo follows them.
+    from tokenizers import Tokenizer
+
+    hf = Tokenizer.from_file(split_path)
+    hf_cases = [{"text": s, "ids_runner": list(cpp.encode(s, 0, 0)), "ids": hf.encode(s, add_special_tokens=False).ids,
+                 "ids_bos": hf.encode(s).ids} for s in cases]
+    with open(os.path.join(outdir, "llama3_style_cases.json"), "w") as f:
+        json.dump({"vocab_size": cpp.vocab_size(), "bos": cpp.bos_tok(), "eos": cpp.eos_tok(),
+                   "cases": hf_cases}, f, indent=1, ensure_ascii=False)
+
+    # tiktoken: every regular token's bytes with its id less the 3 added tokens as rank.
+    import base64
+    vocab = j["model"]["vocab"]
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    unbyte = {chr(c): b for b, c in zip(bs, cs)}
+    lines = []
+    for tok, i in sorted(vocab.items(), key=lambda kv: kv[1]):
+        if tok in SPECIALS:
+            continue
+        lines.append(base64.b64encode(bytes(unbyte[ch] for ch in tok)).decode() + f" {i - len(SPECIALS)}")
+    tk_path = os.path.join(outdir, "tokenizer.tiktoken")
+    with open(tk_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    tk = CppTiktoken()
+    tk.load(tk_path)
+    tk_cases = [{"text": s, "ids": list(tk.encode(s, 0, 0)), "ids_bos_eos": list(tk.encode(s, 1, 1))}
+                for s in cases]
+    with open(os.path.join(outdir, "tiktoken_cases.json"), "w") as f:
+        json.dump({"vocab_size": tk.vocab_size(), "bos": tk.bos_tok(), "eos": tk.eos_tok(),
+                   "cases": tk_cases}, f, indent=1, ensure_ascii=False)
+
+
 def random_checkpoint(params, seed, path):
     """Seeded random weights in the checkpoint layout llama_transformer loads."""
     from executorch.examples.models.llama.llama_transformer import construct_transformer
@@ -338,6 +409,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     ap.add_argument("--bench", default="", help="write a stories110M-sized model.pte here")
+    ap.add_argument("--tokenizers", action="store_true", help="only the tokenizer fixtures")
     args = ap.parse_args()
 
     os.makedirs(OUT, exist_ok=True)
@@ -351,6 +423,9 @@ def main():
         assert vocab == VOCAB, vocab
         with open(os.path.join(OUT, "tokenizer_cases.json"), "w") as f:
             json.dump(tokenizer_cases(tok_path), f, indent=1, ensure_ascii=False)
+        tokenizer_variants(tok_path, os.path.join(OUT, "tokenizers"))
+        if args.tokenizers:
+            return
         from pytorch_tokenizers import CppHFTokenizer
 
         cpp = CppHFTokenizer()
