@@ -18,6 +18,9 @@ type RunOptions struct {
 	Config           Config
 	// Threads is how many goroutines XNNPACK delegates and attention may use (default 1).
 	Threads int
+	// Warmup runs the prompt once (and a few tokens) before the measured generation, as the
+	// runner's warmup does, so one-time costs stay out of the reported speeds.
+	Warmup bool
 	// Out receives the generated text as it comes (bytes that are control characters on their
 	// own are left out, as the runner's safe_printf does), Log the load and speed report.
 	Out, Log io.Writer
@@ -52,6 +55,12 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 		return nil, err
 	}
 	load := time.Since(start)
+	if o.Warmup {
+		if _, err := g.Generate(ctx, o.Prompt, Config{MaxNewTokens: 4, NumBOS: o.Config.NumBOS, NumEOS: o.Config.NumEOS, IgnoreEOS: true}); err != nil {
+			return nil, fmt.Errorf("warmup: %w", err)
+		}
+		g.Reset()
+	}
 	cfg := o.Config
 	user := cfg.OnToken
 	cfg.OnToken = func(id int, piece string) error {

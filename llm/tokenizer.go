@@ -36,7 +36,8 @@ const maxTokenizerFile = 256 << 20
 // LoadTokenizer opens a tokenizer the way the runner's load_tokenizer does: a Hugging Face
 // tokenizer.json (or a directory holding one, whose tokenizer_config.json and
 // special_tokens_map.json then name BOS and EOS), else a tiktoken BPE file (base64 token, rank
-// per line, with Llama 3's special tokens and pattern).
+// per line, with Llama 3's special tokens and pattern), else a llama2c tokenizer.bin. (The
+// runner also reads SentencePiece .model files and Mistral's tekken.json; etgo does not yet.)
 func LoadTokenizer(path string) (Tokenizer, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -59,11 +60,15 @@ func LoadTokenizer(path string) (Tokenizer, error) {
 	} else if strings.HasPrefix(strings.TrimSpace(string(data)), "{") {
 		return nil, herr // JSON, but not a tokenizer the runner reads: say why
 	}
-	if t, terr := ParseTiktoken(data); terr == nil {
+	t, terr := ParseTiktoken(data)
+	if terr == nil {
 		return t, nil
-	} else {
-		return nil, fmt.Errorf("%w: %s is neither a Hugging Face tokenizer.json nor a tiktoken file (%v)", ErrTokenizer, path, terr)
 	}
+	l, lerr := ParseLlama2c(data)
+	if lerr == nil {
+		return l, nil
+	}
+	return nil, fmt.Errorf("%w: %s is neither a Hugging Face tokenizer.json, a tiktoken file (%v) nor a llama2c tokenizer.bin (%v)", ErrTokenizer, path, terr, lerr)
 }
 
 func readBounded(path string) ([]byte, error) {

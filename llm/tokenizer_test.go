@@ -19,6 +19,7 @@ type tokCases struct {
 		IDsBOS    []int     `json:"ids_bos"`
 		IDsBOSEOS []int     `json:"ids_bos_eos"`
 		Pieces    []*string `json:"pieces"`
+		Raw       []*string `json:"pieces_after_bos"`
 		Decoded   string    `json:"decoded"`
 	} `json:"cases"`
 }
@@ -31,6 +32,7 @@ func TestTokenizers(t *testing.T) {
 		{"tokenizer.json", "tokenizer_cases.json"},
 		{"tokenizers/llama3_style.json", "tokenizers/llama3_style_cases.json"},
 		{"tokenizers/tokenizer.tiktoken", "tokenizers/tiktoken_cases.json"},
+		{"tokenizers/llama2c.bin", "tokenizers/llama2c_cases.json"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			tok, err := llm.LoadTokenizer(fixture(t, c.file))
@@ -70,6 +72,15 @@ func TestTokenizers(t *testing.T) {
 						t.Errorf("%q token %d (%d): piece %q, want %q", tc.Text, k, id, p, *tc.Pieces[k])
 					}
 				}
+				for k, id := range tc.IDs {
+					// The binding's decode(token) gives a token's text with its space (not
+					// after BOS).
+					if k < len(tc.Raw) && tc.Raw[k] != nil {
+						if p, _ := tok.Decode(-1, id); p != *tc.Raw[k] {
+							t.Errorf("%q token %d (%d): %q, want %q", tc.Text, k, id, p, *tc.Raw[k])
+						}
+					}
+				}
 				if tc.Decoded != "" && all.String() != tc.Decoded {
 					t.Errorf("%q decodes to %q, want %q", tc.Text, all.String(), tc.Decoded)
 				}
@@ -91,6 +102,7 @@ func TestTokenizerRefusals(t *testing.T) {
 		"huge id":              `{"model": {"type": "BPE", "vocab": {"a": 99999999999}, "merges": []}}`,
 		"tiktoken bad base64":  "!!!! 0\n",
 		"tiktoken no rank":     "YQ==\n",
+		"llama2c truncated":    "\x90\x01\x00\x00\x01\x00\x00\x00\x02\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\x7f",
 	}
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -121,7 +133,7 @@ func FuzzEncode(f *testing.F) {
 		f.Add(s)
 	}
 	toks := map[string]llm.Tokenizer{}
-	for _, name := range []string{"tokenizer.json", "tokenizers/llama3_style.json", "tokenizers/tokenizer.tiktoken"} {
+	for _, name := range []string{"tokenizer.json", "tokenizers/llama3_style.json", "tokenizers/tokenizer.tiktoken", "tokenizers/llama2c.bin"} {
 		tok, err := llm.LoadTokenizer("../testdata/llm/" + name)
 		if err != nil {
 			f.Fatal(err)

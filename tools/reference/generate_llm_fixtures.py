@@ -223,6 +223,47 @@ def tokenizer_variants(tok_path, outdir):
     with open(os.path.join(outdir, "tiktoken_cases.json"), "w") as f:
         json.dump({"vocab_size": tk.vocab_size(), "bos": tk.bos_tok(), "eos": tk.eos_tok(),
                    "cases": tk_cases}, f, indent=1, ensure_ascii=False)
+    llama2c_variant(outdir, cases)
+
+
+def llama2c_variant(outdir, cases):
+    """A SentencePiece BPE model (byte fallback, as Llama 2's) trained on the same text, converted
+    to the llama2c tokenizer.bin the runner reads (pytorch_tokenizers' Llama2cTokenizer.export), with
+    the official C++ Llama2cTokenizer's encodings and pieces."""
+    import io
+
+    import sentencepiece as spm
+    from pytorch_tokenizers import CppLlama2cTokenizer
+    from pytorch_tokenizers.llama2c import Llama2cTokenizer
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(CORPUS), model_writer=model, vocab_size=400,
+                                   model_type="bpe", byte_fallback=True, character_coverage=1.0,
+                                   num_threads=1, minloglevel=2)
+    sp_path = os.path.join(outdir, "sentencepiece.model")
+    with open(sp_path, "wb") as f:
+        f.write(model.getvalue())
+    bin_path = os.path.join(outdir, "llama2c.bin")
+    Llama2cTokenizer(sp_path).export(bin_path)
+    tk = CppLlama2cTokenizer()
+    tk.load(bin_path)
+    out = []
+    for s in cases:
+        if not s:
+            continue  # the runner refuses to encode empty text
+        ids = list(tk.encode(s, 0, 0))
+        # decode(token) decodes the token as if after BOS (a leading space dropped).
+        pieces = []
+        for t in ids:
+            try:
+                pieces.append(tk.decode(t))
+            except UnicodeDecodeError:
+                pieces.append(None)
+        out.append({"text": s, "ids": ids, "ids_bos_eos": list(tk.encode(s, 1, 1)), "pieces_after_bos": pieces})
+    with open(os.path.join(outdir, "llama2c_cases.json"), "w") as f:
+        json.dump({"vocab_size": tk.vocab_size(), "bos": tk.bos_tok(), "eos": tk.eos_tok(), "cases": out},
+                  f, indent=1, ensure_ascii=False)
+    os.remove(sp_path)
 
 
 def random_checkpoint(params, seed, path):
