@@ -36,8 +36,9 @@ const maxTokenizerFile = 256 << 20
 // LoadTokenizer opens a tokenizer the way the runner's load_tokenizer does: a Hugging Face
 // tokenizer.json (or a directory holding one, whose tokenizer_config.json and
 // special_tokens_map.json then name BOS and EOS), else a tiktoken BPE file (base64 token, rank
-// per line, with Llama 3's special tokens and pattern), else a llama2c tokenizer.bin. (The
-// runner also reads SentencePiece .model files and Mistral's tekken.json; etgo does not yet.)
+// per line, with Llama 3's special tokens and pattern), else a SentencePiece BPE model, else a
+// llama2c tokenizer.bin. (The runner also reads Mistral's tekken.json and SentencePiece unigram
+// and NFKC-normalizing models; etgo does not yet.)
 func LoadTokenizer(path string) (Tokenizer, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -64,11 +65,16 @@ func LoadTokenizer(path string) (Tokenizer, error) {
 	if terr == nil {
 		return t, nil
 	}
+	sp, serr := ParseSentencePiece(data)
+	if serr == nil {
+		return sp, nil
+	}
 	l, lerr := ParseLlama2c(data)
 	if lerr == nil {
 		return l, nil
 	}
-	return nil, fmt.Errorf("%w: %s is neither a Hugging Face tokenizer.json, a tiktoken file (%v) nor a llama2c tokenizer.bin (%v)", ErrTokenizer, path, terr, lerr)
+	return nil, fmt.Errorf("%w: %s is neither a Hugging Face tokenizer.json, a tiktoken file (%v), a SentencePiece model (%v) nor a llama2c tokenizer.bin (%v)",
+		ErrTokenizer, path, terr, serr, lerr)
 }
 
 func readBounded(path string) ([]byte, error) {

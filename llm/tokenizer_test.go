@@ -1,6 +1,7 @@
 package llm_test
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -20,6 +21,7 @@ type tokCases struct {
 		IDsBOSEOS []int     `json:"ids_bos_eos"`
 		Pieces    []*string `json:"pieces"`
 		Raw       []*string `json:"pieces_after_bos"`
+		First     []*string `json:"pieces_first"`
 		Decoded   string    `json:"decoded"`
 	} `json:"cases"`
 }
@@ -33,6 +35,7 @@ func TestTokenizers(t *testing.T) {
 		{"tokenizers/llama3_style.json", "tokenizers/llama3_style_cases.json"},
 		{"tokenizers/tokenizer.tiktoken", "tokenizers/tiktoken_cases.json"},
 		{"tokenizers/llama2c.bin", "tokenizers/llama2c_cases.json"},
+		{"tokenizers/sentencepiece.model", "tokenizers/sentencepiece_cases.json"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			tok, err := llm.LoadTokenizer(fixture(t, c.file))
@@ -75,6 +78,11 @@ func TestTokenizers(t *testing.T) {
 				for k, id := range tc.IDs {
 					// The binding's decode(token) gives a token's text with its space (not
 					// after BOS).
+					if k < len(tc.First) && tc.First[k] != nil {
+						if p, _ := tok.Decode(-1, id); p != *tc.First[k] {
+							t.Errorf("%q token %d (%d): %q, want %q", tc.Text, k, id, p, *tc.First[k])
+						}
+					}
 					if k < len(tc.Raw) && tc.Raw[k] != nil {
 						if p, _ := tok.Decode(-1, id); p != *tc.Raw[k] {
 							t.Errorf("%q token %d (%d): %q, want %q", tc.Text, k, id, p, *tc.Raw[k])
@@ -119,7 +127,7 @@ func TestTokenizerRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []int{-1, 320, 1 << 40} {
+	for _, id := range []int{-1, 320, math.MaxInt32} {
 		if _, err := tok.Decode(0, id); err == nil {
 			t.Errorf("Decode(%d) did not fail", id)
 		}
@@ -133,7 +141,7 @@ func FuzzEncode(f *testing.F) {
 		f.Add(s)
 	}
 	toks := map[string]llm.Tokenizer{}
-	for _, name := range []string{"tokenizer.json", "tokenizers/llama3_style.json", "tokenizers/tokenizer.tiktoken", "tokenizers/llama2c.bin"} {
+	for _, name := range []string{"tokenizer.json", "tokenizers/llama3_style.json", "tokenizers/tokenizer.tiktoken", "tokenizers/llama2c.bin", "tokenizers/sentencepiece.model"} {
 		tok, err := llm.LoadTokenizer("../testdata/llm/" + name)
 		if err != nil {
 			f.Fatal(err)

@@ -236,9 +236,12 @@ def llama2c_variant(outdir, cases):
     from pytorch_tokenizers import CppLlama2cTokenizer
     from pytorch_tokenizers.llama2c import Llama2cTokenizer
 
+    # Llama 2's settings: BPE, byte fallback, the identity normalizer (no NFKC table), a dummy
+    # prefix, whitespace kept as it is.
     model = io.BytesIO()
     spm.SentencePieceTrainer.train(sentence_iterator=iter(CORPUS), model_writer=model, vocab_size=400,
                                    model_type="bpe", byte_fallback=True, character_coverage=1.0,
+                                   normalization_rule_name="identity", remove_extra_whitespaces=False,
                                    num_threads=1, minloglevel=2)
     sp_path = os.path.join(outdir, "sentencepiece.model")
     with open(sp_path, "wb") as f:
@@ -263,7 +266,24 @@ def llama2c_variant(outdir, cases):
     with open(os.path.join(outdir, "llama2c_cases.json"), "w") as f:
         json.dump({"vocab_size": tk.vocab_size(), "bos": tk.bos_tok(), "eos": tk.eos_tok(), "cases": out},
                   f, indent=1, ensure_ascii=False)
-    os.remove(sp_path)
+    # The .model itself, as the runner's SPTokenizer (libsentencepiece) reads it.
+    from pytorch_tokenizers import CppSPTokenizer
+
+    sp = CppSPTokenizer()
+    sp.load(sp_path)
+    out = []
+    for s in cases:
+        ids = list(sp.encode(s, 0, 0))
+        pieces = []
+        for t in ids:  # decode(token): the token as the first after BOS
+            try:
+                pieces.append(sp.decode(t))
+            except UnicodeDecodeError:
+                pieces.append(None)
+        out.append({"text": s, "ids": ids, "ids_bos_eos": list(sp.encode(s, 1, 1)), "pieces_first": pieces})
+    with open(os.path.join(outdir, "sentencepiece_cases.json"), "w") as f:
+        json.dump({"vocab_size": sp.vocab_size(), "bos": sp.bos_tok(), "eos": sp.eos_tok(), "cases": out},
+                  f, indent=1, ensure_ascii=False)
 
 
 def random_checkpoint(params, seed, path):
