@@ -10,7 +10,7 @@ func init() {
 	commands["generate"] = command{
 		summary: "generate text with an LLM program (export_llm's .pte) as ExecuTorch's LLM runner does; speeds on stderr",
 		usage: "generate MODEL.pte --tokenizer T --prompt TEXT [--max-new-tokens N] [--temperature t] [--top-p p] [--top-k k]\n" +
-			"                [--seed s] [--bos N] [--echo] [--ignore-eos] [--threads N]",
+			"                [--seed s] [--bos N] [--echo] [--ignore-eos] [--threads N] [--warmup]",
 		run: runGenerate,
 	}
 }
@@ -29,6 +29,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	echo := fs.Bool("echo", false, "print the prompt first")
 	ignoreEOS := fs.Bool("ignore-eos", false, "keep generating past EOS")
 	threads := fs.Int("threads", 1, "goroutines for XNNPACK delegates and attention")
+	warmup := fs.Bool("warmup", false, "run the prompt once first, so one-time costs stay out of the speeds")
 	model, err := parseFileAndFlags(fs, args)
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := interruptible()
 	defer stop()
 	_, err = llm.Run(ctx, llm.RunOptions{
-		Model: model, Tokenizer: *tok, Prompt: *prompt, Threads: *threads, Out: stdout, Log: stderr,
+		Model: model, Tokenizer: *tok, Prompt: *prompt, Threads: *threads, Warmup: *warmup, Out: stdout, Log: stderr,
 		Config: llm.Config{MaxNewTokens: *maxNew, Temperature: float32(*temp), TopP: float32(*topP), TopK: *topK,
 			Seed: *seed, NumBOS: *bos, Echo: *echo, IgnoreEOS: *ignoreEOS},
 	})
