@@ -186,6 +186,11 @@ func VerifySizePrefixed(buf []byte, root *Table) error {
 	if n > int64(len(buf))-4 {
 		return (&verifier{}).fail(p, "the size prefix says %d bytes, the buffer has %d after it", n, len(buf)-4)
 	}
+	// The prefix also bounds the buffer from below: what it sizes must hold a root offset and
+	// an identifier, or reading the root offset would run past it.
+	if n < 8 {
+		return (&verifier{}).fail(p, "the size prefix says %d bytes, too few for a flatbuffer", n)
+	}
 	buf = buf[:4+n]
 	v := &verifier{buf: buf, budget: BudgetFactor * int64(len(buf))}
 	return v.table(4+int64(v.u32(4)), root, p, 0)
