@@ -16,11 +16,12 @@ import (
 type step struct {
 	Tokens   []int64 `json:"tokens"`
 	StartPos int64   `json:"start_pos"`
+	History  []int64 `json:"history"`
 	Argmax   int     `json:"argmax"`
 }
 
 // fixtureModels are the testdata/llm models (tools/reference/generate_llm_fixtures.py).
-var fixtureModels = []string{"llama3_2", "qwen3", "phi_4_mini", "llama3_2_nosdpa"}
+var fixtureModels = []string{"llama3_2", "qwen3", "phi_4_mini", "llama3_2_nosdpa", "llama3_2_static", "llama3_2_nokv"}
 
 func fixture(t *testing.T, rel ...string) string {
 	t.Helper()
@@ -61,10 +62,23 @@ func TestStepLogits(t *testing.T) {
 			defer s.Close()
 			var steps []step
 			readJSON(t, fixture(t, name, "steps.json"), &steps)
+			meta, err := m.MethodMeta("forward")
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i, st := range steps {
-				toks, _ := etgo.NewTensor(st.Tokens, 1, len(st.Tokens))
-				pos, _ := etgo.NewTensor([]int64{st.StartPos}, 1)
-				out, err := s.Run(context.Background(), toks, pos)
+				var in []*etgo.Tensor
+				if len(meta.Inputs) == 1 {
+					// No KV cache: the whole sequence every call.
+					seq := append(append([]int64{}, st.History...), st.Tokens...)
+					toks, _ := etgo.NewTensor(seq, 1, len(seq))
+					in = append(in, toks)
+				} else {
+					toks, _ := etgo.NewTensor(st.Tokens, 1, len(st.Tokens))
+					pos, _ := etgo.NewTensor([]int64{st.StartPos}, 1)
+					in = append(in, toks, pos)
+				}
+				out, err := s.Run(context.Background(), in...)
 				if err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}

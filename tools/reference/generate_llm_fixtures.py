@@ -16,8 +16,10 @@ For each model class (llama3_2, qwen3, phi_4_mini) this writes to testdata/llm/<
                        official runtime picked
   methods.json         every constant method's value (get_max_seq_len, use_kv_cache, ...)
 
-plus `llama3_2_nosdpa/` (the same llama without the custom sdpa: use_sdpa_with_kv_cache=False,
-a separate flow whose attention is aten ops and whose cache update is index_put).
+plus variants of the same llama: `llama3_2_nosdpa/` (without the custom sdpa:
+use_sdpa_with_kv_cache=False, a separate flow whose attention is aten ops and whose cache update
+is index_put), `llama3_2_static/` (enable_dynamic_shape=False: one token per call, so prefill is
+token by token) and `llama3_2_nokv/` (use_kv_cache=False: the whole sequence every call).
 
 testdata/llm/tokenizer.json is a tiny byte-level BPE (HF tokenizers, trained on a fixed text) that
 every model shares; tokenizer_cases.json holds the official C++ tokenizer's encodings and
@@ -108,6 +110,11 @@ MODELS = {
     ),
     # The same llama without the custom sdpa op (aten attention, index_put cache update).
     "llama3_2_nosdpa": dict(model_class="llama3_2", params=None, sdpa=False, like="llama3_2"),
+    # Static shapes (enable_dynamic_shape=False): one token per call, so the runner prefills token
+    # by token.
+    "llama3_2_static": dict(model_class="llama3_2", params=None, sdpa=True, like="llama3_2", dynamic=False),
+    # No KV cache: forward takes the whole sequence every call.
+    "llama3_2_nokv": dict(model_class="llama3_2", params=None, sdpa=False, like="llama3_2", kv=False),
 }
 
 BENCH = dict(  # stories110M: dim 768, 12 layers, 12 heads, vocab 32000
@@ -325,8 +332,9 @@ def export(name, spec, outdir, tmp, max_seq=MAX_SEQ):
     cfg.base.params = params_path
     cfg.base.checkpoint = ckpt
     cfg.base.metadata = json.dumps({"get_bos_id": 0, "get_eos_ids": [1]})
-    cfg.model.use_kv_cache = True
+    cfg.model.use_kv_cache = spec.get("kv", True)
     cfg.model.use_sdpa_with_kv_cache = spec["sdpa"]
+    cfg.model.enable_dynamic_shape = spec.get("dynamic", True)
     cfg.model.dtype_override = DtypeOverride.fp32
     cfg.export.max_seq_length = max_seq
     cfg.export.max_context_length = max_seq
@@ -350,43 +358,60 @@ def constant_methods(prog):
     return out
 
 
-def run_steps(pte, outdir, prompt_ids):
-    """Prefill of STEP_TOKENS_PREFILL tokens in one call, then DECODE_STEPS single tokens (the
-    greedy choice each time), all through one official Method so the KV cache carries over."""
+def forward(meth, spec, history, cur, pos):
+    """One forward call as the runner makes it: the new tokens and start_pos with a KV cache, the
+    whole sequence without one."""
+    if not spec.get("kv", True):
+        return meth.execute([torch.tensor([history + cur], dtype=torch.long)])[0]
+    return meth.execute([torch.tensor([cur], dtype=torch.long), torch.tensor([pos], dtype=torch.long)])[0]
+
+
+def run_steps(pte, outdir, prompt_ids, spec):
+    """Prefill of STEP_TOKENS_PREFILL tokens in one call (one token per call for a static-shape
+    program), then DECODE_STEPS single tokens (the greedy choice each time), all through one
+    official Method so the KV cache carries over."""
     from executorch.runtime import Runtime
 
     prog = Runtime.get().load_program(pte)
     meth = prog.load_method("forward")
     steps = []
-    ids = list(prompt_ids[:STEP_TOKENS_PREFILL])
+    prefill = list(prompt_ids[:STEP_TOKENS_PREFILL])
+    chunks = [prefill] if spec.get("dynamic", True) else [[t] for t in prefill]
     os.makedirs(os.path.join(outdir, "logits"), exist_ok=True)
-    pos = 0
-    cur = ids
-    for i in range(1 + DECODE_STEPS):
-        toks = torch.tensor([cur], dtype=torch.long)
-        out = meth.execute([toks, torch.tensor([pos], dtype=torch.long)])[0]
+    pos, history = 0, []
+    for i in range(len(chunks) + DECODE_STEPS):
+        cur = chunks[i] if i < len(chunks) else cur
+        out = forward(meth, spec, history, cur, pos)
         logits = out.detach().numpy().astype(np.float32)
         np.save(os.path.join(outdir, "logits", f"step_{i}.npy"), logits)
         last = logits.reshape(-1, logits.shape[-1])[-1]
         order = np.argsort(-last)
-        steps.append({"tokens": cur, "start_pos": pos, "logits_shape": list(logits.shape),
+        steps.append({"tokens": cur, "start_pos": pos, "history": list(history), "logits_shape": list(logits.shape),
                       "argmax": int(order[0]), "top2_gap": float(last[order[0]] - last[order[1]])})
+        history += cur
         pos += len(cur)
-        cur = [int(order[0])]
+        if i + 1 >= len(chunks):
+            cur = [int(order[0])]
     with open(os.path.join(outdir, "steps.json"), "w") as f:
         json.dump(steps, f, indent=1)
     return prog
 
 
-def greedy_loop(pte, prompt_ids, n):
+def greedy_loop(pte, prompt_ids, n, spec):
     """The runner's loop (text_prefiller.cpp, text_token_generator.h) over the official runtime:
-    prefill the whole prompt in one call, then one token per call, argmax each time."""
+    prefill the whole prompt in one call (token by token for a static-shape program), then one
+    token per call, argmax each time."""
     from executorch.runtime import Runtime
 
     meth = Runtime.get().load_program(pte).load_method("forward")
-    out = meth.execute([torch.tensor([prompt_ids], dtype=torch.long), torch.tensor([0])])[0]
+    if spec.get("dynamic", True):
+        out = forward(meth, spec, [], list(prompt_ids), 0)
+    else:
+        for p, t in enumerate(prompt_ids):
+            out = forward(meth, spec, list(prompt_ids[:p]), [t], p)
     gaps = []
     toks = []
+    history = list(prompt_ids)
     pos = len(prompt_ids)
     last = out.reshape(-1, out.shape[-1])[-1]
     for _ in range(n):
@@ -396,7 +421,8 @@ def greedy_loop(pte, prompt_ids, n):
         toks.append(t)
         if len(toks) == n:
             break
-        out = meth.execute([torch.tensor([[t]], dtype=torch.long), torch.tensor([pos])])[0]
+        out = forward(meth, spec, history, [t], pos)
+        history.append(t)
         pos += 1
         last = out.reshape(-1, out.shape[-1])[-1]
     return toks, min(gaps)
@@ -504,10 +530,10 @@ def main():
             outdir = os.path.join(OUT, name)
             t0 = time.time()
             pte = export(name, spec, outdir, tmp)
-            prog = run_steps(pte, outdir, prompt_ids)
+            prog = run_steps(pte, outdir, prompt_ids, spec)
             with open(os.path.join(outdir, "methods.json"), "w") as f:
                 json.dump(constant_methods(prog), f, indent=1)
-            toks, gap = greedy_loop(pte, prompt_ids, GEN_TOKENS)
+            toks, gap = greedy_loop(pte, prompt_ids, GEN_TOKENS, spec)
             printed, stats = runner_generate(pte, tok_path, GEN_TOKENS)
             # The runner's text is the greedy loop's tokens, decoded and printed its way.
             want = b"".join(safe_printf(p) for p in piece_bytes(tok_path, toks)) + b"\n"
