@@ -3,6 +3,7 @@ module github.com/etgo/etgo
 go 1.26.0
 
 require (
+	github.com/dlclark/regexp2/v2 v2.13.0
 	github.com/google/flatbuffers v25.12.19+incompatible
 	github.com/google/go-cmp v0.7.0
 	github.com/schollz/progressbar/v3 v3.19.1
@@ -17,4 +18,5 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/text v0.44.0
 )

@@ -9,6 +9,7 @@ import (
 
 	"github.com/etgo/etgo/backends/builtin"
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/llm"
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
@@ -100,6 +101,11 @@ func build(opts []Option) (*options, *executor.Registry, error) {
 		return nil, nil, err
 	}
 	if err := prim.Register(reg); err != nil {
+		return nil, nil, err
+	}
+	// ExecuTorch's LLM custom operators (attention over a KV cache, cache updates), which the
+	// official export_llm flow emits; attention splits its heads over the module's threads.
+	if err := llm.Register(reg, o.threads); err != nil {
 		return nil, nil, err
 	}
 	ids := builtin.IDs()

@@ -138,6 +138,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.lowerCommand(),
 		a.rewriteCommand(),
 		a.npyCommand(),
+		a.generateCommand(),
 		a.versionCommand(),
 	)
 	// cobra adds "completion" itself (scripts for bash, zsh, fish and powershell), as a command

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/llm"
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
@@ -13,6 +14,10 @@ import (
 func newRegistry(threads int) (*executor.Registry, error) {
 	reg, err := kernelRegistry(threads)
 	if err != nil {
+		return nil, err
+	}
+	// The LLM custom operators' attention may use the delegates' threads too.
+	if err := llm.Register(reg, threads); err != nil {
 		return nil, err
 	}
 	if err := all.RegisterRuntime(reg, threads); err != nil {

@@ -1,0 +1,289 @@
+package llm
+
+import (
+	"math"
+	"sync"
+)
+
+// attention is one flash-attention call in the official kernel's terms (op_sdpa_impl.h,
+// cpu_flash_attention with the sequence at dim 1): q and out are [batch, qSize, heads, dim],
+// k and v [batch, kvCap, kvHeads, dim], all contiguous; mask, when set, is [qSize, maskCols].
+type attention struct {
+	q, k, v, out []float32
+	mask         []float32
+	maskCols     int
+
+	batch, qSize, heads, dim int
+	kvCap, kvHeads           int
+	// kvSize is how many cache positions the call reads: start_pos+qSize without a mask (the
+	// official num_keys_for_causal_attention), the whole cache with one.
+	kvSize   int
+	startPos int
+	causal   bool
+	scale    float32
+}
+
+// Block sizes of the official kernel: kvSplit 512, and a query block chosen by the query length
+// (custom_sdpa_out_impl's template arguments).
+const kvSplit = 512
+
+func qSplitFor(qSize int) int {
+	switch {
+	case qSize >= 768:
+		return 256
+	case qSize >= 192:
+		return 64
+	}
+	return 32
+}
+
+// vecLanes is at::vec::Vectorized<float>::size() in the official build (AVX2, 256 bits): where
+// its reductions stop vectorizing decides how a NaN in the scores is seen.
+const vecLanes = 8
+
+// run computes out, splitting the (batch, head, query block) items over threads goroutines as the
+// official kernel splits them over its thread pool (each item is independent).
+func (a *attention) run(threads int) {
+	qSplitSize := min(qSplitFor(a.qSize), a.qSize)
+	if qSplitSize == 0 {
+		return
+	}
+	qSlice := (a.qSize-1)/qSplitSize + 1
+	items := a.batch * a.heads * qSlice
+	kvSplitSize := min(kvSplit, a.kvSize)
+	work := func(begin, end int) {
+		s := newScratch(qSplitSize, kvSplitSize, a.dim)
+		for z := begin; z < end; z++ {
+			kb := z % qSlice
+			j := (z / qSlice) % a.heads
+			i := z / (qSlice * a.heads)
+			a.item(s, i, j, kb*qSplitSize, min(qSplitSize, a.qSize-kb*qSplitSize), kvSplitSize)
+		}
+	}
+	if threads <= 1 || items < 2 {
+		work(0, items)
+		return
+	}
+	threads = min(threads, items)
+	var wg sync.WaitGroup
+	for t := 0; t < threads; t++ {
+		begin, end := items*t/threads, items*(t+1)/threads
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(begin, end)
+		}()
+	}
+	wg.Wait()
+}
+
+type scratch struct {
+	qk, qkMax, qkSum, dst []float32
+}
+
+func newScratch(qSplitSize, kvSplitSize, dim int) *scratch {
+	return &scratch{
+		qk:    make([]float32, qSplitSize*kvSplitSize),
+		qkMax: make([]float32, qSplitSize),
+		qkSum: make([]float32, qSplitSize),
+		dst:   make([]float32, qSplitSize*dim),
+	}
+}
+
+// item computes the rows m..m+qBlockSize of head j of batch line i.
+func (a *attention) item(s *scratch, i, j, m, qBlockSize, kvSplitSize int) {
+	negInf := float32(math.Inf(-1))
+	d := a.dim
+	qStrideM, kStrideN := a.heads*d, a.kvHeads*d
+	qBase := i*a.qSize*qStrideM + j*d + m*qStrideM
+	jkv := j / (a.heads / a.kvHeads)
+	for r := 0; r < qBlockSize; r++ {
+		s.qkMax[r], s.qkSum[r] = negInf, 0
+	}
+	clear(s.dst)
+	numKeys := a.kvSize
+	if a.causal {
+		numKeys = min(m+a.startPos+qBlockSize, a.kvSize)
+	}
+	mStartPos := m + a.startPos
+	for n := 0; n < numKeys; n += kvSplitSize {
+		kvBlockSize := min(kvSplitSize, a.kvSize-n)
+		qk := s.qk[:qBlockSize*kvBlockSize]
+		kBase := i*a.kvCap*kStrideN + jkv*d + n*kStrideN
+		// qk = q @ k.T
+		for r := 0; r < qBlockSize; r++ {
+			qrow := a.q[qBase+r*qStrideM : qBase+r*qStrideM+d]
+			for c := 0; c < kvBlockSize; c++ {
+				krow := a.k[kBase+c*kStrideN : kBase+c*kStrideN+d]
+				qk[r*kvBlockSize+c] = dot(qrow, krow)
+			}
+		}
+		// Future positions are -inf before any scaling, as in the official kernel (so a scale of
+		// 0 turns them into NaN there too).
+		if a.causal && mStartPos <= n+kvSplitSize {
+			for r := 0; r < qBlockSize && mStartPos+r < n+kvSplitSize-1; r++ {
+				lastCol := 0
+				if n <= mStartPos+r {
+					lastCol = r + mStartPos + 1 - n
+				}
+				for c := lastCol; c < kvBlockSize; c++ {
+					qk[r*kvBlockSize+c] = negInf
+				}
+			}
+		}
+		if a.mask != nil {
+			for r := 0; r < qBlockSize; r++ {
+				mrow := a.mask[(m+r)*a.maskCols+n:]
+				row := qk[r*kvBlockSize : (r+1)*kvBlockSize]
+				for c := range row {
+					row[c] = row[c]*a.scale + mrow[c]
+				}
+			}
+		}
+		for r := 0; r < qBlockSize; r++ {
+			row := qk[r*kvBlockSize : (r+1)*kvBlockSize]
+			var tmpMax float32
+			if a.mask != nil {
+				tmpMax = maxPropagating(row)
+			} else {
+				tmpMax = scaleMax(row, a.scale)
+			}
+			if s.qkMax[r] > tmpMax {
+				tmpMax = s.qkMax[r]
+			}
+			if tmpMax == negInf {
+				// Every score so far is -inf: the official kernel zeroes the row rather than
+				// compute exp(-inf - -inf) = NaN; the row's sum stays 0.
+				clear(row)
+				continue
+			}
+			sum := expReduceSum(row, tmpMax)
+			expTmp := exp32(s.qkMax[r] - tmpMax)
+			s.qkSum[r] = sum + expTmp*s.qkSum[r]
+			s.qkMax[r] = tmpMax
+			if n > 0 {
+				dst := s.dst[r*d : (r+1)*d]
+				for x := range dst {
+					dst[x] *= expTmp
+				}
+			}
+		}
+		// dst (+)= qk @ v: the first block overwrites (beta 0), the next ones accumulate.
+		vBase := i*a.kvCap*kStrideN + jkv*d + n*kStrideN
+		for r := 0; r < qBlockSize; r++ {
+			dst := s.dst[r*d : (r+1)*d]
+			if n == 0 {
+				clear(dst)
+			}
+			p := qk[r*kvBlockSize : (r+1)*kvBlockSize]
+			for c, w := range p {
+				axpy(dst, a.v[vBase+c*kStrideN:vBase+c*kStrideN+d], w)
+			}
+		}
+	}
+	for r := 0; r < qBlockSize; r++ {
+		inv := 1 / s.qkSum[r]
+		o := a.out[qBase+r*qStrideM : qBase+r*qStrideM+d]
+		for x, v := range s.dst[r*d : (r+1)*d] {
+			o[x] = v * inv
+		}
+	}
+}
+
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func axpy(dst, x []float32, w float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += w * x[i]
+	}
+}
+
+func exp32(x float32) float32 { return float32(math.Exp(float64(x))) }
+
+// isNaN32 avoids a float64 conversion.
+func isNaN32(x float32) bool { return x != x }
+
+// maxPropagating is at::vec::reduce_all with vec::maximum: any NaN in row gives NaN.
+func maxPropagating(row []float32) float32 {
+	m := float32(math.Inf(-1))
+	for _, x := range row {
+		if isNaN32(x) {
+			return x
+		}
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+// scaleMax is _mul_reduce_max_fusion_kernel: row *= scale, returning the maximum as the official
+// kernel computes it — NaN-propagating over the vectorized lanes, std::max over the tail, then
+// std::max(tail, lanes), which drops a NaN of the lanes (std::max(a, NaN) is a).
+func scaleMax(row []float32, scale float32) float32 {
+	negInf := float32(math.Inf(-1))
+	vecEnd := len(row) / vecLanes * vecLanes
+	lanes := negInf
+	for c := 0; c < vecEnd; c++ {
+		x := row[c] * scale
+		row[c] = x
+		if isNaN32(lanes) {
+			continue
+		}
+		if isNaN32(x) || x > lanes {
+			lanes = x
+		}
+	}
+	tail := negInf
+	for c := vecEnd; c < len(row); c++ {
+		x := row[c] * scale
+		row[c] = x
+		if tail < x { // std::max(tail, x): a NaN x is dropped, a NaN tail kept
+			tail = x
+		}
+	}
+	if tail < lanes {
+		return lanes
+	}
+	return tail
+}
+
+// expReduceSum is _exp_reduce_sum_fusion_kernel: row = exp(row - max) and the sum, accumulated
+// as the official kernel does (16 lanes summed in order, then the tail).
+func expReduceSum(row []float32, max float32) float32 {
+	const width = 2 * vecLanes
+	var acc [width]float32
+	vecEnd := len(row) / width * width
+	for c := 0; c < vecEnd; c += width {
+		for l := 0; l < width; l++ {
+			e := exp32(row[c+l] - max)
+			row[c+l] = e
+			acc[l] += e
+		}
+	}
+	var sum float32
+	for _, x := range acc {
+		sum += x
+	}
+	for c := vecEnd; c < len(row); c++ {
+		e := exp32(row[c] - max)
+		row[c] = e
+		sum += e
+	}
+	return sum
+}

@@ -1,0 +1,96 @@
+"""Prefill and decode speed of an export_llm program, etgo vs the official runtime, alternating.
+
+The official side is the runner's loop over executorch.runtime (the whole prompt in one forward
+call, then one call per token, argmax each time); etgo's is `etgo generate --temperature 0`, whose
+report times the same loop (tokenizing and sampling included, both negligible here). Both run the
+same prompt ids with the same thread count.
+
+  ~/.venvs/et/bin/python tools/reference/generate_llm_fixtures.py --bench /tmp/bench110m
+  go build -o /tmp/etgo ./cmd/etgo
+  ~/.venvs/et/bin/python tools/reference/bench_llm.py /tmp/bench110m/model.pte --threads 1
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import torch
+
+from executorch.extension.llm.custom_ops import custom_ops  # noqa: F401  (llama:: kernels for the runtime)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def official(pte, ids, decode, threads):
+    from executorch.extension.pybindings import portable_lib as pl
+    from executorch.runtime import Runtime
+
+    pl._unsafe_reset_threadpool(threads)
+    meth = Runtime.get().load_program(pte).load_method("forward")
+    # Warm up as etgo generate --warmup does: the prompt and a few tokens, then from position 0.
+    out = meth.execute([torch.tensor([ids], dtype=torch.long), torch.tensor([0])])[0]
+    for p in range(3):
+        meth.execute([torch.tensor([[1]], dtype=torch.long), torch.tensor([len(ids) + p])])
+    t0 = time.perf_counter()
+    out = meth.execute([torch.tensor([ids], dtype=torch.long), torch.tensor([0])])[0]
+    tok = int(torch.argmax(out.reshape(-1, out.shape[-1])[-1]))
+    t1 = time.perf_counter()
+    pos = len(ids)
+    for _ in range(decode):
+        out = meth.execute([torch.tensor([[tok]], dtype=torch.long), torch.tensor([pos])])[0]
+        tok = int(torch.argmax(out.reshape(-1, out.shape[-1])[-1]))
+        pos += 1
+    t2 = time.perf_counter()
+    return len(ids) / (t1 - t0), decode / (t2 - t1)
+
+
+def etgo(binary, pte, tok, prompt, decode, threads):
+    out = subprocess.run([binary, "generate", pte, "--tokenizer", tok, "--prompt", prompt,
+                          "--temperature", "0", "--ignore-eos", "--max-new-tokens", str(decode + 1),
+                          "--threads", str(threads), "--warmup"], capture_output=True, text=True, check=True)
+    pre = float(re.search(r"prefill: \d+ tokens in [\d.]+ s, ([\d.]+) tokens/s", out.stderr).group(1))
+    dec = float(re.search(r"decode: \d+ tokens in [\d.]+ s, ([\d.]+) tokens/s", out.stderr).group(1))
+    return pre, dec
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pte")
+    ap.add_argument("--tokenizer", default=os.path.join(ROOT, "testdata", "llm", "tokenizer.json"))
+    ap.add_argument("--etgo", default="/tmp/etgo")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--decode", type=int, default=64)
+    ap.add_argument("--prompt", default="Once upon a time there was a little robot who lived in a small town. "
+                                        "The robot liked to read books")
+    args = ap.parse_args()
+    from pytorch_tokenizers import CppHFTokenizer
+
+    cpp = CppHFTokenizer()
+    cpp.load(args.tokenizer)
+    ids = list(cpp.encode(args.prompt, 0, 0))
+    rows = {"official": [], "etgo": []}
+    for _ in range(args.rounds):
+        rows["official"].append(official(args.pte, ids, args.decode, args.threads))
+        rows["etgo"].append(etgo(args.etgo, args.pte, args.tokenizer, args.prompt, args.decode, args.threads))
+    load = os.getloadavg()
+    print(f"{os.path.basename(os.path.dirname(args.pte))}: {len(ids)} prompt tokens, {args.decode} decoded, "
+          f"{args.threads} thread(s), load average {load[0]:.1f}")
+    for name, r in rows.items():
+        pre = statistics.median(x[0] for x in r)
+        dec = statistics.median(x[1] for x in r)
+        print(f"  {name:8s} prefill {pre:8.1f} tok/s   decode {dec:6.2f} tok/s   (rounds: "
+              + ", ".join(f"{a:.0f}/{b:.1f}" for a, b in r) + ")")
+    for name, r in rows.items():
+        print(f"  {name:8s} best of {len(r)}: prefill {max(x[0] for x in r):8.1f} tok/s   decode {max(x[1] for x in r):6.2f} tok/s")
+    o, e = rows["official"], rows["etgo"]
+    print(f"  etgo/official: prefill {statistics.median(x[0] for x in e) / statistics.median(x[0] for x in o):.2f}, "
+          f"decode {statistics.median(x[1] for x in e) / statistics.median(x[1] for x in o):.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
