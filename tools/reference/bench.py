@@ -54,6 +54,49 @@ def official(pte: Path, inputs, warmup: int, iterations: int):
     return load_ms, times
 
 
+def set_official_threads(threads: int) -> int:
+    """Size the official runtime's thread pool (XNNPACK's and the optimized kernels' threads) and
+    return the size it reports. Call it before loading a program: a loaded XNNPACK delegate may
+    keep the pool it was initialised with."""
+    import executorch.extension.pybindings.portable_lib as pl
+
+    pl._unsafe_reset_threadpool(threads)
+    return pl._threadpool_get_thread_count()
+
+
+def build_etgo(binary: Path | None = None) -> Path:
+    """Build cmd/etgo once (bench runs it many times; `go run` would rebuild each time)."""
+    binary = binary or Path(tempfile.mkdtemp()) / "etgo"
+    subprocess.run(["go", "build", "-o", str(binary), "./cmd/etgo"], cwd=REPO, check=True)
+    return binary
+
+
+def ort(onnx_file: Path, inputs, warmup: int, iterations: int, threads: int):
+    """ONNX Runtime on the same inputs: intra_op_num_threads=threads, sequential execution, all
+    graph optimisations (its defaults otherwise). A session per call, as official() loads the
+    program per call, so that no idle pool of one round spins during another's."""
+    import onnxruntime
+
+    so = onnxruntime.SessionOptions()
+    so.intra_op_num_threads = max(threads, 1)
+    so.inter_op_num_threads = 1
+    so.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+    so.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    t0 = time.perf_counter()
+    sess = onnxruntime.InferenceSession(str(onnx_file), so, providers=["CPUExecutionProvider"])
+    load_ms = (time.perf_counter() - t0) * 1e3
+    feed = {i.name: np.load(p) for i, p in zip(sess.get_inputs(), inputs)}
+    for _ in range(warmup):
+        sess.run(None, feed)
+    times = []
+    for _ in range(iterations):
+        t = time.perf_counter()
+        sess.run(None, feed)
+        times.append((time.perf_counter() - t) * 1e3)
+    del sess
+    return load_ms, times
+
+
 def etgo(binary: Path, pte: Path, inputs, warmup: int, iterations: int, threads: int):
     cmd = [str(binary), "bench", str(pte), "--json", "--warmup", str(warmup), "--iterations", str(iterations),
            "--threads", str(max(threads, 1))]
@@ -78,13 +121,9 @@ def main():
     args = ap.parse_args()
 
     if args.threads > 0:
-        import executorch.extension.pybindings.portable_lib as pl
-
-        pl._unsafe_reset_threadpool(args.threads)
+        set_official_threads(args.threads)
     files = args.files or sorted((REPO / "testdata" / "zoo").glob(f"*/{args.variant}.pte"))
-    binary = Path(tempfile.mkdtemp()) / "etgo"
-    if not args.official_only:
-        subprocess.run(["go", "build", "-o", str(binary), "./cmd/etgo"], cwd=REPO, check=True)
+    binary = None if args.official_only else build_etgo()
 
     results = []
     print(f"{'file':45} {'official ms':>12} {'etgo ms':>10} {'etgo/official':>14}")
