@@ -108,20 +108,25 @@ and time.`,
 	})
 }
 
-// isZipArchive reports whether a regular file starts with a zip local-file header (a FIFO or
-// device is never opened: opening a FIFO would wait for a writer).
+// isZipArchive reports whether a regular file starts with a zip local-file header.
 func isZipArchive(path string) bool {
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	f, err := os.Open(path)
+	head, ok := fileHead(path, 4)
+	return ok && string(head) == "PK\x03\x04"
+}
+
+// fileHead reads the first n bytes of a regular file; a FIFO or device is never opened (opening
+// a FIFO would wait for a writer), and a shorter file gives false.
+func fileHead(path string, n int) ([]byte, bool) {
+	f, _, err := fileio.OpenRegular(path)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	defer f.Close()
-	var magic [4]byte
-	_, err = io.ReadFull(f, magic[:])
-	return err == nil && string(magic[:]) == "PK\x03\x04"
+	head := make([]byte, n)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, false
+	}
+	return head, true
 }
 
 // etdumpReport is inspect --json of an ETDump.
@@ -138,14 +143,6 @@ type etdumpReport struct {
 // prefix, then the "ED00" identifier). Anything else (a FIFO or a device, which must not be
 // waited on or read without bound) is left to pte.Open to refuse.
 func isETDump(path string) bool {
-	f, _, err := fileio.OpenRegular(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var head [12]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return false
-	}
-	return string(head[8:12]) == etdump.Identifier
+	head, ok := fileHead(path, 12)
+	return ok && string(head[8:12]) == etdump.Identifier
 }

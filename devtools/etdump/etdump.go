@@ -1,7 +1,6 @@
 package etdump
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -91,10 +90,7 @@ func Parse(b []byte) (*ETDump, error) {
 	if len(b) < 12 {
 		return nil, fmt.Errorf("%w: %d bytes is too short for a size-prefixed flatbuffer", ErrInvalid, len(b))
 	}
-	if n := binary.LittleEndian.Uint32(b); uint64(n) > uint64(len(b)-4) {
-		return nil, fmt.Errorf("%w: the size prefix says %d bytes, the file has %d after it", ErrInvalid, n, len(b)-4)
-	}
-	if string(b[8:12]) != Identifier {
+	if string(b[8:12]) != Identifier { // the size prefix is the verifier's to check
 		return nil, fmt.Errorf("%w: no %q identifier (not an ETDump)", ErrInvalid, Identifier)
 	}
 	if err := fbverify.VerifySizePrefixed(b, specETDump); err != nil {
