@@ -829,7 +829,8 @@ def write_doc(doc: Path, data: dict):
     part = render(data)
     if DOC_BEGIN in text and DOC_END in text:
         head, rest = text.split(DOC_BEGIN, 1)
-        text = head + part + rest.split(DOC_END, 1)[1].lstrip("\n")
+        tail = rest.split(DOC_END, 1)[1].lstrip("\n")
+        text = head + part + ("\n" + tail if tail else "")
     else:
         text = text + ("\n" if text else "") + part
     doc.write_text(text)
@@ -849,7 +850,7 @@ def main():
     ap.add_argument("--quiet", type=float, default=None,
                     help="before each round, wait until other processes keep at most this many cores busy (the machine is shared)")
     ap.add_argument("--quiet-wait", type=float, default=120, help="with --quiet: seconds to wait at most per round")
-    ap.add_argument("--profile-count", type=int, default=3, help="profile this many models, the slowest relative to official")
+    ap.add_argument("--profile-count", type=int, default=5, help="profile this many models, the slowest relative to official")
     ap.add_argument("--profile-models", default="", help="profile these models instead")
     ap.add_argument("--profile-ms", type=float, default=4000, help="profile about this long per model")
     ap.add_argument("--timeout", type=int, default=2400, help="seconds per build or check step")
