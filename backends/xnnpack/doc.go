@@ -38,9 +38,12 @@
 // scales) filters into fp32, in XNNPACK's x86 arithmetic and order, NaN and infinities
 // included; testdata/dynquant matches the official runtime bit for bit (quant_dynamic.go).
 // qdint8 codes are int8 with one (scale, zero point) per row; 4-bit filters are unpacked once.
+// Dynamically quantized convolutions and deconvolutions (the dynamic config on conv2d: one row
+// per image) run as XNNPACK's qd8 IGEMM computes them, bit for bit too (node_conv_dynamic.go);
+// a 1×1 one is XNNPACK's fully connected layer, on rows of pixels.
 // Still refused, by name: qcint4 (4-bit per-channel) filters, which the official toolchain
-// writes as qbint4 with one block per row; qdint8 feeding anything but a fully connected layer
-// (dynamically quantized convolutions, batch matrix multiplies); transposed qbint4 filters.
+// writes as qbint4 with one block per row; qdint8 feeding anything else (batch matrix
+// multiplies, depthwise convolutions); transposed qbint4 filters.
 //
 // # Adding a node type
 //

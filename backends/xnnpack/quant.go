@@ -262,8 +262,10 @@ func (p *plan) quantStep(k int, n *xnngraph.Node) (runFunc, error) {
 		return nil, p.unsupportedQuant(k, n)
 	}
 	if x := p.qof(n.Inputs[0]); x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8 && n.Op != schema.XNodeUnionXNNFullyConnected {
-		// (The official partitioner also writes dynamically quantized convolutions.)
-		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8", ErrUnsupported, k, n.OpName())
+		if n.Op == schema.XNodeUnionXNNConv2d || n.Op == schema.XNodeUnionXNNConvTranspose2d {
+			return p.dynamicConv(k, n) // node_conv_dynamic.go
+		}
+		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers and convolutions run on qdint8", ErrUnsupported, k, n.OpName())
 	}
 	kern := kernelOf(n.Op)
 	if kern == nil || kern.quant == nil {

@@ -471,6 +471,13 @@ func (p *plan) dynamicOperator(n *xnngraph.Node) (string, bool) {
 			w = "QB4W"
 		}
 		return "Fully Connected (NC, QDU8, F32, " + w + ") GEMM", true
+	case n.Op == schema.XNodeUnionXNNConv2d && x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		if definedAsFullyConnected(n) {
+			return "Fully Connected (NC, QDU8, F32, QC8W) GEMM", true
+		}
+		return "Convolution (NHWC, QDU8, F32, QC8W) IGEMM", true
+	case n.Op == schema.XNodeUnionXNNConvTranspose2d && x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		return "Deconvolution (NHWC, QDU8, F32, QC8W)", true
 	}
 	return "", false
 }
@@ -498,14 +505,14 @@ func axpy4(acc []int32, a []int8, zp int32, w []int32, n int) {
 }
 
 // readByFullyConnectedOnly reports whether every node that reads value id is a fully connected
-// layer (and at least one does).
+// layer, or a convolution XNNPACK defines as one (and at least one does).
 func (p *plan) readByFullyConnectedOnly(id uint32) bool {
 	readers := 0
 	for i := range p.g.Nodes {
 		n := &p.g.Nodes[i]
 		for _, in := range n.Inputs {
 			if in == id {
-				if n.Op != schema.XNodeUnionXNNFullyConnected {
+				if n.Op != schema.XNodeUnionXNNFullyConnected && !definedAsFullyConnected(n) {
 					return false
 				}
 				readers++
