@@ -41,9 +41,11 @@
 // Dynamically quantized convolutions and deconvolutions (the dynamic config on conv2d: one row
 // per image) run as XNNPACK's qd8 IGEMM computes them, bit for bit too (node_conv_dynamic.go);
 // a 1×1 one is XNNPACK's fully connected layer, on rows of pixels.
-// Still refused, by name: qcint4 (4-bit per-channel) filters, which the official toolchain
-// writes as qbint4 with one block per row; qdint8 feeding anything else (batch matrix
-// multiplies, depthwise convolutions); transposed qbint4 filters.
+// 4-bit per-channel (qcint4) filters of fully connected layers run, dynamic (qd8 × qc4w) and
+// static (qs8 × qc4w), bit for bit (node_fc_qc4w.go), except over an odd number of input
+// channels, which XNNPACK reads past the input (refused by name; testdata/dynquant_refused).
+// Still refused, by name: qdint8 feeding anything else (batch matrix multiplies, depthwise
+// convolutions, which the official partitioner never gives it); transposed 4-bit filters.
 //
 // # Adding a node type
 //

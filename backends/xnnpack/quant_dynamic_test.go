@@ -121,7 +121,7 @@ func TestDynquantFixtures(t *testing.T) {
 // makes the row's multiplier 0 and its scale infinite, so the outputs are infinities or NaN, and
 // the qc8w and qb4w kernels clamp NaN differently; quant_dynamic.go).
 func TestDynquantNonfinite(t *testing.T) {
-	for _, m := range []string{"linear_2d", "linear_8da4w_g32", "conv2d_batch3"} {
+	for _, m := range []string{"linear_2d", "linear_8da4w_g32", "conv2d_batch3", "linear_qc4w"} {
 		got, want, dims := runDynquant(t, testutil.Testdata(t, "dynquant", m), "nonfinite", "nonfinite", 1)
 		oc := dims[len(dims)-1]
 		for i := range got {
@@ -219,7 +219,7 @@ func TestDynquantParams(t *testing.T) {
 		}, "quantized boundary values run as qint8 only"},
 		{"qcint4 filter", "linear_3d", func(g *xnngraph.Graph) {
 			findDType(t, g, schema.XNNDatatypexnn_datatype_qcint8).DType = schema.XNNDatatypexnn_datatype_qcint4
-		}, "xnn_datatype_qcint4 with PerChannelQuant parameters"},
+		}, "value 2: constant has 480 bytes, its dims [12 40] of xnn_datatype_qcint4 are 240"},
 		{"qdint8 weights", "linear_3d", func(g *xnngraph.Graph) {
 			findDType(t, g, schema.XNNDatatypexnn_datatype_qcint8).DType = schema.XNNDatatypexnn_datatype_qdint8
 		}, "xnn_datatype_qdint8 with PerChannelQuant parameters"},
@@ -443,6 +443,31 @@ func TestDynquantConvEvents(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: no event %q", model, want)
+		}
+	}
+}
+
+// TestDynquantRefused: what the official runtime runs on memory past its input
+// (testdata/dynquant_refused: a 4-bit per-channel linear over 47 input channels, whose rows
+// XNNPACK reads 48 long) is refused at load, by name.
+func TestDynquantRefused(t *testing.T) {
+	reg := executor.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.RegisterBackend(BackendID, Backend{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"linear_qc4w_odd": "has 47 input channels; XNNPACK reads the activations of a 4-bit layer in rows rounded up to even",
+	} {
+		p, err := executor.Open(testutil.Testdata(t, "dynquant_refused", name, "xnnpack.pte"), executor.Options{Registry: reg})
+		if err == nil {
+			_, err = p.LoadMethod("forward")
+			p.Close()
+		}
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one mentioning %q", name, err, want)
 		}
 	}
 }

@@ -21,7 +21,9 @@ range is not finite (the per-row scale becomes 0, Inf or NaN).
 
 Models in NEXT (what the official toolchain lowers but etgo does not run yet; none today) go
 to testdata/dynquant_next/<model>/ in the same layout, so the run time's refusal is tested and
-the next slice has its fixtures. Models in PROBE (dynamically quantized depthwise and transposed
+the next slice has its fixtures. Models in REFUSED go to testdata/dynquant_refused/<model>:
+what the official runtime runs to outputs that depend on memory past the input, which etgo
+refuses by name. Models in PROBE (dynamically quantized depthwise and transposed
 convolutions, which the official partitioner declines) go to /tmp/dynquant_probe, to see what
 the official toolchain makes of them.
 
@@ -132,11 +134,25 @@ MODELS = {
     "small_cnn": (SmallCNN, (2, 3, 8, 8), "pt2e"),
     # The partitioner takes dynamically quantized transposed convolutions too.
     "conv_transpose": (ConvTranspose, (2, 4, 5, 5), "pt2e"),
+    # 4-bit per-channel weights (XNNPACKQuantizer with weight_qmin=-8, weight_qmax=7): ExecuTorch
+    # writes them as qcint4, two codes a byte, rows padded to whole bytes (an odd row length).
+    "linear_qc4w": (lambda: Linear(64, 24, True), (3, 64), "pt2e_4w"),
+    "linear_qc4w_3d_nobias": (lambda: Linear(40, 12, False), (2, 3, 40), "pt2e_4w"),
+    "mlp_qc4w": (MLP, (3, 64), "pt2e_4w"),
+    # The static flow with 4-bit per-channel weights: qint8 activations x qcint4 (XNNPACK's
+    # qs8_qc4w fully connected layer).
+    "linear_qc4w_static": (lambda: Linear(64, 24, True), (3, 64), "pt2e_static_4w"),
 }
 
 
 # What the official toolchain lowers but etgo does not run yet (empty when it runs all).
 NEXT = {}
+
+# What the official toolchain lowers and runs wrongly, which etgo refuses by name
+# (testdata/dynquant_refused): a 4-bit per-channel linear over an odd number of input channels,
+# whose activation rows XNNPACK reads rounded up to even (each later row shifted, the last past
+# the input).
+REFUSED = {"linear_qc4w_odd": (lambda: Linear(47, 20, True), (4, 47), "pt2e_4w")}
 
 # What the official partitioner declines to run dynamically quantized (its ConvolutionConfig:
 # "XNNPACK only supports standard 2D convolutions for dynamic quantization"): recorded to see
@@ -146,13 +162,16 @@ NEXT = {}
 PROBE = {
     "conv_depthwise": (lambda: Conv(6, 6, 3, groups=6), (1, 6, 5, 5), "pt2e"),
     "conv_relu": (lambda: Conv(6, 10, 3, act=torch.relu), (1, 6, 5, 5), "pt2e"),
+    # (The official toolchain cannot lower a 4-bit convolution: ExecuTorch's convert_to_qc4w
+    # asserts "expecting input tensor to be 2d, got 4".)
+    "conv_qc4w": (Conv, (1, 3, 6, 6), "pt2e_4w"),
 }
 
-NONFINITE = {"linear_2d", "linear_8da4w_g32", "conv2d_batch3"}
+NONFINITE = {"linear_2d", "linear_8da4w_g32", "conv2d_batch3", "linear_qc4w"}
 
 
 def quantize(model, x, flow):
-    if flow == "pt2e":
+    if flow.startswith("pt2e"):
         from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
             XNNPACKQuantizer,
             get_symmetric_quantization_config,
@@ -160,7 +179,9 @@ def quantize(model, x, flow):
         from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
         ep = torch.export.export(model, (x,))
-        q = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True, is_dynamic=True))
+        w4 = {"weight_qmin": -8, "weight_qmax": 7} if flow.endswith("_4w") else {}
+        q = XNNPACKQuantizer().set_global(
+            get_symmetric_quantization_config(is_per_channel=True, is_dynamic="static" not in flow, **w4))
         pm = prepare_pt2e(ep.module(), q)
         pm(x)
         cm = convert_pt2e(pm)
@@ -179,7 +200,7 @@ def build(name: str):
     from executorch.exir import to_edge_transform_and_lower
     from executorch.runtime import Runtime
 
-    factory, shape, flow = MODELS.get(name) or NEXT.get(name) or PROBE[name]
+    factory, shape, flow = MODELS.get(name) or NEXT.get(name) or REFUSED.get(name) or PROBE[name]
     seed = zlib.crc32(name.encode())
     torch.manual_seed(seed)
     model = factory().eval()
@@ -196,6 +217,8 @@ def build(name: str):
     et = lowered.to_executorch()
 
     d = OUT / name if name in MODELS else OUT.parent / "dynquant_next" / name
+    if name in REFUSED:
+        d = OUT.parent / "dynquant_refused" / name
     if name in PROBE:
         d = Path("/tmp/dynquant_probe") / name
     shutil.rmtree(d, ignore_errors=True)
@@ -234,7 +257,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     args = ap.parse_args()
-    names = [n for n in args.only.split(",") if n] or list(MODELS) + list(NEXT) + list(PROBE)
+    names = [n for n in args.only.split(",") if n] or list(MODELS) + list(NEXT) + list(REFUSED) + list(PROBE)
     for n in names:
         try:
             build(n)
