@@ -368,9 +368,22 @@ func TestDynquantConvRefusals(t *testing.T) {
 			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
 		}
 	}
-	// One row for three images (num_nonbatch_dims 4): XNNPACK would read past its parameters.
+	// num_nonbatch_dims as many as the declared dims: XNNPACK's define refuses it.
+	for _, mutate := range []func(v *xnngraph.Value){
+		func(v *xnngraph.Value) { v.Quant.NumNonbatchDims = 4 },
+		func(v *xnngraph.Value) { v.Dims = v.Dims[:3] }, // (the mutation campaign's: the official runtime refuses it at load)
+	} {
+		g, _ := dynBlob(t, "conv2d_batch3")
+		mutate(findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8))
+		if err := g.Validate(); !errors.Is(err, ErrInvalidBlob) || !strings.Contains(err.Error(), "not below its") {
+			t.Errorf("num_nonbatch_dims of every dim: error %v", err)
+		}
+	}
+	// One row for three images (declared as 5-d, quantized in rows of 4 dims, run on a 4-d
+	// input): XNNPACK would read past its parameters.
 	g, named := dynBlob(t, "conv2d_batch3")
-	findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8).Quant.NumNonbatchDims = 4
+	v := findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8)
+	v.Dims, v.Quant.NumNonbatchDims = append(v.Dims, 1), 4
 	p, err := newPlan(g, named)
 	if err != nil {
 		t.Fatal(err)
