@@ -44,6 +44,9 @@
 // 4-bit per-channel (qcint4) filters of fully connected layers run, dynamic (qd8 × qc4w) and
 // static (qs8 × qc4w), bit for bit (node_fc_qc4w.go), except over an odd number of input
 // channels, which XNNPACK reads past the input (refused by name; testdata/dynquant_refused).
+// A qint8 constant pad moves codes, padding with the value's code (node_pad_quant.go);
+// ExecuTorch 1.5.1 writes quantized pads only across datatypes (fp32 into qint8), which XNNPACK
+// and etgo refuse (testdata/quant_refused/pad).
 // Still refused, by name: qdint8 feeding anything else (batch matrix multiplies, depthwise
 // convolutions, which the official partitioner never gives it); transposed 4-bit filters.
 //
