@@ -1,0 +1,165 @@
+package xnnpack
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/x448/float16"
+
+	"github.com/etgo/etgo/backends/xnnpack/schema"
+	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
+)
+
+// fp16 graphs (a model in .half() lowered by the XnnpackPartitioner, whose configs take float16
+// as they take float32): values, constants and the delegate's tensors are fp16.
+//
+// How the official runtime computes them on x86 without AVX512-FP16 (the machine that made
+// testdata/fp16: AMD Zen 5, AVX-512 with F16C but no FP16 arithmetic): XNNPACK's f16 operators
+// there load fp16 into fp32 (VCVTPH2PS), compute in fp32 and round the result to fp16 once as
+// they store it (VCVTPS2PH, to nearest even). Its f16 GEMMs (fully connected, convolution) are
+// the f16_f32acc avx512skx kernels: fp32 accumulation across the whole dot product, from the
+// fp16 bias, rounded once; the elementwise and pooling kernels are the F16C ones, one fp32
+// operation per element rounded to fp16. So etgo keeps fp16 values as fp32 numbers that are
+// exactly representable in fp16, runs its fp32 kernels, and rounds every node's fp16 output to
+// fp16 after the node (roundF16), converting at the graph's edges. Differences from the official
+// runtime remain where XNNPACK's fp32 arithmetic inside a node differs from etgo's fp32 kernels
+// (the GEMMs' summation order and blocking; its f16 sigmoid, tanh, exp, softmax polynomials,
+// which are lower degree than the fp32 ones), each at most a few fp16 ulps
+// (tolerance: 1e-2 relative to the official outputs, testdata/fp16).
+
+// isF16 reports whether value index i is an unquantized fp16 value.
+func (p *plan) isF16(i int) bool {
+	return p.g.Values[i].DType == schema.XNNDatatypexnn_datatype_fp16 && p.quant[i] == nil
+}
+
+// constantF16 loads an fp16 constant widened to fp32.
+func constantF16(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]float32, error) {
+	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)
+	if err != nil {
+		return nil, err
+	}
+	n := uint64(1)
+	for _, d := range v.Dims {
+		n *= uint64(d)
+	}
+	if uint64(len(raw)) != 2*n {
+		return nil, errorf("value %d: constant has %d bytes, its dims %v of fp16 are %d", v.ID, len(raw), v.Dims, 2*n)
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = float16.Frombits(binary.LittleEndian.Uint16(raw[2*i:])).Float32()
+	}
+	return out, nil
+}
+
+// roundF16 rounds x to fp16 in place (to nearest even, as VCVTPS2PH with
+// _MM_FROUND_TO_NEAREST_INT; NaN stays NaN, overflow becomes ±Inf).
+func roundF16(x []float32) {
+	for i, v := range x {
+		x[i] = float16.Fromfloat32(v).Float32()
+	}
+}
+
+// bindF16Input widens fp16 graph input tensor t into value i's own buffer.
+func (p *plan) bindF16Input(i int, t *executor.Tensor) {
+	src := executor.Data[uint16](t)
+	v := &p.vals[i]
+	if cap(v.f16in) < len(src) {
+		v.f16in = make([]float32, len(src))
+	}
+	v.f16in = v.f16in[:len(src)]
+	for k, b := range src {
+		v.f16in[k] = float16.Frombits(b).Float32()
+	}
+	v.data = v.f16in
+}
+
+// storeF16Output narrows value i into fp16 output tensor t.
+func (p *plan) storeF16Output(i int, t *executor.Tensor) {
+	v := &p.vals[i]
+	dst := executor.Data[uint16](t)
+	for k, x := range v.data[:v.numel()] {
+		dst[k] = float16.Fromfloat32(x).Bits()
+	}
+}
+
+// roundF16Outputs rounds node n's fp16 outputs after it runs (XNNPACK's store).
+func (p *plan) roundF16Outputs(n *xnngraph.Node) {
+	for _, id := range n.Outputs {
+		if id == xnngraph.InvalidID {
+			continue
+		}
+		if i := p.index[id]; p.f16[i] {
+			v := &p.vals[i]
+			roundF16(v.data[:v.numel()])
+		}
+	}
+}
+
+// f16Kernels replaces the kernels of the fp16 nodes whose XNNPACK f16 kernels treat NaN
+// otherwise than the fp32 ones etgo runs (testdata/fp16's nonfinite inputs):
+//   - fully connected layers and (depthwise) convolutions: the f16_f32acc GEMMs and the f16
+//     depthwise kernels clamp value first, MAXPS(acc, min): a NaN becomes the lower bound (-Inf
+//     without an activation, 0 after a fused ReLU), where the fp32 kernels keep it;
+//   - max pooling: XNNPACK's f16 kernel compares the fp16 bits as integers (sign-complemented,
+//     so the order is the numbers' for non-NaN values), where a positive NaN is above +Inf and a
+//     negative one below -Inf; the output range then turns them into +Inf and -Inf.
+func (p *plan) f16Kernels() {
+	for k := range p.steps {
+		s := &p.steps[k]
+		n := s.node
+		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || !p.f16[p.index[n.Outputs[0]]] {
+			continue
+		}
+		run := s.run
+		switch n.Op {
+		case schema.XNodeUnionXNNFullyConnected, schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d:
+			s.run = func(p *plan, n *xnngraph.Node) error {
+				if err := run(p, n); err != nil {
+					return err
+				}
+				y := p.val(n.Outputs[0])
+				lo := min(n.OutputMin, n.OutputMax) // MINPS(MAXPS(NaN, min), max)
+				for i, v := range y.data[:y.numel()] {
+					if v != v {
+						y.data[i] = lo
+					}
+				}
+				return nil
+			}
+		case schema.XNodeUnionXNNMaxPooling2d:
+			s.run = func(p *plan, n *xnngraph.Node) error {
+				x := p.val(n.Inputs[0])
+				saved := x.data
+				if !hasNaN(saved[:min(x.numel(), len(saved))]) {
+					return run(p, n)
+				}
+				// The taps as fp16 orders them: a NaN as an infinity of its sign.
+				keys := make([]float32, len(saved))
+				for i, v := range saved {
+					if v != v {
+						v = float32(math.Inf(1))
+						if math.Signbit(float64(saved[i])) {
+							v = float32(math.Inf(-1))
+						}
+					}
+					keys[i] = v
+				}
+				x.data = keys
+				err := run(p, n)
+				x.data = saved
+				return err
+			}
+		}
+	}
+}
+
+func hasNaN(x []float32) bool {
+	for _, v := range x {
+		if v != v {
+			return true
+		}
+	}
+	return false
+}
