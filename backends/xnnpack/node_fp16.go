@@ -114,7 +114,13 @@ func (p *plan) f16Kernels() {
 		}
 		run := s.run
 		switch n.Op {
-		case schema.XNodeUnionXNNFullyConnected, schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNDepthwiseConv2d:
+		case schema.XNodeUnionXNNDepthwiseConv2d:
+			if cp := n.Conv; cp != nil && uint64(cp.KernelH)*uint64(cp.KernelW) <= 9 && !p.isF16Fused(n) {
+				s.run = depthwiseF16
+				continue
+			}
+			fallthrough
+		case schema.XNodeUnionXNNFullyConnected, schema.XNodeUnionXNNConv2d:
 			s.run = func(p *plan, n *xnngraph.Node) error {
 				if err := run(p, n); err != nil {
 					return err
@@ -163,3 +169,65 @@ func hasNaN(x []float32) bool {
 	}
 	return false
 }
+
+// depthwiseF16 is XNNPACK's f16 depthwise convolution on x86 with FMA3 for kernels of up to 9
+// taps (f16-dwconv-{3,4,9}p16c-minmax-fma3, one accumulator): from the fp16 bias, each tap
+// in XNNPACK's indirection order (kernel column outer, row inner) is one fp32 FMA whose result
+// is rounded to fp16 (VCVTPS2PH then back), padding taps reading zeros; then the output range,
+// value first (a NaN becomes the lower bound). Larger kernels (the 25-tap kernel with two
+// accumulators, multipass kernels) run etgo's fp32 depthwise convolution, rounded once.
+func depthwiseF16(p *plan, n *xnngraph.Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	w, err := p.in(n.Inputs[1])
+	if err != nil {
+		return err
+	}
+	c, err := convGeometry(n, x, w.dims, "depthwise")
+	if err != nil {
+		return err
+	}
+	bias, err := convBias(p, n, c.OC)
+	if err != nil {
+		return err
+	}
+	if len(w.data) < c.KH*c.KW*c.OC {
+		return errorf("depthwise filter of %d values for %dx%d taps of %d channels", len(w.data), c.KH, c.KW, c.OC)
+	}
+	y := p.out(n.Outputs[0], []int{c.N, c.OH, c.OW, c.OC}).data
+	lo, hi := n.OutputMin, n.OutputMax
+	mult := c.GOC
+	for b := range c.N {
+		for oh := range c.OH {
+			for ow := range c.OW {
+				out := y[((b*c.OH+oh)*c.OW+ow)*c.OC:][:c.OC]
+				for oc := range out {
+					var acc float32
+					if bias != nil {
+						acc = bias[oc]
+					}
+					ic := oc / mult
+					for kw := range c.KW {
+						iw := ow*c.sw - c.pl + kw*c.dw
+						for kh := range c.KH {
+							ih := oh*c.sh - c.pt + kh*c.dh
+							var v float32
+							if ih >= 0 && ih < c.H && iw >= 0 && iw < c.W {
+								v = x.data[((b*c.H+ih)*c.W+iw)*c.C+ic]
+							}
+							acc = float16.Fromfloat32(fma32(v, w.data[(kh*c.KW+kw)*c.OC+oc], acc)).Float32()
+						}
+					}
+					out[oc] = x86Min(x86Max(acc, lo), hi)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// isF16Fused reports whether fuseActivations fused a following activation into node n (whose
+// fp32 kernels apply it; depthwiseF16 does not).
+func (p *plan) isF16Fused(n *xnngraph.Node) bool { return p.act(n) != nil }
