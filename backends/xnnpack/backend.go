@@ -350,7 +350,9 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 	}
 	p.fuseActivations()
 	if p.hasF16 {
-		p.f16Kernels() // (node_fp16.go)
+		if err := p.f16Kernels(); err != nil { // (node_fp16.go)
+			return nil, err
+		}
 	}
 	p.planReuse()
 	seen := map[string]int{}

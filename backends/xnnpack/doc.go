@@ -32,6 +32,11 @@
 // fp32 values as float32; the kernels that only move elements are written once for both, and
 // the convolutions share their loops between fp32 and int8 (node_conv.go).
 //
+// fp16 graphs (a model in .half()) run as XNNPACK runs them on x86 without AVX512-FP16: fp32
+// arithmetic, each node's fp16 output rounded once, its f16 kernels' NaN handling and the f16
+// depthwise kernels' per-tap rounding (node_fp16.go); testdata/fp16 is within 1.1e-3 of the
+// official outputs' largest magnitude, most fixtures bit for bit.
+//
 // Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w) run
 // too: a Convert to qdint8 quantizes each row with the scale and zero point XNNPACK chooses, and
 // a fully connected layer multiplies its codes by qcint8 per-channel or qbint4 blockwise (bf16

@@ -2,6 +2,7 @@ package xnnpack
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"github.com/x448/float16"
@@ -105,10 +106,18 @@ func (p *plan) roundF16Outputs(n *xnngraph.Node) {
 //   - max pooling: XNNPACK's f16 kernel compares the fp16 bits as integers (sign-complemented,
 //     so the order is the numbers' for non-NaN values), where a positive NaN is above +Inf and a
 //     negative one below -Inf; the output range then turns them into +Inf and -Inf.
-func (p *plan) f16Kernels() {
+//
+// It also refuses what XNNPACK's subgraph refuses of fp16 nodes: an fp16 operand beside an fp32
+// one in the activation roles of any node but a Convert (XNNPACK checks that a node's inputs and
+// outputs share their datatype; only a GEMM's constant filter and bias may be fp32 beside fp16
+// activations).
+func (p *plan) f16Kernels() error {
 	for k := range p.steps {
 		s := &p.steps[k]
 		n := s.node
+		if err := p.checkF16Operands(p.order[k], n); err != nil {
+			return err
+		}
 		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || !p.f16[p.index[n.Outputs[0]]] {
 			continue
 		}
@@ -159,6 +168,32 @@ func (p *plan) f16Kernels() {
 			}
 		}
 	}
+	return nil
+}
+
+// checkF16Operands refuses node k mixing fp16 and fp32 activations (f16Kernels).
+func (p *plan) checkF16Operands(k int, n *xnngraph.Node) error {
+	if n.Op == schema.XNodeUnionXNNConvert {
+		return nil
+	}
+	gemm := n.Op == schema.XNodeUnionXNNFullyConnected || n.Op == schema.XNodeUnionXNNConv2d ||
+		n.Op == schema.XNodeUnionXNNDepthwiseConv2d || n.Op == schema.XNodeUnionXNNConvTranspose2d
+	var f16, f32 bool
+	for j, id := range append(append([]uint32(nil), n.Inputs...), n.Outputs...) {
+		if id == xnngraph.InvalidID || (gemm && (j == 1 || j == 2) && j < len(n.Inputs)) {
+			continue // (a GEMM's filter and bias may be fp32)
+		}
+		i := p.index[id]
+		if p.quant[i] != nil {
+			continue // (quantized operands are checked by their kernels)
+		}
+		f16 = f16 || p.f16[i]
+		f32 = f32 || !p.f16[i]
+	}
+	if f16 && f32 {
+		return fmt.Errorf("%w: node %d (%s) mixes fp16 and fp32 operands; XNNPACK requires one datatype", ErrUnsupported, k, n.OpName())
+	}
+	return nil
 }
 
 func hasNaN(x []float32) bool {
