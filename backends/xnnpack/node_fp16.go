@@ -143,6 +143,8 @@ func (p *plan) f16Kernels() error {
 				}
 				return nil
 			}
+		case schema.XNodeUnionXNNSoftmax:
+			s.run = softmaxF16
 		case schema.XNodeUnionXNNMaxPooling2d:
 			s.run = func(p *plan, n *xnngraph.Node) error {
 				x := p.val(n.Inputs[0])
@@ -266,3 +268,100 @@ func depthwiseF16(p *plan, n *xnngraph.Node) error {
 // isF16Fused reports whether fuseActivations fused a following activation into node n (whose
 // fp32 kernels apply it; depthwiseF16 does not).
 func (p *plan) isF16Fused(n *xnngraph.Node) bool { return p.act(n) != nil }
+
+// softmaxF16 is XNNPACK's f16 softmax on x86 (softmax-nc.c with the f16 microkernels): per row
+// the largest element (exact in fp16); then f16-raddstoreexpminusmax-avx2-rr1-p2-u32, which
+// computes each exp(x - max) in fp32 by its degree-2 polynomial, stores it rounded to fp16 and
+// sums the unrounded values in eight lanes (element i in lane i mod 8), folded as the kernel
+// folds them; the scale is the fp16 reciprocal of the sum, and each stored exp times the scale
+// is rounded to fp16 (the f16 vmulc).
+func softmaxF16(p *plan, n *xnngraph.Node) error {
+	x, err := p.in(n.Inputs[0])
+	if err != nil {
+		return err
+	}
+	if len(x.dims) == 0 {
+		return errorf("softmax of a scalar")
+	}
+	y := p.out(n.Outputs[0], x.dims)
+	c := x.dims[len(x.dims)-1]
+	for r := 0; r+c <= x.numel() && c > 0; r += c {
+		row, out := x.data[r:r+c], y.data[r:r+c]
+		m := row[0]
+		for _, v := range row[1:] {
+			m = x86Max(v, m)
+		}
+		sum := expMinusMaxF16(out, row, m)
+		scale := float16.Fromfloat32(1 / sum).Float32()
+		for i, v := range out {
+			out[i] = float16.Fromfloat32(v * scale).Float32()
+		}
+	}
+	return nil
+}
+
+// expMinusMaxF16 is f16-raddstoreexpminusmax-avx2-rr1-p2-u32 on one row: out[i] the fp16 of
+// exp(row[i] - m), the return value the kernel's fp32 sum of the unrounded exps.
+func expMinusMaxF16(out, row []float32, m float32) float32 {
+	const (
+		log2e      = float32(0x1.715476p0)
+		magic      = float32(0x1.8000FEp23)
+		minusLn2   = float32(-0x1.62E43p-1)
+		c2         = float32(0x1.FF3A32p-2)
+		c1         = float32(0x1.039E10p+0)
+		denormCut  = float32(-0x1.368000p+3)
+		lanes      = 8
+		mainChunks = 32
+	)
+	exp := func(v float32) float32 {
+		vx := v - m
+		vn := fma32(vx, log2e, magic)
+		vs := math.Float32frombits(math.Float32bits(vn) << 23)
+		vn -= magic
+		vt := fma32(vn, minusLn2, vx)
+		vp := fma32(c2, vt, c1)
+		vt *= vs
+		vf := fma32(vt, vp, vs)
+		if vx < denormCut {
+			vf = 0
+		}
+		return vf
+	}
+	var acc [lanes]float32
+	i := 0
+	for ; len(row)-i >= lanes; i += lanes { // (the u32 loop adds its four vectors in order: the same sums)
+		for l := range lanes {
+			f := exp(row[i+l])
+			out[i+l] = float16.Fromfloat32(f).Float32()
+			acc[l] += f
+		}
+	}
+	var lo [4]float32
+	for l := range 4 {
+		lo[l] = acc[l] + acc[4+l]
+	}
+	if t := len(row) - i; t > 0 {
+		var f [lanes]float32
+		for l := range t {
+			f[l] = exp(row[i+l])
+			out[i+l] = float16.Fromfloat32(f[l]).Float32()
+		}
+		hi := f[:]
+		if t&4 != 0 {
+			for l := range 4 {
+				lo[l] += hi[l]
+			}
+			hi = hi[4:]
+		}
+		if t&2 != 0 {
+			lo[0] += hi[0]
+			lo[1] += hi[1]
+			hi = hi[2:]
+		}
+		if t&1 != 0 {
+			lo[0] += hi[0]
+		}
+	}
+	a, b := lo[0]+lo[2], lo[1]+lo[3]
+	return a + b
+}
