@@ -400,8 +400,9 @@ func (p *plan) fuseActivations() {
 		if kern := kernelOf(n.Op); kern == nil || !kern.takesActivation {
 			continue
 		}
-		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
-			continue // (a quantized producer writes codes, not values a hardswish could take)
+		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) ||
+			p.f16[p.index[n.Outputs[0]]] {
+			continue // (a quantized producer writes codes, not values a hardswish could take; an fp16 one rounds its output first)
 		}
 		rs := readers[n.Outputs[0]]
 		if len(rs) != 1 || rs[0] <= k {

@@ -145,6 +145,14 @@ func (p *plan) f16Kernels() error {
 			}
 		case schema.XNodeUnionXNNSoftmax:
 			s.run = softmaxF16
+		case schema.XNodeUnionXNNTanh:
+			s.run = unaryF16(tanhF16)
+		case schema.XNodeUnionXNNSigmoid:
+			s.run = unaryF16(sigmoidF16)
+		case schema.XNodeUnionXNNHardswish:
+			if p.act(n) == nil {
+				s.run = unaryF16(hardswishF16)
+			}
 		case schema.XNodeUnionXNNMaxPooling2d:
 			s.run = func(p *plan, n *xnngraph.Node) error {
 				x := p.val(n.Inputs[0])
@@ -364,4 +372,72 @@ func expMinusMaxF16(out, row []float32, m float32) float32 {
 	}
 	a, b := lo[0]+lo[2], lo[1]+lo[3]
 	return a + b
+}
+
+// tanhF16 is xnn_f16_f32acc_vtanh_ukernel__avx512f_rational_5_4_div: x clamped to ±4.5 (bound
+// first, so NaN stays NaN), then the odd 5/4 rational in fp32 FMAs and one division.
+func tanhF16(x float32) float32 {
+	const a3, a5, b2, b4 = float32(1.0632324219e-01), float32(8.1062316895e-04), float32(4.3945312500e-01), float32(1.4091491699e-02)
+	x = x86Max(-4.5, x86Min(4.5, x))
+	x2 := x * x
+	p := fma32(x2, fma32(x2, a5, a3), 1) * x
+	q := fma32(x2, fma32(x2, b4, b2), 1)
+	return p / q
+}
+
+// sigmoidF16 is xnn_f16_vsigmoid_ukernel__avx2_rr1_p2_rcp in fp32: e = exp(-|x|) by the rr1-p2
+// polynomial, e/(e+1) (XNNPACK multiplies by RCPPS's 12-bit reciprocal, which is the CPU's own
+// table; etgo divides, so an output can differ from the official one by an fp16 ulp), 0 below
+// the denormal cutoff, 1 - f for positive x.
+func sigmoidF16(x float32) float32 {
+	const (
+		magic     = float32(0x1.8000FEp23)
+		log2e     = float32(0x1.715476p0)
+		minusLn2  = float32(-0x1.62E43p-1)
+		c2        = float32(0x1.FF3A32p-2)
+		c1        = float32(0x1.039E10p+0)
+		denormCut = float32(-0x1.368000p+3)
+	)
+	z := math.Float32frombits(math.Float32bits(x) | 0x80000000)
+	n := fma32(z, log2e, magic)
+	s := math.Float32frombits(math.Float32bits(n) << 23)
+	n -= magic
+	t := fma32(n, minusLn2, z)
+	pp := fma32(c2, t, c1)
+	t *= s
+	e := fma32(t, pp, s)
+	f := e / (e + 1)
+	if z < denormCut {
+		f = 0
+	}
+	if !math.Signbit(float64(x)) { // (BLENDVPS on the sign bit: +0 and positive NaN take 1 - f)
+		f = 1 - f
+	}
+	return f
+}
+
+// hardswishF16 is xnn_f16_vhswish_ukernel__f16c: a = fp16(x + 3) clamped to [0, 6] as int16
+// bit patterns (a negative number, or a negative NaN, is below 0; a positive NaN above 6), then
+// fp16(a · fp16(x · fp16(1/6))).
+func hardswishF16(x float32) float32 {
+	const sixth = float32(0x1.554000p-3)
+	a := int16(float16.Fromfloat32(x + 3).Bits())
+	a = min(max(a, 0), 0x4600)
+	x6 := float16.Fromfloat32(x * sixth).Float32()
+	return float16.Frombits(uint16(a)).Float32() * x6
+}
+
+// unaryF16 runs f on every element (the output rounded after the node, roundF16Outputs).
+func unaryF16(f func(float32) float32) runFunc {
+	return func(p *plan, n *xnngraph.Node) error {
+		x, err := p.in(n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		y := p.out(n.Outputs[0], x.dims)
+		for i, v := range x.data[:x.numel()] {
+			y.data[i] = f(v)
+		}
+		return nil
+	}
 }
