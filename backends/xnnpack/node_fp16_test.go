@@ -14,13 +14,11 @@ import (
 	"github.com/x448/float16"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
-	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/pte"
 )
 
 // runFP16 runs testdata/fp16/<dir> on its inputs named by prefix (input_<i> or nonfinite[_<i>])
@@ -159,24 +157,8 @@ func TestFP16Fixtures(t *testing.T) {
 // TestFP16Refusals: an fp16 graph whose node mixes fp16 and fp32 activations is refused at init,
 // as XNNPACK's subgraph refuses it.
 func TestFP16Refusals(t *testing.T) {
-	raw, err := os.ReadFile(testutil.Testdata(t, "fp16", "add_mul", "xnnpack.pte"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := pte.Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := f.Program.ExecutionPlans[0].Delegates[0]
-	b, err := f.DelegateData(&d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := xnngraph.ParseBlob(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := newPlan(g, f.NamedData); err != nil {
+	g, named := delegateGraph(t, testutil.Testdata(t, "fp16", "add_mul", "xnnpack.pte"))
+	if _, err := newPlan(g, named); err != nil {
 		t.Fatalf("the seed: %v", err)
 	}
 	for i := range g.Values {
@@ -185,7 +167,7 @@ func TestFP16Refusals(t *testing.T) {
 			break
 		}
 	}
-	if _, err := newPlan(g, f.NamedData); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "mixes fp16 and fp32 operands") {
+	if _, err := newPlan(g, named); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "mixes fp16 and fp32 operands") {
 		t.Errorf("an fp32 input to an fp16 node: error %v", err)
 	}
 }

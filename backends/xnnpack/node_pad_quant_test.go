@@ -3,7 +3,6 @@ package xnnpack
 import (
 	"errors"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,30 +12,13 @@ import (
 	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/npy"
-	"github.com/etgo/etgo/pte"
 )
 
 // padGraph parses testdata/quant_refused/pad (conv, two zero pads ExecuTorch 1.5.1 writes as
 // fp32 -> qint8 and qint8 -> fp32, conv) and its input.
 func padGraph(t *testing.T) (*xnngraph.Graph, func(string) ([]byte, error), *executor.Tensor) {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Testdata(t, "quant_refused", "pad", "xnnpack.pte"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := pte.Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := f.Program.ExecutionPlans[0].Delegates[0]
-	b, err := f.DelegateData(&d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := xnngraph.ParseBlob(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, named := delegateGraph(t, testutil.Testdata(t, "quant_refused", "pad", "xnnpack.pte"))
 	a, err := npy.Load(testutil.Testdata(t, "quant_refused", "pad", "inputs", "input_0.npy"))
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +27,7 @@ func padGraph(t *testing.T) (*xnngraph.Graph, func(string) ([]byte, error), *exe
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g, f.NamedData, x
+	return g, named, x
 }
 
 // TestQuantPadRefused: the official toolchain's pads across datatypes are refused at init, as

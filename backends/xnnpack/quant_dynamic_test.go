@@ -136,7 +136,13 @@ func TestDynquantNonfinite(t *testing.T) {
 // dynBlob parses testdata/dynquant/<model>'s blob.
 func dynBlob(t *testing.T, model string) (*xnngraph.Graph, func(string) ([]byte, error)) {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Testdata(t, "dynquant", model, "xnnpack.pte"))
+	return delegateGraph(t, testutil.Testdata(t, "dynquant", model, "xnnpack.pte"))
+}
+
+// delegateGraph parses the first delegate blob of the .pte at path.
+func delegateGraph(t *testing.T, path string) (*xnngraph.Graph, func(string) ([]byte, error)) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
