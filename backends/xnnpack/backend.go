@@ -360,6 +360,9 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 		name, ok := p.dynamicOperator(p.steps[i].node)
 		if !ok {
 			name = operatorName(p.steps[i].node, p.touchesQuant(p.steps[i].node))
+			if p.hasF16 {
+				name = p.f16Operator(p.steps[i].node, name) // (node_fp16.go)
+			}
 		}
 		seen[name]++
 		p.steps[i].event = fmt.Sprintf("%s #%d", name, seen[name])

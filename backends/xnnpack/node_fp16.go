@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/x448/float16"
 
@@ -440,4 +441,14 @@ func unaryF16(f func(float32) float32) runFunc {
 		}
 		return nil
 	}
+}
+
+// f16Operator is the profiling name of a node with an fp16 output, as XNNPACK names its f16
+// operators: the fp32 name with F16 for F32 ("Fully Connected (NC, F16) GEMM") and X16 for the
+// 32-bit moves ("Transpose (ND, X16)").
+func (p *plan) f16Operator(n *xnngraph.Node, name string) string {
+	if len(n.Outputs) == 0 || n.Outputs[0] == xnngraph.InvalidID || !p.f16[p.index[n.Outputs[0]]] {
+		return name
+	}
+	return strings.NewReplacer("F32", "F16", "X32", "X16").Replace(name)
 }

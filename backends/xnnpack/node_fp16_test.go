@@ -171,3 +171,19 @@ func TestFP16Refusals(t *testing.T) {
 		t.Errorf("an fp32 input to an fp16 node: error %v", err)
 	}
 }
+
+// TestFP16Events: an fp16 node's event names its XNNPACK f16 operator.
+func TestFP16Events(t *testing.T) {
+	g, named := delegateGraph(t, testutil.Testdata(t, "fp16", "linear", "xnnpack.pte"))
+	p, err := newPlan(g, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, s := range p.steps {
+		found = found || s.event == "Fully Connected (NC, F16) GEMM #1"
+	}
+	if !found {
+		t.Errorf("no event \"Fully Connected (NC, F16) GEMM #1\" among %d steps", len(p.steps))
+	}
+}
