@@ -1,0 +1,205 @@
+package quantized
+
+import (
+	"math"
+
+	"github.com/etgo/etgo/executor"
+)
+
+// quantRange is the range a quantized type holds, which quant_min and quant_max must lie in
+// (the official check_quantize_per_tensor_args; Int64 is not a quantized type there).
+func quantRange(t executor.ScalarType) (lo, hi int64, ok bool) {
+	switch t {
+	case executor.Uint8:
+		return 0, math.MaxUint8, true
+	case executor.Int8:
+		return math.MinInt8, math.MaxInt8, true
+	case executor.Uint16:
+		return 0, math.MaxUint16, true
+	case executor.Int16:
+		return math.MinInt16, math.MaxInt16, true
+	case executor.Int32:
+		return math.MinInt32, math.MaxInt32, true
+	}
+	return 0, 0, false
+}
+
+// checkQuantizeArgs is the official check_quantize_per_tensor_args: a floating input, out of
+// the dtype argument's type, a quantized type, and quant_min/quant_max within it (quant_min >
+// quant_max is not refused: the clamp then gives quant_max).
+func checkQuantizeArgs(in *executor.Tensor, qmin, qmax int64, dtype executor.ScalarType, out *executor.Tensor, idx quantIdx) error {
+	switch in.ScalarType() {
+	case executor.Float32, executor.Float16, executor.Float64:
+	default:
+		// BFloat16 passes the official floating check, then no branch computes it.
+		return argErr(0, "input", "must be float32, float16 or float64, got %s", dtypeName(in.ScalarType()))
+	}
+	if out.ScalarType() != dtype {
+		return argErr(idx.out, "out", "is %s, not the dtype argument's %s", dtypeName(out.ScalarType()), dtypeName(dtype))
+	}
+	lo, hi, ok := quantRange(dtype)
+	if !ok {
+		return argErr(idx.dtype, "dtype", "%s is not a quantized type (uint8, int8, uint16, int16, int32)", dtypeName(dtype))
+	}
+	if qmin < lo {
+		return argErr(idx.qmin, "quant_min", "%d is below %s's %d", qmin, dtypeName(dtype), lo)
+	}
+	if qmax > hi {
+		return argErr(idx.qmin+1, "quant_max", "%d is above %s's %d", qmax, dtypeName(dtype), hi)
+	}
+	return nil
+}
+
+// quantIdx are the schema positions of the arguments the checks name.
+type quantIdx struct{ qmin, dtype, out int }
+
+// products returns the input's elements times inv_scale as the official quantize_val forms
+// them: float32 and float16 elements multiply in float32; a float64 element multiplies in
+// float64 and the product is rounded to float32. inv(i) is element i's 1/scale.
+func products(in *executor.Tensor, inv func(i int) float32) []float32 {
+	n := in.Numel()
+	p := make([]float32, n)
+	switch in.ScalarType() {
+	case executor.Float64:
+		d := executor.Data[float64](in)
+		for i, v := range d {
+			p[i] = float32(float64(inv(i)) * v)
+		}
+	default:
+		for i, v := range floats(in) {
+			p[i] = inv(i) * v
+		}
+	}
+	return p
+}
+
+// quantizeVal finishes the official quantize_val on a product p = value·(1/scale): rounded to
+// nearest even (nearbyint), the zero point (truncated to int32, as the kernel casts it) added
+// in float32, converted to int64 and clamped, max with quant_min first, then min with
+// quant_max. The conversion is x86's: a NaN or a sum outside int64 becomes math.MinInt64, so
+// NaN and ±Inf quantize to quant_min (the oracle runs on x86-64; Go's own conversion of such
+// a float is not specified).
+func quantizeVal(p float32, zp int64, qmin, qmax int64) int64 {
+	s := float32(int32(zp)) + float32(math.RoundToEven(float64(p)))
+	q := int64(math.MinInt64)
+	if s >= -(1<<63) && s < 1<<63 {
+		q = int64(s)
+	}
+	return min(max(q, qmin), qmax)
+}
+
+// invScale is the official 1.0f / static_cast<float>(scale).
+func invScale(scale float64) float32 { return 1 / float32(scale) }
+
+// storeInts writes int64 values into an integer tensor (memory order), truncated to its width
+// as a C++ cast does.
+func storeInts(t *executor.Tensor, v []int64) {
+	switch t.ScalarType() {
+	case executor.Uint8:
+		d := executor.Data[uint8](t)
+		for i, x := range v {
+			d[i] = uint8(x)
+		}
+	case executor.Int8:
+		d := executor.Data[int8](t)
+		for i, x := range v {
+			d[i] = int8(x)
+		}
+	case executor.Uint16:
+		d := executor.Data[uint16](t)
+		for i, x := range v {
+			d[i] = uint16(x)
+		}
+	case executor.Int16:
+		d := executor.Data[int16](t)
+		for i, x := range v {
+			d[i] = int16(x)
+		}
+	case executor.Int32:
+		d := executor.Data[int32](t)
+		for i, x := range v {
+			d[i] = int32(x)
+		}
+	case executor.Int64:
+		copy(executor.Data[int64](t), v)
+	default:
+		panic("quantized: storeInts into a " + dtypeName(t.ScalarType()) + " tensor")
+	}
+}
+
+// quantized reads a quantized tensor's elements (uint8, int8, uint16, int16, int32; memory
+// order) as int32, as C++ promotes them.
+func quantized(t *executor.Tensor) []int32 {
+	out := make([]int32, t.Numel())
+	switch t.ScalarType() {
+	case executor.Uint8:
+		for i, x := range executor.Data[uint8](t) {
+			out[i] = int32(x)
+		}
+	case executor.Int8:
+		for i, x := range executor.Data[int8](t) {
+			out[i] = int32(x)
+		}
+	case executor.Uint16:
+		for i, x := range executor.Data[uint16](t) {
+			out[i] = int32(x)
+		}
+	case executor.Int16:
+		for i, x := range executor.Data[int16](t) {
+			out[i] = int32(x)
+		}
+	case executor.Int32:
+		copy(out, executor.Data[int32](t))
+	default:
+		panic("quantized: quantized values of a " + dtypeName(t.ScalarType()) + " tensor")
+	}
+	return out
+}
+
+// quantizeTo quantizes the whole input with per-element parameters into out (resized to the
+// input's sizes by the caller): chan(i) is element i's channel.
+func quantizeTo(in, out *executor.Tensor, scales []float64, zps []int64, chanOf func(i int) int, qmin, qmax int64) {
+	inv := make([]float32, len(scales))
+	for c, s := range scales {
+		inv[c] = invScale(s)
+	}
+	p := products(in, func(i int) float32 { return inv[chanOf(i)] })
+	q := make([]int64, len(p))
+	for i, x := range p {
+		q[i] = quantizeVal(x, zps[chanOf(i)], qmin, qmax)
+	}
+	storeInts(out, q)
+}
+
+// axisArg normalizes a per-channel axis as the official tensor_has_dim / nonzero_dim do; a
+// 0-d input has no channel to index and is refused (the official kernel aborts on size(0)).
+func axisArg(in *executor.Tensor, axis int64, i int) (int, error) {
+	r := int64(in.Dim())
+	if r == 0 {
+		return 0, argErr(0, "input", "a per-channel operator needs at least one dimension, got a 0-d tensor")
+	}
+	if axis < -r || axis >= r {
+		return 0, argErr(i, "axis", "%d is out of range for a %d-d input", axis, r)
+	}
+	if axis < 0 {
+		axis += r
+	}
+	return int(axis), nil
+}
+
+// channelOf returns, for contiguous sizes and an axis, the function from an element's flat
+// index to its index along the axis.
+func channelOf(sizes []int, axis int) func(i int) int {
+	block := 1
+	for _, s := range sizes[axis+1:] {
+		block *= s
+	}
+	n := sizes[axis]
+	return func(i int) int { return (i / block) % n }
+}
+
+// doubles reads a float64 tensor's elements.
+func doubles(t *executor.Tensor) []float64 { return executor.Data[float64](t) }
+
+// longs reads an int64 tensor's elements.
+func longs(t *executor.Tensor) []int64 { return executor.Data[int64](t) }
