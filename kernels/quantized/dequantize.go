@@ -35,28 +35,6 @@ func dequantOut(out *executor.Tensor, i int) error {
 	return argErr(i, "out", "must be float32, float64 or float16, got %s", dtypeName(out.ScalarType()))
 }
 
-// dequantStore writes float values into a Float32, Float64 or Float16 out (memory order).
-type dequantStore struct {
-	f64 []float64
-	fs  floatStore
-}
-
-func newDequantStore(t *executor.Tensor) dequantStore {
-	if t.ScalarType() == executor.Float64 {
-		return dequantStore{f64: executor.Data[float64](t)}
-	}
-	return dequantStore{fs: newFloatStore(t)}
-}
-
-// set stores a float32 result (exact in float64).
-func (s dequantStore) set(i int, v float32) {
-	if s.f64 != nil {
-		s.f64[i] = float64(v)
-		return
-	}
-	s.fs.set(i, v)
-}
-
 // dequantizeVal is the official generic dequantization of one element: the difference with
 // the zero point (truncated to int32) in int32 arithmetic (wrapping, as it does on x86),
 // converted to float32, times the float32 scale.
@@ -86,4 +64,70 @@ func scaleValues(t *executor.Tensor, i int, name string) ([]float32, error) {
 		return executor.Data[float32](t), nil
 	}
 	return nil, argErr(i, name, "must be float64 or float32, got %s", dtypeName(t.ScalarType()))
+}
+
+// dequantTo dequantizes the input into out (a float32, float64 or float16 tensor of the same
+// element count) in memory order, in blocks of block elements that share a channel (block b
+// takes channel b % len(scales)); zps nil means zero points of 0. wide selects the official
+// optimized per-channel arithmetic (dequantizeInt8Val, float32 out only), otherwise the generic
+// one (dequantizeVal).
+func dequantTo(in, out *executor.Tensor, block int, scales []float32, zps []int64, wide bool) {
+	switch in.ScalarType() {
+	case executor.Uint8:
+		dequantLoop(executor.Data[uint8](in), out, block, scales, zps, wide)
+	case executor.Int8:
+		dequantLoop(executor.Data[int8](in), out, block, scales, zps, wide)
+	case executor.Uint16:
+		dequantLoop(executor.Data[uint16](in), out, block, scales, zps, wide)
+	case executor.Int16:
+		dequantLoop(executor.Data[int16](in), out, block, scales, zps, wide)
+	case executor.Int32:
+		dequantLoop(executor.Data[int32](in), out, block, scales, zps, wide)
+	default:
+		panic("quantized: dequantize a " + dtypeName(in.ScalarType()) + " tensor")
+	}
+}
+
+func dequantLoop[Q uint8 | int8 | uint16 | int16 | int32](src []Q, out *executor.Tensor, block int, scales []float32, zps []int64, wide bool) {
+	var (
+		f32 []float32
+		f64 []float64
+		f16 []uint16
+	)
+	switch out.ScalarType() {
+	case executor.Float32:
+		f32 = executor.Data[float32](out)
+	case executor.Float64:
+		f64 = executor.Data[float64](out)
+	default:
+		f16 = executor.Data[uint16](out)
+	}
+	block = max(block, 1)
+	for start := 0; start < len(src); start += block {
+		c := (start / block) % len(scales)
+		s := scales[c]
+		var zp int64
+		if zps != nil {
+			zp = zps[c]
+		}
+		end := min(start+block, len(src))
+		switch {
+		case wide:
+			for i := start; i < end; i++ {
+				f32[i] = dequantizeInt8Val(int32(src[i]), zp, s)
+			}
+		case f32 != nil:
+			for i := start; i < end; i++ {
+				f32[i] = dequantizeVal(int32(src[i]), zp, s)
+			}
+		case f64 != nil:
+			for i := start; i < end; i++ {
+				f64[i] = float64(dequantizeVal(int32(src[i]), zp, s))
+			}
+		default:
+			for i := start; i < end; i++ {
+				f16[i] = halfBits(dequantizeVal(int32(src[i]), zp, s))
+			}
+		}
+	}
 }

@@ -21,6 +21,8 @@
 // bytes.
 //
 // Tensors are read in their memory order, as the official kernels read them: the elementwise
-// operators take any dim order shared by input and output; the others require the default
-// (contiguous) one.
+// operators and the per-channel ones take any dim order shared by input and output (the
+// per-channel dequantize finds each element's channel by its strides, the per-channel quantize
+// by its offset as if contiguous, each as the official kernel does); the per-token, embedding
+// and matmul operators require the default (contiguous) one.
 package quantized

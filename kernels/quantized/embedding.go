@@ -163,51 +163,62 @@ func embedding(a embeddingArgs, nbit int) error {
 	if zp != nil {
 		zps = floats(zp)
 	}
-	value := weightValues(w, nbit)
 	dst := newFloatStore(out)
 	group := dim / max(groups, 1)
 	packed := w.Size(1)
+	vals := make([]float32, dim)
 	o := 0
 	for _, r := range ix {
 		row := int(r)
-		for j := range dim {
-			g := row*groups + j/group
+		weightRow(vals, w, row*packed, nbit)
+		for gi := range groups {
+			q := row*groups + gi
 			var z float32
 			if zps != nil {
-				z = zps[g]
+				z = zps[q]
 			}
-			dst.set(o, (value(row*packed, j)-z)*scales[g])
-			o++
+			sc := scales[q]
+			seg := vals[gi*group : (gi+1)*group]
+			if dst.f32 != nil {
+				d := dst.f32[o : o+len(seg)]
+				for j, v := range seg {
+					d[j] = (v - z) * sc
+				}
+			} else {
+				for j, v := range seg {
+					dst.set(o+j, (v-z)*sc)
+				}
+			}
+			o += len(seg)
 		}
 	}
 	return nil
 }
 
-// weightValues returns how to read value j of the row starting at byte base: a whole byte
-// (uint8 or int8) for nbit 8; for 4 bits, the high nibble first, then the low, minus 8; for 2
-// bits, the lowest pair of bits first, minus 2 (the official packing).
-func weightValues(w *executor.Tensor, nbit int) func(base, j int) float32 {
+// weightRow decodes the row of values starting at byte base into vals: a whole byte (uint8 or
+// int8) for nbit 8; for 4 bits, the high nibble first, then the low, minus 8; for 2 bits, the
+// lowest pair of bits first, minus 2 (the official packing).
+func weightRow(vals []float32, w *executor.Tensor, base, nbit int) {
 	switch {
 	case nbit == 8 && w.ScalarType() == executor.Int8:
-		d := executor.Data[int8](w)
-		return func(base, j int) float32 { return float32(d[base+j]) }
+		for j, v := range executor.Data[int8](w)[base : base+len(vals)] {
+			vals[j] = float32(v)
+		}
 	case nbit == 8:
-		d := executor.Data[uint8](w)
-		return func(base, j int) float32 { return float32(d[base+j]) }
+		for j, v := range executor.Data[uint8](w)[base : base+len(vals)] {
+			vals[j] = float32(v)
+		}
 	case nbit == 4:
-		d := executor.Data[uint8](w)
-		return func(base, j int) float32 {
-			b := d[base+j>>1]
-			if j&1 == 0 {
-				b >>= 4
-			}
-			return float32(int32(b&0x0f) - 8)
+		for j, b := range executor.Data[uint8](w)[base : base+len(vals)/2] {
+			vals[2*j] = float32(int32(b>>4) - 8)
+			vals[2*j+1] = float32(int32(b&0x0f) - 8)
 		}
 	default:
-		d := executor.Data[uint8](w)
-		return func(base, j int) float32 {
-			b := d[base+j>>2] >> (2 * (j & 3))
-			return float32(int32(b&3) - 2)
+		for j, b := range executor.Data[uint8](w)[base : base+len(vals)/4] {
+			vals[4*j] = float32(int32(b&3) - 2)
+			vals[4*j+1] = float32(int32(b>>2&3) - 2)
+			vals[4*j+2] = float32(int32(b>>4&3) - 2)
+			vals[4*j+3] = float32(int32(b>>6) - 2)
 		}
 	}
 }

@@ -46,7 +46,9 @@ type typed struct {
 
 func (a typed) mul(b typed) typed {
 	c := max(a.c, b.c)
-	return typed{c.round(a.v * b.v), c}
+	// The explicit conversion rounds the product, so that no architecture fuses it with the
+	// sum it feeds (Go may fuse x*y + z into one FMA otherwise; the official kernels do not).
+	return typed{c.round(float64(a.v * b.v)), c}
 }
 
 // addAssign is a += b with a's type kept.

@@ -62,16 +62,16 @@ func dequantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue)
 	if err != nil {
 		return err
 	}
-	if err := contiguous(in, 0, "input"); err != nil {
-		return err
-	}
-	return dequantizeChannels(in, in.Sizes(), ax, sc, zp, qmin, qmax, dtype, outDtype, hasOutDtype, out,
+	return dequantizeChannels(in, in.Sizes(), in.Strides(), ax, sc, zp, qmin, qmax, dtype, outDtype, hasOutDtype, out,
 		dequantIdx{4, 6, 7, 8, "out_dtype"})
 }
 
-// dequantizeChannels is the official dequantize_per_channel_out on input viewed with sizes
-// (the per-token operator views it as [tokens, last dim]).
-func dequantizeChannels(in *executor.Tensor, sizes []int, axis int, sc, zp *executor.Tensor, qmin, qmax int64,
+// dequantizeChannels is the official dequantize_per_channel_out on input viewed with sizes and
+// strides (the per-token operator views it as a contiguous [tokens, last dim]). The input may
+// be in any dim order: the official generic path walks it by its strides and writes each
+// result at the same memory offset of out, so out must share the dim order; the optimized path
+// is only taken for a contiguous input.
+func dequantizeChannels(in *executor.Tensor, sizes, strides []int, axis int, sc, zp *executor.Tensor, qmin, qmax int64,
 	dtype, outDtype executor.ScalarType, hasOutDtype bool, out *executor.Tensor, idx dequantIdx) error {
 	n := sizes[axis]
 	if sc.Numel() != n {
@@ -95,7 +95,7 @@ func dequantizeChannels(in *executor.Tensor, sizes []int, axis int, sc, zp *exec
 	if err := checkDequantizeArgs(in, qmin, qmax, dtype, outDtype, hasOutDtype, out, idx); err != nil {
 		return err
 	}
-	if err := contiguous(out, idx.out, "out"); err != nil {
+	if err := sameDimOrder(in, out, idx.out, "out"); err != nil {
 		return err
 	}
 	zpOf := func(c int) int64 {
@@ -104,8 +104,9 @@ func dequantizeChannels(in *executor.Tensor, sizes []int, axis int, sc, zp *exec
 		}
 		return zps[c]
 	}
-	chanOf := channelOf(sizes, axis)
-	optimized := in.ScalarType() == executor.Int8 && (!hasOutDtype || outDtype == executor.Float32)
+	// A dense tensor's memory offset i holds the element whose index along axis is
+	// (i / stride) % size, whatever the dim order: runs of stride elements share a channel.
+	optimized := in.IsContiguous() && in.ScalarType() == executor.Int8 && (!hasOutDtype || outDtype == executor.Float32)
 	if optimized {
 		if out.ScalarType() != executor.Float32 {
 			// The official optimized path writes float32 whatever out's type.
@@ -123,11 +124,7 @@ func dequantizeChannels(in *executor.Tensor, sizes []int, axis int, sc, zp *exec
 		if err != nil {
 			return err
 		}
-		dst := executor.Data[float32](out)
-		for i, q := range quantized(in) {
-			c := chanOf(i)
-			dst[i] = dequantizeInt8Val(q, zpOf(c), scales[c])
-		}
+		dequantTo(in, out, strides[axis], scales, zps, true)
 		return nil
 	}
 	if err := dequantOut(out, idx.out); err != nil {
@@ -142,8 +139,8 @@ func dequantizeChannels(in *executor.Tensor, sizes []int, axis int, sc, zp *exec
 	if err != nil {
 		return err
 	}
-	qs := quantized(in)
 	if len(sizes) == 1 {
+		qs := quantized(in)
 		// static_cast<OUT>(q - zp) * scale: the difference is first converted to out's type.
 		switch out.ScalarType() {
 		case executor.Float64:
@@ -164,10 +161,6 @@ func dequantizeChannels(in *executor.Tensor, sizes []int, axis int, sc, zp *exec
 		}
 		return nil
 	}
-	dst := newDequantStore(out)
-	for i, q := range qs {
-		c := chanOf(i)
-		dst.set(i, dequantizeVal(q, zpOf(c), scales[c]))
-	}
+	dequantTo(in, out, strides[axis], scales, zps, false)
 	return nil
 }

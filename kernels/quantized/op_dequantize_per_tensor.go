@@ -78,10 +78,6 @@ func dequantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale flo
 	if err := sameDimOrder(in, out, 7, "out"); err != nil {
 		return err
 	}
-	s := float32(scale)
-	dst := newDequantStore(out)
-	for i, q := range quantized(in) {
-		dst.set(i, dequantizeVal(q, zp, s))
-	}
+	dequantTo(in, out, in.Numel(), []float32{float32(scale)}, []int64{zp}, false)
 	return nil
 }

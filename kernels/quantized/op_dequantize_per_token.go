@@ -52,6 +52,6 @@ func dequantizePerTokenOut(_ *executor.KernelContext, args []*executor.EValue) e
 	if err := resizeOut(out, 7, "out", in.Sizes()); err != nil {
 		return err
 	}
-	return dequantizeChannels(in, []int{tokens, last}, 0, sc, zp, qmin, qmax, dtype, outDtype, true, out,
+	return dequantizeChannels(in, []int{tokens, last}, []int{last, 1}, 0, sc, zp, qmin, qmax, dtype, outDtype, true, out,
 		dequantIdx{3, 5, 6, 7, "output_dtype"})
 }

@@ -58,13 +58,13 @@ func quantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue) e
 	if err := checkQuantizeArgs(in, qmin, qmax, dtype, out, quantIdx{4, 6, 7}); err != nil {
 		return err
 	}
-	if err := contiguous(in, 0, "input"); err != nil {
+	if err := sameDimOrder(in, out, 7, "out"); err != nil {
 		return err
 	}
-	if err := contiguous(out, 7, "out"); err != nil {
-		return err
-	}
-	quantizeTo(in, out, doubles(sc), longs(zp), channelOf(in.Sizes(), ax), qmin, qmax)
+	// The official kernel finds an element's channel from its memory offset as if the input
+	// were contiguous, whatever its dim order; etgo does the same, so that a channels-last input
+	// gets the official (if surprising) parameters.
+	quantizeTo(in, out, doubles(sc), longs(zp), blockAfter(in.Sizes(), ax), qmin, qmax)
 	return nil
 }
 

@@ -98,6 +98,6 @@ func quantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale float
 	if err := sameDimOrder(in, out, 6, "out"); err != nil {
 		return err
 	}
-	quantizeTo(in, out, []float64{scale}, []int64{zp}, func(int) int { return 0 }, qmin, qmax)
+	quantizeTo(in, out, []float64{scale}, []int64{zp}, in.Numel(), qmin, qmax)
 	return nil
 }

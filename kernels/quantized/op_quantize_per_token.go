@@ -57,7 +57,7 @@ func quantizePerTokenOut(_ *executor.KernelContext, args []*executor.EValue) err
 	if err := contiguous(out, 6, "out"); err != nil {
 		return err
 	}
-	quantizeTo(in, out, doubles(sc), longs(zp), channelOf([]int{tokens, last}, 0), qmin, qmax)
+	quantizeTo(in, out, doubles(sc), longs(zp), last, qmin, qmax)
 	return nil
 }
 

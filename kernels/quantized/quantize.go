@@ -53,26 +53,6 @@ func checkQuantizeArgs(in *executor.Tensor, qmin, qmax int64, dtype executor.Sca
 // quantIdx are the schema positions of the arguments the checks name.
 type quantIdx struct{ qmin, dtype, out int }
 
-// products returns the input's elements times inv_scale as the official quantize_val forms
-// them: float32 and float16 elements multiply in float32; a float64 element multiplies in
-// float64 and the product is rounded to float32. inv(i) is element i's 1/scale.
-func products(in *executor.Tensor, inv func(i int) float32) []float32 {
-	n := in.Numel()
-	p := make([]float32, n)
-	switch in.ScalarType() {
-	case executor.Float64:
-		d := executor.Data[float64](in)
-		for i, v := range d {
-			p[i] = float32(float64(inv(i)) * v)
-		}
-	default:
-		for i, v := range floats(in) {
-			p[i] = inv(i) * v
-		}
-	}
-	return p
-}
-
 // quantizeVal finishes the official quantize_val on a product p = value·(1/scale): rounded to
 // nearest even (nearbyint), the zero point (truncated to int32, as the kernel casts it) added
 // in float32, converted to int64 and clamped, max with quant_min first, then min with
@@ -156,19 +136,74 @@ func quantized(t *executor.Tensor) []int32 {
 	return out
 }
 
-// quantizeTo quantizes the whole input with per-element parameters into out (resized to the
-// input's sizes by the caller): chan(i) is element i's channel.
-func quantizeTo(in, out *executor.Tensor, scales []float64, zps []int64, chanOf func(i int) int, qmin, qmax int64) {
-	inv := make([]float32, len(scales))
-	for c, s := range scales {
-		inv[c] = invScale(s)
+// quantizeTo quantizes the whole input into out (resized to the input's sizes by the caller),
+// in memory order, in blocks of block elements that share a channel: block b takes channel
+// b % len(scales), as the official kernels index channels ((i / block) % channels).
+func quantizeTo(in, out *executor.Tensor, scales []float64, zps []int64, block int, qmin, qmax int64) {
+	switch out.ScalarType() {
+	case executor.Uint8:
+		quantizeLoop(executor.Data[uint8](out), in, scales, zps, block, qmin, qmax)
+	case executor.Int8:
+		quantizeLoop(executor.Data[int8](out), in, scales, zps, block, qmin, qmax)
+	case executor.Uint16:
+		quantizeLoop(executor.Data[uint16](out), in, scales, zps, block, qmin, qmax)
+	case executor.Int16:
+		quantizeLoop(executor.Data[int16](out), in, scales, zps, block, qmin, qmax)
+	case executor.Int32:
+		quantizeLoop(executor.Data[int32](out), in, scales, zps, block, qmin, qmax)
+	default:
+		panic("quantized: quantize into a " + dtypeName(out.ScalarType()) + " tensor")
 	}
-	p := products(in, func(i int) float32 { return inv[chanOf(i)] })
-	q := make([]int64, len(p))
-	for i, x := range p {
-		q[i] = quantizeVal(x, zps[chanOf(i)], qmin, qmax)
+}
+
+// quantizeLoop forms each product value·(1/scale) as the official quantize_val does — float32
+// and float16 elements multiply in float32; a float64 element multiplies in float64 and the
+// product is rounded to float32 — and finishes it with quantizeVal, truncated to T as a C++
+// cast does.
+func quantizeLoop[T uint8 | int8 | uint16 | int16 | int32](dst []T, in *executor.Tensor, scales []float64, zps []int64, block int, qmin, qmax int64) {
+	n := len(dst)
+	block = max(block, 1)
+	var (
+		f32 []float32
+		f64 []float64
+		f16 []uint16
+	)
+	switch in.ScalarType() {
+	case executor.Float32:
+		f32 = executor.Data[float32](in)
+	case executor.Float64:
+		f64 = executor.Data[float64](in)
+	default:
+		f16 = executor.Data[uint16](in)
 	}
-	storeInts(out, q)
+	for start := 0; start < n; start += block {
+		c := (start / block) % len(scales)
+		inv, zp := invScale(scales[c]), zps[c]
+		end := min(start+block, n)
+		switch {
+		case f32 != nil:
+			for i := start; i < end; i++ {
+				dst[i] = T(quantizeVal(inv*f32[i], zp, qmin, qmax))
+			}
+		case f64 != nil:
+			for i := start; i < end; i++ {
+				dst[i] = T(quantizeVal(float32(float64(inv)*f64[i]), zp, qmin, qmax))
+			}
+		default:
+			for i := start; i < end; i++ {
+				dst[i] = T(quantizeVal(inv*halfValue(f16[i]), zp, qmin, qmax))
+			}
+		}
+	}
+}
+
+// blockAfter is the number of elements of contiguous sizes that share an index along axis.
+func blockAfter(sizes []int, axis int) int {
+	block := 1
+	for _, s := range sizes[axis+1:] {
+		block *= s
+	}
+	return block
 }
 
 // axisArg normalizes a per-channel axis as the official tensor_has_dim / nonzero_dim do; a
@@ -185,17 +220,6 @@ func axisArg(in *executor.Tensor, axis int64, i int) (int, error) {
 		axis += r
 	}
 	return int(axis), nil
-}
-
-// channelOf returns, for contiguous sizes and an axis, the function from an element's flat
-// index to its index along the axis.
-func channelOf(sizes []int, axis int) func(i int) int {
-	block := 1
-	for _, s := range sizes[axis+1:] {
-		block *= s
-	}
-	n := sizes[axis]
-	return func(i int) int { return (i / block) % n }
 }
 
 // doubles reads a float64 tensor's elements.

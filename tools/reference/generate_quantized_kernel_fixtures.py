@@ -57,10 +57,18 @@ class DT:
 
 
 class Out:
-    """A planned out tensor; upper gives it a dynamic (bounded) shape starting at those sizes."""
+    """A planned out tensor; upper gives it a dynamic (bounded) shape starting at those sizes;
+    order is its dim order (default contiguous)."""
 
-    def __init__(self, dtype, sizes, upper=None):
-        self.dtype, self.sizes, self.upper = dtype, list(sizes), upper
+    def __init__(self, dtype, sizes, upper=None, order=None):
+        self.dtype, self.sizes, self.upper, self.order = dtype, list(sizes), upper, order
+
+
+class DO:
+    """A constant tensor in another dim order: its bytes in that memory order."""
+
+    def __init__(self, t, order):
+        self.t, self.order = t, list(order)
 
 
 def tensor_bytes(t):
@@ -75,14 +83,17 @@ def build(op, args, outs):
     values, consts, planned = [], [S.Buffer(storage=b"")], 0
     kargs = []
 
-    def tensor_value(t, data=None, alloc=None, dyn=S.TensorShapeDynamism.STATIC):
+    def tensor_value(t, data=None, alloc=None, dyn=S.TensorShapeDynamism.STATIC, order=None):
         return S.EValue(S.Tensor(
             scalar_type=scalar_type_enum(t[0]), storage_offset=0, sizes=list(t[1]),
-            dim_order=list(range(len(t[1]))), requires_grad=False, layout=0,
+            dim_order=order or list(range(len(t[1]))), requires_grad=False, layout=0,
             data_buffer_idx=data or 0, allocation_info=alloc, shape_dynamism=dyn))
 
     for a in args:
-        if isinstance(a, torch.Tensor):
+        if isinstance(a, DO):
+            consts.append(S.Buffer(storage=tensor_bytes(a.t.permute(a.order))))
+            values.append(tensor_value((a.t.dtype, a.t.shape), data=len(consts) - 1, order=a.order))
+        elif isinstance(a, torch.Tensor):
             consts.append(S.Buffer(storage=tensor_bytes(a)))
             values.append(tensor_value((a.dtype, a.shape), data=len(consts) - 1))
         elif isinstance(a, DT):
@@ -105,7 +116,7 @@ def build(op, args, outs):
         alloc = S.AllocationDetails(memory_id=1, memory_offset_low=planned, memory_offset_high=0)
         planned += (n + 15) // 16 * 16
         dyn = S.TensorShapeDynamism.DYNAMIC_BOUND if o.upper else S.TensorShapeDynamism.STATIC
-        values.append(tensor_value((o.dtype, sizes), alloc=alloc, dyn=dyn))
+        values.append(tensor_value((o.dtype, sizes), alloc=alloc, dyn=dyn, order=o.order))
         out_ids.append(len(values) - 1)
     kargs += out_ids
     if len(out_ids) == 1:
@@ -129,7 +140,7 @@ def build(op, args, outs):
     return bytes(serialize_pte_binary(PTEFile(program=prog)))
 
 
-def run_official(pte):
+def run_official(pte, orders):
     """Runs the program in a forked child: ("ok", outputs) or ("abort"/"error", message)."""
     r, w = os.pipe()
     er, ew = os.pipe()
@@ -141,8 +152,9 @@ def run_official(pte):
         try:
             m = Runtime.get().load_program(pte).load_method("forward")
             res = m.execute([])
-            outs = [(str(t.dtype).removeprefix("torch."), list(t.shape), base64.b64encode(tensor_bytes(t)).decode())
-                    for t in res]
+            outs = [(str(t.dtype).removeprefix("torch."), list(t.shape),
+                     base64.b64encode(tensor_bytes(t.permute(o) if o else t)).decode())
+                    for t, o in zip(res, orders)]
             payload = ("ok", outs)
         except Exception as e:  # noqa: BLE001  the runtime's refusal
             payload = ("error", str(e))
@@ -488,6 +500,35 @@ def dequant_cases():
     bad("dtype_mismatch", 5, DT(torch.uint8), op=DTK, base=okt, outs=ot)
 
 
+def dim_order_cases():
+    """Channels-last tensors (dim order 0, 2, 3, 1): the official kernels walk memory."""
+    F, D = torch.float32, torch.float64
+    CL = [0, 2, 3, 1]
+    shape = (2, 3, 2, 4)
+    x = floats_for(F, shape, 61)
+    case("dim_order/quantize_per_tensor", "quantized_decomposed::quantize_per_tensor.out",
+         [DO(x, CL), 0.1, 2, -128, 127, DT(torch.int8)], [Out(torch.int8, shape, order=CL)])
+    case("dim_order/quantize_per_channel", "quantized_decomposed::quantize_per_channel.out",
+         [DO(x, CL), torch.tensor([0.1, 0.2, 0.05], dtype=D), torch.tensor([0, 1, -1]), 1, -128, 127, DT(torch.int8)],
+         [Out(torch.int8, shape, order=CL)])
+    for qdt in (torch.int8, torch.uint8, torch.int16):
+        lo, hi = QRANGE[qdt]
+        q = torch.randint(lo, hi + 1, shape, generator=g(62), dtype=torch.int64).to(qdt)
+        for odt, od in ((F, None), (F, F), (D, D)):
+            case(f"dim_order/dequantize_per_channel/{str(qdt)[6:]}-{str(odt)[6:]}{'' if od else '-nodtype'}",
+                 "quantized_decomposed::dequantize_per_channel.out",
+                 [DO(q, CL), torch.tensor([0.1, 0.2, 0.05], dtype=D), torch.tensor([0, 1, -1]), 1, lo, hi, DT(qdt), DT(od) if od else None],
+                 [Out(odt, shape, order=CL)])
+        case(f"dim_order/dequantize_per_tensor/{str(qdt)[6:]}", "quantized_decomposed::dequantize_per_tensor.out",
+             [DO(q, CL), 0.3, 1, lo, hi, DT(qdt), None], [Out(F, shape, order=CL)])
+    q = torch.randint(-128, 128, shape, generator=g(63), dtype=torch.int64).to(torch.int8)
+    case("dim_order/dequantize_per_channel/axis3", "quantized_decomposed::dequantize_per_channel.out",
+         [DO(q, CL), torch.rand(4, generator=g(64)).double(), None, 3, -128, 127, DT(torch.int8), None], [Out(F, shape, order=CL)])
+    case("dim_order/err/mixed_orders", "quantized_decomposed::dequantize_per_tensor.out",
+         [DO(q, CL), 0.3, 1, -128, 127, DT(torch.int8), None], [Out(F, shape)],
+         ub="the official kernel writes the input's memory order into an out of another dim order")
+
+
 def choose_cases():
     CQ = "quantized_decomposed::choose_qparams.Tensor_out"
     D, L = torch.float64, torch.long
@@ -618,6 +659,7 @@ def main():
     emb_cases()
     quant_cases()
     dequant_cases()
+    dim_order_cases()
     choose_cases()
     matmul_cases()
     add_cases()
@@ -632,7 +674,7 @@ def main():
             rec["expect"] = "refuse"
             rec["note"] = c["ub"]
         else:
-            kind, val = run_official(pte)
+            kind, val = run_official(pte, [o.order for o in c["outs"]])
             if kind == "ok":
                 rec["expect"] = "ok"
                 rec["outputs"] = [dict(dtype=d, sizes=s, data=b) for d, s, b in val]
