@@ -17,7 +17,9 @@ index of the 2/4-bit embeddings) is not run; it is recorded as "ub": etgo must r
 The Go test (kernels/quantized/fixtures_test.go) loads each program with etgo, runs it, and
 compares bit for bit, or expects a refusal where the official runtime refused.
 
-    ~/.venvs/et/bin/python tools/reference/generate_quantized_kernel_fixtures.py
+    ~/.venvs/et/bin/python tools/reference/generate_quantized_kernel_fixtures.py [--schemas-only]
+
+It also writes testdata/schemas.json, each kernel's schema as torch registers it.
 """
 import base64
 import ctypes
@@ -655,7 +657,26 @@ def add_cases():
     bad("out_qmin", 12, 300)
 
 
+def write_schemas():
+    """testdata/schemas.json: every kernel's schema as torch registers it (the quantized kernel
+    library's out variants, the embeddings' from ExecuTorch's quant patterns): per argument its
+    name and type, for the Go test that checks each kernel reads argument i as schema argument i."""
+    import executorch.exir.passes._quant_patterns_and_replacements  # noqa: F401  embedding_*bit
+    import executorch.kernels.quantized  # noqa: F401  the out variants
+    out = {}
+    for name in sorted(n for n in _C._get_operator_names() if n.startswith("quantized_decomposed::")):
+        base, ov = name.split("::")[1].split(".")
+        sch = getattr(getattr(torch.ops.quantized_decomposed, base), ov)._schema
+        out[name] = [dict(name=a.name, type=str(a.type), out=bool(a.is_out)) for a in sch.arguments]
+    path = OUT.parent / "schemas.json"
+    path.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {len(out)} schemas to {path}", file=sys.stderr)
+
+
 def main():
+    write_schemas()
+    if "--schemas-only" in sys.argv:
+        return
     emb_cases()
     quant_cases()
     dequant_cases()
