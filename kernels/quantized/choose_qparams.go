@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // smallScale is the official SMALL_SCALE_THRESHOLD (a float32 constant).
@@ -13,16 +14,16 @@ const smallScale float32 = 6.1e-5
 // quant_max, a float32 input, a float64 scale_out and an int64 zero_point_out.
 func checkChooseQParams(in *executor.Tensor, qmin, qmax int64, scaleOut, zpOut *executor.Tensor, idx chooseIdx) error {
 	if qmin >= qmax {
-		return argErr(idx.qmin, "quant_min", "%d is not less than quant_max %d", qmin, qmax)
+		return unbox.ArgError(idx.qmin, "quant_min", "%d is not less than quant_max %d", qmin, qmax)
 	}
 	if in.ScalarType() != executor.Float32 {
-		return argErr(0, "input", "must be float32, got %s", dtypeName(in.ScalarType()))
+		return unbox.ArgError(0, "input", "must be float32, got %s", dtypeName(in.ScalarType()))
 	}
 	if scaleOut.ScalarType() != executor.Float64 {
-		return argErr(idx.scale, "scale_out", "must be float64, got %s", dtypeName(scaleOut.ScalarType()))
+		return unbox.ArgError(idx.scale, "scale_out", "must be float64, got %s", dtypeName(scaleOut.ScalarType()))
 	}
 	if zpOut.ScalarType() != executor.Int64 {
-		return argErr(idx.scale+1, "zero_point_out", "must be int64, got %s", dtypeName(zpOut.ScalarType()))
+		return unbox.ArgError(idx.scale+1, "zero_point_out", "must be int64, got %s", dtypeName(zpOut.ScalarType()))
 	}
 	return nil
 }

@@ -1,21 +1,24 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // checkDequantizeArgs is the official check_dequantize_per_tensor_args: a quantized input of
 // the dtype argument's type, out of out_dtype's type when given, quant_min <= quant_max.
 func checkDequantizeArgs(in *executor.Tensor, qmin, qmax int64, dtype executor.ScalarType, outDtype executor.ScalarType, hasOutDtype bool, out *executor.Tensor, idx dequantIdx) error {
 	if _, _, ok := quantRange(in.ScalarType()); !ok {
-		return argErr(0, "input", "must be uint8, int8, uint16, int16 or int32, got %s", dtypeName(in.ScalarType()))
+		return unbox.ArgError(0, "input", "must be uint8, int8, uint16, int16 or int32, got %s", dtypeName(in.ScalarType()))
 	}
 	if in.ScalarType() != dtype {
-		return argErr(idx.dtype, "dtype", "%s is not the input's %s", dtypeName(dtype), dtypeName(in.ScalarType()))
+		return unbox.ArgError(idx.dtype, "dtype", "%s is not the input's %s", dtypeName(dtype), dtypeName(in.ScalarType()))
 	}
 	if hasOutDtype && out.ScalarType() != outDtype {
-		return argErr(idx.outDtype, idx.outDtypeName, "%s does not match out's %s", dtypeName(outDtype), dtypeName(out.ScalarType()))
+		return unbox.ArgError(idx.outDtype, idx.outDtypeName, "%s does not match out's %s", dtypeName(outDtype), dtypeName(out.ScalarType()))
 	}
 	if qmin > qmax {
-		return argErr(idx.qmin, "quant_min", "%d is greater than quant_max %d", qmin, qmax)
+		return unbox.ArgError(idx.qmin, "quant_min", "%d is greater than quant_max %d", qmin, qmax)
 	}
 	return nil
 }
@@ -32,7 +35,7 @@ func dequantOut(out *executor.Tensor, i int) error {
 	case executor.Float32, executor.Float64, executor.Float16:
 		return nil
 	}
-	return argErr(i, "out", "must be float32, float64 or float16, got %s", dtypeName(out.ScalarType()))
+	return unbox.ArgError(i, "out", "must be float32, float64 or float16, got %s", dtypeName(out.ScalarType()))
 }
 
 // dequantizeVal is the official generic dequantization of one element: the difference with
@@ -63,7 +66,7 @@ func scaleValues(t *executor.Tensor, i int, name string) ([]float32, error) {
 	case executor.Float32:
 		return executor.Data[float32](t), nil
 	}
-	return nil, argErr(i, name, "must be float64 or float32, got %s", dtypeName(t.ScalarType()))
+	return nil, unbox.ArgError(i, name, "must be float64 or float32, got %s", dtypeName(t.ScalarType()))
 }
 
 // dequantTo dequantizes the input into out (a float32, float64 or float16 tensor of the same

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // quantized_decomposed::add.out(Tensor a, float a_scale, int a_zero_point, int a_quant_min, int
@@ -13,28 +14,28 @@ import (
 // one shape and one integer dtype. The scales are rounded to float32 and the zero points
 // truncated to int32 first ("to match fbgemm"); every quant range must lie in [0, 255].
 func addOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 16); err != nil {
+	if err := unbox.Count(args, 16); err != nil {
 		return err
 	}
 	var err error
 	tensor := func(i int, name string) *executor.Tensor {
 		var t *executor.Tensor
 		if err == nil {
-			t, err = tensorArg(args, i, name)
+			t, err = unbox.TensorArg(args, i, name)
 		}
 		return t
 	}
 	double := func(i int, name string) float64 {
 		var d float64
 		if err == nil {
-			d, err = doubleArg(args, i, name)
+			d, err = unbox.DoubleArg(args, i, name)
 		}
 		return d
 	}
 	integer := func(i int, name string) int64 {
 		var n int64
 		if err == nil {
-			n, err = intArg(args, i, name)
+			n, err = unbox.IntArg(args, i, name)
 		}
 		return n
 	}
@@ -53,7 +54,7 @@ func addOut(_ *executor.KernelContext, args []*executor.EValue) error {
 	}
 	if !slices.Equal(a.Sizes(), b.Sizes()) || !slices.Equal(a.Sizes(), out.Sizes()) ||
 		a.ScalarType() != b.ScalarType() || a.ScalarType() != out.ScalarType() {
-		return argErr(5, "b", "a, b and out must have one shape and dtype, got %s%v, %s%v and %s%v",
+		return unbox.ArgError(5, "b", "a, b and out must have one shape and dtype, got %s%v, %s%v and %s%v",
 			dtypeName(a.ScalarType()), a.Sizes(), dtypeName(b.ScalarType()), b.Sizes(), dtypeName(out.ScalarType()), out.Sizes())
 	}
 	for _, r := range []struct {
@@ -62,13 +63,13 @@ func addOut(_ *executor.KernelContext, args []*executor.EValue) error {
 		qmin, qmax int64
 	}{{3, "a_quant_min", aMin, aMax}, {8, "b_quant_min", bMin, bMax}, {12, "out_quant_min", oMin, oMax}} {
 		if r.qmin < 0 || r.qmax > 255 || r.qmin > r.qmax {
-			return argErr(r.i, r.name, "range [%d, %d] must lie in [0, 255] with min <= max", r.qmin, r.qmax)
+			return unbox.ArgError(r.i, r.name, "range [%d, %d] must lie in [0, 255] with min <= max", r.qmin, r.qmax)
 		}
 	}
 	switch a.ScalarType() {
 	case executor.Uint8, executor.Int8, executor.Int16, executor.Int32, executor.Int64:
 	default:
-		return argErr(0, "a", "must be an integer tensor, got %s", dtypeName(a.ScalarType()))
+		return unbox.ArgError(0, "a", "must be an integer tensor, got %s", dtypeName(a.ScalarType()))
 	}
 	if err := sameDimOrder(a, b, 5, "b"); err != nil {
 		return err

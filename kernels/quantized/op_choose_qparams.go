@@ -1,6 +1,9 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::choose_qparams.Tensor_out(Tensor input, int quant_min, int quant_max,
 // float eps, ScalarType dtype, *, Tensor(a!) scale_out, Tensor(b!) zero_point_out): the
@@ -9,22 +12,22 @@ import "github.com/etgo/etgo/executor"
 // outs. eps and dtype are not used, as in the official kernel; quant_min and quant_max are
 // truncated to int32 as it truncates them.
 func chooseQParamsTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 8); err != nil {
+	if err := unbox.Count(args, 8); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	qmin, err := intArg(args, 1, "quant_min")
+	qmin, err := unbox.IntArg(args, 1, "quant_min")
 	if err != nil {
 		return err
 	}
-	qmax, err := intArg(args, 2, "quant_max")
+	qmax, err := unbox.IntArg(args, 2, "quant_max")
 	if err != nil {
 		return err
 	}
-	if _, err := doubleArg(args, 3, "eps"); err != nil {
+	if _, err := unbox.DoubleArg(args, 3, "eps"); err != nil {
 		return err
 	}
 	if _, err := dtypeArg(args, 4, "dtype"); err != nil {
@@ -45,19 +48,19 @@ func chooseQParamsTensorOut(_ *executor.KernelContext, args []*executor.EValue) 
 		return err
 	}
 	if scaleOut.Numel() != 1 {
-		return argErr(5, "scale_out", "must have one element, got sizes %v", scaleOut.Sizes())
+		return unbox.ArgError(5, "scale_out", "must have one element, got sizes %v", scaleOut.Sizes())
 	}
 	if zpOut.Numel() != 1 {
-		return argErr(6, "zero_point_out", "must have one element, got sizes %v", zpOut.Sizes())
+		return unbox.ArgError(6, "zero_point_out", "must have one element, got sizes %v", zpOut.Sizes())
 	}
 	if in.Numel() == 0 {
 		// The official kernel dereferences the end of an empty range.
-		return argErr(0, "input", "is empty; it has no range to choose parameters for")
+		return unbox.ArgError(0, "input", "is empty; it has no range to choose parameters for")
 	}
 	lo, hi := minMax(executor.Data[float32](in))
 	scale, zp, ok := scaleAndZeroPoint(lo, hi, int32(qmin), int32(qmax))
 	if !ok {
-		return argErr(0, "input", "has range [%v, %v], which gives no scale > 0", lo, hi)
+		return unbox.ArgError(0, "input", "has range [%v, %v], which gives no scale > 0", lo, hi)
 	}
 	doubles(scaleOut)[0] = scale
 	longs(zpOut)[0] = int64(zp)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // quantized_decomposed::choose_qparams_per_token_asymmetric.out(Tensor input, ScalarType
@@ -11,10 +12,10 @@ import (
 // (every row of the last dim) of the float32 input over [-128, 127], whatever dtype says;
 // scale_out (float64) and zero_point_out (int64) get input's sizes with the last dim 1.
 func chooseQParamsPerTokenAsymmetricOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
+	if err := unbox.Count(args, 5); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func chooseQParamsPerTokenAsymmetricOut(_ *executor.KernelContext, args []*execu
 		return err
 	}
 	if tokens > 0 && last == 0 {
-		return argErr(0, "input", "has empty tokens (sizes %v); they have no range to choose parameters for", in.Sizes())
+		return unbox.ArgError(0, "input", "has empty tokens (sizes %v); they have no range to choose parameters for", in.Sizes())
 	}
 	x := executor.Data[float32](in)
 	sd, zd := doubles(scaleOut), longs(zpOut)
@@ -57,7 +58,7 @@ func chooseQParamsPerTokenAsymmetricOut(_ *executor.KernelContext, args []*execu
 		lo, hi := minMax(x[tok*last : (tok+1)*last])
 		scale, zp, ok := scaleAndZeroPoint(lo, hi, qmin, qmax)
 		if !ok {
-			return argErr(0, "input", "token %d has range [%v, %v], which gives no scale > 0", tok, lo, hi)
+			return unbox.ArgError(0, "input", "token %d has range [%v, %v], which gives no scale > 0", tok, lo, hi)
 		}
 		sd[tok], zd[tok] = scale, int64(zp)
 	}

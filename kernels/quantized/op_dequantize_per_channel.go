@@ -1,6 +1,9 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::dequantize_per_channel.out(Tensor input, Tensor scales, Tensor?
 // zero_points, int axis, int quant_min, int quant_max, ScalarType dtype, *, ScalarType?
@@ -13,30 +16,30 @@ import "github.com/etgo/etgo/executor"
 // 1-d input converts the difference to out's type before multiplying by the float32 scale,
 // and any other input multiplies in float32 (dequantizeVal).
 func dequantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 10); err != nil {
+	if err := unbox.Count(args, 10); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	sc, err := tensorArg(args, 1, "scales")
+	sc, err := unbox.TensorArg(args, 1, "scales")
 	if err != nil {
 		return err
 	}
-	zp, err := optTensorArg(args, 2, "zero_points")
+	zp, err := unbox.OptTensorArg(args, 2, "zero_points")
 	if err != nil {
 		return err
 	}
-	axis, err := intArg(args, 3, "axis")
+	axis, err := unbox.IntArg(args, 3, "axis")
 	if err != nil {
 		return err
 	}
-	qmin, err := intArg(args, 4, "quant_min")
+	qmin, err := unbox.IntArg(args, 4, "quant_min")
 	if err != nil {
 		return err
 	}
-	qmax, err := intArg(args, 5, "quant_max")
+	qmax, err := unbox.IntArg(args, 5, "quant_max")
 	if err != nil {
 		return err
 	}
@@ -75,7 +78,7 @@ func dequantizeChannels(in *executor.Tensor, sizes, strides []int, axis int, sc,
 	dtype, outDtype executor.ScalarType, hasOutDtype bool, out *executor.Tensor, idx dequantIdx) error {
 	n := sizes[axis]
 	if sc.Numel() != n {
-		return argErr(1, "scales", "has %d elements for %d channels", sc.Numel(), n)
+		return unbox.ArgError(1, "scales", "has %d elements for %d channels", sc.Numel(), n)
 	}
 	var zps []int64
 	if zp != nil {
@@ -83,12 +86,12 @@ func dequantizeChannels(in *executor.Tensor, sizes, strides []int, axis int, sc,
 		case executor.Int64:
 		case executor.Int32:
 			// The official kernel accepts int32 zero points, then reads them as int64.
-			return argErr(2, "zero_points", "is int32; the official kernel reads zero points as int64 (pass int64)")
+			return unbox.ArgError(2, "zero_points", "is int32; the official kernel reads zero points as int64 (pass int64)")
 		default:
-			return argErr(2, "zero_points", "must be int64, got %s", dtypeName(zp.ScalarType()))
+			return unbox.ArgError(2, "zero_points", "must be int64, got %s", dtypeName(zp.ScalarType()))
 		}
 		if zp.Numel() != n {
-			return argErr(2, "zero_points", "has %d elements for %d channels", zp.Numel(), n)
+			return unbox.ArgError(2, "zero_points", "has %d elements for %d channels", zp.Numel(), n)
 		}
 		zps = longs(zp)
 	}
@@ -110,14 +113,14 @@ func dequantizeChannels(in *executor.Tensor, sizes, strides []int, axis int, sc,
 	if optimized {
 		if out.ScalarType() != executor.Float32 {
 			// The official optimized path writes float32 whatever out's type.
-			return argErr(idx.out, "out", "is %s; an int8 input without out_dtype is dequantized to float32 (the official kernel writes float32 into it)", dtypeName(out.ScalarType()))
+			return unbox.ArgError(idx.out, "out", "is %s; an int8 input without out_dtype is dequantized to float32 (the official kernel writes float32 into it)", dtypeName(out.ScalarType()))
 		}
 		if in.Numel() == 0 {
 			return nil
 		}
 		for c := range n {
 			if z := zpOf(c); z < qmin || z > qmax {
-				return argErr(2, "zero_points", "zero point %d of channel %d is outside [quant_min %d, quant_max %d]", z, c, qmin, qmax)
+				return unbox.ArgError(2, "zero_points", "zero point %d of channel %d is outside [quant_min %d, quant_max %d]", z, c, qmin, qmax)
 			}
 		}
 		scales, err := scaleValues(sc, 1, "scales")

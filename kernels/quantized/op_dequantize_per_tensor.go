@@ -1,24 +1,27 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::dequantize_per_tensor.out(Tensor input, float scale, int zero_point,
 // int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!)
 // out): out = (input - zero_point) · float32(scale), see dequantizeVal; out is float32, float64
 // or float16 (out_dtype, when given, must be its type).
 func dequantizePerTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 9); err != nil {
+	if err := unbox.Count(args, 9); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	scale, err := doubleArg(args, 1, "scale")
+	scale, err := unbox.DoubleArg(args, 1, "scale")
 	if err != nil {
 		return err
 	}
-	zp, err := intArg(args, 2, "zero_point")
+	zp, err := unbox.IntArg(args, 2, "zero_point")
 	if err != nil {
 		return err
 	}
@@ -28,10 +31,10 @@ func dequantizePerTensorOut(_ *executor.KernelContext, args []*executor.EValue) 
 // quantized_decomposed::dequantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor
 // zero_point, ...): the same with a one-element float64 scale and int64 zero point.
 func dequantizePerTensorTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 9); err != nil {
+	if err := unbox.Count(args, 9); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
@@ -43,11 +46,11 @@ func dequantizePerTensorTensorOut(_ *executor.KernelContext, args []*executor.EV
 }
 
 func dequantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale float64, zp int64) error {
-	qmin, err := intArg(args, 3, "quant_min")
+	qmin, err := unbox.IntArg(args, 3, "quant_min")
 	if err != nil {
 		return err
 	}
-	qmax, err := intArg(args, 4, "quant_max")
+	qmax, err := unbox.IntArg(args, 4, "quant_max")
 	if err != nil {
 		return err
 	}

@@ -1,32 +1,35 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::dequantize_per_token.out(Tensor input, Tensor scales, Tensor
 // zero_points, int quant_min, int quant_max, ScalarType dtype, ScalarType output_dtype, *,
 // Tensor(a!) out): dequantize_per_channel of input viewed as [tokens, last dim] along axis 0,
 // one scale and zero point per token; output_dtype must be out's type.
 func dequantizePerTokenOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 9); err != nil {
+	if err := unbox.Count(args, 9); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	sc, err := tensorArg(args, 1, "scales")
+	sc, err := unbox.TensorArg(args, 1, "scales")
 	if err != nil {
 		return err
 	}
-	zp, err := tensorArg(args, 2, "zero_points")
+	zp, err := unbox.TensorArg(args, 2, "zero_points")
 	if err != nil {
 		return err
 	}
-	qmin, err := intArg(args, 3, "quant_min")
+	qmin, err := unbox.IntArg(args, 3, "quant_min")
 	if err != nil {
 		return err
 	}
-	qmax, err := intArg(args, 4, "quant_max")
+	qmax, err := unbox.IntArg(args, 4, "quant_max")
 	if err != nil {
 		return err
 	}

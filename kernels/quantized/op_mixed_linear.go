@@ -1,6 +1,9 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::mixed_linear.out(Tensor input, Tensor weight, Tensor weight_scales,
 // Tensor? weight_zero_points, ScalarType? dtype=None, *, Tensor(a!) out): out[i, j] =
@@ -11,22 +14,22 @@ import "github.com/etgo/etgo/executor"
 // ceil(n / scales.size(1)) columns, the partial and total sums in out's type, the scale of
 // group k/g read at j·ceil(n/g) + k/g.
 func mixedLinearOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 7); err != nil {
+	if err := unbox.Count(args, 7); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	w, err := tensorArg(args, 1, "weight")
+	w, err := unbox.TensorArg(args, 1, "weight")
 	if err != nil {
 		return err
 	}
-	sc, err := tensorArg(args, 2, "weight_scales")
+	sc, err := unbox.TensorArg(args, 2, "weight_scales")
 	if err != nil {
 		return err
 	}
-	zp, err := optTensorArg(args, 3, "weight_zero_points")
+	zp, err := unbox.OptTensorArg(args, 3, "weight_zero_points")
 	if err != nil {
 		return err
 	}
@@ -42,59 +45,59 @@ func mixedLinearOut(_ *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if in.Dim() != 2 {
-		return argErr(0, "input", "must be 2-d, got sizes %v", in.Sizes())
+		return unbox.ArgError(0, "input", "must be 2-d, got sizes %v", in.Sizes())
 	}
 	if w.Dim() != 2 {
-		return argErr(1, "weight", "must be 2-d, got sizes %v", w.Sizes())
+		return unbox.ArgError(1, "weight", "must be 2-d, got sizes %v", w.Sizes())
 	}
 	if sc.Dim() != 1 && sc.Dim() != 2 {
-		return argErr(2, "weight_scales", "must be 1-d or 2-d, got sizes %v", sc.Sizes())
+		return unbox.ArgError(2, "weight_scales", "must be 1-d or 2-d, got sizes %v", sc.Sizes())
 	}
 	if out.Dim() != 2 {
-		return argErr(5, "out", "must be 2-d, got sizes %v", out.Sizes())
+		return unbox.ArgError(5, "out", "must be 2-d, got sizes %v", out.Sizes())
 	}
 	if in.Size(1) != w.Size(1) {
-		return argErr(1, "weight", "has %d columns for input's %d", w.Size(1), in.Size(1))
+		return unbox.ArgError(1, "weight", "has %d columns for input's %d", w.Size(1), in.Size(1))
 	}
 	if sc.Size(0) != w.Size(0) {
-		return argErr(2, "weight_scales", "has %d rows for weight's %d", sc.Size(0), w.Size(0))
+		return unbox.ArgError(2, "weight_scales", "has %d rows for weight's %d", sc.Size(0), w.Size(0))
 	}
 	if sc.ScalarType() != in.ScalarType() {
-		return argErr(2, "weight_scales", "is %s, not input's %s", dtypeName(sc.ScalarType()), dtypeName(in.ScalarType()))
+		return unbox.ArgError(2, "weight_scales", "is %s, not input's %s", dtypeName(sc.ScalarType()), dtypeName(in.ScalarType()))
 	}
 	if hasDtype {
 		if out.ScalarType() != dtype {
-			return argErr(4, "dtype", "%s does not match out's %s", dtypeName(dtype), dtypeName(out.ScalarType()))
+			return unbox.ArgError(4, "dtype", "%s does not match out's %s", dtypeName(dtype), dtypeName(out.ScalarType()))
 		}
 		if dtype != executor.Float32 && dtype != executor.Float16 {
-			return argErr(4, "dtype", "must be float32 or float16, got %s", dtypeName(dtype))
+			return unbox.ArgError(4, "dtype", "must be float32 or float16, got %s", dtypeName(dtype))
 		}
 	}
 	if w.ScalarType() != executor.Int8 {
-		return argErr(1, "weight", "must be int8, got %s", dtypeName(w.ScalarType()))
+		return unbox.ArgError(1, "weight", "must be int8, got %s", dtypeName(w.ScalarType()))
 	}
 	if t := in.ScalarType(); t != executor.Float32 && t != executor.Float16 {
-		return argErr(0, "input", "must be float32 or float16, got %s", dtypeName(t))
+		return unbox.ArgError(0, "input", "must be float32 or float16, got %s", dtypeName(t))
 	}
 	if zp != nil {
-		return argErr(3, "weight_zero_points", "zero points are not supported (the official kernel refuses them)")
+		return unbox.ArgError(3, "weight_zero_points", "zero points are not supported (the official kernel refuses them)")
 	}
 	switch out.ScalarType() {
 	case executor.Float32, executor.Float64, executor.Float16:
 	default:
-		return argErr(5, "out", "must be float32, float64 or float16, got %s", dtypeName(out.ScalarType()))
+		return unbox.ArgError(5, "out", "must be float32, float64 or float16, got %s", dtypeName(out.ScalarType()))
 	}
 	m, n, p := in.Size(0), in.Size(1), w.Size(0)
 	g := n
 	if sc.Dim() == 2 {
 		if sc.Size(1) == 0 {
-			return argErr(2, "weight_scales", "has no groups (sizes %v)", sc.Sizes())
+			return unbox.ArgError(2, "weight_scales", "has no groups (sizes %v)", sc.Sizes())
 		}
 		g = (n + sc.Size(1) - 1) / sc.Size(1)
 	}
 	if g == 0 {
 		// The official kernel divides by the group size.
-		return argErr(0, "input", "has no columns (sizes %v): the group size would be 0", in.Sizes())
+		return unbox.ArgError(0, "input", "has no columns (sizes %v): the group size would be 0", in.Sizes())
 	}
 	for _, r := range []struct {
 		t    *executor.Tensor

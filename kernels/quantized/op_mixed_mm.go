@@ -1,6 +1,9 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::mixed_mm.out(Tensor input, Tensor weight, Tensor weight_scales, Tensor?
 // weight_zero_points, *, Tensor(a!) out): out[i, j] = Σ_k input[i, k] · weight[k, j] ·
@@ -8,22 +11,22 @@ import "github.com/etgo/etgo/executor"
 // input's type, accumulated in input's type in k order, as the official
 // vec_quantized_matmul_int8. Zero points are refused, as the official kernel refuses them.
 func mixedMMOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
+	if err := unbox.Count(args, 6); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	w, err := tensorArg(args, 1, "weight")
+	w, err := unbox.TensorArg(args, 1, "weight")
 	if err != nil {
 		return err
 	}
-	sc, err := tensorArg(args, 2, "weight_scales")
+	sc, err := unbox.TensorArg(args, 2, "weight_scales")
 	if err != nil {
 		return err
 	}
-	zp, err := optTensorArg(args, 3, "weight_zero_points")
+	zp, err := unbox.OptTensorArg(args, 3, "weight_zero_points")
 	if err != nil {
 		return err
 	}
@@ -41,30 +44,30 @@ func mixedMMOut(_ *executor.KernelContext, args []*executor.EValue) error {
 		rank int
 	}{{in, 0, "input", 2}, {w, 1, "weight", 2}, {sc, 2, "weight_scales", 1}, {out, 4, "out", 2}} {
 		if r.t.Dim() != r.rank {
-			return argErr(r.i, r.name, "must be %d-d, got sizes %v", r.rank, r.t.Sizes())
+			return unbox.ArgError(r.i, r.name, "must be %d-d, got sizes %v", r.rank, r.t.Sizes())
 		}
 		if err := contiguous(r.t, r.i, r.name); err != nil {
 			return err
 		}
 	}
 	if in.Size(1) != w.Size(0) {
-		return argErr(1, "weight", "has %d rows for input's %d columns", w.Size(0), in.Size(1))
+		return unbox.ArgError(1, "weight", "has %d rows for input's %d columns", w.Size(0), in.Size(1))
 	}
 	if sc.Size(0) != w.Size(0) {
-		return argErr(2, "weight_scales", "has %d elements for weight's %d rows", sc.Size(0), w.Size(0))
+		return unbox.ArgError(2, "weight_scales", "has %d elements for weight's %d rows", sc.Size(0), w.Size(0))
 	}
 	if sc.ScalarType() != in.ScalarType() || out.ScalarType() != in.ScalarType() {
-		return argErr(2, "weight_scales", "input, weight_scales and out must have one dtype, got %s, %s and %s",
+		return unbox.ArgError(2, "weight_scales", "input, weight_scales and out must have one dtype, got %s, %s and %s",
 			dtypeName(in.ScalarType()), dtypeName(sc.ScalarType()), dtypeName(out.ScalarType()))
 	}
 	if w.ScalarType() != executor.Int8 {
-		return argErr(1, "weight", "must be int8, got %s", dtypeName(w.ScalarType()))
+		return unbox.ArgError(1, "weight", "must be int8, got %s", dtypeName(w.ScalarType()))
 	}
 	if t := in.ScalarType(); t != executor.Float32 && t != executor.Float16 {
-		return argErr(0, "input", "must be float32 or float16, got %s", dtypeName(t))
+		return unbox.ArgError(0, "input", "must be float32 or float16, got %s", dtypeName(t))
 	}
 	if zp != nil {
-		return argErr(3, "weight_zero_points", "zero points are not supported (the official kernel refuses them)")
+		return unbox.ArgError(3, "weight_zero_points", "zero points are not supported (the official kernel refuses them)")
 	}
 	m, n, p := in.Size(0), in.Size(1), w.Size(1)
 	if err := resizeOut(out, 4, "out", []int{m, p}); err != nil {

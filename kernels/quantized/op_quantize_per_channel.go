@@ -1,36 +1,39 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::quantize_per_channel.out(Tensor input, Tensor scales, Tensor
 // zero_points, int axis, int quant_min, int quant_max, ScalarType dtype, *, Tensor(a!) out):
 // quantize_per_tensor with the scale (float64) and zero point (int64) of each element's index
 // along axis; scales and zero_points have input.size(axis) elements.
 func quantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 9); err != nil {
+	if err := unbox.Count(args, 9); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	sc, err := tensorArg(args, 1, "scales")
+	sc, err := unbox.TensorArg(args, 1, "scales")
 	if err != nil {
 		return err
 	}
-	zp, err := tensorArg(args, 2, "zero_points")
+	zp, err := unbox.TensorArg(args, 2, "zero_points")
 	if err != nil {
 		return err
 	}
-	axis, err := intArg(args, 3, "axis")
+	axis, err := unbox.IntArg(args, 3, "axis")
 	if err != nil {
 		return err
 	}
-	qmin, err := intArg(args, 4, "quant_min")
+	qmin, err := unbox.IntArg(args, 4, "quant_min")
 	if err != nil {
 		return err
 	}
-	qmax, err := intArg(args, 5, "quant_max")
+	qmax, err := unbox.IntArg(args, 5, "quant_max")
 	if err != nil {
 		return err
 	}
@@ -72,16 +75,16 @@ func quantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue) e
 // official order.
 func channelQParams(n int, sc, zp *executor.Tensor, si, zi int, sname, zname string) error {
 	if sc.ScalarType() != executor.Float64 {
-		return argErr(si, sname, "must be float64, got %s", dtypeName(sc.ScalarType()))
+		return unbox.ArgError(si, sname, "must be float64, got %s", dtypeName(sc.ScalarType()))
 	}
 	if sc.Numel() != n {
-		return argErr(si, sname, "has %d elements for %d channels", sc.Numel(), n)
+		return unbox.ArgError(si, sname, "has %d elements for %d channels", sc.Numel(), n)
 	}
 	if zp.ScalarType() != executor.Int64 {
-		return argErr(zi, zname, "must be int64, got %s", dtypeName(zp.ScalarType()))
+		return unbox.ArgError(zi, zname, "must be int64, got %s", dtypeName(zp.ScalarType()))
 	}
 	if zp.Numel() != n {
-		return argErr(zi, zname, "has %d elements for %d channels", zp.Numel(), n)
+		return unbox.ArgError(zi, zname, "has %d elements for %d channels", zp.Numel(), n)
 	}
 	return nil
 }

@@ -1,24 +1,27 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::quantize_per_tensor.out(Tensor input, float scale, int zero_point, int
 // quant_min, int quant_max, ScalarType dtype, *, Tensor(a!) out): out = clamp(nearbyint(input
 // · (1/scale)) + zero_point, quant_min, quant_max) as dtype (see quantizeVal for the exact
 // arithmetic). input is float32, float16 or float64.
 func quantizePerTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 8); err != nil {
+	if err := unbox.Count(args, 8); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	scale, err := doubleArg(args, 1, "scale")
+	scale, err := unbox.DoubleArg(args, 1, "scale")
 	if err != nil {
 		return err
 	}
-	zp, err := intArg(args, 2, "zero_point")
+	zp, err := unbox.IntArg(args, 2, "zero_point")
 	if err != nil {
 		return err
 	}
@@ -29,10 +32,10 @@ func quantizePerTensorOut(_ *executor.KernelContext, args []*executor.EValue) er
 // zero_point, ...): the same with the scale a one-element float64 tensor and the zero point a
 // one-element int64 tensor.
 func quantizePerTensorTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 8); err != nil {
+	if err := unbox.Count(args, 8); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
@@ -46,35 +49,35 @@ func quantizePerTensorTensorOut(_ *executor.KernelContext, args []*executor.EVal
 // scalarQParams reads the one-element scale (float64) and zero point (int64) tensors of the
 // .Tensor_out overloads, arguments 1 and 2.
 func scalarQParams(args []*executor.EValue) (float64, int64, error) {
-	s, err := tensorArg(args, 1, "scale")
+	s, err := unbox.TensorArg(args, 1, "scale")
 	if err != nil {
 		return 0, 0, err
 	}
-	z, err := tensorArg(args, 2, "zero_point")
+	z, err := unbox.TensorArg(args, 2, "zero_point")
 	if err != nil {
 		return 0, 0, err
 	}
 	if s.ScalarType() != executor.Float64 {
-		return 0, 0, argErr(1, "scale", "must be a float64 tensor, got %s", dtypeName(s.ScalarType()))
+		return 0, 0, unbox.ArgError(1, "scale", "must be a float64 tensor, got %s", dtypeName(s.ScalarType()))
 	}
 	if z.ScalarType() != executor.Int64 {
-		return 0, 0, argErr(2, "zero_point", "must be an int64 tensor, got %s", dtypeName(z.ScalarType()))
+		return 0, 0, unbox.ArgError(2, "zero_point", "must be an int64 tensor, got %s", dtypeName(z.ScalarType()))
 	}
 	if s.Numel() != 1 {
-		return 0, 0, argErr(1, "scale", "must have one element, got sizes %v", s.Sizes())
+		return 0, 0, unbox.ArgError(1, "scale", "must have one element, got sizes %v", s.Sizes())
 	}
 	if z.Numel() != 1 {
-		return 0, 0, argErr(2, "zero_point", "must have one element, got sizes %v", z.Sizes())
+		return 0, 0, unbox.ArgError(2, "zero_point", "must have one element, got sizes %v", z.Sizes())
 	}
 	return doubles(s)[0], longs(z)[0], nil
 }
 
 func quantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale float64, zp int64) error {
-	qmin, err := intArg(args, 3, "quant_min")
+	qmin, err := unbox.IntArg(args, 3, "quant_min")
 	if err != nil {
 		return err
 	}
-	qmax, err := intArg(args, 4, "quant_max")
+	qmax, err := unbox.IntArg(args, 4, "quant_max")
 	if err != nil {
 		return err
 	}

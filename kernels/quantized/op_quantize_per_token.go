@@ -1,32 +1,35 @@
 package quantized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // quantized_decomposed::quantize_per_token.out(Tensor input, Tensor scales, Tensor zero_points,
 // int quant_min, int quant_max, ScalarType dtype, *, Tensor(a!) out): quantize_per_channel of
 // input viewed as [tokens, last dim] along axis 0 — one float64 scale and int64 zero point per
 // token (scales of any shape with that many elements).
 func quantizePerTokenOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 8); err != nil {
+	if err := unbox.Count(args, 8); err != nil {
 		return err
 	}
-	in, err := tensorArg(args, 0, "input")
+	in, err := unbox.TensorArg(args, 0, "input")
 	if err != nil {
 		return err
 	}
-	sc, err := tensorArg(args, 1, "scales")
+	sc, err := unbox.TensorArg(args, 1, "scales")
 	if err != nil {
 		return err
 	}
-	zp, err := tensorArg(args, 2, "zero_points")
+	zp, err := unbox.TensorArg(args, 2, "zero_points")
 	if err != nil {
 		return err
 	}
-	qmin, err := intArg(args, 3, "quant_min")
+	qmin, err := unbox.IntArg(args, 3, "quant_min")
 	if err != nil {
 		return err
 	}
-	qmax, err := intArg(args, 4, "quant_max")
+	qmax, err := unbox.IntArg(args, 4, "quant_max")
 	if err != nil {
 		return err
 	}
@@ -66,7 +69,7 @@ func quantizePerTokenOut(_ *executor.KernelContext, args []*executor.EValue) err
 // input must be contiguous; a 0-d input has no last dim (the official kernel reads past it).
 func tokenShape(in *executor.Tensor) (tokens, last int, err error) {
 	if in.Dim() == 0 {
-		return 0, 0, argErr(0, "input", "a per-token operator needs at least one dimension, got a 0-d tensor")
+		return 0, 0, unbox.ArgError(0, "input", "a per-token operator needs at least one dimension, got a 0-d tensor")
 	}
 	if err := contiguous(in, 0, "input"); err != nil {
 		return 0, 0, err

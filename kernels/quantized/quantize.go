@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // quantRange is the range a quantized type holds, which quant_min and quant_max must lie in
@@ -32,20 +33,20 @@ func checkQuantizeArgs(in *executor.Tensor, qmin, qmax int64, dtype executor.Sca
 	case executor.Float32, executor.Float16, executor.Float64:
 	default:
 		// BFloat16 passes the official floating check, then no branch computes it.
-		return argErr(0, "input", "must be float32, float16 or float64, got %s", dtypeName(in.ScalarType()))
+		return unbox.ArgError(0, "input", "must be float32, float16 or float64, got %s", dtypeName(in.ScalarType()))
 	}
 	if out.ScalarType() != dtype {
-		return argErr(idx.out, "out", "is %s, not the dtype argument's %s", dtypeName(out.ScalarType()), dtypeName(dtype))
+		return unbox.ArgError(idx.out, "out", "is %s, not the dtype argument's %s", dtypeName(out.ScalarType()), dtypeName(dtype))
 	}
 	lo, hi, ok := quantRange(dtype)
 	if !ok {
-		return argErr(idx.dtype, "dtype", "%s is not a quantized type (uint8, int8, uint16, int16, int32)", dtypeName(dtype))
+		return unbox.ArgError(idx.dtype, "dtype", "%s is not a quantized type (uint8, int8, uint16, int16, int32)", dtypeName(dtype))
 	}
 	if qmin < lo {
-		return argErr(idx.qmin, "quant_min", "%d is below %s's %d", qmin, dtypeName(dtype), lo)
+		return unbox.ArgError(idx.qmin, "quant_min", "%d is below %s's %d", qmin, dtypeName(dtype), lo)
 	}
 	if qmax > hi {
-		return argErr(idx.qmin+1, "quant_max", "%d is above %s's %d", qmax, dtypeName(dtype), hi)
+		return unbox.ArgError(idx.qmin+1, "quant_max", "%d is above %s's %d", qmax, dtypeName(dtype), hi)
 	}
 	return nil
 }
@@ -211,10 +212,10 @@ func blockAfter(sizes []int, axis int) int {
 func axisArg(in *executor.Tensor, axis int64, i int) (int, error) {
 	r := int64(in.Dim())
 	if r == 0 {
-		return 0, argErr(0, "input", "a per-channel operator needs at least one dimension, got a 0-d tensor")
+		return 0, unbox.ArgError(0, "input", "a per-channel operator needs at least one dimension, got a 0-d tensor")
 	}
 	if axis < -r || axis >= r {
-		return 0, argErr(i, "axis", "%d is out of range for a %d-d input", axis, r)
+		return 0, unbox.ArgError(i, "axis", "%d is out of range for a %d-d input", axis, r)
 	}
 	if axis < 0 {
 		axis += r
