@@ -17,9 +17,11 @@ index of the 2/4-bit embeddings) is not run; it is recorded as "ub": etgo must r
 The Go test (kernels/quantized/fixtures_test.go) loads each program with etgo, runs it, and
 compares bit for bit, or expects a refusal where the official runtime refused.
 
-    ~/.venvs/et/bin/python tools/reference/generate_quantized_kernel_fixtures.py [--schemas-only]
+    ~/.venvs/et/bin/python tools/reference/generate_quantized_kernel_fixtures.py [--schemas-only] [--dry NAME_PREFIX]
 
-It also writes testdata/schemas.json, each kernel's schema as torch registers it.
+It also writes testdata/schemas.json, each kernel's schema as torch registers it, and records
+per case where torch's Python reference kernel (the functional operator) parts from the official
+C++ kernel ("torch_reference"; summed by operator in testdata/torch_reference.json).
 """
 import base64
 import ctypes
@@ -657,6 +659,45 @@ def add_cases():
     bad("out_qmin", 12, 300)
 
 
+def torch_reference(c, outputs):
+    """What torch's Python reference kernel (the functional quantized_decomposed operator) makes
+    of the case, against the official runtime's outputs: "same", "differs ...", or why it was
+    not compared. The official C++ kernels are the oracle; this records where they part."""
+    if any(isinstance(a, DO) for a in c["args"]) or any(o.order for o in c["outs"]):
+        return "not compared: dim order"
+    base, ov = c["op"].split("::")[1].split(".")
+    functional = {"out": "default", "Tensor_out": "tensor", "dtype_out": "dtype"}[ov]
+    packet = getattr(torch.ops.quantized_decomposed, base, None)
+    op = getattr(packet, functional, None) if packet is not None else None
+    if op is None:
+        return "not compared: no functional operator"
+    pos, kw = [], {}
+    for arg, v in zip(op._schema.arguments, c["args"]):
+        v = v.dtype if isinstance(v, DT) else v
+        if arg.kwarg_only:
+            kw[arg.name] = v
+        else:
+            pos.append(v)
+    try:
+        with torch.no_grad():
+            res = op(*pos, **kw)
+    except Exception as e:  # noqa: BLE001
+        return f"torch refuses: {str(e).splitlines()[0][:160]}"
+    res = list(res) if isinstance(res, (tuple, list)) else [res]
+    for i, (r, (dt, sizes, data)) in enumerate(zip(res, outputs)):
+        if str(r.dtype).removeprefix("torch.") != dt:
+            return f"differs: output {i} is {r.dtype}, official {dt}"
+        r = r.reshape(sizes) if r.numel() == math.prod(sizes) else r
+        if list(r.shape) != sizes:
+            return f"differs: output {i} has shape {list(r.shape)}, official {sizes}"
+        if tensor_bytes(r) != base64.b64decode(data):
+            es = r.element_size()
+            a, b = tensor_bytes(r), base64.b64decode(data)
+            n = sum(a[k:k + es] != b[k:k + es] for k in range(0, len(a), es))
+            return f"differs: output {i}, {n} of {r.numel()} elements"
+    return "same"
+
+
 def write_schemas():
     """testdata/schemas.json: every kernel's schema as torch registers it (the quantized kernel
     library's out variants, the embeddings' from ExecuTorch's quant patterns): per argument its
@@ -686,7 +727,13 @@ def main():
     add_cases()
     names = set()
     out = []
+    dry = sys.argv[sys.argv.index("--dry") + 1] if "--dry" in sys.argv else None
     for c in CASES:
+        if dry is not None:
+            if c["name"].startswith(dry) and not c["ub"]:
+                kind, val = run_official(build(c["op"], c["args"], c["outs"]), [o.order for o in c["outs"]])
+                print(c["name"], kind, torch_reference(c, val) if kind == "ok" else val)
+            continue
         assert c["name"] not in names, c["name"]
         names.add(c["name"])
         pte = build(c["op"], c["args"], c["outs"])
@@ -699,16 +746,30 @@ def main():
             if kind == "ok":
                 rec["expect"] = "ok"
                 rec["outputs"] = [dict(dtype=d, sizes=s, data=b) for d, s, b in val]
+                rec["torch_reference"] = torch_reference(c, val)
             else:
                 rec["expect"] = "refuse"
                 rec["note"] = f"official {kind}: {val}"
         out.append(rec)
+    if dry is not None:
+        return
     OUT.parent.mkdir(parents=True, exist_ok=True)
     doc = json.dumps(dict(generator="tools/reference/generate_quantized_kernel_fixtures.py",
                           torch=torch.__version__, cases=out), indent=0) + "\n"
     OUT.write_bytes(gzip.compress(doc.encode(), mtime=0))
     n_ok = sum(r["expect"] == "ok" for r in out)
     print(f"wrote {len(out)} cases ({n_ok} outputs, {len(out) - n_ok} refusals) to {OUT}", file=sys.stderr)
+    # Where torch's Python reference parts from the official kernels, by operator.
+    summary = {}
+    for r in out:
+        ref = r.get("torch_reference")
+        if ref:
+            key = ref.split(":")[0]
+            summary.setdefault(r["op"], {}).setdefault(key, 0)
+            summary[r["op"]][key] += 1
+    (OUT.parent / "torch_reference.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    for op, counts in sorted(summary.items()):
+        print(f"  torch reference vs official, {op}: {counts}", file=sys.stderr)
 
 
 if __name__ == "__main__":
