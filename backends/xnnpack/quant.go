@@ -7,6 +7,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // Statically quantized graphs (the PT2E 8-bit flow: XNNPACKQuantizer with per-tensor int8
@@ -415,6 +416,12 @@ type qlinear struct {
 	// the layer's record (the parallel tasks capture them).
 	geom convGeom
 	y    []int8
+	// qs is the filter packed for the int8 GEMM, one per convolution group (packQS8); dw a
+	// depthwise layer's kernel (packQDW) and dwOffs its tap offsets for the input shape dwKey.
+	qs     []*gemm.QS8
+	dw     *gemm.QDW
+	dwOffs []int32
+	dwKey  dwKey
 }
 
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer

@@ -1,0 +1,71 @@
+//go:build amd64 && !purego
+
+package gemm
+
+//go:generate go run gen_qgemm.go
+
+import (
+	"fmt"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// cpuVNNI: the int8 kernels need AVX-512F, BW (byte masks and conversions) and VNNI.
+var cpuVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+
+// useVNNI selects the assembly int8 kernels.
+var useVNNI = cpuVNNI
+
+// Int8ISAs lists the int8 kernel sets this build can run on this CPU, the default first:
+// "avx512vnni" where the CPU has it, and "go", the portable loops.
+func Int8ISAs() []string {
+	if cpuVNNI {
+		return []string{"avx512vnni", "go"}
+	}
+	return []string{"go"}
+}
+
+// UseInt8ISA makes the int8 kernels of isa (one of Int8ISAs) the ones that run, so tests can
+// take every path on one machine, and returns a function that restores the previous choice.
+// Packed filters do not depend on it. Not safe while kernels run.
+func UseInt8ISA(isa string) (restore func(), err error) {
+	saved := useVNNI
+	switch {
+	case isa == "avx512vnni" && cpuVNNI:
+		useVNNI = true
+	case isa == "go":
+		useVNNI = false
+	default:
+		return func() {}, fmt.Errorf("gemm: int8 kernel set %q is not available here (%v)", isa, Int8ISAs())
+	}
+	return func() { useVNNI = saved }, nil
+}
+
+func qs8Tile(p *QPacked, q *QS8, a []int8, lda int, c []int8, ldc, rows, pn, v int) {
+	if !useVNNI {
+		qs8TileGo(p, q, a, lda, c, ldc, rows, pn, v)
+		return
+	}
+	qs8Kernels[rows][v](&a[0], lda, &p.w[pn*p.kg*64], p.kg*64, p.kg, &q.bias[pn*QPanel], &q.scale[pn*QPanel],
+		unsafe.SliceData(c), ldc, q.lo, q.hi, q.zp, p.lastMask(pn+v-1))
+}
+
+func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, pn, v int) {
+	if !useVNNI {
+		accTileGo(p, a, lda, bias, c, ldc, rows, pn, v)
+		return
+	}
+	qaccKernels[rows][v](&a[0], lda, &p.w[pn*p.kg*64], p.kg*64, p.kg, &bias[0], unsafe.SliceData(c), ldc, p.lastMask(pn+v-1))
+}
+
+//go:noescape
+func dwq8(x *int8, zrow *int8, offs *int32, npix int, ntaps int, w *int32, bias *int32, scale *float32, out *int8, ldo int, c int, lo float32, hi float32, zp int32)
+
+func dwTile(q *QDW, x []int8, offs []int32, npix int, out []int8, ldo int) {
+	if !useVNNI {
+		dwTileGo(q, x, offs, npix, out, ldo)
+		return
+	}
+	dwq8(unsafe.SliceData(x), &q.zrow[0], &offs[0], npix, q.Taps, &q.w[0], &q.bias[0], &q.scale[0], &out[0], ldo, q.C, q.lo, q.hi, q.zp)
+}

@@ -1,0 +1,29 @@
+//go:build !amd64 || purego
+
+package gemm
+
+import "fmt"
+
+// Int8ISAs lists the int8 kernel sets this build can run: here only "go", the portable loops.
+func Int8ISAs() []string { return []string{"go"} }
+
+// UseInt8ISA selects an int8 kernel set (only "go" here) and returns a function that restores
+// the previous choice.
+func UseInt8ISA(isa string) (restore func(), err error) {
+	if isa != "go" {
+		return func() {}, fmt.Errorf("gemm: int8 kernel set %q is not available here (%v)", isa, Int8ISAs())
+	}
+	return func() {}, nil
+}
+
+func qs8Tile(p *QPacked, q *QS8, a []int8, lda int, c []int8, ldc, rows, pn, v int) {
+	qs8TileGo(p, q, a, lda, c, ldc, rows, pn, v)
+}
+
+func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, pn, v int) {
+	accTileGo(p, a, lda, bias, c, ldc, rows, pn, v)
+}
+
+func dwTile(q *QDW, x []int8, offs []int32, npix int, out []int8, ldo int) {
+	dwTileGo(q, x, offs, npix, out, ldo)
+}
