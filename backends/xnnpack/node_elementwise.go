@@ -154,7 +154,7 @@ func quantAdd(subtract bool) func(p *plan, k int, n *xnngraph.Node) (runFunc, er
 		if err != nil {
 			return nil, fmt.Errorf("node %d (%s): %w", k, n.OpName(), err)
 		}
-		return binaryOp(func(a, b int8) int8 { return int8(qa.add(int32(a), int32(b))) }), nil // (add clamps to the codes' range)
+		return qa.run(binaryOp(func(a, b int8) int8 { return int8(qa.add(int32(a), int32(b))) })), nil // (add clamps to the codes' range)
 	}
 }
 

@@ -134,9 +134,7 @@ func maxPoolCodes(p *plan, n *xnngraph.Node) error {
 				copy(out, xd[((b*g.H+ihs[0])*g.W+iws[0])*g.C:])
 				for _, iw := range iws {
 					for _, ih := range ihs {
-						for c, v := range xd[((b*g.H+ih)*g.W+iw)*g.C:][:g.C] {
-							out[c] = max(out[c], v)
-						}
+						gemm.MaxQ8(out, xd[((b*g.H+ih)*g.W+iw)*g.C:][:g.C])
 					}
 				}
 			}

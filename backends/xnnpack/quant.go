@@ -227,6 +227,28 @@ func newQAdd(a, b, y *qinfo, lo, hi int32, subtract bool) (*qaddParams, error) {
 	return q, nil
 }
 
+// run is the addition of equal-shaped inputs on gemm's int8 kernels; the general form, with
+// broadcasting, is binaryOp of add.
+func (q *qaddParams) run(slow runFunc) runFunc {
+	g := &gemm.QAdd{AM: q.am, BM: q.bm, Bias: q.bias, Shift: q.shift, ZP: q.zp, Lo: q.lo, Hi: q.hi}
+	return func(p *plan, n *xnngraph.Node) error {
+		a, ad, err := inOf[int8](p, n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, bd, err := inOf[int8](p, n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		if !equalDims(a.dims, b.dims) {
+			return slow(p, n)
+		}
+		_, y := outOf[int8](p, n.Outputs[0], a.dims)
+		p.elementwise(len(y), func(lo, hi int) { g.Run(y[lo:hi], ad[lo:hi], bd[lo:hi]) })
+		return nil
+	}
+}
+
 func (q *qaddParams) add(a, b int32) int32 {
 	v := (q.bias+a*q.am+b*q.bm)>>q.shift + q.zp
 	return min(max(v, q.lo), q.hi)
@@ -306,11 +328,7 @@ func quantMove(move runFunc) func(p *plan, k int, n *xnngraph.Node) (runFunc, er
 				return err
 			}
 			if lo > -128 || hi < 127 {
-				clo, chi := int8(lo), int8(hi)
-				d := p.val(n.Outputs[0]).q
-				for i, v := range d {
-					d[i] = min(max(v, clo), chi)
-				}
+				gemm.ClampQ8(p.val(n.Outputs[0]).q, int8(lo), int8(hi))
 			}
 			return nil
 		}, nil

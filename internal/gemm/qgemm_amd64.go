@@ -69,3 +69,36 @@ func dwTile(q *QDW, x []int8, offs []int32, npix int, out []int8, ldo int) {
 	}
 	dwq8(unsafe.SliceData(x), &q.zrow[0], &offs[0], npix, q.Taps, &q.w[0], &q.bias[0], &q.scale[0], &out[0], ldo, q.C, q.lo, q.hi, q.zp)
 }
+
+//go:noescape
+func clampQ8(d *int8, n int, lo int8, hi int8)
+
+//go:noescape
+func qaddQ8(dst *int8, a *int8, b *int8, n int, am int32, bm int32, bias int32, shift int32, zp int32, lo int32, hi int32)
+
+func clampTile(d []int8, lo, hi int8) {
+	if !useVNNI {
+		clampQ8Go(d, lo, hi)
+		return
+	}
+	clampQ8(&d[0], len(d), lo, hi)
+}
+
+func qaddTile(q *QAdd, dst, a, b []int8) {
+	if !useVNNI || q.Shift > 31 {
+		qaddGo(q, dst, a, b)
+		return
+	}
+	qaddQ8(&dst[0], &a[0], &b[0], len(dst), q.AM, q.BM, q.Bias, int32(q.Shift), q.ZP, q.Lo, q.Hi)
+}
+
+//go:noescape
+func maxQ8(d *int8, s *int8, n int)
+
+func maxTile(d, s []int8) {
+	if !useVNNI {
+		maxQ8Go(d, s)
+		return
+	}
+	maxQ8(&d[0], &s[0], len(d))
+}

@@ -27,3 +27,9 @@ func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, 
 func dwTile(q *QDW, x []int8, offs []int32, npix int, out []int8, ldo int) {
 	dwTileGo(q, x, offs, npix, out, ldo)
 }
+
+func clampTile(d []int8, lo, hi int8) { clampQ8Go(d, lo, hi) }
+
+func qaddTile(q *QAdd, dst, a, b []int8) { qaddGo(q, dst, a, b) }
+
+func maxTile(d, s []int8) { maxQ8Go(d, s) }

@@ -1,0 +1,113 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func clampQ8(d *int8, n int, lo int8, hi int8)
+//
+// d[i] = min(max(d[i], lo), hi) over n codes, 64 at a time (the last block masked).
+TEXT ·clampQ8(SB), NOSPLIT, $0-18
+	MOVQ d+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVBLSX lo+16(FP), AX
+	VPBROADCASTB AX, Z1
+	MOVBLSX hi+17(FP), AX
+	VPBROADCASTB AX, Z2
+	TESTQ CX, CX
+	JZ cdone
+cloop:
+	MOVQ $-1, AX
+	CMPQ CX, $64
+	JGE cfull
+	BZHIQ CX, AX, AX
+cfull:
+	KMOVQ AX, K1
+	VMOVDQU8.Z (SI), K1, Z0
+	VPMAXSB Z1, Z0, Z0
+	VPMINSB Z2, Z0, Z0
+	VMOVDQU8 Z0, K1, (SI)
+	ADDQ $64, SI
+	SUBQ $64, CX
+	JG cloop
+cdone:
+	VZEROUPPER
+	RET
+
+// func qaddQ8(dst *int8, a *int8, b *int8, n int, am int32, bm int32, bias int32, shift int32, zp int32, lo int32, hi int32)
+//
+// dst[i] = clamp((bias + a[i]·am + b[i]·bm) >> shift + zp, lo, hi): XNNPACK's qs8 addition
+// (qaddParams), 16 codes at a time in int32.
+TEXT ·qaddQ8(SB), NOSPLIT, $0-60
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL am+32(FP), AX
+	VPBROADCASTD AX, Z10
+	MOVL bm+36(FP), AX
+	VPBROADCASTD AX, Z11
+	MOVL bias+40(FP), AX
+	VPBROADCASTD AX, Z12
+	MOVL shift+44(FP), AX
+	VPBROADCASTD AX, Z13
+	MOVL zp+48(FP), AX
+	VPBROADCASTD AX, Z14
+	MOVL lo+52(FP), AX
+	VPBROADCASTD AX, Z15
+	MOVL hi+56(FP), AX
+	VPBROADCASTD AX, Z16
+	TESTQ CX, CX
+	JZ adone
+aloop:
+	MOVL $0xFFFF, AX
+	CMPQ CX, $16
+	JGE afull
+	BZHIL CX, AX, AX
+afull:
+	KMOVW AX, K1
+	VPMOVSXBD.Z (SI), K1, Z0
+	VPMOVSXBD.Z (DX), K1, Z1
+	VPMULLD Z10, Z0, Z0
+	VPMULLD Z11, Z1, Z1
+	VPADDD Z1, Z0, Z0
+	VPADDD Z12, Z0, Z0
+	VPSRAVD Z13, Z0, Z0
+	VPADDD Z14, Z0, Z0
+	VPMAXSD Z15, Z0, Z0
+	VPMINSD Z16, Z0, Z0
+	VPMOVSDB Z0, K1, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JG aloop
+adone:
+	VZEROUPPER
+	RET
+
+// func maxQ8(d *int8, s *int8, n int)
+//
+// d[i] = max(d[i], s[i]) over n codes, 64 at a time (the last block masked).
+TEXT ·maxQ8(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	TESTQ CX, CX
+	JZ mdone
+mloop:
+	MOVQ $-1, AX
+	CMPQ CX, $64
+	JGE mfull
+	BZHIQ CX, AX, AX
+mfull:
+	KMOVQ AX, K1
+	VMOVDQU8.Z (DI), K1, Z0
+	VMOVDQU8.Z (SI), K1, Z1
+	VPMAXSB Z1, Z0, Z0
+	VMOVDQU8 Z0, K1, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JG mloop
+mdone:
+	VZEROUPPER
+	RET
