@@ -7,6 +7,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w):
@@ -32,10 +33,9 @@ import (
 //     fma(float(acc)·input_scale, filter_scale[c], bias[c]), clamped;
 //   - qd8 × qb4w: v = -zp·Σ_b s_b·Σ_{i∈b} w_i (XNNPACK's packed "ksum", in fp32), then per
 //     block v = fma(float(Σ_{i∈b} q_i·w_i), s_b, v), then v·input_scale + bias, clamped.
-// The integer parts are exact. The fp32 parts follow XNNPACK's order, with two exceptions that
-// can differ in the last bit: Go has no fp32 FMA, so fma is computed in fp64 and rounded to
-// fp32 (a double rounding, wrong only when the fp64 result lies exactly halfway between two
-// fp32 values), and XNNPACK sums the qb4w ksum in chunks of its microkernel's kr·2 elements,
+// The integer parts are exact. The fp32 parts follow XNNPACK's order (fma rounded once, as
+// VFMADD: gemm.FMA32, and the assembly kernels' own VFMADD), with one exception that can
+// differ in the last bit: XNNPACK sums the qb4w ksum in chunks of its microkernel's kr·2 elements,
 // block by block, where etgo adds one term per block (exact within a block, since the terms are
 // small integers times one bf16 scale; the order across blocks can round differently).
 
@@ -290,6 +290,11 @@ type qdlinear struct {
 	ksum        []float32
 	biasID      uint32
 	lo, hi      float32
+	// qc8 and qb4 are the filter packed for internal/gemm's kernels (pack); nil where it does
+	// not fit them (a block size that is not a multiple of 8), and the loops below run.
+	qc8     *gemm.QPacked
+	qb4     *gemm.QB4Packed
+	ksumPad []float32
 }
 
 // dynamicLinear prepares FullyConnected node k on a qdint8 input: a constant qcint8 filter
@@ -351,6 +356,7 @@ func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error
 	if ocDim == 0 {
 		q.wt = transposeInts(ints, oc, ic)
 	}
+	q.pack()
 	return q.run, nil
 }
 
@@ -381,6 +387,9 @@ func (q *qdlinear) run(p *plan, n *xnngraph.Node) error {
 	}
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y := p.out(n.Outputs[0], dims)
+	if q.qc8 != nil || q.qb4 != nil {
+		return q.runPacked(p, codes[:rows*ic], x.rows, rows, bias, y.data[:rows*oc])
+	}
 	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
 		acc := make([]int32, oc)
 		for r := r0; r < r1; r++ {
@@ -445,12 +454,8 @@ func (q *qdlinear) clamp(v float32) float32 {
 	return x86Min(q.hi, x86Max(q.lo, v))
 }
 
-// fma32 is a·b + c rounded once to fp32 as VFMADD does, computed in fp64 (the product is exact
-// there; the sum is rounded to fp64 and then to fp32, which differs from one rounding only
-// when the fp64 sum is exactly halfway between two fp32 values).
-func fma32(a, b, c float32) float32 {
-	return float32(math.FMA(float64(a), float64(b), float64(c)))
-}
+// fma32 is a·b + c rounded once to fp32 as VFMADD does (gemm.FMA32).
+func fma32(a, b, c float32) float32 { return gemm.FMA32(a, b, c) }
 
 // dynamicOperator is the profiling name of a node of a dynamically quantized layer, as the
 // official runtime's ETDump names it on x86 with VNNI, where XNNPACK runs qd8 layers on unsigned

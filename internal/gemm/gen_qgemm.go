@@ -163,10 +163,144 @@ func main() {
 		fmt.Fprintf(&table, "}\n")
 		d.Write(table.Bytes())
 	}
+	genQB4(w, &d)
 	if err := os.WriteFile("qgemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
 	if err := os.WriteFile("qgemm_decl_amd64.go", d.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
+}
+
+// qb4Rows is the largest row count of a qb4w tile of v panels: int32 and fp32 accumulators for
+// every row and panel (Z0-Z19), two unpacked weight vectors per panel (Z20-Z27), broadcasts,
+// the nibble mask and the 8s.
+func qb4Rows(v int) int { return min(4, 10/v) }
+
+// genQB4 writes the qd8 x qb4w kernels: A's codes already flipped to unsigned (x+128) by the
+// caller, the filter as nibbles w+8, two groups of 4 input channels per 64 bytes (low nibbles
+// the first group), unpacked in registers (mask, shift, less 8). Per block of input channels
+// the int32 sums start from -128·Σ_block w (so they are Σ x·w), then v = fma(float(sum),
+// block scale, v), v starting from ksum·(-x_zp) per row; the fp32 v is stored.
+func genQB4(w func(string, ...any), d *bytes.Buffer) {
+	rowReg := []string{"R9", "R10", "R11", "R12"}
+	sig := "a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int"
+	var table bytes.Buffer
+	fmt.Fprintf(&table, "\n// qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).\nvar qb4Kernels = [5][5]func(%s){\n", sig)
+	for r := 0; r <= 4; r++ {
+		fmt.Fprintf(&table, "\t{")
+		for v := 0; v <= 4; v++ {
+			if r == 0 || v == 0 || r > qb4Rows(v) {
+				fmt.Fprintf(&table, "nil, ")
+			} else {
+				fmt.Fprintf(&table, "qb4R%dV%d, ", r, v)
+			}
+		}
+		fmt.Fprintf(&table, "},\n")
+	}
+	fmt.Fprintf(&table, "}\n")
+	for v := 1; v <= 4; v++ {
+		for r := 1; r <= qb4Rows(v); r++ {
+			name := fmt.Sprintf("qb4R%dV%d", r, v)
+			fmt.Fprintf(d, "\n//go:noescape\nfunc %s(%s)\n", name, sig)
+			w("\n// func %s(%s)", name, sig)
+			w("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+			iacc := func(i, j int) string { return fmt.Sprintf("Z%d", i*v+j) }
+			facc := func(i, j int) string { return fmt.Sprintf("Z%d", r*v+i*v+j) }
+			lo := func(j int) string { return fmt.Sprintf("Z%d", 20+2*j) }
+			hi := func(j int) string { return fmt.Sprintf("Z%d", 21+2*j) }
+			w("\tMOVQ a+0(FP), R9")
+			w("\tMOVQ lda+8(FP), AX")
+			for i := 1; i < r; i++ {
+				w("\tLEAQ (%s)(AX*1), %s", rowReg[i-1], rowReg[i])
+			}
+			w("\tMOVQ b+16(FP), DI")
+			w("\tMOVQ pstride+24(FP), R8")
+			w("\tLEAQ (R8)(R8*2), R15")
+			w("\tMOVQ bbias+48(FP), BX")
+			w("\tMOVQ bscale+56(FP), SI")
+			w("\tMOVQ bstride+64(FP), R13")
+			w("\tLEAQ (R13)(R13*2), R14")
+			w("\tMOVQ ksum+72(FP), AX")
+			w("\tMOVQ nzp+80(FP), DX")
+			for i := 0; i < r; i++ {
+				w("\tVBROADCASTSS %d(DX), Z28", 4*i)
+				for j := 0; j < v; j++ {
+					w("\tVMULPS %d(AX), Z28, %s", 64*j, facc(i, j))
+				}
+			}
+			w("\tMOVL $0x0f0f0f0f, AX")
+			w("\tVPBROADCASTD AX, Z30")
+			w("\tMOVL $0x08080808, AX")
+			w("\tVPBROADCASTD AX, Z31")
+			w("\tXORQ CX, CX")
+			w("\tMOVQ nblocks+32(FP), AX")
+			w("\tTESTQ AX, AX")
+			w("\tJZ %s_store", name)
+			pan := func(base string, s1, s3 string, j int) string {
+				return []string{"(" + base + ")", "(" + base + ")(" + s1 + "*1)", "(" + base + ")(" + s1 + "*2)", "(" + base + ")(" + s3 + "*1)"}[j]
+			}
+			w("%s_block:", name)
+			for i := 0; i < r; i++ {
+				for j := 0; j < v; j++ {
+					w("\tVMOVDQU32 %s, %s", pan("BX", "R13", "R14", j), iacc(i, j))
+				}
+			}
+			w("\tMOVQ kpb+40(FP), DX")
+			w("%s_pair:", name)
+			for j := 0; j < v; j++ {
+				w("\tVMOVDQU32 %s, %s", pan("DI", "R8", "R15", j), lo(j))
+				w("\tVPSRLW $4, %s, %s", lo(j), hi(j))
+				w("\tVPANDD Z30, %s, %s", lo(j), lo(j))
+				w("\tVPANDD Z30, %s, %s", hi(j), hi(j))
+				w("\tVPSUBB Z31, %s, %s", lo(j), lo(j))
+				w("\tVPSUBB Z31, %s, %s", hi(j), hi(j))
+			}
+			for i := 0; i < r; i++ {
+				w("\tVPBROADCASTD (%s)(CX*1), Z28", rowReg[i])
+				w("\tVPBROADCASTD 4(%s)(CX*1), Z29", rowReg[i])
+				for j := 0; j < v; j++ {
+					w("\tVPDPBUSD %s, Z28, %s", lo(j), iacc(i, j))
+				}
+				for j := 0; j < v; j++ {
+					w("\tVPDPBUSD %s, Z29, %s", hi(j), iacc(i, j))
+				}
+			}
+			w("\tADDQ $64, DI")
+			w("\tADDQ $8, CX")
+			w("\tDECQ DX")
+			w("\tJNZ %s_pair", name)
+			for i := 0; i < r; i++ {
+				for j := 0; j < v; j++ {
+					w("\tVCVTDQ2PS %s, %s", iacc(i, j), iacc(i, j))
+					w("\tVFMADD231PS %s, %s, %s", pan("SI", "R13", "R14", j), iacc(i, j), facc(i, j))
+				}
+			}
+			w("\tADDQ $64, BX")
+			w("\tADDQ $64, SI")
+			w("\tDECQ AX")
+			w("\tJNZ %s_block", name)
+			w("%s_store:", name)
+			w("\tMOVQ mask+104(FP), AX")
+			w("\tKMOVW AX, K1")
+			w("\tMOVQ c+88(FP), R9")
+			w("\tMOVQ ldc+96(FP), AX")
+			w("\tSHLQ $2, AX")
+			for i := 0; i < r; i++ {
+				for j := 0; j < v; j++ {
+					if j == v-1 {
+						w("\tVMOVUPS %s, K1, %d(R9)", facc(i, j), 64*j)
+					} else {
+						w("\tVMOVUPS %s, %d(R9)", facc(i, j), 64*j)
+					}
+				}
+				if i < r-1 {
+					w("\tADDQ AX, R9")
+				}
+			}
+			w("\tVZEROUPPER")
+			w("\tRET")
+		}
+	}
+	d.Write(table.Bytes())
 }

@@ -179,8 +179,12 @@ func (p *QPacked) tiles(m int, a []int8, lda, p0, p1 int, f func(a []int8, lda, 
 }
 
 // lastMask is the store mask of panel pn (all 16 lanes but in a partial last panel).
-func (p *QPacked) lastMask(pn int) int {
-	if rem := p.N - pn*QPanel; rem < QPanel {
+func (p *QPacked) lastMask(pn int) int { return panelMask(p.N, pn) }
+
+func (p *QB4Packed) lastMask(pn int) int { return panelMask(p.N, pn) }
+
+func panelMask(n, pn int) int {
+	if rem := n - pn*QPanel; rem < QPanel {
 		return 1<<rem - 1
 	}
 	return 0xFFFF

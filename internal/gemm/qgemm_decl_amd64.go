@@ -169,3 +169,51 @@ var qaccKernels = [7][5]func(a *int8, lda int, b *int8, pstride int, kg int, bia
 	{nil, qaccR5V1, qaccR5V2, qaccR5V3, qaccR5V4},
 	{nil, qaccR6V1, qaccR6V2, qaccR6V3, qaccR6V4},
 }
+
+//go:noescape
+func qb4R1V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R2V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R3V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R4V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R1V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R2V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R3V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R4V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R1V3(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R2V3(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R3V3(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R1V4(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R2V4(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+// qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).
+var qb4Kernels = [5][5]func(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int){
+	{nil, nil, nil, nil, nil},
+	{nil, qb4R1V1, qb4R1V2, qb4R1V3, qb4R1V4},
+	{nil, qb4R2V1, qb4R2V2, qb4R2V3, qb4R2V4},
+	{nil, qb4R3V1, qb4R3V2, qb4R3V3, nil},
+	{nil, qb4R4V1, qb4R4V2, nil, nil},
+}

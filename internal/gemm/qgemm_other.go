@@ -33,3 +33,7 @@ func clampTile(d []int8, lo, hi int8) { clampQ8Go(d, lo, hi) }
 func qaddTile(q *QAdd, dst, a, b []int8) { qaddGo(q, dst, a, b) }
 
 func maxTile(d, s []int8) { maxQ8Go(d, s) }
+
+func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
+	qb4TileGo(p, a, lda, ksum, nzp, c, ldc, rows, pn, v)
+}
