@@ -249,6 +249,54 @@ func (q *qaddParams) run(slow runFunc) runFunc {
 	}
 }
 
+// quantMulRun is the qint8 product on gemm's int8 kernels for equal shapes and for one operand
+// repeated along the other's leading dimensions (a squeeze-and-excitation scale); slow, the
+// general broadcast, for the rest.
+func quantMulRun(q *gemm.QMul, slow runFunc) runFunc {
+	swapped := *q
+	swapped.AZP, swapped.BZP = q.BZP, q.AZP
+	return func(p *plan, n *xnngraph.Node) error {
+		a, ad, err := inOf[int8](p, n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, bd, err := inOf[int8](p, n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		var dimsBuf [8]int
+		dims, err := xnngraph.BroadcastDimsTo(dimsBuf[:], a.dims, b.dims)
+		if err != nil {
+			return err
+		}
+		k := q
+		if !equalDims(a.dims, dims) && equalDims(b.dims, dims) {
+			a, ad, b, bd, k = b, bd, a, ad, &swapped
+		}
+		if !equalDims(a.dims, dims) {
+			return slow(p, n)
+		}
+		if equalDims(b.dims, dims) {
+			_, y := outOf[int8](p, n.Outputs[0], dims)
+			p.elementwise(len(y), func(lo, hi int) { k.Run(y[lo:hi], ad[lo:hi], bd[lo:hi]) })
+			return nil
+		}
+		inner := xnngraph.TrailingBroadcast(b.dims, dims)
+		if inner < 8 {
+			return slow(p, n)
+		}
+		_, y := outOf[int8](p, n.Outputs[0], dims)
+		bv := bd[:inner]
+		rows := len(y) / inner
+		p.parallel(rows, max(1, elementwiseGrain/inner), len(y), func(r0, r1 int) {
+			for r := r0; r < r1; r++ {
+				k.Run(y[r*inner:(r+1)*inner], ad[r*inner:], bv)
+			}
+		})
+		return nil
+	}
+}
+
 func (q *qaddParams) add(a, b int32) int32 {
 	v := (q.bias+a*q.am+b*q.bm)>>q.shift + q.zp
 	return min(max(v, q.lo), q.hi)

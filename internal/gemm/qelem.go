@@ -52,3 +52,63 @@ func maxQ8Go(d, s []int8) {
 		d[i] = max(d[i], v)
 	}
 }
+
+// QuantizeQ8 is XNNPACK's fp32 -> qint8 conversion: dst[i] = round(clamp(src[i]·inv, -128-zp,
+// 127-zp)) + zp, rounding to nearest even, NaN as 0 (inv is the reciprocal scale, in fp32).
+// src holds at least len(dst) values.
+func QuantizeQ8(dst []int8, src []float32, inv float32, zp int32) {
+	if len(dst) == 0 {
+		return
+	}
+	quantizeTile(dst, src[:len(dst)], inv, float32(-128-zp), float32(127-zp), zp)
+}
+
+func quantizeQ8Go(dst []int8, src []float32, inv, lo, hi float32, zp int32) {
+	const magic = 12582912
+	for i, x := range src {
+		v := x * inv
+		if v != v {
+			v = 0
+		}
+		v = min(max(v, lo), hi)
+		dst[i] = int8(int32((v+magic)-magic) + zp)
+	}
+}
+
+// DequantizeQ8 is XNNPACK's qint8 -> fp32 conversion: dst[i] = float(src[i] - zp)·scale (src
+// at least as long as dst).
+func DequantizeQ8(dst []float32, src []int8, scale float32, zp int32) {
+	if len(dst) == 0 {
+		return
+	}
+	dequantizeTile(dst, src[:len(dst)], scale, zp)
+}
+
+func dequantizeQ8Go(dst []float32, src []int8, scale float32, zp int32) {
+	for i, c := range src {
+		dst[i] = float32(int32(c)-zp) * scale
+	}
+}
+
+// QMul is XNNPACK's qint8 product: dst[i] = round(clamp(float((a[i]-AZP)·(b[i]-BZP))·Scale,
+// Lo-ZP, Hi-ZP)) + ZP, the range Lo, Hi in codes.
+type QMul struct {
+	AZP, BZP   int32
+	Scale      float32
+	ZP, Lo, Hi int32
+}
+
+// Run multiplies len(dst) codes; a and b hold at least as many.
+func (q *QMul) Run(dst, a, b []int8) {
+	if len(dst) == 0 {
+		return
+	}
+	mulTile(q, dst, a[:len(dst)], b[:len(dst)])
+}
+
+func mulQ8Go(q *QMul, dst, a, b []int8) {
+	lo, hi := float32(q.Lo-q.ZP), float32(q.Hi-q.ZP)
+	for i := range dst {
+		dst[i] = int8(requantFP32((int32(a[i])-q.AZP)*(int32(b[i])-q.BZP), q.Scale, lo, hi, q.ZP))
+	}
+}

@@ -111,3 +111,120 @@ mfull:
 mdone:
 	VZEROUPPER
 	RET
+
+// func quantizeQ8(dst *int8, src *float32, n int, inv float32, lo float32, hi float32, zp int32)
+//
+// dst[i] = round(clamp(src[i]·inv, lo, hi)) + zp, NaN as 0 (the static Convert fp32 -> qint8).
+TEXT ·quantizeQ8(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS inv+24(FP), Z10
+	VBROADCASTSS lo+28(FP), Z11
+	VBROADCASTSS hi+32(FP), Z12
+	MOVL zp+36(FP), AX
+	VPBROADCASTD AX, Z13
+	TESTQ CX, CX
+	JZ qdone
+qloop:
+	MOVL $0xFFFF, AX
+	CMPQ CX, $16
+	JGE qfull
+	BZHIL CX, AX, AX
+qfull:
+	KMOVW AX, K1
+	VMOVUPS.Z (SI), K1, Z0
+	VMULPS Z10, Z0, Z0
+	VCMPPS $3, Z0, Z0, K2
+	VPXORD Z0, Z0, K2, Z0
+	VMAXPS Z11, Z0, Z0
+	VMINPS Z12, Z0, Z0
+	VCVTPS2DQ Z0, Z0
+	VPADDD Z13, Z0, Z0
+	VPMOVSDB Z0, K1, (DI)
+	ADDQ $64, SI
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JG qloop
+qdone:
+	VZEROUPPER
+	RET
+
+// func dequantizeQ8(dst *float32, src *int8, n int, scale float32, zp int32)
+//
+// dst[i] = float(src[i] - zp)·scale.
+TEXT ·dequantizeQ8(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS scale+24(FP), Z10
+	MOVL zp+28(FP), AX
+	VPBROADCASTD AX, Z13
+	TESTQ CX, CX
+	JZ ddone
+dloop:
+	MOVL $0xFFFF, AX
+	CMPQ CX, $16
+	JGE dfull
+	BZHIL CX, AX, AX
+dfull:
+	KMOVW AX, K1
+	VPMOVSXBD.Z (SI), K1, Z0
+	VPSUBD Z13, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS Z10, Z0, Z0
+	VMOVUPS Z0, K1, (DI)
+	ADDQ $16, SI
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JG dloop
+ddone:
+	VZEROUPPER
+	RET
+
+// func mulQ8(dst *int8, a *int8, b *int8, n int, azp int32, bzp int32, scale float32, lo float32, hi float32, zp int32)
+//
+// dst[i] = round(clamp(float((a[i]-azp)·(b[i]-bzp))·scale, lo, hi)) + zp: XNNPACK's qs8 product.
+TEXT ·mulQ8(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL azp+32(FP), AX
+	VPBROADCASTD AX, Z14
+	MOVL bzp+36(FP), AX
+	VPBROADCASTD AX, Z15
+	VBROADCASTSS scale+40(FP), Z10
+	VBROADCASTSS lo+44(FP), Z11
+	VBROADCASTSS hi+48(FP), Z12
+	MOVL zp+52(FP), AX
+	VPBROADCASTD AX, Z13
+	TESTQ CX, CX
+	JZ mudone
+muloop:
+	MOVL $0xFFFF, AX
+	CMPQ CX, $16
+	JGE mufull
+	BZHIL CX, AX, AX
+mufull:
+	KMOVW AX, K1
+	VPMOVSXBD.Z (SI), K1, Z0
+	VPMOVSXBD.Z (DX), K1, Z1
+	VPSUBD Z14, Z0, Z0
+	VPSUBD Z15, Z1, Z1
+	VPMULLD Z1, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS Z10, Z0, Z0
+	VMAXPS Z11, Z0, Z0
+	VMINPS Z12, Z0, Z0
+	VCVTPS2DQ Z0, Z0
+	VPADDD Z13, Z0, Z0
+	VPMOVSDB Z0, K1, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JG muloop
+mudone:
+	VZEROUPPER
+	RET

@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -50,5 +51,41 @@ func TestQElementwise(t *testing.T) {
 			})
 		}
 		restore()
+	}
+}
+
+// TestQConvert checks the int8 conversions and product of every kernel set against the portable
+// loops, NaN and infinities included.
+func TestQConvert(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 15, 16, 33, 100} {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = (r.Float32() - 0.5) * 600
+		}
+		x[0] = float32(math.NaN())
+		if n > 2 {
+			x[1], x[2] = float32(math.Inf(1)), float32(math.Inf(-1))
+		}
+		if n > 3 {
+			x[3] = float32(math.Copysign(0, -1))
+		}
+		codes, a, b := randCodes(r, n), randCodes(r, n), randCodes(r, n)
+		wantQ, wantD, wantM := make([]int8, n), make([]float32, n), make([]int8, n)
+		quantizeQ8Go(wantQ, x, 0.7, float32(-128-9), float32(127-9), 9)
+		dequantizeQ8Go(wantD, codes, 0.03, -7)
+		m := &QMul{AZP: 3, BZP: -11, Scale: 0.004, ZP: 5, Lo: -100, Hi: 127}
+		mulQ8Go(m, wantM, a, b)
+		for _, isa := range Int8ISAs() {
+			restore, _ := UseInt8ISA(isa)
+			gotQ, gotD, gotM := make([]int8, n), make([]float32, n), make([]int8, n)
+			QuantizeQ8(gotQ, x, 0.7, 9)
+			DequantizeQ8(gotD, codes, 0.03, -7)
+			m.Run(gotM, a, b)
+			restore()
+			if !slices.Equal(gotQ, wantQ) || !slices.Equal(gotD, wantD) || !slices.Equal(gotM, wantM) {
+				t.Fatalf("%s n=%d: quantize %v / %v, dequantize %v / %v, mul %v / %v", isa, n, gotQ, wantQ, gotD, wantD, gotM, wantM)
+			}
+		}
 	}
 }

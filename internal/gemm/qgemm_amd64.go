@@ -112,3 +112,36 @@ func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32,
 	qb4Kernels[rows][v](&a[0], lda, &p.w[pn*kp*64], kp*64, p.nb, p.Block/8, &p.bbias[pn*p.nb*QPanel], &p.bscale[pn*p.nb*QPanel],
 		p.nb*64, &ksum[0], &nzp[0], &c[0], ldc, p.lastMask(pn+v-1))
 }
+
+//go:noescape
+func quantizeQ8(dst *int8, src *float32, n int, inv float32, lo float32, hi float32, zp int32)
+
+//go:noescape
+func dequantizeQ8(dst *float32, src *int8, n int, scale float32, zp int32)
+
+//go:noescape
+func mulQ8(dst *int8, a *int8, b *int8, n int, azp int32, bzp int32, scale float32, lo float32, hi float32, zp int32)
+
+func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32) {
+	if !useVNNI {
+		quantizeQ8Go(dst, src, inv, lo, hi, zp)
+		return
+	}
+	quantizeQ8(&dst[0], &src[0], len(dst), inv, lo, hi, zp)
+}
+
+func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
+	if !useVNNI {
+		dequantizeQ8Go(dst, src, scale, zp)
+		return
+	}
+	dequantizeQ8(&dst[0], &src[0], len(dst), scale, zp)
+}
+
+func mulTile(q *QMul, dst, a, b []int8) {
+	if !useVNNI {
+		mulQ8Go(q, dst, a, b)
+		return
+	}
+	mulQ8(&dst[0], &a[0], &b[0], len(dst), q.AZP, q.BZP, q.Scale, float32(q.Lo-q.ZP), float32(q.Hi-q.ZP), q.ZP)
+}

@@ -37,3 +37,13 @@ func maxTile(d, s []int8) { maxQ8Go(d, s) }
 func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
 	qb4TileGo(p, a, lda, ksum, nzp, c, ldc, rows, pn, v)
 }
+
+func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32) {
+	quantizeQ8Go(dst, src, inv, lo, hi, zp)
+}
+
+func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
+	dequantizeQ8Go(dst, src, scale, zp)
+}
+
+func mulTile(q *QMul, dst, a, b []int8) { mulQ8Go(q, dst, a, b) }
