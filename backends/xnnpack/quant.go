@@ -441,7 +441,71 @@ func (p *plan) quantLinear(k int, n *xnngraph.Node, ocDim int) (*qlinear, error)
 	}
 	lo, hi := outputRange(n, y)
 	q := &qlinear{bias: bias, w: p.vals[wi].ints, wdims: p.vals[wi].dims, scale: scale, xzp: x.zp, yzp: y.zp, lo: lo, hi: hi, oc: oc}
+	if p.qlinears == nil {
+		p.qlinears = map[*xnngraph.Node]*qlinear{}
+	}
+	p.qlinears[n] = q
 	return q, nil
+}
+
+// fuseQuantClamps folds a quantized clamp into the (depthwise, transposed) convolution or
+// fully connected layer whose output only it reads, as XNNPACK's subgraph fusion does: the
+// layer's output range in codes becomes the intersection of both (clamping codes twice is
+// clamping once to the intersection), the layer writes the clamp's output, and the clamp runs
+// nothing. (A quantized clamp's input and output share their quantization.)
+func (p *plan) fuseQuantClamps() {
+	if len(p.qlinears) == 0 {
+		return
+	}
+	readers := map[uint32]int{}
+	producer := map[uint32]*xnngraph.Node{}
+	for _, s := range p.steps {
+		for _, id := range s.node.Inputs {
+			readers[id]++
+		}
+		for _, id := range s.node.Outputs {
+			producer[id] = s.node
+		}
+	}
+	for k, s := range p.steps {
+		n := s.node
+		if n.Op != schema.XNodeUnionXNNClamp || len(n.Inputs) != 1 || len(n.Outputs) != 1 || !isQint8(p.qof(n.Outputs[0])) {
+			continue
+		}
+		x := n.Inputs[0]
+		prod := producer[x]
+		q := p.qlinears[prod]
+		if q == nil || readers[x] != 1 || len(prod.Outputs) != 1 || p.g.Values[p.index[x]].IsOutput() {
+			continue
+		}
+		lo, hi := outputRange(n, p.qof(n.Outputs[0]))
+		if !q.narrow(lo, hi) {
+			continue
+		}
+		y := n.Outputs[0]
+		prod.Outputs = []uint32{y}
+		// The clamp keeps a well-formed shape (y to y) for whoever reads the plan's graph, and
+		// runs nothing.
+		n.Inputs = []uint32{y}
+		p.steps[k].run = func(*plan, *xnngraph.Node) error { return nil }
+	}
+}
+
+// narrow intersects the layer's output range with [lo, hi] (codes), in its packed kernels too;
+// false (and nothing changed) where the intersection is empty.
+func (q *qlinear) narrow(lo, hi int32) bool {
+	lo, hi = max(q.lo, lo), min(q.hi, hi)
+	if lo > hi {
+		return false
+	}
+	q.lo, q.hi = lo, hi
+	for g, qs := range q.qs {
+		q.qs[g] = qs.WithRange(lo, hi)
+	}
+	if q.dw != nil {
+		q.dw = q.dw.WithRange(lo, hi)
+	}
+	return true
 }
 
 // isProduct reports whether the factors multiply to total, without overflow: the factors come

@@ -44,6 +44,13 @@ func NewQDW(w, bias []int32, scale []float32, taps, c int, xzp, yzp, qmin, qmax 
 	return q, nil
 }
 
+// WithRange is q with the output range [qmin, qmax] in codes.
+func (q *QDW) WithRange(qmin, qmax int32) *QDW {
+	c := *q
+	c.lo, c.hi = float32(qmin-q.zp), float32(qmax-q.zp)
+	return &c
+}
+
 // Run computes npix output pixels: pixel i reads taps at offs[i·Taps:] (input offsets of a
 // pixel's channel 0, negative for padding) and writes its C codes at out[i·ldo:].
 func (q *QDW) Run(x []int8, offs []int32, npix int, out []int8, ldo int) error {

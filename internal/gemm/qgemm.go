@@ -103,6 +103,13 @@ func (p *QPacked) NewQS8(bias []int32, scale []float32, xzp, yzp, qmin, qmax int
 	return q, nil
 }
 
+// WithRange is q with the output range [qmin, qmax] in codes.
+func (q *QS8) WithRange(qmin, qmax int32) *QS8 {
+	c := *q
+	c.lo, c.hi = float32(qmin-q.zp), float32(qmax-q.zp)
+	return &c
+}
+
 // XZP is the input zero point the layer was made for: padding taps must hold it.
 func (q *QS8) XZP() int32 { return q.xzp }
 
