@@ -112,3 +112,20 @@ func mulQ8Go(q *QMul, dst, a, b []int8) {
 		dst[i] = int8(requantFP32((int32(a[i])-q.AZP)*(int32(b[i])-q.BZP), q.Scale, lo, hi, q.ZP))
 	}
 }
+
+// SumRowsQ8 adds rows of c codes into sums: sums[ch] += Σ_r x[r·c + ch] (a global average
+// pooling's int32 sums; x holds at least rows·c codes, sums c values).
+func SumRowsQ8(sums []int32, x []int8, rows, c int) {
+	if rows <= 0 || c <= 0 {
+		return
+	}
+	sumRowsTile(sums[:c], x[:rows*c], rows, c)
+}
+
+func sumRowsQ8Go(sums []int32, x []int8, rows, c int) {
+	for r := range rows {
+		for ch, v := range x[r*c : (r+1)*c] {
+			sums[ch] += int32(v)
+		}
+	}
+}

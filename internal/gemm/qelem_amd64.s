@@ -228,3 +228,49 @@ mufull:
 mudone:
 	VZEROUPPER
 	RET
+
+// func sumRowsQ8(sums *int32, x *int8, rows int, c int)
+//
+// sums[ch] += Σ_r x[r·c + ch] for ch < c: sixteen channels at a time down all rows.
+TEXT ·sumRowsQ8(SB), NOSPLIT, $0-32
+	MOVQ sums+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), R8
+	MOVQ c+24(FP), R9
+	XORQ CX, CX
+	TESTQ R8, R8
+	JZ sdone
+schunk:
+	CMPQ CX, R9
+	JGE sdone
+	MOVQ R9, DX
+	SUBQ CX, DX
+	MOVL $0xFFFF, AX
+	CMPQ DX, $16
+	JGE sfull
+	BZHIL DX, AX, AX
+sfull:
+	KMOVW AX, K1
+	VMOVDQU32.Z (DI)(CX*4), K1, Z0
+	VPXORD Z2, Z2, Z2
+	LEAQ (SI)(CX*1), BX
+	MOVQ R8, DX
+srow:
+	VPMOVSXBD.Z (BX), K1, Z1
+	VPADDD Z1, Z0, Z0
+	ADDQ R9, BX
+	DECQ DX
+	JZ sstore
+	VPMOVSXBD.Z (BX), K1, Z1
+	VPADDD Z1, Z2, Z2
+	ADDQ R9, BX
+	DECQ DX
+	JNZ srow
+sstore:
+	VPADDD Z2, Z0, Z0
+	VMOVDQU32 Z0, K1, (DI)(CX*4)
+	ADDQ $16, CX
+	JMP schunk
+sdone:
+	VZEROUPPER
+	RET

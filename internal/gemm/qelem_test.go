@@ -89,3 +89,25 @@ func TestQConvert(t *testing.T) {
 		}
 	}
 }
+
+func TestSumRowsQ8(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, c := range []struct{ rows, c int }{{1, 1}, {3, 16}, {7, 33}, {49, 1280}, {2, 5}} {
+		x := randCodes(r, c.rows*c.c)
+		want := make([]int32, c.c)
+		for i := range want {
+			want[i] = int32(i)
+		}
+		got := slices.Clone(want)
+		sumRowsQ8Go(want, x, c.rows, c.c)
+		for _, isa := range Int8ISAs() {
+			restore, _ := UseInt8ISA(isa)
+			g := slices.Clone(got)
+			SumRowsQ8(g, x, c.rows, c.c)
+			restore()
+			if !slices.Equal(g, want) {
+				t.Fatalf("%s %+v: got %v want %v", isa, c, g, want)
+			}
+		}
+	}
+}

@@ -145,3 +145,14 @@ func mulTile(q *QMul, dst, a, b []int8) {
 	}
 	mulQ8(&dst[0], &a[0], &b[0], len(dst), q.AZP, q.BZP, q.Scale, float32(q.Lo-q.ZP), float32(q.Hi-q.ZP), q.ZP)
 }
+
+//go:noescape
+func sumRowsQ8(sums *int32, x *int8, rows int, c int)
+
+func sumRowsTile(sums []int32, x []int8, rows, c int) {
+	if !useVNNI {
+		sumRowsQ8Go(sums, x, rows, c)
+		return
+	}
+	sumRowsQ8(&sums[0], &x[0], rows, c)
+}

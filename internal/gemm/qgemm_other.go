@@ -47,3 +47,5 @@ func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
 }
 
 func mulTile(q *QMul, dst, a, b []int8) { mulQ8Go(q, dst, a, b) }
+
+func sumRowsTile(sums []int32, x []int8, rows, c int) { sumRowsQ8Go(sums, x, rows, c) }
