@@ -1,5 +1,7 @@
 package gemm
 
+import "math"
+
 // ClampQ8 clamps int8 codes in place to [lo, hi] (a quantized clamp's range in codes).
 func ClampQ8(d []int8, lo, hi int8) {
 	if len(d) == 0 {
@@ -60,15 +62,24 @@ func QuantizeQ8(dst []int8, src []float32, inv float32, zp int32) {
 	if len(dst) == 0 {
 		return
 	}
-	quantizeTile(dst, src[:len(dst)], inv, float32(-128-zp), float32(127-zp), zp)
+	quantizeTile(dst, src[:len(dst)], inv, float32(-128-zp), float32(127-zp), zp, 0)
 }
 
-func quantizeQ8Go(dst []int8, src []float32, inv, lo, hi float32, zp int32) {
+// QuantizeQD8 is XNNPACK's f32 -> qs8 conversion of a dynamically quantized row (the AVX-512
+// f32-qs8-vcvt kernel): QuantizeQ8 with mult, but a NaN becomes 127.
+func QuantizeQD8(dst []int8, src []float32, mult float32, zp int32) {
+	if len(dst) == 0 {
+		return
+	}
+	quantizeTile(dst, src[:len(dst)], mult, float32(-128-zp), float32(127-zp), zp, float32(127-zp))
+}
+
+func quantizeQ8Go(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv float32) {
 	const magic = 12582912
 	for i, x := range src {
 		v := x * inv
 		if v != v {
-			v = 0
+			v = nanv
 		}
 		v = min(max(v, lo), hi)
 		dst[i] = int8(int32((v+magic)-magic) + zp)
@@ -128,4 +139,84 @@ func sumRowsQ8Go(sums []int32, x []int8, rows, c int) {
 			sums[ch] += int32(v)
 		}
 	}
+}
+
+// RowMinMax is XNNPACK's f32 rminmax on x86 with AVX-512 (f32-rminmax-avx512f-u64-acc4), lane
+// for lane, because with a NaN in the row the answer depends on where it lies: MINPS and MAXPS
+// with the running value first return the element when either is NaN, so a NaN element
+// replaces its lane's running value and the lane's next element replaces the NaN. Sixteen
+// lanes, four accumulators over blocks of 64, folded, then blocks of 16, then the tail with
+// each element broadcast to every lane, then the lanes reduced as GCC's _mm512_reduce_min_ps /
+// _mm512_reduce_max_ps do (halves, quarters, then pairs). Without NaN it is the plain min and
+// max, whatever the order. An empty row gives +Inf, -Inf.
+func RowMinMax(x []float32) (lo, hi float32) {
+	if len(x) == 0 {
+		return float32(math.Inf(1)), float32(math.Inf(-1))
+	}
+	return rowMinMaxTile(x)
+}
+
+func rowMinMaxGo(x []float32) (lo, hi float32) {
+	var mn, mx [4][16]float32
+	for a := range 4 {
+		for l := range 16 {
+			mn[a][l], mx[a][l] = float32(math.Inf(1)), float32(math.Inf(-1))
+		}
+	}
+	i := 0
+	for ; len(x)-i >= 64; i += 64 {
+		for a := range 4 {
+			for l := range 16 {
+				v := x[i+16*a+l]
+				mn[a][l], mx[a][l] = x86Min(mn[a][l], v), x86Max(mx[a][l], v)
+			}
+		}
+	}
+	for l := range 16 {
+		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[1][l]), x86Max(mx[0][l], mx[1][l])
+		mn[2][l], mx[2][l] = x86Min(mn[2][l], mn[3][l]), x86Max(mx[2][l], mx[3][l])
+		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[2][l]), x86Max(mx[0][l], mx[2][l])
+	}
+	for ; len(x)-i >= 16; i += 16 {
+		for l := range 16 {
+			v := x[i+l]
+			mn[0][l], mx[0][l] = x86Min(mn[0][l], v), x86Max(mx[0][l], v)
+		}
+	}
+	for ; i < len(x); i++ {
+		for l := range 16 {
+			mn[0][l], mx[0][l] = x86Min(mn[0][l], x[i]), x86Max(mx[0][l], x[i])
+		}
+	}
+	return reduce16(mn[0], x86Min), reduce16(mx[0], x86Max)
+}
+
+// reduce16 is GCC's _mm512_reduce_{min,max}_ps: op(high half, low half) down to 4 lanes, then
+// op(v, v shuffled {2,3,0,1}), then op(v, v shuffled {1,0,3,2}), lane 0.
+func reduce16(v [16]float32, op func(a, b float32) float32) float32 {
+	var h [8]float32
+	for l := range 8 {
+		h[l] = op(v[8+l], v[l])
+	}
+	var q [4]float32
+	for l := range 4 {
+		q[l] = op(h[4+l], h[l])
+	}
+	t := [4]float32{op(q[0], q[2]), op(q[1], q[3]), op(q[2], q[0]), op(q[3], q[1])}
+	return op(t[0], t[1])
+}
+
+// x86Min and x86Max are MINPS and MAXPS: the second operand when either is NaN.
+func x86Min(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func x86Max(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
 }

@@ -112,10 +112,11 @@ mdone:
 	VZEROUPPER
 	RET
 
-// func quantizeQ8(dst *int8, src *float32, n int, inv float32, lo float32, hi float32, zp int32)
+// func quantizeQ8(dst *int8, src *float32, n int, inv float32, lo float32, hi float32, zp int32, nanv float32)
 //
-// dst[i] = round(clamp(src[i]·inv, lo, hi)) + zp, NaN as 0 (the static Convert fp32 -> qint8).
-TEXT ·quantizeQ8(SB), NOSPLIT, $0-40
+// dst[i] = round(clamp(src[i]·inv, lo, hi)) + zp, a NaN product taken as nanv (0 for the static
+// Convert fp32 -> qint8, hi for the dynamic one, whose kernel turns NaN into 127).
+TEXT ·quantizeQ8(SB), NOSPLIT, $0-44
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -124,6 +125,7 @@ TEXT ·quantizeQ8(SB), NOSPLIT, $0-40
 	VBROADCASTSS hi+32(FP), Z12
 	MOVL zp+36(FP), AX
 	VPBROADCASTD AX, Z13
+	VBROADCASTSS nanv+40(FP), Z14
 	TESTQ CX, CX
 	JZ qdone
 qloop:
@@ -136,7 +138,7 @@ qfull:
 	VMOVUPS.Z (SI), K1, Z0
 	VMULPS Z10, Z0, Z0
 	VCMPPS $3, Z0, Z0, K2
-	VPXORD Z0, Z0, K2, Z0
+	VMOVAPS Z14, K2, Z0
 	VMAXPS Z11, Z0, Z0
 	VMINPS Z12, Z0, Z0
 	VCVTPS2DQ Z0, Z0
@@ -272,5 +274,88 @@ sstore:
 	ADDQ $16, CX
 	JMP schunk
 sdone:
+	VZEROUPPER
+	RET
+
+// func rminmaxF32(x *float32, n int) (lo float32, hi float32)
+//
+// XNNPACK's f32-rminmax-avx512f-u64-acc4, instruction for instruction (see the portable
+// rowMinMaxGo for why the order matters with NaN): four accumulators over blocks of 64, folded,
+// blocks of 16, each remaining element broadcast, then GCC's _mm512_reduce_{min,max}_ps.
+TEXT ·rminmaxF32(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVL $0x7f800000, AX
+	VPBROADCASTD AX, Z0
+	VMOVAPS Z0, Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z0, Z3
+	MOVL $0xff800000, AX
+	VPBROADCASTD AX, Z4
+	VMOVAPS Z4, Z5
+	VMOVAPS Z4, Z6
+	VMOVAPS Z4, Z7
+r64:
+	CMPQ CX, $64
+	JLT rfold
+	VMOVUPS (SI), Z8
+	VMOVUPS 64(SI), Z9
+	VMOVUPS 128(SI), Z10
+	VMOVUPS 192(SI), Z11
+	VMINPS Z8, Z0, Z0
+	VMINPS Z9, Z1, Z1
+	VMINPS Z10, Z2, Z2
+	VMINPS Z11, Z3, Z3
+	VMAXPS Z8, Z4, Z4
+	VMAXPS Z9, Z5, Z5
+	VMAXPS Z10, Z6, Z6
+	VMAXPS Z11, Z7, Z7
+	ADDQ $256, SI
+	SUBQ $64, CX
+	JMP r64
+rfold:
+	VMINPS Z1, Z0, Z0
+	VMINPS Z3, Z2, Z2
+	VMINPS Z2, Z0, Z0
+	VMAXPS Z5, Z4, Z4
+	VMAXPS Z7, Z6, Z6
+	VMAXPS Z6, Z4, Z4
+r16:
+	CMPQ CX, $16
+	JLT rtail
+	VMOVUPS (SI), Z8
+	VMINPS Z8, Z0, Z0
+	VMAXPS Z8, Z4, Z4
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP r16
+rtail:
+	TESTQ CX, CX
+	JZ rreduce
+	VBROADCASTSS (SI), Z8
+	VMINPS Z8, Z0, Z0
+	VMAXPS Z8, Z4, Z4
+	ADDQ $4, SI
+	DECQ CX
+	JMP rtail
+rreduce:
+	VEXTRACTF64X4 $1, Z0, Y9
+	VMINPS Y0, Y9, Y9
+	VEXTRACTF128 $1, Y9, X10
+	VMINPS X9, X10, X10
+	VPERMILPS $0x4E, X10, X11
+	VMINPS X11, X10, X10
+	VPERMILPS $0xB1, X10, X11
+	VMINPS X11, X10, X10
+	MOVSS X10, lo+16(FP)
+	VEXTRACTF64X4 $1, Z4, Y9
+	VMAXPS Y4, Y9, Y9
+	VEXTRACTF128 $1, Y9, X10
+	VMAXPS X9, X10, X10
+	VPERMILPS $0x4E, X10, X11
+	VMAXPS X11, X10, X10
+	VPERMILPS $0xB1, X10, X11
+	VMAXPS X11, X10, X10
+	MOVSS X10, hi+20(FP)
 	VZEROUPPER
 	RET

@@ -72,7 +72,7 @@ func TestQConvert(t *testing.T) {
 		}
 		codes, a, b := randCodes(r, n), randCodes(r, n), randCodes(r, n)
 		wantQ, wantD, wantM := make([]int8, n), make([]float32, n), make([]int8, n)
-		quantizeQ8Go(wantQ, x, 0.7, float32(-128-9), float32(127-9), 9)
+		quantizeQ8Go(wantQ, x, 0.7, float32(-128-9), float32(127-9), 9, 0)
 		dequantizeQ8Go(wantD, codes, 0.03, -7)
 		m := &QMul{AZP: 3, BZP: -11, Scale: 0.004, ZP: 5, Lo: -100, Hi: 127}
 		mulQ8Go(m, wantM, a, b)
@@ -107,6 +107,40 @@ func TestSumRowsQ8(t *testing.T) {
 			restore()
 			if !slices.Equal(g, want) {
 				t.Fatalf("%s %+v: got %v want %v", isa, c, g, want)
+			}
+		}
+	}
+}
+
+// TestRowMinMax: the assembly reduction is the portable emulation's, bit for bit, NaN and
+// infinities anywhere in rows of every length class; QuantizeQD8 turns NaN into 127.
+func TestRowMinMax(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for _, n := range []int{1, 5, 16, 17, 63, 64, 65, 130, 200, 2048} {
+		for trial := range 20 {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = (r.Float32() - 0.5) * 10
+			}
+			for range trial % 4 {
+				x[r.IntN(n)] = special[r.IntN(len(special))]
+			}
+			wlo, whi := rowMinMaxGo(x)
+			for _, isa := range Int8ISAs() {
+				restore, _ := UseInt8ISA(isa)
+				lo, hi := RowMinMax(x)
+				q := make([]int8, n)
+				QuantizeQD8(q, x, 3.5, -4)
+				restore()
+				if math.Float32bits(lo) != math.Float32bits(wlo) || math.Float32bits(hi) != math.Float32bits(whi) {
+					t.Fatalf("%s n=%d: (%v, %v), want (%v, %v)", isa, n, lo, hi, wlo, whi)
+				}
+				for i, v := range x {
+					if v != v && q[i] != 127 {
+						t.Fatalf("%s: NaN quantized to %d", isa, q[i])
+					}
+				}
 			}
 		}
 	}

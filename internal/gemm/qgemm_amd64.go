@@ -114,7 +114,7 @@ func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32,
 }
 
 //go:noescape
-func quantizeQ8(dst *int8, src *float32, n int, inv float32, lo float32, hi float32, zp int32)
+func quantizeQ8(dst *int8, src *float32, n int, inv float32, lo float32, hi float32, zp int32, nanv float32)
 
 //go:noescape
 func dequantizeQ8(dst *float32, src *int8, n int, scale float32, zp int32)
@@ -122,12 +122,22 @@ func dequantizeQ8(dst *float32, src *int8, n int, scale float32, zp int32)
 //go:noescape
 func mulQ8(dst *int8, a *int8, b *int8, n int, azp int32, bzp int32, scale float32, lo float32, hi float32, zp int32)
 
-func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32) {
+func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv float32) {
 	if !useVNNI {
-		quantizeQ8Go(dst, src, inv, lo, hi, zp)
+		quantizeQ8Go(dst, src, inv, lo, hi, zp, nanv)
 		return
 	}
-	quantizeQ8(&dst[0], &src[0], len(dst), inv, lo, hi, zp)
+	quantizeQ8(&dst[0], &src[0], len(dst), inv, lo, hi, zp, nanv)
+}
+
+//go:noescape
+func rminmaxF32(x *float32, n int) (lo float32, hi float32)
+
+func rowMinMaxTile(x []float32) (lo, hi float32) {
+	if !useVNNI {
+		return rowMinMaxGo(x)
+	}
+	return rminmaxF32(&x[0], len(x))
 }
 
 func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {

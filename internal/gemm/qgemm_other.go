@@ -38,9 +38,11 @@ func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32,
 	qb4TileGo(p, a, lda, ksum, nzp, c, ldc, rows, pn, v)
 }
 
-func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32) {
-	quantizeQ8Go(dst, src, inv, lo, hi, zp)
+func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv float32) {
+	quantizeQ8Go(dst, src, inv, lo, hi, zp, nanv)
 }
+
+func rowMinMaxTile(x []float32) (lo, hi float32) { return rowMinMaxGo(x) }
 
 func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
 	dequantizeQ8Go(dst, src, scale, zp)
