@@ -454,6 +454,7 @@ func (p *plan) quantLinear(k int, n *xnngraph.Node, ocDim int) (*qlinear, error)
 // clamping once to the intersection), the layer writes the clamp's output, and the clamp runs
 // nothing. (A quantized clamp's input and output share their quantization.)
 func (p *plan) fuseQuantClamps() {
+	p.fuseQuantLUTs()
 	if len(p.qlinears) == 0 {
 		return
 	}

@@ -220,3 +220,23 @@ func x86Max(a, b float32) float32 {
 	}
 	return b
 }
+
+// LUT8 maps int8 codes through a 256-entry table, indexed by the code's byte.
+type LUT8 struct{ t [256]int8 }
+
+// NewLUT8 makes a table: code c maps to t[uint8(c)].
+func NewLUT8(t [256]int8) *LUT8 { return &LUT8{t: t} }
+
+// Run sets dst[i] = table[src[i]] (src at least as long as dst).
+func (l *LUT8) Run(dst, src []int8) {
+	if len(dst) == 0 {
+		return
+	}
+	lutTile(l, dst, src[:len(dst)])
+}
+
+func lutGo(l *LUT8, dst, src []int8) {
+	for i, c := range src {
+		dst[i] = l.t[uint8(c)]
+	}
+}

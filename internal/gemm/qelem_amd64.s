@@ -359,3 +359,41 @@ rreduce:
 	MOVSS X10, hi+20(FP)
 	VZEROUPPER
 	RET
+
+// func lut8(dst *int8, src *int8, n int, t *int8)
+//
+// dst[i] = t[uint8(src[i])], 64 codes at a time: two VPERMI2B lookups in the table's halves
+// (7 index bits each), the code's sign bit choosing between them.
+TEXT ·lut8(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ t+24(FP), AX
+	VMOVDQU8 (AX), Z10
+	VMOVDQU8 64(AX), Z11
+	VMOVDQU8 128(AX), Z12
+	VMOVDQU8 192(AX), Z13
+	TESTQ CX, CX
+	JZ ldone
+lloop:
+	MOVQ $-1, AX
+	CMPQ CX, $64
+	JGE lfull
+	BZHIQ CX, AX, AX
+lfull:
+	KMOVQ AX, K1
+	VMOVDQU8.Z (SI), K1, Z0
+	VMOVDQA64 Z0, Z1
+	VMOVDQA64 Z0, Z2
+	VPERMI2B Z11, Z10, Z1
+	VPERMI2B Z13, Z12, Z2
+	VPMOVB2M Z0, K2
+	VMOVDQU8 Z2, K2, Z1
+	VMOVDQU8 Z1, K1, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JG lloop
+ldone:
+	VZEROUPPER
+	RET

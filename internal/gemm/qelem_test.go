@@ -145,3 +145,26 @@ func TestRowMinMax(t *testing.T) {
 		}
 	}
 }
+
+func TestLUT8(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	var tab [256]int8
+	for i := range tab {
+		tab[i] = int8(r.IntN(256) - 128)
+	}
+	l := NewLUT8(tab)
+	for _, n := range []int{1, 63, 64, 65, 300} {
+		src := randCodes(r, n)
+		want := make([]int8, n)
+		lutGo(l, want, src)
+		for _, isa := range Int8ISAs() {
+			restore, _ := UseInt8ISA(isa)
+			got := make([]int8, n)
+			l.Run(got, src)
+			restore()
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s n=%d: got %v want %v", isa, n, got, want)
+			}
+		}
+	}
+}

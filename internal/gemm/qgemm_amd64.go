@@ -166,3 +166,17 @@ func sumRowsTile(sums []int32, x []int8, rows, c int) {
 	}
 	sumRowsQ8(&sums[0], &x[0], rows, c)
 }
+
+// cpuVBMI: the table lookup's byte permutes (VPERMI2B).
+var cpuVBMI = cpuVNNI && cpu.X86.HasAVX512VBMI
+
+//go:noescape
+func lut8(dst *int8, src *int8, n int, t *int8)
+
+func lutTile(l *LUT8, dst, src []int8) {
+	if !useVNNI || !cpuVBMI {
+		lutGo(l, dst, src)
+		return
+	}
+	lut8(&dst[0], &src[0], len(dst), &l.t[0])
+}

@@ -51,3 +51,5 @@ func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
 func mulTile(q *QMul, dst, a, b []int8) { mulQ8Go(q, dst, a, b) }
 
 func sumRowsTile(sums []int32, x []int8, rows, c int) { sumRowsQ8Go(sums, x, rows, c) }
+
+func lutTile(l *LUT8, dst, src []int8) { lutGo(l, dst, src) }
