@@ -553,6 +553,11 @@ type qlinear struct {
 	dw     *gemm.QDW
 	dwOffs []int32
 	dwKey  dwKey
+	// ind is an ungrouped convolution's indirection table for the input shape indKey, zrow
+	// its padding pixel (the input zero point).
+	ind    *gemm.QIndirect
+	indKey dwKey
+	zrow   []int8
 }
 
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer

@@ -91,6 +91,9 @@ func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
 	if c.G == 1 && c.KH == 1 && c.KW == 1 && c.sh == 1 && c.sw == 1 && c.pt == 0 && c.pl == 0 && OH == H && OW == W {
 		return p.runQS8(q.qs[0], N*H*W, xq, C, y, OC)
 	}
+	if c.G == 1 && C%4 == 0 {
+		return q.convIndirect(p, xq, y)
+	}
 	K := c.KH * c.KW * c.GIC
 	rows := N * OH
 	block := max(1, colMaxQ8/max(OW*K, 1))
@@ -172,31 +175,13 @@ func (q *qlinear) packQDW(cp *xnngraph.ConvParams) {
 // depthwiseQ8 runs a depthwise convolution without a channel multiplier on gemm.QDW.
 func (q *qlinear) depthwiseQ8(p *plan, xq, y []int8) error {
 	c := &q.geom
-	N, H, W, C, KH, KW, OH, OW := c.N, c.H, c.W, c.C, c.KH, c.KW, c.OH, c.OW
-	taps := KH * KW
+	N, H, W, C, OH, OW := c.N, c.H, c.W, c.C, c.OH, c.OW
+	taps := c.KH * c.KW
 	key := dwKey{N, H, W, C, len(xq)}
 	if q.dwOffs == nil || q.dwKey != key {
-		if uint64(len(xq)) >= 1<<31 {
-			return errorf("depthwise input %v is too large for 32-bit tap offsets", []int{N, H, W, C})
-		}
-		offs := make([]int32, N*OH*OW*taps)
-		i := 0
-		for b := range N {
-			for oh := range OH {
-				for ow := range OW {
-					for kh := range KH {
-						ih := oh*c.sh - c.pt + kh*c.dh
-						for kw := range KW {
-							iw := ow*c.sw - c.pl + kw*c.dw
-							offs[i] = -1
-							if ih >= 0 && ih < H && iw >= 0 && iw < W {
-								offs[i] = int32(((b*H+ih)*W + iw) * C)
-							}
-							i++
-						}
-					}
-				}
-			}
+		offs, err := tapOffsets(c, len(xq))
+		if err != nil {
+			return err
 		}
 		q.dwOffs, q.dwKey = offs, key
 	}
@@ -207,6 +192,78 @@ func (q *qlinear) depthwiseQ8(p *plan, xq, y []int8) error {
 			failed.Store(&err)
 		}
 	})
+	if e := failed.Load(); e != nil {
+		return errorf("%v", *e)
+	}
+	return nil
+}
+
+// tapOffsets is a convolution's tap table for an NHWC input of n codes: for every output pixel
+// and kernel tap (kernel rows, then columns), the offset of the input pixel it reads, or -1 in
+// the padding.
+func tapOffsets(c *convGeom, n int) ([]int32, error) {
+	N, H, W, C, KH, KW, OH, OW := c.N, c.H, c.W, c.C, c.KH, c.KW, c.OH, c.OW
+	if uint64(n) >= 1<<31 {
+		return nil, errorf("input %v is too large for 32-bit tap offsets", []int{N, H, W, C})
+	}
+	offs := make([]int32, N*OH*OW*KH*KW)
+	i := 0
+	for b := range N {
+		for oh := range OH {
+			for ow := range OW {
+				for kh := range KH {
+					ih := oh*c.sh - c.pt + kh*c.dh
+					for kw := range KW {
+						iw := ow*c.sw - c.pl + kw*c.dw
+						offs[i] = -1
+						if ih >= 0 && ih < H && iw >= 0 && iw < W {
+							offs[i] = int32(((b*H+ih)*W + iw) * C)
+						}
+						i++
+					}
+				}
+			}
+		}
+	}
+	return offs, nil
+}
+
+// convIndirect runs an ungrouped convolution over C (a multiple of 4) input channels as
+// XNNPACK's indirect GEMM: the filter times the input read in place through a tap table cached
+// per input shape, padding taps reading a row of the input zero point.
+func (q *qlinear) convIndirect(p *plan, xq, y []int8) error {
+	c := &q.geom
+	key := dwKey{c.N, c.H, c.W, c.C, len(xq)}
+	pixels := c.N * c.OH * c.OW
+	if q.ind == nil || q.indKey != key {
+		offs, err := tapOffsets(c, len(xq))
+		if err != nil {
+			return err
+		}
+		if q.ind, err = gemm.NewQIndirect(offs, pixels, c.KH*c.KW, c.C, len(xq)); err != nil {
+			return errorf("conv input %v: %v", []int{c.N, c.H, c.W, c.C}, err)
+		}
+		q.indKey = key
+		q.zrow = make([]int8, c.C)
+		fillQ8(q.zrow, int8(q.xzp))
+	}
+	qs, OC := q.qs[0], c.OC
+	panels := qs.P.Panels()
+	work := pixels*qs.P.K*OC + 4*qs.P.K*OC
+	var failed atomic.Pointer[error]
+	if p.threads <= 1 || pixels >= 2*6*p.threads || panels < 2 {
+		p.parallel(pixels, 6, work, func(a, b int) {
+			if err := qs.RunIndirect(q.ind, xq, q.zrow, a, b, y[a*OC:], OC, 0, panels); err != nil {
+				failed.Store(&err)
+			}
+		})
+	} else {
+		p.parallel(panels, 1, work, func(j0, j1 int) {
+			if err := qs.RunIndirect(q.ind, xq, q.zrow, 0, pixels, y, OC, j0, j1); err != nil {
+				failed.Store(&err)
+			}
+		})
+	}
 	if e := failed.Load(); e != nil {
 		return errorf("%v", *e)
 	}

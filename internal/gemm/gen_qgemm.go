@@ -164,6 +164,7 @@ func main() {
 		d.Write(table.Bytes())
 	}
 	genQB4(w, &d)
+	genIndirect(w, &d)
 	if err := os.WriteFile("qgemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
@@ -292,6 +293,117 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 						w("\tVMOVUPS %s, K1, %d(R9)", facc(i, j), 64*j)
 					} else {
 						w("\tVMOVUPS %s, %d(R9)", facc(i, j), 64*j)
+					}
+				}
+				if i < r-1 {
+					w("\tADDQ AX, R9")
+				}
+			}
+			w("\tVZEROUPPER")
+			w("\tRET")
+		}
+	}
+	d.Write(table.Bytes())
+}
+
+// genIndirect writes the indirect qs8 kernels (QS8.RunIndirect): as qs8, but row i's codes for
+// kernel tap t are at x + tab[t·6 + i] (the zero-point row where that offset is negative), so a
+// convolution needs no patch matrix; the filter's input channels are tap-major, kgc groups of 4
+// per tap.
+func genIndirect(w func(string, ...any), d *bytes.Buffer) {
+	rowReg := []string{"R9", "R10", "R11", "R12", "R13", "R14"}
+	sig := "tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int"
+	var table bytes.Buffer
+	fmt.Fprintf(&table, "\n// qi8Kernels[r][v] is the indirect qs8 kernel for r rows and v panels.\nvar qi8Kernels = [%d][%d]func(%s){\n", maxRows+1, maxPanels+1, sig)
+	for r := 0; r <= maxRows; r++ {
+		fmt.Fprintf(&table, "\t{")
+		for v := 0; v <= maxPanels; v++ {
+			if r == 0 || v == 0 {
+				fmt.Fprintf(&table, "nil, ")
+			} else {
+				fmt.Fprintf(&table, "qi8R%dV%d, ", r, v)
+			}
+		}
+		fmt.Fprintf(&table, "},\n")
+	}
+	fmt.Fprintf(&table, "}\n")
+	for r := 1; r <= maxRows; r++ {
+		for v := 1; v <= maxPanels; v++ {
+			name := fmt.Sprintf("qi8R%dV%d", r, v)
+			fmt.Fprintf(d, "\n//go:noescape\nfunc %s(%s)\n", name, sig)
+			w("\n// func %s(%s)", name, sig)
+			w("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+			acc := func(i, j int) string { return fmt.Sprintf("Z%d", i*v+j) }
+			w("\tMOVQ tab+0(FP), SI")
+			w("\tMOVQ b+40(FP), DI")
+			w("\tMOVQ pstride+48(FP), R8")
+			if v == 4 {
+				w("\tLEAQ (R8)(R8*2), R15")
+			}
+			w("\tMOVQ bias+56(FP), BX")
+			for i := 0; i < r; i++ {
+				for j := 0; j < v; j++ {
+					w("\tVMOVDQU32 %d(BX), %s", 64*j, acc(i, j))
+				}
+			}
+			w("\tMOVL $0x80808080, AX")
+			w("\tVPBROADCASTD AX, Z31")
+			w("\tMOVQ ntaps+8(FP), BX")
+			w("\tTESTQ BX, BX")
+			w("\tJZ %s_store", name)
+			w("%s_tap:", name)
+			for i := 0; i < r; i++ {
+				w("\tMOVLQSX %d(SI), AX", 4*i)
+				w("\tMOVQ x+24(FP), %s", rowReg[i])
+				w("\tADDQ AX, %s", rowReg[i])
+				w("\tTESTQ AX, AX")
+				w("\tCMOVQLT zrow+32(FP), %s", rowReg[i])
+			}
+			w("\tADDQ $24, SI")
+			w("\tXORQ CX, CX")
+			w("\tMOVQ kgc+16(FP), DX")
+			w("%s_loop:", name)
+			panel := []string{"(DI)", "(DI)(R8*1)", "(DI)(R8*2)", "(DI)(R15*1)"}
+			for j := 0; j < v; j++ {
+				w("\tVMOVDQU32 %s, Z%d", panel[j], 24+j)
+			}
+			for i := 0; i < r; i++ {
+				bc := fmt.Sprintf("Z%d", 28+i%3)
+				w("\tVPBROADCASTD (%s)(CX*1), %s", rowReg[i], bc)
+				w("\tVPXORD Z31, %s, %s", bc, bc)
+				for j := 0; j < v; j++ {
+					w("\tVPDPBUSD Z%d, %s, %s", 24+j, bc, acc(i, j))
+				}
+			}
+			w("\tADDQ $64, DI")
+			w("\tADDQ $4, CX")
+			w("\tDECQ DX")
+			w("\tJNZ %s_loop", name)
+			w("\tDECQ BX")
+			w("\tJNZ %s_tap", name)
+			w("%s_store:", name)
+			w("\tMOVQ scale+64(FP), BX")
+			w("\tVBROADCASTSS lo+88(FP), Z24")
+			w("\tVBROADCASTSS hi+92(FP), Z25")
+			w("\tMOVL zp+96(FP), SI")
+			w("\tVPBROADCASTD SI, Z26")
+			w("\tMOVQ mask+104(FP), AX")
+			w("\tKMOVW AX, K1")
+			w("\tMOVQ c+72(FP), R9")
+			w("\tMOVQ ldc+80(FP), AX")
+			for i := 0; i < r; i++ {
+				for j := 0; j < v; j++ {
+					z := acc(i, j)
+					w("\tVCVTDQ2PS %s, %s", z, z)
+					w("\tVMULPS %d(BX), %s, %s", 64*j, z, z)
+					w("\tVMAXPS Z24, %s, %s", z, z)
+					w("\tVMINPS Z25, %s, %s", z, z)
+					w("\tVCVTPS2DQ %s, %s", z, z)
+					w("\tVPADDD Z26, %s, %s", z, z)
+					if j == v-1 {
+						w("\tVPMOVSDB %s, K1, %d(R9)", z, 16*j)
+					} else {
+						w("\tVPMOVSDB %s, %d(R9)", z, 16*j)
 					}
 				}
 				if i < r-1 {

@@ -180,3 +180,13 @@ func lutTile(l *LUT8, dst, src []int8) {
 	}
 	lut8(&dst[0], &src[0], len(dst), &l.t[0])
 }
+
+func indirectTile(q *QS8, ind *QIndirect, x, zrow []int8, r0, rows int, c []int8, ldc, pn, v int) {
+	if !useVNNI {
+		indirectTileGo(q, ind, x, zrow, r0, rows, c, ldc, pn, v)
+		return
+	}
+	p := q.P
+	qi8Kernels[rows][v](&ind.tab[(r0/qMaxRows)*ind.Taps*qMaxRows], ind.Taps, ind.C/4, unsafe.SliceData(x), &zrow[0],
+		&p.w[pn*p.kg*64], p.kg*64, &q.bias[pn*QPanel], &q.scale[pn*QPanel], &c[0], ldc, q.lo, q.hi, q.zp, p.lastMask(pn+v-1))
+}

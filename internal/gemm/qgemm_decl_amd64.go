@@ -217,3 +217,86 @@ var qb4Kernels = [5][5]func(a *uint8, lda int, b *uint8, pstride int, nblocks in
 	{nil, qb4R3V1, qb4R3V2, qb4R3V3, nil},
 	{nil, qb4R4V1, qb4R4V2, nil, nil},
 }
+
+//go:noescape
+func qi8R1V1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R1V2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R1V3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R1V4(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R2V1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R2V2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R2V3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R2V4(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R3V1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R3V2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R3V3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R3V4(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R4V1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R4V2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R4V3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R4V4(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R5V1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R5V2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R5V3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R5V4(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R6V1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R6V2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R6V3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+//go:noescape
+func qi8R6V4(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int)
+
+// qi8Kernels[r][v] is the indirect qs8 kernel for r rows and v panels.
+var qi8Kernels = [7][5]func(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int){
+	{nil, nil, nil, nil, nil},
+	{nil, qi8R1V1, qi8R1V2, qi8R1V3, qi8R1V4},
+	{nil, qi8R2V1, qi8R2V2, qi8R2V3, qi8R2V4},
+	{nil, qi8R3V1, qi8R3V2, qi8R3V3, qi8R3V4},
+	{nil, qi8R4V1, qi8R4V2, qi8R4V3, qi8R4V4},
+	{nil, qi8R5V1, qi8R5V2, qi8R5V3, qi8R5V4},
+	{nil, qi8R6V1, qi8R6V2, qi8R6V3, qi8R6V4},
+}

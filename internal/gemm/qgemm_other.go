@@ -53,3 +53,7 @@ func mulTile(q *QMul, dst, a, b []int8) { mulQ8Go(q, dst, a, b) }
 func sumRowsTile(sums []int32, x []int8, rows, c int) { sumRowsQ8Go(sums, x, rows, c) }
 
 func lutTile(l *LUT8, dst, src []int8) { lutGo(l, dst, src) }
+
+func indirectTile(q *QS8, ind *QIndirect, x, zrow []int8, r0, rows int, c []int8, ldc, pn, v int) {
+	indirectTileGo(q, ind, x, zrow, r0, rows, c, ldc, pn, v)
+}
