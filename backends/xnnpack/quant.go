@@ -503,6 +503,9 @@ func (q *qlinear) narrow(lo, hi int32) bool {
 	for g, qs := range q.qs {
 		q.qs[g] = qs.WithRange(lo, hi)
 	}
+	if q.qs4 != nil {
+		q.qs4 = q.qs4.WithRange(lo, hi)
+	}
 	if q.dw != nil {
 		q.dw = q.dw.WithRange(lo, hi)
 	}
@@ -558,6 +561,8 @@ type qlinear struct {
 	ind    *gemm.QIndirect
 	indKey dwKey
 	zrow   []int8
+	// qs4 is a 3-channel layer's filter over 4 channels (packQS8).
+	qs4 *gemm.QS8
 }
 
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer

@@ -34,6 +34,18 @@ func (q *qlinear) packQS8(G, K, GOC int) {
 		}
 	}
 	q.qs = qs
+	if G == 1 && q.wdims != nil && len(q.wdims) == 4 && q.wdims[3] == 3 && K == q.wdims[1]*q.wdims[2]*3 {
+		// A first layer over 3 channels also gets its filter over 4 (the fourth zeros), for
+		// the indirect GEMM on the input widened to 4 codes a pixel (Pad3To4).
+		taps := K / 3
+		w4 := make([]int32, taps*4*GOC)
+		for t := range taps {
+			copy(w4[t*4*GOC:t*4*GOC+3*GOC], q.wt[t*3*GOC:(t+1)*3*GOC])
+		}
+		if pk, err := gemm.PackQ8(w4, taps*4, GOC); err == nil {
+			q.qs4, _ = pk.NewQS8(q.bias, q.scale, q.xzp, q.yzp, q.lo, q.hi)
+		}
+	}
 }
 
 // runQS8 runs a packed product over the plan's threads: by rows when there are enough of them,
@@ -92,7 +104,14 @@ func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
 		return p.runQS8(q.qs[0], N*H*W, xq, C, y, OC)
 	}
 	if c.G == 1 && C%4 == 0 {
-		return q.convIndirect(p, xq, y)
+		return q.convIndirect(p, xq, y, c, q.qs[0])
+	}
+	if c.G == 1 && C == 3 && q.qs4 != nil {
+		x4 := p.scratchQ8(N * H * W * 4)
+		gemm.Pad3To4(x4, xq, N*H*W)
+		g4 := *c
+		g4.C, g4.GIC = 4, 4
+		return q.convIndirect(p, x4, y, &g4, q.qs4)
 	}
 	K := c.KH * c.KW * c.GIC
 	rows := N * OH
@@ -231,8 +250,7 @@ func tapOffsets(c *convGeom, n int) ([]int32, error) {
 // convIndirect runs an ungrouped convolution over C (a multiple of 4) input channels as
 // XNNPACK's indirect GEMM: the filter times the input read in place through a tap table cached
 // per input shape, padding taps reading a row of the input zero point.
-func (q *qlinear) convIndirect(p *plan, xq, y []int8) error {
-	c := &q.geom
+func (q *qlinear) convIndirect(p *plan, xq, y []int8, c *convGeom, qs *gemm.QS8) error {
 	key := dwKey{c.N, c.H, c.W, c.C, len(xq)}
 	pixels := c.N * c.OH * c.OW
 	if q.ind == nil || q.indKey != key {
@@ -247,7 +265,7 @@ func (q *qlinear) convIndirect(p *plan, xq, y []int8) error {
 		q.zrow = make([]int8, c.C)
 		fillQ8(q.zrow, int8(q.xzp))
 	}
-	qs, OC := q.qs[0], c.OC
+	OC := c.OC
 	panels := qs.P.Panels()
 	work := pixels*qs.P.K*OC + 4*qs.P.K*OC
 	var failed atomic.Pointer[error]

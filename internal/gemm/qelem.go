@@ -240,3 +240,27 @@ func lutGo(l *LUT8, dst, src []int8) {
 		dst[i] = l.t[uint8(c)]
 	}
 }
+
+// Pad3To4 widens pixels of 3 codes to 4 codes (dst[4i+j] = src[3i+j], j < 3; the fourth code
+// of each pixel is left as it was), so a first convolution layer over 3 channels can run on
+// the indirect GEMM, whose taps read whole groups of 4 (the filter's fourth channel is zeros).
+func Pad3To4(dst, src []int8, pixels int) {
+	if pixels <= 0 {
+		return
+	}
+	dst, src = dst[:4*pixels], src[:3*pixels]
+	done := pad3to4Tile(dst, src, pixels)
+	for i := done; i < pixels; i++ {
+		dst[4*i], dst[4*i+1], dst[4*i+2] = src[3*i], src[3*i+1], src[3*i+2]
+	}
+}
+
+// pad3Perm is VPERMB's index: output byte 4i+j from input byte 3i+j (j = 3 repeats byte 3i+2).
+var pad3Perm = func() (p [64]int8) {
+	for i := range 16 {
+		for j := range 4 {
+			p[4*i+j] = int8(3*i + min(j, 2))
+		}
+	}
+	return
+}()

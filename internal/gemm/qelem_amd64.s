@@ -397,3 +397,27 @@ lfull:
 ldone:
 	VZEROUPPER
 	RET
+
+// func pad3to4(dst *int8, src *int8, pixels int, perm *int8)
+//
+// Widens pixels of 3 codes to 4 (dst[4i+j] = src[3i+j] for j < 3; the fourth code undefined),
+// 16 pixels per VPERMB; the caller runs the last 16 or fewer pixels in Go.
+TEXT ·pad3to4(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ pixels+16(FP), CX
+	MOVQ perm+24(FP), AX
+	VMOVDQU8 (AX), Z1
+	SHRQ $4, CX
+	JZ pdone
+ploop:
+	VMOVDQU8 (SI), Z0
+	VPERMB Z0, Z1, Z0
+	VMOVDQU8 Z0, (DI)
+	ADDQ $48, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ ploop
+pdone:
+	VZEROUPPER
+	RET

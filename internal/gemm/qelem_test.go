@@ -168,3 +168,23 @@ func TestLUT8(t *testing.T) {
 		}
 	}
 }
+
+func TestPad3To4(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{1, 16, 17, 33, 100, 1000} {
+		src := randCodes(r, 3*n)
+		for _, isa := range Int8ISAs() {
+			restore, _ := UseInt8ISA(isa)
+			dst := make([]int8, 4*n)
+			Pad3To4(dst, src, n)
+			restore()
+			for i := range n {
+				for j := range 3 {
+					if dst[4*i+j] != src[3*i+j] {
+						t.Fatalf("%s n=%d: pixel %d code %d = %d, want %d", isa, n, i, j, dst[4*i+j], src[3*i+j])
+					}
+				}
+			}
+		}
+	}
+}

@@ -190,3 +190,19 @@ func indirectTile(q *QS8, ind *QIndirect, x, zrow []int8, r0, rows int, c []int8
 	qi8Kernels[rows][v](&ind.tab[(r0/qMaxRows)*ind.Taps*qMaxRows], ind.Taps, ind.C/4, unsafe.SliceData(x), &zrow[0],
 		&p.w[pn*p.kg*64], p.kg*64, &q.bias[pn*QPanel], &q.scale[pn*QPanel], &c[0], ldc, q.lo, q.hi, q.zp, p.lastMask(pn+v-1))
 }
+
+//go:noescape
+func pad3to4(dst *int8, src *int8, pixels int, perm *int8)
+
+// pad3to4Tile widens the pixels it can with VPERMB (each load reads 64 codes, so the last 16
+// pixels or fewer stay for the caller) and returns how many it did.
+func pad3to4Tile(dst, src []int8, pixels int) int {
+	if !useVNNI || !cpuVBMI || pixels <= 16 {
+		return 0
+	}
+	n := (pixels - 16) &^ 15
+	if n > 0 {
+		pad3to4(&dst[0], &src[0], n, &pad3Perm[0])
+	}
+	return n
+}

@@ -57,3 +57,5 @@ func lutTile(l *LUT8, dst, src []int8) { lutGo(l, dst, src) }
 func indirectTile(q *QS8, ind *QIndirect, x, zrow []int8, r0, rows int, c []int8, ldc, pn, v int) {
 	indirectTileGo(q, ind, x, zrow, r0, rows, c, ldc, pn, v)
 }
+
+func pad3to4Tile(dst, src []int8, pixels int) int { return 0 }
