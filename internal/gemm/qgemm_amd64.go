@@ -60,14 +60,21 @@ func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, 
 }
 
 //go:noescape
-func dwq8(x *int8, zrow *int8, offs *int32, npix int, ntaps int, w *int32, bias *int32, scale *float32, out *int8, ldo int, c int, lo float32, hi float32, zp int32)
+func dwq8(x *int8, zrow *int8, offs *int32, npix int, ntaps int, w *int32, bias *int32, scale *float32, out *int8, ldo int, c int, lo float32, hi float32, zp int32, ptrs *uintptr)
 
 func dwTile(q *QDW, x []int8, offs []int32, npix int, out []int8, ldo int) {
 	if !useVNNI {
 		dwTileGo(q, x, offs, npix, out, ldo)
 		return
 	}
-	dwq8(unsafe.SliceData(x), &q.zrow[0], &offs[0], npix, q.Taps, &q.w[0], &q.bias[0], &q.scale[0], &out[0], ldo, q.C, q.lo, q.hi, q.zp)
+	// The pixel's tap addresses: uintptrs, which the collector does not follow (x and zrow stay
+	// alive in the caller's hands).
+	var buf [25]uintptr
+	ptrs := buf[:]
+	if q.Taps > len(buf) {
+		ptrs = make([]uintptr, q.Taps)
+	}
+	dwq8(unsafe.SliceData(x), &q.zrow[0], &offs[0], npix, q.Taps, &q.w[0], &q.bias[0], &q.scale[0], &out[0], ldo, q.C, q.lo, q.hi, q.zp, &ptrs[0])
 }
 
 //go:noescape
