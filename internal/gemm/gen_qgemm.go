@@ -98,34 +98,7 @@ func main() {
 				w("\tJNZ %s_loop", name)
 				w("%s_store:", name)
 				if kind == "qs8" {
-					w("\tMOVQ scale+48(FP), BX")
-					w("\tVBROADCASTSS lo+72(FP), Z24")
-					w("\tVBROADCASTSS hi+76(FP), Z25")
-					w("\tMOVL zp+80(FP), SI")
-					w("\tVPBROADCASTD SI, Z26")
-					w("\tMOVQ mask+88(FP), AX")
-					w("\tKMOVW AX, K1")
-					w("\tMOVQ c+56(FP), R9")
-					w("\tMOVQ ldc+64(FP), AX")
-					for i := 0; i < r; i++ {
-						for j := 0; j < v; j++ {
-							z := acc(i, j)
-							w("\tVCVTDQ2PS %s, %s", z, z)
-							w("\tVMULPS %d(BX), %s, %s", 64*j, z, z)
-							w("\tVMAXPS Z24, %s, %s", z, z)
-							w("\tVMINPS Z25, %s, %s", z, z)
-							w("\tVCVTPS2DQ %s, %s", z, z)
-							w("\tVPADDD Z26, %s, %s", z, z)
-							if j == v-1 {
-								w("\tVPMOVSDB %s, K1, %d(R9)", z, 16*j)
-							} else {
-								w("\tVPMOVSDB %s, %d(R9)", z, 16*j)
-							}
-						}
-						if i < r-1 {
-							w("\tADDQ AX, R9")
-						}
-					}
+					qs8Store(w, r, v, 48, 56, 64, 72)
 				} else {
 					w("\tMOVQ mask+64(FP), AX")
 					w("\tKMOVW AX, K1")
@@ -382,37 +355,43 @@ func genIndirect(w func(string, ...any), d *bytes.Buffer) {
 			w("\tDECQ BX")
 			w("\tJNZ %s_tap", name)
 			w("%s_store:", name)
-			w("\tMOVQ scale+64(FP), BX")
-			w("\tVBROADCASTSS lo+88(FP), Z24")
-			w("\tVBROADCASTSS hi+92(FP), Z25")
-			w("\tMOVL zp+96(FP), SI")
-			w("\tVPBROADCASTD SI, Z26")
-			w("\tMOVQ mask+104(FP), AX")
-			w("\tKMOVW AX, K1")
-			w("\tMOVQ c+72(FP), R9")
-			w("\tMOVQ ldc+80(FP), AX")
-			for i := 0; i < r; i++ {
-				for j := 0; j < v; j++ {
-					z := acc(i, j)
-					w("\tVCVTDQ2PS %s, %s", z, z)
-					w("\tVMULPS %d(BX), %s, %s", 64*j, z, z)
-					w("\tVMAXPS Z24, %s, %s", z, z)
-					w("\tVMINPS Z25, %s, %s", z, z)
-					w("\tVCVTPS2DQ %s, %s", z, z)
-					w("\tVPADDD Z26, %s, %s", z, z)
-					if j == v-1 {
-						w("\tVPMOVSDB %s, K1, %d(R9)", z, 16*j)
-					} else {
-						w("\tVPMOVSDB %s, %d(R9)", z, 16*j)
-					}
-				}
-				if i < r-1 {
-					w("\tADDQ AX, R9")
-				}
-			}
+			qs8Store(w, r, v, 64, 72, 80, 88)
 			w("\tVZEROUPPER")
 			w("\tRET")
 		}
 	}
 	d.Write(table.Bytes())
+}
+
+// qs8Store writes the requantizing store of an r×v tile of accumulators Z(i·v+j): the frame
+// offsets of the arguments scale, c, ldc and lo (hi, zp and mask follow lo at +4, +8, +16).
+func qs8Store(w func(string, ...any), r, v, scale, c, ldc, lo int) {
+	w("\tMOVQ scale+%d(FP), BX", scale)
+	w("\tVBROADCASTSS lo+%d(FP), Z24", lo)
+	w("\tVBROADCASTSS hi+%d(FP), Z25", lo+4)
+	w("\tMOVL zp+%d(FP), SI", lo+8)
+	w("\tVPBROADCASTD SI, Z26")
+	w("\tMOVQ mask+%d(FP), AX", lo+16)
+	w("\tKMOVW AX, K1")
+	w("\tMOVQ c+%d(FP), R9", c)
+	w("\tMOVQ ldc+%d(FP), AX", ldc)
+	for i := 0; i < r; i++ {
+		for j := 0; j < v; j++ {
+			z := fmt.Sprintf("Z%d", i*v+j)
+			w("\tVCVTDQ2PS %s, %s", z, z)
+			w("\tVMULPS %d(BX), %s, %s", 64*j, z, z)
+			w("\tVMAXPS Z24, %s, %s", z, z)
+			w("\tVMINPS Z25, %s, %s", z, z)
+			w("\tVCVTPS2DQ %s, %s", z, z)
+			w("\tVPADDD Z26, %s, %s", z, z)
+			if j == v-1 {
+				w("\tVPMOVSDB %s, K1, %d(R9)", z, 16*j)
+			} else {
+				w("\tVPMOVSDB %s, %d(R9)", z, 16*j)
+			}
+		}
+		if i < r-1 {
+			w("\tADDQ AX, R9")
+		}
+	}
 }
