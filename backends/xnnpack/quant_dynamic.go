@@ -238,6 +238,7 @@ type qdlinear struct {
 	qc8     *gemm.QPacked
 	qb4     *gemm.QB4Packed
 	ksumPad []float32
+	zeros   []float32 // the bias of a qc8w layer without one
 }
 
 // dynamicLinear prepares FullyConnected node k on a qdint8 input: a constant qcint8 filter

@@ -16,6 +16,7 @@ import (
 func (q *qdlinear) pack() {
 	if q.block == 0 {
 		q.qc8, _ = gemm.PackQ8(q.wt, q.ic, q.oc)
+		q.zeros = make([]float32, q.oc)
 		return
 	}
 	if pb, err := gemm.PackQB4(q.wt, q.ic, q.oc, q.block, q.blockScales); err == nil {
@@ -40,10 +41,8 @@ func (q *qdlinear) runPacked(p *plan, codes []int8, rq []rowQuant, rows int, bia
 		panels, tile = q.qb4.Panels(), 4
 		// The 4-bit kernels read the codes as unsigned (x+128), the zero points as -zp.
 		c := p.scratchQ8(rows * ic)
+		gemm.FlipQ8(c, codes)
 		flipped = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(c))), len(c))
-		for i, v := range codes {
-			flipped[i] = uint8(v) ^ 0x80
-		}
 		nzp = make([]float32, rows)
 		for r := range nzp {
 			nzp[r] = -float32(rq[r].zp)
@@ -85,15 +84,11 @@ func (q *qdlinear) finish(r0, r1, c0, c1 int, rq []rowQuant, acc []int32, bias, 
 		out := y[r*oc+c0 : r*oc+c1]
 		sc := rq[r].scale
 		if q.qc8 != nil {
-			zp := rq[r].zp + 128
-			ks := q.qc8.KSum()[c0:c1]
-			for i, a := range acc[r*oc+c0 : r*oc+c1] {
-				var b float32
-				if bias != nil {
-					b = bias[c0+i]
-				}
-				out[i] = q.clamp(fma32(float32(a-zp*ks[i])*sc, q.scales[c0+i], b))
+			b := q.zeros
+			if bias != nil {
+				b = bias
 			}
+			gemm.QD8Finish(out, acc[r*oc+c0:r*oc+c1], q.qc8.KSum()[c0:c1], rq[r].zp+128, sc, q.scales[c0:c1], b[c0:c1], q.lo, q.hi) // (q.clamp of fma32)
 			continue
 		}
 		for i, v := range out {

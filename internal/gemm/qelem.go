@@ -264,3 +264,36 @@ var pad3Perm = func() (p [64]int8) {
 	}
 	return
 }()
+
+// QD8Finish finishes one row of a qd8 × qc8w layer from the int8 GEMM's sums (QPacked.Acc):
+// out[o] = min(hi, max(lo, fma(float(acc[o] - zp·ksum[o])·rscale, wscale[o], bias[o]))),
+// zp the row's zero point plus 128 (Acc's sums are of x+128), the fma rounded once, and the
+// bounds first in the comparisons, so a NaN stays NaN (XNNPACK's AVX-512 VNNI kernels). bias
+// holds len(out) values (zeros for none).
+func QD8Finish(out []float32, acc, ksum []int32, zp int32, rscale float32, wscale, bias []float32, lo, hi float32) {
+	n := len(out)
+	if n == 0 {
+		return
+	}
+	qd8FinishTile(out, acc[:n], ksum[:n], zp, rscale, wscale[:n], bias[:n], lo, hi)
+}
+
+func qd8FinishGo(out []float32, acc, ksum []int32, zp int32, rscale float32, wscale, bias []float32, lo, hi float32) {
+	for o, a := range acc {
+		v := FMA32(float32(a-zp*ksum[o])*rscale, wscale[o], bias[o])
+		out[o] = x86Min(hi, x86Max(lo, v))
+	}
+}
+
+// flipTable maps a code to its byte with the sign bit flipped (x+128 as an unsigned byte).
+var flipTable = func() *LUT8 {
+	var t [256]int8
+	for i := range t {
+		t[i] = int8(uint8(i) ^ 0x80)
+	}
+	return NewLUT8(t)
+}()
+
+// FlipQ8 writes dst[i] = src[i] with the sign bit flipped: int8 codes as the unsigned bytes
+// x+128 that the 4-bit kernels read.
+func FlipQ8(dst, src []int8) { flipTable.Run(dst, src) }

@@ -421,3 +421,52 @@ ploop:
 pdone:
 	VZEROUPPER
 	RET
+
+// func qd8Finish(out *float32, acc *int32, ksum *int32, n int, zp int32, rscale float32, wscale *float32, bias *float32, lo float32, hi float32)
+//
+// One row of a qd8 × qc8w layer: out[o] = min(hi, max(lo, fma(float(acc[o] - zp·ksum[o])·rscale,
+// wscale[o], bias[o]))), the bounds first in MAXPS and MINPS (so NaN stays NaN), as XNNPACK's
+// AVX-512 VNNI assembly kernels clamp.
+TEXT ·qd8Finish(SB), NOSPLIT, $0-64
+	MOVQ out+0(FP), DI
+	MOVQ acc+8(FP), SI
+	MOVQ ksum+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL zp+32(FP), AX
+	VPBROADCASTD AX, Z10
+	VBROADCASTSS rscale+36(FP), Z11
+	MOVQ wscale+40(FP), R8
+	MOVQ bias+48(FP), R9
+	VBROADCASTSS lo+56(FP), Z12
+	VBROADCASTSS hi+60(FP), Z13
+	TESTQ CX, CX
+	JZ fdone
+floop:
+	MOVL $0xFFFF, AX
+	CMPQ CX, $16
+	JGE ffull
+	BZHIL CX, AX, AX
+ffull:
+	KMOVW AX, K1
+	VMOVDQU32.Z (SI), K1, Z0
+	VMOVDQU32.Z (DX), K1, Z1
+	VPMULLD Z10, Z1, Z1
+	VPSUBD Z1, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMULPS Z11, Z0, Z0
+	VMOVUPS.Z (R8), K1, Z2
+	VMOVUPS.Z (R9), K1, Z3
+	VFMADD213PS Z3, Z2, Z0
+	VMAXPS Z0, Z12, Z0
+	VMINPS Z0, Z13, Z0
+	VMOVUPS Z0, K1, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, DI
+	SUBQ $16, CX
+	JG floop
+fdone:
+	VZEROUPPER
+	RET

@@ -188,3 +188,32 @@ func TestPad3To4(t *testing.T) {
 		}
 	}
 }
+
+// TestQD8Finish: the assembly epilogue of qd8 × qc8w rounds and clamps as the portable one,
+// NaN and infinite row scales included.
+func TestQD8Finish(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	for _, n := range []int{1, 15, 16, 40} {
+		for _, rs := range []float32{0.0173, float32(math.Inf(1)), float32(math.NaN()), 0} {
+			acc, ksum := make([]int32, n), make([]int32, n)
+			ws, bias := make([]float32, n), make([]float32, n)
+			for i := range acc {
+				acc[i], ksum[i] = int32(r.IntN(200000)-100000), int32(r.IntN(4000)-2000)
+				ws[i], bias[i] = r.Float32()*0.01, r.Float32()-0.5
+			}
+			want := make([]float32, n)
+			qd8FinishGo(want, acc, ksum, 77, rs, ws, bias, -3, 2.5)
+			for _, isa := range Int8ISAs() {
+				restore, _ := UseInt8ISA(isa)
+				got := make([]float32, n)
+				QD8Finish(got, acc, ksum, 77, rs, ws, bias, -3, 2.5)
+				restore()
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%s n=%d scale %v: [%d] = %v, want %v", isa, n, rs, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -213,3 +213,14 @@ func pad3to4Tile(dst, src []int8, pixels int) int {
 	}
 	return n
 }
+
+//go:noescape
+func qd8Finish(out *float32, acc *int32, ksum *int32, n int, zp int32, rscale float32, wscale *float32, bias *float32, lo float32, hi float32)
+
+func qd8FinishTile(out []float32, acc, ksum []int32, zp int32, rscale float32, wscale, bias []float32, lo, hi float32) {
+	if !useVNNI {
+		qd8FinishGo(out, acc, ksum, zp, rscale, wscale, bias, lo, hi)
+		return
+	}
+	qd8Finish(&out[0], &acc[0], &ksum[0], len(out), zp, rscale, &wscale[0], &bias[0], lo, hi)
+}

@@ -59,3 +59,7 @@ func indirectTile(q *QS8, ind *QIndirect, x, zrow []int8, r0, rows int, c []int8
 }
 
 func pad3to4Tile(dst, src []int8, pixels int) int { return 0 }
+
+func qd8FinishTile(out []float32, acc, ksum []int32, zp int32, rscale float32, wscale, bias []float32, lo, hi float32) {
+	qd8FinishGo(out, acc, ksum, zp, rscale, wscale, bias, lo, hi)
+}
