@@ -211,6 +211,9 @@ type plan struct {
 	colPool  sync.Pool
 	iwork    []int32
 	icolPool sync.Pool
+	// qlinears holds the quantized (depthwise, transposed) convolutions and fully connected
+	// layers' operands, for fuseQuantClamps.
+	qlinears map[*xnngraph.Node]*qlinear
 }
 
 // scratch returns the plan's reusable fp32 work buffer with n values (contents undefined).
@@ -354,6 +357,7 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 			return nil, err
 		}
 	}
+	p.fuseQuantClamps()
 	p.planReuse()
 	seen := map[string]int{}
 	for i := range p.steps {

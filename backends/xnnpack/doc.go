@@ -92,6 +92,14 @@
 // nodes into other operators (a clamp after an add, two reshapes); etgo's events stay one per
 // node.
 //
+// Quantized layers run on internal/gemm's int8 kernels (AVX-512 VNNI assembly where the CPU
+// has it, portable loops elsewhere, the same codes bit for bit): quant_gemm.go (static
+// convolutions as a direct or an indirect GEMM, depthwise, fully connected), quant_dynamic_gemm.go
+// (qd8 × qc8w and qd8 × qb4w). Two plan rewrites keep the codes and drop work, as XNNPACK's
+// subgraph fusion does: a quantized clamp folds into the layer whose output only it reads
+// (fuseQuantClamps), and an elementwise fp32 chain between a dequantizing and a quantizing
+// Convert becomes a 256-entry table computed by the chain's own kernels (quant_lut.go).
+//
 // Execute checks the call's context between nodes: a cancelled call returns the context's error
 // once the node running finishes (milliseconds at most on the full-size zoo models; see
 // runtime's doc for the measured bound).

@@ -44,6 +44,7 @@ func init() {
 				G, GIC, GOC, KH, KW := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels), int(cp.KernelH), int(cp.KernelW)
 				if isProduct(q.oc, G, GOC) && isProduct(len(q.w), q.oc, KH, KW, GIC) { // (else the kernel reports the mismatch)
 					q.wt = convFilter(q.w, G, KH, KW, GIC, GOC)
+					q.packQS8(G, KH*KW*GIC, GOC)
 				}
 			}
 			return q.conv, nil
@@ -55,6 +56,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			q.packQDW(n.Conv)
 			return q.depthwise, nil
 		}})
 	registerNode(schema.XNodeUnionXNNConvTranspose2d, nodeKernel{run: convTranspose2d, operator: "Deconvolution (NHWC, F32)",
@@ -286,41 +288,6 @@ func (f *fp32Conv) done(pixel0, pixel1 int) {
 	}
 }
 
-// conv is the quantized convolution: the centered input's patch matrices (padding taps are
-// zeros: XNNPACK pads with the input zero point, whose (x - x_zp) term is 0) times the filter
-// regrouped at init (convFilter), requantized by qlinear.gemm.
-func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
-	x, xq, err := inOf[int8](p, n.Inputs[0])
-	if err != nil {
-		return err
-	}
-	if q.geom, err = convGeometry(n, x, q.wdims, "conv"); err != nil {
-		return err
-	}
-	c := &q.geom
-	if len(q.wt) != len(q.w) {
-		return errorf("conv filter of %d values was regrouped into %d", len(q.w), len(q.wt))
-	}
-	_, q.y = outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, c.OC})
-	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
-	convolve[int32](p, c, xi, q)
-	return nil
-}
-
-func (q *qlinear) all(p *plan, pixels int, a []int32, lda int) {
-	K, OC := q.geom.KH*q.geom.KW*q.geom.GIC, q.geom.OC
-	p.parallel(pixels, 1, pixels*K*OC, func(r0, r1 int) {
-		q.gemm(r1-r0, a[r0*lda:], lda, K, q.wt, OC, q.bias, q.y[r0*OC:], OC, 0)
-	})
-}
-
-func (q *qlinear) block(g, pixel0, pixels int, a []int32, lda int) {
-	K, GOC, OC := q.geom.KH*q.geom.KW*q.geom.GIC, q.geom.GOC, q.geom.OC
-	q.gemm(pixels, a, lda, K, q.wt[g*K*GOC:], GOC, q.bias[g*GOC:], q.y[pixel0*OC+g*GOC:], OC, g*GOC)
-}
-
-func (q *qlinear) done(int, int) {}
-
 // im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
 // padding). With dilation 1 and one group a kernel row's taps are adjacent input pixels, so for
 // the output pixels whose window lies inside the input each kernel row is one run of KW·C values:
@@ -545,6 +512,9 @@ func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
 	c := &q.geom
 	OC := c.OC
 	_, yq := outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
+	if q.dw != nil && c.GOC == 1 {
+		return q.depthwiseQ8(p, xq[:c.N*c.H*c.W*c.C], yq)
+	}
 	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
 	p.parallel(c.N*c.OH, 1, c.N*c.OH*c.OW*OC*c.KH*c.KW, func(r0, r1 int) {
 		acc := make([]int32, OC)

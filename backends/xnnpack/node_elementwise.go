@@ -120,9 +120,8 @@ func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 				return err
 			}
 			_, out := outOf[int8](p, n.Outputs[0], in.dims)
-			for i, v := range in.data[:len(out)] {
-				out[i] = int8(quantize(v, inv, zp))
-			}
+			src := in.data[:len(out)]
+			p.elementwise(len(out), func(lo, hi int) { gemm.QuantizeQ8(out[lo:hi], src[lo:hi], inv, zp) }) // (quantize, vectorized)
 			return nil
 		}, nil
 	case isQint8(x) && y == nil:
@@ -133,9 +132,8 @@ func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 				return err
 			}
 			out := p.out(n.Outputs[0], in.dims)
-			for i, c := range codes[:len(out.data)] {
-				out.data[i] = dequantize(int32(c), zp, scale)
-			}
+			src := codes[:len(out.data)]
+			p.elementwise(len(src), func(lo, hi int) { gemm.DequantizeQ8(out.data[lo:hi], src[lo:hi], scale, zp) }) // (dequantize, vectorized)
 			return nil
 		}, nil
 	}
@@ -154,7 +152,7 @@ func quantAdd(subtract bool) func(p *plan, k int, n *xnngraph.Node) (runFunc, er
 		if err != nil {
 			return nil, fmt.Errorf("node %d (%s): %w", k, n.OpName(), err)
 		}
-		return binaryOp(func(a, b int8) int8 { return int8(qa.add(int32(a), int32(b))) }), nil // (add clamps to the codes' range)
+		return qa.run(binaryOp(func(a, b int8) int8 { return int8(qa.add(int32(a), int32(b))) })), nil // (add clamps to the codes' range)
 	}
 }
 
@@ -171,9 +169,9 @@ func quantMultiply(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 	}
 	lo, hi := outputRange(n, y)
 	azp, bzp, yzp := x.zp, b.zp, y.zp
-	return binaryOp(func(a, b int8) int8 {
+	return quantMulRun(&gemm.QMul{AZP: azp, BZP: bzp, Scale: scale, ZP: yzp, Lo: lo, Hi: hi}, binaryOp(func(a, b int8) int8 {
 		return int8(requantize((int32(a)-azp)*(int32(b)-bzp), scale, yzp, lo, hi))
-	}), nil
+	})), nil
 }
 
 // maxps and minps are x86 MAXPS and MINPS, in which XNNPACK's maximum and minimum are written:

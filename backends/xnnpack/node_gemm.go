@@ -39,6 +39,7 @@ func init() {
 				if ocDim == 0 {
 					q.wt = transposeInts(q.w, q.oc, ic)
 				}
+				q.packQS8(1, ic, q.oc)
 			} // (else the kernel reports the mismatch)
 			return q.fullyConnected, nil
 		}})
@@ -217,8 +218,8 @@ func transpose2(a []float32, rows, cols int) []float32 {
 	return out
 }
 
-// fullyConnected is the quantized fully connected layer: the centered input rows times the
-// [in, out] filter, requantized by qlinear.gemm.
+// fullyConnected is the quantized fully connected layer: the input rows times the filter packed
+// at init (packQS8), requantized in the GEMM's store.
 func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	x, xq, err := inOf[int8](p, n.Inputs[0])
 	if err != nil {
@@ -229,41 +230,13 @@ func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	if len(x.dims) == 0 || x.dims[len(x.dims)-1] != ic {
 		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
 	}
-	if len(q.wt) != len(q.w) || oc*ic != len(q.w) {
+	if len(q.qs) != 1 || oc*ic != len(q.w) {
 		return errorf("filter of %d values for %d output channels of %d inputs", len(q.w), oc, ic)
 	}
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y, yq := outOf[int8](p, n.Outputs[0], dims)
 	rows := y.numel() / max(oc, 1)
-	xi := q.centered(xq[:rows*ic])
-	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
-		q.gemm(r1-r0, xi[r0*ic:], ic, ic, q.wt, oc, q.bias, yq[r0*oc:], oc, 0)
-	})
-	return nil
-}
-
-// gemm is the integer kernels' matrix product, for fully connected layers and convolutions
-// alike: for each of m rows of a (lda apart), the int32 accumulators acc[o] = bias[o] +
-// Σ_i a[i]·b[i·n+o] over the k×n matrix b (exact, in any order), stored as the codes of output
-// channels c0+o at out[r·ldo+o].
-func (q *qlinear) gemm(m int, a []int32, lda, k int, b []int32, n int, bias []int32, out []int8, ldo, c0 int) {
-	acc := make([]int32, n)
-	bias = bias[:n]
-	for r := 0; r < m; r++ {
-		copy(acc, bias)
-		for i, v := range a[r*lda:][:k] {
-			if v == 0 {
-				continue // an input at its zero point (most of a ReLU's output) adds nothing
-			}
-			for o, w := range b[i*n:][:n] {
-				acc[o] += v * w
-			}
-		}
-		row := out[r*ldo:][:n]
-		for o, v := range acc {
-			row[o] = q.store(v, c0+o)
-		}
-	}
+	return p.runQS8(q.qs[0], rows, xq[:rows*ic], ic, yq, oc)
 }
 
 // transposeInts returns the [cols, rows] transpose of a row-major [rows, cols] matrix.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w):
@@ -32,10 +33,9 @@ import (
 //     fma(float(acc)·input_scale, filter_scale[c], bias[c]), clamped;
 //   - qd8 × qb4w: v = -zp·Σ_b s_b·Σ_{i∈b} w_i (XNNPACK's packed "ksum", in fp32), then per
 //     block v = fma(float(Σ_{i∈b} q_i·w_i), s_b, v), then v·input_scale + bias, clamped.
-// The integer parts are exact. The fp32 parts follow XNNPACK's order, with two exceptions that
-// can differ in the last bit: Go has no fp32 FMA, so fma is computed in fp64 and rounded to
-// fp32 (a double rounding, wrong only when the fp64 result lies exactly halfway between two
-// fp32 values), and XNNPACK sums the qb4w ksum in chunks of its microkernel's kr·2 elements,
+// The integer parts are exact. The fp32 parts follow XNNPACK's order (fma rounded once, as
+// VFMADD: gemm.FMA32, and the assembly kernels' own VFMADD), with one exception that can
+// differ in the last bit: XNNPACK sums the qb4w ksum in chunks of its microkernel's kr·2 elements,
 // block by block, where etgo adds one term per block (exact within a block, since the terms are
 // small integers times one bf16 scale; the order across blocks can round differently).
 
@@ -155,63 +155,9 @@ func mathMax(a, b float32) float32 {
 	return b
 }
 
-// rowMinMax is XNNPACK's f32 rminmax on x86 with AVX-512 (f32-rminmax-avx512f-u64-acc4), lane
-// for lane, because with a NaN in the row the answer depends on where it lies: MINPS and MAXPS
-// with the running value first return the element when either is NaN, so a NaN element
-// replaces its lane's running value and the lane's next element replaces the NaN. Sixteen
-// lanes, four accumulators over blocks of 64, folded, then blocks of 16, then the tail with
-// each element broadcast to every lane, then the lanes reduced as GCC's _mm512_reduce_min_ps /
-// _mm512_reduce_max_ps do (halves, quarters, then pairs). Without NaN it is the plain min and
-// max, whatever the order.
-func rowMinMax(x []float32) (lo, hi float32) {
-	var mn, mx [4][16]float32
-	for a := range 4 {
-		for l := range 16 {
-			mn[a][l], mx[a][l] = float32(math.Inf(1)), float32(math.Inf(-1))
-		}
-	}
-	i := 0
-	for ; len(x)-i >= 64; i += 64 {
-		for a := range 4 {
-			for l := range 16 {
-				v := x[i+16*a+l]
-				mn[a][l], mx[a][l] = x86Min(mn[a][l], v), x86Max(mx[a][l], v)
-			}
-		}
-	}
-	for l := range 16 {
-		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[1][l]), x86Max(mx[0][l], mx[1][l])
-		mn[2][l], mx[2][l] = x86Min(mn[2][l], mn[3][l]), x86Max(mx[2][l], mx[3][l])
-		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[2][l]), x86Max(mx[0][l], mx[2][l])
-	}
-	for ; len(x)-i >= 16; i += 16 {
-		for l := range 16 {
-			v := x[i+l]
-			mn[0][l], mx[0][l] = x86Min(mn[0][l], v), x86Max(mx[0][l], v)
-		}
-	}
-	for ; i < len(x); i++ {
-		for l := range 16 {
-			mn[0][l], mx[0][l] = x86Min(mn[0][l], x[i]), x86Max(mx[0][l], x[i])
-		}
-	}
-	return reduce16(mn[0], x86Min), reduce16(mx[0], x86Max)
-}
-
-// reduce16 is GCC's _mm512_reduce_{min,max}_ps: op(high half, low half) down to 4 lanes, then
-// op(v, v shuffled {2,3,0,1}), then op(v, v shuffled {1,0,3,2}), lane 0.
-func reduce16(v [16]float32, op func(a, b float32) float32) float32 {
-	var h [8]float32
-	for l := range 8 {
-		h[l] = op(v[8+l], v[l])
-	}
-	var q [4]float32
-	for l := range 4 {
-		q[l] = op(h[4+l], h[l])
-	}
-	t := [4]float32{op(q[0], q[2]), op(q[1], q[3]), op(q[2], q[0]), op(q[3], q[1])}
-	return op(t[0], t[1])
-}
+// rowMinMax is XNNPACK's f32 rminmax on x86 with AVX-512, lane for lane (gemm.RowMinMax: with
+// a NaN in the row the answer depends on where it lies).
+func rowMinMax(x []float32) (lo, hi float32) { return gemm.RowMinMax(x) }
 
 // quantizeQD8 is XNNPACK's f32 -> qs8 conversion on x86 with AVX-512 (f32-qs8-vcvt-avx512skx),
 // which the dynamic Convert uses: x times the multiplier, MINPS with 32767 (so NaN becomes
@@ -268,10 +214,7 @@ func quantizeDynamic(rowDims int) runFunc {
 			x := in.data[r*width : (r+1)*width]
 			mult, zp := qd8Params(rowMinMax(x))
 			y.rows[r] = rowQuant{scale: 1 / mult, zp: zp}
-			out := codes[r*width : (r+1)*width]
-			for i, v := range x {
-				out[i] = quantizeQD8(v, mult, zp)
-			}
+			gemm.QuantizeQD8(codes[r*width:(r+1)*width], x, mult, zp) // (quantizeQD8, vectorized)
 		}
 		return nil
 	}
@@ -293,6 +236,12 @@ type qdlinear struct {
 	// cKernel: the GEMM is one of XNNPACK's C intrinsics kernels (qc4w, like qb4w), which
 	// clamp value first.
 	cKernel bool
+	// qc8 and qb4 are the filter packed for internal/gemm's kernels (pack); nil where it does
+	// not fit them (a block size that is not a multiple of 8), and the loops below run.
+	qc8     *gemm.QPacked
+	qb4     *gemm.QB4Packed
+	ksumPad []float32
+	zeros   []float32 // the bias of a qc8w layer without one
 }
 
 // dynamicLinear prepares FullyConnected node k on a qdint8 input: a constant qcint8 filter
@@ -355,6 +304,7 @@ func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error
 	if ocDim == 0 {
 		q.wt = transposeInts(ints, oc, ic)
 	}
+	q.pack()
 	return q.run, nil
 }
 
@@ -385,6 +335,9 @@ func (q *qdlinear) run(p *plan, n *xnngraph.Node) error {
 	}
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y := p.out(n.Outputs[0], dims)
+	if q.qc8 != nil || q.qb4 != nil {
+		return q.runPacked(p, codes[:rows*ic], x.rows, rows, bias, y.data[:rows*oc])
+	}
 	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
 		acc := make([]int32, oc)
 		for r := r0; r < r1; r++ {
@@ -449,12 +402,8 @@ func (q *qdlinear) clamp(v float32) float32 {
 	return x86Min(q.hi, x86Max(q.lo, v))
 }
 
-// fma32 is a·b + c rounded once to fp32 as VFMADD does, computed in fp64 (the product is exact
-// there; the sum is rounded to fp64 and then to fp32, which differs from one rounding only
-// when the fp64 sum is exactly halfway between two fp32 values).
-func fma32(a, b, c float32) float32 {
-	return float32(math.FMA(float64(a), float64(b), float64(c)))
-}
+// fma32 is a·b + c rounded once to fp32 as VFMADD does (gemm.FMA32).
+func fma32(a, b, c float32) float32 { return gemm.FMA32(a, b, c) }
 
 // dynamicOperator is the profiling name of a node of a dynamically quantized layer, as the
 // official runtime's ETDump names it on x86 with VNNI, where XNNPACK runs qd8 layers on unsigned
