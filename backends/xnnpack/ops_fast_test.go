@@ -3,6 +3,7 @@ package xnnpack
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
@@ -113,10 +114,14 @@ func TestFullyConnectedSplits(t *testing.T) {
 	}
 }
 
-// TestTransposeTiled checks the tiled transpose against gather for every permutation of small
-// rank-2 to rank-4 shapes (including ones with dimensions of 1 and past the tile size).
-func TestTransposeTiled(t *testing.T) {
-	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}, {2, 3, 5, 70}} {
+// TestPermute checks the normalised, blocked transpose against gather for every permutation of
+// small rank-2 to rank-5 shapes (dimensions of 1, of 0, past the 8×8 blocks and the row chunks
+// split across threads, an RGB image's planes), for fp32 values and int8 codes.
+func TestPermute(t *testing.T) {
+	defer func(m int) { minParallelWork = m }(minParallelWork)
+	minParallelWork = 1
+	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}, {2, 3, 5, 70},
+		{1, 2, 3, 17, 9}, {1, 3, 11, 13}, {1, 72, 130}, {2, 0, 3}, {1, 2, 24, 5, 7}, {9, 1, 16, 1, 24}} {
 		numel := 1
 		for _, d := range in {
 			numel *= d
@@ -126,8 +131,8 @@ func TestTransposeTiled(t *testing.T) {
 			src[i] = float32(i)
 		}
 		var perms [][]int
-		var permute func(p []int, used []bool)
-		permute = func(p []int, used []bool) {
+		var perms0 func(p []int, used []bool)
+		perms0 = func(p []int, used []bool) {
 			if len(p) == len(in) {
 				perms = append(perms, append([]int(nil), p...))
 				return
@@ -135,12 +140,12 @@ func TestTransposeTiled(t *testing.T) {
 			for d := range in {
 				if !used[d] {
 					used[d] = true
-					permute(append(p, d), used)
+					perms0(append(p, d), used)
 					used[d] = false
 				}
 			}
 		}
-		permute(nil, make([]bool, len(in)))
+		perms0(nil, make([]bool, len(in)))
 		inStride := rowMajorStrides(in)
 		for _, perm := range perms {
 			dims := make([]int, len(in))
@@ -150,11 +155,23 @@ func TestTransposeTiled(t *testing.T) {
 			}
 			want, got := make([]float32, numel), make([]float32, numel)
 			gather(want, src, 0, s, dims)
-			transposeTiled(&plan{threads: 2}, got, src, s, dims)
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("%v perm %v: [%d] = %v, want %v", in, perm, i, got[i], want[i])
+			for _, threads := range []int{1, 2, 3} {
+				clear(got)
+				permute(&plan{threads: threads}, got, src, in, perm)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%v perm %v, %d threads: [%d] = %v, want %v", in, perm, threads, i, got[i], want[i])
+					}
 				}
+			}
+			src8, want8, got8 := make([]int8, numel), make([]int8, numel), make([]int8, numel)
+			for i := range src8 {
+				src8[i] = int8(i)
+			}
+			gather(want8, src8, 0, s, dims)
+			permute(&plan{threads: 2}, got8, src8, in, perm)
+			if !slices.Equal(got8, want8) {
+				t.Fatalf("%v perm %v: int8 codes %v, want %v", in, perm, got8, want8)
 			}
 		}
 	}
@@ -276,6 +293,77 @@ func TestDepthwisePaths(t *testing.T) {
 			Groups: u(C), GroupIn: 1, GroupOut: 1}
 		for _, threads := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
+
+// TestCopyBox holds the run-copying box copy of slice and constant pad to the element-wise
+// definitions over random ranks, sizes (1s and 0s included), offsets and paddings.
+func TestCopyBox(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for it := 0; it < 400; it++ {
+		rank := r.IntN(5)
+		in := make([]int, rank)
+		numel := 1
+		for d := range in {
+			in[d] = r.IntN(5)
+			if r.IntN(3) == 0 {
+				in[d] = 1
+			}
+			numel *= in[d]
+		}
+		src := make([]float32, numel)
+		for i := range src {
+			src[i] = float32(i + 1)
+		}
+		// A slice: offsets and sizes inside in.
+		off, size := make([]int, rank), make([]int, rank)
+		base, istr := 0, rowMajorStrides(in)
+		for d := range in {
+			off[d] = r.IntN(in[d] + 1)
+			size[d] = r.IntN(in[d] - off[d] + 1)
+			base += off[d] * istr[d]
+		}
+		n := 1
+		for _, s := range size {
+			n *= s
+		}
+		want, got := make([]float32, n), make([]float32, n)
+		if n > 0 {
+			gather(want, src, base, istr, size)
+		}
+		copyBox(got, 0, rowMajorStrides(size), src, base, istr, size)
+		if !slices.Equal(got, want) {
+			t.Fatalf("slice of %v at %v size %v: %v, want %v", in, off, size, got, want)
+		}
+		// A pad: in placed at pre inside in+pre+post.
+		out := make([]int, rank)
+		pre := make([]int, rank)
+		m := 1
+		for d := range in {
+			pre[d] = r.IntN(3)
+			out[d] = in[d] + pre[d] + r.IntN(3)
+			m *= out[d]
+		}
+		ostr := rowMajorStrides(out)
+		want, got = make([]float32, m), make([]float32, m)
+		for i := 0; i < numel; i++ {
+			o, rest := 0, i
+			for d := rank - 1; d >= 0; d-- {
+				o += (rest%in[d] + pre[d]) * ostr[d]
+				rest /= in[d]
+			}
+			want[o] = src[i]
+		}
+		o := 0
+		for d := range pre {
+			o += pre[d] * ostr[d]
+		}
+		if numel > 0 {
+			copyBox(got, o, ostr, src, 0, istr, in)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("pad of %v by %v into %v: %v, want %v", in, pre, out, got, want)
 		}
 	}
 }

@@ -325,3 +325,23 @@ func sumRowsVector(acc, x []float32, rows, stride int) bool {
 	sumRows512(&acc[0], &x[0], rows, stride, len(acc))
 	return true
 }
+
+//go:noescape
+func transpose8x8(dst *float32, ldd int, src *float32, lds int, rows int, cols int)
+
+// transposeVector runs the AVX2 8×8 block transpose over rows×cols (multiples of 8, operands
+// checked), in 64×64 tiles so a tile's source and destination lines stay in L1; it reports
+// whether it did.
+func transposeVector(dst []float32, ldd int, src []float32, lds int, rows, cols int) bool {
+	if !useAVX2 {
+		return false
+	}
+	const tile = 64
+	for r0 := 0; r0 < rows; r0 += tile {
+		nr := min(tile, rows-r0)
+		for c0 := 0; c0 < cols; c0 += tile {
+			transpose8x8(&dst[c0*ldd+r0], ldd, &src[r0*lds+c0], lds, nr, min(tile, cols-c0))
+		}
+	}
+	return true
+}
