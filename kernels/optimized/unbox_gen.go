@@ -96,6 +96,12 @@ type selfOtherOutArgs struct {
 	Out   *executor.Tensor // Tensor out
 }
 
+// selfOutArgs are the arguments of aten::erf.out.
+type selfOutArgs struct {
+	Self *executor.Tensor // Tensor self
+	Out  *executor.Tensor // Tensor out
+}
+
 // selfSrcNonBlockingOutArgs are the arguments of aten::copy.out.
 type selfSrcNonBlockingOutArgs struct {
 	Self        *executor.Tensor // Tensor self
@@ -226,6 +232,17 @@ func unboxEmbeddingOut(args []*executor.EValue) (embeddingOutArgs, error) {
 		ScaleGradByFreq: u.bool(3, "scale_grad_by_freq"),
 		Sparse:          u.bool(4, "sparse"),
 		Out:             u.tensor(5, "out"),
+	}
+	return a, u.err
+}
+
+// unboxErfOut checks and reads the arguments of aten::erf.out(Tensor self, *, Tensor out), then the
+// return slot.
+func unboxErfOut(args []*executor.EValue) (selfOutArgs, error) {
+	u := newUnboxer(args, 3)
+	a := selfOutArgs{
+		Self: u.tensor(0, "self"),
+		Out:  u.tensor(1, "out"),
 	}
 	return a, u.err
 }
