@@ -367,3 +367,63 @@ func TestCopyBox(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupedConv runs grouped convolutions that take gemm.GroupConv (groups of up to 32 output
+// channels: 8-channel blocks, partial blocks, padding, strides, dilation) against the
+// definition, at 1 and 2 threads.
+func TestGroupedConv(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for it := 0; it < 24; it++ {
+		G, gin, gout := 2+r.IntN(4), 1+r.IntN(10), []int{8, 3, 13, 32}[it%4]
+		H, W, k, s, d := 2+r.IntN(8), 2+r.IntN(8), 1+r.IntN(3), 1+r.IntN(2), 1+r.IntN(2)
+		pt, pl, pb, pr := r.IntN(2), r.IntN(2), r.IntN(2), r.IntN(2)
+		OH, OW := outSize(H, pt, pb, k, s, d), outSize(W, pl, pr, k, s, d)
+		if OH == 0 || OW == 0 {
+			continue
+		}
+		C, OC := G*gin, G*gout
+		rnd := func(dims ...int) xnntest.Operand {
+			n := 1
+			for _, d := range dims {
+				n *= d
+			}
+			o := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+			return o
+		}
+		x, w, b := rnd(1, H, W, C), rnd(OC, k, k, gin), rnd(OC)
+		y := xnntest.Operand{Dims: []int{1, OH, OW, OC}, Data: make([]float64, OH*OW*OC)}
+		for oh := 0; oh < OH; oh++ {
+			for ow := 0; ow < OW; ow++ {
+				for o := 0; o < OC; o++ {
+					g := o / gout
+					acc := b.Data[o]
+					for i := 0; i < k; i++ {
+						for j := 0; j < k; j++ {
+							ih, iw := oh*s-pt+i*d, ow*s-pl+j*d
+							if ih < 0 || ih >= H || iw < 0 || iw >= W {
+								continue
+							}
+							for c := 0; c < gin; c++ {
+								acc += x.Data[(ih*W+iw)*C+g*gin+c] * w.Data[((o*k+i)*k+j)*gin+c]
+							}
+						}
+					}
+					y.Data[(oh*OW+ow)*OC+o] = acc
+				}
+			}
+		}
+		u := func(v int) uint32 { return uint32(v) }
+		c := &xnntest.OpCase{Name: fmt.Sprint("gconv", G, gin, gout, H, W, k, s, d, pt, pl, pb, pr), Op: "XNNConv2d", Inputs: []xnntest.Operand{x, w, b}, Output: y}
+		c.Conv = &struct {
+			Pad, Kernel, Stride, Dilation, Adjustment []uint32
+			Groups, GroupIn, GroupOut                 uint32
+		}{Pad: []uint32{u(pt), u(pr), u(pb), u(pl)}, Kernel: []uint32{u(k), u(k)}, Stride: []uint32{u(s), u(s)}, Dilation: []uint32{u(d), u(d)},
+			Groups: u(G), GroupIn: u(gin), GroupOut: u(gout)}
+		for _, threads := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}

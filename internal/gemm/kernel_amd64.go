@@ -345,3 +345,16 @@ func transposeVector(dst []float32, ldd int, src []float32, lds int, rows, cols 
 	}
 	return true
 }
+
+//go:noescape
+func igemm8x8(dst *float32, ld int, x *float32, zero *float32, offs *int64, nt int, gin int, w *float32, lo float32, hi float32)
+
+// groupVector runs the AVX2 8×8 grouped-convolution block (operands checked by GroupConv: every
+// offset plus gin lies in x, zero holds gin values); it reports whether it did.
+func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin int, w []float32, lo, hi float32) bool {
+	if !useAVX2 || len(x) < gin || len(zero) < gin || len(offs) < nt*groupMR || len(w) < (1+nt*gin)*groupNR || len(dst) < (groupMR-1)*ld+groupNR {
+		return false
+	}
+	igemm8x8(&dst[0], ld, &x[0], &zero[0], &offs[0], nt, gin, &w[0], lo, hi)
+	return true
+}

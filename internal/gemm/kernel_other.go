@@ -95,3 +95,8 @@ func ExpMinusMax(dst, src []float32, max float32) float32 { return expMinusMaxGo
 func transposeVector(dst []float32, ldd int, src []float32, lds int, rows, cols int) bool {
 	return false
 }
+
+// groupVector has no vector kernel here.
+func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin int, w []float32, lo, hi float32) bool {
+	return false
+}
