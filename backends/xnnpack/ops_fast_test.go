@@ -427,3 +427,74 @@ func TestGroupedConv(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchMatMulSplit runs batch matrix products (broadcast batches, the transpose flag,
+// row counts around the tile) against the definition at 1, 2 and 3 threads, so the packing
+// across batches and the (batch, row block) split are what run.
+func TestBatchMatMulSplit(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, s := range []struct {
+		ab, bb     []int
+		m, k, n    int
+		transposeB bool
+	}{
+		{[]int{3}, []int{3}, 197, 64, 197, true}, {[]int{3}, []int{3}, 197, 197, 64, false},
+		{[]int{2, 1}, []int{1, 3}, 15, 5, 17, false}, {[]int{1}, []int{4}, 1, 9, 40, true}, {nil, nil, 29, 33, 7, true},
+	} {
+		rnd := func(dims ...int) xnntest.Operand {
+			n := 1
+			for _, d := range dims {
+				n *= d
+			}
+			o := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+			return o
+		}
+		bdims := []int{s.k, s.n}
+		if s.transposeB {
+			bdims = []int{s.n, s.k}
+		}
+		a, b := rnd(append(append([]int(nil), s.ab...), s.m, s.k)...), rnd(append(append([]int(nil), s.bb...), bdims...)...)
+		batch, err := xnngraph.BroadcastDims(s.ab, s.bb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sa, sb := broadcastStrides(s.ab, batch), broadcastStrides(s.bb, batch)
+		nb := 1
+		for _, d := range batch {
+			nb *= d
+		}
+		y := xnntest.Operand{Dims: append(append([]int(nil), batch...), s.m, s.n), Data: make([]float64, nb*s.m*s.n)}
+		for bi := 0; bi < nb; bi++ {
+			oa, ob, rest := 0, 0, bi
+			for d := len(batch) - 1; d >= 0; d-- {
+				x := rest % batch[d]
+				rest /= batch[d]
+				oa += x * sa[d]
+				ob += x * sb[d]
+			}
+			for i := 0; i < s.m; i++ {
+				for j := 0; j < s.n; j++ {
+					acc := 0.0
+					for kk := 0; kk < s.k; kk++ {
+						bv := b.Data[ob*s.k*s.n+kk*s.n+j]
+						if s.transposeB {
+							bv = b.Data[ob*s.k*s.n+j*s.k+kk]
+						}
+						acc += a.Data[oa*s.m*s.k+i*s.k+kk] * bv
+					}
+					y.Data[(bi*s.m+i)*s.n+j] = acc
+				}
+			}
+		}
+		c := &xnntest.OpCase{Name: fmt.Sprint("bmm", s.ab, s.bb, s.m, s.k, s.n, s.transposeB), Op: "XNNBatchMatrixMultiply", Inputs: []xnntest.Operand{a, b}, Output: y}
+		if s.transposeB {
+			c.Flags = xnngraph.FlagTransposeWeights
+		}
+		for _, threads := range []int{1, 2, 3} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}

@@ -76,3 +76,41 @@ func BenchmarkTranspose(b *testing.B) {
 		}
 	}
 }
+
+// TestPackBT checks that packing a transposed matrix gives PackB's panels of the matrix, for
+// every kernel set's panel width and shapes around the panel edges.
+func TestPackBT(t *testing.T) {
+	for _, isa := range ISAs() {
+		restore, err := UseISA(isa)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{0, 1, 7, 64, 65} {
+			for _, n := range []int{0, 1, 15, 16, 17, 32, 33, 49, 197} {
+				ldb := k + 3
+				bt := make([]float32, n*ldb)
+				for i := range bt {
+					bt[i] = float32(i) + 0.25
+				}
+				b := make([]float32, k*n)
+				for kk := 0; kk < k; kk++ {
+					for j := 0; j < n; j++ {
+						b[kk*n+j] = bt[j*ldb+kk]
+					}
+				}
+				want, err1 := PackB(b, k, n, n)
+				got, err2 := PackBT(bt, k, n, ldb)
+				if err1 != nil || err2 != nil {
+					t.Fatalf("%s k%d n%d: %v, %v", isa, k, n, err1, err2)
+				}
+				if fmt.Sprint(got.panels) != fmt.Sprint(want.panels) || got.K != want.K || got.N != want.N || got.nr != want.nr {
+					t.Fatalf("%s k%d n%d: panels differ", isa, k, n)
+				}
+			}
+		}
+		restore()
+	}
+	if _, err := PackBT(make([]float32, 5), 3, 2, 3); err == nil {
+		t.Error("a short transpose was packed")
+	}
+}
