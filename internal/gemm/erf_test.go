@@ -25,15 +25,26 @@ func TestErf(t *testing.T) {
 	}
 	xs = append(xs, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
 		0.5, 4, math.MaxFloat32, math.SmallestNonzeroFloat32)
-	got := make([]float32, len(xs))
-	Erf(got, xs)
+	for _, isa := range ISAs() {
+		restore, err := UseISA(isa)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float32, len(xs))
+		Erf(got, xs)
+		restore()
+		erfCheck(t, isa, xs, got, worst)
+	}
+}
+
+func erfCheck(t *testing.T, isa string, xs, got []float32, worst float64) {
 	differ := 0
 	for i, x := range xs {
 		want := float32(math.Erf(float64(x)))
 		g := got[i]
 		if math.IsNaN(float64(want)) {
 			if !math.IsNaN(float64(g)) {
-				t.Fatalf("erf(%v) = %v, want NaN", x, g)
+				t.Fatalf("%s: erf(%v) = %v, want NaN", isa, x, g)
 			}
 			continue
 		}
@@ -42,13 +53,13 @@ func TestErf(t *testing.T) {
 		}
 		differ++
 		if d := int64(math.Float32bits(g)) - int64(math.Float32bits(want)); d > 1 || d < -1 || math.Signbit(float64(g)) != math.Signbit(float64(want)) {
-			t.Fatalf("erf(%v) = %v, want %v", x, g, want)
+			t.Fatalf("%s: erf(%v) = %v, want %v", isa, x, g, want)
 		}
 	}
 	if differ > len(xs)/10000 {
-		t.Errorf("%d of %d values one ulp from math.Erf's, want at most %d", differ, len(xs), len(xs)/10000)
+		t.Errorf("%s: %d of %d values one ulp from math.Erf's, want at most %d", isa, differ, len(xs), len(xs)/10000)
 	}
-	t.Logf("%d of %d values differ by one ulp; float64 error %.3g", differ, len(xs), worst)
+	t.Logf("%s: %d of %d values differ by one ulp; float64 error %.3g", isa, differ, len(xs), worst)
 }
 
 func BenchmarkErf(b *testing.B) {

@@ -358,3 +358,17 @@ func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin
 	igemm8x8(&dst[0], ld, &x[0], &zero[0], &offs[0], nt, gin, &w[0], lo, hi)
 	return true
 }
+
+//go:noescape
+func erf512(dst *float32, src *float32, n int, tab *float64)
+
+// erfVector runs Erf's AVX-512 kernel over the longest multiple of 8 and returns how many values
+// it did (0 without AVX-512).
+func erfVector(dst, src []float32) int {
+	n := len(dst) &^ 7
+	if !useAVX512 || n == 0 || len(src) < n {
+		return 0
+	}
+	erf512(&dst[0], &src[0], n, &erfTable[0][0])
+	return n
+}
