@@ -312,6 +312,21 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 		if commutative && equalDims(b.dims, dims) {
 			a, b = b, a
 		}
+		if b.numel() == 1 && equalDims(a.dims, dims) {
+			// A scalar operand (h·0.1): the vector kernel against a block of copies of it.
+			var sb [elementwiseScalarBlock]float32
+			for i := range sb {
+				sb[i] = b.data[0]
+			}
+			y := p.out(n.Outputs[0], dims)
+			p.elementwise(len(y.data), func(lo, hi int) {
+				for i := lo; i < hi; i += len(sb) {
+					e := min(i+len(sb), hi)
+					vec(y.data[i:e], a.data[i:e], sb[:e-i])
+				}
+			})
+			return nil
+		}
 		if inner := xnngraph.TrailingBroadcast(b.dims, dims); equalDims(a.dims, dims) && inner >= 8 {
 			y := p.out(n.Outputs[0], dims)
 			bv := b.data[:inner]
@@ -330,6 +345,9 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 		return slow(p, n)
 	}
 }
+
+// elementwiseScalarBlock is the length of the block of copies a scalar operand is expanded to.
+const elementwiseScalarBlock = 256
 
 func unaryOp(f func(float32) float32) runFunc {
 	return func(p *plan, n *xnngraph.Node) error {

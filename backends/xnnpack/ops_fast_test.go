@@ -498,3 +498,40 @@ func TestBatchMatMulSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarOperand runs adds and multiplies by a one-element operand, on either side, past
+// the scalar block's length, at 1 and 2 threads.
+func TestScalarOperand(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, op := range []string{"XNNAdd", "XNNMultiply"} {
+		for _, dims := range [][]int{{3, 5, 7}, {2, 300}, {1}} {
+			for _, swap := range []bool{false, true} {
+				n := 1
+				for _, d := range dims {
+					n *= d
+				}
+				a := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+				for i := range a.Data {
+					a.Data[i] = float64(float32(r.NormFloat64()))
+				}
+				s := xnntest.Operand{Dims: []int{1}, Data: []float64{float64(float32(r.NormFloat64()))}}
+				y := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+				for i, v := range a.Data {
+					if op == "XNNAdd" {
+						y.Data[i] = float64(float32(v) + float32(s.Data[0]))
+					} else {
+						y.Data[i] = float64(float32(v) * float32(s.Data[0]))
+					}
+				}
+				in := []xnntest.Operand{a, s}
+				if swap {
+					in = []xnntest.Operand{s, a}
+				}
+				c := &xnntest.OpCase{Name: fmt.Sprint(op, dims, swap), Op: op, Inputs: in, Output: y}
+				for _, threads := range []int{1, 2} {
+					t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+				}
+			}
+		}
+	}
+}
