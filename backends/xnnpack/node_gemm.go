@@ -234,19 +234,8 @@ func packFC(w []float32, d0, d1 int, flags uint32) *gemm.PackedB {
 		pb, _ := gemm.PackB(w, d0, d1, d1) // sizes checked by the caller
 		return pb
 	}
-	pb, _ := gemm.PackB(transpose2(w, d0, d1), d1, d0, d0)
+	pb, _ := gemm.PackBT(w, d1, d0, d1) // [out, in] is the transpose of [in, out]
 	return pb
-}
-
-// transpose2 returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
-func transpose2(a []float32, rows, cols int) []float32 {
-	out := make([]float32, len(a))
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			out[c*rows+r] = a[r*cols+c]
-		}
-	}
-	return out
 }
 
 // fullyConnected is the quantized fully connected layer: the centered input rows times the
