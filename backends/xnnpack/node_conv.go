@@ -298,25 +298,7 @@ func (f *fp32Conv) grouped(p *plan, n *xnngraph.Node, x, w *tensor) error {
 	N, H, W, C, KH, KW, OH, OW := c.N, c.H, c.W, c.C, c.KH, c.KW, c.OH, c.OW
 	key := dwKey{N, H, W, C, len(x.data)}
 	if f.gtab == nil || f.gtab.key != key {
-		offs := make([]int32, N*OH*OW*KH*KW)
-		i := 0
-		for b := 0; b < N; b++ {
-			for oh := 0; oh < OH; oh++ {
-				for ow := 0; ow < OW; ow++ {
-					for kh := 0; kh < KH; kh++ {
-						ih := oh*c.sh - c.pt + kh*c.dh
-						for kw := 0; kw < KW; kw++ {
-							iw := ow*c.sw - c.pl + kw*c.dw
-							offs[i] = -1
-							if ih >= 0 && ih < H && iw >= 0 && iw < W {
-								offs[i] = int32(((b*H+ih)*W + iw) * C)
-							}
-							i++
-						}
-					}
-				}
-			}
-		}
+		offs := tapOffsets(c)
 		t, err := gemm.NewDWTaps(offs, N*OH*OW, KH*KW, C, len(x.data))
 		if err != nil {
 			return errorf("conv input %v: %v", x.dims, err)
@@ -554,25 +536,7 @@ func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 	key := dwKey{N, H, W, C, len(x.data)}
 	tab := p.dwTaps[n]
 	if tab == nil || tab.key != key {
-		offs := make([]int32, N*OH*OW*KH*KW)
-		i := 0
-		for b := 0; b < N; b++ {
-			for oh := 0; oh < OH; oh++ {
-				for ow := 0; ow < OW; ow++ {
-					for kh := 0; kh < KH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						for kw := 0; kw < KW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							offs[i] = -1
-							if ih >= 0 && ih < H && iw >= 0 && iw < W {
-								offs[i] = int32(((b*H+ih)*W + iw) * C)
-							}
-							i++
-						}
-					}
-				}
-			}
-		}
+		offs := tapOffsets(c)
 		t, err := gemm.NewDWTaps(offs, N*OH*OW, KH*KW, C, len(x.data))
 		if err != nil {
 			return errorf("depthwise input %v: %v", x.dims, err)
@@ -602,6 +566,31 @@ func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 		return errorf("depthwise operands of %v disagree with the filter %v", x.dims, w.dims)
 	}
 	return nil
+}
+
+// tapOffsets is a (depthwise, grouped) convolution's indirection table: for each output pixel
+// and kernel tap, the offset in floats of the tap's input pixel, or -1 in the padding.
+func tapOffsets(c *convGeom) []int32 {
+	offs := make([]int32, c.N*c.OH*c.OW*c.KH*c.KW)
+	i := 0
+	for b := 0; b < c.N; b++ {
+		for oh := 0; oh < c.OH; oh++ {
+			for ow := 0; ow < c.OW; ow++ {
+				for kh := 0; kh < c.KH; kh++ {
+					ih := oh*c.sh - c.pt + kh*c.dh
+					for kw := 0; kw < c.KW; kw++ {
+						iw := ow*c.sw - c.pl + kw*c.dw
+						offs[i] = -1
+						if ih >= 0 && ih < c.H && iw >= 0 && iw < c.W {
+							offs[i] = int32(((b*c.H+ih)*c.W + iw) * c.C)
+						}
+						i++
+					}
+				}
+			}
+		}
+	}
+	return offs
 }
 
 // dwKey is the input geometry a depthwise table was built for.
