@@ -186,8 +186,12 @@ type plan struct {
 	// pool after node k runs and the next outputs reuse it, so the working set stays in cache
 	// (as XNNPACK's own memory planning does) instead of every value holding its own buffer.
 	releaseAfter [][]int
-	pool         [][]float32
-	qpool        [][]int8 // the same for qint8 values' codes
+	// freedAt[i] is the step after which value i's memory returns to the pool (-1: never), and
+	// step the step running: a reshape whose input dies with it takes the input's buffer.
+	freedAt []int
+	step    int
+	pool    [][]float32
+	qpool   [][]int8 // the same for qint8 values' codes
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*xnngraph.Node][]*gemm.PackedB
@@ -430,12 +434,15 @@ func (p *plan) planReuse() {
 		}
 	}
 	p.releaseAfter = make([][]int, len(p.steps))
+	p.freedAt = make([]int, len(p.vals))
 	for i, k := range last {
 		v := &p.g.Values[i]
+		p.freedAt[i] = -1
 		if k < 0 || !produced[i] || p.isConst[i] || v.IsInput() || v.IsOutput() {
 			continue
 		}
 		p.releaseAfter[k] = append(p.releaseAfter[k], i)
+		p.freedAt[i] = k
 	}
 }
 
@@ -538,6 +545,7 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		default:
 		}
 		s := &p.steps[k]
+		p.step = k
 		var t0 time.Time
 		if traced {
 			t0 = time.Now()
