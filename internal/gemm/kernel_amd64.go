@@ -236,7 +236,7 @@ func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, n
 // depthwiseVector runs the assembly depthwise kernel when the channel count is a multiple of 8
 // (operands already checked by DWTaps.Depthwise); it reports whether it did.
 func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
-	if n%8 != 0 || npix == 0 || len(x) == 0 {
+	if npix == 0 || len(x) == 0 || (n%8 != 0 && !useAVX512) {
 		return false
 	}
 	switch {
