@@ -256,9 +256,10 @@ func reshape[T elem](p *plan, n *xnngraph.Node) error {
 	if total != x.numel() {
 		return errorf("cannot reshape %v (%d elements) to %v", x.dims, x.numel(), n.NewShape)
 	}
-	if i, j := p.index[n.Inputs[0]], p.index[n.Outputs[0]]; i != j && i < len(p.freedAt) && p.freedAt[i] == p.step {
+	if i, j := p.index[n.Inputs[0]], p.index[n.Outputs[0]]; i != j && i < len(p.freedAt) && p.freedAt[i] == p.step && !p.g.Values[j].IsOutput() {
 		// Nothing reads the input after this node, and its buffer is the plan's own: hand it
-		// to the output instead of copying (the output's old buffer is freed with the input).
+		// to the output instead of copying (the output's old buffer is freed with the input;
+		// never an external output's, which may be the caller's memory).
 		xs, ys := storage[T](x), storage[T](p.val(n.Outputs[0]))
 		*xs, *ys = *ys, *xs
 		outOf[T](p, n.Outputs[0], dims)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
 	"github.com/etgo/etgo/internal/xnntest"
 )
@@ -530,6 +531,52 @@ func TestScalarOperand(t *testing.T) {
 				c := &xnntest.OpCase{Name: fmt.Sprint(op, dims, swap), Op: op, Inputs: in, Output: y}
 				for _, threads := range []int{1, 2} {
 					t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+				}
+			}
+		}
+	}
+}
+
+// TestOutputsInPlace runs one plan three times into different output tensors: each call's
+// output is written in place and right, and a later call leaves an earlier call's tensor alone
+// (the plan drops the caller's memory after each call).
+func TestOutputsInPlace(t *testing.T) {
+	a := xnntest.Operand{Dims: []int{2, 9}, Data: make([]float64, 18)}
+	for i := range a.Data {
+		a.Data[i] = float64(i)
+	}
+	y := xnntest.Operand{Dims: []int{2, 9}, Data: make([]float64, 18)}
+	for i, v := range a.Data {
+		y.Data[i] = 2 * v
+	}
+	c := &xnntest.OpCase{Name: "add", Op: "XNNAdd", Inputs: []xnntest.Operand{a, a}, Output: y}
+	p, err := newPlan(xnntest.Graph(t, c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := executor.FromSlice(f32(a.Data), 2, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []*executor.Tensor
+	for call := 0; call < 3; call++ {
+		out, err := executor.NewTensor(executor.Float32, 2, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []*executor.EValue{{Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: out}}
+		if err := p.execute(args); err != nil {
+			t.Fatal(err)
+		}
+		if !p.outBound[p.outputs[0]] {
+			t.Fatal("the output was not written in place")
+		}
+		outs = append(outs, out)
+		for k, o := range outs {
+			got := executor.Data[float32](o)
+			for i, w := range y.Data {
+				if float64(got[i]) != w {
+					t.Fatalf("after call %d, call %d's output [%d] = %v, want %v", call, k, i, got[i], w)
 				}
 			}
 		}
