@@ -89,8 +89,15 @@ type selfOtherAlphaOutArgs struct {
 	Out   *executor.Tensor // Tensor out
 }
 
-// selfOtherOutArgs are the arguments of aten::div.out and aten::mul.out.
-type selfOtherOutArgs struct {
+// selfOtherScalarOutArgs are the arguments of aten::eq.Scalar_out.
+type selfOtherScalarOutArgs struct {
+	Self  *executor.Tensor // Tensor self
+	Other scalar           // Scalar other
+	Out   *executor.Tensor // Tensor out
+}
+
+// selfOtherTensorOutArgs are the arguments of aten::div.out and aten::mul.out.
+type selfOtherTensorOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Other *executor.Tensor // Tensor other
 	Out   *executor.Tensor // Tensor out
@@ -210,9 +217,9 @@ func unboxCopyOut(args []*executor.EValue) (selfSrcNonBlockingOutArgs, error) {
 
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxDivOut(args []*executor.EValue) (selfOtherOutArgs, error) {
+func unboxDivOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
-	a := selfOtherOutArgs{
+	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
 		Other: u.tensor(1, "other"),
 		Out:   u.tensor(2, "out"),
@@ -232,6 +239,18 @@ func unboxEmbeddingOut(args []*executor.EValue) (embeddingOutArgs, error) {
 		ScaleGradByFreq: u.bool(3, "scale_grad_by_freq"),
 		Sparse:          u.bool(4, "sparse"),
 		Out:             u.tensor(5, "out"),
+	}
+	return a, u.err
+}
+
+// unboxEqScalarOut checks and reads the arguments of aten::eq.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxEqScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
+	u := newUnboxer(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.tensor(0, "self"),
+		Other: u.scalar(1, "other"),
+		Out:   u.tensor(2, "out"),
 	}
 	return a, u.err
 }
@@ -273,9 +292,9 @@ func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
 
 // unboxMulOut checks and reads the arguments of aten::mul.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxMulOut(args []*executor.EValue) (selfOtherOutArgs, error) {
+func unboxMulOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := newUnboxer(args, 4)
-	a := selfOtherOutArgs{
+	a := selfOtherTensorOutArgs{
 		Self:  u.tensor(0, "self"),
 		Other: u.tensor(1, "other"),
 		Out:   u.tensor(2, "out"),

@@ -15,6 +15,7 @@ var generatedUnboxers = map[string]func([]*executor.EValue) error{
 	"aten::copy.out":              func(args []*executor.EValue) error { _, err := unboxCopyOut(args); return err },
 	"aten::div.out":               func(args []*executor.EValue) error { _, err := unboxDivOut(args); return err },
 	"aten::embedding.out":         func(args []*executor.EValue) error { _, err := unboxEmbeddingOut(args); return err },
+	"aten::eq.Scalar_out":         func(args []*executor.EValue) error { _, err := unboxEqScalarOut(args); return err },
 	"aten::erf.out":               func(args []*executor.EValue) error { _, err := unboxErfOut(args); return err },
 	"aten::gelu.out":              func(args []*executor.EValue) error { _, err := unboxGeluOut(args); return err },
 	"aten::mm.out":                func(args []*executor.EValue) error { _, err := unboxMmOut(args); return err },
