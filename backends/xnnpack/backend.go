@@ -193,8 +193,15 @@ type plan struct {
 	// pool after node k runs and the next outputs reuse it, so the working set stays in cache
 	// (as XNNPACK's own memory planning does) instead of every value holding its own buffer.
 	releaseAfter [][]int
-	pool         [][]float32
-	qpool        [][]int8 // the same for qint8 values' codes
+	// freedAt[i] is the step after which value i's memory returns to the pool (-1: never), and
+	// step the step running: a reshape whose input dies with it takes the input's buffer.
+	freedAt []int
+	step    int
+	// outBound[i] says fp32 output value i's storage is the caller's output tensor this call
+	// (bindOutputs), so the last node writes it in place and the copy-out is skipped.
+	outBound []bool
+	pool     [][]float32
+	qpool    [][]int8 // the same for qint8 values' codes
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*xnngraph.Node][]*gemm.PackedB
@@ -458,12 +465,15 @@ func (p *plan) planReuse() {
 		}
 	}
 	p.releaseAfter = make([][]int, len(p.steps))
+	p.freedAt = make([]int, len(p.vals))
 	for i, k := range last {
 		v := &p.g.Values[i]
+		p.freedAt[i] = -1
 		if k < 0 || !produced[i] || p.isConst[i] || v.IsInput() || v.IsOutput() {
 			continue
 		}
 		p.releaseAfter[k] = append(p.releaseAfter[k], i)
+		p.freedAt[i] = k
 	}
 }
 
@@ -562,6 +572,9 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		}
 		p.vals[i].data = executor.Data[float32](t)
 	}
+	if err := p.bindOutputs(ext); err != nil {
+		return err
+	}
 	done := ctx.Done()
 	for k := range p.steps {
 		select {
@@ -570,6 +583,7 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		default:
 		}
 		s := &p.steps[k]
+		p.step = k
 		var t0 time.Time
 		if traced {
 			t0 = time.Now()
@@ -607,7 +621,42 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 			p.storeF16Output(i, t)
 			continue
 		}
-		copy(executor.Data[float32](t), v.data[:v.numel()])
+		d := executor.Data[float32](t)
+		if p.outBound[i] && len(d) > 0 && len(v.data) > 0 && &d[0] == &v.data[0] {
+			continue // written in place
+		}
+		copy(d, v.data[:v.numel()])
+	}
+	return nil
+}
+
+// bindOutputs makes each fp32 output value's storage the caller's output tensor when that
+// holds exactly the graph's static size for it (as XNNPACK writes external outputs where the
+// runtime points it): the producing node writes there and the copy-out is skipped. A value
+// bound on the last call but not on this one drops the caller's memory first (it must never
+// be written after the call, nor reach the pool: outputs are never released, nor moved).
+func (p *plan) bindOutputs(ext func(int) (*executor.Tensor, error)) error {
+	if p.outBound == nil {
+		p.outBound = make([]bool, len(p.vals))
+	}
+	for _, i := range p.outputs {
+		v := &p.vals[i]
+		if p.outBound[i] {
+			v.data, p.outBound[i] = nil, false
+		}
+		gv := &p.g.Values[i]
+		if p.quant[i] != nil || p.f16[i] || gv.IsInput() {
+			continue
+		}
+		t, err := ext(i)
+		if err != nil {
+			return err
+		}
+		d := executor.Data[float32](t)
+		if len(d) == 0 || t.Dim() != len(gv.Dims) || len(d) != xnngraph.Numel(xnngraph.DimsOf(gv.Dims)) {
+			continue
+		}
+		v.data, p.outBound[i] = d[:len(d):len(d)], true
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package xnnpack
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
@@ -166,33 +167,64 @@ func batchMatMul(p *plan, n *xnngraph.Node) error {
 	for _, d := range batch {
 		nb *= d
 	}
-	idx := make([]int, len(batch))
-	for bi := 0; bi < nb; bi++ {
-		oa, ob := 0, 0
-		for d, x := range idx {
-			oa += x * sa[d]
-			ob += x * sb[d]
-		}
-		am := a.data[oa*m*k : (oa+1)*m*k]
-		bm := b.data[ob*k*nn : (ob+1)*k*nn]
-		cm := y.data[bi*m*nn : (bi+1)*m*nn]
-		if trans {
-			bm = transpose2(bm, nn, k)
-		}
-		// Packed once per product and run on the fully connected layers' microkernels (the
-		// portable triple loop was 29% of a DeiT-tiny's run, in its attention products).
-		pb, err := gemm.PackB(bm, k, nn, nn)
-		if err != nil {
-			return err
-		}
-		pb.GemmBias(m, am, k, nil, cm, nn, float32(math.Inf(-1)), float32(math.Inf(1)))
-		for d := len(idx) - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < batch[d] {
-				break
-			}
-			idx[d] = 0
-		}
+	nbB := 1 // B's own batch count: each of its matrices is packed once, however broadcast
+	for _, d := range b.dims[:len(b.dims)-2] {
+		nbB *= d
 	}
+	// Pack every B matrix (straight from its [n, k] layout under the transpose flag), then run
+	// the products on the fully connected layers' microkernels (the portable triple loop was 29%
+	// of a DeiT-tiny's run), split across threads by (batch, block of rows): attention's
+	// per-head products are each too small to split by themselves.
+	pbs := make([]*gemm.PackedB, nbB)
+	var failed atomic.Bool
+	p.parallel(nbB, 1, 4*nbB*k*nn, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			bm := b.data[j*k*nn : (j+1)*k*nn]
+			var err error
+			if trans {
+				pbs[j], err = gemm.PackBT(bm, k, nn, k)
+			} else {
+				pbs[j], err = gemm.PackB(bm, k, nn, nn)
+			}
+			if err != nil {
+				failed.Store(true)
+			}
+		}
+	})
+	if failed.Load() {
+		return errorf("batch matmul of %v and %v: cannot pack B", a.dims, b.dims)
+	}
+	tile := gemm.TileRows()
+	blocks := 1
+	if p.threads > 1 && nb < 2*p.threads {
+		blocks = max(1, min((m+tile-1)/tile, (2*p.threads+nb-1)/nb))
+	}
+	rowsPer := ((m+blocks-1)/blocks + tile - 1) / tile * tile
+	blocks = max(1, (m+rowsPer-1)/max(rowsPer, 1))
+	inf := float32(math.Inf(1))
+	p.parallel(nb*blocks, 1, nb*m*k*nn+4*nbB*k*nn, func(u0, u1 int) {
+		idx := make([]int, len(batch))
+		for u := u0; u < u1; u++ {
+			bi, blk := u/blocks, u%blocks
+			rest := bi
+			for d := len(batch) - 1; d >= 0; d-- {
+				idx[d] = rest % batch[d]
+				rest /= batch[d]
+			}
+			oa, ob := 0, 0
+			for d, x := range idx {
+				oa += x * sa[d]
+				ob += x * sb[d]
+			}
+			r0, r1 := blk*rowsPer, min((blk+1)*rowsPer, m)
+			if r0 >= r1 {
+				continue
+			}
+			am := a.data[(oa*m+r0)*k : (oa*m+r1)*k]
+			cm := y.data[(bi*m+r0)*nn : (bi*m+r1)*nn]
+			pbs[ob].GemmBias(r1-r0, am, k, nil, cm, nn, -inf, inf)
+		}
+	})
 	return nil
 }
 
@@ -203,19 +235,8 @@ func packFC(w []float32, d0, d1 int, flags uint32) *gemm.PackedB {
 		pb, _ := gemm.PackB(w, d0, d1, d1) // sizes checked by the caller
 		return pb
 	}
-	pb, _ := gemm.PackB(transpose2(w, d0, d1), d1, d0, d0)
+	pb, _ := gemm.PackBT(w, d1, d0, d1) // [out, in] is the transpose of [in, out]
 	return pb
-}
-
-// transpose2 returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
-func transpose2(a []float32, rows, cols int) []float32 {
-	out := make([]float32, len(a))
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			out[c*rows+r] = a[r*cols+c]
-		}
-	}
-	return out
 }
 
 // fullyConnected is the quantized fully connected layer: the input rows times the filter packed

@@ -217,9 +217,10 @@ func (q *qlinear) depthwiseQ8(p *plan, xq, y []int8) error {
 	return nil
 }
 
-// tapOffsets is a convolution's tap table for an NHWC input of n codes: for every output pixel
-// and kernel tap (kernel rows, then columns), the offset of the input pixel it reads, or -1 in
-// the padding.
+// tapOffsets is a convolution's indirection table (depthwise and grouped fp32, int8 depthwise
+// and indirect GEMM) for an NHWC input of n elements: for every output pixel and kernel tap
+// (kernel rows, then columns), the element offset of the input pixel it reads, or -1 in the
+// padding.
 func tapOffsets(c *convGeom, n int) ([]int32, error) {
 	N, H, W, C, KH, KW, OH, OW := c.N, c.H, c.W, c.C, c.KH, c.KW, c.OH, c.OW
 	if uint64(n) >= 1<<31 {

@@ -92,11 +92,24 @@ type selfOtherAlphaOutArgs struct {
 	Out   *executor.Tensor // Tensor out
 }
 
-// selfOtherOutArgs are the arguments of aten::div.out and aten::mul.out.
-type selfOtherOutArgs struct {
+// selfOtherScalarOutArgs are the arguments of aten::eq.Scalar_out.
+type selfOtherScalarOutArgs struct {
+	Self  *executor.Tensor // Tensor self
+	Other unbox.Scalar     // Scalar other
+	Out   *executor.Tensor // Tensor out
+}
+
+// selfOtherTensorOutArgs are the arguments of aten::div.out and aten::mul.out.
+type selfOtherTensorOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Other *executor.Tensor // Tensor other
 	Out   *executor.Tensor // Tensor out
+}
+
+// selfOutArgs are the arguments of aten::erf.out.
+type selfOutArgs struct {
+	Self *executor.Tensor // Tensor self
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfSrcNonBlockingOutArgs are the arguments of aten::copy.out.
@@ -207,9 +220,9 @@ func unboxCopyOut(args []*executor.EValue) (selfSrcNonBlockingOutArgs, error) {
 
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxDivOut(args []*executor.EValue) (selfOtherOutArgs, error) {
+func unboxDivOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := unbox.NewReader(args, 4)
-	a := selfOtherOutArgs{
+	a := selfOtherTensorOutArgs{
 		Self:  u.Tensor(0, "self"),
 		Other: u.Tensor(1, "other"),
 		Out:   u.Tensor(2, "out"),
@@ -229,6 +242,29 @@ func unboxEmbeddingOut(args []*executor.EValue) (embeddingOutArgs, error) {
 		ScaleGradByFreq: u.Bool(3, "scale_grad_by_freq"),
 		Sparse:          u.Bool(4, "sparse"),
 		Out:             u.Tensor(5, "out"),
+	}
+	return a, u.Err()
+}
+
+// unboxEqScalarOut checks and reads the arguments of aten::eq.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxEqScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
+	u := unbox.NewReader(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
+	}
+	return a, u.Err()
+}
+
+// unboxErfOut checks and reads the arguments of aten::erf.out(Tensor self, *, Tensor out), then the
+// return slot.
+func unboxErfOut(args []*executor.EValue) (selfOutArgs, error) {
+	u := unbox.NewReader(args, 3)
+	a := selfOutArgs{
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
 	return a, u.Err()
 }
@@ -259,9 +295,9 @@ func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
 
 // unboxMulOut checks and reads the arguments of aten::mul.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxMulOut(args []*executor.EValue) (selfOtherOutArgs, error) {
+func unboxMulOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
 	u := unbox.NewReader(args, 4)
-	a := selfOtherOutArgs{
+	a := selfOtherTensorOutArgs{
 		Self:  u.Tensor(0, "self"),
 		Other: u.Tensor(1, "other"),
 		Out:   u.Tensor(2, "out"),
