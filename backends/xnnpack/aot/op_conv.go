@@ -18,7 +18,7 @@ func init() {
 		name: "convolution",
 		configs: func(p *Partitioner) []*configs.Config {
 			return []*configs.Config{gemmConfig("ConvolutionConfig", "convolution.default", "",
-				gemm{weight: "weight", bias: "bias", force: p.ForceNonStaticWeightsForF32Linear}, checkConvRank)}
+				gemm{weight: "weight", bias: "bias", act: "input", force: p.ForceNonStaticWeightsForF32Linear, padAbsorb: true}, checkConvRank)}
 		},
 		ops: []op{{target: targetConv, visit: (*preprocessor).visitConv, layout: layoutNHWC, takesActivation: true}},
 	})

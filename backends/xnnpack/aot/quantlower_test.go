@@ -1,0 +1,61 @@
+package aot_test
+
+import (
+	"maps"
+	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack/aot"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/internal/zoo"
+)
+
+// quantModels are the quantized fixtures (testdata/quantlower, made by
+// tools/reference/generate_quant_lower_fixtures.py): PT2E static, QAT, dynamic and torchao
+// programs in the zoo's layout.
+func quantModels(t *testing.T) []zoo.Model {
+	t.Helper()
+	models, err := zoo.Load(testutil.Testdata(t, "quantlower"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models
+}
+
+// TestQuantPlanMatchesOfficial: every quantized program is partitioned as the official
+// XnnpackPartitioner partitions it: the same number of delegates, the same operators (q/dq
+// included) in each, and the same delegated and non-delegated count per operator.
+func TestQuantPlanMatchesOfficial(t *testing.T) {
+	for _, m := range quantModels(t) {
+		t.Run(m.Name, func(t *testing.T) {
+			plan := zooPlan(t, m.PT2, nil, &aot.Partitioner{})
+			d := m.Delegation
+			if len(plan.Delegates) != d.NumDelegatedSubgraphs {
+				t.Errorf("%d delegates, official %d", len(plan.Delegates), d.NumDelegatedSubgraphs)
+			}
+			if got := zoo.Breakdown(plan); !maps.Equal(got, d.ByOperator) {
+				t.Errorf("per-operator counts\n got %v\nwant %v", got, d.ByOperator)
+			}
+			if g, w := regionTargets(plan), officialRegionTargets(d); g != w {
+				t.Errorf("regions\n got %s\nwant %s", g, w)
+			}
+		})
+	}
+}
+
+// TestQuantPreprocessMatchesOfficial: every region of every quantized program compiles to the
+// official XNNPACK graph: the same nodes and parameters, the same values with the same
+// datatypes and quantization parameters (scales, zero points, channel axes, block sizes), and
+// weights (quantized codes, int32 biases, scale buffers) with the same SHA-256.
+func TestQuantPreprocessMatchesOfficial(t *testing.T) {
+	for _, m := range quantModels(t) {
+		if !quantPreprocessed[m.Name] {
+			continue
+		}
+		t.Run(m.Name, func(t *testing.T) {
+			comparePreprocess(t, zooPlan(t, m.PT2, nil, &aot.Partitioner{}), m.Xnnpack)
+		})
+	}
+}
+
+// quantPreprocessed are the quantized fixtures whose graphs etgo's preprocess writes so far.
+var quantPreprocessed = map[string]bool{}
