@@ -69,7 +69,11 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 	}
 	bias := uint32(xnngraph.InvalidID)
 	if b != nil {
-		if err := p.define(b, tensorOpts{}); err != nil {
+		bo, err := p.biasOpts(b, in, w)
+		if err != nil {
+			return err
+		}
+		if err := p.define(b, bo); err != nil {
 			return err
 		}
 		bias = p.ids[b]

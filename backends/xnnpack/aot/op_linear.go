@@ -260,12 +260,23 @@ func (p *preprocessor) visitLinear(n *ir.Node) error {
 	if in == nil || w == nil {
 		return fmt.Errorf("linear without input or weight")
 	}
-	for _, v := range []*ir.Value{in, w, b, out} {
-		if v != nil {
-			if err := p.define(v, tensorOpts{}); err != nil {
-				return err
-			}
+	// input, weight, bias, output: op_linear.py's order, which numbers the values
+	for _, v := range []*ir.Value{in, w} {
+		if err := p.define(v, tensorOpts{}); err != nil {
+			return err
 		}
+	}
+	if b != nil {
+		bo, err := p.biasOpts(b, in, w)
+		if err != nil {
+			return err
+		}
+		if err := p.define(b, bo); err != nil {
+			return err
+		}
+	}
+	if err := p.define(out, tensorOpts{}); err != nil {
+		return err
 	}
 	bias := uint32(xnngraph.InvalidID)
 	if b != nil {

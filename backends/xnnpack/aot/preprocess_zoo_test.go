@@ -115,13 +115,16 @@ func comparePreprocess(t *testing.T, plan *partition.Plan, path string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := aot.Preprocess(prog)
-		if err != nil {
-			t.Fatalf("delegate %d: %v", i, err)
-		}
 		want, err := f.DelegateData(&official[i])
 		if err != nil {
 			t.Fatal(err)
+		}
+		got, err := aot.Preprocess(prog)
+		if err != nil {
+			if testing.Verbose() && os.Getenv("ETGO_DUMP_BLOBS") != "" {
+				t.Logf("official:\n%s", describeBlob(t, want))
+			}
+			t.Fatalf("delegate %d: %v", i, err)
 		}
 		gotAll = append(gotAll, sortedLines(describeBlob(t, got.Blob)))
 		wantAll = append(wantAll, sortedLines(describeBlob(t, want)))

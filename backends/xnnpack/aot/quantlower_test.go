@@ -2,6 +2,7 @@ package aot_test
 
 import (
 	"maps"
+	"strings"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/aot"
@@ -46,9 +47,13 @@ func TestQuantPlanMatchesOfficial(t *testing.T) {
 // official XNNPACK graph: the same nodes and parameters, the same values with the same
 // datatypes and quantization parameters (scales, zero points, channel axes, block sizes), and
 // weights (quantized codes, int32 biases, scale buffers) with the same SHA-256.
+//
+// Dynamically quantized programs (dyn_*) are not written yet: they are partitioned as the
+// official partitioner does (TestQuantPlanMatchesOfficial), but preprocess refuses their
+// choose_qparams (TestQuantPreprocessRefusesDynamic).
 func TestQuantPreprocessMatchesOfficial(t *testing.T) {
 	for _, m := range quantModels(t) {
-		if !quantPreprocessed[m.Name] {
+		if m.Delegation.Model.Dynamic || strings.HasPrefix(m.Name, "dyn_") {
 			continue
 		}
 		t.Run(m.Name, func(t *testing.T) {
@@ -57,5 +62,24 @@ func TestQuantPreprocessMatchesOfficial(t *testing.T) {
 	}
 }
 
-// quantPreprocessed are the quantized fixtures whose graphs etgo's preprocess writes so far.
-var quantPreprocessed = map[string]bool{}
+// TestQuantPreprocessRefusesDynamic: a dynamically quantized region is refused by name, not
+// written wrongly.
+func TestQuantPreprocessRefusesDynamic(t *testing.T) {
+	for _, m := range quantModels(t) {
+		if !strings.HasPrefix(m.Name, "dyn_") {
+			continue
+		}
+		t.Run(m.Name, func(t *testing.T) {
+			plan := zooPlan(t, m.PT2, nil, &aot.Partitioner{})
+			for i := range plan.Delegates {
+				prog, err := plan.Delegates[i].Program(plan.Graph)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := aot.Preprocess(prog); err == nil || !strings.Contains(err.Error(), "choose_qparams") {
+					t.Errorf("delegate %d: %v, want a refusal naming choose_qparams", i, err)
+				}
+			}
+		})
+	}
+}

@@ -49,10 +49,9 @@ func TestConfigOrder(t *testing.T) {
 
 // TestConfigsHaveVisitors: an operator a config claims is one a visitor writes, but for those
 // the preprocess rewrites away before visiting (batch norm) or that etgo does not preprocess
-// yet (the quantisation operators).
+// yet (torchao's affine quantisation operators).
 func TestConfigsHaveVisitors(t *testing.T) {
-	noVisitor := []string{"BatchNormConfig", "QuantizedPerTensorConfig", "DeQuantizedPerTensorConfig",
-		"QuantizeAffineConfig", "DeQuantizeAffineConfig", "ChooseQParamsAffineConfig"}
+	noVisitor := []string{"BatchNormConfig", "QuantizeAffineConfig", "DeQuantizeAffineConfig", "ChooseQParamsAffineConfig"}
 	for _, c := range (&Partitioner{}).partitionerConfigs() {
 		visited := false
 		for target := range opsByTarget {

@@ -1,0 +1,82 @@
+package lower_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack"
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/internal/zoo/zoorun"
+	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/pte"
+)
+
+// TestQuantLoweredRunsBitExact: every statically quantized fixture (testdata/quantlower) that
+// etgo lowers runs in etgo's runtime with outputs equal, bit for bit, to the official runtime's
+// on the official .pte (expected/xnnpack), at 1 and 2 threads; with the official number of
+// delegate calls; and the same bytes when lowered twice. Dynamically quantized programs are
+// partitioned (aot.TestQuantPlanMatchesOfficial) but not yet preprocessed.
+func TestQuantLoweredRunsBitExact(t *testing.T) {
+	models, err := zoo.Load(testutil.Testdata(t, "quantlower"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []int{1, 2} {
+		reg := executor.NewRegistry()
+		if err := portable.Register(reg); err != nil {
+			t.Fatal(err)
+		}
+		if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range models {
+			if strings.HasPrefix(m.Name, "dyn_") {
+				continue
+			}
+			t.Run(m.Name, func(t *testing.T) {
+				data, plan := lowerZoo(t, m)
+				if threads == 1 {
+					if again, _ := lowerZoo(t, m); string(again) != string(data) {
+						t.Error("lowering twice gave different bytes")
+					}
+				}
+				if len(plan.Delegates) != m.Delegation.NumDelegatedSubgraphs {
+					t.Errorf("%d delegate calls, official %d", len(plan.Delegates), m.Delegation.NumDelegatedSubgraphs)
+				}
+				f, err := pte.Parse(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prog, err := executor.NewProgram(f, executor.Options{Registry: reg})
+				if err != nil {
+					t.Fatal(err)
+				}
+				meth, err := prog.LoadMethod("forward")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer meth.Close()
+				outs, err := meth.Run(context.Background(), zoorun.Inputs(t, m)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := m.LoadExpected(zoo.Xnnpack)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(outs) != len(want) {
+					t.Fatalf("%d outputs, official %d", len(outs), len(want))
+				}
+				for i := range outs {
+					if err := npyconv.Compare(outs[i], want[i], 0); err != nil {
+						t.Errorf("output %d at %d thread(s): %v", i, threads, err)
+					}
+				}
+			})
+		}
+	}
+}
