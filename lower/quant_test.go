@@ -2,7 +2,6 @@ package lower_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
@@ -15,11 +14,12 @@ import (
 	"github.com/etgo/etgo/pte"
 )
 
-// TestQuantLoweredRunsBitExact: every statically quantized fixture (testdata/quantlower) that
-// etgo lowers runs in etgo's runtime with outputs equal, bit for bit, to the official runtime's
-// on the official .pte (expected/xnnpack), at 1 and 2 threads; with the official number of
-// delegate calls; and the same bytes when lowered twice. Dynamically quantized programs are
-// partitioned (aot.TestQuantPlanMatchesOfficial) but not yet preprocessed.
+// TestQuantLoweredRunsBitExact: every quantized fixture (testdata/quantlower: static, QAT and
+// dynamically quantized linears) etgo lowers runs in etgo's runtime with outputs equal, bit for
+// bit, to the official runtime's on the official .pte (expected/xnnpack), at 1 and 2 threads;
+// with the official number of delegate calls; and the same bytes when lowered twice. (The
+// dynamic tolerance is 0 too: etgo's qd8×qc8w path reproduces XNNPACK's per-row quantization
+// exactly, as testdata/dynquant shows for the official files.)
 func TestQuantLoweredRunsBitExact(t *testing.T) {
 	models, err := zoo.Load(testutil.Testdata(t, "quantlower"))
 	if err != nil {
@@ -34,9 +34,6 @@ func TestQuantLoweredRunsBitExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range models {
-			if strings.HasPrefix(m.Name, "dyn_") {
-				continue
-			}
 			t.Run(m.Name, func(t *testing.T) {
 				data, plan := lowerZoo(t, m)
 				if threads == 1 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
@@ -29,6 +30,10 @@ type qparams struct {
 	scales    []float32 // per channel
 	axis      int
 	dtype     ir.DType
+	// dynamic: quantized per row when the graph runs (qdint8); the trailing nonbatch dims form
+	// a row.
+	dynamic     bool
+	nonbatchDim int32
 }
 
 // implicitQDQ tags the q/dq nodes the partitioner's configs take as dependencies of a quantized
@@ -59,6 +64,15 @@ func (p *preprocessor) qdqParams(n *ir.Node) (*qparams, error) {
 		return nil, fmt.Errorf("%s has no input", n.Name)
 	}
 	q := &qparams{qInput: in, dtype: ir.DType(n.IntArg("dtype", int64(ir.Int8)))}
+	if configs.IsDynamicQDQ(n) {
+		// _from_dynamic_input_node: 3 nonbatch dims when the row feeds a convolution (only
+		// 2-D ones are dynamically quantized), else 1.
+		q.dynamic, q.nonbatchDim, q.dtype = true, 1, ir.Float32
+		if p.feedsConv(n) {
+			q.nonbatchDim = 3
+		}
+		return q, nil
+	}
 	if configs.IsPerChannel(n) {
 		s, _ := configs.QParamArgs(n)
 		c := p.params.Data(s)
@@ -175,6 +189,8 @@ func (p *preprocessor) convertBeforeDequantize() {
 // quantDType is get_serialized_dtype for a quantized value.
 func quantDType(q *qparams) schema.XNNDatatype {
 	switch {
+	case q.dynamic:
+		return schema.XNNDatatypexnn_datatype_qdint8
 	case q.perChannel && q.dtype == ir.Int32:
 		return schema.XNNDatatypexnn_datatype_qcint32
 	case q.perChannel:
@@ -190,6 +206,10 @@ func quantDType(q *qparams) schema.XNNDatatype {
 func (p *preprocessor) quantValue(val *xnngraph.Value, q *qparams, swapIO bool) {
 	val.DType = quantDType(q)
 	val.Quantized = true
+	if q.dynamic {
+		val.Quant = &xnngraph.QuantParams{Kind: schema.XNNQuantParamsPerTokenDynamicQuant, NumNonbatchDims: q.nonbatchDim}
+		return
+	}
 	if !q.perChannel {
 		val.Quant = &xnngraph.QuantParams{Kind: schema.XNNQuantParamsPerTensorQuant, Scale: float32(q.scale), ZeroPoint: int32(q.zeroPoint)}
 		return
@@ -214,7 +234,7 @@ func (p *preprocessor) quantValue(val *xnngraph.Value, q *qparams, swapIO bool) 
 // biasParams is from_bias: a quantized GEMM's fp32 bias becomes int32 with the scale of
 // weight scale × input scale (per channel when the weight is), zero point 0.
 func biasParams(b *ir.Value, w, in *qparams) *qparams {
-	if w == nil || in == nil || in.perChannel {
+	if w == nil || in == nil || in.perChannel || in.dynamic {
 		return nil
 	}
 	q := &qparams{qInput: b, perChannel: w.perChannel, dtype: ir.Int32}
@@ -391,4 +411,64 @@ func (p *preprocessor) biasOpts(b, in, w *ir.Value) (tensorOpts, error) {
 		return tensorOpts{}, err
 	}
 	return tensorOpts{quant: biasParams(b, wq, iq), quantSet: true}, nil
+}
+
+// feedsConv is QuantParams._feeds_into_conv: a convolution among n's transitive readers before
+// any linear.
+func (p *preprocessor) feedsConv(n *ir.Node) bool {
+	stack, seen := []*ir.Node{n}, map[*ir.Node]bool{}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[cur] {
+			continue
+		}
+		seen[cur] = true
+		if strings.Contains(cur.Target, "linear") {
+			return false
+		}
+		if strings.Contains(cur.Target, "convolution") {
+			return true
+		}
+		for _, v := range cur.Outputs {
+			if v != nil {
+				stack = append(stack, p.users[v]...)
+			}
+		}
+	}
+	return false
+}
+
+// visitDynamicQuantize is OpDynamicQuantizePerTensor: always a Convert to a value quantized per
+// row at run time.
+func (p *preprocessor) visitDynamicQuantize(n *ir.Node) error {
+	in, out := n.FirstTensorArg(), n.FirstOutput()
+	q, err := p.qdqParams(n)
+	if err != nil {
+		return err
+	}
+	if !q.dynamic {
+		return fmt.Errorf("%s: a quantize with tensor parameters not chosen at run time", n.Name)
+	}
+	if err := p.define(in, tensorOpts{}); err != nil {
+		return err
+	}
+	q.qInput = nil
+	if err := p.define(out, tensorOpts{quant: q, quantSet: true}); err != nil {
+		return err
+	}
+	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNConvert, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
+	return nil
+}
+
+// visitAlias is a dynamic dequantize (always implicit: its reader takes the quantized value)
+// and choose_qparams (the parameters are chosen by the Convert when the graph runs).
+func (p *preprocessor) visitAlias(n *ir.Node) error {
+	if configs.IsQParams(n) {
+		return nil
+	}
+	if id, ok := p.ids[n.FirstTensorArg()]; ok {
+		p.ids[n.FirstOutput()] = id
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package aot_test
 
 import (
 	"maps"
-	"strings"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/aot"
@@ -47,39 +46,12 @@ func TestQuantPlanMatchesOfficial(t *testing.T) {
 // official XNNPACK graph: the same nodes and parameters, the same values with the same
 // datatypes and quantization parameters (scales, zero points, channel axes, block sizes), and
 // weights (quantized codes, int32 biases, scale buffers) with the same SHA-256.
-//
-// Dynamically quantized programs (dyn_*) are not written yet: they are partitioned as the
-// official partitioner does (TestQuantPlanMatchesOfficial), but preprocess refuses their
-// choose_qparams (TestQuantPreprocessRefusesDynamic).
+// Dynamically quantized linears (dyn_*: qdint8 activations converted per row, qcint8 weights,
+// fp32 bias) included, 3-D and with a symbolic dim (at its upper bound, as the official does).
 func TestQuantPreprocessMatchesOfficial(t *testing.T) {
 	for _, m := range quantModels(t) {
-		if m.Delegation.Model.Dynamic || strings.HasPrefix(m.Name, "dyn_") {
-			continue
-		}
 		t.Run(m.Name, func(t *testing.T) {
 			comparePreprocess(t, zooPlan(t, m.PT2, nil, &aot.Partitioner{}), m.Xnnpack)
-		})
-	}
-}
-
-// TestQuantPreprocessRefusesDynamic: a dynamically quantized region is refused by name, not
-// written wrongly.
-func TestQuantPreprocessRefusesDynamic(t *testing.T) {
-	for _, m := range quantModels(t) {
-		if !strings.HasPrefix(m.Name, "dyn_") {
-			continue
-		}
-		t.Run(m.Name, func(t *testing.T) {
-			plan := zooPlan(t, m.PT2, nil, &aot.Partitioner{})
-			for i := range plan.Delegates {
-				prog, err := plan.Delegates[i].Program(plan.Graph)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := aot.Preprocess(prog); err == nil || !strings.Contains(err.Error(), "choose_qparams") {
-					t.Errorf("delegate %d: %v, want a refusal naming choose_qparams", i, err)
-				}
-			}
 		})
 	}
 }
