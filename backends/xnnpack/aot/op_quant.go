@@ -25,7 +25,7 @@ func init() {
 			{target: "quantized_decomposed.dequantize_per_tensor.default", visit: (*preprocessor).visitDequantize},
 			{target: "quantized_decomposed.quantize_per_channel.default", visit: (*preprocessor).visitQDQWeight},
 			{target: "quantized_decomposed.dequantize_per_channel.default", visit: (*preprocessor).visitQDQWeight},
-			{target: "quantized_decomposed.quantize_per_tensor.tensor", visit: (*preprocessor).visitDynamicQuantize},
+			{target: "quantized_decomposed.quantize_per_tensor.tensor", visit: (*preprocessor).visitQuantize},
 			{target: "quantized_decomposed.dequantize_per_tensor.tensor", visit: (*preprocessor).visitAlias},
 			{target: "quantized_decomposed.choose_qparams.tensor", visit: (*preprocessor).visitAlias},
 		},

@@ -336,43 +336,11 @@ func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([
 	for i, d := range c.Meta.Sizes {
 		shape[i] = int(d.Size)
 	}
-	if o.swapIO {
-		g := max(o.groups, 1)
-		// (s0, s1, rest) viewed as (g, s0/g, s1, rest), axes 1 and 2 swapped, giving (s1*g, s0/g, rest).
-		s0, s1 := shape[0], shape[1]
-		inner := len(f) / (s0 * s1)
-		out := make([]float32, len(f))
-		per := s0 / g
-		for gi := 0; gi < g; gi++ {
-			for a := 0; a < per; a++ {
-				for b := 0; b < s1; b++ {
-					src := ((gi*per+a)*s1 + b) * inner
-					dst := ((gi*s1+b)*per + a) * inner
-					copy(out[dst:dst+inner], f[src:src+inner])
-				}
-			}
-		}
-		f = out
-		shape = append([]int{s1 * g, per}, shape[2:]...)
+	data, err := permuteBytes(transforms.Float32Bytes(f), 4, shape, o)
+	if err != nil {
+		return nil, fmt.Errorf("constant %s: %w", v.Name, err)
 	}
-	if o.nhwc { // define has already merged the value's channels-last tag into o
-		if len(shape) != 4 {
-			return nil, fmt.Errorf("constant %s %v: channels-last needs 4 dims", v.Name, shape)
-		}
-		n, ch, h, w := shape[0], shape[1], shape[2], shape[3]
-		out := make([]float32, len(f))
-		for i := 0; i < n; i++ {
-			for c := 0; c < ch; c++ {
-				for y := 0; y < h; y++ {
-					for x := 0; x < w; x++ {
-						out[((i*h+y)*w+x)*ch+c] = f[((i*ch+c)*h+y)*w+x]
-					}
-				}
-			}
-		}
-		f = out
-	}
-	return transforms.Float32Bytes(f), nil
+	return data, nil
 }
 
 // externals numbers the region's inputs and outputs as generate_node_to_external_map does. A

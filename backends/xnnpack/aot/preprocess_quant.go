@@ -348,18 +348,22 @@ func permuteBytes(data []byte, es int, shape []int, o tensorOpts) ([]byte, error
 }
 
 // visitQuantize and visitDequantize are OpQuantizePerTensor and OpDeQuantizePerTensor: an
-// implicit q/dq shares its input's value; an explicit one is a Convert.
+// implicit q/dq shares its input's value; an explicit one is a Convert. A dynamic quantize
+// (OpDynamicQuantizePerTensor) is always a Convert, to a value quantized per row at run time.
 func (p *preprocessor) visitQuantize(n *ir.Node) error {
 	in, out := n.FirstTensorArg(), n.FirstOutput()
-	if p.implicit[n] {
+	q, err := p.qdqParams(n)
+	if err != nil {
+		return err
+	}
+	if p.implicit[n] && !q.dynamic {
 		if id, ok := p.ids[in]; ok {
 			p.ids[out] = id
 		}
 		return nil
 	}
-	q, err := p.qdqParams(n)
-	if err != nil {
-		return err
+	if n.Target == "quantized_decomposed.quantize_per_tensor.tensor" && !q.dynamic {
+		return fmt.Errorf("%s: a quantize with tensor parameters not chosen at run time", n.Name)
 	}
 	if err := p.define(in, tensorOpts{}); err != nil {
 		return err
@@ -437,28 +441,6 @@ func (p *preprocessor) feedsConv(n *ir.Node) bool {
 		}
 	}
 	return false
-}
-
-// visitDynamicQuantize is OpDynamicQuantizePerTensor: always a Convert to a value quantized per
-// row at run time.
-func (p *preprocessor) visitDynamicQuantize(n *ir.Node) error {
-	in, out := n.FirstTensorArg(), n.FirstOutput()
-	q, err := p.qdqParams(n)
-	if err != nil {
-		return err
-	}
-	if !q.dynamic {
-		return fmt.Errorf("%s: a quantize with tensor parameters not chosen at run time", n.Name)
-	}
-	if err := p.define(in, tensorOpts{}); err != nil {
-		return err
-	}
-	q.qInput = nil
-	if err := p.define(out, tensorOpts{quant: q, quantSet: true}); err != nil {
-		return err
-	}
-	p.node(n, xnngraph.Node{Op: schema.XNodeUnionXNNConvert, Inputs: []uint32{p.ids[in]}, Outputs: []uint32{p.ids[out]}})
-	return nil
 }
 
 // visitAlias is a dynamic dequantize (always implicit: its reader takes the quantized value)
