@@ -15,16 +15,23 @@ import (
 )
 
 // TestQuantLoweredRunsBitExact: every quantized fixture (testdata/quantlower: static, QAT and
-// dynamically quantized linears) etgo lowers runs in etgo's runtime with outputs equal, bit for
+// dynamically quantized linears; testdata/quantlower_ao: torchao 8da4w, groups 32 and 128)
+// etgo lowers runs in etgo's runtime with outputs equal, bit for
 // bit, to the official runtime's on the official .pte (expected/xnnpack), at 1 and 2 threads;
 // with the official number of delegate calls; and the same bytes when lowered twice. (The
 // dynamic tolerance is 0 too: etgo's qd8×qc8w path reproduces XNNPACK's per-row quantization
-// exactly, as testdata/dynquant shows for the official files.)
+// exactly, and its qd8×qb4w path the bf16 block scales, as testdata/dynquant shows for the
+// official files.)
 func TestQuantLoweredRunsBitExact(t *testing.T) {
 	models, err := zoo.Load(testutil.Testdata(t, "quantlower"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	ao, err := zoo.LoadXnnpackOnly(testutil.Testdata(t, "quantlower_ao"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	models = append(models, ao...)
 	for _, threads := range []int{1, 2} {
 		reg := executor.NewRegistry()
 		if err := portable.Register(reg); err != nil {

@@ -28,6 +28,9 @@ func init() {
 			{target: "quantized_decomposed.quantize_per_tensor.tensor", visit: (*preprocessor).visitQuantize},
 			{target: "quantized_decomposed.dequantize_per_tensor.tensor", visit: (*preprocessor).visitAlias},
 			{target: "quantized_decomposed.choose_qparams.tensor", visit: (*preprocessor).visitAlias},
+			{target: "torchao.choose_qparams_affine.default", visit: (*preprocessor).visitAlias},
+			{target: "torchao.quantize_affine.default", visit: (*preprocessor).visitAffine},
+			{target: "torchao.dequantize_affine.default", visit: (*preprocessor).visitAffine},
 		},
 	})
 }

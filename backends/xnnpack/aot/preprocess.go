@@ -280,6 +280,11 @@ func (p *preprocessor) defineQuant(v *ir.Value, val xnngraph.Value, q *qparams, 
 		if data, err = permuteBytes(data, es, shape, o); err != nil {
 			return fmt.Errorf("constant %s: %w", src.Name, err)
 		}
+		if q.qc4w {
+			if data, err = packQC4W(data, shape); err != nil {
+				return fmt.Errorf("constant %s: %w", src.Name, err)
+			}
+		}
 		val.ConstantIdx = p.storeConstant(data)
 	} else if o.swapIO {
 		return fmt.Errorf("value %s: swapping channel axes is only valid for constant weights", v.Name)

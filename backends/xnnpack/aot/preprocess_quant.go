@@ -34,6 +34,11 @@ type qparams struct {
 	// a row.
 	dynamic     bool
 	nonbatchDim int32
+	// groupSize > 0: blockwise (per channel group) scales, groupSize input channels each, of a
+	// 2-d weight; scales then holds [out channels][groups]. qc4w: 4-bit codes in int8
+	// ([-8, 7]), packed two per byte.
+	groupSize int
+	qc4w      bool
 }
 
 // implicitQDQ tags the q/dq nodes the partitioner's configs take as dependencies of a quantized
@@ -72,6 +77,9 @@ func (p *preprocessor) qdqParams(n *ir.Node) (*qparams, error) {
 			q.nonbatchDim = 3
 		}
 		return q, nil
+	}
+	if configs.IsAffine(n) {
+		return p.affineParams(n, q)
 	}
 	if configs.IsPerChannel(n) {
 		s, _ := configs.QParamArgs(n)
@@ -191,6 +199,10 @@ func quantDType(q *qparams) schema.XNNDatatype {
 	switch {
 	case q.dynamic:
 		return schema.XNNDatatypexnn_datatype_qdint8
+	case q.groupSize > 0:
+		return schema.XNNDatatypexnn_datatype_qbint4
+	case q.qc4w:
+		return schema.XNNDatatypexnn_datatype_qcint4
 	case q.perChannel && q.dtype == ir.Int32:
 		return schema.XNNDatatypexnn_datatype_qcint32
 	case q.perChannel:
@@ -212,6 +224,18 @@ func (p *preprocessor) quantValue(val *xnngraph.Value, q *qparams, swapIO bool) 
 	}
 	if !q.perChannel {
 		val.Quant = &xnngraph.QuantParams{Kind: schema.XNNQuantParamsPerTensorQuant, Scale: float32(q.scale), ZeroPoint: int32(q.zeroPoint)}
+		return
+	}
+	if q.groupSize > 0 {
+		// get_quant_params: blockwise scales as bf16 (round to nearest even), "scale_" + their
+		// SHA-256.
+		buf := make([]byte, 2*len(q.scales))
+		for i, s := range q.scales {
+			binary.LittleEndian.PutUint16(buf[2*i:], bf16(s))
+		}
+		idx := p.storeNamed("scale_", buf)
+		val.Quant = &xnngraph.QuantParams{Kind: schema.XNNQuantParamsPerChannelGroupQuant, ChannelDim: uint32(q.axis),
+			GroupSize: int32(q.groupSize), ScaleBufferIdx: idx, NumScales: uint32(len(q.scales))}
 		return
 	}
 	axis := q.axis
@@ -453,4 +477,93 @@ func (p *preprocessor) visitAlias(n *ir.Node) error {
 		p.ids[n.FirstOutput()] = id
 	}
 	return nil
+}
+
+// affineParams reads torchao's quantize_affine/dequantize_affine of a static weight
+// (extract_qdq_affine_op_args_for_decomposed_ops, then from_q_dq_node): blockwise when its
+// blocks are [1, g] with g below the input channels (or equal, for 4-bit), else per channel.
+func (p *preprocessor) affineParams(n *ir.Node, q *qparams) (*qparams, error) {
+	if !configs.IsPerChannelGroup(n) {
+		return nil, fmt.Errorf("%s: only blockwise or dynamic affine quantization is written so far", n.Name)
+	}
+	s, _ := configs.QParamArgs(n)
+	c := p.params.Data(s)
+	if c == nil || len(c.Meta.Sizes) != 2 {
+		return nil, fmt.Errorf("%s: blockwise scales %v are not a 2-d constant", n.Name, s)
+	}
+	f, err := floats64(c)
+	if err != nil {
+		return nil, fmt.Errorf("%s: scales: %w", n.Name, err)
+	}
+	block := n.IntsArg("block_size", nil)
+	qmin, qmax := n.IntArg("quant_min", -128), n.IntArg("quant_max", 127)
+	w := q.qInput
+	if w.Meta == nil || len(w.Meta.Sizes) != 2 || len(block) != 2 {
+		return nil, fmt.Errorf("%s: blockwise quantization of a %d-d weight", n.Name, len(w.Meta.Sizes))
+	}
+	ic := w.Meta.Sizes[1].Size
+	q.perChannel, q.dtype, q.axis = true, ir.Int8, 0
+	q.qc4w = qmin == -8 && qmax == 7
+	q.scales = make([]float32, len(f))
+	for i, x := range f {
+		q.scales[i] = float32(x)
+	}
+	g := block[1]
+	if q.qc4w && g <= ic || !q.qc4w && g < ic {
+		if g%32 != 0 || ic%g != 0 || !q.qc4w {
+			return nil, fmt.Errorf("%s: blockwise quantization needs 4-bit codes and a group size dividing the %d input channels in multiples of 32, have %d", n.Name, ic, g)
+		}
+		q.groupSize = int(g)
+	}
+	return q, nil
+}
+
+// packQC4W is convert_to_qc4w: 4-bit codes offset by 8, two per byte (the even column in the
+// low nibble), each row padded to an even length.
+func packQC4W(data []byte, shape []int) ([]byte, error) {
+	if len(shape) != 2 {
+		return nil, fmt.Errorf("4-bit packing needs a 2-d weight, have %v", shape)
+	}
+	oc, ic := shape[0], shape[1]
+	half := (ic + 1) / 2
+	out := make([]byte, oc*half)
+	for r := 0; r < oc; r++ {
+		for c := 0; c < ic; c++ {
+			v := int8(data[r*ic+c])
+			if v < -8 || v > 7 {
+				return nil, fmt.Errorf("4-bit code %d out of [-8, 7] at [%d, %d]", v, r, c)
+			}
+			nib := byte(v+8) & 0xF
+			if c%2 == 1 {
+				nib <<= 4
+			}
+			out[r*half+c/2] |= nib
+		}
+	}
+	return out, nil
+}
+
+// bf16 rounds a float32 to bfloat16 to nearest even, as torch's .to(torch.bfloat16) does (a
+// NaN stays a quiet NaN).
+func bf16(f float32) uint16 {
+	b := math.Float32bits(f)
+	if f != f {
+		return uint16(b>>16) | 0x40
+	}
+	return uint16((b + 0x7FFF + (b>>16)&1) >> 16)
+}
+
+// visitAffineWeight is OpDequantizeAffine / OpQuantizeAffine on a static weight: nothing (the
+// GEMM defines the quantized weight); a dynamic one is the activation's Convert or its alias.
+func (p *preprocessor) visitAffine(n *ir.Node) error {
+	if configs.IsDynamicQDQ(n) {
+		if configs.IsQuantize(n) {
+			return p.visitQuantize(n)
+		}
+		return p.visitAlias(n)
+	}
+	if configs.IsPerChannelGroup(n) {
+		return nil
+	}
+	return fmt.Errorf("%s: only blockwise or dynamic affine quantization is written so far", n.Name)
 }

@@ -21,11 +21,22 @@ func quantModels(t *testing.T) []zoo.Model {
 	return models
 }
 
+// aoModels are the torchao programs (testdata/quantlower_ao): 8da4w, groups 32 and 128. The
+// official to_edge refuses them without a partitioner, so they have no portable.pte.
+func aoModels(t *testing.T) []zoo.Model {
+	t.Helper()
+	models, err := zoo.LoadXnnpackOnly(testutil.Testdata(t, "quantlower_ao"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models
+}
+
 // TestQuantPlanMatchesOfficial: every quantized program is partitioned as the official
 // XnnpackPartitioner partitions it: the same number of delegates, the same operators (q/dq
 // included) in each, and the same delegated and non-delegated count per operator.
 func TestQuantPlanMatchesOfficial(t *testing.T) {
-	for _, m := range quantModels(t) {
+	for _, m := range append(quantModels(t), aoModels(t)...) {
 		t.Run(m.Name, func(t *testing.T) {
 			plan := zooPlan(t, m.PT2, nil, &aot.Partitioner{})
 			d := m.Delegation
@@ -49,7 +60,7 @@ func TestQuantPlanMatchesOfficial(t *testing.T) {
 // Dynamically quantized linears (dyn_*: qdint8 activations converted per row, qcint8 weights,
 // fp32 bias) included, 3-D and with a symbolic dim (at its upper bound, as the official does).
 func TestQuantPreprocessMatchesOfficial(t *testing.T) {
-	for _, m := range quantModels(t) {
+	for _, m := range append(quantModels(t), aoModels(t)...) {
 		t.Run(m.Name, func(t *testing.T) {
 			comparePreprocess(t, zooPlan(t, m.PT2, nil, &aot.Partitioner{}), m.Xnnpack)
 		})
