@@ -499,7 +499,7 @@ func (p *preprocessor) affineParams(n *ir.Node, q *qparams) (*qparams, error) {
 	qmin, qmax := n.IntArg("quant_min", -128), n.IntArg("quant_max", 127)
 	w := q.qInput
 	if w.Meta == nil || len(w.Meta.Sizes) != 2 || len(block) != 2 {
-		return nil, fmt.Errorf("%s: blockwise quantization of a %d-d weight", n.Name, len(w.Meta.Sizes))
+		return nil, fmt.Errorf("%s: blockwise quantization needs a 2-d weight and a 2-d block size", n.Name)
 	}
 	ic := w.Meta.Sizes[1].Size
 	q.perChannel, q.dtype, q.axis = true, ir.Int8, 0
@@ -525,6 +525,9 @@ func packQC4W(data []byte, shape []int) ([]byte, error) {
 		return nil, fmt.Errorf("4-bit packing needs a 2-d weight, have %v", shape)
 	}
 	oc, ic := shape[0], shape[1]
+	if len(data) != oc*ic {
+		return nil, fmt.Errorf("4-bit packing: %d bytes for a %d×%d weight", len(data), oc, ic)
+	}
 	half := (ic + 1) / 2
 	out := make([]byte, oc*half)
 	for r := 0; r < oc; r++ {
@@ -538,6 +541,9 @@ func packQC4W(data []byte, shape []int) ([]byte, error) {
 				nib <<= 4
 			}
 			out[r*half+c/2] |= nib
+		}
+		if ic%2 == 1 {
+			out[r*half+half-1] |= 8 << 4 // the pad column: code 0, offset by 8
 		}
 	}
 	return out, nil
