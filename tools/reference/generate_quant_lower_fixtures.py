@@ -191,6 +191,40 @@ class ResBlock(nn.Module):
         return self.fc(torch.flatten(self.pool(y), 1))
 
 
+class MeanNoKeep(nn.Module):
+    """conv + relu, add, mean over H, W without keepdim (XNNPACK declines it), linear: two
+    delegates with the mean between them."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3, padding=1)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        y = torch.relu(self.c(x))
+        y = y + y
+        return self.fc(y.mean((2, 3)))
+
+
+class Unsupported(nn.Module):
+    """conv, then a cumsum (no XNNPACK config) and a flip, then conv: the quantizer leaves the
+    middle fp32, so dq/q around it are claimed alone as Converts."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.b = nn.Conv2d(4, 4, 1)
+
+    def forward(self, x):
+        y = torch.relu(self.a(x))
+        y = torch.cumsum(y, dim=3).flip(2)
+        return self.b(y)
+
+
+def zoo_spec(name):
+    return next(s for s in zoo.ZOO if s.name == name)
+
+
 def mobilenet_v2_tiny():
     from torchvision.models.mobilenetv2 import MobileNetV2
 
@@ -225,6 +259,16 @@ MODELS = {
     "qat_conv_bn": (ConvBN, (1, 3, 6, 6), "qat", True, None, "conv + batch norm + relu, QAT"),
     "resblock": (resblock, (1, 3, 8, 8), "static", True, None, "a ResNet basic block with a projection shortcut"),
     "mobilenet_v2_tiny": (mobilenet_v2_tiny, (1, 3, 16, 16), "static", True, None, "torchvision MobileNetV2, width 0.25, two stages"),
+    "mean_nokeep": (MeanNoKeep, (1, 3, 8, 8), "static", True, None, "mean without keepdim declined between two delegates"),
+    "unsupported_mid": (Unsupported, (1, 3, 6, 6), "static", True, None, "cumsum and flip between quantized convs"),
+    # zoo models (tools/reference/zoo.py) through the static per-channel flow: whatever the
+    # quantizer annotates on them, and what the partitioner then declines.
+    "zoo_mlp": ("zoo", "mlp", "static", True, None, "zoo mlp, quantized"),
+    "zoo_residual_cnn": ("zoo", "residual_cnn", "static", True, None, "zoo residual_cnn, quantized"),
+    "zoo_inverted_residual": ("zoo", "inverted_residual", "static", True, None, "zoo inverted_residual, quantized"),
+    "zoo_split_delegation": ("zoo", "split_delegation", "static", True, None, "zoo split_delegation (cumsum, erf), quantized"),
+    "zoo_transformer_encoder": ("zoo", "transformer_encoder", "static", True, None, "zoo transformer_encoder, quantized"),
+    "zoo_max_dim": ("zoo", "max_dim", "static", True, None, "zoo max_dim, quantized"),
     "dyn_linear_2d": (lambda: Linear(32, 12), (4, 32), "dynamic", True, None, "dynamically quantized linear, 2-D"),
     "dyn_linear_3d": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, None, "dynamically quantized linear, 3-D"),
     "dyn_linear_3d_sym": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, {1: ("seq", 1, 16)}, "dynamically quantized linear, 3-D, symbolic seq"),
@@ -287,9 +331,14 @@ def build(name: str) -> dict:
     factory, shape, flow, per_channel, dyn, description = MODELS[name]
     seed = gz.seed_of(name)
     torch.manual_seed(seed)
-    model = factory()
+    if factory == "zoo":
+        spec = zoo_spec(shape)
+        model = spec.build()
+        x = spec.inputs(torch.Generator().manual_seed(seed + 1))[0]
+    else:
+        model = factory()
+        x = torch.randn(*shape, generator=torch.Generator().manual_seed(seed + 1))
     model = model.train() if flow == "qat" else model.eval()
-    x = torch.randn(*shape, generator=torch.Generator().manual_seed(seed + 1))
     dynamic_shapes = None
     if dyn:
         dynamic_shapes = ({d: torch.export.Dim(n, min=lo, max=hi) for d, (n, lo, hi) in dyn.items()},)
