@@ -221,6 +221,20 @@ class Unsupported(nn.Module):
         return self.b(y)
 
 
+class GroupedTranspose(nn.Module):
+    """conv, then a grouped transposed conv: with per-channel weights the official partitioner
+    declines it (XNNPACK has no per-channel quantization for transposed convs with groups > 1),
+    so its weight's dequantize_per_channel stays outside, for the quantized kernel library."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.t = nn.ConvTranspose2d(4, 4, 3, stride=2, padding=1, groups=2)
+
+    def forward(self, x):
+        return self.t(torch.relu(self.a(x)))
+
+
 def zoo_spec(name):
     return next(s for s in zoo.ZOO if s.name == name)
 
@@ -261,6 +275,7 @@ MODELS = {
     "mobilenet_v2_tiny": (mobilenet_v2_tiny, (1, 3, 16, 16), "static", True, None, "torchvision MobileNetV2, width 0.25, two stages"),
     "mean_nokeep": (MeanNoKeep, (1, 3, 8, 8), "static", True, None, "mean without keepdim declined between two delegates"),
     "unsupported_mid": (Unsupported, (1, 3, 6, 6), "static", True, None, "cumsum and flip between quantized convs"),
+    "convt_groups": (GroupedTranspose, (1, 3, 4, 4), "static", True, None, "grouped transposed conv declined, its weight dq left outside"),
     # zoo models (tools/reference/zoo.py) through the static per-channel flow: whatever the
     # quantizer annotates on them, and what the partitioner then declines.
     "zoo_mlp": ("zoo", "mlp", "static", True, None, "zoo mlp, quantized"),
