@@ -284,6 +284,10 @@ MODELS = {
     "zoo_split_delegation": ("zoo", "split_delegation", "static", True, None, "zoo split_delegation (cumsum, erf), quantized"),
     "zoo_transformer_encoder": ("zoo", "transformer_encoder", "static", True, None, "zoo transformer_encoder, quantized"),
     "zoo_max_dim": ("zoo", "max_dim", "static", True, None, "zoo max_dim, quantized"),
+    # Larger zoo models, not committed (a few MB each): --only them with --out.
+    "zoo_mobilenet_v2_small": ("zoo", "mobilenet_v2_small", "static", True, None, "zoo mobilenet_v2_small, quantized"),
+    "zoo_mobilenet_v3_small_small": ("zoo", "mobilenet_v3_small_small", "static", True, None, "zoo mobilenet_v3_small_small, quantized"),
+    "zoo_resnet18_small": ("zoo", "resnet18_small", "static", True, None, "zoo resnet18_small, quantized"),
     "dyn_linear_2d": (lambda: Linear(32, 12), (4, 32), "dynamic", True, None, "dynamically quantized linear, 2-D"),
     "dyn_linear_3d": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, None, "dynamically quantized linear, 3-D"),
     "dyn_linear_3d_sym": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, {1: ("seq", 1, 16)}, "dynamically quantized linear, 3-D, symbolic seq"),
@@ -293,6 +297,10 @@ MODELS = {
     # which the official to_edge_transform_and_lower refuses ("aten._int_mm.default is not in
     # Core ATen opset"), so there is no official file to match.
 }
+
+
+# Models a full run leaves out (their fixtures would be several MB): generated with --only.
+LARGE = {"zoo_mobilenet_v2_small", "zoo_mobilenet_v3_small_small", "zoo_resnet18_small"}
 
 
 def quantize(model, x, flow, per_channel, dynamic_shapes):
@@ -427,18 +435,40 @@ def check_etgo(etgo: str, names) -> dict:
             same_bytes = out.read_bytes() == (d / "xnnpack.pte").read_bytes()
             verdicts[name] = {"lowered": True, "official_runs": True, "max_abs_diff_to_official": diff,
                               "identical_outputs": diff == 0.0, "identical_pte": same_bytes}
+            # Without a partitioner: every q/dq is a quantized_decomposed kernel call (etgo has
+            # no such kernels yet, hence --allow-missing-kernels); the official runtime runs it.
+            if (d / "portable.pte").exists():
+                pout = Path(tmp) / f"{name}_portable.pte"
+                r = subprocess.run([etgo, "lower", str(d / "model.pt2"), "--partitioner", "none", "--allow-missing-kernels",
+                                    "-o", str(pout)], capture_output=True, text=True)
+                if r.returncode != 0:
+                    verdicts[name]["portable"] = {"lowered": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1][:300]}
+                    continue
+                try:
+                    pouts = gz.run_official(pout, x)
+                except Exception as e:
+                    verdicts[name]["portable"] = {"lowered": True, "official_runs": False, "error": f"{type(e).__name__}: {e}"[:300]}
+                    continue
+                pwant = [np.load(p) for p in sorted((d / "expected" / "portable").glob("output_*.npy"))]
+                pdiff = max(gz.max_abs_diff(o, w) for o, w in zip(pouts, pwant))
+                verdicts[name]["portable"] = {"lowered": True, "official_runs": True, "max_abs_diff_to_official": pdiff,
+                                              "identical_outputs": pdiff == 0.0}
     return verdicts
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", default="", help="comma-separated model names")
+    ap.add_argument("--out", default="", help="write the PT2E fixtures here instead of testdata/quantlower")
     ap.add_argument("--check-etgo", default="", help="an etgo binary: lower every model with it and run the result officially")
     args = ap.parse_args()
+    global OUT
+    if args.out:
+        OUT = Path(args.out)
     only = [s for s in args.only.split(",") if s]
     if set(only) - set(MODELS):
         sys.exit(f"unknown model(s): {sorted(set(only) - set(MODELS))}")
-    names = only or list(MODELS)
+    names = only or [n for n in MODELS if n not in LARGE]
     if args.check_etgo:
         verdicts = check_etgo(args.check_etgo, names)
         path = OUT / "etgo_check.json"

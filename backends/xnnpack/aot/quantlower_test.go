@@ -2,6 +2,7 @@ package aot_test
 
 import (
 	"maps"
+	"os"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/aot"
@@ -12,11 +13,20 @@ import (
 // quantModels are the quantized fixtures (testdata/quantlower, made by
 // tools/reference/generate_quant_lower_fixtures.py): PT2E static, QAT, dynamic and torchao
 // programs in the zoo's layout.
+// ETGO_QUANTLOWER_EXTRA names a folder of more such programs made on demand (the larger zoo
+// models: generate_quant_lower_fixtures.py --out DIR --only zoo_mobilenet_v2_small,…).
 func quantModels(t *testing.T) []zoo.Model {
 	t.Helper()
 	models, err := zoo.Load(testutil.Testdata(t, "quantlower"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if dir := os.Getenv("ETGO_QUANTLOWER_EXTRA"); dir != "" {
+		more, err := zoo.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, more...)
 	}
 	return models
 }
