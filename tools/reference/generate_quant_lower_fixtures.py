@@ -415,6 +415,8 @@ def build(name: str) -> dict:
 def check_etgo(etgo: str, names) -> dict:
     """Lower every model.pt2 with etgo, run the result in the official runtime, compare with the
     official xnnpack.pte's outputs (bit for bit)."""
+    import executorch.kernels.quantized  # noqa: F401  the runtime's quantized_decomposed kernels
+
     verdicts = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
