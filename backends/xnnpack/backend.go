@@ -114,6 +114,8 @@ func (p *plan) external(i int, args []*executor.EValue) (*executor.Tensor, error
 	want := executor.Float32
 	if p.quant[i] != nil {
 		want = executor.Int8 // qint8 codes
+	} else if p.f16[i] {
+		want = executor.Float16
 	}
 	if t.ScalarType() != want {
 		return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", executor.ErrInvalidArgument, id, executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
@@ -157,6 +159,8 @@ type tensor struct {
 	ints []int32
 	// rows is a qdint8 value's parameters, one per row (quant_dynamic.go).
 	rows []rowQuant
+	// f16in is an fp16 graph input's values widened to fp32 (node_fp16.go).
+	f16in []float32
 }
 
 func (t *tensor) numel() int {
@@ -174,7 +178,10 @@ type plan struct {
 	index   map[uint32]int // value id -> index
 	isConst []bool
 	// quant[i] is value i's quantization (nil for fp32 values).
-	quant   []*qinfo
+	quant []*qinfo
+	// f16[i]: value i is fp16, kept as fp32 numbers fp16 can hold (node_fp16.go).
+	f16     []bool
+	hasF16  bool
 	inputs  []int // value indices of external inputs
 	outputs []int
 	// order lists the nodes that run (indices into g.Nodes), in their order (Graph.schedule);
@@ -249,7 +256,7 @@ func newPlan(g *xnngraph.Graph, named func(string) ([]byte, error)) (*plan, erro
 // newPlanFor builds a plan for a delegate with these calls (see checkCalls).
 func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][]*executor.EValue) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
-		quant: make([]*qinfo, len(g.Values)), threads: 1}
+		quant: make([]*qinfo, len(g.Values)), f16: make([]bool, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
 	p.icolPool.New = func() any { return new([]int32) }
 	for i := range g.Values {
@@ -266,8 +273,10 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 				return nil, fmt.Errorf("%w: value %d is a %s graph input or output; quantized boundary values run as qint8 only", ErrUnsupported, v.ID, v.DType)
 			}
 			p.quant[i] = q
+		} else if v.DType == schema.XNNDatatypexnn_datatype_fp16 {
+			p.f16[i], p.hasF16 = true, true // (node_fp16.go)
 		} else if v.DType != schema.XNNDatatypexnn_datatype_fp32 {
-			return nil, fmt.Errorf("%w: value %d has datatype %s; unquantized values run as fp32 only", ErrUnsupported, v.ID, v.DType)
+			return nil, fmt.Errorf("%w: value %d has datatype %s; unquantized values run as fp32 or fp16 only", ErrUnsupported, v.ID, v.DType)
 		}
 		dims := make([]int, len(v.Dims))
 		for k, d := range v.Dims {
@@ -289,6 +298,12 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 					p.vals[i].q[k] = int8(c)
 				}
 			}
+		case v.ConstantIdx != 0 && p.f16[i]:
+			data, err := constantF16(g, v, named)
+			if err != nil {
+				return nil, err
+			}
+			p.vals[i].data, p.isConst[i] = data, true
 		case v.ConstantIdx != 0:
 			data, err := constant(g, v, named)
 			if err != nil {
@@ -334,12 +349,20 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 		return nil, err
 	}
 	p.fuseActivations()
+	if p.hasF16 {
+		if err := p.f16Kernels(); err != nil { // (node_fp16.go)
+			return nil, err
+		}
+	}
 	p.planReuse()
 	seen := map[string]int{}
 	for i := range p.steps {
 		name, ok := p.dynamicOperator(p.steps[i].node)
 		if !ok {
 			name = operatorName(p.steps[i].node, p.touchesQuant(p.steps[i].node))
+			if p.hasF16 {
+				name = p.f16Operator(p.steps[i].node, name) // (node_fp16.go)
+			}
 		}
 		seen[name]++
 		p.steps[i].event = fmt.Sprintf("%s #%d", name, seen[name])
@@ -380,8 +403,9 @@ func (p *plan) fuseActivations() {
 		if kern := kernelOf(n.Op); kern == nil || !kern.takesActivation {
 			continue
 		}
-		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
-			continue // (a quantized producer writes codes, not values a hardswish could take)
+		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) ||
+			p.f16[p.index[n.Outputs[0]]] {
+			continue // (a quantized producer writes codes, not values a hardswish could take; an fp16 one rounds its output first)
 		}
 		rs := readers[n.Outputs[0]]
 		if len(rs) != 1 || rs[0] <= k {
@@ -528,6 +552,10 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 			p.vals[i].q = executor.Data[int8](t) // qint8 codes, read in place as fp32 values are
 			continue
 		}
+		if p.f16[i] {
+			p.bindF16Input(i, t)
+			continue
+		}
 		p.vals[i].data = executor.Data[float32](t)
 	}
 	done := ctx.Done()
@@ -548,6 +576,9 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		if !s.ownRange {
 			clampOutput(p, s.node)
 		}
+		if p.hasF16 {
+			p.roundF16Outputs(s.node)
+		}
 		if traced {
 			bctx.ProfileDelegate(s.event, -1, nil, t0, time.Now())
 		}
@@ -566,6 +597,10 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		}
 		if p.quant[i] != nil {
 			copy(executor.Data[int8](t), v.q[:v.numel()])
+			continue
+		}
+		if p.f16[i] {
+			p.storeF16Output(i, t)
 			continue
 		}
 		copy(executor.Data[float32](t), v.data[:v.numel()])

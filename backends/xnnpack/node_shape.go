@@ -19,7 +19,7 @@ func init() {
 		schema.XNodeUnionXNNConcatenate4, schema.XNodeUnionXNNConcatenate5} {
 		registerNode(op, nodeKernel{run: concat[float32], quant: quantMove(concat[int8]), operator: "Copy (NC, X32)"}) // XNNPACK concatenates by copies
 	}
-	registerNode(schema.XNodeUnionXNNStaticConstantPad, nodeKernel{run: constantPad, operator: "Constant Pad (ND, X32)"})
+	registerNode(schema.XNodeUnionXNNStaticConstantPad, nodeKernel{run: constantPad, quant: quantPad, operator: "Constant Pad (ND, X32)"})
 	registerNode(schema.XNodeUnionXNNStaticResizeBilinear2D, nodeKernel{run: resizeBilinear, operator: "Resize Bilinear (NHWC, F32)"})
 }
 

@@ -71,8 +71,10 @@ func resolveQuant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]by
 		if q.ZeroPoint != 0 {
 			return nil, errorf("value %d (qint32): zero point %d, XNNPACK requires 0", v.ID, q.ZeroPoint)
 		}
-	case (v.DType == schema.XNNDatatypexnn_datatype_qcint8 || v.DType == schema.XNNDatatypexnn_datatype_qcint32) &&
-		q.Kind == schema.XNNQuantParamsPerChannelQuant:
+	case (v.DType == schema.XNNDatatypexnn_datatype_qcint8 || v.DType == schema.XNNDatatypexnn_datatype_qcint32 ||
+		v.DType == schema.XNNDatatypexnn_datatype_qcint4) && q.Kind == schema.XNNQuantParamsPerChannelQuant:
+		// (qcint4: zero point 8, as XNNCompiler defines it; its codes are kept centered,
+		// unpackQC4W.)
 		qi.zp, qi.chDim = 0, int(q.ChannelDim)
 		qi.scales = q.Scales
 		if q.ScaleBufferIdx != 0 {
@@ -98,7 +100,7 @@ func resolveQuant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]by
 	case v.DType == schema.XNNDatatypexnn_datatype_qbint4 && q.Kind == schema.XNNQuantParamsPerChannelGroupQuant:
 		return resolveBlockwise(g, v, named)
 	default:
-		return nil, fmt.Errorf("%w: value %d is %s with %s parameters; quantized values run as qint8/qint32 per tensor, qcint8/qcint32 per channel, qdint8 per token (dynamic) or qbint4 per channel group",
+		return nil, fmt.Errorf("%w: value %d is %s with %s parameters; quantized values run as qint8/qint32 per tensor, qcint8/qcint4/qcint32 per channel, qdint8 per token (dynamic) or qbint4 per channel group",
 			ErrUnsupported, v.ID, v.DType, q.Kind)
 	}
 	return qi, nil
@@ -116,6 +118,9 @@ func quantConstant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]b
 	}
 	if v.DType == schema.XNNDatatypexnn_datatype_qbint4 {
 		return unpackInt4(v, raw)
+	}
+	if v.DType == schema.XNNDatatypexnn_datatype_qcint4 {
+		return unpackQC4W(v, raw) // node_fc_qc4w.go
 	}
 	size := uint64(1)
 	if v.DType == schema.XNNDatatypexnn_datatype_qint32 || v.DType == schema.XNNDatatypexnn_datatype_qcint32 {
@@ -262,8 +267,10 @@ func (p *plan) quantStep(k int, n *xnngraph.Node) (runFunc, error) {
 		return nil, p.unsupportedQuant(k, n)
 	}
 	if x := p.qof(n.Inputs[0]); x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8 && n.Op != schema.XNodeUnionXNNFullyConnected {
-		// (The official partitioner also writes dynamically quantized convolutions.)
-		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8", ErrUnsupported, k, n.OpName())
+		if n.Op == schema.XNodeUnionXNNConv2d || n.Op == schema.XNodeUnionXNNConvTranspose2d {
+			return p.dynamicConv(k, n) // node_conv_dynamic.go
+		}
+		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers and convolutions run on qdint8", ErrUnsupported, k, n.OpName())
 	}
 	kern := kernelOf(n.Op)
 	if kern == nil || kern.quant == nil {
@@ -341,7 +348,7 @@ func (p *plan) quantLinear(k int, n *xnngraph.Node, ocDim int) (*qlinear, error)
 		if w.zp != 0 {
 			return nil, fmt.Errorf("%w: %s filter (value %d) has zero point %d; XNNPACK's qint8 filters are symmetric", ErrUnsupported, n.OpName(), wv.ID, w.zp)
 		}
-	case w.dtype == schema.XNNDatatypexnn_datatype_qcint8 && w.perChannel():
+	case (w.dtype == schema.XNNDatatypexnn_datatype_qcint8 || isQC4WFilter(n, w, ocDim)) && w.perChannel():
 		if w.chDim != ocDim {
 			return nil, fmt.Errorf("%w: %s filter (value %d) is quantized along dim %d, its output channels are dim %d", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim)
 		}

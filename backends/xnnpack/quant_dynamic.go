@@ -290,6 +290,9 @@ type qdlinear struct {
 	ksum        []float32
 	biasID      uint32
 	lo, hi      float32
+	// cKernel: the GEMM is one of XNNPACK's C intrinsics kernels (qc4w, like qb4w), which
+	// clamp value first.
+	cKernel bool
 }
 
 // dynamicLinear prepares FullyConnected node k on a qdint8 input: a constant qcint8 filter
@@ -318,11 +321,12 @@ func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error
 	}
 	q := &qdlinear{oc: oc, ic: ic, biasID: n.Inputs[2], lo: n.OutputMin, hi: n.OutputMax}
 	switch {
-	case w.dtype == schema.XNNDatatypexnn_datatype_qcint8 && w.perChannel():
+	case (w.dtype == schema.XNNDatatypexnn_datatype_qcint8 || isQC4WFilter(n, w, ocDim)) && w.perChannel():
 		if w.chDim != ocDim {
 			return nil, fmt.Errorf("%w: %s filter (value %d) is quantized along dim %d, its output channels are dim %d", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim)
 		}
 		q.scales = w.scales
+		q.cKernel = w.dtype == schema.XNNDatatypexnn_datatype_qcint4
 	case w.dtype == schema.XNNDatatypexnn_datatype_qbint4:
 		if ocDim != 0 || w.chDim != 0 {
 			return nil, fmt.Errorf("%w: %s qbint4 filter (value %d) with channel dim %d and transposed weights %v; blockwise filters run as [out, in] quantized along dim 0", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim != 0)
@@ -439,7 +443,7 @@ func (q *qdlinear) rowQB4W(a []int8, rq rowQuant, acc []int32, bias, out []float
 // take the value first, so a NaN becomes the lower bound (testdata/dynquant's nonfinite inputs:
 // a row with -Inf gives NaN with qcint8 filters, -Inf with qbint4 ones).
 func (q *qdlinear) clamp(v float32) float32 {
-	if q.block != 0 {
+	if q.block != 0 || q.cKernel {
 		return x86Min(x86Max(v, q.lo), q.hi)
 	}
 	return x86Min(q.hi, x86Max(q.lo, v))
@@ -469,8 +473,17 @@ func (p *plan) dynamicOperator(n *xnngraph.Node) (string, bool) {
 		w := "QC8W"
 		if f := p.qof(n.Inputs[1]); f != nil && f.dtype == schema.XNNDatatypexnn_datatype_qbint4 {
 			w = "QB4W"
+		} else if f != nil && f.dtype == schema.XNNDatatypexnn_datatype_qcint4 {
+			w = "QC4W"
 		}
 		return "Fully Connected (NC, QDU8, F32, " + w + ") GEMM", true
+	case n.Op == schema.XNodeUnionXNNConv2d && x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		if definedAsFullyConnected(n) {
+			return "Fully Connected (NC, QDU8, F32, QC8W) GEMM", true
+		}
+		return "Convolution (NHWC, QDU8, F32, QC8W) IGEMM", true
+	case n.Op == schema.XNodeUnionXNNConvTranspose2d && x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		return "Deconvolution (NHWC, QDU8, F32, QC8W)", true
 	}
 	return "", false
 }
@@ -498,14 +511,14 @@ func axpy4(acc []int32, a []int8, zp int32, w []int32, n int) {
 }
 
 // readByFullyConnectedOnly reports whether every node that reads value id is a fully connected
-// layer (and at least one does).
+// layer, or a convolution XNNPACK defines as one (and at least one does).
 func (p *plan) readByFullyConnectedOnly(id uint32) bool {
 	readers := 0
 	for i := range p.g.Nodes {
 		n := &p.g.Nodes[i]
 		for _, in := range n.Inputs {
 			if in == id {
-				if n.Op != schema.XNodeUnionXNNFullyConnected {
+				if n.Op != schema.XNodeUnionXNNFullyConnected && !definedAsFullyConnected(n) {
 					return false
 				}
 				readers++

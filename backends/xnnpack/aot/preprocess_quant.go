@@ -559,7 +559,7 @@ func bf16(f float32) uint16 {
 	return uint16((b + 0x7FFF + (b>>16)&1) >> 16)
 }
 
-// visitAffineWeight is OpDequantizeAffine / OpQuantizeAffine on a static weight: nothing (the
+// visitAffine is OpDequantizeAffine / OpQuantizeAffine on a static weight: nothing (the
 // GEMM defines the quantized weight); a dynamic one is the activation's Convert or its alias.
 func (p *preprocessor) visitAffine(n *ir.Node) error {
 	if configs.IsDynamicQDQ(n) {
