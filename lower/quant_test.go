@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,9 @@ import (
 	"github.com/etgo/etgo/internal/zoo"
 	"github.com/etgo/etgo/internal/zoo/zoorun"
 	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/kernels/prim"
+	"github.com/etgo/etgo/kernels/quantized"
+	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/pte"
 )
 
@@ -137,4 +141,84 @@ var quantRuntimeDivergence = map[string]string{
 	// The quantizer leaves the grouped transposed convolution fp32 (after a Convert of the
 	// quantized conv's output): etgo's fp32 grouped deconvolution rounds 1 ulp (3.0e-8) away.
 	"convt_groups": "fp32 transposed convolution with 2 groups",
+}
+
+// TestQuantPortableLoweredRuns: lowered without a partitioner, every q/dq of a PT2E quantized
+// program is a call of ExecuTorch's quantized kernel library under the official name
+// (quantized_decomposed::quantize_per_tensor.out, …); etgo's file runs on the portable and
+// quantized kernels with outputs equal, bit for bit, to etgo's on the official portable.pte,
+// and to the official runtime's on it within 1e-6: etgo's fp32 portable kernels round some
+// operators 1 ulp away from the official ones (a grouped transposed convolution, a mean, a
+// layer norm, the dynamic linears' fp32 matrix product), the quantized kernels do not.
+func TestQuantPortableLoweredRuns(t *testing.T) {
+	models, err := zoo.Load(testutil.Testdata(t, "quantlower"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := executor.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := quantized.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := prim.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	exact := 0
+	defer func() { t.Logf("%d of %d bit for bit against the official runtime", exact, len(models)) }()
+	for _, m := range models {
+		t.Run(m.Name, func(t *testing.T) {
+			data, plan := lowerFile(t, m.PT2, lower.Options{})
+			if len(plan.Delegates) != 0 {
+				t.Fatalf("%d delegates without a partitioner", len(plan.Delegates))
+			}
+			f, err := pte.Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, op := range f.Program.ExecutionPlans[0].Operators {
+				names = append(names, op.KernelName())
+			}
+			for _, want := range m.Delegation.Operators[zoo.Portable] {
+				if !slices.Contains(names, want) {
+					t.Errorf("operator %s of the official portable.pte is not among etgo's %v", want, names)
+				}
+			}
+			outs, _ := runQuant(t, reg, f, m)
+			official, err := pte.Open(m.Portable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer official.Close()
+			same, _ := runQuant(t, reg, official, m)
+			want, err := m.LoadExpected(zoo.Portable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(outs) != len(want) || len(same) != len(want) {
+				t.Fatalf("%d outputs, the official file %d in etgo, %d in the official runtime", len(outs), len(same), len(want))
+			}
+			bits := true
+			for i := range outs {
+				if err := npyconv.Compare(outs[i], want[i], 1e-6); err != nil {
+					t.Errorf("output %d, against the official runtime: %v", i, err)
+				}
+				a, err := npyconv.Array(same[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d, err := npyconv.MaxAbsDiff(outs[i], a); err != nil || d != 0 {
+					t.Errorf("output %d: etgo's file and the official file differ in etgo by %g (%v)", i, d, err)
+				}
+				if d, _ := npyconv.MaxAbsDiff(outs[i], want[i]); d != 0 {
+					bits = false
+				}
+			}
+			if bits {
+				exact++
+			}
+		})
+	}
 }
