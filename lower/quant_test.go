@@ -2,10 +2,7 @@ package lower_test
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack"
@@ -47,6 +44,13 @@ func TestQuantLoweredRunsBitExact(t *testing.T) {
 		if err := reg.RegisterBackend(xnnpack.BackendID, xnnpack.Backend{Threads: threads}); err != nil {
 			t.Fatal(err)
 		}
+		// q/dq a delegate leaves outside run on ExecuTorch's quantized kernel library.
+		if err := quantized.Register(reg); err != nil {
+			t.Fatal(err)
+		}
+		if err := prim.Register(reg); err != nil {
+			t.Fatal(err)
+		}
 		for _, m := range models {
 			t.Run(m.Name, func(t *testing.T) {
 				data, plan := lowerZoo(t, m)
@@ -62,26 +66,7 @@ func TestQuantLoweredRunsBitExact(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				outs, skip := runQuant(t, reg, f, m)
-				if skip != "" {
-					// q/dq left outside the delegates run on ExecuTorch's quantized kernel
-					// library, which etgo does not register here yet: the plan and the graphs
-					// are held to the official ones (package aot), the run is not.
-					t.Skip(skip)
-				}
-				official, err := pte.Open(m.Xnnpack)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer official.Close()
-				same, _ := runQuant(t, reg, official, m)
-				want, err := m.LoadExpected(zoo.Xnnpack)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(outs) != len(want) || len(same) != len(want) {
-					t.Fatalf("%d outputs, the official file %d in etgo, %d in the official runtime", len(outs), len(same), len(want))
-				}
+				outs := runQuant(t, reg, f, m)
 				// Fallback fp32 operators (a mean, a layer norm) may round differently in etgo's
 				// portable kernels than in the official ones (1 ulp on zoo_residual_cnn and
 				// zoo_transformer_encoder, the official .pte run in etgo alike): there the
@@ -94,31 +79,16 @@ func TestQuantLoweredRunsBitExact(t *testing.T) {
 				if _, known := quantRuntimeDivergence[m.Name]; known {
 					tol = 1e-6
 				}
-				for i := range outs {
-					if err := npyconv.Compare(outs[i], want[i], tol); err != nil {
-						t.Errorf("output %d at %d thread(s), against the official runtime: %v", i, threads, err)
-					}
-					a, err := npyconv.Array(same[i])
-					if err != nil {
-						t.Fatal(err)
-					}
-					if d, err := npyconv.MaxAbsDiff(outs[i], a); err != nil || d != 0 {
-						t.Errorf("output %d at %d thread(s): etgo's file and the official file differ in etgo by %g (%v)", i, threads, d, err)
-					}
-				}
+				compareQuant(t, reg, m, zoo.Xnnpack, outs, tol)
 			})
 		}
 	}
 }
 
-// runQuant runs f's forward method on m's inputs; a missing quantized_decomposed kernel is
-// returned as a reason to skip.
-func runQuant(t *testing.T, reg *executor.Registry, f *pte.File, m zoo.Model) ([]*executor.Tensor, string) {
+// runQuant runs f's forward method on m's inputs.
+func runQuant(t *testing.T, reg *executor.Registry, f *pte.File, m zoo.Model) []*executor.Tensor {
 	t.Helper()
 	prog, err := executor.NewProgram(f, executor.Options{Registry: reg})
-	if errors.Is(err, executor.ErrOperatorMissing) && strings.Contains(err.Error(), "quantized_decomposed::") {
-		return nil, fmt.Sprintf("needs the quantized_decomposed kernels: %v", err)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +101,7 @@ func runQuant(t *testing.T, reg *executor.Registry, f *pte.File, m zoo.Model) ([
 	if err != nil {
 		t.Fatal(err)
 	}
-	return outs, ""
+	return outs
 }
 
 // quantRuntimeDivergence are fixtures whose graph is the official one (package aot) but which
@@ -186,39 +156,48 @@ func TestQuantPortableLoweredRuns(t *testing.T) {
 					t.Errorf("operator %s of the official portable.pte is not among etgo's %v", want, names)
 				}
 			}
-			outs, _ := runQuant(t, reg, f, m)
-			official, err := pte.Open(m.Portable)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer official.Close()
-			same, _ := runQuant(t, reg, official, m)
-			want, err := m.LoadExpected(zoo.Portable)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(outs) != len(want) || len(same) != len(want) {
-				t.Fatalf("%d outputs, the official file %d in etgo, %d in the official runtime", len(outs), len(same), len(want))
-			}
-			bits := true
-			for i := range outs {
-				if err := npyconv.Compare(outs[i], want[i], 1e-6); err != nil {
-					t.Errorf("output %d, against the official runtime: %v", i, err)
-				}
-				a, err := npyconv.Array(same[i])
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d, err := npyconv.MaxAbsDiff(outs[i], a); err != nil || d != 0 {
-					t.Errorf("output %d: etgo's file and the official file differ in etgo by %g (%v)", i, d, err)
-				}
-				if d, _ := npyconv.MaxAbsDiff(outs[i], want[i]); d != 0 {
-					bits = false
-				}
-			}
+			outs := runQuant(t, reg, f, m)
+			bits := compareQuant(t, reg, m, zoo.Portable, outs, 1e-6)
 			if bits {
 				exact++
 			}
 		})
 	}
+}
+
+// compareQuant holds etgo's outputs of m to the official runtime's on the official file of
+// variant v (within tol) and to etgo's own on that file (bit for bit), and reports whether they
+// equal the official runtime's bit for bit.
+func compareQuant(t *testing.T, reg *executor.Registry, m zoo.Model, v zoo.Variant, outs []*executor.Tensor, tol float64) bool {
+	t.Helper()
+	official, err := pte.Open(m.PTE(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer official.Close()
+	same := runQuant(t, reg, official, m)
+	want, err := m.LoadExpected(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != len(want) || len(same) != len(want) {
+		t.Fatalf("%d outputs, the official file %d in etgo, %d in the official runtime", len(outs), len(same), len(want))
+	}
+	bits := true
+	for i := range outs {
+		if err := npyconv.Compare(outs[i], want[i], tol); err != nil {
+			t.Errorf("output %d, against the official runtime: %v", i, err)
+		}
+		a, err := npyconv.Array(same[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, err := npyconv.MaxAbsDiff(outs[i], a); err != nil || d != 0 {
+			t.Errorf("output %d: etgo's file and the official file differ in etgo by %g (%v)", i, d, err)
+		}
+		if d, _ := npyconv.MaxAbsDiff(outs[i], want[i]); d != 0 {
+			bits = false
+		}
+	}
+	return bits
 }
