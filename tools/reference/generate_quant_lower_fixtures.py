@@ -291,6 +291,7 @@ MODELS = {
     "dyn_linear_2d": (lambda: Linear(32, 12), (4, 32), "dynamic", True, None, "dynamically quantized linear, 2-D"),
     "dyn_linear_3d": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, None, "dynamically quantized linear, 3-D"),
     "dyn_linear_3d_sym": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, {1: ("seq", 1, 16)}, "dynamically quantized linear, 3-D, symbolic seq"),
+    "dyn_conv2d": (lambda: Conv(act="relu"), (1, 3, 6, 6), "dynamic", True, None, "the dynamic config on conv2d + relu (ExecuTorch 1.5.1: left fp32)"),
     "ao_8da4w_g32": (lambda: Linear(64, 16), (3, 64), "8da4w_g32", True, None, "torchao 8da4w, group 32"),
     "ao_8da4w_g128": (lambda: Linear(256, 16, bias=False), (2, 256), "8da4w_g128", True, None, "torchao 8da4w, group 128"),
     # Int8DynamicActivationInt8WeightConfig is left out: its linear exports as aten._int_mm,
