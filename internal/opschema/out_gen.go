@@ -221,7 +221,7 @@ var noOutVariant = map[string]bool{
 }
 
 // out holds the full schema of every out variant above and of every other kernel the
-// portable library names, keyed by kernel name.
+// portable or quantized library names, keyed by kernel name.
 var out = map[string]*Schema{
 	"aten::_adaptive_avg_pool2d.out": {Name: "aten::_adaptive_avg_pool2d.out", Returns: 1, Args: []SchemaArg{
 		{Name: "self", Type: "Tensor"},
@@ -1632,6 +1632,12 @@ var out = map[string]*Schema{
 		{Name: "scale_out", Type: "Tensor", KwargOnly: true, Out: true},
 		{Name: "zero_point_out", Type: "Tensor", KwargOnly: true, Out: true},
 	}},
+	"quantized_decomposed::choose_qparams_per_token_asymmetric.out": {Name: "quantized_decomposed::choose_qparams_per_token_asymmetric.out", Returns: 2, Args: []SchemaArg{
+		{Name: "input", Type: "Tensor"},
+		{Name: "dtype", Type: "ScalarType"},
+		{Name: "scale_out", Type: "Tensor", KwargOnly: true, Out: true},
+		{Name: "zero_point_out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
 	"quantized_decomposed::dequantize_per_channel.out": {Name: "quantized_decomposed::dequantize_per_channel.out", Returns: 1, Args: []SchemaArg{
 		{Name: "input", Type: "Tensor"},
 		{Name: "scales", Type: "Tensor"},
@@ -1661,6 +1667,16 @@ var out = map[string]*Schema{
 		{Name: "quant_max", Type: "int"},
 		{Name: "dtype", Type: "ScalarType"},
 		{Name: "out_dtype", Type: "ScalarType?", KwargOnly: true, Default: &Default{Kind: DefaultNone}},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"quantized_decomposed::dequantize_per_token.out": {Name: "quantized_decomposed::dequantize_per_token.out", Returns: 1, Args: []SchemaArg{
+		{Name: "input", Type: "Tensor"},
+		{Name: "scales", Type: "Tensor"},
+		{Name: "zero_points", Type: "Tensor"},
+		{Name: "quant_min", Type: "int"},
+		{Name: "quant_max", Type: "int"},
+		{Name: "dtype", Type: "ScalarType"},
+		{Name: "output_dtype", Type: "ScalarType"},
 		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
 	}},
 	"quantized_decomposed::embedding_2bit.dtype_out": {Name: "quantized_decomposed::embedding_2bit.dtype_out", Returns: 1, Args: []SchemaArg{
@@ -1720,6 +1736,21 @@ var out = map[string]*Schema{
 		{Name: "indices", Type: "Tensor"},
 		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
 	}},
+	"quantized_decomposed::mixed_linear.out": {Name: "quantized_decomposed::mixed_linear.out", Returns: 1, Args: []SchemaArg{
+		{Name: "input", Type: "Tensor"},
+		{Name: "weight", Type: "Tensor"},
+		{Name: "weight_scales", Type: "Tensor"},
+		{Name: "weight_zero_points", Type: "Tensor?"},
+		{Name: "dtype", Type: "ScalarType?", Default: &Default{Kind: DefaultNone}},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"quantized_decomposed::mixed_mm.out": {Name: "quantized_decomposed::mixed_mm.out", Returns: 1, Args: []SchemaArg{
+		{Name: "input", Type: "Tensor"},
+		{Name: "weight", Type: "Tensor"},
+		{Name: "weight_scales", Type: "Tensor"},
+		{Name: "weight_zero_points", Type: "Tensor?"},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
 	"quantized_decomposed::quantize_per_channel.out": {Name: "quantized_decomposed::quantize_per_channel.out", Returns: 1, Args: []SchemaArg{
 		{Name: "input", Type: "Tensor"},
 		{Name: "scales", Type: "Tensor"},
@@ -1743,6 +1774,15 @@ var out = map[string]*Schema{
 		{Name: "input", Type: "Tensor"},
 		{Name: "scale", Type: "float"},
 		{Name: "zero_point", Type: "int"},
+		{Name: "quant_min", Type: "int"},
+		{Name: "quant_max", Type: "int"},
+		{Name: "dtype", Type: "ScalarType"},
+		{Name: "out", Type: "Tensor", KwargOnly: true, Out: true},
+	}},
+	"quantized_decomposed::quantize_per_token.out": {Name: "quantized_decomposed::quantize_per_token.out", Returns: 1, Args: []SchemaArg{
+		{Name: "input", Type: "Tensor"},
+		{Name: "scales", Type: "Tensor"},
+		{Name: "zero_points", Type: "Tensor"},
 		{Name: "quant_min", Type: "int"},
 		{Name: "quant_max", Type: "int"},
 		{Name: "dtype", Type: "ScalarType"},

@@ -12,8 +12,10 @@ out_gen.go: for every Edge operator (core ATen, the _copy form of each core view
 ops, the quantized_decomposed ops) the out variant `to_executorch` would call, as the kernel name a .pte's operator table
 carries ("aten::add.out"), from ExecuTorch's own to_out_variant (where it cannot decide — pow's
 overloads clash with the int ones — the packet's "<overload>_out" or "out" overload); and the
-full schema of every out variant, plus of every other kernel etgo's portable library names in
-its source (kernels/portable/*.go: "aten::all.out", "aten::copy_", "et_copy::_h2d_copy.out"),
+full schema of every out variant, plus of every other kernel etgo's portable or quantized library
+names in its source (kernels/portable/*.go: "aten::all.out", "aten::copy_", "et_copy::_h2d_copy.out";
+kernels/quantized/*.go: the per-token and mixed-matmul kernels, whose functional operators
+to_out_variant cannot map),
 so that its argument unboxing can be generated (internal/cmd/unboxgen). The emitter needs the
 whole schema because a node read from a .pt2 omits the arguments left at their default, while
 a KernelCall lists them all.
@@ -148,14 +150,18 @@ def kernel_name(out):
     return f"{out._schema.name}.{out._overloadname}"
 
 
-# A kernel name as kernels/portable writes it: "aten::add.out", "aten::copy_" (default overload).
+# A kernel name as a kernel library writes it: "aten::add.out", "aten::copy_" (default overload).
 KERNEL_LITERAL = re.compile(r'"([a-z_]+::[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)"')
 
 
-def portable_kernels():
-    """Every kernel name the portable library's source spells out, with its torch operator."""
+# The kernel libraries whose source names kernels to unbox (internal/cmd/unboxgen).
+LIBRARIES = ("portable", "quantized")
+
+
+def library_kernels():
+    """Every kernel name the libraries' sources spell out, with its torch operator."""
     names = set()
-    for path in sorted((ROOT / "kernels" / "portable").glob("*.go")):
+    for path in sorted(p for lib in LIBRARIES for p in (ROOT / "kernels" / lib).glob("*.go")):
         if path.name.endswith("_test.go") or path.name.endswith("_gen.go"):
             continue
         names.update(KERNEL_LITERAL.findall(path.read_text()))
@@ -166,7 +172,7 @@ def portable_kernels():
         packet = getattr(getattr(torch.ops, ns), base, None)
         op = getattr(packet, ov or "default", None) if packet is not None else None
         if op is None:
-            print(f"warning: {name} (named in kernels/portable) is not an operator torch knows", file=sys.stderr)
+            print(f"warning: {name} (named in kernels/{'/'.join(LIBRARIES)}) is not an operator torch knows", file=sys.stderr)
             continue
         ops[name] = op
     return ops
@@ -289,7 +295,7 @@ def main():
         else:
             table[target] = kernel_name(out)
             outs[kernel_name(out)] = out
-    library = {k: op for k, op in portable_kernels().items() if k not in outs}
+    library = {k: op for k, op in library_kernels().items() if k not in outs}
     lines = header() + [
         "// outVariants maps an Edge operator to the out-variant kernel to_executorch calls for it.",
         "var outVariants = map[string]string{",
@@ -300,7 +306,7 @@ def main():
     lines += [f'\t"{k}": true,' for k in sorted(missing)]
     lines += ["}", "",
               "// out holds the full schema of every out variant above and of every other kernel the",
-              "// portable library names, keyed by kernel name.",
+              "// portable or quantized library names, keyed by kernel name.",
               "var out = map[string]*Schema{"]
     every = {**{k: o._schema for k, o in outs.items()}, **{k: o._schema for k, o in library.items()}}
     for name in sorted(every):
