@@ -10,38 +10,34 @@ import (
 	"github.com/etgo/etgo/kernels/unbox"
 )
 
-// The argument accessors are kernels/unbox's, shared by every kernel library so that a bad
-// program is refused in the same words whichever library runs it ("argument 3
-// (weight_quant_min): want Int, got Tensor"); this file adds the few readings only these
-// kernels need (ScalarType arguments, the return slot, writable outs).
+// The arguments are read by the generated unboxers (unbox.go); this file adds the checks their
+// tags do not make and only these kernels need: ScalarType arguments that name a type, the
+// return slot, writable outs.
 
-// outArg is an out tensor: it must be writable.
-func outArg(args []*executor.EValue, i int, name string) (*executor.Tensor, error) {
-	t, err := unbox.TensorArg(args, i, name)
-	if err == nil && t.ReadOnly() {
-		err = unbox.ArgError(i, name, "is a constant of the program and cannot be written")
+// writable checks an out tensor (its tag already checked by the generated unboxer): it must
+// not be a constant of the program.
+func writable(t *executor.Tensor, i int, name string) error {
+	if t.ReadOnly() {
+		return unbox.ArgError(i, name, "is a constant of the program and cannot be written")
 	}
-	return t, err
+	return nil
 }
 
-// dtypeArg is a ScalarType argument (an Int in the program); it must name a type etgo knows.
-func dtypeArg(args []*executor.EValue, i int, name string) (executor.ScalarType, error) {
-	n, err := unbox.IntArg(args, i, name)
-	if err != nil {
-		return 0, err
-	}
+// dtypeOf checks a ScalarType argument (an Int in the program, unboxed as int64): it must name a
+// type etgo knows.
+func dtypeOf(n int64, i int, name string) (executor.ScalarType, error) {
 	if n < 0 || n > math.MaxInt8 || executor.ElementSize(executor.ScalarType(n)) == 0 {
 		return 0, unbox.ArgError(i, name, "%d is not a scalar type", n)
 	}
 	return executor.ScalarType(n), nil
 }
 
-// optDtypeArg returns (0, false) for None.
-func optDtypeArg(args []*executor.EValue, i int, name string) (executor.ScalarType, bool, error) {
-	if v, err := unbox.Arg(args, i, name); err != nil || v.IsNone() {
-		return 0, false, err
+// optDtypeOf is dtypeOf of an optional ScalarType argument; it returns (0, false) for None.
+func optDtypeOf(o optional[int64], i int, name string) (executor.ScalarType, bool, error) {
+	if !o.OK {
+		return 0, false, nil
 	}
-	t, err := dtypeArg(args, i, name)
+	t, err := dtypeOf(o.Val, i, name)
 	return t, err == nil, err
 }
 

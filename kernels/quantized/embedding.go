@@ -24,43 +24,26 @@ type embeddingArgs struct {
 	dtypeOut                                 bool // the .dtype_out overload
 }
 
-// unboxEmbedding reads an embedding call; dtypeOut says whether the schema has the dtype
-// argument (the .dtype_out overloads).
-func unboxEmbedding(args []*executor.EValue, dtypeOut bool) (embeddingArgs, error) {
-	n, outIdx := 8, 6
-	if dtypeOut {
-		n, outIdx = 9, 7
-	}
-	var a embeddingArgs
-	a.dtypeOut = dtypeOut
-	if err := unbox.Count(args, n); err != nil {
+// embeddingOf checks what the unboxed arguments of an .out overload (embedding2bitOutArgs, the
+// generated struct all three share) do not say by their tags.
+func embeddingOf(args []*executor.EValue, u embedding2bitOutArgs) (embeddingArgs, error) {
+	a := embeddingArgs{weight: u.Weight, scales: u.WeightScales, zeroPoints: u.WeightZeroPoints, indices: u.Indices,
+		out: u.Out, quantMin: u.WeightQuantMin, quantMax: u.WeightQuantMax}
+	if err := writable(a.out, 6, "out"); err != nil {
 		return a, err
 	}
+	return a, returnSlot(args, a.out)
+}
+
+// embeddingDtypeOf is embeddingOf of a .dtype_out overload (embedding2bitDtypeOutArgs).
+func embeddingDtypeOf(args []*executor.EValue, u embedding2bitDtypeOutArgs) (embeddingArgs, error) {
+	a := embeddingArgs{weight: u.Weight, scales: u.WeightScales, zeroPoints: u.WeightZeroPoints, indices: u.Indices,
+		out: u.Out, quantMin: u.WeightQuantMin, quantMax: u.WeightQuantMax, dtypeOut: true}
 	var err error
-	if a.weight, err = unbox.TensorArg(args, 0, "weight"); err != nil {
+	if a.dtype, a.hasDtype, err = optDtypeOf(u.Dtype, 6, "dtype"); err != nil {
 		return a, err
 	}
-	if a.scales, err = unbox.TensorArg(args, 1, "weight_scales"); err != nil {
-		return a, err
-	}
-	if a.zeroPoints, err = unbox.OptTensorArg(args, 2, "weight_zero_points"); err != nil {
-		return a, err
-	}
-	if a.quantMin, err = unbox.IntArg(args, 3, "weight_quant_min"); err != nil {
-		return a, err
-	}
-	if a.quantMax, err = unbox.IntArg(args, 4, "weight_quant_max"); err != nil {
-		return a, err
-	}
-	if a.indices, err = unbox.TensorArg(args, 5, "indices"); err != nil {
-		return a, err
-	}
-	if dtypeOut {
-		if a.dtype, a.hasDtype, err = optDtypeArg(args, 6, "dtype"); err != nil {
-			return a, err
-		}
-	}
-	if a.out, err = outArg(args, outIdx, "out"); err != nil {
+	if err := writable(a.out, 7, "out"); err != nil {
 		return a, err
 	}
 	return a, returnSlot(args, a.out)

@@ -14,39 +14,13 @@ import (
 // one shape and one integer dtype. The scales are rounded to float32 and the zero points
 // truncated to int32 first ("to match fbgemm"); every quant range must lie in [0, 255].
 func addOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 16); err != nil {
-		return err
-	}
-	var err error
-	tensor := func(i int, name string) *executor.Tensor {
-		var t *executor.Tensor
-		if err == nil {
-			t, err = unbox.TensorArg(args, i, name)
-		}
-		return t
-	}
-	double := func(i int, name string) float64 {
-		var d float64
-		if err == nil {
-			d, err = unbox.DoubleArg(args, i, name)
-		}
-		return d
-	}
-	integer := func(i int, name string) int64 {
-		var n int64
-		if err == nil {
-			n, err = unbox.IntArg(args, i, name)
-		}
-		return n
-	}
-	a, aScale, aZP, aMin, aMax := tensor(0, "a"), double(1, "a_scale"), integer(2, "a_zero_point"), integer(3, "a_quant_min"), integer(4, "a_quant_max")
-	b, bScale, bZP, bMin, bMax := tensor(5, "b"), double(6, "b_scale"), integer(7, "b_zero_point"), integer(8, "b_quant_min"), integer(9, "b_quant_max")
-	oScale, oZP, oMin, oMax := double(10, "out_scale"), integer(11, "out_zero_point"), integer(12, "out_quant_min"), integer(13, "out_quant_max")
+	p, err := unboxAddOut(args)
 	if err != nil {
 		return err
 	}
-	out, err := outArg(args, 14, "out")
-	if err != nil {
+	a, b, out := p.A, p.B, p.Out
+	aMin, aMax, bMin, bMax, oMin, oMax := p.AQuantMin, p.AQuantMax, p.BQuantMin, p.BQuantMax, p.OutQuantMin, p.OutQuantMax
+	if err := writable(out, 14, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {
@@ -77,8 +51,8 @@ func addOut(_ *executor.KernelContext, args []*executor.EValue) error {
 	if err := sameDimOrder(a, out, 14, "out"); err != nil {
 		return err
 	}
-	as, bs, os := float32(aScale), float32(bScale), float32(oScale)
-	az, bz, oz := int64(int32(aZP)), int64(int32(bZP)), int64(int32(oZP))
+	as, bs, os := float32(p.AScale), float32(p.BScale), float32(p.OutScale)
+	az, bz, oz := int64(int32(p.AZeroPoint)), int64(int32(p.BZeroPoint)), int64(int32(p.OutZeroPoint))
 	inv := invScale(float64(os))
 	av, bv := integers(a), integers(b)
 	q := make([]int64, len(av))

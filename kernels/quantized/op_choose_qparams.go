@@ -12,33 +12,18 @@ import (
 // outs. eps and dtype are not used, as in the official kernel; quant_min and quant_max are
 // truncated to int32 as it truncates them.
 func chooseQParamsTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 8); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxChooseQparamsTensorOut(args)
 	if err != nil {
 		return err
 	}
-	qmin, err := unbox.IntArg(args, 1, "quant_min")
-	if err != nil {
+	in, qmin, qmax, scaleOut, zpOut := a.Input, a.QuantMin, a.QuantMax, a.ScaleOut, a.ZeroPointOut
+	if _, err := dtypeOf(a.Dtype, 4, "dtype"); err != nil {
 		return err
 	}
-	qmax, err := unbox.IntArg(args, 2, "quant_max")
-	if err != nil {
+	if err := writable(scaleOut, 5, "scale_out"); err != nil {
 		return err
 	}
-	if _, err := unbox.DoubleArg(args, 3, "eps"); err != nil {
-		return err
-	}
-	if _, err := dtypeArg(args, 4, "dtype"); err != nil {
-		return err
-	}
-	scaleOut, err := outArg(args, 5, "scale_out")
-	if err != nil {
-		return err
-	}
-	zpOut, err := outArg(args, 6, "zero_point_out")
-	if err != nil {
+	if err := writable(zpOut, 6, "zero_point_out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, scaleOut, zpOut); err != nil {

@@ -12,22 +12,18 @@ import (
 // (every row of the last dim) of the float32 input over [-128, 127], whatever dtype says;
 // scale_out (float64) and zero_point_out (int64) get input's sizes with the last dim 1.
 func chooseQParamsPerTokenAsymmetricOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 5); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxChooseQparamsPerTokenAsymmetricOut(args)
 	if err != nil {
 		return err
 	}
-	if _, err := dtypeArg(args, 1, "dtype"); err != nil {
+	in, scaleOut, zpOut := a.Input, a.ScaleOut, a.ZeroPointOut
+	if _, err := dtypeOf(a.Dtype, 1, "dtype"); err != nil {
 		return err
 	}
-	scaleOut, err := outArg(args, 2, "scale_out")
-	if err != nil {
+	if err := writable(scaleOut, 2, "scale_out"); err != nil {
 		return err
 	}
-	zpOut, err := outArg(args, 3, "zero_point_out")
-	if err != nil {
+	if err := writable(zpOut, 3, "zero_point_out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, scaleOut, zpOut); err != nil {

@@ -16,43 +16,20 @@ import (
 // 1-d input converts the difference to out's type before multiplying by the float32 scale,
 // and any other input multiplies in float32 (dequantizeVal).
 func dequantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 10); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxDequantizePerChannelOut(args)
 	if err != nil {
 		return err
 	}
-	sc, err := unbox.TensorArg(args, 1, "scales")
+	in, sc, zp, qmin, qmax, out := a.Input, a.Scales, a.ZeroPoints, a.QuantMin, a.QuantMax, a.Out
+	dtype, err := dtypeOf(a.Dtype, 6, "dtype")
 	if err != nil {
 		return err
 	}
-	zp, err := unbox.OptTensorArg(args, 2, "zero_points")
+	outDtype, hasOutDtype, err := optDtypeOf(a.OutDtype, 7, "out_dtype")
 	if err != nil {
 		return err
 	}
-	axis, err := unbox.IntArg(args, 3, "axis")
-	if err != nil {
-		return err
-	}
-	qmin, err := unbox.IntArg(args, 4, "quant_min")
-	if err != nil {
-		return err
-	}
-	qmax, err := unbox.IntArg(args, 5, "quant_max")
-	if err != nil {
-		return err
-	}
-	dtype, err := dtypeArg(args, 6, "dtype")
-	if err != nil {
-		return err
-	}
-	outDtype, hasOutDtype, err := optDtypeArg(args, 7, "out_dtype")
-	if err != nil {
-		return err
-	}
-	out, err := outArg(args, 8, "out")
-	if err != nil {
+	if err := writable(out, 8, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {
@@ -61,7 +38,7 @@ func dequantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue)
 	if err := resizeOut(out, 8, "out", in.Sizes()); err != nil {
 		return err
 	}
-	ax, err := axisArg(in, axis, 3)
+	ax, err := axisArg(in, a.Axis, 3)
 	if err != nil {
 		return err
 	}

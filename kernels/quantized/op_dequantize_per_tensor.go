@@ -1,69 +1,46 @@
 package quantized
 
-import (
-	"github.com/etgo/etgo/executor"
-	"github.com/etgo/etgo/kernels/unbox"
-)
+import "github.com/etgo/etgo/executor"
 
 // quantized_decomposed::dequantize_per_tensor.out(Tensor input, float scale, int zero_point,
 // int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!)
 // out): out = (input - zero_point) · float32(scale), see dequantizeVal; out is float32, float64
 // or float16 (out_dtype, when given, must be its type).
 func dequantizePerTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 9); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxDequantizePerTensorOut(args)
 	if err != nil {
 		return err
 	}
-	scale, err := unbox.DoubleArg(args, 1, "scale")
-	if err != nil {
-		return err
-	}
-	zp, err := unbox.IntArg(args, 2, "zero_point")
-	if err != nil {
-		return err
-	}
-	return dequantizePerTensor(args, in, scale, zp)
+	return dequantizePerTensor(args, a.Input, a.Scale, a.ZeroPoint, a.QuantMin, a.QuantMax, a.Dtype, a.OutDtype, a.Out)
 }
 
 // quantized_decomposed::dequantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor
 // zero_point, ...): the same with a one-element float64 scale and int64 zero point.
 func dequantizePerTensorTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 9); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxDequantizePerTensorTensorOut(args)
 	if err != nil {
 		return err
 	}
-	scale, zp, err := scalarQParams(args)
+	scale, zp, err := scalarQParams(a.Scale, a.ZeroPoint)
 	if err != nil {
 		return err
 	}
-	return dequantizePerTensor(args, in, scale, zp)
+	return dequantizePerTensor(args, a.Input, scale, zp, a.QuantMin, a.QuantMax, a.Dtype, a.OutDtype, a.Out)
 }
 
-func dequantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale float64, zp int64) error {
-	qmin, err := unbox.IntArg(args, 3, "quant_min")
+// dequantizePerTensor is both overloads once the scale and zero point are numbers; dtypeN and
+// outDtypeN are the unboxed dtype (5) and out_dtype (6) arguments, out the out argument (7).
+func dequantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale float64, zp, qmin, qmax, dtypeN int64,
+	outDtypeN optional[int64], out *executor.Tensor) error {
+	dtype, err := dtypeOf(dtypeN, 5, "dtype")
 	if err != nil {
 		return err
 	}
-	qmax, err := unbox.IntArg(args, 4, "quant_max")
+	outDtype, hasOutDtype, err := optDtypeOf(outDtypeN, 6, "out_dtype")
 	if err != nil {
 		return err
 	}
-	dtype, err := dtypeArg(args, 5, "dtype")
-	if err != nil {
-		return err
-	}
-	outDtype, hasOutDtype, err := optDtypeArg(args, 6, "out_dtype")
-	if err != nil {
-		return err
-	}
-	out, err := outArg(args, 7, "out")
-	if err != nil {
+	if err := writable(out, 7, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {

@@ -7,7 +7,11 @@ import "github.com/etgo/etgo/executor"
 // out): the rows of the quantized weight picked by indices, dequantized into out (indices'
 // sizes plus the embedding dim). The scales (and zero points) must have out's type.
 func embedding2BitOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	a, err := unboxEmbedding(args, false)
+	u, err := unboxEmbedding2bitOut(args)
+	if err != nil {
+		return err
+	}
+	a, err := embeddingOf(args, u)
 	if err != nil {
 		return err
 	}
@@ -17,7 +21,11 @@ func embedding2BitOut(_ *executor.KernelContext, args []*executor.EValue) error 
 // quantized_decomposed::embedding_2bit.dtype_out(..., Tensor indices, ScalarType? dtype=None, *,
 // Tensor(a!) out): the same with scales of any float type; dtype, when given, must be out's.
 func embedding2BitDtypeOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	a, err := unboxEmbedding(args, true)
+	u, err := unboxEmbedding2bitDtypeOut(args)
+	if err != nil {
+		return err
+	}
+	a, err := embeddingDtypeOf(args, u)
 	if err != nil {
 		return err
 	}

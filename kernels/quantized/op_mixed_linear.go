@@ -14,31 +14,16 @@ import (
 // ceil(n / scales.size(1)) columns, the partial and total sums in out's type, the scale of
 // group k/g read at j·ceil(n/g) + k/g.
 func mixedLinearOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 7); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxMixedLinearOut(args)
 	if err != nil {
 		return err
 	}
-	w, err := unbox.TensorArg(args, 1, "weight")
+	in, w, sc, zp, out := a.Input, a.Weight, a.WeightScales, a.WeightZeroPoints, a.Out
+	dtype, hasDtype, err := optDtypeOf(a.Dtype, 4, "dtype")
 	if err != nil {
 		return err
 	}
-	sc, err := unbox.TensorArg(args, 2, "weight_scales")
-	if err != nil {
-		return err
-	}
-	zp, err := unbox.OptTensorArg(args, 3, "weight_zero_points")
-	if err != nil {
-		return err
-	}
-	dtype, hasDtype, err := optDtypeArg(args, 4, "dtype")
-	if err != nil {
-		return err
-	}
-	out, err := outArg(args, 5, "out")
-	if err != nil {
+	if err := writable(out, 5, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {

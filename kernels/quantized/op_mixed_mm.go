@@ -11,27 +11,12 @@ import (
 // input's type, accumulated in input's type in k order, as the official
 // vec_quantized_matmul_int8. Zero points are refused, as the official kernel refuses them.
 func mixedMMOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 6); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxMixedMmOut(args)
 	if err != nil {
 		return err
 	}
-	w, err := unbox.TensorArg(args, 1, "weight")
-	if err != nil {
-		return err
-	}
-	sc, err := unbox.TensorArg(args, 2, "weight_scales")
-	if err != nil {
-		return err
-	}
-	zp, err := unbox.OptTensorArg(args, 3, "weight_zero_points")
-	if err != nil {
-		return err
-	}
-	out, err := outArg(args, 4, "out")
-	if err != nil {
+	in, w, sc, zp, out := a.Input, a.Weight, a.WeightScales, a.WeightZeroPoints, a.Out
+	if err := writable(out, 4, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {

@@ -10,39 +10,16 @@ import (
 // quantize_per_tensor with the scale (float64) and zero point (int64) of each element's index
 // along axis; scales and zero_points have input.size(axis) elements.
 func quantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 9); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxQuantizePerChannelOut(args)
 	if err != nil {
 		return err
 	}
-	sc, err := unbox.TensorArg(args, 1, "scales")
+	in, sc, zp, qmin, qmax, out := a.Input, a.Scales, a.ZeroPoints, a.QuantMin, a.QuantMax, a.Out
+	dtype, err := dtypeOf(a.Dtype, 6, "dtype")
 	if err != nil {
 		return err
 	}
-	zp, err := unbox.TensorArg(args, 2, "zero_points")
-	if err != nil {
-		return err
-	}
-	axis, err := unbox.IntArg(args, 3, "axis")
-	if err != nil {
-		return err
-	}
-	qmin, err := unbox.IntArg(args, 4, "quant_min")
-	if err != nil {
-		return err
-	}
-	qmax, err := unbox.IntArg(args, 5, "quant_max")
-	if err != nil {
-		return err
-	}
-	dtype, err := dtypeArg(args, 6, "dtype")
-	if err != nil {
-		return err
-	}
-	out, err := outArg(args, 7, "out")
-	if err != nil {
+	if err := writable(out, 7, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {
@@ -51,7 +28,7 @@ func quantizePerChannelOut(_ *executor.KernelContext, args []*executor.EValue) e
 	if err := resizeOut(out, 7, "out", in.Sizes()); err != nil {
 		return err
 	}
-	ax, err := axisArg(in, axis, 3)
+	ax, err := axisArg(in, a.Axis, 3)
 	if err != nil {
 		return err
 	}

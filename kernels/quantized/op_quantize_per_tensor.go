@@ -10,53 +10,31 @@ import (
 // · (1/scale)) + zero_point, quant_min, quant_max) as dtype (see quantizeVal for the exact
 // arithmetic). input is float32, float16 or float64.
 func quantizePerTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 8); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxQuantizePerTensorOut(args)
 	if err != nil {
 		return err
 	}
-	scale, err := unbox.DoubleArg(args, 1, "scale")
-	if err != nil {
-		return err
-	}
-	zp, err := unbox.IntArg(args, 2, "zero_point")
-	if err != nil {
-		return err
-	}
-	return quantizePerTensor(args, in, scale, zp)
+	return quantizePerTensor(args, a.Input, a.Scale, a.ZeroPoint, a.QuantMin, a.QuantMax, a.Dtype, a.Out)
 }
 
 // quantized_decomposed::quantize_per_tensor.Tensor_out(Tensor input, Tensor scale, Tensor
 // zero_point, ...): the same with the scale a one-element float64 tensor and the zero point a
 // one-element int64 tensor.
 func quantizePerTensorTensorOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 8); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxQuantizePerTensorTensorOut(args)
 	if err != nil {
 		return err
 	}
-	scale, zp, err := scalarQParams(args)
+	scale, zp, err := scalarQParams(a.Scale, a.ZeroPoint)
 	if err != nil {
 		return err
 	}
-	return quantizePerTensor(args, in, scale, zp)
+	return quantizePerTensor(args, a.Input, scale, zp, a.QuantMin, a.QuantMax, a.Dtype, a.Out)
 }
 
 // scalarQParams reads the one-element scale (float64) and zero point (int64) tensors of the
 // .Tensor_out overloads, arguments 1 and 2.
-func scalarQParams(args []*executor.EValue) (float64, int64, error) {
-	s, err := unbox.TensorArg(args, 1, "scale")
-	if err != nil {
-		return 0, 0, err
-	}
-	z, err := unbox.TensorArg(args, 2, "zero_point")
-	if err != nil {
-		return 0, 0, err
-	}
+func scalarQParams(s, z *executor.Tensor) (float64, int64, error) {
 	if s.ScalarType() != executor.Float64 {
 		return 0, 0, unbox.ArgError(1, "scale", "must be a float64 tensor, got %s", dtypeName(s.ScalarType()))
 	}
@@ -72,21 +50,14 @@ func scalarQParams(args []*executor.EValue) (float64, int64, error) {
 	return doubles(s)[0], longs(z)[0], nil
 }
 
-func quantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale float64, zp int64) error {
-	qmin, err := unbox.IntArg(args, 3, "quant_min")
+// quantizePerTensor is both overloads once the scale and zero point are numbers; dtypeN is the
+// unboxed dtype argument (5), out the out argument (6).
+func quantizePerTensor(args []*executor.EValue, in *executor.Tensor, scale float64, zp, qmin, qmax, dtypeN int64, out *executor.Tensor) error {
+	dtype, err := dtypeOf(dtypeN, 5, "dtype")
 	if err != nil {
 		return err
 	}
-	qmax, err := unbox.IntArg(args, 4, "quant_max")
-	if err != nil {
-		return err
-	}
-	dtype, err := dtypeArg(args, 5, "dtype")
-	if err != nil {
-		return err
-	}
-	out, err := outArg(args, 6, "out")
-	if err != nil {
+	if err := writable(out, 6, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {

@@ -10,35 +10,16 @@ import (
 // input viewed as [tokens, last dim] along axis 0 — one float64 scale and int64 zero point per
 // token (scales of any shape with that many elements).
 func quantizePerTokenOut(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := unbox.Count(args, 8); err != nil {
-		return err
-	}
-	in, err := unbox.TensorArg(args, 0, "input")
+	a, err := unboxQuantizePerTokenOut(args)
 	if err != nil {
 		return err
 	}
-	sc, err := unbox.TensorArg(args, 1, "scales")
+	in, sc, zp, qmin, qmax, out := a.Input, a.Scales, a.ZeroPoints, a.QuantMin, a.QuantMax, a.Out
+	dtype, err := dtypeOf(a.Dtype, 5, "dtype")
 	if err != nil {
 		return err
 	}
-	zp, err := unbox.TensorArg(args, 2, "zero_points")
-	if err != nil {
-		return err
-	}
-	qmin, err := unbox.IntArg(args, 3, "quant_min")
-	if err != nil {
-		return err
-	}
-	qmax, err := unbox.IntArg(args, 4, "quant_max")
-	if err != nil {
-		return err
-	}
-	dtype, err := dtypeArg(args, 5, "dtype")
-	if err != nil {
-		return err
-	}
-	out, err := outArg(args, 6, "out")
-	if err != nil {
+	if err := writable(out, 6, "out"); err != nil {
 		return err
 	}
 	if err := returnSlot(args, out); err != nil {
