@@ -11,9 +11,10 @@
 // shared by every library, so the value semantics are its: a Double argument
 // accepts an Int, a Scalar keeps whether it was floating, an optional one is None or its value.
 //
-// It lives apart from its command (internal/cmd/unboxgen) so that a test of kernels/portable can
+// It lives apart from its command (internal/cmd/unboxgen) so that a library's test can
 // regenerate the file and fail when it is stale, without the package importing the schema
-// tables (a runtime-only binary must not carry them).
+// tables (a runtime-only binary must not carry them): CheckUpToDate and CheckKernels (check.go)
+// are the two tests kernels/portable, kernels/optimized and kernels/quantized run.
 package unboxgen
 
 import (

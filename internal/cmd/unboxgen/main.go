@@ -1,6 +1,6 @@
-// Command unboxgen writes the portable kernels' argument unboxing (unbox_gen.go, and the table
+// Command unboxgen writes a kernel library's argument unboxing (unbox_gen.go, and the table
 // its test reads, unbox_gen_test.go) from the schemas in internal/opschema; `go generate
-// ./kernels/portable` runs it. Kernel names the source spells out that have no schema are
+// ./kernels/portable` (or ./kernels/optimized, ./kernels/quantized) runs it. Kernel names the source spells out that have no schema are
 // listed on stderr: regenerate internal/opschema (tools/reference/generate_opschema.py) for a
 // new kernel, then run this again.
 package main
