@@ -13,6 +13,7 @@ import (
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
+	"github.com/etgo/etgo/kernels/quantized"
 	"github.com/etgo/etgo/pte"
 )
 
@@ -106,6 +107,11 @@ func build(opts []Option) (*options, *executor.Registry, error) {
 	// ExecuTorch's LLM custom operators (attention over a KV cache, cache updates), which the
 	// official export_llm flow emits; attention splits its heads over the module's threads.
 	if err := llm.Register(reg, o.threads); err != nil {
+		return nil, nil, err
+	}
+	// ExecuTorch's quantized kernel library (quantized_decomposed::*): the quantize/dequantize
+	// nodes a delegate leaves outside, and the quantized embeddings of 8da4w LLM programs.
+	if err := quantized.Register(reg); err != nil {
 		return nil, nil, err
 	}
 	ids := builtin.IDs()

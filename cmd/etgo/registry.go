@@ -7,6 +7,7 @@ import (
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
+	"github.com/etgo/etgo/kernels/quantized"
 )
 
 // newRegistry returns the kernels and backends this binary carries; threads is how many
@@ -27,7 +28,8 @@ func newRegistry(threads int) (*executor.Registry, error) {
 }
 
 // kernelRegistry returns the portable and primitive operators, the optimized kernels over the
-// portable ones of the same names (using up to threads goroutines), without any backend.
+// portable ones of the same names (using up to threads goroutines) and the quantized library's
+// operators (quantized_decomposed::*), without any backend.
 func kernelRegistry(threads int) (*executor.Registry, error) {
 	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
@@ -37,6 +39,9 @@ func kernelRegistry(threads int) (*executor.Registry, error) {
 		return nil, err
 	}
 	if err := prim.Register(reg); err != nil {
+		return nil, err
+	}
+	if err := quantized.Register(reg); err != nil {
 		return nil, err
 	}
 	return reg, nil

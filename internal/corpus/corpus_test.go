@@ -20,6 +20,7 @@ import (
 	"github.com/etgo/etgo/kernels/optimized"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/kernels/prim"
+	"github.com/etgo/etgo/kernels/quantized"
 	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/partition"
@@ -34,7 +35,7 @@ func rerun(name string) string {
 }
 
 // registry is what the etgo binary carries: the portable and primitive kernels, the optimized
-// kernels over the portable ones, and every backend (one thread).
+// kernels over the portable ones, the quantized library, and every backend (one thread).
 func registry(t *testing.T) *executor.Registry {
 	reg := executor.NewRegistry()
 	if err := portable.Register(reg); err != nil {
@@ -44,6 +45,9 @@ func registry(t *testing.T) *executor.Registry {
 		t.Fatal(err)
 	}
 	if err := prim.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := quantized.Register(reg); err != nil {
 		t.Fatal(err)
 	}
 	if err := all.RegisterRuntime(reg, 1); err != nil {
