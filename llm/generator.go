@@ -165,6 +165,9 @@ type Result struct {
 	Tokens []int
 	Text   string
 	Stats  Stats
+	// EOS says generation ended on one of the model's EOS ids (the runner then prints a
+	// newline of its own, before the one that ends its output).
+	EOS bool
 }
 
 // Generator drives a decoder program the way ExecuTorch's TextLLMRunner does: prefill (the whole
@@ -359,10 +362,10 @@ func (g *Generator) Generate(ctx context.Context, prompt string, cfg Config) (*R
 		topP = DefaultTopP
 	}
 	sampler := NewSampler(cfg.Temperature, topP, cfg.TopK, seed)
-	stop := map[int]bool{}
+	stop, eos := map[int]bool{}, map[int]bool{}
 	if !cfg.IgnoreEOS {
 		for _, id := range g.md.EOS {
-			stop[id] = true
+			stop[id], eos[id] = true, true
 		}
 	}
 	for _, id := range cfg.StopTokens {
@@ -397,6 +400,7 @@ func (g *Generator) Generate(ctx context.Context, prompt string, cfg Config) (*R
 			return res, stopped(err)
 		}
 		if stop[cur] {
+			res.EOS = eos[cur]
 			break
 		}
 	}

@@ -73,6 +73,9 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 		return nil
 	}
 	res, err := g.Generate(ctx, o.Prompt, cfg)
+	if res != nil && res.EOS {
+		fmt.Fprintln(o.Out) // text_token_generator.h prints one on EOS
+	}
 	fmt.Fprintln(o.Out)
 	if res != nil {
 		fmt.Fprint(o.Log, Report(res.Stats, load))
