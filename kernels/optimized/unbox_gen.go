@@ -32,6 +32,15 @@ type embeddingOutArgs struct {
 	Out             *executor.Tensor // Tensor out
 }
 
+// meanOutArgs are the arguments of aten::mean.out.
+type meanOutArgs struct {
+	Self    *executor.Tensor  // Tensor self
+	Dim     optional[[]int64] // int[1]? dim
+	Keepdim bool              // bool keepdim
+	Dtype   optional[int64]   // ScalarType? dtype
+	Out     *executor.Tensor  // Tensor out
+}
+
 // nativeGroupNormOutArgs are the arguments of aten::native_group_norm.out.
 type nativeGroupNormOutArgs struct {
 	Input  *executor.Tensor // Tensor input
@@ -94,6 +103,12 @@ type selfOtherOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Other *executor.Tensor // Tensor other
 	Out   *executor.Tensor // Tensor out
+}
+
+// selfOutArgs are the arguments of aten::rsqrt.out.
+type selfOutArgs struct {
+	Self *executor.Tensor // Tensor self
+	Out  *executor.Tensor // Tensor out
 }
 
 // selfSrcNonBlockingOutArgs are the arguments of aten::copy.out.
@@ -242,6 +257,20 @@ func unboxGeluOut(args []*executor.EValue) (selfApproximateOutArgs, error) {
 	return a, u.err
 }
 
+// unboxMeanOut checks and reads the arguments of aten::mean.out(Tensor self, int[1]? dim, bool
+// keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
+func unboxMeanOut(args []*executor.EValue) (meanOutArgs, error) {
+	u := newUnboxer(args, 6)
+	a := meanOutArgs{
+		Self:    u.tensor(0, "self"),
+		Dim:     u.optIntList(1, "dim"),
+		Keepdim: u.bool(2, "keepdim"),
+		Dtype:   u.optInt(3, "dtype"),
+		Out:     u.tensor(4, "out"),
+	}
+	return a, u.err
+}
+
 // unboxMmOut checks and reads the arguments of aten::mm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
 func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
@@ -301,6 +330,17 @@ func unboxNativeLayerNormOut(args []*executor.EValue) (nativeLayerNormOutArgs, e
 		Out0:            u.tensor(5, "out0"),
 		Out1:            u.tensor(6, "out1"),
 		Out2:            u.tensor(7, "out2"),
+	}
+	return a, u.err
+}
+
+// unboxRsqrtOut checks and reads the arguments of aten::rsqrt.out(Tensor self, *, Tensor out), then
+// the return slot.
+func unboxRsqrtOut(args []*executor.EValue) (selfOutArgs, error) {
+	u := newUnboxer(args, 3)
+	a := selfOutArgs{
+		Self: u.tensor(0, "self"),
+		Out:  u.tensor(1, "out"),
 	}
 	return a, u.err
 }

@@ -16,10 +16,12 @@ var generatedUnboxers = map[string]func([]*executor.EValue) error{
 	"aten::div.out":               func(args []*executor.EValue) error { _, err := unboxDivOut(args); return err },
 	"aten::embedding.out":         func(args []*executor.EValue) error { _, err := unboxEmbeddingOut(args); return err },
 	"aten::gelu.out":              func(args []*executor.EValue) error { _, err := unboxGeluOut(args); return err },
+	"aten::mean.out":              func(args []*executor.EValue) error { _, err := unboxMeanOut(args); return err },
 	"aten::mm.out":                func(args []*executor.EValue) error { _, err := unboxMmOut(args); return err },
 	"aten::mul.out":               func(args []*executor.EValue) error { _, err := unboxMulOut(args); return err },
 	"aten::native_group_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeGroupNormOut(args); return err },
 	"aten::native_layer_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
+	"aten::rsqrt.out":             func(args []*executor.EValue) error { _, err := unboxRsqrtOut(args); return err },
 	"aten::sub.out":               func(args []*executor.EValue) error { _, err := unboxSubOut(args); return err },
 	"aten::where.self_out":        func(args []*executor.EValue) error { _, err := unboxWhereSelfOut(args); return err },
 }
