@@ -105,7 +105,7 @@ type selfOtherOutArgs struct {
 	Out   *executor.Tensor // Tensor out
 }
 
-// selfOutArgs are the arguments of aten::rsqrt.out.
+// selfOutArgs are the arguments of aten::rsqrt.out and aten::sigmoid.out.
 type selfOutArgs struct {
 	Self *executor.Tensor // Tensor self
 	Out  *executor.Tensor // Tensor out
@@ -337,6 +337,17 @@ func unboxNativeLayerNormOut(args []*executor.EValue) (nativeLayerNormOutArgs, e
 // unboxRsqrtOut checks and reads the arguments of aten::rsqrt.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxRsqrtOut(args []*executor.EValue) (selfOutArgs, error) {
+	u := newUnboxer(args, 3)
+	a := selfOutArgs{
+		Self: u.tensor(0, "self"),
+		Out:  u.tensor(1, "out"),
+	}
+	return a, u.err
+}
+
+// unboxSigmoidOut checks and reads the arguments of aten::sigmoid.out(Tensor self, *, Tensor out),
+// then the return slot.
+func unboxSigmoidOut(args []*executor.EValue) (selfOutArgs, error) {
 	u := newUnboxer(args, 3)
 	a := selfOutArgs{
 		Self: u.tensor(0, "self"),

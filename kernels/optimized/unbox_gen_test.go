@@ -22,6 +22,7 @@ var generatedUnboxers = map[string]func([]*executor.EValue) error{
 	"aten::native_group_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeGroupNormOut(args); return err },
 	"aten::native_layer_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
 	"aten::rsqrt.out":             func(args []*executor.EValue) error { _, err := unboxRsqrtOut(args); return err },
+	"aten::sigmoid.out":           func(args []*executor.EValue) error { _, err := unboxSigmoidOut(args); return err },
 	"aten::sub.out":               func(args []*executor.EValue) error { _, err := unboxSubOut(args); return err },
 	"aten::where.self_out":        func(args []*executor.EValue) error { _, err := unboxWhereSelfOut(args); return err },
 }
