@@ -22,7 +22,7 @@ type step struct {
 
 // fixtureModels are the testdata/llm models (tools/reference/generate_llm_fixtures.py).
 var fixtureModels = []string{"llama3_2", "qwen3", "phi_4_mini", "llama3_2_nosdpa", "llama3_2_static", "llama3_2_nokv",
-	"llama3_2_8da4w", "qwen3_8da4w", "phi_4_mini_8da4w"}
+	"llama3_2_8da4w", "qwen3_8da4w", "phi_4_mini_8da4w", "llama3_2_8da4w_emb4"}
 
 func fixture(t *testing.T, rel ...string) string {
 	t.Helper()
