@@ -18,7 +18,24 @@ import subprocess
 import sys
 import time
 
-import torch
+
+def _threads_arg():
+    for i, a in enumerate(sys.argv):
+        if a == "--threads" and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if a.startswith("--threads="):
+            return a.split("=", 1)[1]
+    return "1"
+
+
+# The official custom_sdpa's block products go to cpublas::gemm, built with a BLAS
+# (ET_BUILD_WITH_BLAS) whose threads are OpenMP's: they default to the core count and spin
+# between calls, so "1 thread" would be two in attention, and on a loaded machine the spinning
+# costs the official prefill its CPU many times over (measured at load 20: a 52-token prefill
+# took 1.6 s of CPU, 0.13 s with OMP_NUM_THREADS=1). OpenMP reads this once, before torch loads.
+os.environ["OMP_NUM_THREADS"] = _threads_arg()
+
+import torch  # noqa: E402
 
 from executorch.extension.llm.custom_ops import custom_ops  # noqa: F401  (llama:: kernels for the runtime)
 from executorch.kernels import quantized  # noqa: F401  (quantized_decomposed:: kernels: 8da4w embeddings)
@@ -31,6 +48,7 @@ def official(pte, ids, decode, threads):
     from executorch.runtime import Runtime
 
     pl._unsafe_reset_threadpool(threads)
+    torch.set_num_threads(threads)
     meth = Runtime.get().load_program(pte).load_method("forward")
     # Warm up as etgo generate --warmup does: the prompt and a few tokens, then from position 0.
     out = meth.execute([torch.tensor([ids], dtype=torch.long), torch.tensor([0])])[0]
