@@ -41,6 +41,8 @@ const (
 	// PrecisionNotEnabled: the node's precision (fp32, static or dynamic quantisation) is not
 	// among those the partitioner was configured for.
 	PrecisionNotEnabled Reason = "precision-not-enabled"
+	// QuantPattern: a quantised operator lacks the dequantize/quantize nodes its pattern needs.
+	QuantPattern Reason = "quant-pattern"
 	// NonTensorArgument: the node takes a value that is not a tensor (a symbolic size).
 	NonTensorArgument Reason = "non-tensor-argument"
 	// EmptyTensor: an input or output has no elements.

@@ -3,6 +3,7 @@ package passes
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/etgo/etgo/ir"
 )
@@ -63,10 +64,79 @@ func (RemoveNoops) Run(g *ir.Graph) (string, error) {
 			n.Args = []ir.Arg{Is("size", sizesOf(out.Meta)...), I("fill_value", 0), Dt("dtype", out.Meta.DType)}
 		}
 	}
-	if removed == 0 && pruned == 0 {
+	pairs := eliminateDqQ(g)
+	if removed == 0 && pruned == 0 && pairs == 0 {
 		return "", nil
 	}
-	return fmt.Sprintf("removed %d no-op copies, pruned %d empty cat inputs", removed, pruned), nil
+	s := fmt.Sprintf("removed %d no-op copies, pruned %d empty cat inputs", removed, pruned)
+	if pairs > 0 {
+		s += fmt.Sprintf(", %d dequantize→quantize pair(s)", pairs)
+	}
+	return s, nil
+}
+
+// eliminateDqQ is RemoveNoopPass's eliminate_dq_q: a dequantize read directly by a quantize
+// with the same parameters (what is left of dq → dropout → q once the dropout, a no-op outside
+// training, is gone) is the identity on the quantized tensor, so the quantize's readers read
+// the dequantize's input. The official pass looks only at the dequantize inputs of the no-ops
+// it removes; etgo has removed them while decomposing, and a PT2E graph has no other direct
+// dq → q.
+func eliminateDqQ(g *ir.Graph) int {
+	pairs := 0
+	for _, q := range slices.Clone(g.Nodes) {
+		if !dqQOps[q.Target] || !strings.HasPrefix(q.Target, "quantized_decomposed.quantize_") {
+			continue
+		}
+		in := q.FirstTensorArg()
+		if in == nil || in.Producer == nil || len(q.Outputs) != 1 || q.Outputs[0] == nil {
+			continue
+		}
+		dq := in.Producer
+		if !dqQOps[dq.Target] || !strings.HasPrefix(dq.Target, "quantized_decomposed.dequantize_") || !sameQParams(dq, q) {
+			continue
+		}
+		src := dq.FirstTensorArg()
+		if src == nil {
+			continue
+		}
+		g.ReplaceAllUses(q.Outputs[0], src)
+		g.RemoveNodes(map[*ir.Node]bool{q: true})
+		pairs++
+	}
+	return pairs
+}
+
+var dqQOps = map[string]bool{
+	"quantized_decomposed.quantize_per_tensor.default": true, "quantized_decomposed.quantize_per_channel.default": true,
+	"quantized_decomposed.dequantize_per_tensor.default": true, "quantized_decomposed.dequantize_per_channel.default": true,
+}
+
+// sameQParams compares the positional arguments after the input, as the official pass
+// compares node.args[1:] (keyword-only ones, such as out_dtype, are not among them).
+func sameQParams(a, b *ir.Node) bool {
+	pos := func(n *ir.Node) []ir.Arg {
+		var out []ir.Arg
+		for _, x := range n.Args {
+			if !x.KwargOnly {
+				out = append(out, x)
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out[1:]
+	}
+	pa, pb := pos(a), pos(b)
+	if len(pa) != len(pb) {
+		return false
+	}
+	for i := range pa {
+		x, y := pa[i], pb[i]
+		if x.Kind != y.Kind || x.Int != y.Int || x.Float != y.Float || !slices.Equal(x.Values, y.Values) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameOrder reports that a _to_copy keeps its input's memory format (none asked, preserve, or

@@ -114,6 +114,8 @@ func (p *plan) external(i int, args []*executor.EValue) (*executor.Tensor, error
 	want := executor.Float32
 	if p.quant[i] != nil {
 		want = executor.Int8 // qint8 codes
+	} else if p.f16[i] {
+		want = executor.Float16
 	}
 	if t.ScalarType() != want {
 		return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", executor.ErrInvalidArgument, id, executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
@@ -157,6 +159,8 @@ type tensor struct {
 	ints []int32
 	// rows is a qdint8 value's parameters, one per row (quant_dynamic.go).
 	rows []rowQuant
+	// f16in is an fp16 graph input's values widened to fp32 (node_fp16.go).
+	f16in []float32
 }
 
 func (t *tensor) numel() int {
@@ -174,7 +178,10 @@ type plan struct {
 	index   map[uint32]int // value id -> index
 	isConst []bool
 	// quant[i] is value i's quantization (nil for fp32 values).
-	quant   []*qinfo
+	quant []*qinfo
+	// f16[i]: value i is fp16, kept as fp32 numbers fp16 can hold (node_fp16.go).
+	f16     []bool
+	hasF16  bool
 	inputs  []int // value indices of external inputs
 	outputs []int
 	// order lists the nodes that run (indices into g.Nodes), in their order (Graph.schedule);
@@ -186,8 +193,15 @@ type plan struct {
 	// pool after node k runs and the next outputs reuse it, so the working set stays in cache
 	// (as XNNPACK's own memory planning does) instead of every value holding its own buffer.
 	releaseAfter [][]int
-	pool         [][]float32
-	qpool        [][]int8 // the same for qint8 values' codes
+	// freedAt[i] is the step after which value i's memory returns to the pool (-1: never), and
+	// step the step running: a reshape whose input dies with it takes the input's buffer.
+	freedAt []int
+	step    int
+	// outBound[i] says fp32 output value i's storage is the caller's output tensor this call
+	// (bindOutputs), so the last node writes it in place and the copy-out is skipped.
+	outBound []bool
+	pool     [][]float32
+	qpool    [][]int8 // the same for qint8 values' codes
 	// packed holds filters packed once at init for nodes whose filter is a constant: one packed
 	// matrix per convolution group, or the fully connected layer's [in, out] matrix.
 	packed map[*xnngraph.Node][]*gemm.PackedB
@@ -204,6 +218,9 @@ type plan struct {
 	colPool  sync.Pool
 	iwork    []int32
 	icolPool sync.Pool
+	// qlinears holds the quantized (depthwise, transposed) convolutions and fully connected
+	// layers' operands, for fuseQuantClamps.
+	qlinears map[*xnngraph.Node]*qlinear
 }
 
 // scratch returns the plan's reusable fp32 work buffer with n values (contents undefined).
@@ -249,7 +266,7 @@ func newPlan(g *xnngraph.Graph, named func(string) ([]byte, error)) (*plan, erro
 // newPlanFor builds a plan for a delegate with these calls (see checkCalls).
 func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][]*executor.EValue) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
-		quant: make([]*qinfo, len(g.Values)), threads: 1}
+		quant: make([]*qinfo, len(g.Values)), f16: make([]bool, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
 	p.icolPool.New = func() any { return new([]int32) }
 	for i := range g.Values {
@@ -266,8 +283,10 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 				return nil, fmt.Errorf("%w: value %d is a %s graph input or output; quantized boundary values run as qint8 only", ErrUnsupported, v.ID, v.DType)
 			}
 			p.quant[i] = q
+		} else if v.DType == schema.XNNDatatypexnn_datatype_fp16 {
+			p.f16[i], p.hasF16 = true, true // (node_fp16.go)
 		} else if v.DType != schema.XNNDatatypexnn_datatype_fp32 {
-			return nil, fmt.Errorf("%w: value %d has datatype %s; unquantized values run as fp32 only", ErrUnsupported, v.ID, v.DType)
+			return nil, fmt.Errorf("%w: value %d has datatype %s; unquantized values run as fp32 or fp16 only", ErrUnsupported, v.ID, v.DType)
 		}
 		dims := make([]int, len(v.Dims))
 		for k, d := range v.Dims {
@@ -289,6 +308,12 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 					p.vals[i].q[k] = int8(c)
 				}
 			}
+		case v.ConstantIdx != 0 && p.f16[i]:
+			data, err := constantF16(g, v, named)
+			if err != nil {
+				return nil, err
+			}
+			p.vals[i].data, p.isConst[i] = data, true
 		case v.ConstantIdx != 0:
 			data, err := constant(g, v, named)
 			if err != nil {
@@ -334,12 +359,21 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 		return nil, err
 	}
 	p.fuseActivations()
+	if p.hasF16 {
+		if err := p.f16Kernels(); err != nil { // (node_fp16.go)
+			return nil, err
+		}
+	}
+	p.fuseQuantClamps()
 	p.planReuse()
 	seen := map[string]int{}
 	for i := range p.steps {
 		name, ok := p.dynamicOperator(p.steps[i].node)
 		if !ok {
 			name = operatorName(p.steps[i].node, p.touchesQuant(p.steps[i].node))
+			if p.hasF16 {
+				name = p.f16Operator(p.steps[i].node, name) // (node_fp16.go)
+			}
 		}
 		seen[name]++
 		p.steps[i].event = fmt.Sprintf("%s #%d", name, seen[name])
@@ -380,8 +414,9 @@ func (p *plan) fuseActivations() {
 		if kern := kernelOf(n.Op); kern == nil || !kern.takesActivation {
 			continue
 		}
-		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) {
-			continue // (a quantized producer writes codes, not values a hardswish could take)
+		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) ||
+			p.f16[p.index[n.Outputs[0]]] {
+			continue // (a quantized producer writes codes, not values a hardswish could take; an fp16 one rounds its output first)
 		}
 		rs := readers[n.Outputs[0]]
 		if len(rs) != 1 || rs[0] <= k {
@@ -430,12 +465,15 @@ func (p *plan) planReuse() {
 		}
 	}
 	p.releaseAfter = make([][]int, len(p.steps))
+	p.freedAt = make([]int, len(p.vals))
 	for i, k := range last {
 		v := &p.g.Values[i]
+		p.freedAt[i] = -1
 		if k < 0 || !produced[i] || p.isConst[i] || v.IsInput() || v.IsOutput() {
 			continue
 		}
 		p.releaseAfter[k] = append(p.releaseAfter[k], i)
+		p.freedAt[i] = k
 	}
 }
 
@@ -528,7 +566,14 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 			p.vals[i].q = executor.Data[int8](t) // qint8 codes, read in place as fp32 values are
 			continue
 		}
+		if p.f16[i] {
+			p.bindF16Input(i, t)
+			continue
+		}
 		p.vals[i].data = executor.Data[float32](t)
+	}
+	if err := p.bindOutputs(ext); err != nil {
+		return err
 	}
 	done := ctx.Done()
 	for k := range p.steps {
@@ -538,6 +583,7 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		default:
 		}
 		s := &p.steps[k]
+		p.step = k
 		var t0 time.Time
 		if traced {
 			t0 = time.Now()
@@ -547,6 +593,9 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		}
 		if !s.ownRange {
 			clampOutput(p, s.node)
+		}
+		if p.hasF16 {
+			p.roundF16Outputs(s.node)
 		}
 		if traced {
 			bctx.ProfileDelegate(s.event, -1, nil, t0, time.Now())
@@ -568,7 +617,46 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 			copy(executor.Data[int8](t), v.q[:v.numel()])
 			continue
 		}
-		copy(executor.Data[float32](t), v.data[:v.numel()])
+		if p.f16[i] {
+			p.storeF16Output(i, t)
+			continue
+		}
+		d := executor.Data[float32](t)
+		if p.outBound[i] && len(d) > 0 && len(v.data) > 0 && &d[0] == &v.data[0] {
+			continue // written in place
+		}
+		copy(d, v.data[:v.numel()])
+	}
+	return nil
+}
+
+// bindOutputs makes each fp32 output value's storage the caller's output tensor when that
+// holds exactly the graph's static size for it (as XNNPACK writes external outputs where the
+// runtime points it): the producing node writes there and the copy-out is skipped. A value
+// bound on the last call but not on this one drops the caller's memory first (it must never
+// be written after the call, nor reach the pool: outputs are never released, nor moved).
+func (p *plan) bindOutputs(ext func(int) (*executor.Tensor, error)) error {
+	if p.outBound == nil {
+		p.outBound = make([]bool, len(p.vals))
+	}
+	for _, i := range p.outputs {
+		v := &p.vals[i]
+		if p.outBound[i] {
+			v.data, p.outBound[i] = nil, false
+		}
+		gv := &p.g.Values[i]
+		if p.quant[i] != nil || p.f16[i] || gv.IsInput() {
+			continue
+		}
+		t, err := ext(i)
+		if err != nil {
+			return err
+		}
+		d := executor.Data[float32](t)
+		if len(d) == 0 || t.Dim() != len(gv.Dims) || len(d) != xnngraph.Numel(xnngraph.DimsOf(gv.Dims)) {
+			continue
+		}
+		v.data, p.outBound[i] = d[:len(d):len(d)], true
 	}
 	return nil
 }

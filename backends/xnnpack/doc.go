@@ -32,15 +32,28 @@
 // fp32 values as float32; the kernels that only move elements are written once for both, and
 // the convolutions share their loops between fp32 and int8 (node_conv.go).
 //
+// fp16 graphs (a model in .half()) run as XNNPACK runs them on x86 without AVX512-FP16: fp32
+// arithmetic, each node's fp16 output rounded once, its f16 kernels' NaN handling and the f16
+// depthwise kernels' per-tap rounding (node_fp16.go); testdata/fp16 is within 1.1e-3 of the
+// official outputs' largest magnitude, most fixtures bit for bit.
+//
 // Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w) run
 // too: a Convert to qdint8 quantizes each row with the scale and zero point XNNPACK chooses, and
 // a fully connected layer multiplies its codes by qcint8 per-channel or qbint4 blockwise (bf16
 // scales) filters into fp32, in XNNPACK's x86 arithmetic and order, NaN and infinities
 // included; testdata/dynquant matches the official runtime bit for bit (quant_dynamic.go).
 // qdint8 codes are int8 with one (scale, zero point) per row; 4-bit filters are unpacked once.
-// Still refused, by name: qcint4 (4-bit per-channel) filters, which the official toolchain
-// writes as qbint4 with one block per row; qdint8 feeding anything but a fully connected layer
-// (dynamically quantized convolutions, batch matrix multiplies); transposed qbint4 filters.
+// Dynamically quantized convolutions and deconvolutions (the dynamic config on conv2d: one row
+// per image) run as XNNPACK's qd8 IGEMM computes them, bit for bit too (node_conv_dynamic.go);
+// a 1×1 one is XNNPACK's fully connected layer, on rows of pixels.
+// 4-bit per-channel (qcint4) filters of fully connected layers run, dynamic (qd8 × qc4w) and
+// static (qs8 × qc4w), bit for bit (node_fc_qc4w.go), except over an odd number of input
+// channels, which XNNPACK reads past the input (refused by name; testdata/dynquant_refused).
+// A qint8 constant pad moves codes, padding with the value's code (node_pad_quant.go);
+// ExecuTorch 1.5.1 writes quantized pads only across datatypes (fp32 into qint8), which XNNPACK
+// and etgo refuse (testdata/quant_refused/pad).
+// Still refused, by name: qdint8 feeding anything else (batch matrix multiplies, depthwise
+// convolutions, which the official partitioner never gives it); transposed 4-bit filters.
 //
 // # Adding a node type
 //
@@ -78,6 +91,14 @@
 // Inspector lists etgo's ETDump as it lists the official one. XNNPACK sometimes fuses or splits
 // nodes into other operators (a clamp after an add, two reshapes); etgo's events stay one per
 // node.
+//
+// Quantized layers run on internal/gemm's int8 kernels (AVX-512 VNNI assembly where the CPU
+// has it, portable loops elsewhere, the same codes bit for bit): quant_gemm.go (static
+// convolutions as a direct or an indirect GEMM, depthwise, fully connected), quant_dynamic_gemm.go
+// (qd8 × qc8w and qd8 × qb4w). Two plan rewrites keep the codes and drop work, as XNNPACK's
+// subgraph fusion does: a quantized clamp folds into the layer whose output only it reads
+// (fuseQuantClamps), and an elementwise fp32 chain between a dequantizing and a quantizing
+// Convert becomes a 256-entry table computed by the chain's own kernels (quant_lut.go).
 //
 // Execute checks the call's context between nodes: a cancelled call returns the context's error
 // once the node running finishes (milliseconds at most on the full-size zoo models; see

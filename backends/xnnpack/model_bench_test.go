@@ -20,11 +20,30 @@ import (
 // fixtures (the int8 path) and the widest dynamically quantized ones (qd8 x qc8w, qd8 x qb4w),
 // so a change to the plan or the node kernels shows in one place.
 func BenchmarkModels(b *testing.B) {
-	for _, m := range []string{
+	benchModels(b, []string{
 		"zoo/mobilenet_v2_small", "zoo/mobilenet_v3_small_small", "zoo/resnet18_small", "zoo/transformer_encoder",
 		"quant/mobilenet_v2_tiny", "quant/conv_linear", "quant/dw_residual", "quant/blocks",
 		"dynquant/linear_wide", "dynquant/linear_8da4w_g128",
-	} {
+	})
+}
+
+// BenchmarkQuantFull runs the full-size quantized models of tools/reference/generate_quant_full.py
+// (testdata/bench-full/quant, generated on demand, never committed) that are present.
+func BenchmarkQuantFull(b *testing.B) {
+	dirs, _ := filepath.Glob(filepath.Join(testutil.Testdata(b), "bench-full", "quant", "*", "xnnpack.pte"))
+	if len(dirs) == 0 {
+		b.Skip("no full-size quantized models: tools/reference/generate_quant_full.py makes them")
+	}
+	var ms []string
+	for _, d := range dirs {
+		rel, _ := filepath.Rel(testutil.Testdata(b), filepath.Dir(d))
+		ms = append(ms, filepath.ToSlash(rel))
+	}
+	benchModels(b, ms)
+}
+
+func benchModels(b *testing.B, models []string) {
+	for _, m := range models {
 		b.Run(filepath.Base(m), func(b *testing.B) {
 			dir := testutil.Testdata(b, filepath.FromSlash(m))
 			reg := executor.NewRegistry()

@@ -30,6 +30,9 @@ func init() {
 		},
 		pack: func(n *xnngraph.Node, w *tensor) []*gemm.PackedB {
 			cp := n.Conv
+			if groupedDirect(cp) {
+				return nil // packed for gemm.GroupConv on first use instead
+			}
 			if want := int(cp.Groups) * int(cp.GroupOutputChannels) * int(cp.KernelH) * int(cp.KernelW) * int(cp.GroupInputChannels); len(w.data) != want || want == 0 {
 				return nil
 			}
@@ -44,6 +47,7 @@ func init() {
 				G, GIC, GOC, KH, KW := int(cp.Groups), int(cp.GroupInputChannels), int(cp.GroupOutputChannels), int(cp.KernelH), int(cp.KernelW)
 				if isProduct(q.oc, G, GOC) && isProduct(len(q.w), q.oc, KH, KW, GIC) { // (else the kernel reports the mismatch)
 					q.wt = convFilter(q.w, G, KH, KW, GIC, GOC)
+					q.packQS8(G, KH*KW*GIC, GOC)
 				}
 			}
 			return q.conv, nil
@@ -55,6 +59,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			q.packQDW(n.Conv)
 			return q.depthwise, nil
 		}})
 	registerNode(schema.XNodeUnionXNNConvTranspose2d, nodeKernel{run: convTranspose2d, operator: "Deconvolution (NHWC, F32)",
@@ -113,6 +118,10 @@ type fp32Conv struct {
 	bias, y []float32
 	lo, hi  float32
 	act     func([]float32)
+	// gtab and gfilter are a grouped convolution's indirection table and packed filter
+	// (groupedDirect).
+	gtab    *dwTable
+	gfilter *gemm.GroupFilter
 }
 
 // fp32Conv returns node n's record with its geometry read for input x and filter w.
@@ -262,9 +271,69 @@ func conv2d(p *plan, n *xnngraph.Node) error {
 		return err
 	}
 	f.y = p.out(n.Outputs[0], []int{f.N, f.OH, f.OW, f.OC}).data
-	f.packed = p.packedFilter(n, w.data)
 	f.lo, f.hi, f.act = n.OutputMin, n.OutputMax, p.act(n)
+	if groupedDirect(n.Conv) {
+		return f.grouped(p, n, x, w)
+	}
+	f.packed = p.packedFilter(n, w.data)
 	convolve[float32](p, &f.convGeom, x.data, f)
+	return nil
+}
+
+// groupedDirect says a convolution runs as gemm.GroupConv: several groups of at most
+// groupDirectMaxOut output channels each (RegNet's and ResNeXt's groups of 8 to 32 channels).
+// Through im2col each tap's few channels were copied one short run at a time and each group's
+// patches multiplied on a 16- or 32-column panel holding 8 real columns; the direct kernel
+// reads the input pixels through an indirection table (as XNNPACK's grouped IGEMM) into 8×8
+// register tiles.
+func groupedDirect(cp *xnngraph.ConvParams) bool {
+	return cp != nil && cp.Groups > 1 && cp.GroupOutputChannels <= groupDirectMaxOut && int(cp.KernelH)*int(cp.KernelW) <= 64
+}
+
+const groupDirectMaxOut = 32
+
+// grouped runs f as gemm.GroupConv: the input's indirection table cached per input shape, the
+// filter packed once when it and the bias are constants (else every call), output pixels split
+// across threads in blocks of rows.
+func (f *fp32Conv) grouped(p *plan, n *xnngraph.Node, x, w *tensor) error {
+	c := &f.convGeom
+	N, H, W, C, KH, KW, OH, OW := c.N, c.H, c.W, c.C, c.KH, c.KW, c.OH, c.OW
+	key := dwKey{N, H, W, C, len(x.data)}
+	if f.gtab == nil || f.gtab.key != key {
+		offs, err := tapOffsets(c, len(x.data))
+		if err != nil {
+			return err
+		}
+		t, err := gemm.NewDWTaps(offs, N*OH*OW, KH*KW, C, len(x.data))
+		if err != nil {
+			return errorf("conv input %v: %v", x.dims, err)
+		}
+		f.gtab = &dwTable{key: key, taps: t, zeros: make([]float32, C)}
+	}
+	constant := p.isConst[p.index[n.Inputs[1]]] && (n.Inputs[2] == xnngraph.InvalidID || p.isConst[p.index[n.Inputs[2]]])
+	gf := f.gfilter
+	if gf == nil || !constant {
+		var err error
+		if gf, err = gemm.PackGroupFilter(w.data, f.bias, c.G, c.GOC, KH*KW, c.GIC); err != nil {
+			return errorf("conv filter %v: %v", w.dims, err)
+		}
+		if constant {
+			f.gfilter = gf
+		}
+	}
+	var failed atomic.Bool
+	tab, y, OC := f.gtab, f.y, c.OC
+	p.parallel(N*OH*OW, max(OW, 1), N*OH*OW*OC*KH*KW*c.GIC, func(p0, p1 int) {
+		if err := tab.taps.GroupConv(y[p0*OC:p1*OC], OC, x.data, p0, p1, gf, tab.zeros, f.lo, f.hi); err != nil {
+			failed.Store(true)
+		}
+		if f.act != nil {
+			f.act(y[p0*OC : p1*OC])
+		}
+	})
+	if failed.Load() {
+		return errorf("conv operands of %v disagree with the filter %v", x.dims, w.dims)
+	}
 	return nil
 }
 
@@ -285,41 +354,6 @@ func (f *fp32Conv) done(pixel0, pixel1 int) {
 		f.act(f.y[pixel0*f.OC : pixel1*f.OC])
 	}
 }
-
-// conv is the quantized convolution: the centered input's patch matrices (padding taps are
-// zeros: XNNPACK pads with the input zero point, whose (x - x_zp) term is 0) times the filter
-// regrouped at init (convFilter), requantized by qlinear.gemm.
-func (q *qlinear) conv(p *plan, n *xnngraph.Node) error {
-	x, xq, err := inOf[int8](p, n.Inputs[0])
-	if err != nil {
-		return err
-	}
-	if q.geom, err = convGeometry(n, x, q.wdims, "conv"); err != nil {
-		return err
-	}
-	c := &q.geom
-	if len(q.wt) != len(q.w) {
-		return errorf("conv filter of %d values was regrouped into %d", len(q.w), len(q.wt))
-	}
-	_, q.y = outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, c.OC})
-	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
-	convolve[int32](p, c, xi, q)
-	return nil
-}
-
-func (q *qlinear) all(p *plan, pixels int, a []int32, lda int) {
-	K, OC := q.geom.KH*q.geom.KW*q.geom.GIC, q.geom.OC
-	p.parallel(pixels, 1, pixels*K*OC, func(r0, r1 int) {
-		q.gemm(r1-r0, a[r0*lda:], lda, K, q.wt, OC, q.bias, q.y[r0*OC:], OC, 0)
-	})
-}
-
-func (q *qlinear) block(g, pixel0, pixels int, a []int32, lda int) {
-	K, GOC, OC := q.geom.KH*q.geom.KW*q.geom.GIC, q.geom.GOC, q.geom.OC
-	q.gemm(pixels, a, lda, K, q.wt[g*K*GOC:], GOC, q.bias[g*GOC:], q.y[pixel0*OC+g*GOC:], OC, g*GOC)
-}
-
-func (q *qlinear) done(int, int) {}
 
 // im2colRow writes output row oh's patches of group g as OW rows of KH·KW·GIC values (zeros in the
 // padding). With dilation 1 and one group a kernel row's taps are adjacent input pixels, so for
@@ -472,24 +506,9 @@ func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 	key := dwKey{N, H, W, C, len(x.data)}
 	tab := p.dwTaps[n]
 	if tab == nil || tab.key != key {
-		offs := make([]int32, N*OH*OW*KH*KW)
-		i := 0
-		for b := 0; b < N; b++ {
-			for oh := 0; oh < OH; oh++ {
-				for ow := 0; ow < OW; ow++ {
-					for kh := 0; kh < KH; kh++ {
-						ih := oh*sh - pt + kh*dh
-						for kw := 0; kw < KW; kw++ {
-							iw := ow*sw - pl + kw*dw
-							offs[i] = -1
-							if ih >= 0 && ih < H && iw >= 0 && iw < W {
-								offs[i] = int32(((b*H+ih)*W + iw) * C)
-							}
-							i++
-						}
-					}
-				}
-			}
+		offs, err := tapOffsets(c, len(x.data))
+		if err != nil {
+			return err
 		}
 		t, err := gemm.NewDWTaps(offs, N*OH*OW, KH*KW, C, len(x.data))
 		if err != nil {
@@ -545,6 +564,9 @@ func (q *qlinear) depthwise(p *plan, n *xnngraph.Node) error {
 	c := &q.geom
 	OC := c.OC
 	_, yq := outOf[int8](p, n.Outputs[0], []int{c.N, c.OH, c.OW, OC})
+	if q.dw != nil && c.GOC == 1 {
+		return q.depthwiseQ8(p, xq[:c.N*c.H*c.W*c.C], yq)
+	}
 	xi := q.centered(xq[:c.N*c.H*c.W*c.C])
 	p.parallel(c.N*c.OH, 1, c.N*c.OH*c.OW*OC*c.KH*c.KW, func(r0, r1 int) {
 		acc := make([]int32, OC)

@@ -14,7 +14,9 @@ import (
 // add, subtract and multiply in XNNPACK's integer arithmetic, and copy and clamp on codes.
 
 func init() {
-	identity := unaryOp(func(x float32) float32 { return x })
+	// Clamp, copy and fp32 convert move the values (the range is applied by clampOutput): one
+	// copy, not a call per element (a ViT's clamps and copies were 8% of its run).
+	identity := unaryOpVec(func(dst, src []float32) { copy(dst, src) })
 	for op, run := range map[schema.XNodeUnion]runFunc{
 		schema.XNodeUnionXNNAbs:                  unaryOp(func(x float32) float32 { return float32(math.Abs(float64(x))) }),
 		schema.XNodeUnionXNNNegate:               unaryOp(func(x float32) float32 { return -x }),
@@ -120,9 +122,8 @@ func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 				return err
 			}
 			_, out := outOf[int8](p, n.Outputs[0], in.dims)
-			for i, v := range in.data[:len(out)] {
-				out[i] = int8(quantize(v, inv, zp))
-			}
+			src := in.data[:len(out)]
+			p.elementwise(len(out), func(lo, hi int) { gemm.QuantizeQ8(out[lo:hi], src[lo:hi], inv, zp) }) // (quantize, vectorized)
 			return nil
 		}, nil
 	case isQint8(x) && y == nil:
@@ -133,9 +134,8 @@ func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 				return err
 			}
 			out := p.out(n.Outputs[0], in.dims)
-			for i, c := range codes[:len(out.data)] {
-				out.data[i] = dequantize(int32(c), zp, scale)
-			}
+			src := codes[:len(out.data)]
+			p.elementwise(len(src), func(lo, hi int) { gemm.DequantizeQ8(out.data[lo:hi], src[lo:hi], scale, zp) }) // (dequantize, vectorized)
 			return nil
 		}, nil
 	}
@@ -154,7 +154,7 @@ func quantAdd(subtract bool) func(p *plan, k int, n *xnngraph.Node) (runFunc, er
 		if err != nil {
 			return nil, fmt.Errorf("node %d (%s): %w", k, n.OpName(), err)
 		}
-		return binaryOp(func(a, b int8) int8 { return int8(qa.add(int32(a), int32(b))) }), nil // (add clamps to the codes' range)
+		return qa.run(binaryOp(func(a, b int8) int8 { return int8(qa.add(int32(a), int32(b))) })), nil // (add clamps to the codes' range)
 	}
 }
 
@@ -171,9 +171,9 @@ func quantMultiply(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 	}
 	lo, hi := outputRange(n, y)
 	azp, bzp, yzp := x.zp, b.zp, y.zp
-	return binaryOp(func(a, b int8) int8 {
+	return quantMulRun(&gemm.QMul{AZP: azp, BZP: bzp, Scale: scale, ZP: yzp, Lo: lo, Hi: hi}, binaryOp(func(a, b int8) int8 {
 		return int8(requantize((int32(a)-azp)*(int32(b)-bzp), scale, yzp, lo, hi))
-	}), nil
+	})), nil
 }
 
 // maxps and minps are x86 MAXPS and MINPS, in which XNNPACK's maximum and minimum are written:
@@ -310,6 +310,21 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 		if commutative && equalDims(b.dims, dims) {
 			a, b = b, a
 		}
+		if b.numel() == 1 && equalDims(a.dims, dims) {
+			// A scalar operand (h·0.1): the vector kernel against a block of copies of it.
+			var sb [elementwiseScalarBlock]float32
+			for i := range sb {
+				sb[i] = b.data[0]
+			}
+			y := p.out(n.Outputs[0], dims)
+			p.elementwise(len(y.data), func(lo, hi int) {
+				for i := lo; i < hi; i += len(sb) {
+					e := min(i+len(sb), hi)
+					vec(y.data[i:e], a.data[i:e], sb[:e-i])
+				}
+			})
+			return nil
+		}
 		if inner := xnngraph.TrailingBroadcast(b.dims, dims); equalDims(a.dims, dims) && inner >= 8 {
 			y := p.out(n.Outputs[0], dims)
 			bv := b.data[:inner]
@@ -328,6 +343,9 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 		return slow(p, n)
 	}
 }
+
+// elementwiseScalarBlock is the length of the block of copies a scalar operand is expanded to.
+const elementwiseScalarBlock = 256
 
 func unaryOp(f func(float32) float32) runFunc {
 	return func(p *plan, n *xnngraph.Node) error {
@@ -429,15 +447,23 @@ func softmax(p *plan, n *xnngraph.Node) error {
 		return errorf("softmax of a scalar")
 	}
 	c := x.dims[len(x.dims)-1]
-	for r := 0; r+c <= x.numel() && c > 0; r += c {
-		row, out := x.data[r:r+c], y.data[r:r+c]
-		m := row[0]
-		for _, v := range row {
-			m = max(m, v)
-		}
-		// XNNPACK's softmax: exp(x - max) summed in float32, then scaled by 1/sum.
-		scale := 1 / gemm.ExpMinusMax(out, row, m)
-		gemm.Scale(out, scale)
+	if c == 0 {
+		return nil
 	}
+	rows := x.numel() / c
+	// Rows are independent: split them across threads (attention's softmax over heads ×
+	// tokens rows was a serial tenth of a ViT's run).
+	p.parallel(rows, 1, 8*rows*c, func(r0, r1 int) {
+		for r := r0 * c; r < r1*c; r += c {
+			row, out := x.data[r:r+c], y.data[r:r+c]
+			m := row[0]
+			for _, v := range row {
+				m = max(m, v)
+			}
+			// XNNPACK's softmax: exp(x - max) summed in float32, then scaled by 1/sum.
+			scale := 1 / gemm.ExpMinusMax(out, row, m)
+			gemm.Scale(out, scale)
+		}
+	})
 	return nil
 }

@@ -2,6 +2,7 @@ package xnnpack
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
@@ -39,6 +40,7 @@ func init() {
 				if ocDim == 0 {
 					q.wt = transposeInts(q.w, q.oc, ic)
 				}
+				q.packQS8(1, ic, q.oc)
 			} // (else the kernel reports the mismatch)
 			return q.fullyConnected, nil
 		}})
@@ -165,33 +167,64 @@ func batchMatMul(p *plan, n *xnngraph.Node) error {
 	for _, d := range batch {
 		nb *= d
 	}
-	idx := make([]int, len(batch))
-	for bi := 0; bi < nb; bi++ {
-		oa, ob := 0, 0
-		for d, x := range idx {
-			oa += x * sa[d]
-			ob += x * sb[d]
-		}
-		am := a.data[oa*m*k : (oa+1)*m*k]
-		bm := b.data[ob*k*nn : (ob+1)*k*nn]
-		cm := y.data[bi*m*nn : (bi+1)*m*nn]
-		if trans {
-			bm = transpose2(bm, nn, k)
-		}
-		// Packed once per product and run on the fully connected layers' microkernels (the
-		// portable triple loop was 29% of a DeiT-tiny's run, in its attention products).
-		pb, err := gemm.PackB(bm, k, nn, nn)
-		if err != nil {
-			return err
-		}
-		pb.GemmBias(m, am, k, nil, cm, nn, float32(math.Inf(-1)), float32(math.Inf(1)))
-		for d := len(idx) - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < batch[d] {
-				break
-			}
-			idx[d] = 0
-		}
+	nbB := 1 // B's own batch count: each of its matrices is packed once, however broadcast
+	for _, d := range b.dims[:len(b.dims)-2] {
+		nbB *= d
 	}
+	// Pack every B matrix (straight from its [n, k] layout under the transpose flag), then run
+	// the products on the fully connected layers' microkernels (the portable triple loop was 29%
+	// of a DeiT-tiny's run), split across threads by (batch, block of rows): attention's
+	// per-head products are each too small to split by themselves.
+	pbs := make([]*gemm.PackedB, nbB)
+	var failed atomic.Bool
+	p.parallel(nbB, 1, 4*nbB*k*nn, func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			bm := b.data[j*k*nn : (j+1)*k*nn]
+			var err error
+			if trans {
+				pbs[j], err = gemm.PackBT(bm, k, nn, k)
+			} else {
+				pbs[j], err = gemm.PackB(bm, k, nn, nn)
+			}
+			if err != nil {
+				failed.Store(true)
+			}
+		}
+	})
+	if failed.Load() {
+		return errorf("batch matmul of %v and %v: cannot pack B", a.dims, b.dims)
+	}
+	tile := gemm.TileRows()
+	blocks := 1
+	if p.threads > 1 && nb < 2*p.threads {
+		blocks = max(1, min((m+tile-1)/tile, (2*p.threads+nb-1)/nb))
+	}
+	rowsPer := ((m+blocks-1)/blocks + tile - 1) / tile * tile
+	blocks = max(1, (m+rowsPer-1)/max(rowsPer, 1))
+	inf := float32(math.Inf(1))
+	p.parallel(nb*blocks, 1, nb*m*k*nn+4*nbB*k*nn, func(u0, u1 int) {
+		idx := make([]int, len(batch))
+		for u := u0; u < u1; u++ {
+			bi, blk := u/blocks, u%blocks
+			rest := bi
+			for d := len(batch) - 1; d >= 0; d-- {
+				idx[d] = rest % batch[d]
+				rest /= batch[d]
+			}
+			oa, ob := 0, 0
+			for d, x := range idx {
+				oa += x * sa[d]
+				ob += x * sb[d]
+			}
+			r0, r1 := blk*rowsPer, min((blk+1)*rowsPer, m)
+			if r0 >= r1 {
+				continue
+			}
+			am := a.data[(oa*m+r0)*k : (oa*m+r1)*k]
+			cm := y.data[(bi*m+r0)*nn : (bi*m+r1)*nn]
+			pbs[ob].GemmBias(r1-r0, am, k, nil, cm, nn, -inf, inf)
+		}
+	})
 	return nil
 }
 
@@ -202,23 +235,12 @@ func packFC(w []float32, d0, d1 int, flags uint32) *gemm.PackedB {
 		pb, _ := gemm.PackB(w, d0, d1, d1) // sizes checked by the caller
 		return pb
 	}
-	pb, _ := gemm.PackB(transpose2(w, d0, d1), d1, d0, d0)
+	pb, _ := gemm.PackBT(w, d1, d0, d1) // [out, in] is the transpose of [in, out]
 	return pb
 }
 
-// transpose2 returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
-func transpose2(a []float32, rows, cols int) []float32 {
-	out := make([]float32, len(a))
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			out[c*rows+r] = a[r*cols+c]
-		}
-	}
-	return out
-}
-
-// fullyConnected is the quantized fully connected layer: the centered input rows times the
-// [in, out] filter, requantized by qlinear.gemm.
+// fullyConnected is the quantized fully connected layer: the input rows times the filter packed
+// at init (packQS8), requantized in the GEMM's store.
 func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	x, xq, err := inOf[int8](p, n.Inputs[0])
 	if err != nil {
@@ -229,41 +251,13 @@ func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 	if len(x.dims) == 0 || x.dims[len(x.dims)-1] != ic {
 		return errorf("input %v does not end in the filter's %d input channels", x.dims, ic)
 	}
-	if len(q.wt) != len(q.w) || oc*ic != len(q.w) {
+	if len(q.qs) != 1 || oc*ic != len(q.w) {
 		return errorf("filter of %d values for %d output channels of %d inputs", len(q.w), oc, ic)
 	}
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y, yq := outOf[int8](p, n.Outputs[0], dims)
 	rows := y.numel() / max(oc, 1)
-	xi := q.centered(xq[:rows*ic])
-	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
-		q.gemm(r1-r0, xi[r0*ic:], ic, ic, q.wt, oc, q.bias, yq[r0*oc:], oc, 0)
-	})
-	return nil
-}
-
-// gemm is the integer kernels' matrix product, for fully connected layers and convolutions
-// alike: for each of m rows of a (lda apart), the int32 accumulators acc[o] = bias[o] +
-// Σ_i a[i]·b[i·n+o] over the k×n matrix b (exact, in any order), stored as the codes of output
-// channels c0+o at out[r·ldo+o].
-func (q *qlinear) gemm(m int, a []int32, lda, k int, b []int32, n int, bias []int32, out []int8, ldo, c0 int) {
-	acc := make([]int32, n)
-	bias = bias[:n]
-	for r := 0; r < m; r++ {
-		copy(acc, bias)
-		for i, v := range a[r*lda:][:k] {
-			if v == 0 {
-				continue // an input at its zero point (most of a ReLU's output) adds nothing
-			}
-			for o, w := range b[i*n:][:n] {
-				acc[o] += v * w
-			}
-		}
-		row := out[r*ldo:][:n]
-		for o, v := range acc {
-			row[o] = q.store(v, c0+o)
-		}
-	}
+	return p.runQS8(q.qs[0], rows, xq[:rows*ic], ic, yq, oc)
 }
 
 // transposeInts returns the [cols, rows] transpose of a row-major [rows, cols] matrix.

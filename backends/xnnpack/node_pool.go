@@ -134,9 +134,7 @@ func maxPoolCodes(p *plan, n *xnngraph.Node) error {
 				copy(out, xd[((b*g.H+ihs[0])*g.W+iws[0])*g.C:])
 				for _, iw := range iws {
 					for _, ih := range ihs {
-						for c, v := range xd[((b*g.H+ih)*g.W+iw)*g.C:][:g.C] {
-							out[c] = max(out[c], v)
-						}
+						gemm.MaxQ8(out, xd[((b*g.H+ih)*g.W+iw)*g.C:][:g.C])
 					}
 				}
 			}
@@ -304,11 +302,7 @@ func qmeanHW(x, y *qinfo, n *xnngraph.Node) runFunc {
 		sums := make([]int32, C)
 		for b := 0; b < N; b++ {
 			clear(sums)
-			for _, px := range chunks(in[b*cnt*C:(b+1)*cnt*C], C) {
-				for c, v := range px {
-					sums[c] += int32(v)
-				}
-			}
+			gemm.SumRowsQ8(sums, in[b*cnt*C:(b+1)*cnt*C], cnt, C)
 			for c, sum := range sums {
 				v := float32(float32(sum)*s) + z
 				if v != v {

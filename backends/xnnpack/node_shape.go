@@ -5,6 +5,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // The layout family: static transpose, reshape, slice and constant pad, concatenation and
@@ -19,7 +20,7 @@ func init() {
 		schema.XNodeUnionXNNConcatenate4, schema.XNodeUnionXNNConcatenate5} {
 		registerNode(op, nodeKernel{run: concat[float32], quant: quantMove(concat[int8]), operator: "Copy (NC, X32)"}) // XNNPACK concatenates by copies
 	}
-	registerNode(schema.XNodeUnionXNNStaticConstantPad, nodeKernel{run: constantPad, operator: "Constant Pad (ND, X32)"})
+	registerNode(schema.XNodeUnionXNNStaticConstantPad, nodeKernel{run: constantPad, quant: quantPad, operator: "Constant Pad (ND, X32)"})
 	registerNode(schema.XNodeUnionXNNStaticResizeBilinear2D, nodeKernel{run: resizeBilinear, operator: "Resize Bilinear (NHWC, F32)"})
 }
 
@@ -35,85 +36,166 @@ func transpose[T elem](p *plan, n *xnngraph.Node) error {
 	}
 	seen := make([]bool, r)
 	dims := make([]int, r)
+	perm := make([]int, r)
 	for i, d := range n.Perm {
 		if int(d) >= r || seen[d] {
 			return errorf("perm %v is not a permutation of 0..%d", n.Perm, r-1)
 		}
 		seen[d] = true
-		dims[i] = x.dims[d]
+		dims[i], perm[i] = x.dims[d], int(d)
 	}
 	_, yd := outOf[T](p, n.Outputs[0], dims)
-	inStride := rowMajorStrides(x.dims)
-	s := make([]int, r)
-	for i, d := range n.Perm {
-		s[i] = inStride[d]
-	}
-	if r >= 2 && s[r-1] != 1 {
-		// The innermost output dimension strides through the input (NCHW -> NHWC moves channels
-		// innermost): tile so reads and writes both stay within cached lines.
-		transposeTiled(p, yd, xd, s, dims)
-		return nil
-	}
-	gather(yd, xd, 0, s, dims)
+	permute(p, yd, xd[:len(yd)], x.dims, perm)
 	return nil
 }
 
-// transposeTiled is gather for a permutation whose last output dimension is not contiguous in
-// the input: it finds the output dimension that is (stride 1) and walks 2-d tiles of it against
-// the last output dimension, reading runs of the input and writing runs of the output, the other
-// dimensions' index combinations split across threads.
-func transposeTiled[T elem](p *plan, dst, src []T, strides, dims []int) {
-	r := len(dims)
-	inner := -1 // output dimension contiguous in the input
-	for d := 0; d < r-1; d++ {
-		if strides[d] == 1 && dims[d] > 1 {
-			inner = d
+// normalizePerm reduces a permutation of a tensor of dims in to its simplest equivalent, as
+// XNNPACK normalises a transpose before choosing a kernel: size-1 dimensions dropped, and input
+// dimensions that stay adjacent and in order in the output merged into one. A channel shuffle's
+// 5-d permutation becomes a 3-d one whose inner dimension stays put, NCHW <-> NHWC a 2-d
+// transpose.
+func normalizePerm(in, perm []int) (dims, np []int) {
+	idx := make([]int, len(in)) // input dim -> its index once size-1 dims are dropped
+	var kept []int
+	for d, s := range in {
+		idx[d] = -1
+		if s != 1 {
+			idx[d] = len(kept)
+			kept = append(kept, s)
 		}
 	}
-	if inner < 0 {
-		gather(dst, src, 0, strides, dims)
+	var q []int // the permutation of the kept dims
+	for _, d := range perm {
+		if idx[d] >= 0 {
+			q = append(q, idx[d])
+		}
+	}
+	// Runs of q counting up by one are one merged dim; its new index is its rank by first
+	// input dim.
+	var first, size []int // per run, in output order
+	for i, d := range q {
+		if i > 0 && d == q[i-1]+1 {
+			size[len(size)-1] *= kept[d]
+			continue
+		}
+		first, size = append(first, d), append(size, kept[d])
+	}
+	order := make([]int, len(first)) // runs by first input dim
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return first[a] - first[b] })
+	dims, np = make([]int, len(first)), make([]int, len(first))
+	for rank, run := range order {
+		dims[rank] = size[run]
+		np[run] = rank
+	}
+	return dims, np
+}
+
+// permute writes dst (row-major) as src (row-major over in) with its dims permuted by perm.
+// After normalisation: an identity is one copy; a permutation that keeps the innermost
+// dimension copies whole rows of it; any other has a 2-d transpose at its core (the input's
+// innermost dimension against the output's) for each combination of the other indices, run on
+// gemm's blocked transpose kernels. The row copies or transposes are split across threads.
+func permute[T elem](p *plan, dst, src []T, in, perm []int) {
+	if len(dst) == 0 {
 		return
 	}
-	ostr := rowMajorStrides(dims)
-	var outer []int // every output dimension except the tile's two axes
+	dims, np := normalizePerm(in, perm)
+	r := len(dims)
+	if r <= 1 {
+		copy(dst, src)
+		return
+	}
+	istr := rowMajorStrides(dims)
+	odims := make([]int, r)
+	s := make([]int, r) // input stride of each output dim
+	for i, d := range np {
+		odims[i], s[i] = dims[d], istr[d]
+	}
+	ostr := rowMajorStrides(odims)
+	if np[r-1] == r-1 {
+		// Whole rows of the innermost dimension: gather rows over the outer output dims.
+		run := dims[r-1]
+		rows := len(dst) / run
+		p.parallel(rows, 1, 4*len(dst), func(r0, r1 int) {
+			idx := make([]int, r-1)
+			off, rest := 0, r0
+			for d := r - 2; d >= 0; d-- {
+				idx[d] = rest % odims[d]
+				rest /= odims[d]
+				off += idx[d] * s[d]
+			}
+			for row := r0; row < r1; row++ {
+				copy(dst[row*run:(row+1)*run], src[off:off+run])
+				for d := r - 2; d >= 0; d-- {
+					idx[d]++
+					off += s[d]
+					if idx[d] < odims[d] {
+						break
+					}
+					off -= idx[d] * s[d]
+					idx[d] = 0
+				}
+			}
+		})
+		return
+	}
+	// The 2-d core: output dim j is the input's innermost (stride 1), the output's innermost
+	// dim strides through the input by lds.
+	j := slices.Index(np, r-1)
+	rows, cols := odims[r-1], odims[j] // of the source matrix: rows at stride lds, cols contiguous
+	lds, ldd := s[r-1], ostr[j]
+	var outer []int // every other output dim
 	nouter := 1
 	for d := 0; d < r-1; d++ {
-		if d != inner {
+		if d != j {
 			outer = append(outer, d)
-			nouter *= dims[d]
+			nouter *= odims[d]
 		}
 	}
-	const tile = 64
-	ni, nl := dims[inner], dims[r-1]
-	sl, oi := strides[r-1], ostr[inner]
-	p.parallel(nouter, 1, 4*len(dst), func(o0, o1 int) {
-		for o := o0; o < o1; o++ {
+	tr := transposeOf[T]()
+	// Units are (outer index, block of 8·rowChunk source rows): a single large matrix (NCHW <->
+	// NHWC) still splits across threads.
+	chunk := rows
+	if nouter < 4*p.threads && rows >= 64 {
+		chunk = max(8, (rows/(4*p.threads)+7)&^7)
+	}
+	nchunks := (rows + chunk - 1) / chunk
+	p.parallel(nouter*nchunks, 1, 4*len(dst), func(u0, u1 int) {
+		for u := u0; u < u1; u++ {
+			o, c := u/nchunks, u%nchunks
 			ib, ob, rest := 0, 0, o
 			for k := len(outer) - 1; k >= 0; k-- {
 				d := outer[k]
-				x := rest % dims[d]
-				rest /= dims[d]
-				ib += x * strides[d]
+				x := rest % odims[d]
+				rest /= odims[d]
+				ib += x * s[d]
 				ob += x * ostr[d]
 			}
-			if nl == 3 && oi == 3 {
+			r0, r1 := c*chunk, min((c+1)*chunk, rows)
+			ib += r0 * lds
+			ob += r0
+			nr := r1 - r0
+			if nr == 3 && ldd == 3 && r0 == 0 {
 				// An RGB image's planes into pixels (NCHW -> NHWC): whole output pixels from
-				// three input runs, about 4x the tiled loop.
-				interleave3(dst[ob:ob+3*ni], src[ib:ib+ni], src[ib+sl:ib+sl+ni], src[ib+2*sl:ib+2*sl+ni])
+				// three input runs.
+				interleave3(dst[ob:ob+3*cols], src[ib:ib+cols], src[ib+lds:ib+lds+cols], src[ib+2*lds:ib+2*lds+cols])
 				continue
 			}
-			for i0 := 0; i0 < ni; i0 += tile {
-				i1 := min(i0+tile, ni)
-				for l := 0; l < nl; l++ {
-					run := src[ib+l*sl+i0 : ib+l*sl+i1] // stride 1 along inner
-					out := dst[ob+i0*oi+l:]
-					for k, v := range run {
-						out[k*oi] = v
-					}
-				}
-			}
+			tr(dst[ob:ob+(cols-1)*ldd+nr], ldd, src[ib:ib+(nr-1)*lds+cols], lds, nr, cols)
 		}
 	})
+}
+
+// transposeOf is gemm.Transpose for T, or gemm.TransposeGo for the element types it has no
+// kernel for.
+func transposeOf[T elem]() func([]T, int, []T, int, int, int) bool {
+	if f, ok := any(gemm.Transpose).(func([]T, int, []T, int, int, int) bool); ok {
+		return f
+	}
+	return gemm.TransposeGo[T]
 }
 
 // interleave3 writes dst[3i+c] = plane c's [i] for three planes of len(p0) values.
@@ -174,6 +256,15 @@ func reshape[T elem](p *plan, n *xnngraph.Node) error {
 	if total != x.numel() {
 		return errorf("cannot reshape %v (%d elements) to %v", x.dims, x.numel(), n.NewShape)
 	}
+	if i, j := p.index[n.Inputs[0]], p.index[n.Outputs[0]]; i != j && i < len(p.freedAt) && p.freedAt[i] == p.step && !p.g.Values[j].IsOutput() {
+		// Nothing reads the input after this node, and its buffer is the plan's own: hand it
+		// to the output instead of copying (the output's old buffer is freed with the input;
+		// never an external output's, which may be the caller's memory).
+		xs, ys := storage[T](x), storage[T](p.val(n.Outputs[0]))
+		*xs, *ys = *ys, *xs
+		outOf[T](p, n.Outputs[0], dims)
+		return nil
+	}
 	_, yd := outOf[T](p, n.Outputs[0], dims)
 	copy(yd, xd[:total])
 	return nil
@@ -206,8 +297,62 @@ func slice[T elem](p *plan, n *xnngraph.Node) error {
 	for i := range dims {
 		base += int(n.Offsets[i]) * stride[i]
 	}
-	gather(yd, xd, base, stride, dims)
+	copyBox(yd, 0, rowMajorStrides(dims), xd, base, stride, dims)
 	return nil
+}
+
+// copyBox copies a box of dims from src (offset sb, strides ss) to dst (offset db, strides ds):
+// dimensions of 1 dropped and dimensions contiguous in both merged, so that a slice or a pad
+// moves whole runs of its innermost dimension at a time where both sides have them.
+func copyBox[T elem](dst []T, db int, ds []int, src []T, sb int, ss []int, dims []int) {
+	var nd, nds, nss []int
+	for d, n := range dims {
+		if n == 0 {
+			return
+		}
+		if n == 1 {
+			continue
+		}
+		if k := len(nd) - 1; k >= 0 && nss[k] == ss[d]*n && nds[k] == ds[d]*n {
+			nd[k] *= n
+			nss[k], nds[k] = ss[d], ds[d]
+			continue
+		}
+		nd, nds, nss = append(nd, n), append(nds, ds[d]), append(nss, ss[d])
+	}
+	r := len(nd)
+	if r == 0 {
+		dst[db] = src[sb]
+		return
+	}
+	run, runStride := 1, r
+	if nss[r-1] == 1 && nds[r-1] == 1 {
+		run, runStride = nd[r-1], r-1
+	}
+	idx := make([]int, runStride)
+	so, do := sb, db
+	for {
+		if run > 1 {
+			copy(dst[do:do+run], src[so:so+run])
+		} else {
+			dst[do] = src[so]
+		}
+		d := runStride - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			so += nss[d]
+			do += nds[d]
+			if idx[d] < nd[d] {
+				break
+			}
+			so -= idx[d] * nss[d]
+			do -= idx[d] * nds[d]
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
 }
 
 // constantPad pads each dimension with pre and post paddings of a constant.
@@ -225,25 +370,31 @@ func constantPad(p *plan, n *xnngraph.Node) error {
 		dims[i] = x.dims[i] + int(n.PrePadding[i]) + int(n.PostPadding[i])
 	}
 	y := p.out(n.Outputs[0], dims)
-	for i := range y.data {
-		y.data[i] = n.PadValue
-	}
 	ystride := rowMajorStrides(dims)
-	idx := make([]int, r)
-	for i := 0; i < x.numel(); i++ {
-		off := 0
-		for d, v := range idx {
-			off += (v + int(n.PrePadding[d])) * ystride[d]
-		}
-		y.data[off] = x.data[i]
-		for d := r - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < x.dims[d] {
-				break
-			}
-			idx[d] = 0
-		}
+	off := 0
+	for d := range dims {
+		off += int(n.PrePadding[d]) * ystride[d]
 	}
+	if x.numel() != y.numel() {
+		fill(y.data, n.PadValue)
+	}
+	copyBox(y.data, off, ystride, x.data, 0, rowMajorStrides(x.dims), x.dims)
 	return nil
+}
+
+// fill sets every element of d to v.
+func fill(d []float32, v float32) {
+	if v == 0 {
+		clear(d)
+		return
+	}
+	if len(d) == 0 {
+		return
+	}
+	d[0] = v
+	for k := 1; k < len(d); k *= 2 {
+		copy(d[k:], d[:k])
+	}
 }
 
 // concat joins the inputs along the node's axis.

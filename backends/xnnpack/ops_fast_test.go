@@ -3,9 +3,11 @@ package xnnpack
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/gemm"
 	"github.com/etgo/etgo/internal/xnntest"
 )
@@ -113,10 +115,14 @@ func TestFullyConnectedSplits(t *testing.T) {
 	}
 }
 
-// TestTransposeTiled checks the tiled transpose against gather for every permutation of small
-// rank-2 to rank-4 shapes (including ones with dimensions of 1 and past the tile size).
-func TestTransposeTiled(t *testing.T) {
-	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}, {2, 3, 5, 70}} {
+// TestPermute checks the normalised, blocked transpose against gather for every permutation of
+// small rank-2 to rank-5 shapes (dimensions of 1, of 0, past the 8×8 blocks and the row chunks
+// split across threads, an RGB image's planes), for fp32 values and int8 codes.
+func TestPermute(t *testing.T) {
+	defer func(m int) { minParallelWork = m }(minParallelWork)
+	minParallelWork = 1
+	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}, {2, 3, 5, 70},
+		{1, 2, 3, 17, 9}, {1, 3, 11, 13}, {1, 72, 130}, {2, 0, 3}, {1, 2, 24, 5, 7}, {9, 1, 16, 1, 24}} {
 		numel := 1
 		for _, d := range in {
 			numel *= d
@@ -126,8 +132,8 @@ func TestTransposeTiled(t *testing.T) {
 			src[i] = float32(i)
 		}
 		var perms [][]int
-		var permute func(p []int, used []bool)
-		permute = func(p []int, used []bool) {
+		var perms0 func(p []int, used []bool)
+		perms0 = func(p []int, used []bool) {
 			if len(p) == len(in) {
 				perms = append(perms, append([]int(nil), p...))
 				return
@@ -135,12 +141,12 @@ func TestTransposeTiled(t *testing.T) {
 			for d := range in {
 				if !used[d] {
 					used[d] = true
-					permute(append(p, d), used)
+					perms0(append(p, d), used)
 					used[d] = false
 				}
 			}
 		}
-		permute(nil, make([]bool, len(in)))
+		perms0(nil, make([]bool, len(in)))
 		inStride := rowMajorStrides(in)
 		for _, perm := range perms {
 			dims := make([]int, len(in))
@@ -150,11 +156,23 @@ func TestTransposeTiled(t *testing.T) {
 			}
 			want, got := make([]float32, numel), make([]float32, numel)
 			gather(want, src, 0, s, dims)
-			transposeTiled(&plan{threads: 2}, got, src, s, dims)
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("%v perm %v: [%d] = %v, want %v", in, perm, i, got[i], want[i])
+			for _, threads := range []int{1, 2, 3} {
+				clear(got)
+				permute(&plan{threads: threads}, got, src, in, perm)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%v perm %v, %d threads: [%d] = %v, want %v", in, perm, threads, i, got[i], want[i])
+					}
 				}
+			}
+			src8, want8, got8 := make([]int8, numel), make([]int8, numel), make([]int8, numel)
+			for i := range src8 {
+				src8[i] = int8(i)
+			}
+			gather(want8, src8, 0, s, dims)
+			permute(&plan{threads: 2}, got8, src8, in, perm)
+			if !slices.Equal(got8, want8) {
+				t.Fatalf("%v perm %v: int8 codes %v, want %v", in, perm, got8, want8)
 			}
 		}
 	}
@@ -276,6 +294,291 @@ func TestDepthwisePaths(t *testing.T) {
 			Groups: u(C), GroupIn: 1, GroupOut: 1}
 		for _, threads := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
+
+// TestCopyBox holds the run-copying box copy of slice and constant pad to the element-wise
+// definitions over random ranks, sizes (1s and 0s included), offsets and paddings.
+func TestCopyBox(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for it := 0; it < 400; it++ {
+		rank := r.IntN(5)
+		in := make([]int, rank)
+		numel := 1
+		for d := range in {
+			in[d] = r.IntN(5)
+			if r.IntN(3) == 0 {
+				in[d] = 1
+			}
+			numel *= in[d]
+		}
+		src := make([]float32, numel)
+		for i := range src {
+			src[i] = float32(i + 1)
+		}
+		// A slice: offsets and sizes inside in.
+		off, size := make([]int, rank), make([]int, rank)
+		base, istr := 0, rowMajorStrides(in)
+		for d := range in {
+			off[d] = r.IntN(in[d] + 1)
+			size[d] = r.IntN(in[d] - off[d] + 1)
+			base += off[d] * istr[d]
+		}
+		n := 1
+		for _, s := range size {
+			n *= s
+		}
+		want, got := make([]float32, n), make([]float32, n)
+		if n > 0 {
+			gather(want, src, base, istr, size)
+		}
+		copyBox(got, 0, rowMajorStrides(size), src, base, istr, size)
+		if !slices.Equal(got, want) {
+			t.Fatalf("slice of %v at %v size %v: %v, want %v", in, off, size, got, want)
+		}
+		// A pad: in placed at pre inside in+pre+post.
+		out := make([]int, rank)
+		pre := make([]int, rank)
+		m := 1
+		for d := range in {
+			pre[d] = r.IntN(3)
+			out[d] = in[d] + pre[d] + r.IntN(3)
+			m *= out[d]
+		}
+		ostr := rowMajorStrides(out)
+		want, got = make([]float32, m), make([]float32, m)
+		for i := 0; i < numel; i++ {
+			o, rest := 0, i
+			for d := rank - 1; d >= 0; d-- {
+				o += (rest%in[d] + pre[d]) * ostr[d]
+				rest /= in[d]
+			}
+			want[o] = src[i]
+		}
+		o := 0
+		for d := range pre {
+			o += pre[d] * ostr[d]
+		}
+		if numel > 0 {
+			copyBox(got, o, ostr, src, 0, istr, in)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("pad of %v by %v into %v: %v, want %v", in, pre, out, got, want)
+		}
+	}
+}
+
+// TestGroupedConv runs grouped convolutions that take gemm.GroupConv (groups of up to 32 output
+// channels: 8-channel blocks, partial blocks, padding, strides, dilation) against the
+// definition, at 1 and 2 threads.
+func TestGroupedConv(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for it := 0; it < 24; it++ {
+		G, gin, gout := 2+r.IntN(4), 1+r.IntN(10), []int{8, 3, 13, 32}[it%4]
+		H, W, k, s, d := 2+r.IntN(8), 2+r.IntN(8), 1+r.IntN(3), 1+r.IntN(2), 1+r.IntN(2)
+		pt, pl, pb, pr := r.IntN(2), r.IntN(2), r.IntN(2), r.IntN(2)
+		OH, OW := outSize(H, pt, pb, k, s, d), outSize(W, pl, pr, k, s, d)
+		if OH == 0 || OW == 0 {
+			continue
+		}
+		C, OC := G*gin, G*gout
+		rnd := func(dims ...int) xnntest.Operand {
+			n := 1
+			for _, d := range dims {
+				n *= d
+			}
+			o := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+			return o
+		}
+		x, w, b := rnd(1, H, W, C), rnd(OC, k, k, gin), rnd(OC)
+		y := xnntest.Operand{Dims: []int{1, OH, OW, OC}, Data: make([]float64, OH*OW*OC)}
+		for oh := 0; oh < OH; oh++ {
+			for ow := 0; ow < OW; ow++ {
+				for o := 0; o < OC; o++ {
+					g := o / gout
+					acc := b.Data[o]
+					for i := 0; i < k; i++ {
+						for j := 0; j < k; j++ {
+							ih, iw := oh*s-pt+i*d, ow*s-pl+j*d
+							if ih < 0 || ih >= H || iw < 0 || iw >= W {
+								continue
+							}
+							for c := 0; c < gin; c++ {
+								acc += x.Data[(ih*W+iw)*C+g*gin+c] * w.Data[((o*k+i)*k+j)*gin+c]
+							}
+						}
+					}
+					y.Data[(oh*OW+ow)*OC+o] = acc
+				}
+			}
+		}
+		u := func(v int) uint32 { return uint32(v) }
+		c := &xnntest.OpCase{Name: fmt.Sprint("gconv", G, gin, gout, H, W, k, s, d, pt, pl, pb, pr), Op: "XNNConv2d", Inputs: []xnntest.Operand{x, w, b}, Output: y}
+		c.Conv = &struct {
+			Pad, Kernel, Stride, Dilation, Adjustment []uint32
+			Groups, GroupIn, GroupOut                 uint32
+		}{Pad: []uint32{u(pt), u(pr), u(pb), u(pl)}, Kernel: []uint32{u(k), u(k)}, Stride: []uint32{u(s), u(s)}, Dilation: []uint32{u(d), u(d)},
+			Groups: u(G), GroupIn: u(gin), GroupOut: u(gout)}
+		for _, threads := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
+
+// TestBatchMatMulSplit runs batch matrix products (broadcast batches, the transpose flag,
+// row counts around the tile) against the definition at 1, 2 and 3 threads, so the packing
+// across batches and the (batch, row block) split are what run.
+func TestBatchMatMulSplit(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, s := range []struct {
+		ab, bb     []int
+		m, k, n    int
+		transposeB bool
+	}{
+		{[]int{3}, []int{3}, 197, 64, 197, true}, {[]int{3}, []int{3}, 197, 197, 64, false},
+		{[]int{2, 1}, []int{1, 3}, 15, 5, 17, false}, {[]int{1}, []int{4}, 1, 9, 40, true}, {nil, nil, 29, 33, 7, true},
+	} {
+		rnd := func(dims ...int) xnntest.Operand {
+			n := 1
+			for _, d := range dims {
+				n *= d
+			}
+			o := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+			for i := range o.Data {
+				o.Data[i] = float64(float32(r.NormFloat64()))
+			}
+			return o
+		}
+		bdims := []int{s.k, s.n}
+		if s.transposeB {
+			bdims = []int{s.n, s.k}
+		}
+		a, b := rnd(append(append([]int(nil), s.ab...), s.m, s.k)...), rnd(append(append([]int(nil), s.bb...), bdims...)...)
+		batch, err := xnngraph.BroadcastDims(s.ab, s.bb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sa, sb := broadcastStrides(s.ab, batch), broadcastStrides(s.bb, batch)
+		nb := 1
+		for _, d := range batch {
+			nb *= d
+		}
+		y := xnntest.Operand{Dims: append(append([]int(nil), batch...), s.m, s.n), Data: make([]float64, nb*s.m*s.n)}
+		for bi := 0; bi < nb; bi++ {
+			oa, ob, rest := 0, 0, bi
+			for d := len(batch) - 1; d >= 0; d-- {
+				x := rest % batch[d]
+				rest /= batch[d]
+				oa += x * sa[d]
+				ob += x * sb[d]
+			}
+			for i := 0; i < s.m; i++ {
+				for j := 0; j < s.n; j++ {
+					acc := 0.0
+					for kk := 0; kk < s.k; kk++ {
+						bv := b.Data[ob*s.k*s.n+kk*s.n+j]
+						if s.transposeB {
+							bv = b.Data[ob*s.k*s.n+j*s.k+kk]
+						}
+						acc += a.Data[oa*s.m*s.k+i*s.k+kk] * bv
+					}
+					y.Data[(bi*s.m+i)*s.n+j] = acc
+				}
+			}
+		}
+		c := &xnntest.OpCase{Name: fmt.Sprint("bmm", s.ab, s.bb, s.m, s.k, s.n, s.transposeB), Op: "XNNBatchMatrixMultiply", Inputs: []xnntest.Operand{a, b}, Output: y}
+		if s.transposeB {
+			c.Flags = xnngraph.FlagTransposeWeights
+		}
+		for _, threads := range []int{1, 2, 3} {
+			t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+		}
+	}
+}
+
+// TestScalarOperand runs adds and multiplies by a one-element operand, on either side, past
+// the scalar block's length, at 1 and 2 threads.
+func TestScalarOperand(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, op := range []string{"XNNAdd", "XNNMultiply"} {
+		for _, dims := range [][]int{{3, 5, 7}, {2, 300}, {1}} {
+			for _, swap := range []bool{false, true} {
+				n := 1
+				for _, d := range dims {
+					n *= d
+				}
+				a := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+				for i := range a.Data {
+					a.Data[i] = float64(float32(r.NormFloat64()))
+				}
+				s := xnntest.Operand{Dims: []int{1}, Data: []float64{float64(float32(r.NormFloat64()))}}
+				y := xnntest.Operand{Dims: dims, Data: make([]float64, n)}
+				for i, v := range a.Data {
+					if op == "XNNAdd" {
+						y.Data[i] = float64(float32(v) + float32(s.Data[0]))
+					} else {
+						y.Data[i] = float64(float32(v) * float32(s.Data[0]))
+					}
+				}
+				in := []xnntest.Operand{a, s}
+				if swap {
+					in = []xnntest.Operand{s, a}
+				}
+				c := &xnntest.OpCase{Name: fmt.Sprint(op, dims, swap), Op: op, Inputs: in, Output: y}
+				for _, threads := range []int{1, 2} {
+					t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) { runCase(t, c, threads) })
+				}
+			}
+		}
+	}
+}
+
+// TestOutputsInPlace runs one plan three times into different output tensors: each call's
+// output is written in place and right, and a later call leaves an earlier call's tensor alone
+// (the plan drops the caller's memory after each call).
+func TestOutputsInPlace(t *testing.T) {
+	a := xnntest.Operand{Dims: []int{2, 9}, Data: make([]float64, 18)}
+	for i := range a.Data {
+		a.Data[i] = float64(i)
+	}
+	y := xnntest.Operand{Dims: []int{2, 9}, Data: make([]float64, 18)}
+	for i, v := range a.Data {
+		y.Data[i] = 2 * v
+	}
+	c := &xnntest.OpCase{Name: "add", Op: "XNNAdd", Inputs: []xnntest.Operand{a, a}, Output: y}
+	p, err := newPlan(xnntest.Graph(t, c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := executor.FromSlice(f32(a.Data), 2, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outs []*executor.Tensor
+	for call := 0; call < 3; call++ {
+		out, err := executor.NewTensor(executor.Float32, 2, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []*executor.EValue{{Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: out}}
+		if err := p.execute(args); err != nil {
+			t.Fatal(err)
+		}
+		if !p.outBound[p.outputs[0]] {
+			t.Fatal("the output was not written in place")
+		}
+		outs = append(outs, out)
+		for k, o := range outs {
+			got := executor.Data[float32](o)
+			for i, w := range y.Data {
+				if float64(got[i]) != w {
+					t.Fatalf("after call %d, call %d's output [%d] = %v, want %v", call, k, i, got[i], w)
+				}
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // Statically quantized graphs (the PT2E 8-bit flow: XNNPACKQuantizer with per-tensor int8
@@ -71,8 +72,10 @@ func resolveQuant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]by
 		if q.ZeroPoint != 0 {
 			return nil, errorf("value %d (qint32): zero point %d, XNNPACK requires 0", v.ID, q.ZeroPoint)
 		}
-	case (v.DType == schema.XNNDatatypexnn_datatype_qcint8 || v.DType == schema.XNNDatatypexnn_datatype_qcint32) &&
-		q.Kind == schema.XNNQuantParamsPerChannelQuant:
+	case (v.DType == schema.XNNDatatypexnn_datatype_qcint8 || v.DType == schema.XNNDatatypexnn_datatype_qcint32 ||
+		v.DType == schema.XNNDatatypexnn_datatype_qcint4) && q.Kind == schema.XNNQuantParamsPerChannelQuant:
+		// (qcint4: zero point 8, as XNNCompiler defines it; its codes are kept centered,
+		// unpackQC4W.)
 		qi.zp, qi.chDim = 0, int(q.ChannelDim)
 		qi.scales = q.Scales
 		if q.ScaleBufferIdx != 0 {
@@ -98,7 +101,7 @@ func resolveQuant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]by
 	case v.DType == schema.XNNDatatypexnn_datatype_qbint4 && q.Kind == schema.XNNQuantParamsPerChannelGroupQuant:
 		return resolveBlockwise(g, v, named)
 	default:
-		return nil, fmt.Errorf("%w: value %d is %s with %s parameters; quantized values run as qint8/qint32 per tensor, qcint8/qcint32 per channel, qdint8 per token (dynamic) or qbint4 per channel group",
+		return nil, fmt.Errorf("%w: value %d is %s with %s parameters; quantized values run as qint8/qint32 per tensor, qcint8/qcint4/qcint32 per channel, qdint8 per token (dynamic) or qbint4 per channel group",
 			ErrUnsupported, v.ID, v.DType, q.Kind)
 	}
 	return qi, nil
@@ -116,6 +119,9 @@ func quantConstant(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]b
 	}
 	if v.DType == schema.XNNDatatypexnn_datatype_qbint4 {
 		return unpackInt4(v, raw)
+	}
+	if v.DType == schema.XNNDatatypexnn_datatype_qcint4 {
+		return unpackQC4W(v, raw) // node_fc_qc4w.go
 	}
 	size := uint64(1)
 	if v.DType == schema.XNNDatatypexnn_datatype_qint32 || v.DType == schema.XNNDatatypexnn_datatype_qcint32 {
@@ -226,6 +232,76 @@ func newQAdd(a, b, y *qinfo, lo, hi int32, subtract bool) (*qaddParams, error) {
 	return q, nil
 }
 
+// run is the addition of equal-shaped inputs on gemm's int8 kernels; the general form, with
+// broadcasting, is binaryOp of add.
+func (q *qaddParams) run(slow runFunc) runFunc {
+	g := &gemm.QAdd{AM: q.am, BM: q.bm, Bias: q.bias, Shift: q.shift, ZP: q.zp, Lo: q.lo, Hi: q.hi}
+	return func(p *plan, n *xnngraph.Node) error {
+		a, ad, err := inOf[int8](p, n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, bd, err := inOf[int8](p, n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		if !equalDims(a.dims, b.dims) {
+			return slow(p, n)
+		}
+		_, y := outOf[int8](p, n.Outputs[0], a.dims)
+		p.elementwise(len(y), func(lo, hi int) { g.Run(y[lo:hi], ad[lo:hi], bd[lo:hi]) })
+		return nil
+	}
+}
+
+// quantMulRun is the qint8 product on gemm's int8 kernels for equal shapes and for one operand
+// repeated along the other's leading dimensions (a squeeze-and-excitation scale); slow, the
+// general broadcast, for the rest.
+func quantMulRun(q *gemm.QMul, slow runFunc) runFunc {
+	swapped := *q
+	swapped.AZP, swapped.BZP = q.BZP, q.AZP
+	return func(p *plan, n *xnngraph.Node) error {
+		a, ad, err := inOf[int8](p, n.Inputs[0])
+		if err != nil {
+			return err
+		}
+		b, bd, err := inOf[int8](p, n.Inputs[1])
+		if err != nil {
+			return err
+		}
+		var dimsBuf [8]int
+		dims, err := xnngraph.BroadcastDimsTo(dimsBuf[:], a.dims, b.dims)
+		if err != nil {
+			return err
+		}
+		k := q
+		if !equalDims(a.dims, dims) && equalDims(b.dims, dims) {
+			a, ad, b, bd, k = b, bd, a, ad, &swapped
+		}
+		if !equalDims(a.dims, dims) {
+			return slow(p, n)
+		}
+		if equalDims(b.dims, dims) {
+			_, y := outOf[int8](p, n.Outputs[0], dims)
+			p.elementwise(len(y), func(lo, hi int) { k.Run(y[lo:hi], ad[lo:hi], bd[lo:hi]) })
+			return nil
+		}
+		inner := xnngraph.TrailingBroadcast(b.dims, dims)
+		if inner < 8 {
+			return slow(p, n)
+		}
+		_, y := outOf[int8](p, n.Outputs[0], dims)
+		bv := bd[:inner]
+		rows := len(y) / inner
+		p.parallel(rows, max(1, elementwiseGrain/inner), len(y), func(r0, r1 int) {
+			for r := r0; r < r1; r++ {
+				k.Run(y[r*inner:(r+1)*inner], ad[r*inner:], bv)
+			}
+		})
+		return nil
+	}
+}
+
 func (q *qaddParams) add(a, b int32) int32 {
 	v := (q.bias+a*q.am+b*q.bm)>>q.shift + q.zp
 	return min(max(v, q.lo), q.hi)
@@ -262,8 +338,10 @@ func (p *plan) quantStep(k int, n *xnngraph.Node) (runFunc, error) {
 		return nil, p.unsupportedQuant(k, n)
 	}
 	if x := p.qof(n.Inputs[0]); x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8 && n.Op != schema.XNodeUnionXNNFullyConnected {
-		// (The official partitioner also writes dynamically quantized convolutions.)
-		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8", ErrUnsupported, k, n.OpName())
+		if n.Op == schema.XNodeUnionXNNConv2d || n.Op == schema.XNodeUnionXNNConvTranspose2d {
+			return p.dynamicConv(k, n) // node_conv_dynamic.go
+		}
+		return nil, fmt.Errorf("%w: node %d (%s) reads a dynamically quantized (qdint8) value; only fully connected layers and convolutions run on qdint8", ErrUnsupported, k, n.OpName())
 	}
 	kern := kernelOf(n.Op)
 	if kern == nil || kern.quant == nil {
@@ -305,11 +383,7 @@ func quantMove(move runFunc) func(p *plan, k int, n *xnngraph.Node) (runFunc, er
 				return err
 			}
 			if lo > -128 || hi < 127 {
-				clo, chi := int8(lo), int8(hi)
-				d := p.val(n.Outputs[0]).q
-				for i, v := range d {
-					d[i] = min(max(v, clo), chi)
-				}
+				gemm.ClampQ8(p.val(n.Outputs[0]).q, int8(lo), int8(hi))
 			}
 			return nil
 		}, nil
@@ -341,7 +415,7 @@ func (p *plan) quantLinear(k int, n *xnngraph.Node, ocDim int) (*qlinear, error)
 		if w.zp != 0 {
 			return nil, fmt.Errorf("%w: %s filter (value %d) has zero point %d; XNNPACK's qint8 filters are symmetric", ErrUnsupported, n.OpName(), wv.ID, w.zp)
 		}
-	case w.dtype == schema.XNNDatatypexnn_datatype_qcint8 && w.perChannel():
+	case (w.dtype == schema.XNNDatatypexnn_datatype_qcint8 || isQC4WFilter(n, w, ocDim)) && w.perChannel():
 		if w.chDim != ocDim {
 			return nil, fmt.Errorf("%w: %s filter (value %d) is quantized along dim %d, its output channels are dim %d", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim)
 		}
@@ -374,7 +448,75 @@ func (p *plan) quantLinear(k int, n *xnngraph.Node, ocDim int) (*qlinear, error)
 	}
 	lo, hi := outputRange(n, y)
 	q := &qlinear{bias: bias, w: p.vals[wi].ints, wdims: p.vals[wi].dims, scale: scale, xzp: x.zp, yzp: y.zp, lo: lo, hi: hi, oc: oc}
+	if p.qlinears == nil {
+		p.qlinears = map[*xnngraph.Node]*qlinear{}
+	}
+	p.qlinears[n] = q
 	return q, nil
+}
+
+// fuseQuantClamps folds a quantized clamp into the (depthwise, transposed) convolution or
+// fully connected layer whose output only it reads, as XNNPACK's subgraph fusion does: the
+// layer's output range in codes becomes the intersection of both (clamping codes twice is
+// clamping once to the intersection), the layer writes the clamp's output, and the clamp runs
+// nothing. (A quantized clamp's input and output share their quantization.)
+func (p *plan) fuseQuantClamps() {
+	p.fuseQuantLUTs()
+	if len(p.qlinears) == 0 {
+		return
+	}
+	readers := map[uint32]int{}
+	producer := map[uint32]*xnngraph.Node{}
+	for _, s := range p.steps {
+		for _, id := range s.node.Inputs {
+			readers[id]++
+		}
+		for _, id := range s.node.Outputs {
+			producer[id] = s.node
+		}
+	}
+	for k, s := range p.steps {
+		n := s.node
+		if n.Op != schema.XNodeUnionXNNClamp || len(n.Inputs) != 1 || len(n.Outputs) != 1 || !isQint8(p.qof(n.Outputs[0])) {
+			continue
+		}
+		x := n.Inputs[0]
+		prod := producer[x]
+		q := p.qlinears[prod]
+		if q == nil || readers[x] != 1 || len(prod.Outputs) != 1 || p.g.Values[p.index[x]].IsOutput() {
+			continue
+		}
+		lo, hi := outputRange(n, p.qof(n.Outputs[0]))
+		if !q.narrow(lo, hi) {
+			continue
+		}
+		y := n.Outputs[0]
+		prod.Outputs = []uint32{y}
+		// The clamp keeps a well-formed shape (y to y) for whoever reads the plan's graph, and
+		// runs nothing.
+		n.Inputs = []uint32{y}
+		p.steps[k].run = func(*plan, *xnngraph.Node) error { return nil }
+	}
+}
+
+// narrow intersects the layer's output range with [lo, hi] (codes), in its packed kernels too;
+// false (and nothing changed) where the intersection is empty.
+func (q *qlinear) narrow(lo, hi int32) bool {
+	lo, hi = max(q.lo, lo), min(q.hi, hi)
+	if lo > hi {
+		return false
+	}
+	q.lo, q.hi = lo, hi
+	for g, qs := range q.qs {
+		q.qs[g] = qs.WithRange(lo, hi)
+	}
+	if q.qs4 != nil {
+		q.qs4 = q.qs4.WithRange(lo, hi)
+	}
+	if q.dw != nil {
+		q.dw = q.dw.WithRange(lo, hi)
+	}
+	return true
 }
 
 // isProduct reports whether the factors multiply to total, without overflow: the factors come
@@ -415,6 +557,19 @@ type qlinear struct {
 	// the layer's record (the parallel tasks capture them).
 	geom convGeom
 	y    []int8
+	// qs is the filter packed for the int8 GEMM, one per convolution group (packQS8); dw a
+	// depthwise layer's kernel (packQDW) and dwOffs its tap offsets for the input shape dwKey.
+	qs     []*gemm.QS8
+	dw     *gemm.QDW
+	dwOffs []int32
+	dwKey  dwKey
+	// ind is an ungrouped convolution's indirection table for the input shape indKey, zrow
+	// its padding pixel (the input zero point).
+	ind    *gemm.QIndirect
+	indKey dwKey
+	zrow   []int8
+	// qs4 is a 3-channel layer's filter over 4 channels (packQS8).
+	qs4 *gemm.QS8
 }
 
 // centered returns the input's codes less the input zero point, as int32, in a buffer the layer

@@ -7,6 +7,7 @@ import (
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w):
@@ -32,10 +33,9 @@ import (
 //     fma(float(acc)·input_scale, filter_scale[c], bias[c]), clamped;
 //   - qd8 × qb4w: v = -zp·Σ_b s_b·Σ_{i∈b} w_i (XNNPACK's packed "ksum", in fp32), then per
 //     block v = fma(float(Σ_{i∈b} q_i·w_i), s_b, v), then v·input_scale + bias, clamped.
-// The integer parts are exact. The fp32 parts follow XNNPACK's order, with two exceptions that
-// can differ in the last bit: Go has no fp32 FMA, so fma is computed in fp64 and rounded to
-// fp32 (a double rounding, wrong only when the fp64 result lies exactly halfway between two
-// fp32 values), and XNNPACK sums the qb4w ksum in chunks of its microkernel's kr·2 elements,
+// The integer parts are exact. The fp32 parts follow XNNPACK's order (fma rounded once, as
+// VFMADD: gemm.FMA32, and the assembly kernels' own VFMADD), with one exception that can
+// differ in the last bit: XNNPACK sums the qb4w ksum in chunks of its microkernel's kr·2 elements,
 // block by block, where etgo adds one term per block (exact within a block, since the terms are
 // small integers times one bf16 scale; the order across blocks can round differently).
 
@@ -155,63 +155,9 @@ func mathMax(a, b float32) float32 {
 	return b
 }
 
-// rowMinMax is XNNPACK's f32 rminmax on x86 with AVX-512 (f32-rminmax-avx512f-u64-acc4), lane
-// for lane, because with a NaN in the row the answer depends on where it lies: MINPS and MAXPS
-// with the running value first return the element when either is NaN, so a NaN element
-// replaces its lane's running value and the lane's next element replaces the NaN. Sixteen
-// lanes, four accumulators over blocks of 64, folded, then blocks of 16, then the tail with
-// each element broadcast to every lane, then the lanes reduced as GCC's _mm512_reduce_min_ps /
-// _mm512_reduce_max_ps do (halves, quarters, then pairs). Without NaN it is the plain min and
-// max, whatever the order.
-func rowMinMax(x []float32) (lo, hi float32) {
-	var mn, mx [4][16]float32
-	for a := range 4 {
-		for l := range 16 {
-			mn[a][l], mx[a][l] = float32(math.Inf(1)), float32(math.Inf(-1))
-		}
-	}
-	i := 0
-	for ; len(x)-i >= 64; i += 64 {
-		for a := range 4 {
-			for l := range 16 {
-				v := x[i+16*a+l]
-				mn[a][l], mx[a][l] = x86Min(mn[a][l], v), x86Max(mx[a][l], v)
-			}
-		}
-	}
-	for l := range 16 {
-		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[1][l]), x86Max(mx[0][l], mx[1][l])
-		mn[2][l], mx[2][l] = x86Min(mn[2][l], mn[3][l]), x86Max(mx[2][l], mx[3][l])
-		mn[0][l], mx[0][l] = x86Min(mn[0][l], mn[2][l]), x86Max(mx[0][l], mx[2][l])
-	}
-	for ; len(x)-i >= 16; i += 16 {
-		for l := range 16 {
-			v := x[i+l]
-			mn[0][l], mx[0][l] = x86Min(mn[0][l], v), x86Max(mx[0][l], v)
-		}
-	}
-	for ; i < len(x); i++ {
-		for l := range 16 {
-			mn[0][l], mx[0][l] = x86Min(mn[0][l], x[i]), x86Max(mx[0][l], x[i])
-		}
-	}
-	return reduce16(mn[0], x86Min), reduce16(mx[0], x86Max)
-}
-
-// reduce16 is GCC's _mm512_reduce_{min,max}_ps: op(high half, low half) down to 4 lanes, then
-// op(v, v shuffled {2,3,0,1}), then op(v, v shuffled {1,0,3,2}), lane 0.
-func reduce16(v [16]float32, op func(a, b float32) float32) float32 {
-	var h [8]float32
-	for l := range 8 {
-		h[l] = op(v[8+l], v[l])
-	}
-	var q [4]float32
-	for l := range 4 {
-		q[l] = op(h[4+l], h[l])
-	}
-	t := [4]float32{op(q[0], q[2]), op(q[1], q[3]), op(q[2], q[0]), op(q[3], q[1])}
-	return op(t[0], t[1])
-}
+// rowMinMax is XNNPACK's f32 rminmax on x86 with AVX-512, lane for lane (gemm.RowMinMax: with
+// a NaN in the row the answer depends on where it lies).
+func rowMinMax(x []float32) (lo, hi float32) { return gemm.RowMinMax(x) }
 
 // quantizeQD8 is XNNPACK's f32 -> qs8 conversion on x86 with AVX-512 (f32-qs8-vcvt-avx512skx),
 // which the dynamic Convert uses: x times the multiplier, MINPS with 32767 (so NaN becomes
@@ -268,10 +214,7 @@ func quantizeDynamic(rowDims int) runFunc {
 			x := in.data[r*width : (r+1)*width]
 			mult, zp := qd8Params(rowMinMax(x))
 			y.rows[r] = rowQuant{scale: 1 / mult, zp: zp}
-			out := codes[r*width : (r+1)*width]
-			for i, v := range x {
-				out[i] = quantizeQD8(v, mult, zp)
-			}
+			gemm.QuantizeQD8(codes[r*width:(r+1)*width], x, mult, zp) // (quantizeQD8, vectorized)
 		}
 		return nil
 	}
@@ -290,6 +233,15 @@ type qdlinear struct {
 	ksum        []float32
 	biasID      uint32
 	lo, hi      float32
+	// cKernel: the GEMM is one of XNNPACK's C intrinsics kernels (qc4w, like qb4w), which
+	// clamp value first.
+	cKernel bool
+	// qc8 and qb4 are the filter packed for internal/gemm's kernels (pack); nil where it does
+	// not fit them (a block size that is not a multiple of 8), and the loops below run.
+	qc8     *gemm.QPacked
+	qb4     *gemm.QB4Packed
+	ksumPad []float32
+	zeros   []float32 // the bias of a qc8w layer without one
 }
 
 // dynamicLinear prepares FullyConnected node k on a qdint8 input: a constant qcint8 filter
@@ -318,11 +270,12 @@ func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error
 	}
 	q := &qdlinear{oc: oc, ic: ic, biasID: n.Inputs[2], lo: n.OutputMin, hi: n.OutputMax}
 	switch {
-	case w.dtype == schema.XNNDatatypexnn_datatype_qcint8 && w.perChannel():
+	case (w.dtype == schema.XNNDatatypexnn_datatype_qcint8 || isQC4WFilter(n, w, ocDim)) && w.perChannel():
 		if w.chDim != ocDim {
 			return nil, fmt.Errorf("%w: %s filter (value %d) is quantized along dim %d, its output channels are dim %d", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim)
 		}
 		q.scales = w.scales
+		q.cKernel = w.dtype == schema.XNNDatatypexnn_datatype_qcint4
 	case w.dtype == schema.XNNDatatypexnn_datatype_qbint4:
 		if ocDim != 0 || w.chDim != 0 {
 			return nil, fmt.Errorf("%w: %s qbint4 filter (value %d) with channel dim %d and transposed weights %v; blockwise filters run as [out, in] quantized along dim 0", ErrUnsupported, n.OpName(), wv.ID, w.chDim, ocDim != 0)
@@ -351,6 +304,7 @@ func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error
 	if ocDim == 0 {
 		q.wt = transposeInts(ints, oc, ic)
 	}
+	q.pack()
 	return q.run, nil
 }
 
@@ -381,6 +335,9 @@ func (q *qdlinear) run(p *plan, n *xnngraph.Node) error {
 	}
 	dims := append(append([]int(nil), x.dims[:len(x.dims)-1]...), oc)
 	y := p.out(n.Outputs[0], dims)
+	if q.qc8 != nil || q.qb4 != nil {
+		return q.runPacked(p, codes[:rows*ic], x.rows, rows, bias, y.data[:rows*oc])
+	}
 	p.parallel(rows, 1, rows*oc*ic, func(r0, r1 int) {
 		acc := make([]int32, oc)
 		for r := r0; r < r1; r++ {
@@ -439,18 +396,14 @@ func (q *qdlinear) rowQB4W(a []int8, rq rowQuant, acc []int32, bias, out []float
 // take the value first, so a NaN becomes the lower bound (testdata/dynquant's nonfinite inputs:
 // a row with -Inf gives NaN with qcint8 filters, -Inf with qbint4 ones).
 func (q *qdlinear) clamp(v float32) float32 {
-	if q.block != 0 {
+	if q.block != 0 || q.cKernel {
 		return x86Min(x86Max(v, q.lo), q.hi)
 	}
 	return x86Min(q.hi, x86Max(q.lo, v))
 }
 
-// fma32 is a·b + c rounded once to fp32 as VFMADD does, computed in fp64 (the product is exact
-// there; the sum is rounded to fp64 and then to fp32, which differs from one rounding only
-// when the fp64 sum is exactly halfway between two fp32 values).
-func fma32(a, b, c float32) float32 {
-	return float32(math.FMA(float64(a), float64(b), float64(c)))
-}
+// fma32 is a·b + c rounded once to fp32 as VFMADD does (gemm.FMA32).
+func fma32(a, b, c float32) float32 { return gemm.FMA32(a, b, c) }
 
 // dynamicOperator is the profiling name of a node of a dynamically quantized layer, as the
 // official runtime's ETDump names it on x86 with VNNI, where XNNPACK runs qd8 layers on unsigned
@@ -469,8 +422,17 @@ func (p *plan) dynamicOperator(n *xnngraph.Node) (string, bool) {
 		w := "QC8W"
 		if f := p.qof(n.Inputs[1]); f != nil && f.dtype == schema.XNNDatatypexnn_datatype_qbint4 {
 			w = "QB4W"
+		} else if f != nil && f.dtype == schema.XNNDatatypexnn_datatype_qcint4 {
+			w = "QC4W"
 		}
 		return "Fully Connected (NC, QDU8, F32, " + w + ") GEMM", true
+	case n.Op == schema.XNodeUnionXNNConv2d && x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		if definedAsFullyConnected(n) {
+			return "Fully Connected (NC, QDU8, F32, QC8W) GEMM", true
+		}
+		return "Convolution (NHWC, QDU8, F32, QC8W) IGEMM", true
+	case n.Op == schema.XNodeUnionXNNConvTranspose2d && x != nil && x.dtype == schema.XNNDatatypexnn_datatype_qdint8:
+		return "Deconvolution (NHWC, QDU8, F32, QC8W)", true
 	}
 	return "", false
 }
@@ -498,14 +460,14 @@ func axpy4(acc []int32, a []int8, zp int32, w []int32, n int) {
 }
 
 // readByFullyConnectedOnly reports whether every node that reads value id is a fully connected
-// layer (and at least one does).
+// layer, or a convolution XNNPACK defines as one (and at least one does).
 func (p *plan) readByFullyConnectedOnly(id uint32) bool {
 	readers := 0
 	for i := range p.g.Nodes {
 		n := &p.g.Nodes[i]
 		for _, in := range n.Inputs {
 			if in == id {
-				if n.Op != schema.XNodeUnionXNNFullyConnected {
+				if n.Op != schema.XNodeUnionXNNFullyConnected && !definedAsFullyConnected(n) {
 					return false
 				}
 				readers++

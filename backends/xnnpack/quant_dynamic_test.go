@@ -121,7 +121,7 @@ func TestDynquantFixtures(t *testing.T) {
 // makes the row's multiplier 0 and its scale infinite, so the outputs are infinities or NaN, and
 // the qc8w and qb4w kernels clamp NaN differently; quant_dynamic.go).
 func TestDynquantNonfinite(t *testing.T) {
-	for _, m := range []string{"linear_2d", "linear_8da4w_g32"} {
+	for _, m := range []string{"linear_2d", "linear_8da4w_g32", "conv2d_batch3", "linear_qc4w"} {
 		got, want, dims := runDynquant(t, testutil.Testdata(t, "dynquant", m), "nonfinite", "nonfinite", 1)
 		oc := dims[len(dims)-1]
 		for i := range got {
@@ -136,7 +136,13 @@ func TestDynquantNonfinite(t *testing.T) {
 // dynBlob parses testdata/dynquant/<model>'s blob.
 func dynBlob(t *testing.T, model string) (*xnngraph.Graph, func(string) ([]byte, error)) {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Testdata(t, "dynquant", model, "xnnpack.pte"))
+	return delegateGraph(t, testutil.Testdata(t, "dynquant", model, "xnnpack.pte"))
+}
+
+// delegateGraph parses the first delegate blob of the .pte at path.
+func delegateGraph(t *testing.T, path string) (*xnngraph.Graph, func(string) ([]byte, error)) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +225,7 @@ func TestDynquantParams(t *testing.T) {
 		}, "quantized boundary values run as qint8 only"},
 		{"qcint4 filter", "linear_3d", func(g *xnngraph.Graph) {
 			findDType(t, g, schema.XNNDatatypexnn_datatype_qcint8).DType = schema.XNNDatatypexnn_datatype_qcint4
-		}, "xnn_datatype_qcint4 with PerChannelQuant parameters"},
+		}, "value 2: constant has 480 bytes, its dims [12 40] of xnn_datatype_qcint4 are 240"},
 		{"qdint8 weights", "linear_3d", func(g *xnngraph.Graph) {
 			findDType(t, g, schema.XNNDatatypexnn_datatype_qcint8).DType = schema.XNNDatatypexnn_datatype_qdint8
 		}, "xnn_datatype_qdint8 with PerChannelQuant parameters"},
@@ -230,7 +236,7 @@ func TestDynquantParams(t *testing.T) {
 					n.Op, n.Inputs = schema.XNodeUnionXNNConvert, n.Inputs[:1]
 				}
 			}
-		}, "node 1 (XNNConvert) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8"},
+		}, "node 1 (XNNConvert) reads a dynamically quantized (qdint8) value; only fully connected layers and convolutions run on qdint8"},
 		{"transposed blockwise", "linear_8da4w_g32", func(g *xnngraph.Graph) {
 			for i := range g.Nodes {
 				if n := &g.Nodes[i]; n.Op == schema.XNodeUnionXNNFullyConnected {
@@ -326,27 +332,73 @@ func TestDynquantInlineScales(t *testing.T) {
 	}
 }
 
-// TestDynquantNext: what the official toolchain lowers but etgo does not run yet
-// (testdata/dynquant_next: a dynamically quantized convolution) is refused at load, by name.
-func TestDynquantNext(t *testing.T) {
-	reg := executor.NewRegistry()
-	if err := portable.Register(reg); err != nil {
-		t.Fatal(err)
+// TestDynquantConvRefusals: dynamically quantized convolutions the official runtime does not
+// define are refused at init, by name: a quantized (qcint32) bias (XNNPACK takes an fp32 one
+// with a qdint8 input), an int8 output, a filter quantized along another dim (whose scales then
+// do not fit); and at execute, an input with fewer quantization rows than images.
+func TestDynquantConvRefusals(t *testing.T) {
+	conv := func(g *xnngraph.Graph) *xnngraph.Node {
+		for i := range g.Nodes {
+			if n := &g.Nodes[i]; n.Op == schema.XNodeUnionXNNConv2d {
+				return n
+			}
+		}
+		t.Fatal("no convolution")
+		return nil
 	}
-	if err := reg.RegisterBackend(BackendID, Backend{}); err != nil {
-		t.Fatal(err)
-	}
-	for name, want := range map[string]string{
-		"conv2d": "(XNNConv2d) reads a dynamically quantized (qdint8) value; only fully connected layers run on qdint8",
+	for _, tc := range []struct {
+		name   string
+		mutate func(g *xnngraph.Graph)
+		want   string
+	}{
+		{"quantized bias", func(g *xnngraph.Graph) {
+			v := &g.Values[conv(g).Inputs[2]]
+			v.DType, v.Quantized = schema.XNNDatatypexnn_datatype_qint32, true
+			v.Quant = &xnngraph.QuantParams{Kind: schema.XNNQuantParamsPerTensorQuant, Scale: 1}
+		}, "has a quantized (xnn_datatype_qint32) bias; dynamically quantized layers take an fp32 bias"},
+		{"qint8 output", func(g *xnngraph.Graph) {
+			v := &g.Values[conv(g).Outputs[0]]
+			v.DType, v.Quantized = schema.XNNDatatypexnn_datatype_qint8, true
+			v.Quant = &xnngraph.QuantParams{Kind: schema.XNNQuantParamsPerTensorQuant, Scale: 1}
+		}, "this quantized combination is not supported"},
+		{"filter channel dim", func(g *xnngraph.Graph) {
+			findDType(t, g, schema.XNNDatatypexnn_datatype_qcint8).Quant.ChannelDim = 3
+		}, "scale buffer 2 has 24 bytes for 4 fp32 scales (one per channel of dim 3"}, // (the filter's 6 scales)
 	} {
-		p, err := executor.Open(testutil.Testdata(t, "dynquant_next", name, "xnnpack.pte"), executor.Options{Registry: reg})
-		if err == nil {
-			_, err = p.LoadMethod("forward")
-			p.Close()
+		g, named := dynBlob(t, "conv2d_batch3")
+		tc.mutate(g)
+		if err := g.Validate(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: error %v, want one mentioning %q", name, err, want)
+		if _, err := newPlan(g, named); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.name, err, tc.want)
 		}
+	}
+	// num_nonbatch_dims as many as the declared dims: XNNPACK's define refuses it.
+	for _, mutate := range []func(v *xnngraph.Value){
+		func(v *xnngraph.Value) { v.Quant.NumNonbatchDims = 4 },
+		func(v *xnngraph.Value) { v.Dims = v.Dims[:3] }, // (the mutation campaign's: the official runtime refuses it at load)
+	} {
+		g, _ := dynBlob(t, "conv2d_batch3")
+		mutate(findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8))
+		if err := g.Validate(); !errors.Is(err, ErrInvalidBlob) || !strings.Contains(err.Error(), "not below its") {
+			t.Errorf("num_nonbatch_dims of every dim: error %v", err)
+		}
+	}
+	// One row for three images (declared as 5-d, quantized in rows of 4 dims, run on a 4-d
+	// input): XNNPACK would read past its parameters.
+	g, named := dynBlob(t, "conv2d_batch3")
+	v := findDType(t, g, schema.XNNDatatypexnn_datatype_qdint8)
+	v.Dims, v.Quant.NumNonbatchDims = append(v.Dims, 1), 4
+	p, err := newPlan(g, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := executor.NewTensor(executor.Float32, 3, 4, 7, 7)
+	y, _ := executor.NewTensor(executor.Float32, 3, 6, 3, 3)
+	err = p.execute([]*executor.EValue{{Tag: executor.TagTensor, Tensor: x}, {Tag: executor.TagTensor, Tensor: y}})
+	if err == nil || !strings.Contains(err.Error(), "quantized in 1 rows; XNNPACK reads one set of parameters per image (3)") {
+		t.Errorf("one row for three images: error %v", err)
 	}
 }
 
@@ -386,6 +438,55 @@ func TestDynquantNonbatchDims(t *testing.T) {
 			if v != float32(want[i]) {
 				t.Fatalf("num_nonbatch_dims %d: output %d = %g, the official runtime's is %g", nb, i, v, want[i])
 			}
+		}
+	}
+}
+
+// TestDynquantConvEvents: dynamically quantized convolutions are named as XNNPACK's operator
+// types name them (src/xnnpack/operator-type-defs.inc, with the microkernel kind as the fp32
+// convolution's events carry it); a 1×1 one is XNNPACK's fully connected layer.
+func TestDynquantConvEvents(t *testing.T) {
+	for model, want := range map[string]string{
+		"conv2d":           "Convolution (NHWC, QDU8, F32, QC8W) IGEMM #1",
+		"conv2d_pointwise": "Fully Connected (NC, QDU8, F32, QC8W) GEMM #1",
+		"conv_transpose":   "Deconvolution (NHWC, QDU8, F32, QC8W) #1",
+	} {
+		g, named := dynBlob(t, model)
+		p, err := newPlan(g, named)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, s := range p.steps {
+			found = found || s.event == want
+		}
+		if !found {
+			t.Errorf("%s: no event %q", model, want)
+		}
+	}
+}
+
+// TestDynquantRefused: what the official runtime runs on memory past its input
+// (testdata/dynquant_refused: a 4-bit per-channel linear over 47 input channels, whose rows
+// XNNPACK reads 48 long) is refused at load, by name.
+func TestDynquantRefused(t *testing.T) {
+	reg := executor.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.RegisterBackend(BackendID, Backend{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"linear_qc4w_odd": "has 47 input channels; XNNPACK reads the activations of a 4-bit layer in rows rounded up to even",
+	} {
+		p, err := executor.Open(testutil.Testdata(t, "dynquant_refused", name, "xnnpack.pte"), executor.Options{Registry: reg})
+		if err == nil {
+			_, err = p.LoadMethod("forward")
+			p.Close()
+		}
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one mentioning %q", name, err, want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/etgo/etgo/devtools/etdump"
+	"github.com/etgo/etgo/devtools/inspect"
 	"github.com/etgo/etgo/internal/human"
 	"github.com/etgo/etgo/pte"
 )
@@ -21,7 +22,7 @@ type ProgramReport struct {
 	Method string
 	// Describe holds, by backend id, the describers of the backends that can read their blobs
 	// (backends.Registry.BlobDescribers).
-	Describe map[string]func([]byte) (map[string]int, int, error)
+	Describe map[string]inspect.Describer
 	// Profile, when set, is an ETDump of runs of this method.
 	Profile *etdump.ETDump
 }
@@ -204,14 +205,10 @@ func WriteProgram(w io.Writer, r ProgramReport) error {
 		if err == nil {
 			row.Size = human.Bytes(int64(len(blob)))
 			if fn := r.Describe[del.ID]; fn != nil {
-				if ops, values, err := describeSafely(fn, blob); err != nil {
-					row.Graph = "unreadable: " + err.Error()
+				if g := inspect.SummarizeBlob(fn, blob); g.Error != "" {
+					row.Graph = "unreadable: " + g.Error
 				} else {
-					n := 0
-					for _, c := range ops {
-						n += c
-					}
-					row.Graph = fmt.Sprintf("%s (%s), %s", plural(n, "node"), countList(ops), plural(values, "value"))
+					row.Graph = fmt.Sprintf("%s (%s), %s", plural(g.Nodes, "node"), countList(g.Ops), plural(g.Values, "value"))
 				}
 			}
 		}
@@ -245,17 +242,6 @@ func instructionAt(plan *pte.ExecutionPlan, chain, instr int) pte.Instruction {
 		return nil
 	}
 	return plan.Chains[chain].Instructions[instr]
-}
-
-// describeSafely runs a backend's describer, turning a panic into an error: a blob is
-// untrusted input.
-func describeSafely(fn func([]byte) (map[string]int, int, error), blob []byte) (ops map[string]int, values int, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("describing the blob panicked: %v", r)
-		}
-	}()
-	return fn(blob)
 }
 
 func valueMeta(plan *pte.ExecutionPlan, i int32) string {

@@ -217,7 +217,7 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]D
 		}
 		del := Delegate{BackendID: d.ID, Size: len(b), Location: loc, Index: d.Processed.Index, CompileSpecs: keys}
 		if fn := describe[d.ID]; fn != nil {
-			del.Graph = summarizeBlob(fn, b)
+			del.Graph = SummarizeBlob(fn, b)
 		}
 		m.Delegates = append(m.Delegates, del)
 	}
@@ -242,9 +242,10 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]D
 	return m
 }
 
-// summarizeBlob describes a blob; a describer that fails (an unreadable blob) or panics leaves
-// the error in the summary instead.
-func summarizeBlob(describe Describer, blob []byte) (g *Graph) {
+// SummarizeBlob describes one delegate blob with its backend's describer; a describer that
+// fails (an unreadable blob) or panics (a blob is untrusted input) leaves the error in the
+// summary instead. Every tool that shows a blob goes through it.
+func SummarizeBlob(describe Describer, blob []byte) (g *Graph) {
 	defer func() {
 		if r := recover(); r != nil {
 			g = &Graph{Ops: map[string]int{}, Error: fmt.Sprintf("describing the blob panicked: %v", r)}

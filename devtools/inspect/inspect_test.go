@@ -3,9 +3,11 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
@@ -99,4 +101,25 @@ func TestZooReports(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A describer that fails or panics on a blob (untrusted input) leaves its error in the summary.
+func TestSummarizeBlobContainsFailures(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		fn   Describer
+		want string
+	}{
+		{"error", func([]byte) (map[string]int, int, error) { return nil, 0, errors.New("bad magic") }, "bad magic"},
+		{"panic", func(b []byte) (map[string]int, int, error) { _ = b[len(b)+1]; return nil, 0, nil }, "describing the blob panicked: runtime error: index out of range"},
+	} {
+		g := SummarizeBlob(c.fn, []byte{1})
+		if !strings.Contains(g.Error, c.want) || g.Ops == nil {
+			t.Errorf("%s: SummarizeBlob = %+v; want an error containing %q and non-nil ops", c.name, g, c.want)
+		}
+	}
+	g := SummarizeBlob(func([]byte) (map[string]int, int, error) { return map[string]int{"XNNAdd": 2, "XNNConv2d": 1}, 7, nil }, nil)
+	if g.Error != "" || g.Nodes != 3 || g.Values != 7 || g.Ops["XNNAdd"] != 2 {
+		t.Errorf("SummarizeBlob = %+v; want 3 nodes, 7 values", g)
+	}
 }

@@ -5,10 +5,10 @@
 // func dwConv512(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 //
 // Depthwise convolution through an indirection table (AVX-512F): for each pixel p < npix and
-// channel c < n (a multiple of 8), out[p*n+c] = clamp(bias[c] + sum over t < ntaps of
+// channel c < n, out[p*n+c] = clamp(bias[c] + sum over t < ntaps of
 // in(p,t)[c] * w[t*wstride+c], lo, hi), where in(p,t) = x + offs[p*ntaps+t] floats, or zero when
 // that offset is negative (padding). Channels go 64 at a time (four zmm accumulators share each
-// tap's address computation), then 16, then a last 8 in a ymm. The clamp keeps a NaN (bound as
+// tap's address computation), then 16, then the last n%16 under a mask. The clamp keeps a NaN (bound as
 // VMAXPS/VMINPS's first source, value as the second, which they return on NaN), as XNNPACK's.
 TEXT ·dwConv512(SB), NOSPLIT, $0-88
 	MOVQ out+0(FP), DI
@@ -99,9 +99,19 @@ dz16t:
 	ADDQ $64, BX
 	JMP dz16
 dz8:
-	CMPQ BX, CX
-	JGE dznext
-	VMOVUPS (R11)(BX*1), Y0
+	// The last n%16 channels under a mask (masked-off lanes are neither read nor written).
+	MOVQ CX, AX
+	SUBQ BX, AX
+	JLE dznext
+	SHRQ $2, AX
+	MOVQ CX, R14 // (the shift count must be in CX)
+	MOVQ AX, CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1
+	MOVQ R14, CX
+	VMOVUPS.Z (R11)(BX*1), K1, Z0
 	MOVQ SI, R12
 	MOVQ R9, AX
 	MOVQ R8, DX
@@ -110,17 +120,16 @@ dz8t:
 	TESTQ R15, R15
 	LEAQ (R13)(R15*4), R15
 	CMOVQLT zero+16(FP), R15
-	VMOVUPS (R15)(BX*1), Y4
-	VFMADD231PS (AX)(BX*1), Y4, Y0
+	VMOVUPS.Z (R15)(BX*1), K1, Z4
+	VMOVUPS.Z (AX)(BX*1), K1, Z5
+	VFMADD231PS Z5, Z4, Z0
 	ADDQ $4, R12
 	ADDQ R10, AX
 	DECQ DX
 	JNZ dz8t
-	VMAXPS Y0, Y14, Y0
-	VMINPS Y0, Y15, Y0
-	VMOVUPS Y0, (DI)(BX*1)
-	ADDQ $32, BX
-	JMP dz8
+	VMAXPS Z0, Z14, Z0
+	VMINPS Z0, Z15, Z0
+	VMOVUPS Z0, K1, (DI)(BX*1)
 dznext:
 	ADDQ CX, DI
 	LEAQ (SI)(R8*4), SI

@@ -317,3 +317,11 @@ func TestDWGeometry(t *testing.T) {
 // ResNet-18's deep 3x3 convolutions as one GEMM over all pixels (K = 9 x channels).
 func BenchmarkBias_196x2304x256(b *testing.B) { benchBias(b, 196, 256, 2304) }
 func BenchmarkBias_49x4608x512(b *testing.B)  { benchBias(b, 49, 512, 4608) }
+
+// The benchmark suite's transformer layers: BERT-base at sequence 128 (QKV/out projections and
+// the MLP), DeiT-tiny's QKV projection over 197 tokens, ResNet-50's 56×56 1×1 expansion.
+func BenchmarkBias_128x768x768(b *testing.B)  { benchBias(b, 128, 768, 768) }
+func BenchmarkBias_128x768x3072(b *testing.B) { benchBias(b, 128, 3072, 768) }
+func BenchmarkBias_128x3072x768(b *testing.B) { benchBias(b, 128, 768, 3072) }
+func BenchmarkBias_197x192x576(b *testing.B)  { benchBias(b, 197, 576, 192) }
+func BenchmarkBias_3136x64x256(b *testing.B)  { benchBias(b, 3136, 256, 64) }

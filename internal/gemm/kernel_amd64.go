@@ -236,7 +236,7 @@ func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, n
 // depthwiseVector runs the assembly depthwise kernel when the channel count is a multiple of 8
 // (operands already checked by DWTaps.Depthwise); it reports whether it did.
 func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
-	if n%8 != 0 || npix == 0 || len(x) == 0 {
+	if npix == 0 || len(x) == 0 || (n%8 != 0 && !useAVX512) {
 		return false
 	}
 	switch {
@@ -324,4 +324,51 @@ func sumRowsVector(acc, x []float32, rows, stride int) bool {
 	}
 	sumRows512(&acc[0], &x[0], rows, stride, len(acc))
 	return true
+}
+
+//go:noescape
+func transpose8x8(dst *float32, ldd int, src *float32, lds int, rows int, cols int)
+
+// transposeVector runs the AVX2 8×8 block transpose over rows×cols (multiples of 8, operands
+// checked), in 64×64 tiles so a tile's source and destination lines stay in L1; it reports
+// whether it did.
+func transposeVector(dst []float32, ldd int, src []float32, lds int, rows, cols int) bool {
+	if !useAVX2 {
+		return false
+	}
+	const tile = 64
+	for r0 := 0; r0 < rows; r0 += tile {
+		nr := min(tile, rows-r0)
+		for c0 := 0; c0 < cols; c0 += tile {
+			transpose8x8(&dst[c0*ldd+r0], ldd, &src[r0*lds+c0], lds, nr, min(tile, cols-c0))
+		}
+	}
+	return true
+}
+
+//go:noescape
+func igemm8x8(dst *float32, ld int, x *float32, zero *float32, offs *int64, nt int, gin int, w *float32, lo float32, hi float32)
+
+// groupVector runs the AVX2 8×8 grouped-convolution block (operands checked by GroupConv: every
+// offset plus gin lies in x, zero holds gin values); it reports whether it did.
+func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin int, w []float32, lo, hi float32) bool {
+	if !useAVX2 || len(x) < gin || len(zero) < gin || len(offs) < nt*groupMR || len(w) < (1+nt*gin)*groupNR || len(dst) < (groupMR-1)*ld+groupNR {
+		return false
+	}
+	igemm8x8(&dst[0], ld, &x[0], &zero[0], &offs[0], nt, gin, &w[0], lo, hi)
+	return true
+}
+
+//go:noescape
+func erf512(dst *float32, src *float32, n int, tab *float64)
+
+// erfVector runs Erf's AVX-512 kernel over the longest multiple of 8 and returns how many values
+// it did (0 without AVX-512).
+func erfVector(dst, src []float32) int {
+	n := len(dst) &^ 7
+	if !useAVX512 || n == 0 || len(src) < n {
+		return 0
+	}
+	erf512(&dst[0], &src[0], n, &erfTable[0][0])
+	return n
 }

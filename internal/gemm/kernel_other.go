@@ -90,3 +90,16 @@ func Gelu(dst, src []float32) { geluGo(dst, src) }
 
 // ExpMinusMax sets dst[i] = exp(src[i] - max) and returns their sum (see expMinusMaxGo).
 func ExpMinusMax(dst, src []float32, max float32) float32 { return expMinusMaxGo(dst, src, max) }
+
+// transposeVector has no vector kernel here.
+func transposeVector(dst []float32, ldd int, src []float32, lds int, rows, cols int) bool {
+	return false
+}
+
+// groupVector has no vector kernel here.
+func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin int, w []float32, lo, hi float32) bool {
+	return false
+}
+
+// erfVector has no vector kernel here.
+func erfVector(dst, src []float32) int { return 0 }

@@ -54,6 +54,29 @@ func PackB(b []float32, k, n, ldb int) (*PackedB, error) {
 	return p, nil
 }
 
+// PackBT packs the K×N matrix whose transpose bt (N rows of K values, row stride ldb) holds:
+// B[kk][j] = bt[j*ldb+kk], as a fully connected filter [out, in] or attention's keys are laid
+// out. Each panel is one blocked transpose, with no transposed copy first.
+func PackBT(bt []float32, k, n, ldb int) (*PackedB, error) {
+	if k < 0 || n < 0 || (k > 0 && n > 0 && (ldb < k || len(bt) < (n-1)*ldb+k)) {
+		return nil, fmt.Errorf("gemm: %d values with row stride %d cannot hold the transpose of a %dx%d matrix", len(bt), ldb, k, n)
+	}
+	nr := panelNR
+	p := &PackedB{K: k, N: n, nr: nr}
+	np := p.Panels()
+	size := 0
+	if np > 0 {
+		size = (np-1)*k*nr + k*p.width(np-1)
+	}
+	p.panels = make([]float32, size)
+	for j := 0; j < np; j++ {
+		w := p.width(j)
+		cols := min(w, n-j*nr)
+		Transpose(p.panels[j*k*nr:j*k*nr+k*w], w, bt[j*nr*ldb:], ldb, cols, k)
+	}
+	return p, nil
+}
+
 // Gemm accumulates C[m×N] += A[m×K]·B for a row-major A (row stride lda) and C (row stride ldc).
 // It is the bias kernel without bias or clamp, added to C (tests and benchmarks use it; layers use
 // GemmBias, which stores once).

@@ -77,7 +77,7 @@ func TestLayering(t *testing.T) {
 
 	// A runtime-only binary: the Module API, the runtime, its kernels and the backends' run-time
 	// sides.
-	for _, p := range []string{".", "executor", "kernels/portable", "kernels/optimized", "kernels/prim", "backends/builtin", "backends/xnnpack", "backends/xnnpack/xnngraph", "internal/gemm", "internal/workpool"} {
+	for _, p := range []string{".", "executor", "kernels/portable", "kernels/optimized", "kernels/prim", "kernels/quantized", "backends/builtin", "backends/xnnpack", "backends/xnnpack/xnngraph", "internal/gemm", "internal/workpool"} {
 		for _, d := range local(need(p).Deps) {
 			if isAheadOfTime(d) {
 				t.Errorf("run-time package %s links the ahead-of-time package %s", p, d)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/x448/float16"
+
 	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/npy"
 )
@@ -63,6 +65,13 @@ func asF64(t *executor.Tensor) []float64 {
 	case executor.Float64:
 		v, _ := executor.Values[float64](c)
 		return v
+	case executor.Float16: // (raw bits: Values does not convert them)
+		d := executor.Data[uint16](c)
+		out := make([]float64, len(d))
+		for i, b := range d {
+			out[i] = float64(float16.Frombits(b).Float32())
+		}
+		return out
 	case executor.Int64:
 		v, _ := executor.Values[int64](c)
 		return widen(v)

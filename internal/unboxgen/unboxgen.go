@@ -1,13 +1,14 @@
-// Package unboxgen writes the portable kernels' argument unboxing (kernels/portable/unbox_gen.go)
+// Package unboxgen writes a kernel library's argument unboxing (kernels/portable/unbox_gen.go,
+// kernels/optimized/unbox_gen.go, …)
 // from the out-variant schemas in internal/opschema, so that no kernel re-types an argument's
 // position, name or type by hand.
 //
-// For every kernel the portable library names in its source, it writes a function
+// For every kernel a library names in its source, it writes a function
 // unbox<Kernel>(args) that checks the argument count (the schema's arguments plus the return
 // slot) and each argument's tag, and returns a typed struct. Kernels whose schemas have the same
 // arguments (names and types) share one struct type, so that one helper can serve a family
-// (every unary op takes selfOutArgs). The reading itself is done by the hand-written accessors
-// of kernels/portable (args.go, unbox.go), so the value semantics are theirs: a Double argument
+// (every unary op takes selfOutArgs). The reading itself is done by package kernels/unbox,
+// shared by every library, so the value semantics are its: a Double argument
 // accepts an Int, a Scalar keeps whether it was floating, an optional one is None or its value.
 //
 // It lives apart from its command (internal/cmd/unboxgen) so that a test of kernels/portable can
@@ -34,7 +35,7 @@ import (
 )
 
 // class is how one schema type is unboxed: the Go type of its field and the unboxer method that
-// reads it (kernels/portable/unbox.go).
+// reads it (kernels/unbox.Reader).
 type class struct {
 	name   string // the marker that tells two same-named signatures apart: "Scalar"
 	goType string
@@ -42,24 +43,24 @@ type class struct {
 }
 
 var (
-	clsTensor        = class{"Tensor", "*executor.Tensor", "tensor"}
-	clsOptTensor     = class{"OptTensor", "*executor.Tensor", "optTensor"}
-	clsTensorList    = class{"TensorList", "[]*executor.Tensor", "tensorList"}
-	clsOptTensorList = class{"OptTensorList", "[]*executor.Tensor", "optTensorList"}
-	clsInt           = class{"Int", "int64", "int"}
-	clsOptInt        = class{"OptInt", "optional[int64]", "optInt"}
-	clsIntList       = class{"IntList", "[]int64", "intList"}
-	clsOptIntList    = class{"OptIntList", "optional[[]int64]", "optIntList"}
-	clsDouble        = class{"Double", "float64", "double"}
-	clsOptDouble     = class{"OptDouble", "optional[float64]", "optDouble"}
-	clsOptDoubleList = class{"OptDoubleList", "optional[[]float64]", "optDoubleList"}
-	clsBool          = class{"Bool", "bool", "bool"}
-	clsOptBool       = class{"OptBool", "optional[bool]", "optBool"}
-	clsBoolList      = class{"BoolList", "[]bool", "boolList"}
-	clsScalar        = class{"Scalar", "scalar", "scalar"}
-	clsOptScalar     = class{"OptScalar", "optional[scalar]", "optScalar"}
-	clsString        = class{"String", "string", "string"}
-	clsOptString     = class{"OptString", "optional[string]", "optString"}
+	clsTensor        = class{"Tensor", "*executor.Tensor", "Tensor"}
+	clsOptTensor     = class{"OptTensor", "*executor.Tensor", "OptTensor"}
+	clsTensorList    = class{"TensorList", "[]*executor.Tensor", "TensorList"}
+	clsOptTensorList = class{"OptTensorList", "[]*executor.Tensor", "OptTensorList"}
+	clsInt           = class{"Int", "int64", "Int"}
+	clsOptInt        = class{"OptInt", "unbox.Optional[int64]", "OptInt"}
+	clsIntList       = class{"IntList", "[]int64", "IntList"}
+	clsOptIntList    = class{"OptIntList", "unbox.Optional[[]int64]", "OptIntList"}
+	clsDouble        = class{"Double", "float64", "Double"}
+	clsOptDouble     = class{"OptDouble", "unbox.Optional[float64]", "OptDouble"}
+	clsOptDoubleList = class{"OptDoubleList", "unbox.Optional[[]float64]", "OptDoubleList"}
+	clsBool          = class{"Bool", "bool", "Bool"}
+	clsOptBool       = class{"OptBool", "unbox.Optional[bool]", "OptBool"}
+	clsBoolList      = class{"BoolList", "[]bool", "BoolList"}
+	clsScalar        = class{"Scalar", "unbox.Scalar", "Scalar"}
+	clsOptScalar     = class{"OptScalar", "unbox.Optional[unbox.Scalar]", "OptScalar"}
+	clsString        = class{"String", "string", "String"}
+	clsOptString     = class{"OptString", "unbox.Optional[string]", "OptString"}
 )
 
 // classOf maps a schema type to its class. ScalarType, MemoryFormat and Layout arguments are
@@ -172,8 +173,9 @@ func KernelNames(dir string) (names, unknown []string, err error) {
 	return names, unknown, nil
 }
 
-// Generate writes the unboxing of the named kernels as Go source of package pkg (portable, or a
-// library beside it such as optimized that carries the same argument accessors).
+// Generate writes the unboxing of the named kernels as Go source of package pkg (portable,
+// optimized, or any library that declares the short names scalar, optional and unboxFn for
+// unbox's types).
 func Generate(pkg string, names []string) ([]byte, error) {
 	kernels, shapes, err := plan(names)
 	if err != nil {
@@ -181,7 +183,7 @@ func Generate(pkg string, names []string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	b.WriteString("// Code generated by internal/cmd/unboxgen from internal/opschema; DO NOT EDIT.\n\n")
-	fmt.Fprintf(&b, "package %s\n\nimport \"github.com/etgo/etgo/executor\"\n", pkg)
+	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"github.com/etgo/etgo/executor\"\n\t\"github.com/etgo/etgo/kernels/unbox\"\n)\n", pkg)
 	for _, s := range shapes {
 		var ks []string
 		for _, k := range s.kernels {
@@ -199,12 +201,12 @@ func Generate(pkg string, names []string) ([]byte, error) {
 		b.WriteString("\n")
 		writeComment(&b, "", fmt.Sprintf("unbox%s checks and reads the arguments of %s, then the return slot.", k.ident, signature(k.schema)))
 		fmt.Fprintf(&b, "func unbox%s(args []*executor.EValue) (%s, error) {\n", k.ident, k.shape.name)
-		fmt.Fprintf(&b, "\tu := newUnboxer(args, %d)\n", len(k.fields)+1)
+		fmt.Fprintf(&b, "\tu := unbox.NewReader(args, %d)\n", len(k.fields)+1)
 		fmt.Fprintf(&b, "\ta := %s{\n", k.shape.name)
 		for i, f := range k.fields {
 			fmt.Fprintf(&b, "\t\t%s: u.%s(%d, %q),\n", f.ident, f.cls.method, i, f.arg)
 		}
-		b.WriteString("\t}\n\treturn a, u.err\n}\n")
+		b.WriteString("\t}\n\treturn a, u.Err()\n}\n")
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {

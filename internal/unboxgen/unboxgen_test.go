@@ -25,12 +25,12 @@ func TestClassOf(t *testing.T) {
 	for _, tc := range []struct {
 		typ, method string // method "" when the type has no unboxing
 	}{
-		{"Tensor", "tensor"}, {"Tensor?", "optTensor"}, {"Tensor[]", "tensorList"}, {"Tensor?[]", "optTensorList"},
-		{"int", "int"}, {"SymInt", "int"}, {"ScalarType?", "optInt"}, {"MemoryFormat?", "optInt"},
-		{"int[2]", "intList"}, {"SymInt[]", "intList"}, {"int[1]?", "optIntList"},
-		{"float", "double"}, {"float?", "optDouble"}, {"float[]?", "optDoubleList"},
-		{"bool", "bool"}, {"bool?", "optBool"}, {"bool[3]", "boolList"},
-		{"Scalar", "scalar"}, {"Scalar?", "optScalar"}, {"str", "string"}, {"str?", "optString"},
+		{"Tensor", "Tensor"}, {"Tensor?", "OptTensor"}, {"Tensor[]", "TensorList"}, {"Tensor?[]", "OptTensorList"},
+		{"int", "Int"}, {"SymInt", "Int"}, {"ScalarType?", "OptInt"}, {"MemoryFormat?", "OptInt"},
+		{"int[2]", "IntList"}, {"SymInt[]", "IntList"}, {"int[1]?", "OptIntList"},
+		{"float", "Double"}, {"float?", "OptDouble"}, {"float[]?", "OptDoubleList"},
+		{"bool", "Bool"}, {"bool?", "OptBool"}, {"bool[3]", "BoolList"},
+		{"Scalar", "Scalar"}, {"Scalar?", "OptScalar"}, {"str", "String"}, {"str?", "OptString"},
 		{"Generator?", ""}, {"Tensor[]?", ""}, {"int?[]", ""}, {"float[]", ""},
 	} {
 		c, err := classOf(tc.typ)

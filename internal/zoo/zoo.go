@@ -90,7 +90,13 @@ type Region struct {
 }
 
 // Load reads every model folder under dir, sorted by name.
-func Load(dir string) ([]Model, error) {
+func Load(dir string) ([]Model, error) { return load(dir, true) }
+
+// LoadXnnpackOnly reads model folders that have no portable.pte (nor its outputs): programs the
+// official to_edge refuses without a partitioner, such as torchao's affine ones.
+func LoadXnnpackOnly(dir string) ([]Model, error) { return load(dir, false) }
+
+func load(dir string, portable bool) ([]Model, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("zoo: %w", err)
@@ -100,7 +106,7 @@ func Load(dir string) ([]Model, error) {
 		if !e.IsDir() {
 			continue
 		}
-		m, err := loadModel(filepath.Join(dir, e.Name()))
+		m, err := loadModel(filepath.Join(dir, e.Name()), portable)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +118,7 @@ func Load(dir string) ([]Model, error) {
 	return models, nil
 }
 
-func loadModel(dir string) (Model, error) {
+func loadModel(dir string, portable bool) (Model, error) {
 	m := Model{
 		Name:     filepath.Base(dir),
 		Dir:      dir,
@@ -121,7 +127,12 @@ func loadModel(dir string) (Model, error) {
 		Xnnpack:  filepath.Join(dir, "xnnpack.pte"),
 		Expected: map[Variant][]string{},
 	}
-	for _, p := range []string{m.PT2, m.Portable, m.Xnnpack} {
+	files, variants := []string{m.PT2, m.Portable, m.Xnnpack}, Variants
+	if !portable {
+		m.Portable = ""
+		files, variants = []string{m.PT2, m.Xnnpack}, []Variant{Eager, Xnnpack}
+	}
+	for _, p := range files {
 		if _, err := os.Stat(p); err != nil {
 			return m, fmt.Errorf("zoo: model %s: %w", m.Name, err)
 		}
@@ -130,7 +141,7 @@ func loadModel(dir string) (Model, error) {
 	if m.Inputs, err = numbered(filepath.Join(dir, "inputs"), "input"); err != nil {
 		return m, fmt.Errorf("zoo: model %s: %w", m.Name, err)
 	}
-	for _, v := range Variants {
+	for _, v := range variants {
 		outs, err := numbered(filepath.Join(dir, "expected", string(v)), "output")
 		if err != nil {
 			return m, fmt.Errorf("zoo: model %s: %w", m.Name, err)

@@ -159,7 +159,7 @@ func TestLoadRefusesIncompleteFolders(t *testing.T) {
 	if _, err := Load(dir); err == nil {
 		t.Error("Load of an empty folder succeeded")
 	}
-	if _, err := loadModel(dir); err == nil {
+	if _, err := loadModel(dir, true); err == nil {
 		t.Error("loadModel of a folder without files succeeded")
 	}
 }

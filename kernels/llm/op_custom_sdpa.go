@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // llama::custom_sdpa.out(Tensor query, Tensor key, Tensor value, SymInt start_pos,
@@ -18,22 +19,22 @@ import (
 // cache. scale defaults to 1/sqrt(head_dim); dropout is ignored, as in the official kernel.
 func customSDPAKernel(threads int) executor.KernelFunc {
 	return func(_ *executor.KernelContext, args []*executor.EValue) error {
-		if err := wantArgs(args, 10); err != nil {
+		if err := unbox.Count(args, 10); err != nil {
 			return err
 		}
-		q, err := tensorArg(args, 0, "query")
+		q, err := unbox.TensorArg(args, 0, "query")
 		if err != nil {
 			return err
 		}
-		k, err := tensorArg(args, 1, "key")
+		k, err := unbox.TensorArg(args, 1, "key")
 		if err != nil {
 			return err
 		}
-		v, err := tensorArg(args, 2, "value")
+		v, err := unbox.TensorArg(args, 2, "value")
 		if err != nil {
 			return err
 		}
-		startPos, err := intArg(args, 3, "start_pos")
+		startPos, err := unbox.IntArg(args, 3, "start_pos")
 		if err != nil {
 			return err
 		}
@@ -53,27 +54,27 @@ func customSDPAKernel(threads int) executor.KernelFunc {
 // dropout at first+1 is read for its type only) and checks the call the way the official
 // custom_sdpa_out_impl and cpu_flash_attention do, plus the bounds they leave unchecked.
 func sdpaArgs(args []*executor.EValue, first int, q, k, v *executor.Tensor, startPos int64) (*attention, *executor.Tensor, error) {
-	mask, err := optTensorArg(args, first, "attn_mask")
+	mask, err := unbox.OptTensorArg(args, first, "attn_mask")
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := doubleArg(args, first+1, "dropout_p"); err != nil {
+	if _, err := unbox.DoubleArg(args, first+1, "dropout_p"); err != nil {
 		return nil, nil, err
 	}
-	causal, err := boolArg(args, first+2, "is_causal")
+	causal, err := unbox.BoolArg(args, first+2, "is_causal")
 	if err != nil {
 		return nil, nil, err
 	}
-	scale, hasScale, err := optDoubleArg(args, first+3, "scale")
+	scale, hasScale, err := unbox.OptDoubleArg(args, first+3, "scale")
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := tensorArg(args, first+4, "out")
+	out, err := unbox.TensorArg(args, first+4, "out")
 	if err != nil {
 		return nil, nil, err
 	}
 	if mask != nil && causal {
-		return nil, nil, argErr(first, "attn_mask", "attn_mask and is_causal cannot be set at the same time")
+		return nil, nil, unbox.ArgError(first, "attn_mask", "attn_mask and is_causal cannot be set at the same time")
 	}
 	for i, t := range []*executor.Tensor{q, k, v} {
 		if err := contiguous4D(t, i, [...]string{"query", "key", "value"}[i]); err != nil {
@@ -81,7 +82,7 @@ func sdpaArgs(args []*executor.EValue, first int, q, k, v *executor.Tensor, star
 		}
 	}
 	if q.Size(3) != v.Size(3) || k.Size(3) != v.Size(3) {
-		return nil, nil, argErr(0, "query", "query, key and value must have one head size, got %d, %d and %d", q.Size(3), k.Size(3), v.Size(3))
+		return nil, nil, unbox.ArgError(0, "query", "query, key and value must have one head size, got %d, %d and %d", q.Size(3), k.Size(3), v.Size(3))
 	}
 	if q.ScalarType() != executor.Float32 {
 		// The official kernel also takes float16, bfloat16 (accumulating in float32) and int8
@@ -89,27 +90,27 @@ func sdpaArgs(args []*executor.EValue, first int, q, k, v *executor.Tensor, star
 		return nil, nil, fmt.Errorf("%w: llama::custom_sdpa on %s tensors (etgo computes attention in float32 only)", executor.ErrNotSupported, executor.DTypeName(q.ScalarType()))
 	}
 	if k.ScalarType() != q.ScalarType() || v.ScalarType() != q.ScalarType() || out.ScalarType() != q.ScalarType() {
-		return nil, nil, argErr(1, "key", "query, key, value and out must have one dtype, got %s, %s, %s and %s",
+		return nil, nil, unbox.ArgError(1, "key", "query, key, value and out must have one dtype, got %s, %s, %s and %s",
 			executor.DTypeName(q.ScalarType()), executor.DTypeName(k.ScalarType()), executor.DTypeName(v.ScalarType()), executor.DTypeName(out.ScalarType()))
 	}
 	if out.ReadOnly() {
-		return nil, nil, argErr(first+4, "out", "is a constant of the program")
+		return nil, nil, unbox.ArgError(first+4, "out", "is a constant of the program")
 	}
 	batch, qSize, heads, dim := q.Size(0), q.Size(1), q.Size(2), q.Size(3)
 	kvCap, kvHeads := v.Size(1), k.Size(2)
 	// The official kernel indexes key rows by value's length, key heads by key's count and every
 	// cache by query's batch: mismatches it would read past are refused.
 	if k.Size(0) != batch || v.Size(0) != batch {
-		return nil, nil, argErr(1, "key", "batch sizes differ: query %d, key %d, value %d", batch, k.Size(0), v.Size(0))
+		return nil, nil, unbox.ArgError(1, "key", "batch sizes differ: query %d, key %d, value %d", batch, k.Size(0), v.Size(0))
 	}
 	if k.Size(1) != kvCap || v.Size(2) != kvHeads {
-		return nil, nil, argErr(1, "key", "key %v and value %v caches differ in shape", k.Sizes(), v.Sizes())
+		return nil, nil, unbox.ArgError(1, "key", "key %v and value %v caches differ in shape", k.Sizes(), v.Sizes())
 	}
 	if kvHeads == 0 || kvHeads > heads || heads%kvHeads != 0 {
-		return nil, nil, argErr(1, "key", "%d query heads cannot be grouped over %d key/value heads", heads, kvHeads)
+		return nil, nil, unbox.ArgError(1, "key", "%d query heads cannot be grouped over %d key/value heads", heads, kvHeads)
 	}
 	if startPos < 0 || startPos > int64(kvCap) {
-		return nil, nil, argErr(3, "start_pos", "%d is outside the cache's %d positions", startPos, kvCap)
+		return nil, nil, unbox.ArgError(3, "start_pos", "%d is outside the cache's %d positions", startPos, kvCap)
 	}
 	a := &attention{batch: batch, qSize: qSize, heads: heads, dim: dim, kvCap: kvCap, kvHeads: kvHeads,
 		startPos: int(startPos), causal: causal, kvSize: kvCap}
@@ -117,24 +118,24 @@ func sdpaArgs(args []*executor.EValue, first int, q, k, v *executor.Tensor, star
 		// num_keys_for_causal_attention = start_pos + seq; it bounds the keys read.
 		if n := int(startPos) + qSize; n > 0 {
 			if n > kvCap {
-				return nil, nil, argErr(3, "start_pos", "%d plus %d queries is past the cache's %d positions", startPos, qSize, kvCap)
+				return nil, nil, unbox.ArgError(3, "start_pos", "%d plus %d queries is past the cache's %d positions", startPos, qSize, kvCap)
 			}
 			a.kvSize = n
 		}
 	} else {
 		switch {
 		case mask.Dim() != 2:
-			return nil, nil, argErr(first, "attn_mask", "must be a 2-D tensor, got sizes %v", mask.Sizes())
+			return nil, nil, unbox.ArgError(first, "attn_mask", "must be a 2-D tensor, got sizes %v", mask.Sizes())
 		case mask.ScalarType() != executor.Float32:
-			return nil, nil, argErr(first, "attn_mask", "must be a float32 tensor, got %s", executor.DTypeName(mask.ScalarType()))
+			return nil, nil, unbox.ArgError(first, "attn_mask", "must be a float32 tensor, got %s", executor.DTypeName(mask.ScalarType()))
 		case !mask.IsContiguous():
-			return nil, nil, argErr(first, "attn_mask", "must be in contiguous dim order")
+			return nil, nil, unbox.ArgError(first, "attn_mask", "must be in contiguous dim order")
 		}
 		// An empty mask is no mask (has_attn_mask needs elements), but still reads the whole
 		// cache, as the official kernel does.
 		if mask.Numel() > 0 {
 			if mask.Size(0) != qSize || mask.Size(1) != kvCap {
-				return nil, nil, argErr(first, "attn_mask", "sizes %v, the call needs [%d, %d] (queries × cache positions)", mask.Sizes(), qSize, kvCap)
+				return nil, nil, unbox.ArgError(first, "attn_mask", "sizes %v, the call needs [%d, %d] (queries × cache positions)", mask.Sizes(), qSize, kvCap)
 			}
 			a.mask, a.maskCols = executor.Data[float32](mask), mask.Size(1)
 		}
@@ -150,10 +151,10 @@ func sdpaArgs(args []*executor.EValue, first int, q, k, v *executor.Tensor, star
 // prepare sizes out as the query and points the attention at it.
 func (a *attention) prepare(out *executor.Tensor) error {
 	if err := out.Resize([]int{a.batch, a.qSize, a.heads, a.dim}); err != nil {
-		return argErr(8, "out", "%v", err)
+		return unbox.ArgError(8, "out", "%v", err)
 	}
 	if !out.IsContiguous() {
-		return argErr(8, "out", "must be in contiguous dim order")
+		return unbox.ArgError(8, "out", "must be in contiguous dim order")
 	}
 	a.out = executor.Data[float32](out)
 	return nil

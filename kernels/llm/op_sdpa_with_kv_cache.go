@@ -2,6 +2,7 @@ package llm
 
 import (
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // llama::sdpa_with_kv_cache.out(Tensor query, Tensor key, Tensor value, Tensor(a!) key_cache,
@@ -14,23 +15,23 @@ import (
 // attention arguments.
 func sdpaWithKVCacheKernel(threads int) executor.KernelFunc {
 	return func(_ *executor.KernelContext, args []*executor.EValue) error {
-		if err := wantArgs(args, 13); err != nil {
+		if err := unbox.Count(args, 13); err != nil {
 			return err
 		}
 		var ts [5]*executor.Tensor
 		for i, name := range []string{"query", "key", "value", "key_cache", "value_cache"} {
-			t, err := tensorArg(args, i, name)
+			t, err := unbox.TensorArg(args, i, name)
 			if err != nil {
 				return err
 			}
 			ts[i] = t
 		}
 		q, k, v, kc, vc := ts[0], ts[1], ts[2], ts[3], ts[4]
-		startPos, err := intArg(args, 5, "start_pos")
+		startPos, err := unbox.IntArg(args, 5, "start_pos")
 		if err != nil {
 			return err
 		}
-		seqLen, err := intArg(args, 6, "seq_len")
+		seqLen, err := unbox.IntArg(args, 6, "seq_len")
 		if err != nil {
 			return err
 		}
@@ -44,7 +45,7 @@ func sdpaWithKVCacheKernel(threads int) executor.KernelFunc {
 			}
 			n := int64(c.t.Size(1))
 			if startPos < 0 || startPos >= n || seqLen < 0 || startPos+seqLen > n {
-				return argErr(5, "start_pos", "%d with seq_len %d does not fit %s's %d positions", startPos, seqLen, c.name, n)
+				return unbox.ArgError(5, "start_pos", "%d with seq_len %d does not fit %s's %d positions", startPos, seqLen, c.name, n)
 			}
 		}
 		for _, p := range []struct {
@@ -55,7 +56,7 @@ func sdpaWithKVCacheKernel(threads int) executor.KernelFunc {
 				return err
 			}
 			if startPos+int64(p.value.Size(1)) > int64(p.cache.Size(1)) {
-				return argErr(p.vi, "key", "%d positions at start_pos %d overflow the cache's %d", p.value.Size(1), startPos, p.cache.Size(1))
+				return unbox.ArgError(p.vi, "key", "%d positions at start_pos %d overflow the cache's %d", p.value.Size(1), startPos, p.cache.Size(1))
 			}
 		}
 		if err := contiguous4D(q, 0, "query"); err != nil {

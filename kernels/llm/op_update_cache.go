@@ -2,6 +2,7 @@ package llm
 
 import (
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // llama::update_cache.out(Tensor value, Tensor(a!) cache, SymInt start_pos, *, Tensor(b!) out):
@@ -10,21 +11,21 @@ import (
 // the copy is of bytes, so any two dtypes of one element size go (as the official memcpy does).
 // out is a placeholder the official kernel never writes, and neither does this one.
 func updateCacheKernel(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 5); err != nil {
+	if err := unbox.Count(args, 5); err != nil {
 		return err
 	}
 	value, cache, startPos, err := cacheArgs(args)
 	if err != nil {
 		return err
 	}
-	if _, err := tensorArg(args, 3, "out"); err != nil {
+	if _, err := unbox.TensorArg(args, 3, "out"); err != nil {
 		return err
 	}
 	seq := value.Size(1)
 	// The official check is start_pos < max_seq and start_pos + seq <= max_seq; a negative
 	// start_pos, which it lets through to its memcpy, is refused too.
 	if startPos < 0 || startPos >= int64(cache.Size(1)) || startPos+int64(seq) > int64(cache.Size(1)) {
-		return argErr(2, "start_pos", "%d with %d new positions does not fit the cache's %d positions", startPos, seq, cache.Size(1))
+		return unbox.ArgError(2, "start_pos", "%d with %d new positions does not fit the cache's %d positions", startPos, seq, cache.Size(1))
 	}
 	copyLines(value, cache, func(b, s int) int { return int(startPos) + s })
 	return nil
@@ -36,34 +37,34 @@ func updateCacheKernel(_ *executor.KernelContext, args []*executor.EValue) error
 // [0, max_seq) — all are checked before anything is written (the official kernel stops at the
 // first bad one, with the earlier positions already copied).
 func updateCacheWithIndicesKernel(_ *executor.KernelContext, args []*executor.EValue) error {
-	if err := wantArgs(args, 6); err != nil {
+	if err := unbox.Count(args, 6); err != nil {
 		return err
 	}
 	value, cache, _, err := cacheArgs(args)
 	if err != nil {
 		return err
 	}
-	indices, err := tensorArg(args, 3, "indices")
+	indices, err := unbox.TensorArg(args, 3, "indices")
 	if err != nil {
 		return err
 	}
-	if _, err := tensorArg(args, 4, "out"); err != nil {
+	if _, err := unbox.TensorArg(args, 4, "out"); err != nil {
 		return err
 	}
 	switch {
 	case indices.Dim() != 2:
-		return argErr(3, "indices", "must be a 2-D tensor [batch, seq], got sizes %v", indices.Sizes())
+		return unbox.ArgError(3, "indices", "must be a 2-D tensor [batch, seq], got sizes %v", indices.Sizes())
 	case indices.Size(0) != value.Size(0) || indices.Size(1) != value.Size(1):
-		return argErr(3, "indices", "sizes %v do not match value's batch and sequence %v", indices.Sizes(), value.Sizes()[:2])
+		return unbox.ArgError(3, "indices", "sizes %v do not match value's batch and sequence %v", indices.Sizes(), value.Sizes()[:2])
 	case indices.ScalarType() != executor.Int64:
-		return argErr(3, "indices", "must be int64, got %s", executor.DTypeName(indices.ScalarType()))
+		return unbox.ArgError(3, "indices", "must be int64, got %s", executor.DTypeName(indices.ScalarType()))
 	case !indices.IsContiguous():
-		return argErr(3, "indices", "must be in contiguous dim order")
+		return unbox.ArgError(3, "indices", "must be in contiguous dim order")
 	}
 	idx := executor.Data[int64](indices)
 	for k, p := range idx {
 		if p < 0 || p >= int64(cache.Size(1)) {
-			return argErr(3, "indices", "index %d (batch %d, position %d) is outside the cache's %d positions",
+			return unbox.ArgError(3, "indices", "index %d (batch %d, position %d) is outside the cache's %d positions",
 				p, k/value.Size(1), k%value.Size(1), cache.Size(1))
 		}
 	}
@@ -74,13 +75,13 @@ func updateCacheWithIndicesKernel(_ *executor.KernelContext, args []*executor.EV
 
 // cacheArgs reads and checks the value, cache and start_pos arguments both updates share.
 func cacheArgs(args []*executor.EValue) (value, cache *executor.Tensor, startPos int64, err error) {
-	if value, err = tensorArg(args, 0, "value"); err != nil {
+	if value, err = unbox.TensorArg(args, 0, "value"); err != nil {
 		return
 	}
-	if cache, err = tensorArg(args, 1, "cache"); err != nil {
+	if cache, err = unbox.TensorArg(args, 1, "cache"); err != nil {
 		return
 	}
-	if startPos, err = intArg(args, 2, "start_pos"); err != nil {
+	if startPos, err = unbox.IntArg(args, 2, "start_pos"); err != nil {
 		return
 	}
 	if err = checkCacheUpdate(value, cache, 0, 1); err != nil {
@@ -100,18 +101,18 @@ func checkCacheUpdate(value, cache *executor.Tensor, vi, ci int) error {
 		return err
 	}
 	if cache.ReadOnly() {
-		return argErr(ci, "cache", "is a constant of the program, which a kernel must not write")
+		return unbox.ArgError(ci, "cache", "is a constant of the program, which a kernel must not write")
 	}
 	for _, d := range []struct {
 		dim  int
 		what string
 	}{{0, "batch size"}, {2, "number of heads"}, {3, "head size"}} {
 		if value.Size(d.dim) != cache.Size(d.dim) {
-			return argErr(vi, "value", "%s %d differs from the cache's %d (sizes %v and %v)", d.what, value.Size(d.dim), cache.Size(d.dim), value.Sizes(), cache.Sizes())
+			return unbox.ArgError(vi, "value", "%s %d differs from the cache's %d (sizes %v and %v)", d.what, value.Size(d.dim), cache.Size(d.dim), value.Sizes(), cache.Sizes())
 		}
 	}
 	if executor.ElementSize(value.ScalarType()) != executor.ElementSize(cache.ScalarType()) {
-		return argErr(vi, "value", "%s elements do not have the size of the cache's %s", executor.DTypeName(value.ScalarType()), executor.DTypeName(cache.ScalarType()))
+		return unbox.ArgError(vi, "value", "%s elements do not have the size of the cache's %s", executor.DTypeName(value.ScalarType()), executor.DTypeName(cache.ScalarType()))
 	}
 	return nil
 }

@@ -20,11 +20,11 @@ func addOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) e
 	if err != nil {
 		return err
 	}
-	op := rowAddAlpha(a.Alpha.f)
-	if a.Alpha.f == 1 && !a.Alpha.isBool {
+	op := rowAddAlpha(a.Alpha.F)
+	if a.Alpha.F == 1 && !a.Alpha.IsBool {
 		op = addRow
 	}
-	if a.Alpha.isBool || !binaryF32(threads, a.Self, a.Other, a.Out, op) {
+	if a.Alpha.IsBool || !binaryF32(threads, a.Self, a.Other, a.Out, op) {
 		return fallback("aten::add.out")(ctx, args)
 	}
 	return nil

@@ -18,7 +18,7 @@ func addmmOut(ctx *executor.KernelContext, args []*executor.EValue, threads int)
 		return err
 	}
 	self := a.Self
-	if a.Beta.isBool || a.Alpha.isBool || self.ScalarType() != executor.Float32 || !self.IsContiguous() {
+	if a.Beta.IsBool || a.Alpha.IsBool || self.ScalarType() != executor.Float32 || !self.IsContiguous() {
 		return fallback("aten::addmm.out")(ctx, args)
 	}
 	_, m, k, n, ok := matmulF32(a.Mat1, a.Mat2, a.Out, 2)
@@ -31,7 +31,7 @@ func addmmOut(ctx *executor.KernelContext, args []*executor.EValue, threads int)
 		return fallback("aten::addmm.out")(ctx, args)
 	}
 	x, y := executor.Data[float32](a.Mat1), executor.Data[float32](a.Mat2)
-	alpha, beta := float32(a.Alpha.f), float32(a.Beta.f)
+	alpha, beta := float32(a.Alpha.F), float32(a.Beta.F)
 	if alpha == 1 && beta == 1 && len(sv) == n && (self.Dim() == 1 || (self.Dim() == 2 && self.Size(0) == 1)) {
 		return gemmBatch(threads, 1, m, k, n, x, y, sv, z)
 	}

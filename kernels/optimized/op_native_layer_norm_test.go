@@ -15,7 +15,7 @@ func TestNativeLayerNormMatchesPortable(t *testing.T) {
 		norm  []int64
 	}
 	cases := []tc{{[]int{4, 8}, []int64{8}}, {[]int{2, 3, 5}, []int64{3, 5}}, {[]int{128, 768}, []int64{768}},
-		{[]int{7}, []int64{7}}, {[]int{3, 0}, []int64{0}}, {[]int{2, 4}, []int64{5}}, {[]int{2, 4}, []int64{}}}
+		{[]int{7}, []int64{7}}, {[]int{6, 9}, []int64{9}}, {[]int{197, 192}, []int64{192}}, {[]int{3, 0}, []int64{0}}, {[]int{2, 4}, []int64{5}}, {[]int{2, 4}, []int64{}}}
 	for _, c := range cases {
 		for _, dt := range []executor.ScalarType{executor.Float32, executor.Float64} {
 			for _, affine := range []int{0, 1, 2, 3} {

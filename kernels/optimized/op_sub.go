@@ -15,11 +15,11 @@ func subOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) e
 		return err
 	}
 	// The portable kernel rounds alpha to the computation's float type (float32 here) first.
-	op := rowSubAlpha(float64(float32(a.Alpha.f)))
-	if a.Alpha.f == 1 {
+	op := rowSubAlpha(float64(float32(a.Alpha.F)))
+	if a.Alpha.F == 1 {
 		op = rowSub
 	}
-	if a.Alpha.isBool || !binaryF32(threads, a.Self, a.Other, a.Out, op) {
+	if a.Alpha.IsBool || !binaryF32(threads, a.Self, a.Other, a.Out, op) {
 		return fallback("aten::sub.out")(ctx, args)
 	}
 	return nil

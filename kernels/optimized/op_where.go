@@ -77,6 +77,19 @@ func whereF32(threads int, cond, a, b, out *executor.Tensor) bool {
 			// Both values are loaded and one kept without a branch: masks are random enough
 			// that a branch per element mispredicts often.
 			cr := c[oc : oc+last]
+			if xs == 1 && ys == 1 {
+				// Both rows contiguous (where(h > 0, h, 0.1h)): sliced once, no index
+				// arithmetic or bounds checks per element.
+				xr, yr := x[oa:oa+last], y[ob:ob+last]
+				for j, cv := range cr {
+					v := yr[j]
+					if cv != 0 {
+						v = xr[j]
+					}
+					dst[j] = v
+				}
+				continue
+			}
 			for j, cv := range cr {
 				v := y[ob+j*ys]
 				if cv != 0 {

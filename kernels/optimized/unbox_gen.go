@@ -2,15 +2,18 @@
 
 package optimized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // addmmOutArgs are the arguments of aten::addmm.out.
 type addmmOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Mat1  *executor.Tensor // Tensor mat1
 	Mat2  *executor.Tensor // Tensor mat2
-	Beta  scalar           // Scalar beta
-	Alpha scalar           // Scalar alpha
+	Beta  unbox.Scalar     // Scalar beta
+	Alpha unbox.Scalar     // Scalar alpha
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -34,11 +37,11 @@ type embeddingOutArgs struct {
 
 // meanOutArgs are the arguments of aten::mean.out.
 type meanOutArgs struct {
-	Self    *executor.Tensor  // Tensor self
-	Dim     optional[[]int64] // int[1]? dim
-	Keepdim bool              // bool keepdim
-	Dtype   optional[int64]   // ScalarType? dtype
-	Out     *executor.Tensor  // Tensor out
+	Self    *executor.Tensor        // Tensor self
+	Dim     unbox.Optional[[]int64] // int[1]? dim
+	Keepdim bool                    // bool keepdim
+	Dtype   unbox.Optional[int64]   // ScalarType? dtype
+	Out     *executor.Tensor        // Tensor out
 }
 
 // nativeGroupNormOutArgs are the arguments of aten::native_group_norm.out.
@@ -94,18 +97,25 @@ type selfMat2OutArgs struct {
 type selfOtherAlphaOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Other *executor.Tensor // Tensor other
-	Alpha scalar           // Scalar alpha
+	Alpha unbox.Scalar     // Scalar alpha
 	Out   *executor.Tensor // Tensor out
 }
 
-// selfOtherOutArgs are the arguments of aten::div.out and aten::mul.out.
-type selfOtherOutArgs struct {
+// selfOtherScalarOutArgs are the arguments of aten::eq.Scalar_out.
+type selfOtherScalarOutArgs struct {
+	Self  *executor.Tensor // Tensor self
+	Other unbox.Scalar     // Scalar other
+	Out   *executor.Tensor // Tensor out
+}
+
+// selfOtherTensorOutArgs are the arguments of aten::div.out and aten::mul.out.
+type selfOtherTensorOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Other *executor.Tensor // Tensor other
 	Out   *executor.Tensor // Tensor out
 }
 
-// selfOutArgs are the arguments of aten::rsqrt.out and aten::sigmoid.out.
+// selfOutArgs are the arguments of aten::erf.out, aten::rsqrt.out and aten::sigmoid.out.
 type selfOutArgs struct {
 	Self *executor.Tensor // Tensor self
 	Out  *executor.Tensor // Tensor out
@@ -129,255 +139,278 @@ type tensorsDimOutArgs struct {
 // unboxLogSoftmaxOut checks and reads the arguments of aten::_log_softmax.out(Tensor self, int dim,
 // bool half_to_float, *, Tensor out), then the return slot.
 func unboxLogSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimHalfToFloatOutArgs{
-		Self:        u.tensor(0, "self"),
-		Dim:         u.int(1, "dim"),
-		HalfToFloat: u.bool(2, "half_to_float"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		Dim:         u.Int(1, "dim"),
+		HalfToFloat: u.Bool(2, "half_to_float"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSoftmaxOut checks and reads the arguments of aten::_softmax.out(Tensor self, int dim, bool
 // half_to_float, *, Tensor out), then the return slot.
 func unboxSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimHalfToFloatOutArgs{
-		Self:        u.tensor(0, "self"),
-		Dim:         u.int(1, "dim"),
-		HalfToFloat: u.bool(2, "half_to_float"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		Dim:         u.Int(1, "dim"),
+		HalfToFloat: u.Bool(2, "half_to_float"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAddOut checks and reads the arguments of aten::add.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
 func unboxAddOut(args []*executor.EValue) (selfOtherAlphaOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherAlphaOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Alpha: u.scalar(2, "alpha"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Alpha: u.Scalar(2, "alpha"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAddmmOut checks and reads the arguments of aten::addmm.out(Tensor self, Tensor mat1, Tensor
 // mat2, *, Scalar beta, Scalar alpha, Tensor out), then the return slot.
 func unboxAddmmOut(args []*executor.EValue) (addmmOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := addmmOutArgs{
-		Self:  u.tensor(0, "self"),
-		Mat1:  u.tensor(1, "mat1"),
-		Mat2:  u.tensor(2, "mat2"),
-		Beta:  u.scalar(3, "beta"),
-		Alpha: u.scalar(4, "alpha"),
-		Out:   u.tensor(5, "out"),
+		Self:  u.Tensor(0, "self"),
+		Mat1:  u.Tensor(1, "mat1"),
+		Mat2:  u.Tensor(2, "mat2"),
+		Beta:  u.Scalar(3, "beta"),
+		Alpha: u.Scalar(4, "alpha"),
+		Out:   u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBmmOut checks and reads the arguments of aten::bmm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
 func unboxBmmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMat2OutArgs{
-		Self: u.tensor(0, "self"),
-		Mat2: u.tensor(1, "mat2"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Mat2: u.Tensor(1, "mat2"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCatOut checks and reads the arguments of aten::cat.out(Tensor[] tensors, int dim, *, Tensor
 // out), then the return slot.
 func unboxCatOut(args []*executor.EValue) (tensorsDimOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := tensorsDimOutArgs{
-		Tensors: u.tensorList(0, "tensors"),
-		Dim:     u.int(1, "dim"),
-		Out:     u.tensor(2, "out"),
+		Tensors: u.TensorList(0, "tensors"),
+		Dim:     u.Int(1, "dim"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCopyOut checks and reads the arguments of aten::copy.out(Tensor self, Tensor src, bool
 // non_blocking, *, Tensor out), then the return slot.
 func unboxCopyOut(args []*executor.EValue) (selfSrcNonBlockingOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfSrcNonBlockingOutArgs{
-		Self:        u.tensor(0, "self"),
-		Src:         u.tensor(1, "src"),
-		NonBlocking: u.bool(2, "non_blocking"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		Src:         u.Tensor(1, "src"),
+		NonBlocking: u.Bool(2, "non_blocking"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxDivOut(args []*executor.EValue) (selfOtherOutArgs, error) {
-	u := newUnboxer(args, 4)
-	a := selfOtherOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+func unboxDivOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
+	u := unbox.NewReader(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxEmbeddingOut checks and reads the arguments of aten::embedding.out(Tensor weight, Tensor
 // indices, SymInt padding_idx, bool scale_grad_by_freq, bool sparse, *, Tensor out), then the
 // return slot.
 func unboxEmbeddingOut(args []*executor.EValue) (embeddingOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := embeddingOutArgs{
-		Weight:          u.tensor(0, "weight"),
-		Indices:         u.tensor(1, "indices"),
-		PaddingIdx:      u.int(2, "padding_idx"),
-		ScaleGradByFreq: u.bool(3, "scale_grad_by_freq"),
-		Sparse:          u.bool(4, "sparse"),
-		Out:             u.tensor(5, "out"),
+		Weight:          u.Tensor(0, "weight"),
+		Indices:         u.Tensor(1, "indices"),
+		PaddingIdx:      u.Int(2, "padding_idx"),
+		ScaleGradByFreq: u.Bool(3, "scale_grad_by_freq"),
+		Sparse:          u.Bool(4, "sparse"),
+		Out:             u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
+}
+
+// unboxEqScalarOut checks and reads the arguments of aten::eq.Scalar_out(Tensor self, Scalar other,
+// *, Tensor out), then the return slot.
+func unboxEqScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
+	u := unbox.NewReader(args, 4)
+	a := selfOtherScalarOutArgs{
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
+	}
+	return a, u.Err()
+}
+
+// unboxErfOut checks and reads the arguments of aten::erf.out(Tensor self, *, Tensor out), then the
+// return slot.
+func unboxErfOut(args []*executor.EValue) (selfOutArgs, error) {
+	u := unbox.NewReader(args, 3)
+	a := selfOutArgs{
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
+	}
+	return a, u.Err()
 }
 
 // unboxGeluOut checks and reads the arguments of aten::gelu.out(Tensor self, *, str approximate,
 // Tensor out), then the return slot.
 func unboxGeluOut(args []*executor.EValue) (selfApproximateOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfApproximateOutArgs{
-		Self:        u.tensor(0, "self"),
-		Approximate: u.string(1, "approximate"),
-		Out:         u.tensor(2, "out"),
+		Self:        u.Tensor(0, "self"),
+		Approximate: u.String(1, "approximate"),
+		Out:         u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMeanOut checks and reads the arguments of aten::mean.out(Tensor self, int[1]? dim, bool
 // keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
 func unboxMeanOut(args []*executor.EValue) (meanOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := meanOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.optIntList(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Dtype:   u.optInt(3, "dtype"),
-		Out:     u.tensor(4, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptIntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Dtype:   u.OptInt(3, "dtype"),
+		Out:     u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMmOut checks and reads the arguments of aten::mm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
 func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMat2OutArgs{
-		Self: u.tensor(0, "self"),
-		Mat2: u.tensor(1, "mat2"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Mat2: u.Tensor(1, "mat2"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMulOut checks and reads the arguments of aten::mul.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
-func unboxMulOut(args []*executor.EValue) (selfOtherOutArgs, error) {
-	u := newUnboxer(args, 4)
-	a := selfOtherOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+func unboxMulOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
+	u := unbox.NewReader(args, 4)
+	a := selfOtherTensorOutArgs{
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeGroupNormOut checks and reads the arguments of aten::native_group_norm.out(Tensor
 // input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps, *,
 // Tensor out0, Tensor out1, Tensor out2), then the return slot.
 func unboxNativeGroupNormOut(args []*executor.EValue) (nativeGroupNormOutArgs, error) {
-	u := newUnboxer(args, 12)
+	u := unbox.NewReader(args, 12)
 	a := nativeGroupNormOutArgs{
-		Input:  u.tensor(0, "input"),
-		Weight: u.optTensor(1, "weight"),
-		Bias:   u.optTensor(2, "bias"),
-		N:      u.int(3, "N"),
-		C:      u.int(4, "C"),
-		HxW:    u.int(5, "HxW"),
-		Group:  u.int(6, "group"),
-		Eps:    u.double(7, "eps"),
-		Out0:   u.tensor(8, "out0"),
-		Out1:   u.tensor(9, "out1"),
-		Out2:   u.tensor(10, "out2"),
+		Input:  u.Tensor(0, "input"),
+		Weight: u.OptTensor(1, "weight"),
+		Bias:   u.OptTensor(2, "bias"),
+		N:      u.Int(3, "N"),
+		C:      u.Int(4, "C"),
+		HxW:    u.Int(5, "HxW"),
+		Group:  u.Int(6, "group"),
+		Eps:    u.Double(7, "eps"),
+		Out0:   u.Tensor(8, "out0"),
+		Out1:   u.Tensor(9, "out1"),
+		Out2:   u.Tensor(10, "out2"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeLayerNormOut checks and reads the arguments of aten::native_layer_norm.out(Tensor
 // input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *, Tensor out0, Tensor
 // out1, Tensor out2), then the return slot.
 func unboxNativeLayerNormOut(args []*executor.EValue) (nativeLayerNormOutArgs, error) {
-	u := newUnboxer(args, 9)
+	u := unbox.NewReader(args, 9)
 	a := nativeLayerNormOutArgs{
-		Input:           u.tensor(0, "input"),
-		NormalizedShape: u.intList(1, "normalized_shape"),
-		Weight:          u.optTensor(2, "weight"),
-		Bias:            u.optTensor(3, "bias"),
-		Eps:             u.double(4, "eps"),
-		Out0:            u.tensor(5, "out0"),
-		Out1:            u.tensor(6, "out1"),
-		Out2:            u.tensor(7, "out2"),
+		Input:           u.Tensor(0, "input"),
+		NormalizedShape: u.IntList(1, "normalized_shape"),
+		Weight:          u.OptTensor(2, "weight"),
+		Bias:            u.OptTensor(3, "bias"),
+		Eps:             u.Double(4, "eps"),
+		Out0:            u.Tensor(5, "out0"),
+		Out1:            u.Tensor(6, "out1"),
+		Out2:            u.Tensor(7, "out2"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRsqrtOut checks and reads the arguments of aten::rsqrt.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxRsqrtOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSigmoidOut checks and reads the arguments of aten::sigmoid.out(Tensor self, *, Tensor out),
 // then the return slot.
 func unboxSigmoidOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSubOut checks and reads the arguments of aten::sub.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
 func unboxSubOut(args []*executor.EValue) (selfOtherAlphaOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherAlphaOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Alpha: u.scalar(2, "alpha"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Alpha: u.Scalar(2, "alpha"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxWhereSelfOut checks and reads the arguments of aten::where.self_out(Tensor condition, Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
 func unboxWhereSelfOut(args []*executor.EValue) (conditionSelfOtherOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := conditionSelfOtherOutArgs{
-		Condition: u.tensor(0, "condition"),
-		Self:      u.tensor(1, "self"),
-		Other:     u.tensor(2, "other"),
-		Out:       u.tensor(3, "out"),
+		Condition: u.Tensor(0, "condition"),
+		Self:      u.Tensor(1, "self"),
+		Other:     u.Tensor(2, "other"),
+		Out:       u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // Shared helpers of the arithmetic family (sub, mul, div, pow, remainder, fmod, the unary math
@@ -110,7 +111,7 @@ func arithWantDTypes(self *executor.Tensor, ok []executor.ScalarType, what strin
 			return nil
 		}
 	}
-	return argErr(0, "self", "%s is not supported for %s", what, executor.DTypeName(self.ScalarType()))
+	return unbox.ArgError(0, "self", "%s is not supported for %s", what, executor.DTypeName(self.ScalarType()))
 }
 
 // arithUnaryKeep computes out = f(self) (floating types) or i(self) (integral types) keeping
@@ -404,7 +405,7 @@ func arithIntRange(t executor.ScalarType) (lo, hi int64) {
 // types accept any non-finite value and finite values within their range.
 func arithScalarFits(s scalar, t executor.ScalarType) bool {
 	if isFloat(t) {
-		if math.IsInf(s.f, 0) || math.IsNaN(s.f) {
+		if math.IsInf(s.F, 0) || math.IsNaN(s.F) {
 			return true
 		}
 		var lim float64
@@ -418,13 +419,13 @@ func arithScalarFits(s scalar, t executor.ScalarType) bool {
 		default:
 			return true
 		}
-		return math.Abs(s.f) <= lim
+		return math.Abs(s.F) <= lim
 	}
-	if s.isFloat && (math.IsNaN(s.f) || math.IsInf(s.f, 0) || s.f >= 0x1p63 || s.f < -0x1p63) {
+	if s.IsFloat && (math.IsNaN(s.F) || math.IsInf(s.F, 0) || s.F >= 0x1p63 || s.F < -0x1p63) {
 		return false
 	}
 	lo, hi := arithIntRange(t)
-	return s.i >= lo && s.i <= hi
+	return s.I >= lo && s.I <= hi
 }
 
 // arithMinNaN and arithMaxNaN are min and max that propagate NaN from either side (PyTorch's

@@ -94,9 +94,9 @@ func (s *typeState) tensor(t *executor.Tensor) *typeState {
 func (s *typeState) scalar(v scalar) *typeState {
 	t := executor.Int64
 	switch {
-	case v.isFloat:
+	case v.IsFloat:
 		t = executor.Float32
-	case v.isBool:
+	case v.IsBool:
 		t = executor.Bool
 	}
 	s.wrapped, s.hasWrapped = promoteOpt(s.wrapped, s.hasWrapped, t), true

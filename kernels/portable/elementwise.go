@@ -34,11 +34,11 @@ func binaryAs(a, b, out *executor.Tensor, common executor.ScalarType, op binaryO
 // scalarTensor holds a Scalar's value as a 0-d tensor (float64 or int64: loads convert it to
 // the computation type; its type takes no part in promotion).
 func scalarTensor(s scalar) *executor.Tensor {
-	if s.isFloat {
-		st, _ := executor.FromSlice([]float64{s.f})
+	if s.IsFloat {
+		st, _ := executor.FromSlice([]float64{s.F})
 		return st
 	}
-	st, _ := executor.FromSlice([]int64{s.i})
+	st, _ := executor.FromSlice([]int64{s.I})
 	return st
 }
 

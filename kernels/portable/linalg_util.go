@@ -2,8 +2,10 @@ package portable
 
 import (
 	"fmt"
-	"github.com/etgo/etgo/internal/gemm"
 	"unsafe"
+
+	"github.com/etgo/etgo/internal/gemm"
+	"github.com/etgo/etgo/kernels/unbox"
 
 	"github.com/etgo/etgo/executor"
 )
@@ -45,7 +47,7 @@ func linalgWantRowMajor(t *executor.Tensor, i int, name string) error {
 	if linalgRowMajor(t) {
 		return nil
 	}
-	return argErr(i, name, "dim order %v is not supported; this kernel needs the default (contiguous) dim order", t.DimOrder())
+	return unbox.ArgError(i, name, "dim order %v is not supported; this kernel needs the default (contiguous) dim order", t.DimOrder())
 }
 
 // linalgSameDType checks that every tensor has the dtype of the first.
@@ -179,11 +181,11 @@ type linalgMM struct {
 func (p *linalgMM) run() {
 	switch linalgComputeType(p.out.ScalarType()) {
 	case 32:
-		linalgMMRun(p, float32(p.alpha.f), float32(p.beta.f))
+		linalgMMRun(p, float32(p.alpha.F), float32(p.beta.F))
 	case 64:
-		linalgMMRun(p, p.alpha.f, p.beta.f)
+		linalgMMRun(p, p.alpha.F, p.beta.F)
 	default: // integral: Scalars truncate to integers, as PyTorch's scalar_to does
-		linalgMMRun(p, p.alpha.i, p.beta.i)
+		linalgMMRun(p, p.alpha.I, p.beta.I)
 	}
 }
 
@@ -492,7 +494,7 @@ func linalgMatmulCheck(x, y, out *executor.Tensor, ix, iy, iout int, nx, ny stri
 		name string
 	}{{x, ix, nx}, {y, iy, ny}} {
 		if t.t.Dim() != rank {
-			return nil, argErr(t.i, t.name, "want a %d-D tensor, got %d-D sizes %v", rank, t.t.Dim(), t.t.Sizes())
+			return nil, unbox.ArgError(t.i, t.name, "want a %d-D tensor, got %d-D sizes %v", rank, t.t.Dim(), t.t.Sizes())
 		}
 		if err := linalgWantRowMajor(t.t, t.i, t.name); err != nil {
 			return nil, err
@@ -502,26 +504,26 @@ func linalgMatmulCheck(x, y, out *executor.Tensor, ix, iy, iout int, nx, ny stri
 		return nil, err
 	}
 	if !linalgSupported(x.ScalarType()) {
-		return nil, argErr(ix, nx, "dtype %s is not supported", executor.DTypeName(x.ScalarType()))
+		return nil, unbox.ArgError(ix, nx, "dtype %s is not supported", executor.DTypeName(x.ScalarType()))
 	}
-	p := &linalgMM{x: x, y: y, out: out, batch: 1, alpha: scalar{f: 1, i: 1}}
+	p := &linalgMM{x: x, y: y, out: out, batch: 1, alpha: scalar{F: 1, I: 1}}
 	xs, ys := x.Sizes(), y.Sizes()
 	if batched {
 		if xs[0] != ys[0] {
-			return nil, argErr(iy, ny, "batch size %d does not match %s's %d", ys[0], nx, xs[0])
+			return nil, unbox.ArgError(iy, ny, "batch size %d does not match %s's %d", ys[0], nx, xs[0])
 		}
 		p.batch, xs, ys = xs[0], xs[1:], ys[1:]
 	}
 	p.m, p.k, p.n = xs[0], xs[1], ys[1]
 	if ys[0] != p.k {
-		return nil, argErr(iy, ny, "sizes %v cannot multiply %s's %v (inner sizes %d and %d differ)", y.Sizes(), nx, x.Sizes(), p.k, ys[0])
+		return nil, unbox.ArgError(iy, ny, "sizes %v cannot multiply %s's %v (inner sizes %d and %d differ)", y.Sizes(), nx, x.Sizes(), p.k, ys[0])
 	}
 	sizes := []int{p.m, p.n}
 	if batched {
 		sizes = []int{p.batch, p.m, p.n}
 	}
 	if out.Dim() != rank {
-		return nil, argErr(iout, "out", "want a %d-D tensor, got %d-D sizes %v", rank, out.Dim(), out.Sizes())
+		return nil, unbox.ArgError(iout, "out", "want a %d-D tensor, got %d-D sizes %v", rank, out.Dim(), out.Sizes())
 	}
 	if err := resize(out, sizes); err != nil {
 		return nil, err

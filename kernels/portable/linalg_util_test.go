@@ -1,8 +1,9 @@
 package portable
 
 import (
-	"github.com/etgo/etgo/internal/gemm"
 	"testing"
+
+	"github.com/etgo/etgo/internal/gemm"
 
 	"github.com/etgo/etgo/executor"
 )

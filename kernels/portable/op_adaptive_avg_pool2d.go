@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::_adaptive_avg_pool2d.out", DTypes: avgPool2dTypes, Fn: adaptiveAvgPool2dOut})
@@ -19,18 +22,18 @@ func adaptiveAvgPool2dOut(ctx *executor.KernelContext, args []*executor.EValue) 
 	}
 	in, size, out := u.Self, u.OutputSize, u.Out
 	if len(size) != 2 {
-		return argErr(1, "output_size", "want 2 sizes, got %v", size)
+		return unbox.ArgError(1, "output_size", "want 2 sizes, got %v", size)
 	}
 	if size[0] < 0 || size[1] < 0 {
-		return argErr(1, "output_size", "sizes must be non-negative, got %v", size)
+		return unbox.ArgError(1, "output_size", "sizes must be non-negative, got %v", size)
 	}
 	s := in.Sizes()
 	if len(s) != 3 && len(s) != 4 {
-		return argErr(0, "self", "expected a 3D or 4D tensor, got sizes %v", s)
+		return unbox.ArgError(0, "self", "expected a 3D or 4D tensor, got sizes %v", s)
 	}
 	for d := 1; d < len(s); d++ {
 		if s[d] == 0 {
-			return argErr(0, "self", "expected non-zero sizes for non-batch dimensions, got sizes %v", s)
+			return unbox.ArgError(0, "self", "expected non-zero sizes for non-batch dimensions, got sizes %v", s)
 		}
 	}
 	if err := poolDtype(in, "_adaptive_avg_pool2d", avgPool2dTypes); err != nil {

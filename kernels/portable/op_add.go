@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -31,11 +34,11 @@ func addScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 
 // addAlpha computes a + alpha*b in the computation type common.
 func addAlpha(a, b, out *executor.Tensor, alpha scalar, common executor.ScalarType) error {
-	if alpha.isFloat && !isFloat(common) {
-		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", executor.DTypeName(common))
+	if alpha.IsFloat && !isFloat(common) {
+		return unbox.ArgError(2, "alpha", "a floating alpha needs a floating result, not %s", executor.DTypeName(common))
 	}
 	return binaryAs(a, b, out, common, binaryOp{
-		f: func(x, y float64) float64 { return x + alpha.f*y },
-		i: func(x, y int64) (int64, error) { return x + alpha.i*y, nil },
+		f: func(x, y float64) float64 { return x + alpha.F*y },
+		i: func(x, y int64) (int64, error) { return x + alpha.I*y, nil },
 	})
 }

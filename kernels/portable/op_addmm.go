@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::addmm.out", DTypes: realTypes, Fn: addmmOut})
@@ -38,7 +41,7 @@ func linalgAddmm(self, x, y *executor.Tensor, beta, alpha scalar, out *executor.
 		return err
 	}
 	if shape, err := broadcastShape(self.Sizes(), out.Sizes()); err != nil || !equalShape(shape, out.Sizes()) {
-		return argErr(0, "self", "sizes %v do not broadcast to the product's %v", self.Sizes(), out.Sizes())
+		return unbox.ArgError(0, "self", "sizes %v do not broadcast to the product's %v", self.Sizes(), out.Sizes())
 	}
 	p.self, p.alpha, p.beta = self, alpha, beta
 	p.run()

@@ -21,7 +21,7 @@ func arangeOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	end, out := u.End, u.Out
-	return shapeArange(scalar{}, end, scalar{f: 1, i: 1}, out)
+	return shapeArange(scalar{}, end, scalar{F: 1, I: 1}, out)
 }
 
 // aten::arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out): start,
@@ -43,12 +43,12 @@ func shapeArange(start, end, step scalar, out *executor.Tensor) error {
 		name string
 		v    scalar
 	}{{"start", start}, {"end", end}, {"step", step}} {
-		if b.v.isBool {
+		if b.v.IsBool {
 			// ExecuTorch's extract_scalar takes only integral (not bool) or floating scalars.
 			return fmt.Errorf("%w: arange %s is a Bool; it takes an Int or a Double", executor.ErrInvalidArgument, b.name)
 		}
 	}
-	s, e, d := start.f, end.f, step.f
+	s, e, d := start.F, end.F, step.F
 	for _, v := range []float64{s, e, d} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: arange bounds and step must be finite, got start %v, end %v, step %v", executor.ErrInvalidArgument, s, e, d)
@@ -58,17 +58,17 @@ func shapeArange(start, end, step scalar, out *executor.Tensor) error {
 		return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %v, end %v, step %v", executor.ErrInvalidArgument, s, e, d)
 	}
 	nf := math.Ceil((e - s) / d)
-	ints := !start.isFloat && !end.isFloat && !step.isFloat
+	ints := !start.IsFloat && !end.IsFloat && !step.IsFloat
 	if ints { // exact for integer bounds, beyond 2^53 too
-		diff := end.i - start.i
-		if (diff > 0) != (end.i > start.i) || (diff < 0) != (end.i < start.i) {
-			return fmt.Errorf("%w: arange from %d to %d is too large", executor.ErrInvalidArgument, start.i, end.i)
+		diff := end.I - start.I
+		if (diff > 0) != (end.I > start.I) || (diff < 0) != (end.I < start.I) {
+			return fmt.Errorf("%w: arange from %d to %d is too large", executor.ErrInvalidArgument, start.I, end.I)
 		}
-		if !(step.i > 0 && diff >= 0) && !(step.i < 0 && diff <= 0) {
-			return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %d, end %d, step %d", executor.ErrInvalidArgument, start.i, end.i, step.i)
+		if !(step.I > 0 && diff >= 0) && !(step.I < 0 && diff <= 0) {
+			return fmt.Errorf("%w: arange: upper bound and lower bound inconsistent with step sign: start %d, end %d, step %d", executor.ErrInvalidArgument, start.I, end.I, step.I)
 		}
-		q := diff / step.i
-		if q*step.i != diff {
+		q := diff / step.I
+		if q*step.I != diff {
 			q++ // same signs (checked above), so the quotient is positive and rounds up
 		}
 		nf = float64(q)
@@ -86,7 +86,7 @@ func shapeArange(start, end, step scalar, out *executor.Tensor) error {
 	if isIntegral(out.ScalarType()) && ints {
 		v := make([]int64, n)
 		for i := range v {
-			v[i] = start.i + int64(i)*step.i
+			v[i] = start.I + int64(i)*step.I
 		}
 		storeI64(out, v)
 		return nil

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::as_strided_copy.out", DTypes: shapeAllTypes, Fn: asStridedCopyOut})
@@ -29,15 +32,15 @@ func asStridedCopyOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 		return err
 	}
 	if len(strideL) != len(sizeL) {
-		return argErr(2, "stride", "has %d entries, size has %d", len(strideL), len(sizeL))
+		return unbox.ArgError(2, "stride", "has %d entries, size has %d", len(strideL), len(sizeL))
 	}
 	for k, s := range strideL {
 		if s < 0 {
-			return argErr(2, "stride", "stride %d at dimension %d is negative", s, k)
+			return unbox.ArgError(2, "stride", "stride %d at dimension %d is negative", s, k)
 		}
 	}
 	if offset < 0 {
-		return argErr(3, "storage_offset", "offset %d is negative", offset)
+		return unbox.ArgError(3, "storage_offset", "offset %d is negative", offset)
 	}
 	strides := make([]int, len(sizes))
 	if shapeNumel(sizes) > 0 {
@@ -45,14 +48,14 @@ func asStridedCopyOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 		// computed against the remaining room so that nothing overflows.
 		room := int64(self.Numel()) - 1 - offset
 		if room < 0 {
-			return argErr(3, "storage_offset", "offset %d is out of bounds for self's %d elements", offset, self.Numel())
+			return unbox.ArgError(3, "storage_offset", "offset %d is out of bounds for self's %d elements", offset, self.Numel())
 		}
 		for k, n := range sizes {
 			if n == 1 {
 				continue // the stride of a size-1 dimension is never used
 			}
 			if strideL[k] > room/int64(n-1) {
-				return argErr(2, "stride", "size %v with stride %v from offset %d reaches beyond self's %d elements",
+				return unbox.ArgError(2, "stride", "size %v with stride %v from offset %d reaches beyond self's %d elements",
 					sizeL, strideL, offset, self.Numel())
 			}
 			room -= strideL[k] * int64(n-1)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 var avgPool2dTypes = append(append([]executor.ScalarType{}, floatTypes...), executor.Int64)
@@ -37,7 +38,7 @@ func avgPool(a avgPool2dOutArgs, n int) error {
 		return err
 	}
 	if hasDivisor && divisor == 0 {
-		return argErr(6, "divisor_override", "divisor must be non-zero")
+		return unbox.ArgError(6, "divisor_override", "divisor must be non-zero")
 	}
 	if err := poolDtype(in, op, avgPool2dTypes); err != nil {
 		return err
@@ -51,7 +52,7 @@ func avgPool(a avgPool2dOutArgs, n int) error {
 	}
 	if s := in.Sizes()[in.Dim()-n:]; n == 3 && (s[0] < w.k[0] || s[1] < w.k[1] || s[2] < w.k[2]) {
 		// PyTorch's pool3d_shape_check for avg_pool3d (not max_pool3d), padding or not.
-		return argErr(0, "self", "input image (D: %d H: %d W: %d) smaller than kernel size (kD: %d kH: %d kW: %d)", s[0], s[1], s[2], w.k[0], w.k[1], w.k[2])
+		return unbox.ArgError(0, "self", "input image (D: %d H: %d W: %d) smaller than kernel size (kD: %d kH: %d kW: %d)", s[0], s[1], s[2], w.k[0], w.k[1], w.k[2])
 	}
 	if err := resize(out, sizes); err != nil {
 		return err

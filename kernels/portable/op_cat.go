@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -21,12 +22,12 @@ func catOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	ts, d, out := u.Tensors, u.Dim, u.Out
 	if len(ts) == 0 {
-		return argErr(0, "tensors", "cat needs at least one tensor")
+		return unbox.ArgError(0, "tensors", "cat needs at least one tensor")
 	}
 	var ref *executor.Tensor
 	for k, t := range ts {
 		if !shapeCanCast(t.ScalarType(), out.ScalarType()) {
-			return argErr(0, "tensors", "item %d is %s, which cannot be cast to out's %s", k,
+			return unbox.ArgError(0, "tensors", "item %d is %s, which cannot be cast to out's %s", k,
 				executor.DTypeName(t.ScalarType()), executor.DTypeName(out.ScalarType()))
 		}
 		if ref == nil && !shapeCatSkipped(t) {
@@ -37,9 +38,9 @@ func catOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return resize(out, []int{0})
 	}
 	if ref.Dim() == 0 {
-		return argErr(0, "tensors", "zero-dimensional tensors cannot be concatenated")
+		return unbox.ArgError(0, "tensors", "zero-dimensional tensors cannot be concatenated")
 	}
-	dim, err := normDim(d, ref.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, ref.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
@@ -50,11 +51,11 @@ func catOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 			continue
 		}
 		if t.Dim() != ref.Dim() {
-			return argErr(0, "tensors", "item %d has %d dimensions, the first has %d", k, t.Dim(), ref.Dim())
+			return unbox.ArgError(0, "tensors", "item %d has %d dimensions, the first has %d", k, t.Dim(), ref.Dim())
 		}
 		for i, s := range t.Sizes() {
 			if i != dim && s != ref.Size(i) {
-				return argErr(0, "tensors", "sizes must match except in dimension %d: item %d is %v, expected %v", dim, k, t.Sizes(), ref.Sizes())
+				return unbox.ArgError(0, "tensors", "sizes must match except in dimension %d: item %d is %v, expected %v", dim, k, t.Sizes(), ref.Sizes())
 			}
 		}
 		sizes[dim] += t.Size(dim)

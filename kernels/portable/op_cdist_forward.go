@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -28,7 +29,7 @@ func cdistForwardOut(ctx *executor.KernelContext, args []*executor.EValue) error
 	x1, x2, p, mode, hasMode, out := u.X1, u.X2, u.P, u.ComputeMode.Val, u.ComputeMode.OK, u.Out
 	dt := x1.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "x1", "cdist only supports floating-point dtypes, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(0, "x1", "cdist only supports floating-point dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(x2, dt, 1, "x2"); err != nil {
 		return err
@@ -37,26 +38,26 @@ func cdistForwardOut(ctx *executor.KernelContext, args []*executor.EValue) error
 		return err
 	}
 	if !(p >= 0) {
-		return argErr(2, "p", "cdist only supports non-negative p values, got %v", p)
+		return unbox.ArgError(2, "p", "cdist only supports non-negative p values, got %v", p)
 	}
 	if hasMode && (mode < 0 || mode > 2) {
-		return argErr(3, "compute_mode", "possible modes: 0, 1, 2, but was: %d", mode)
+		return unbox.ArgError(3, "compute_mode", "possible modes: 0, 1, 2, but was: %d", mode)
 	}
 	s1, s2 := x1.Sizes(), x2.Sizes()
 	if len(s1) < 2 {
-		return argErr(0, "x1", "cdist only supports at least 2D tensors, got sizes %v", s1)
+		return unbox.ArgError(0, "x1", "cdist only supports at least 2D tensors, got sizes %v", s1)
 	}
 	if len(s2) < 2 {
-		return argErr(1, "x2", "cdist only supports at least 2D tensors, got sizes %v", s2)
+		return unbox.ArgError(1, "x2", "cdist only supports at least 2D tensors, got sizes %v", s2)
 	}
 	m := s1[len(s1)-1]
 	if s2[len(s2)-1] != m {
-		return argErr(1, "x2", "X1 and X2 must have the same number of columns: X1 %d, X2 %d", m, s2[len(s2)-1])
+		return unbox.ArgError(1, "x2", "X1 and X2 must have the same number of columns: X1 %d, X2 %d", m, s2[len(s2)-1])
 	}
 	b1, b2 := s1[:len(s1)-2], s2[:len(s2)-2]
 	batch, err := broadcastShape(b1, b2)
 	if err != nil {
-		return argErr(1, "x2", "batch dims %v do not broadcast with x1's %v", b2, b1)
+		return unbox.ArgError(1, "x2", "batch dims %v do not broadcast with x1's %v", b2, b1)
 	}
 	pr, rr := s1[len(s1)-2], s2[len(s2)-2]
 	if err := resize(out, append(append([]int(nil), batch...), pr, rr)); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -41,7 +42,7 @@ func clampOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		}
 		ts.scalar(b.s)
 		if ot := out.ScalarType(); ot != executor.Bool && !arithScalarFits(b.s, ot) {
-			return argErr(1+k, b.name, "%v is out of range for out's %s", b.s.f, executor.DTypeName(ot))
+			return unbox.ArgError(1+k, b.name, "%v is out of range for out's %s", b.s.F, executor.DTypeName(ot))
 		}
 	}
 	common := ts.result()
@@ -53,7 +54,7 @@ func clampOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	if isFloat(common) {
 		m := arithOpmath(common)
-		lf, hf := roundTo(m, lo.f), roundTo(m, hi.f)
+		lf, hf := roundTo(m, lo.F), roundTo(m, hi.F)
 		f := func(v float64) float64 {
 			if hasLo {
 				v = arithMaxNaN(v, lf)
@@ -81,10 +82,10 @@ func clampOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	x := arithLoadI(self, common)
 	for k, v := range x {
 		if hasLo {
-			v = max(v, lo.i)
+			v = max(v, lo.I)
 		}
 		if hasHi {
-			v = min(v, hi.i)
+			v = min(v, hi.I)
 		}
 		x[k] = v
 	}

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "dim_order_ops::_clone_dim_order.out", DTypes: shapeAllTypes, Fn: cloneDimOrderOut})
@@ -17,7 +20,7 @@ func cloneDimOrderOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	self, out := u.Self, u.Out
 	if u.NonBlocking {
 		// ExecuTorch copies synchronously only (copy_ops_util: non_blocking == false).
-		return argErr(1, "non_blocking", "must be false (copies are blocking)")
+		return unbox.ArgError(1, "non_blocking", "must be false (copies are blocking)")
 	}
 	if err := shapeCheckDimOrder(u.DimOrder, 2, self, out); err != nil {
 		return err

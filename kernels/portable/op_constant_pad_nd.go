@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -31,28 +32,28 @@ func constantPadNdOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	s := in.Sizes()
 	rank := len(s)
 	if len(pad)%2 != 0 {
-		return argErr(1, "pad", "length must be even, got %d", len(pad))
+		return unbox.ArgError(1, "pad", "length must be even, got %d", len(pad))
 	}
 	if len(pad)/2 > rank {
-		return argErr(1, "pad", "%d values pad more than the input's %d dimensions", len(pad), rank)
+		return unbox.ArgError(1, "pad", "%d values pad more than the input's %d dimensions", len(pad), rank)
 	}
 	before := make([]int, rank)
 	sizes := append([]int(nil), s...)
 	for i := 0; i < len(pad)/2; i++ {
 		d := rank - 1 - i
 		if max(pad[2*i], pad[2*i+1]) > math.MaxInt32 || min(pad[2*i], pad[2*i+1]) < math.MinInt32 {
-			return argErr(1, "pad", "(%d, %d) is too large", pad[2*i], pad[2*i+1])
+			return unbox.ArgError(1, "pad", "(%d, %d) is too large", pad[2*i], pad[2*i+1])
 		}
 		lo, hi := int(pad[2*i]), int(pad[2*i+1])
 		// PyTorch crops (narrows) first: the negative pads alone must leave a size ≥ 0.
 		if s[d]+min(lo, 0)+min(hi, 0) < 0 {
-			return argErr(1, "pad", "negative pads (%d, %d) crop more than the size %d of dimension %d", lo, hi, s[d], d)
+			return unbox.ArgError(1, "pad", "negative pads (%d, %d) crop more than the size %d of dimension %d", lo, hi, s[d], d)
 		}
 		before[d] = lo
 		sizes[d] = s[d] + lo + hi
 	}
 	if !poolScalarFits(out.ScalarType(), value) {
-		return argErr(2, "value", "%v cannot be converted to %s without overflow", value.f, executor.DTypeName(out.ScalarType()))
+		return unbox.ArgError(2, "value", "%v cannot be converted to %s without overflow", value.F, executor.DTypeName(out.ScalarType()))
 	}
 	if err := resize(out, sizes); err != nil {
 		return err
@@ -61,10 +62,10 @@ func constantPadNdOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	if err != nil {
 		return err
 	}
-	if value.isFloat {
-		storeF64(fill, []float64{value.f})
+	if value.IsFloat {
+		storeF64(fill, []float64{value.F})
 	} else {
-		storeI64(fill, []int64{value.i})
+		storeI64(fill, []int64{value.I})
 	}
 	return poolGather(in, out, poolPadIndex(s, sizes, before), fill)
 }
@@ -127,7 +128,7 @@ func poolPadIndex(isz, osz []int, before []int) []int {
 // fit an integral dtype within its range, negative ones wrapping into unsigned dtypes down
 // to -max.
 func poolScalarFits(t executor.ScalarType, v scalar) bool {
-	if v.isBool || t == executor.Bool {
+	if v.IsBool || t == executor.Bool {
 		return true
 	}
 	var fmax float64 // floating dtypes
@@ -156,21 +157,21 @@ func poolScalarFits(t executor.ScalarType, v scalar) bool {
 		return true
 	}
 	if fmax != 0 {
-		f := v.f
-		if !v.isFloat {
-			f = float64(v.i)
+		f := v.F
+		if !v.IsFloat {
+			f = float64(v.I)
 		}
 		return math.IsInf(f, 0) || f != f || (f >= -fmax && f <= fmax)
 	}
-	if v.isFloat {
-		f := v.f
+	if v.IsFloat {
+		f := v.F
 		if f != f || math.IsInf(f, 0) {
 			return false
 		}
 		return f >= float64(lo) && f <= float64(hi)
 	}
 	if unsigned {
-		return v.i <= hi && (v.i >= 0 || uint64(-v.i) <= uint64(hi))
+		return v.I <= hi && (v.I >= 0 || uint64(-v.I) <= uint64(hi))
 	}
-	return v.i >= lo && v.i <= hi
+	return v.I >= lo && v.I <= hi
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -40,13 +41,13 @@ func convolutionOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 		return err
 	}
 	if !linalgSupported(in.ScalarType()) {
-		return argErr(0, "input", "dtype %s is not supported", executor.DTypeName(in.ScalarType()))
+		return unbox.ArgError(0, "input", "dtype %s is not supported", executor.DTypeName(in.ScalarType()))
 	}
 	if bias != nil && !linalgSupported(bias.ScalarType()) {
-		return argErr(2, "bias", "dtype %s is not supported", executor.DTypeName(bias.ScalarType()))
+		return unbox.ArgError(2, "bias", "dtype %s is not supported", executor.DTypeName(bias.ScalarType()))
 	}
 	if out.Dim() != in.Dim() {
-		return argErr(9, "out", "want a %d-D tensor like input, got %d-D sizes %v", in.Dim(), out.Dim(), out.Sizes())
+		return unbox.ArgError(9, "out", "want a %d-D tensor like input, got %d-D sizes %v", in.Dim(), out.Dim(), out.Sizes())
 	}
 	sizes := append([]int{g.n, g.oc}, []int{g.od, g.oh, g.ow}[5-in.Dim():]...)
 	if err := resize(out, sizes); err != nil {
@@ -81,10 +82,10 @@ func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *executor.T
 func convolutionGeometry(in, w, bias *executor.Tensor, stride, padding, dilation []int64, transposed bool, outPadding []int64, groups int64, shift int) (*linalgConvGeom, error) {
 	rank := in.Dim()
 	if rank < 3 || rank > 5 {
-		return nil, argErr(0+shift, "input", "want a 3-D [N, C, L], 4-D [N, C, H, W] or 5-D [N, C, D, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
+		return nil, unbox.ArgError(0+shift, "input", "want a 3-D [N, C, L], 4-D [N, C, H, W] or 5-D [N, C, D, H, W] tensor, got %d-D sizes %v", rank, in.Sizes())
 	}
 	if w.Dim() != rank {
-		return nil, argErr(1+shift, "weight", "want a %d-D tensor like input, got %d-D sizes %v", rank, w.Dim(), w.Sizes())
+		return nil, unbox.ArgError(1+shift, "weight", "want a %d-D tensor like input, got %d-D sizes %v", rank, w.Dim(), w.Sizes())
 	}
 	if err := linalgWantRowMajor(in, shift, "input"); err != nil {
 		return nil, err
@@ -98,13 +99,13 @@ func convolutionGeometry(in, w, bias *executor.Tensor, stride, padding, dilation
 	// convolution lacks get 1 (stride, dilation) or 0 (padding, output padding).
 	param := func(i int, name string, l []int64, minVal int64) ([3]int, error) {
 		if len(l) != 1 && len(l) != spatial {
-			return [3]int{}, argErr(i+shift, name, "want 1 or %d values, got %d", spatial, len(l))
+			return [3]int{}, unbox.ArgError(i+shift, name, "want 1 or %d values, got %d", spatial, len(l))
 		}
 		v := [3]int{int(max(minVal, 0)), int(max(minVal, 0)), int(max(minVal, 0))}
 		for d := range spatial {
 			x := l[min(d, len(l)-1)]
 			if x < minVal || x > 1<<31 {
-				return [3]int{}, argErr(i+shift, name, "value %d out of range (minimum %d)", x, minVal)
+				return [3]int{}, unbox.ArgError(i+shift, name, "value %d out of range (minimum %d)", x, minVal)
 			}
 			v[3-spatial+d] = int(x)
 		}
@@ -129,17 +130,17 @@ func convolutionGeometry(in, w, bias *executor.Tensor, stride, padding, dilation
 		}
 		for k := 3 - spatial; k < 3; k++ {
 			if op[k] >= s[k] && op[k] >= d[k] {
-				return nil, argErr(7+shift, "output_padding", "%d must be smaller than either stride (%d) or dilation (%d)", op[k], s[k], d[k])
+				return nil, unbox.ArgError(7+shift, "output_padding", "%d must be smaller than either stride (%d) or dilation (%d)", op[k], s[k], d[k])
 			}
 		}
 	}
 	if groups < 1 {
-		return nil, argErr(8+shift, "groups", "want a positive number, got %d", groups)
+		return nil, unbox.ArgError(8+shift, "groups", "want a positive number, got %d", groups)
 	}
 	is, ws := in.Sizes(), w.Sizes()
 	gr := int(min(groups, 1<<31))
 	if ws[0] < gr || ws[0]%gr != 0 {
-		return nil, argErr(1+shift, "weight", "size(0) = %d is not a positive multiple of groups = %d", ws[0], gr)
+		return nil, unbox.ArgError(1+shift, "weight", "size(0) = %d is not a positive multiple of groups = %d", ws[0], gr)
 	}
 	// Sizes right-aligned as the parameters: [D, H, W], 1 where the convolution has fewer.
 	var ispat, kspat [3]int
@@ -153,12 +154,12 @@ func convolutionGeometry(in, w, bias *executor.Tensor, stride, padding, dilation
 		sd: s[0], sh: s[1], sw: s[2], pd: p[0], ph: p[1], pw: p[2], dd: d[0], dh: d[1], dw: d[2], groups: gr, transposed: transposed}
 	if !transposed {
 		if is[1] != gr*ws[1] {
-			return nil, argErr(0+shift, "input", "has %d channels; weight %v with groups = %d expects %d", is[1], ws, gr, gr*ws[1])
+			return nil, unbox.ArgError(0+shift, "input", "has %d channels; weight %v with groups = %d expects %d", is[1], ws, gr, gr*ws[1])
 		}
 		g.oc = ws[0]
 	} else {
 		if is[1] != ws[0] {
-			return nil, argErr(0+shift, "input", "has %d channels; a transposed convolution's weight %v expects %d (its size(0))", is[1], ws, ws[0])
+			return nil, unbox.ArgError(0+shift, "input", "has %d channels; a transposed convolution's weight %v expects %d (its size(0))", is[1], ws, ws[0])
 		}
 		g.oc = gr * ws[1]
 	}
@@ -167,7 +168,7 @@ func convolutionGeometry(in, w, bias *executor.Tensor, stride, padding, dilation
 	}
 	if bias != nil {
 		if bias.Dim() != 1 || bias.Size(0) != g.oc {
-			return nil, argErr(2+shift, "bias", "sizes %v; want [%d], one value per output channel", bias.Sizes(), g.oc)
+			return nil, unbox.ArgError(2+shift, "bias", "sizes %v; want [%d], one value per output channel", bias.Sizes(), g.oc)
 		}
 	}
 	outSize := func(in, k, s, p, d, op int) int {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -34,17 +35,17 @@ func convolutionBackwardOut(ctx *executor.KernelContext, args []*executor.EValue
 	transposed, groups, mask := a.Transposed, a.Groups, a.OutputMask
 	outs := [3]*executor.Tensor{a.Out0, a.Out1, a.Out2}
 	if len(mask) != 3 {
-		return argErr(10, "output_mask", "want 3 values, got %d", len(mask))
+		return unbox.ArgError(10, "output_mask", "want 3 values, got %d", len(mask))
 	}
 	if transposed {
-		return argErr(7, "transposed", "transposed convolution backward is not supported (as in ExecuTorch)")
+		return unbox.ArgError(7, "transposed", "transposed convolution backward is not supported (as in ExecuTorch)")
 	}
 	if w.Dim() != 4 {
-		return argErr(2, "weight", "only 2-D convolution backward is supported (a 4-D weight), got sizes %v", w.Sizes())
+		return unbox.ArgError(2, "weight", "only 2-D convolution backward is supported (a 4-D weight), got sizes %v", w.Sizes())
 	}
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(1, "input", "convolution_backward supports floating dtypes, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(1, "input", "convolution_backward supports floating dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(w, dt, 2, "weight"); err != nil {
 		return err
@@ -64,12 +65,12 @@ func convolutionBackwardOut(ctx *executor.KernelContext, args []*executor.EValue
 		return err
 	}
 	if want := []int{g.n, g.oc, g.oh, g.ow}; !slices.Equal(gradOut.Sizes(), want) {
-		return argErr(0, "grad_output", "sizes %v, want the convolution's output sizes %v", gradOut.Sizes(), want)
+		return unbox.ArgError(0, "grad_output", "sizes %v, want the convolution's output sizes %v", gradOut.Sizes(), want)
 	}
 	biasShape := []int{g.oc}
 	if hasBiasSizes {
 		if len(biasSizes) != 1 || biasSizes[0] != int64(g.oc) {
-			return argErr(3, "bias_sizes", "%v, want [%d] (the output channels)", biasSizes, g.oc)
+			return unbox.ArgError(3, "bias_sizes", "%v, want [%d] (the output channels)", biasSizes, g.oc)
 		}
 	}
 	for k, sizes := range [][]int{in.Sizes(), w.Sizes(), biasShape} {

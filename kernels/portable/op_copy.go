@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -46,7 +49,7 @@ func shapeCopyFrom(dst, src *executor.Tensor, i int) error {
 	}
 	shape, err := broadcastShape(src.Sizes(), dst.Sizes())
 	if err != nil || !equalShape(shape, dst.Sizes()) {
-		return argErr(i, "src", "shape %v cannot be broadcast to %v", src.Sizes(), dst.Sizes())
+		return unbox.ArgError(i, "src", "shape %v cannot be broadcast to %v", src.Sizes(), dst.Sizes())
 	}
 	c := shapeConvert(src, dst.ScalarType())
 	v, err := shapeBroadcastView(c, dst.Sizes())

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -23,18 +24,18 @@ func diagonalCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error
 		return err
 	}
 	if self.Dim() < 2 {
-		return argErr(0, "self", "diagonal needs at least 2 dimensions, got %d", self.Dim())
+		return unbox.ArgError(0, "self", "diagonal needs at least 2 dimensions, got %d", self.Dim())
 	}
-	a, err := normDim(d1, self.Dim(), 2, "dim1")
+	a, err := unbox.NormDim(d1, self.Dim(), 2, "dim1")
 	if err != nil {
 		return err
 	}
-	b, err := normDim(d2, self.Dim(), 3, "dim2")
+	b, err := unbox.NormDim(d2, self.Dim(), 3, "dim2")
 	if err != nil {
 		return err
 	}
 	if a == b {
-		return argErr(3, "dim2", "diagonal dimensions cannot be identical (%d, %d)", d1, d2)
+		return unbox.ArgError(3, "dim2", "diagonal dimensions cannot be identical (%d, %d)", d1, d2)
 	}
 	v := shapeViewOf(self)
 	var n int64

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -80,7 +81,7 @@ func divScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 func divScalarTrue(a *executor.Tensor, s scalar, out *executor.Tensor) error {
 	common := divTrueType(new(typeState).tensor(a).scalar(s))
 	if common == executor.Float32 {
-		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Div, false); ok {
+		if ok, err := arithFastF32Scalar(a, out, float32(s.F), arithF32Div, false); ok {
 			return err
 		}
 	}
@@ -105,7 +106,7 @@ func divScalarModeOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	if err != nil {
 		return err
 	}
-	if !isFloat(common) && s.i == 0 {
+	if !isFloat(common) && s.I == 0 {
 		return arithDivZero("div")
 	}
 	return arithBinary(a, scalarTensor(s), out, common, op)
@@ -114,7 +115,7 @@ func divScalarModeOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 // divMode checks rounding_mode (argument 2): None, "trunc" or "floor".
 func divMode(mode optional[string]) error {
 	if mode.OK && mode.Val != "trunc" && mode.Val != "floor" {
-		return argErr(2, "rounding_mode", "want None, \"trunc\" or \"floor\", got %q", mode.Val)
+		return unbox.ArgError(2, "rounding_mode", "want None, \"trunc\" or \"floor\", got %q", mode.Val)
 	}
 	return nil
 }

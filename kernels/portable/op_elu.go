@@ -19,7 +19,7 @@ func eluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	self, out := u.Self, u.Out
-	sc := [3]float64{u.Alpha.f, u.Scale.f, u.InputScale.f}
+	sc := [3]float64{u.Alpha.F, u.Scale.F, u.InputScale.F}
 	if err := arithWantDTypes(self, floatTypes, "elu"); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -22,7 +23,7 @@ func embeddingOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	weight, indices, out := u.Weight, u.Indices, u.Out
 	if weight.Dim() != 2 {
-		return argErr(0, "weight", "must be 2-d, got %d dimensions", weight.Dim())
+		return unbox.ArgError(0, "weight", "must be 2-d, got %d dimensions", weight.Dim())
 	}
 	if err := shapeSameDtype(weight, out); err != nil {
 		return err
@@ -34,7 +35,7 @@ func embeddingOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	rows := make([]int, len(vals))
 	for k, v := range vals {
 		if v < 0 || v >= int64(weight.Size(0)) {
-			return argErr(1, "indices", "index %d is out of range for %d embeddings", v, weight.Size(0))
+			return unbox.ArgError(1, "indices", "index %d is out of range for %d embeddings", v, weight.Size(0))
 		}
 		rows[k] = int(v)
 	}

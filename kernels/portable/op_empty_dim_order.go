@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -28,10 +29,10 @@ func emptyDimOrderOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 		have[i] = int64(d)
 	}
 	if has && !slices.Equal(order, have) {
-		return argErr(1, "dim_order", "%v differs from out's dim order %v", order, have)
+		return unbox.ArgError(1, "dim_order", "%v differs from out's dim order %v", order, have)
 	}
 	if !has && !out.IsContiguous() {
-		return argErr(1, "dim_order", "None means contiguous, but out has dim order %v", have)
+		return unbox.ArgError(1, "dim_order", "None means contiguous, but out has dim order %v", have)
 	}
 	return resize(out, sizes)
 }

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::expand_copy.out", DTypes: shapeAllTypes, Fn: expandCopyOut})
@@ -33,17 +36,17 @@ func expandCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 func shapeExpand(self *executor.Tensor, size []int64, i int, name string) (shapeView, error) {
 	rank := self.Dim()
 	if len(size) < rank {
-		return shapeView{}, argErr(i, name, "%d sizes for a rank-%d tensor; expand needs at least as many", len(size), rank)
+		return shapeView{}, unbox.ArgError(i, name, "%d sizes for a rank-%d tensor; expand needs at least as many", len(size), rank)
 	}
 	if len(size) > executor.MaxRank {
-		return shapeView{}, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), executor.MaxRank)
+		return shapeView{}, unbox.ArgError(i, name, "%d dimensions exceed the limit of %d", len(size), executor.MaxRank)
 	}
 	lead := len(size) - rank
 	v := shapeView{sizes: make([]int, len(size)), strides: make([]int, len(size))}
 	for k, s := range size {
 		if k < lead {
 			if s < 0 {
-				return shapeView{}, argErr(i, name, "size %d is not allowed in a new leading dimension %d", s, k)
+				return shapeView{}, unbox.ArgError(i, name, "size %d is not allowed in a new leading dimension %d", s, k)
 			}
 			v.sizes[k] = int(s)
 			continue
@@ -54,11 +57,11 @@ func shapeExpand(self *executor.Tensor, size []int64, i int, name string) (shape
 		case s == -1:
 			v.sizes[k], v.strides[k] = have, self.Strides()[d]
 		case s < 0:
-			return shapeView{}, argErr(i, name, "invalid size %d at dimension %d", s, k)
+			return shapeView{}, unbox.ArgError(i, name, "invalid size %d at dimension %d", s, k)
 		case have == 1:
 			v.sizes[k] = int(s)
 		case int64(have) != s:
-			return shapeView{}, argErr(i, name, "the expanded size %d must match the existing size %d at non-singleton dimension %d", s, have, d)
+			return shapeView{}, unbox.ArgError(i, name, "the expanded size %d must match the existing size %d at non-singleton dimension %d", s, have, d)
 		default:
 			v.sizes[k], v.strides[k] = have, self.Strides()[d]
 		}

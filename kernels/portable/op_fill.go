@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -40,7 +43,7 @@ func fillTensorOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, value, out := u.Self, u.Value, u.Out
 	if value.Dim() != 0 {
-		return argErr(1, "value", "must be a 0-dim tensor, got %d dims", value.Dim())
+		return unbox.ArgError(1, "value", "must be a 0-dim tensor, got %d dims", value.Dim())
 	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return err

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::flip.out", DTypes: shapeAllTypes, Fn: flipOut})
@@ -20,12 +23,12 @@ func flipOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	v := shapeViewOf(self)
 	seen := make([]bool, max(self.Dim(), 1))
 	for _, d := range dims {
-		n, err := normDim(d, self.Dim(), 1, "dims")
+		n, err := unbox.NormDim(d, self.Dim(), 1, "dims")
 		if err != nil {
 			return err
 		}
 		if seen[n] {
-			return argErr(1, "dims", "dimension %d appears more than once", d)
+			return unbox.ArgError(1, "dims", "dimension %d appears more than once", d)
 		}
 		seen[n] = true
 		if self.Dim() > 0 && v.sizes[n] > 0 {

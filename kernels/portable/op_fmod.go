@@ -53,7 +53,7 @@ func fmodScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	switch {
 	case common == executor.Bool:
 		return fmt.Errorf("%w: fmod is not supported for bool", executor.ErrInvalidArgument)
-	case !isFloat(common) && s.i == 0:
+	case !isFloat(common) && s.I == 0:
 		return arithDivZero("fmod")
 	}
 	return arithBinary(a, scalarTensor(s), out, common, fmodOp)

@@ -2,6 +2,7 @@ package portable
 
 import (
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -21,7 +22,7 @@ func gatherOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
@@ -39,7 +40,7 @@ func gatherOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		isizes = []int{1}
 	}
 	if len(vals) > 0 && len(isizes) != len(ssizes) {
-		return argErr(2, "index", "has %d dimensions, self has %d", index.Dim(), self.Dim())
+		return unbox.ArgError(2, "index", "has %d dimensions, self has %d", index.Dim(), self.Dim())
 	}
 	if err := resize(out, index.Sizes()); err != nil {
 		return err
@@ -49,7 +50,7 @@ func gatherOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	for k := range isizes {
 		if k != dim && isizes[k] > ssizes[k] {
-			return argErr(2, "index", "size %d at dimension %d exceeds self's %d", isizes[k], k, ssizes[k])
+			return unbox.ArgError(2, "index", "size %d at dimension %d exceeds self's %d", isizes[k], k, ssizes[k])
 		}
 	}
 	// Source offsets: self's strides over index's coordinates, dim's coordinate from index.
@@ -58,7 +59,7 @@ func gatherOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	src := shapeOffsets(isizes, str, 0)
 	for k, v := range vals {
 		if v < 0 || v >= int64(ssizes[dim]) {
-			return argErr(2, "index", "index %d is out of bounds for dimension %d with size %d", v, dim, ssizes[dim])
+			return unbox.ArgError(2, "index", "index %d is out of bounds for dimension %d with size %d", v, dim, ssizes[dim])
 		}
 		src[k] += int(v) * sstr[dim]
 	}

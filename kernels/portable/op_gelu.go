@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -33,7 +34,7 @@ func geluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		const kappa = 0.044715
 		f = func(x float64) float64 { return 0.5 * x * (1 + math.Tanh(beta*(x+kappa*x*x*x))) }
 	default:
-		return argErr(1, "approximate", "want \"none\" or \"tanh\", got %q", approx)
+		return unbox.ArgError(1, "approximate", "want \"none\" or \"tanh\", got %q", approx)
 	}
 	return arithUnaryKeep(self, out, f, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -19,19 +20,19 @@ func gluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, d, out := u.Self, u.Dim, u.Out
 	if !isFloat(self.ScalarType()) || !isFloat(out.ScalarType()) {
-		return argErr(0, "self", "glu needs floating self and out, got %s and %s",
+		return unbox.ArgError(0, "self", "glu needs floating self and out, got %s and %s",
 			executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
 	}
 	if self.Dim() == 0 {
-		return argErr(0, "self", "glu does not support 0-d tensors")
+		return unbox.ArgError(0, "self", "glu does not support 0-d tensors")
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
 	n := self.Size(dim)
 	if n%2 != 0 {
-		return argErr(0, "self", "halving dimension %d of size %d must be even", dim, n)
+		return unbox.ArgError(0, "self", "halving dimension %d of size %d must be even", dim, n)
 	}
 	sizes := append([]int(nil), self.Sizes()...)
 	sizes[dim] = n / 2

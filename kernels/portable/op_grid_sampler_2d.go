@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -32,27 +33,27 @@ func gridSampler2dOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	}
 	in, grid, mode, padMode, align, out := u.Input, u.Grid, u.InterpolationMode, u.PaddingMode, u.AlignCorners, u.Out
 	if mode < 0 || mode > 2 {
-		return argErr(2, "interpolation_mode", "want 0 (bilinear), 1 (nearest) or 2 (bicubic), got %d", mode)
+		return unbox.ArgError(2, "interpolation_mode", "want 0 (bilinear), 1 (nearest) or 2 (bicubic), got %d", mode)
 	}
 	if padMode < 0 || padMode > 2 {
-		return argErr(3, "padding_mode", "want 0 (zeros), 1 (border) or 2 (reflection), got %d", padMode)
+		return unbox.ArgError(3, "padding_mode", "want 0 (zeros), 1 (border) or 2 (reflection), got %d", padMode)
 	}
 	s, gs := in.Sizes(), grid.Sizes()
 	if len(s) != 4 {
-		return argErr(0, "input", "must be 4D [N,C,H,W], got sizes %v", s)
+		return unbox.ArgError(0, "input", "must be 4D [N,C,H,W], got sizes %v", s)
 	}
 	if s[2] == 0 || s[3] == 0 {
-		return argErr(0, "input", "expected non-empty spatial dimensions, got sizes %v", s)
+		return unbox.ArgError(0, "input", "expected non-empty spatial dimensions, got sizes %v", s)
 	}
 	if len(gs) != 4 || gs[3] != 2 {
-		return argErr(1, "grid", "must be 4D [N,H_out,W_out,2], got sizes %v", gs)
+		return unbox.ArgError(1, "grid", "must be 4D [N,H_out,W_out,2], got sizes %v", gs)
 	}
 	if gs[0] != s[0] {
-		return argErr(1, "grid", "batch size %d differs from the input's %d", gs[0], s[0])
+		return unbox.ArgError(1, "grid", "batch size %d differs from the input's %d", gs[0], s[0])
 	}
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "grid_sampler_2d supports floating dtypes, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(0, "input", "grid_sampler_2d supports floating dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(grid, dt, 1, "grid"); err != nil {
 		return err

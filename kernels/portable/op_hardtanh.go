@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::hardtanh.out", DTypes: realTypes, Fn: hardtanhOut})
@@ -20,14 +23,14 @@ func hardtanhOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if !arithScalarFits(lo, t) {
-		return argErr(1, "min_val", "%v is out of range for %s", lo.f, executor.DTypeName(t))
+		return unbox.ArgError(1, "min_val", "%v is out of range for %s", lo.F, executor.DTypeName(t))
 	}
 	if !arithScalarFits(hi, t) {
-		return argErr(2, "max_val", "%v is out of range for %s", hi.f, executor.DTypeName(t))
+		return unbox.ArgError(2, "max_val", "%v is out of range for %s", hi.F, executor.DTypeName(t))
 	}
 	m := arithOpmath(t)
-	lf, hf := roundTo(m, lo.f), roundTo(m, hi.f)
+	lf, hf := roundTo(m, lo.F), roundTo(m, hi.F)
 	return arithUnaryKeep(self, out,
 		func(x float64) float64 { return arithMinNaN(arithMaxNaN(x, lf), hf) },
-		func(x int64) int64 { return min(max(x, lo.i), hi.i) })
+		func(x int64) int64 { return min(max(x, lo.I), hi.I) })
 }

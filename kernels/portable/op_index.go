@@ -2,6 +2,7 @@ package portable
 
 import (
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -64,7 +65,7 @@ func shapeIndexPlan(self *executor.Tensor, list []*executor.Tensor, strides []in
 	var b []int
 	for _, d := range pos {
 		if b, err = broadcastShape(b, ix[d].sizes); err != nil {
-			return nil, nil, argErr(1, "indices", "index shapes do not broadcast together: %v", err)
+			return nil, nil, unbox.ArgError(1, "indices", "index shapes do not broadcast together: %v", err)
 		}
 	}
 	// The remaining dimensions, split around the indexed block when it stays in place.
@@ -80,13 +81,13 @@ func shapeIndexPlan(self *executor.Tensor, list []*executor.Tensor, strides []in
 	}
 	outSizes := append(append(append([]int{}, before...), b...), after...)
 	if len(outSizes) > executor.MaxRank {
-		return nil, nil, argErr(1, "indices", "the result would have %d dimensions", len(outSizes))
+		return nil, nil, unbox.ArgError(1, "indices", "the result would have %d dimensions", len(outSizes))
 	}
 	// Every index value is checked (where it stands, not broadcast) before out is sized.
 	for _, d := range pos {
 		for _, v := range ix[d].vals {
 			if _, err := shapeWrapIndex(v, sizes[d], 1, "indices"); err != nil {
-				return nil, nil, argErr(1, "indices", "index %d is out of bounds for dimension %d with size %d", v, d, sizes[d])
+				return nil, nil, unbox.ArgError(1, "indices", "index %d is out of bounds for dimension %d with size %d", v, d, sizes[d])
 			}
 		}
 	}
@@ -143,14 +144,14 @@ func shapeExpandIndices(self *executor.Tensor, list []*executor.Tensor) ([]*shap
 		case executor.Bool, executor.Uint8:
 			d0 := len(ix)
 			if t.Dim() == 0 {
-				return nil, argErr(1, "indices", "0-d boolean index %d is not supported", k)
+				return nil, unbox.ArgError(1, "indices", "0-d boolean index %d is not supported", k)
 			}
 			if d0+t.Dim() > self.Dim() {
-				return nil, argErr(1, "indices", "too many indices for a tensor of dimension %d", self.Dim())
+				return nil, unbox.ArgError(1, "indices", "too many indices for a tensor of dimension %d", self.Dim())
 			}
 			for j, s := range t.Sizes() {
 				if s != self.Size(d0+j) {
-					return nil, argErr(1, "indices", "the shape of mask %d %v does not match the shape of the indexed tensor %v at dimension %d", k, t.Sizes(), self.Sizes(), d0+j)
+					return nil, unbox.ArgError(1, "indices", "the shape of mask %d %v does not match the shape of the indexed tensor %v at dimension %d", k, t.Sizes(), self.Sizes(), d0+j)
 				}
 			}
 			// nonzero: coordinates of the true elements in row-major order.
@@ -173,14 +174,14 @@ func shapeExpandIndices(self *executor.Tensor, list []*executor.Tensor) ([]*shap
 				ix = append(ix, &shapeIndex{sizes: []int{len(coords[j])}, vals: coords[j]})
 			}
 		default:
-			return nil, argErr(1, "indices", "index %d is %s; indices must be int64, int32, bool or uint8", k, executor.DTypeName(t.ScalarType()))
+			return nil, unbox.ArgError(1, "indices", "index %d is %s; indices must be int64, int32, bool or uint8", k, executor.DTypeName(t.ScalarType()))
 		}
 		if len(ix) > self.Dim() {
-			return nil, argErr(1, "indices", "too many indices for a tensor of dimension %d", self.Dim())
+			return nil, unbox.ArgError(1, "indices", "too many indices for a tensor of dimension %d", self.Dim())
 		}
 	}
 	if len(ix) > self.Dim() {
-		return nil, argErr(1, "indices", "too many indices (%d) for a tensor of dimension %d", len(ix), self.Dim())
+		return nil, unbox.ArgError(1, "indices", "too many indices (%d) for a tensor of dimension %d", len(ix), self.Dim())
 	}
 	for len(ix) < self.Dim() {
 		ix = append(ix, nil)

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -43,7 +46,7 @@ func indexPutInPlace(ctx *executor.KernelContext, args []*executor.EValue) error
 		return err
 	}
 	if a.Self.ReadOnly() {
-		return argErr(0, "self", "is a constant of the program; index_put_ cannot write into it")
+		return unbox.ArgError(0, "self", "is a constant of the program; index_put_ cannot write into it")
 	}
 	return indexPut(a.Self, a.Indices, a.Values, a.Accumulate, a.Self)
 }
@@ -52,7 +55,7 @@ func indexPutInPlace(ctx *executor.KernelContext, args []*executor.EValue) error
 // out (which may be self).
 func indexPut(self *executor.Tensor, list []*executor.Tensor, values *executor.Tensor, accumulate bool, out *executor.Tensor) error {
 	if values.ScalarType() != self.ScalarType() {
-		return argErr(2, "values", "dtype %s, want self's %s", executor.DTypeName(values.ScalarType()), executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(2, "values", "dtype %s, want self's %s", executor.DTypeName(values.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
@@ -61,10 +64,10 @@ func indexPut(self *executor.Tensor, list []*executor.Tensor, values *executor.T
 	fit := func(sizes []int) error {
 		b, err := broadcastShape(values.Sizes(), sizes)
 		if err != nil || !equalShape(b, sizes) {
-			return argErr(2, "values", "shape %v cannot be broadcast to the indexed shape %v", values.Sizes(), sizes)
+			return unbox.ArgError(2, "values", "shape %v cannot be broadcast to the indexed shape %v", values.Sizes(), sizes)
 		}
 		if n := shapeNumel(sizes); n > indexPutMaxElems {
-			return argErr(1, "indices", "index %d elements, more than the limit of %d", n, indexPutMaxElems)
+			return unbox.ArgError(1, "indices", "index %d elements, more than the limit of %d", n, indexPutMaxElems)
 		}
 		xSizes = sizes
 		return nil

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -22,12 +23,12 @@ func indexSelectOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
 	if index.Dim() > 1 {
-		return argErr(2, "index", "must be 0-d or 1-d, got %d dimensions", index.Dim())
+		return unbox.ArgError(2, "index", "must be 0-d or 1-d, got %d dimensions", index.Dim())
 	}
 	vals, err := shapeIndexValues(index, 2, "index")
 	if err != nil {
@@ -41,13 +42,13 @@ func indexSelectOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 	rows := make([]int, len(vals))
 	for k, v := range vals {
 		if v < 0 || v >= int64(n) {
-			return argErr(2, "index", "index %d is out of range for dimension %d of size %d", v, dim, n)
+			return unbox.ArgError(2, "index", "index %d is out of range for dimension %d of size %d", v, dim, n)
 		}
 		rows[k] = int(v)
 	}
 	if self.Dim() == 0 {
 		if len(vals) != 1 {
-			return argErr(2, "index", "indexing a 0-d tensor needs exactly one index, got %d", len(vals))
+			return unbox.ArgError(2, "index", "indexing a 0-d tensor needs exactly one index, got %d", len(vals))
 		}
 		if err := resize(out, []int{}); err != nil {
 			return err

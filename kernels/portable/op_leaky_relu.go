@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::leaky_relu.out", DTypes: floatTypes, Fn: leakyReluOut})
@@ -18,9 +21,9 @@ func leakyReluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if !arithScalarFits(slope, self.ScalarType()) {
-		return argErr(1, "negative_slope", "%v is out of range for %s", slope.f, executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(1, "negative_slope", "%v is out of range for %s", slope.F, executor.DTypeName(self.ScalarType()))
 	}
-	s := roundTo(arithOpmath(self.ScalarType()), slope.f)
+	s := roundTo(arithOpmath(self.ScalarType()), slope.F)
 	return arithUnaryKeep(self, out, func(x float64) float64 {
 		if x >= 0 {
 			return x

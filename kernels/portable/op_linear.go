@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::linear.out", DTypes: floatTypes, Fn: linearOut})
@@ -23,11 +26,11 @@ func linearOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if x.Dim() < 1 || w.Dim() != 2 || w.Size(1) != x.Size(-1) {
-		return argErr(1, "weight", "sizes %v do not match input %v (want [out, %d])", w.Sizes(), x.Sizes(), x.Size(max(x.Dim()-1, 0)))
+		return unbox.ArgError(1, "weight", "sizes %v do not match input %v (want [out, %d])", w.Sizes(), x.Sizes(), x.Size(max(x.Dim()-1, 0)))
 	}
 	in, of := w.Size(1), w.Size(0)
 	if bias != nil && (bias.Dim() != 1 || bias.Size(0) != of) {
-		return argErr(2, "bias", "sizes %v, want [%d]", bias.Sizes(), of)
+		return unbox.ArgError(2, "bias", "sizes %v, want [%d]", bias.Sizes(), of)
 	}
 	for i, t := range []*executor.Tensor{x, w} {
 		if err := linalgWantRowMajor(t, i, names[i]); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func maskedFillScalarOut(ctx *executor.KernelContext, args []*executor.EValue) e
 		return fmt.Errorf("%w: out is %s, want self's %s", executor.ErrInvalidArgument, executor.DTypeName(out.ScalarType()), executor.DTypeName(st))
 	}
 	if mask.ScalarType() != executor.Bool {
-		return argErr(1, "mask", "want a bool tensor, got %s", executor.DTypeName(mask.ScalarType()))
+		return unbox.ArgError(1, "mask", "want a bool tensor, got %s", executor.DTypeName(mask.ScalarType()))
 	}
 	shape, err := compareBroadcast(self, mask, out)
 	if err != nil {
@@ -38,7 +39,7 @@ func maskedFillScalarOut(ctx *executor.KernelContext, args []*executor.EValue) e
 		r := make([]float64, n)
 		for e := range r {
 			if at(m, mm, e) {
-				r[e] = value.f
+				r[e] = value.F
 			} else {
 				r[e] = at(x, ms, e)
 			}
@@ -48,10 +49,10 @@ func maskedFillScalarOut(ctx *executor.KernelContext, args []*executor.EValue) e
 	}
 	// Integral and Bool: a floating value truncates toward zero, except into Bool where any
 	// nonzero value (0.5 included) is true; integers wrap to self's width when stored.
-	fill := value.i
-	if value.isFloat {
-		fill = f64ToI64(value.f)
-		if st == executor.Bool && value.f != 0 {
+	fill := value.I
+	if value.IsFloat {
+		fill = f64ToI64(value.F)
+		if st == executor.Bool && value.F != 0 {
 			fill = 1
 		}
 	}

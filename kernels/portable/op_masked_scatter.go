@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::masked_scatter.out", DTypes: shapeAllTypes, Fn: maskedScatterOut})
@@ -18,14 +21,14 @@ func maskedScatterOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	}
 	self, mask, source, out := u.Self, u.Mask, u.Source, u.Out
 	if source.ScalarType() != self.ScalarType() {
-		return argErr(2, "source", "dtype %s, want self's %s", executor.DTypeName(source.ScalarType()), executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(2, "source", "dtype %s, want self's %s", executor.DTypeName(source.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
 	sizes, err := broadcastShape(self.Sizes(), mask.Sizes())
 	if err != nil {
-		return argErr(1, "mask", "shape %v does not broadcast with self's %v", mask.Sizes(), self.Sizes())
+		return unbox.ArgError(1, "mask", "shape %v does not broadcast with self's %v", mask.Sizes(), self.Sizes())
 	}
 	if err := resize(out, sizes); err != nil {
 		return err
@@ -41,7 +44,7 @@ func maskedScatterOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 		}
 	}
 	if len(at) > source.Numel() {
-		return argErr(2, "source", "has %d elements, fewer than the mask's %d true positions", source.Numel(), len(at))
+		return unbox.ArgError(2, "source", "has %d elements, fewer than the mask's %d true positions", source.Numel(), len(at))
 	}
 	shapeGatherElems(x, at, shapeContiguous(source), from)
 	shapeWrite(out, x, shapeViewOf(x))

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::masked_select.out", DTypes: shapeAllTypes, Fn: maskedSelectOut})
@@ -47,7 +50,7 @@ func maskedSelectOut(ctx *executor.KernelContext, args []*executor.EValue) error
 // elements as a row-major tensor of the broadcast shape, and the mask's values in that order.
 func shapeMaskedOperands(self, mask *executor.Tensor) (*executor.Tensor, []bool, error) {
 	if mask.ScalarType() != executor.Bool {
-		return nil, nil, argErr(1, "mask", "must be bool, got %s", executor.DTypeName(mask.ScalarType()))
+		return nil, nil, unbox.ArgError(1, "mask", "must be bool, got %s", executor.DTypeName(mask.ScalarType()))
 	}
 	sizes, err := broadcastShape(self.Sizes(), mask.Sizes())
 	if err != nil {

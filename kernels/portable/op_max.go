@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -30,7 +33,7 @@ func maxUnaryOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, out := u.Self, u.Out
 	if category(self.ScalarType()) > category(out.ScalarType()) {
-		return argErr(1, "out", "%s input cannot be written to a %s out", executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
+		return unbox.ArgError(1, "out", "%s input cannot be written to a %s out", executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), reduceAllDims(self.Dim()), false)
 	if err := p.requireNonEmpty(0, "self"); err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -44,7 +45,7 @@ func maxPoolWithIndices(a maxPool2dWithIndicesOutArgs, n int, eager bool) error 
 		return err
 	}
 	if indices.ScalarType() != executor.Int64 {
-		return argErr(7, "indices", "want Int64, got %s", executor.DTypeName(indices.ScalarType()))
+		return unbox.ArgError(7, "indices", "want Int64, got %s", executor.DTypeName(indices.ScalarType()))
 	}
 	sizes, err := poolShape(in, &w)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -33,7 +34,7 @@ func maxPool2dWithIndicesBackward(ctx *executor.KernelContext, args []*executor.
 	}
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(1, "self", "max_pool2d_with_indices_backward supports floating dtypes, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(1, "self", "max_pool2d_with_indices_backward supports floating dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := reduceSameDtype(gradOut, dt, 0, "grad_output"); err != nil {
 		return err
@@ -42,17 +43,17 @@ func maxPool2dWithIndicesBackward(ctx *executor.KernelContext, args []*executor.
 		return err
 	}
 	if indices.ScalarType() != executor.Int64 {
-		return argErr(7, "indices", "want Int64, got %s", executor.DTypeName(indices.ScalarType()))
+		return unbox.ArgError(7, "indices", "want Int64, got %s", executor.DTypeName(indices.ScalarType()))
 	}
 	sizes, err := poolShape(in, &w)
 	if err != nil {
 		return err
 	}
 	if !slices.Equal(gradOut.Sizes(), sizes) {
-		return argErr(0, "grad_output", "sizes %v, want the pooled sizes %v", gradOut.Sizes(), sizes)
+		return unbox.ArgError(0, "grad_output", "sizes %v, want the pooled sizes %v", gradOut.Sizes(), sizes)
 	}
 	if !slices.Equal(indices.Sizes(), sizes) {
-		return argErr(7, "indices", "sizes %v, want the pooled sizes %v", indices.Sizes(), sizes)
+		return unbox.ArgError(7, "indices", "sizes %v, want the pooled sizes %v", indices.Sizes(), sizes)
 	}
 	if err := reduceResizeNamed(gradIn, in.Sizes(), "grad_input"); err != nil {
 		return err
@@ -62,7 +63,7 @@ func maxPool2dWithIndicesBackward(ctx *executor.KernelContext, args []*executor.
 	idx, g := loadI64(indices), loadF64(gradOut)
 	for i, v := range idx {
 		if v != -1 && (v < 0 || v >= int64(ih*iw)) {
-			return argErr(7, "indices", "index %d at element %d is outside the %dx%d plane", v, i, ih, iw)
+			return unbox.ArgError(7, "indices", "index %d at element %d is outside the %dx%d plane", v, i, ih, iw)
 		}
 	}
 	y := make([]float64, gradIn.Numel())

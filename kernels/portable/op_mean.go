@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -44,11 +47,11 @@ func meanCore(self *executor.Tensor, set []bool, keepdim bool, dtype optional[in
 	}
 	switch {
 	case has && !isFloat(dt):
-		return argErr(dtypeIdx, "dtype", "mean needs a floating dtype, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(dtypeIdx, "dtype", "mean needs a floating dtype, got %s", executor.DTypeName(dt))
 	case !has && !isFloat(self.ScalarType()):
-		return argErr(0, "self", "mean of %s needs a floating input or a floating dtype argument", executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(0, "self", "mean of %s needs a floating input or a floating dtype argument", executor.DTypeName(self.ScalarType()))
 	case !isFloat(out.ScalarType()):
-		return argErr(outIdx, "out", "mean needs a floating out, got %s", executor.DTypeName(out.ScalarType()))
+		return unbox.ArgError(outIdx, "out", "mean needs a floating out, got %s", executor.DTypeName(out.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), set, keepdim)
 	if err := resize(out, p.outSizes); err != nil {

@@ -36,7 +36,7 @@ func mulScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	a, s, out := u.Self, u.Other, u.Out
 	common := new(typeState).tensor(a).scalar(s).result()
 	if common == executor.Float32 {
-		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Mul, false); ok {
+		if ok, err := arithFastF32Scalar(a, out, float32(s.F), arithF32Mul, false); ok {
 			return err
 		}
 	}

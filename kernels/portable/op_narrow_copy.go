@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::narrow_copy.out", DTypes: shapeAllTypes, Fn: narrowCopyOut})
@@ -18,21 +21,21 @@ func narrowCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if self.Dim() == 0 {
-		return argErr(0, "self", "narrow() cannot be applied to a 0-d tensor")
+		return unbox.ArgError(0, "self", "narrow() cannot be applied to a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
 	n := int64(self.Size(dim))
 	if start < -n || start > n {
-		return argErr(2, "start", "start %d is out of range for dimension %d of size %d", start, dim, n)
+		return unbox.ArgError(2, "start", "start %d is out of range for dimension %d of size %d", start, dim, n)
 	}
 	if start < 0 {
 		start += n
 	}
 	if length < 0 || start+length > n {
-		return argErr(3, "length", "start %d + length %d exceeds dimension %d of size %d", start, length, dim, n)
+		return unbox.ArgError(3, "length", "start %d + length %d exceeds dimension %d of size %d", start, length, dim, n)
 	}
 	v := shapeViewOf(self)
 	v.base = int(start) * v.strides[dim]

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -32,10 +33,10 @@ func nativeBatchNormNoTrainingOut(ctx *executor.KernelContext, args []*executor.
 func batchNormRunningStats(in, weight, bias, runMean, runVar *executor.Tensor, eps float64, outs [3]*executor.Tensor, outAt int) error {
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	if in.Dim() < 2 {
-		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
+		return unbox.ArgError(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
 	}
 	if err := reduceNormOuts(outAt, dt, outs[:]...); err != nil {
 		return err
@@ -106,7 +107,7 @@ func batchNormParams(dt executor.ScalarType, c int, ts ...*executor.Tensor) erro
 			return err
 		}
 		if t.Dim() != 1 || t.Size(0) != c {
-			return argErr(k+1, names[k], "sizes %v, want [%d] (input's channels)", t.Sizes(), c)
+			return unbox.ArgError(k+1, names[k], "sizes %v, want [%d] (input's channels)", t.Sizes(), c)
 		}
 	}
 	return nil

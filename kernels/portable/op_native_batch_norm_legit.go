@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -30,7 +31,7 @@ func nativeBatchNormLegitOut(ctx *executor.KernelContext, args []*executor.EValu
 		return err
 	}
 	if u.Training {
-		return argErr(5, "training", "portable kernels only support inference mode (training=False)")
+		return unbox.ArgError(5, "training", "portable kernels only support inference mode (training=False)")
 	}
 	return batchNormRunningStats(u.Input, u.Weight, u.Bias, u.RunningMean, u.RunningVar, u.Eps,
 		[3]*executor.Tensor{u.Out, u.SaveMean, u.SaveInvstd}, 8)
@@ -56,10 +57,10 @@ func nativeBatchNormLegitNoStatsOut(ctx *executor.KernelContext, args []*executo
 	in, weight, bias, eps := u.Input, u.Weight, u.Bias, u.Eps
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	if in.Dim() < 2 {
-		return argErr(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
+		return unbox.ArgError(0, "input", "rank %d; batch norm needs (N, C, ...) input", in.Dim())
 	}
 	out, out1, out2 := u.Out, u.SaveMean, u.SaveInvstd
 	if err := reduceNormOuts(6, dt, out, out1, out2); err != nil {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -37,14 +38,14 @@ func nativeDropoutOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 		return err
 	}
 	if mask.ScalarType() != executor.Bool {
-		return argErr(4, "out1", "the mask must be Bool, got %s", executor.DTypeName(mask.ScalarType()))
+		return unbox.ArgError(4, "out1", "the mask must be Bool, got %s", executor.DTypeName(mask.ScalarType()))
 	}
 	if !(p >= 0 && p <= 1) {
-		return argErr(1, "p", "dropout probability has to be between 0 and 1, but got %v", p)
+		return unbox.ArgError(1, "p", "dropout probability has to be between 0 and 1, but got %v", p)
 	}
 	random := train && p != 0
 	if random && !isFloat(in.ScalarType()) {
-		return argErr(0, "input", "dropout in training supports floating dtypes, got %s", executor.DTypeName(in.ScalarType()))
+		return unbox.ArgError(0, "input", "dropout in training supports floating dtypes, got %s", executor.DTypeName(in.ScalarType()))
 	}
 	if err := resize(out, in.Sizes()); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func nativeGroupNormOut(ctx *executor.KernelContext, args []*executor.EValue) er
 	n, c, hxw, g := u.N, u.C, u.HxW, u.Group
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	out, mean, rstd := u.Out0, u.Out1, u.Out2
 	if err := reduceNormOuts(8, dt, out, mean, rstd); err != nil {
@@ -32,17 +33,17 @@ func nativeGroupNormOut(ctx *executor.KernelContext, args []*executor.EValue) er
 	}
 	switch {
 	case in.Dim() < 2:
-		return argErr(0, "input", "rank %d; group norm needs (N, C, ...) input", in.Dim())
+		return unbox.ArgError(0, "input", "rank %d; group norm needs (N, C, ...) input", in.Dim())
 	case int64(in.Size(0)) != n:
-		return argErr(3, "N", "%d differs from input's size %d", n, in.Size(0))
+		return unbox.ArgError(3, "N", "%d differs from input's size %d", n, in.Size(0))
 	case int64(in.Size(1)) != c:
-		return argErr(4, "C", "%d differs from input's size %d", c, in.Size(1))
+		return unbox.ArgError(4, "C", "%d differs from input's size %d", c, in.Size(1))
 	case hxw < 0 || !groupNormNumelIs(int64(in.Numel()), n*c, hxw):
-		return argErr(5, "HxW", "N*C*HxW = %d*%d*%d differs from input's %d elements", n, c, hxw, in.Numel())
+		return unbox.ArgError(5, "HxW", "N*C*HxW = %d*%d*%d differs from input's %d elements", n, c, hxw, in.Numel())
 	case g <= 0:
-		return argErr(6, "group", "%d groups; want at least 1", g)
+		return unbox.ArgError(6, "group", "%d groups; want at least 1", g)
 	case c%g != 0:
-		return argErr(6, "group", "%d channels are not divisible into %d groups", c, g)
+		return unbox.ArgError(6, "group", "%d channels are not divisible into %d groups", c, g)
 	}
 	for _, p := range []struct {
 		t    *executor.Tensor
@@ -56,7 +57,7 @@ func nativeGroupNormOut(ctx *executor.KernelContext, args []*executor.EValue) er
 			return err
 		}
 		if p.t.Dim() != 1 || int64(p.t.Size(0)) != c {
-			return argErr(p.i, p.name, "sizes %v, want [%d] (input's channels)", p.t.Sizes(), c)
+			return unbox.ArgError(p.i, p.name, "sizes %v, want [%d] (input's channels)", p.t.Sizes(), c)
 		}
 	}
 	if err := resize(out, in.Sizes()); err != nil {

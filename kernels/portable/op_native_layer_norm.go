@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue) er
 	in, shape, weight, bias, eps := u.Input, u.NormalizedShape, u.Weight, u.Bias, u.Eps
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(0, "input", "want a floating tensor, got %s", executor.DTypeName(dt))
 	}
 	out, mean, rstd := u.Out0, u.Out1, u.Out2
 	if err := reduceNormOuts(5, dt, out, mean, rstd); err != nil {
@@ -32,12 +33,12 @@ func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue) er
 	}
 	nd := len(shape)
 	if nd == 0 || nd > in.Dim() {
-		return argErr(1, "normalized_shape", "%v must name 1 to %d trailing dims of input %v", shape, in.Dim(), in.Sizes())
+		return unbox.ArgError(1, "normalized_shape", "%v must name 1 to %d trailing dims of input %v", shape, in.Dim(), in.Sizes())
 	}
 	lead := in.Dim() - nd
 	for k, s := range shape {
 		if int64(in.Size(lead+k)) != s {
-			return argErr(1, "normalized_shape", "%v does not match input's trailing sizes %v", shape, in.Sizes()[lead:])
+			return unbox.ArgError(1, "normalized_shape", "%v does not match input's trailing sizes %v", shape, in.Sizes()[lead:])
 		}
 	}
 	for _, p := range []struct {
@@ -52,7 +53,7 @@ func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue) er
 			return err
 		}
 		if !equalShape(p.t.Sizes(), in.Sizes()[lead:]) {
-			return argErr(p.i, p.name, "sizes %v, want the normalized shape %v", p.t.Sizes(), shape)
+			return unbox.ArgError(p.i, p.name, "sizes %v, want the normalized shape %v", p.t.Sizes(), shape)
 		}
 	}
 	statSizes := make([]int, in.Dim())

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::nonzero.out", DTypes: realBoolTypes, Fn: nonzeroOut})
@@ -15,10 +18,10 @@ func nonzeroOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, out := u.Self, u.Out
 	if out.ScalarType() != executor.Int64 {
-		return argErr(1, "out", "must be int64, got %s", executor.DTypeName(out.ScalarType()))
+		return unbox.ArgError(1, "out", "must be int64, got %s", executor.DTypeName(out.ScalarType()))
 	}
 	if out.Dim() != 2 {
-		return argErr(1, "out", "must have 2 dimensions, got %d", out.Dim())
+		return unbox.ArgError(1, "out", "must have 2 dimensions, got %d", out.Dim())
 	}
 	x := loadF64(self)
 	rank := self.Dim()

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -25,23 +26,23 @@ func pdistForwardOut(ctx *executor.KernelContext, args []*executor.EValue) error
 	in, p, out := u.Self, u.P, u.Out
 	dt := in.ScalarType()
 	if !isFloat(dt) {
-		return argErr(0, "self", "pdist only supports floating-point dtypes, got %s", executor.DTypeName(dt))
+		return unbox.ArgError(0, "self", "pdist only supports floating-point dtypes, got %s", executor.DTypeName(dt))
 	}
 	if err := poolSameDtype(in, out, "out"); err != nil {
 		return err
 	}
 	if in.Dim() != 2 {
-		return argErr(0, "self", "pdist only supports 2D tensors, got sizes %v", in.Sizes())
+		return unbox.ArgError(0, "self", "pdist only supports 2D tensors, got sizes %v", in.Sizes())
 	}
 	if !(p >= 0) {
-		return argErr(1, "p", "pdist only supports non-negative p values, got %v", p)
+		return unbox.ArgError(1, "p", "pdist only supports non-negative p values, got %v", p)
 	}
 	n, m := in.Size(0), in.Size(1)
 	pairs := 0
 	if n > 1 {
 		hi, lo := bits.Mul64(uint64(n), uint64(n-1))
 		if hi != 0 || lo/2 > math.MaxInt {
-			return argErr(0, "self", "%d rows have too many pairs", n)
+			return unbox.ArgError(0, "self", "%d rows have too many pairs", n)
 		}
 		pairs = int(lo / 2)
 	}

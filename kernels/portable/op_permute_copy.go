@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::permute_copy.out", DTypes: shapeAllTypes, Fn: permuteCopyOut})
@@ -36,17 +39,17 @@ func permuteCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 // shapePermutation normalises dims, which must be a permutation of the rank's dimensions.
 func shapePermutation(dims []int64, rank int, i int, name string) ([]int, error) {
 	if len(dims) != rank {
-		return nil, argErr(i, name, "%d dims for a rank-%d tensor", len(dims), rank)
+		return nil, unbox.ArgError(i, name, "%d dims for a rank-%d tensor", len(dims), rank)
 	}
 	perm := make([]int, rank)
 	seen := make([]bool, rank)
 	for k, d := range dims {
-		n, err := normDim(d, rank, i, name)
+		n, err := unbox.NormDim(d, rank, i, name)
 		if err != nil {
 			return nil, err
 		}
 		if seen[n] {
-			return nil, argErr(i, name, "dimension %d appears more than once", d)
+			return nil, unbox.ArgError(i, name, "dimension %d appears more than once", d)
 		}
 		seen[n] = true
 		perm[k] = n

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -37,10 +40,10 @@ func pixelShuffle(self *executor.Tensor, f int64, out *executor.Tensor, shuffle 
 		return err
 	}
 	if self.Dim() < 3 {
-		return argErr(0, "self", "needs at least 3 dimensions, got %d", self.Dim())
+		return unbox.ArgError(0, "self", "needs at least 3 dimensions, got %d", self.Dim())
 	}
 	if f <= 0 || f > 1<<16 {
-		return argErr(1, name, "must be positive, got %d", f)
+		return unbox.ArgError(1, name, "must be positive, got %d", f)
 	}
 	r := int(f)
 	k := self.Dim()
@@ -51,7 +54,7 @@ func pixelShuffle(self *executor.Tensor, f int64, out *executor.Tensor, shuffle 
 	var v shapeView
 	if shuffle {
 		if c%(r*r) != 0 {
-			return argErr(0, "self", "%d channels are not divisible by %d²", c, r)
+			return unbox.ArgError(0, "self", "%d channels are not divisible by %d²", c, r)
 		}
 		// self as [*, C, r, r, H, W], read as [*, C, H, r, W, r].
 		oc := c / (r * r)
@@ -59,7 +62,7 @@ func pixelShuffle(self *executor.Tensor, f int64, out *executor.Tensor, shuffle 
 		v.strides = append(append([]int{}, leadStrides...), cs*r*r, hs, cs*r, ws, cs)
 	} else {
 		if h%r != 0 || w%r != 0 {
-			return argErr(0, "self", "height %d and width %d must be divisible by %d", h, w, r)
+			return unbox.ArgError(0, "self", "height %d and width %d must be divisible by %d", h, w, r)
 		}
 		// self as [*, C, H, r, W, r], read as [*, C, r, r, H, W].
 		oh, ow := h/r, w/r

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -78,8 +79,8 @@ func powTensorScalarOut(ctx *executor.KernelContext, args []*executor.EValue) er
 	if err := powCheckBool(common); err != nil {
 		return err
 	}
-	if !isFloat(common) && e.i < 0 {
-		return argErr(1, "exponent", "integers to negative integer powers are not allowed")
+	if !isFloat(common) && e.I < 0 {
+		return unbox.ArgError(1, "exponent", "integers to negative integer powers are not allowed")
 	}
 	if common == executor.Float32 && a.ScalarType() == executor.Float32 && out.ScalarType() == executor.Float32 &&
 		a.IsContiguous() && out.IsContiguous() {
@@ -87,7 +88,7 @@ func powTensorScalarOut(ctx *executor.KernelContext, args []*executor.EValue) er
 			return err
 		}
 		x, dst := executor.Data[float32](a), executor.Data[float32](out)
-		ef := float64(float32(e.f))
+		ef := float64(float32(e.F))
 		if ef == 2 { // x*x is exact in float64, so this equals the rounded math.Pow
 			for k, v := range x {
 				dst[k] = v * v

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -48,7 +51,7 @@ func prodOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 			want = executor.Int64
 		}
 		if out.ScalarType() != want {
-			return argErr(2, "out", "out is %s; the product of %s is %s", executor.DTypeName(out.ScalarType()),
+			return unbox.ArgError(2, "out", "out is %s; the product of %s is %s", executor.DTypeName(out.ScalarType()),
 				executor.DTypeName(self.ScalarType()), executor.DTypeName(want))
 		}
 	}

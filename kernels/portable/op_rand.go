@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -53,7 +54,7 @@ func randomOut(a sizeOutArgs, op string, sample func(executor.ScalarType) float6
 	}
 	dt := out.ScalarType()
 	if !isFloat(dt) {
-		return argErr(1, "out", "%s supports floating dtypes, got %s", op, executor.DTypeName(dt))
+		return unbox.ArgError(1, "out", "%s supports floating dtypes, got %s", op, executor.DTypeName(dt))
 	}
 	if err := resize(out, sizes); err != nil {
 		return err

@@ -66,7 +66,7 @@ func remainderScalarOut(ctx *executor.KernelContext, args []*executor.EValue) er
 	switch {
 	case common == executor.Bool:
 		return fmt.Errorf("%w: remainder is not supported for bool", executor.ErrInvalidArgument)
-	case !isFloat(common) && s.i == 0:
+	case !isFloat(common) && s.I == 0:
 		return arithDivZero("remainder")
 	}
 	return arithBinary(a, scalarTensor(s), out, common, remainderOp(common))

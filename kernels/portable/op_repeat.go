@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::repeat.out", DTypes: shapeAllTypes, Fn: repeatOut})
@@ -18,7 +21,7 @@ func repeatOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if len(reps) < self.Dim() {
-		return argErr(1, "repeats", "%d repeats for a rank-%d tensor; repeat needs at least as many", len(reps), self.Dim())
+		return unbox.ArgError(1, "repeats", "%d repeats for a rank-%d tensor; repeat needs at least as many", len(reps), self.Dim())
 	}
 	r, err := shapeSizes(reps, 1, "repeats")
 	if err != nil {

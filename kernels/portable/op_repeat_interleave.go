@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::repeat_interleave.Tensor_out",
@@ -26,24 +29,24 @@ func repeatInterleaveTensorOut(ctx *executor.KernelContext, args []*executor.EVa
 		return err
 	}
 	if repeats.Dim() != 1 {
-		return argErr(0, "repeats", "must be 1-d, got %d dimensions", repeats.Dim())
+		return unbox.ArgError(0, "repeats", "must be 1-d, got %d dimensions", repeats.Dim())
 	}
 	if out.ScalarType() != repeats.ScalarType() {
-		return argErr(2, "out", "out is %s; it must have repeats' dtype %s",
+		return unbox.ArgError(2, "out", "out is %s; it must have repeats' dtype %s",
 			executor.DTypeName(out.ScalarType()), executor.DTypeName(repeats.ScalarType()))
 	}
 	sum := int64(0)
 	for i, r := range reps {
 		if r < 0 {
-			return argErr(0, "repeats", "repeats[%d] = %d is negative", i, r)
+			return unbox.ArgError(0, "repeats", "repeats[%d] = %d is negative", i, r)
 		}
 		if r > repeatInterleaveMax-sum {
-			return argErr(0, "repeats", "the repeats add up to more than %d", int64(repeatInterleaveMax))
+			return unbox.ArgError(0, "repeats", "the repeats add up to more than %d", int64(repeatInterleaveMax))
 		}
 		sum += r
 	}
 	if hasSize && outputSize != sum {
-		return argErr(1, "output_size", "output_size %d differs from the sum of repeats %d", outputSize, sum)
+		return unbox.ArgError(1, "output_size", "output_size %d differs from the sum of repeats %d", outputSize, sum)
 	}
 	if err := resize(out, []int{int(sum)}); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -23,13 +24,13 @@ func rollOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if len(shifts) == 0 {
-		return argErr(1, "shifts", "must not be empty")
+		return unbox.ArgError(1, "shifts", "must not be empty")
 	}
 	if len(dims) == 0 && len(shifts) != 1 {
-		return argErr(1, "shifts", "%d shifts need as many dims", len(shifts))
+		return unbox.ArgError(1, "shifts", "%d shifts need as many dims", len(shifts))
 	}
 	if len(dims) > 0 && len(dims) != len(shifts) {
-		return argErr(2, "dims", "%d dims for %d shifts", len(dims), len(shifts))
+		return unbox.ArgError(2, "dims", "%d dims for %d shifts", len(dims), len(shifts))
 	}
 	if err := resize(out, self.Sizes()); err != nil {
 		return err
@@ -42,7 +43,7 @@ func rollOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	sizes := slices.Clone(self.Sizes())
 	axes := make([]int, len(dims))
 	for i, d := range dims {
-		a, err := normDim(d, self.Dim(), 2, "dims")
+		a, err := unbox.NormDim(d, self.Dim(), 2, "dims")
 		if err != nil {
 			return err
 		}

@@ -14,21 +14,21 @@ func rsubScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	a, s, alpha, out := u.Self, u.Other, u.Alpha, u.Out
-	if a.ScalarType() == executor.Bool || s.isBool {
+	if a.ScalarType() == executor.Bool || s.IsBool {
 		return subBoolErr()
 	}
 	common := new(typeState).tensor(a).scalar(s).result()
 	if err := subCheckAlpha(alpha, common); err != nil {
 		return err
 	}
-	if isFloat(common) && alpha.f == 1 {
-		if ok, err := arithFastF32Scalar(a, out, float32(s.f), arithF32Sub, true); ok {
+	if isFloat(common) && alpha.F == 1 {
+		if ok, err := arithFastF32Scalar(a, out, float32(s.F), arithF32Sub, true); ok {
 			return err
 		}
 	}
-	al := roundTo(arithOpmath(common), alpha.f)
+	al := roundTo(arithOpmath(common), alpha.F)
 	return arithBinary(scalarTensor(s), a, out, common, binaryOp{
 		f: func(x, y float64) float64 { return x - al*y },
-		i: func(x, y int64) (int64, error) { return x - alpha.i*y, nil },
+		i: func(x, y int64) (int64, error) { return x - alpha.I*y, nil },
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -65,7 +66,7 @@ func scatterValueOut(ctx *executor.KernelContext, args []*executor.EValue) error
 // plans the scatter along dim d (scatterPlan).
 func scatterArgs(self *executor.Tensor, d int64, index, src, out *executor.Tensor) (dst, from []int, err error) {
 	if src != nil && src.ScalarType() != self.ScalarType() {
-		return nil, nil, argErr(3, "src", "dtype %s, want self's %s", executor.DTypeName(src.ScalarType()), executor.DTypeName(self.ScalarType()))
+		return nil, nil, unbox.ArgError(3, "src", "dtype %s, want self's %s", executor.DTypeName(src.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if err := shapeSameDtype(self, out); err != nil {
 		return nil, nil, err
@@ -78,12 +79,12 @@ func scatterArgs(self *executor.Tensor, d int64, index, src, out *executor.Tenso
 // writes to and the row-major position in src it reads from (nil without src). 0-d tensors
 // count as 1-d tensors of one element.
 func scatterPlan(self *executor.Tensor, d int64, index, src *executor.Tensor) (dst, from []int, err error) {
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return nil, nil, err
 	}
 	if index.ScalarType() != executor.Int64 {
-		return nil, nil, argErr(2, "index", "index tensor must be int64, got %s", executor.DTypeName(index.ScalarType()))
+		return nil, nil, unbox.ArgError(2, "index", "index tensor must be int64, got %s", executor.DTypeName(index.ScalarType()))
 	}
 	if index.Numel() == 0 {
 		return nil, nil, nil
@@ -96,21 +97,21 @@ func scatterPlan(self *executor.Tensor, d int64, index, src *executor.Tensor) (d
 	}
 	ssizes, isizes := one(self.Sizes()), one(index.Sizes())
 	if len(isizes) != len(ssizes) {
-		return nil, nil, argErr(2, "index", "has %d dimensions, self has %d", index.Dim(), self.Dim())
+		return nil, nil, unbox.ArgError(2, "index", "has %d dimensions, self has %d", index.Dim(), self.Dim())
 	}
 	for k := range isizes {
 		if k != dim && isizes[k] > ssizes[k] {
-			return nil, nil, argErr(2, "index", "size %d at dimension %d exceeds self's %d", isizes[k], k, ssizes[k])
+			return nil, nil, unbox.ArgError(2, "index", "size %d at dimension %d exceeds self's %d", isizes[k], k, ssizes[k])
 		}
 	}
 	if src != nil {
 		srcSizes := one(src.Sizes())
 		if len(srcSizes) != len(ssizes) {
-			return nil, nil, argErr(3, "src", "has %d dimensions, self has %d", src.Dim(), self.Dim())
+			return nil, nil, unbox.ArgError(3, "src", "has %d dimensions, self has %d", src.Dim(), self.Dim())
 		}
 		for k := range isizes {
 			if isizes[k] > srcSizes[k] {
-				return nil, nil, argErr(2, "index", "size %d at dimension %d exceeds src's %d", isizes[k], k, srcSizes[k])
+				return nil, nil, unbox.ArgError(2, "index", "size %d at dimension %d exceeds src's %d", isizes[k], k, srcSizes[k])
 			}
 		}
 		from = shapeOffsets(isizes, shapeContiguousStrides(srcSizes), 0)
@@ -121,7 +122,7 @@ func scatterPlan(self *executor.Tensor, d int64, index, src *executor.Tensor) (d
 	dst = shapeOffsets(isizes, str, 0)
 	for k, v := range loadI64(index) {
 		if v < 0 || v >= int64(ssizes[dim]) {
-			return nil, nil, argErr(2, "index", "index %d is out of bounds for dimension %d with size %d", v, dim, ssizes[dim])
+			return nil, nil, unbox.ArgError(2, "index", "index %d is out of bounds for dimension %d with size %d", v, dim, ssizes[dim])
 		}
 		dst[k] += int(v) * step
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -22,9 +23,9 @@ func selectCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if self.Dim() == 0 {
-		return argErr(0, "self", "select() cannot be applied to a 0-d tensor")
+		return unbox.ArgError(0, "self", "select() cannot be applied to a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::slice_copy.Tensor_out", DTypes: shapeAllTypes, Fn: sliceCopyOut})
@@ -19,14 +22,14 @@ func sliceCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	if self.Dim() == 0 {
-		return argErr(0, "self", "cannot slice a 0-d tensor")
+		return unbox.ArgError(0, "self", "cannot slice a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
 	if step <= 0 {
-		return argErr(4, "step", "slice step must be positive, got %d", step)
+		return unbox.ArgError(4, "step", "slice step must be positive, got %d", step)
 	}
 	n := int64(self.Size(dim))
 	if !hasStart {

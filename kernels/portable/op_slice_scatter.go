@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -27,14 +28,14 @@ func sliceScatterOut(ctx *executor.KernelContext, args []*executor.EValue) error
 	}
 	d, startV, hasStart, endV, hasEnd, step := a.Dim, a.Start.Val, a.Start.OK, a.End.Val, a.End.OK, a.Step
 	if self.Dim() == 0 {
-		return argErr(0, "self", "slice_scatter cannot be applied to a 0-d tensor")
+		return unbox.ArgError(0, "self", "slice_scatter cannot be applied to a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 2, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 2, "dim")
 	if err != nil {
 		return err
 	}
 	if step <= 0 {
-		return argErr(5, "step", "step must be positive, got %d", step)
+		return unbox.ArgError(5, "step", "step must be positive, got %d", step)
 	}
 	n := int64(self.Size(dim))
 	clampIndex := func(v int64, has bool, def int64) int64 {
@@ -54,7 +55,7 @@ func sliceScatterOut(ctx *executor.KernelContext, args []*executor.EValue) error
 	want := slices.Clone(self.Sizes())
 	want[dim] = int(count)
 	if !slices.Equal(src.Sizes(), want) {
-		return argErr(1, "src", "sizes %v, want %v (the slice of self it replaces)", src.Sizes(), want)
+		return unbox.ArgError(1, "src", "sizes %v, want %v (the slice of self it replaces)", src.Sizes(), want)
 	}
 	if err := shapeCopySame(self, out); err != nil {
 		return err
@@ -79,9 +80,9 @@ func selectScatterOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	}
 	d, index := a.Dim, a.Index
 	if self.Dim() == 0 {
-		return argErr(0, "self", "select_scatter cannot be applied to a 0-d tensor")
+		return unbox.ArgError(0, "self", "select_scatter cannot be applied to a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 2, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 2, "dim")
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func selectScatterOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	}
 	want := slices.Delete(slices.Clone(self.Sizes()), dim, dim+1)
 	if !slices.Equal(src.Sizes(), want) {
-		return argErr(1, "src", "sizes %v, want %v (self without dimension %d)", src.Sizes(), want, dim)
+		return unbox.ArgError(1, "src", "sizes %v, want %v (self without dimension %d)", src.Sizes(), want, dim)
 	}
 	if err := shapeCopySame(self, out); err != nil {
 		return err
@@ -104,7 +105,7 @@ func selectScatterOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 // scatterSameDtype refuses a src (argument 1) whose dtype is not self's.
 func scatterSameDtype(self, src *executor.Tensor) error {
 	if src.ScalarType() != self.ScalarType() {
-		return argErr(1, "src", "dtype %s, want self's %s", executor.DTypeName(src.ScalarType()), executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(1, "src", "dtype %s, want self's %s", executor.DTypeName(src.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -26,15 +27,15 @@ func softmaxOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 func softmaxCommon(a selfDimHalfToFloatOutArgs, log bool) error {
 	self, dim, halfToFloat, out := a.Self, a.Dim, a.HalfToFloat, a.Out
 	if halfToFloat {
-		return argErr(2, "half_to_float", "half to float conversion is not supported")
+		return unbox.ArgError(2, "half_to_float", "half to float conversion is not supported")
 	}
 	if !isFloat(self.ScalarType()) {
-		return argErr(0, "self", "want a floating tensor, got %s", executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(0, "self", "want a floating tensor, got %s", executor.DTypeName(self.ScalarType()))
 	}
 	if out.ScalarType() != self.ScalarType() {
-		return argErr(3, "out", "out is %s; it must have the input's dtype %s", executor.DTypeName(out.ScalarType()), executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(3, "out", "out is %s; it must have the input's dtype %s", executor.DTypeName(out.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
-	d, err := normDim(dim, self.Dim(), 1, "dim")
+	d, err := unbox.NormDim(dim, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::split_copy.Tensor_out", DTypes: shapeAllTypes, Fn: splitCopyOut})
@@ -16,18 +19,18 @@ func splitCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, split, d, outs := u.Self, u.SplitSize, u.Dim, u.Out
 	if self.Dim() == 0 {
-		return argErr(0, "self", "cannot split a 0-d tensor")
+		return unbox.ArgError(0, "self", "cannot split a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 2, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 2, "dim")
 	if err != nil {
 		return err
 	}
 	n := int64(self.Size(dim))
 	switch {
 	case split < 0:
-		return argErr(1, "split_size", "split size %d is negative", split)
+		return unbox.ArgError(1, "split_size", "split size %d is negative", split)
 	case split == 0 && n > 0:
-		return argErr(1, "split_size", "split size 0 cannot split a dimension of size %d", n)
+		return unbox.ArgError(1, "split_size", "split size 0 cannot split a dimension of size %d", n)
 	}
 	var sizes []int
 	if split >= n {
@@ -38,7 +41,7 @@ func splitCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		}
 	}
 	if len(outs) != len(sizes) {
-		return argErr(3, "out", "%d tensors; splitting size %d by %d makes %d", len(outs), n, split, len(sizes))
+		return unbox.ArgError(3, "out", "%d tensors; splitting size %d by %d makes %d", len(outs), n, split, len(sizes))
 	}
 	return shapeSplit(self, dim, sizes, outs)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -20,20 +21,20 @@ func splitWithSizesCopyOut(ctx *executor.KernelContext, args []*executor.EValue)
 	}
 	self, splits, d, outs := u.Self, u.SplitSizes, u.Dim, u.Out
 	if self.Dim() == 0 {
-		return argErr(0, "self", "cannot split a 0-d tensor")
+		return unbox.ArgError(0, "self", "cannot split a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 2, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 2, "dim")
 	if err != nil {
 		return err
 	}
 	if len(splits) != len(outs) {
-		return argErr(3, "out", "%d tensors for %d split sizes", len(outs), len(splits))
+		return unbox.ArgError(3, "out", "%d tensors for %d split sizes", len(outs), len(splits))
 	}
 	sizes := make([]int, len(splits))
 	sum := int64(0)
 	for k, s := range splits {
 		if s < 0 {
-			return argErr(1, "split_sizes", "split size %d at %d is negative", s, k)
+			return unbox.ArgError(1, "split_sizes", "split size %d at %d is negative", s, k)
 		}
 	}
 	for k, s := range splits {
@@ -44,7 +45,7 @@ func splitWithSizesCopyOut(ctx *executor.KernelContext, args []*executor.EValue)
 		sizes[k] = int(s)
 	}
 	if sum != int64(self.Size(dim)) {
-		return argErr(1, "split_sizes", "split sizes %v do not sum to the size %d of dimension %d", splits, self.Size(dim), dim)
+		return unbox.ArgError(1, "split_sizes", "split sizes %v do not sum to the size %d of dimension %d", splits, self.Size(dim), dim)
 	}
 	return shapeSplit(self, dim, sizes, outs)
 }

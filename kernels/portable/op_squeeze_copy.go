@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(
@@ -32,7 +35,7 @@ func squeezeCopyDimOut(ctx *executor.KernelContext, args []*executor.EValue) err
 		return err
 	}
 	self, d, out := u.Self, u.Dim, u.Out
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
@@ -53,12 +56,12 @@ func squeezeCopyDimsOut(ctx *executor.KernelContext, args []*executor.EValue) er
 	self, dims, out := u.Self, u.Dim, u.Out
 	drop := make([]bool, max(self.Dim(), 1))
 	for _, d := range dims {
-		n, err := normDim(d, self.Dim(), 1, "dim")
+		n, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 		if err != nil {
 			return err
 		}
 		if drop[n] {
-			return argErr(1, "dim", "dimension %d appears more than once", d)
+			return unbox.ArgError(1, "dim", "dimension %d appears more than once", d)
 		}
 		drop[n] = true
 	}

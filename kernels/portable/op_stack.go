@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -20,19 +21,19 @@ func stackOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	ts, d, out := u.Tensors, u.Dim, u.Out
 	if len(ts) == 0 {
-		return argErr(0, "tensors", "stack needs at least one tensor")
+		return unbox.ArgError(0, "tensors", "stack needs at least one tensor")
 	}
 	ref := ts[0]
 	for k, t := range ts {
 		if !shapeCanCast(t.ScalarType(), out.ScalarType()) {
-			return argErr(0, "tensors", "item %d is %s, which cannot be cast to out's %s", k,
+			return unbox.ArgError(0, "tensors", "item %d is %s, which cannot be cast to out's %s", k,
 				executor.DTypeName(t.ScalarType()), executor.DTypeName(out.ScalarType()))
 		}
 		if !slices.Equal(t.Sizes(), ref.Sizes()) {
-			return argErr(0, "tensors", "stack expects each tensor to be equal size, but item 0 is %v and item %d is %v", ref.Sizes(), k, t.Sizes())
+			return unbox.ArgError(0, "tensors", "stack expects each tensor to be equal size, but item 0 is %v and item %d is %v", ref.Sizes(), k, t.Sizes())
 		}
 	}
-	dim, err := normDim(d, ref.Dim()+1, 1, "dim")
+	dim, err := unbox.NormDim(d, ref.Dim()+1, 1, "dim")
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -27,15 +28,15 @@ func subOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	if err := subCheckAlpha(alpha, common); err != nil {
 		return err
 	}
-	if alpha.f == 1 {
+	if alpha.F == 1 {
 		if ok, err := arithFastF32(a, b, out, arithF32Sub); ok {
 			return err
 		}
 	}
-	al := roundTo(arithOpmath(common), alpha.f)
+	al := roundTo(arithOpmath(common), alpha.F)
 	return arithBinary(a, b, out, common, binaryOp{
 		f: func(x, y float64) float64 { return x - al*y },
-		i: func(x, y int64) (int64, error) { return x - alpha.i*y, nil },
+		i: func(x, y int64) (int64, error) { return x - alpha.I*y, nil },
 	})
 }
 
@@ -46,7 +47,7 @@ func subScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	a, s, alpha, out := u.Self, u.Other, u.Alpha, u.Out
-	if a.ScalarType() == executor.Bool || s.isBool {
+	if a.ScalarType() == executor.Bool || s.IsBool {
 		return subBoolErr()
 	}
 	common := new(typeState).tensor(a).scalar(s).result()
@@ -57,12 +58,12 @@ func subScalarOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	var c scalar
 	if isFloat(common) {
 		m := arithOpmath(common)
-		c = scalar{f: roundTo(m, roundTo(m, alpha.f)*roundTo(m, s.f)), isFloat: true}
-		if ok, err := arithFastF32Scalar(a, out, float32(c.f), arithF32Sub, false); ok {
+		c = scalar{F: roundTo(m, roundTo(m, alpha.F)*roundTo(m, s.F)), IsFloat: true}
+		if ok, err := arithFastF32Scalar(a, out, float32(c.F), arithF32Sub, false); ok {
 			return err
 		}
 	} else {
-		c = scalar{i: alpha.i * s.i}
+		c = scalar{I: alpha.I * s.I}
 	}
 	return arithBinary(a, scalarTensor(c), out, common, binaryOp{
 		f: func(x, y float64) float64 { return x - y },
@@ -76,11 +77,11 @@ func subBoolErr() error {
 
 // subCheckAlpha refuses a bool alpha and a floating alpha for an integral result.
 func subCheckAlpha(alpha scalar, common executor.ScalarType) error {
-	if alpha.isBool {
-		return argErr(2, "alpha", "a bool alpha is not supported")
+	if alpha.IsBool {
+		return unbox.ArgError(2, "alpha", "a bool alpha is not supported")
 	}
-	if alpha.isFloat && !isFloat(common) {
-		return argErr(2, "alpha", "a floating alpha needs a floating result, not %s", executor.DTypeName(common))
+	if alpha.IsFloat && !isFloat(common) {
+		return unbox.ArgError(2, "alpha", "a floating alpha needs a floating result, not %s", executor.DTypeName(common))
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::t_copy.out", DTypes: shapeAllTypes, Fn: tCopyOut})
@@ -15,7 +18,7 @@ func tCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, out := u.Self, u.Out
 	if self.Dim() > 2 {
-		return argErr(0, "self", "t() expects a tensor with at most 2 dimensions, got %d", self.Dim())
+		return unbox.ArgError(0, "self", "t() expects a tensor with at most 2 dimensions, got %d", self.Dim())
 	}
 	if self.Dim() < 2 {
 		return shapeTranspose(self, 0, 0, out)

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::_to_copy.out", DTypes: realBoolTypes, Fn: toCopyOut})
@@ -17,7 +20,7 @@ func toCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	self, out := u.Self, u.Out
 	if u.NonBlocking {
 		// ExecuTorch copies synchronously only (copy_ops_util: non_blocking == false).
-		return argErr(1, "non_blocking", "must be false (copies are blocking)")
+		return unbox.ArgError(1, "non_blocking", "must be false (copies are blocking)")
 	}
 	if err := shapeMemoryFormat(u.MemoryFormat, 2, out); err != nil {
 		return err
@@ -39,7 +42,7 @@ func shapeConvertible(self, out *executor.Tensor) error {
 	}
 	for _, t := range []*executor.Tensor{self, out} {
 		if !isFloat(t.ScalarType()) && !isIntegral(t.ScalarType()) && t.ScalarType() != executor.Bool {
-			return argErr(0, "self", "cannot convert %s to %s", executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
+			return unbox.ArgError(0, "self", "cannot convert %s to %s", executor.DTypeName(self.ScalarType()), executor.DTypeName(out.ScalarType()))
 		}
 	}
 	return nil

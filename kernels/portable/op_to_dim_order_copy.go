@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -22,7 +23,7 @@ func toDimOrderCopyOut(ctx *executor.KernelContext, args []*executor.EValue) err
 	self, out := u.Self, u.Out
 	if u.NonBlocking {
 		// ExecuTorch copies synchronously only (copy_ops_util: non_blocking == false).
-		return argErr(1, "non_blocking", "must be false (copies are blocking)")
+		return unbox.ArgError(1, "non_blocking", "must be false (copies are blocking)")
 	}
 	if err := shapeCheckDimOrder(u.DimOrder, 2, self, out); err != nil {
 		return err
@@ -44,16 +45,16 @@ func shapeCheckDimOrder(dimOrder optional[[]int64], i int, self, out *executor.T
 	have := out.DimOrder()
 	if !dimOrder.OK {
 		if !slices.Equal(have, self.DimOrder()) {
-			return argErr(i, "dim_order", "None keeps self's dim order %v, but out has %v", self.DimOrder(), have)
+			return unbox.ArgError(i, "dim_order", "None keeps self's dim order %v, but out has %v", self.DimOrder(), have)
 		}
 		return nil
 	}
 	if len(l) != self.Dim() {
-		return argErr(i, "dim_order", "%v has %d entries for a rank-%d tensor", l, len(l), self.Dim())
+		return unbox.ArgError(i, "dim_order", "%v has %d entries for a rank-%d tensor", l, len(l), self.Dim())
 	}
 	for k, d := range l {
 		if k >= len(have) || int64(have[k]) != d {
-			return argErr(i, "dim_order", "%v differs from out's dim order %v", l, have)
+			return unbox.ArgError(i, "dim_order", "%v differs from out's dim order %v", l, have)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -28,13 +29,13 @@ func topkValues(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, k, d, largest, vals, indices := u.Self, u.K, u.Dim, u.Largest, u.Values, u.Indices
 	if vals.ScalarType() != self.ScalarType() {
-		return argErr(5, "values", "values is %s; it must have the input's dtype %s",
+		return unbox.ArgError(5, "values", "values is %s; it must have the input's dtype %s",
 			executor.DTypeName(vals.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if indices.ScalarType() != executor.Int64 {
-		return argErr(6, "indices", "indices is %s; it must be int64", executor.DTypeName(indices.ScalarType()))
+		return unbox.ArgError(6, "indices", "indices is %s; it must be int64", executor.DTypeName(indices.ScalarType()))
 	}
-	dim, err := normDim(d, self.Dim(), 2, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 2, "dim")
 	if err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func topkValues(ctx *executor.KernelContext, args []*executor.EValue) error {
 		n = sizes[dim]
 	}
 	if k < 0 || k > int64(n) {
-		return argErr(1, "k", "k = %d is out of range for dimension %d of size %d", k, dim, n)
+		return unbox.ArgError(1, "k", "k = %d is out of range for dimension %d of size %d", k, dim, n)
 	}
 	if self.Dim() > 0 {
 		sizes[dim] = int(k)

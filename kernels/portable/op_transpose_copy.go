@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::transpose_copy.int_out", DTypes: shapeAllTypes, Fn: transposeCopyOut})
@@ -14,11 +17,11 @@ func transposeCopyOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 		return err
 	}
 	self, d0, d1, out := u.Self, u.Dim0, u.Dim1, u.Out
-	a, err := normDim(d0, self.Dim(), 1, "dim0")
+	a, err := unbox.NormDim(d0, self.Dim(), 1, "dim0")
 	if err != nil {
 		return err
 	}
-	b, err := normDim(d1, self.Dim(), 2, "dim1")
+	b, err := unbox.NormDim(d1, self.Dim(), 2, "dim1")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::tril.out", DTypes: shapeAllTypes, Fn: trilOut})
@@ -15,7 +18,7 @@ func trilOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, diagonal, out := u.Self, u.Diagonal, u.Out
 	if self.Dim() < 2 {
-		return argErr(0, "self", "tril needs at least 2 dimensions, got %d", self.Dim())
+		return unbox.ArgError(0, "self", "tril needs at least 2 dimensions, got %d", self.Dim())
 	}
 	if err := shapeCopySame(self, out); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -20,14 +21,14 @@ func unbindCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	self, d, outs := u.Self, u.Dim, u.Out
 	if self.Dim() == 0 {
-		return argErr(0, "self", "cannot unbind a 0-d tensor")
+		return unbox.ArgError(0, "self", "cannot unbind a 0-d tensor")
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dim")
 	if err != nil {
 		return err
 	}
 	if len(outs) != self.Size(dim) {
-		return argErr(2, "out", "%d tensors for dimension %d of size %d", len(outs), dim, self.Size(dim))
+		return unbox.ArgError(2, "out", "%d tensors for dimension %d of size %d", len(outs), dim, self.Size(dim))
 	}
 	for k, o := range outs {
 		if o.ScalarType() != self.ScalarType() {

@@ -1,6 +1,9 @@
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 func init() {
 	register(executor.Kernel{Name: "aten::unfold_copy.out", DTypes: shapeAllTypes, Fn: unfoldCopyOut})
@@ -18,7 +21,7 @@ func unfoldCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
-	dim, err := normDim(d, self.Dim(), 1, "dimension")
+	dim, err := unbox.NormDim(d, self.Dim(), 1, "dimension")
 	if err != nil {
 		return err
 	}
@@ -28,10 +31,10 @@ func unfoldCopyOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		n, stride = int64(v.sizes[dim]), v.strides[dim]
 	}
 	if size < 0 || size > n {
-		return argErr(2, "size", "size %d exceeds dimension %d of size %d", size, dim, n)
+		return unbox.ArgError(2, "size", "size %d exceeds dimension %d of size %d", size, dim, n)
 	}
 	if step <= 0 {
-		return argErr(3, "step", "step must be positive, got %d", step)
+		return unbox.ArgError(3, "step", "step must be positive, got %d", step)
 	}
 	windows := int((n-size)/step + 1)
 	if self.Dim() == 0 {

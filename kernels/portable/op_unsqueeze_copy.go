@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -21,7 +22,7 @@ func unsqueezeCopyOut(ctx *executor.KernelContext, args []*executor.EValue) erro
 	if err := shapeSameDtype(self, out); err != nil {
 		return err
 	}
-	dim, err := normDim(d, self.Dim()+1, 1, "dim")
+	dim, err := unbox.NormDim(d, self.Dim()+1, 1, "dim")
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -33,16 +34,16 @@ func upsampleBilinear2dAAOut(ctx *executor.KernelContext, args []*executor.EValu
 	in, osz, align, sh, hasH, sw, hasW, out := u.Self, u.OutputSize, u.AlignCorners, u.ScalesH.Val, u.ScalesH.OK, u.ScalesW.Val, u.ScalesW.OK, u.Out
 	s := in.Sizes()
 	if len(s) != 4 {
-		return argErr(0, "self", "expected a 4D [N,C,H,W] tensor, got sizes %v", s)
+		return unbox.ArgError(0, "self", "expected a 4D [N,C,H,W] tensor, got sizes %v", s)
 	}
 	if s[1] == 0 || s[2] == 0 || s[3] == 0 {
-		return argErr(0, "self", "non-empty 4D tensor expected (only the batch may be empty), got sizes %v", s)
+		return unbox.ArgError(0, "self", "non-empty 4D tensor expected (only the batch may be empty), got sizes %v", s)
 	}
 	if len(osz) != 2 {
-		return argErr(1, "output_size", "want 2 sizes, got %v", osz)
+		return unbox.ArgError(1, "output_size", "want 2 sizes, got %v", osz)
 	}
 	if osz[0] <= 0 || osz[1] <= 0 || osz[0] > math.MaxInt32 || osz[1] > math.MaxInt32 {
-		return argErr(1, "output_size", "sizes should be in [1, 2^31), got %v", osz)
+		return unbox.ArgError(1, "output_size", "sizes should be in [1, 2^31), got %v", osz)
 	}
 	if err := poolDtype(in, "_upsample_bilinear2d_aa", realTypes); err != nil {
 		return err

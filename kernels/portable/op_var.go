@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -31,7 +32,7 @@ func varCorrection(c optional[scalar]) float64 {
 	if !c.OK {
 		return 1
 	}
-	return c.Val.f
+	return c.Val.F
 }
 
 // aten::var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *,
@@ -51,10 +52,10 @@ func varOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 // means (var_mean).
 func varCore(self *executor.Tensor, dims []int64, correction float64, keepdim bool, out *executor.Tensor, outIdx int, mean *executor.Tensor) error {
 	if !isFloat(self.ScalarType()) {
-		return argErr(0, "self", "var needs a floating input, got %s", executor.DTypeName(self.ScalarType()))
+		return unbox.ArgError(0, "self", "var needs a floating input, got %s", executor.DTypeName(self.ScalarType()))
 	}
 	if !isFloat(out.ScalarType()) {
-		return argErr(outIdx, "out", "var needs a floating out, got %s", executor.DTypeName(out.ScalarType()))
+		return unbox.ArgError(outIdx, "out", "var needs a floating out, got %s", executor.DTypeName(out.ScalarType()))
 	}
 	set, err := reduceDimList(self.Dim(), dims, 1, "dim")
 	if err != nil {
@@ -66,7 +67,7 @@ func varCore(self *executor.Tensor, dims []int64, correction float64, keepdim bo
 	}
 	if mean != nil {
 		if !isFloat(mean.ScalarType()) {
-			return argErr(outIdx+1, "out1", "var_mean needs a floating mean out, got %s", executor.DTypeName(mean.ScalarType()))
+			return unbox.ArgError(outIdx+1, "out1", "var_mean needs a floating mean out, got %s", executor.DTypeName(mean.ScalarType()))
 		}
 		if err := resize(mean, p.outSizes); err != nil {
 			return err

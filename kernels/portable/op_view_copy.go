@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -40,7 +41,7 @@ func shapeViewCopy(a selfSizeOutArgs) error {
 // shapeInferSize resolves a view's sizes for numel elements: at most one -1, inferred.
 func shapeInferSize(size []int64, numel int, i int, name string) ([]int, error) {
 	if len(size) > executor.MaxRank {
-		return nil, argErr(i, name, "%d dimensions exceed the limit of %d", len(size), executor.MaxRank)
+		return nil, unbox.ArgError(i, name, "%d dimensions exceed the limit of %d", len(size), executor.MaxRank)
 	}
 	out := make([]int, len(size))
 	infer := -1
@@ -49,34 +50,34 @@ func shapeInferSize(size []int64, numel int, i int, name string) ([]int, error) 
 		switch {
 		case s == -1:
 			if infer >= 0 {
-				return nil, argErr(i, name, "only one dimension can be inferred (-1), %v has several", size)
+				return nil, unbox.ArgError(i, name, "only one dimension can be inferred (-1), %v has several", size)
 			}
 			infer = k
 		case s < 0:
-			return nil, argErr(i, name, "invalid size %d at dimension %d", s, k)
+			return nil, unbox.ArgError(i, name, "invalid size %d at dimension %d", s, k)
 		default:
 			if s > 1<<40 {
-				return nil, argErr(i, name, "size %d at dimension %d is too large", s, k)
+				return nil, unbox.ArgError(i, name, "size %d at dimension %d is too large", s, k)
 			}
 			out[k] = int(s)
 			known *= int(s)
 			if known > math.MaxInt>>1 {
-				return nil, argErr(i, name, "shape %v is too large", size)
+				return nil, unbox.ArgError(i, name, "shape %v is too large", size)
 			}
 		}
 	}
 	if infer >= 0 {
 		if known == 0 {
-			return nil, argErr(i, name, "cannot infer the -1 in shape %v for %d elements", size, numel)
+			return nil, unbox.ArgError(i, name, "cannot infer the -1 in shape %v for %d elements", size, numel)
 		}
 		if numel%known != 0 {
-			return nil, argErr(i, name, "shape %v is invalid for %d elements", size, numel)
+			return nil, unbox.ArgError(i, name, "shape %v is invalid for %d elements", size, numel)
 		}
 		out[infer] = numel / known
 		known = numel
 	}
 	if known != numel {
-		return nil, argErr(i, name, "shape %v is invalid for %d elements", size, numel)
+		return nil, unbox.ArgError(i, name, "shape %v is invalid for %d elements", size, numel)
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func whereOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	}
 	cond, a, b, out := u.Condition, u.Self, u.Other, u.Out
 	if ct := cond.ScalarType(); ct != executor.Bool && ct != executor.Uint8 {
-		return argErr(0, "condition", "want a bool or uint8 tensor, got %s", executor.DTypeName(ct))
+		return unbox.ArgError(0, "condition", "want a bool or uint8 tensor, got %s", executor.DTypeName(ct))
 	}
 	common := new(typeState).tensor(a).tensor(b).result()
 	if out.ScalarType() != common {

@@ -22,7 +22,7 @@ func factoryOut(unbox unboxFn[sizeOutArgs], k int64) executor.KernelFunc {
 		if err != nil {
 			return err
 		}
-		v, err := shapeFillValue(scalar{i: k}, out.ScalarType(), 0, "size")
+		v, err := shapeFillValue(scalar{I: k}, out.ScalarType(), 0, "size")
 		if err != nil {
 			return err
 		}

@@ -22,5 +22,5 @@ func shapeConstLike(u selfMemoryFormatOutArgs, value int64) error {
 	if err := shapeMemoryFormat(u.MemoryFormat, 1, out); err != nil {
 		return err
 	}
-	return shapeFillLike(self, scalar{f: float64(value), i: value}, out, 0)
+	return shapeFillLike(self, scalar{F: float64(value), I: value}, out, 0)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // Shared helpers of the pooling, padding and upsampling kernels. The spatial kernels treat
@@ -38,7 +39,7 @@ func (w poolWindow) as3d() poolWindow {
 func poolDims(v []int64, i int, name, op string, n int, def []int) ([3]int, error) {
 	for _, x := range v { // before converting to int, which is 32 bits on some targets
 		if x > math.MaxInt32 || x < -math.MaxInt32 {
-			return [3]int{}, argErr(i, name, "%v is too large", v)
+			return [3]int{}, unbox.ArgError(i, name, "%v is too large", v)
 		}
 	}
 	var r [3]int
@@ -59,9 +60,9 @@ func poolDims(v []int64, i int, name, op string, n int, def []int) ([3]int, erro
 	}
 	count := [...]string{2: "two", 3: "three"}[n]
 	if def != nil {
-		return [3]int{}, argErr(i, name, "%s: %s must either be omitted, a single int, or a tuple of %s ints, got %v", op, name, count, v)
+		return [3]int{}, unbox.ArgError(i, name, "%s: %s must either be omitted, a single int, or a tuple of %s ints, got %v", op, name, count, v)
 	}
-	return [3]int{}, argErr(i, name, "%s: %s must either be a single int, or a tuple of %s ints, got %v", op, name, count, v)
+	return [3]int{}, unbox.ArgError(i, name, "%s: %s must either be a single int, or a tuple of %s ints, got %v", op, name, count, v)
 }
 
 // poolWindowArgs checks max_pool{2,3}d's kernel_size, stride, padding, dilation and ceil_mode,
@@ -108,7 +109,7 @@ func poolCheckInput(in *executor.Tensor, n, shift int) error {
 		}
 	}
 	if !ok {
-		return argErr(shift, "self", "expected %dD or %dD (batch mode) tensor with optional 0 dim batch size, got sizes %v", n+1, n+2, s)
+		return unbox.ArgError(shift, "self", "expected %dD or %dD (batch mode) tensor with optional 0 dim batch size, got sizes %v", n+1, n+2, s)
 	}
 	return nil
 }
@@ -144,7 +145,7 @@ func poolShape(in *executor.Tensor, w *poolWindow) ([]int, error) {
 		for _, x := range v[:n] {
 			if x > math.MaxInt32 {
 				name := [...]string{"kernel_size", "stride", "padding", "dilation"}[i]
-				return nil, argErr(i+1+w.shift, name, "%v is too large", v[:n])
+				return nil, unbox.ArgError(i+1+w.shift, name, "%v is too large", v[:n])
 			}
 		}
 	}
@@ -155,12 +156,12 @@ func poolShape(in *executor.Tensor, w *poolWindow) ([]int, error) {
 	}{{w.k, 1, "kernel_size", "kernel size should be greater than zero"}, {w.s, 1, "stride", "stride should be greater than zero"},
 		{w.p, 0, "padding", "pad must be non-negative"}, {w.d, 1, "dilation", "dilation should be greater than zero"}} {
 		if slices.Min(c.v[:n]) < c.min {
-			return nil, argErr(i+1+w.shift, c.name, "%s, got %v", c.is, c.v[:n])
+			return nil, unbox.ArgError(i+1+w.shift, c.name, "%s, got %v", c.is, c.v[:n])
 		}
 	}
 	for j := range n {
 		if w.p[j] > w.k[j]/2 {
-			return nil, argErr(3+w.shift, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p[:n], w.k[:n])
+			return nil, unbox.ArgError(3+w.shift, "padding", "pad should be at most half of kernel size, got padding %v for kernel size %v", w.p[:n], w.k[:n])
 		}
 	}
 	if err := poolCheckInput(in, n, w.shift); err != nil {
@@ -220,7 +221,7 @@ func poolDtype(in *executor.Tensor, op string, ok []executor.ScalarType) error {
 			return nil
 		}
 	}
-	return argErr(0, "self", "%s does not support %s", op, executor.DTypeName(in.ScalarType()))
+	return unbox.ArgError(0, "self", "%s does not support %s", op, executor.DTypeName(in.ScalarType()))
 }
 
 // poolOffsets maps logical element indices to memory offsets; nil for a contiguous tensor.
@@ -340,12 +341,12 @@ func poolF64(v []float32) []float64 {
 func poolEdgePad(a selfPaddingOutArgs, n int, op string, reflect bool) error {
 	in, pad, out := a.Self, a.Padding, a.Out
 	if len(pad) != 2*n {
-		return argErr(1, "padding", "want %d values, got %d", 2*n, len(pad))
+		return unbox.ArgError(1, "padding", "want %d values, got %d", 2*n, len(pad))
 	}
 	s := in.Sizes()
 	rank := len(s)
 	if rank != n+1 && rank != n+2 {
-		return argErr(0, "self", "%s expects a %dD or %dD (batch mode) tensor, got sizes %v", op, n+1, n+2, s)
+		return unbox.ArgError(0, "self", "%s expects a %dD or %dD (batch mode) tensor, got sizes %v", op, n+1, n+2, s)
 	}
 	first := 0
 	if rank == n+2 {
@@ -353,7 +354,7 @@ func poolEdgePad(a selfPaddingOutArgs, n int, op string, reflect bool) error {
 	}
 	for d := first; d < rank; d++ {
 		if s[d] == 0 {
-			return argErr(0, "self", "%s expects non-zero sizes except the batch, got sizes %v", op, s)
+			return unbox.ArgError(0, "self", "%s expects non-zero sizes except the batch, got sizes %v", op, s)
 		}
 	}
 	if err := poolDtype(in, op, realBoolTypes); err != nil {
@@ -367,14 +368,14 @@ func poolEdgePad(a selfPaddingOutArgs, n int, op string, reflect bool) error {
 		d := rank - 1 - i
 		lo, hi := pad[2*i], pad[2*i+1]
 		if reflect && (lo >= int64(s[d]) || hi >= int64(s[d])) {
-			return argErr(1, "padding", "padding (%d, %d) should be less than the size %d of dimension %d", lo, hi, s[d], d)
+			return unbox.ArgError(1, "padding", "padding (%d, %d) should be less than the size %d of dimension %d", lo, hi, s[d], d)
 		}
 		if lo > math.MaxInt32 || hi > math.MaxInt32 || lo < math.MinInt32 || hi < math.MinInt32 {
-			return argErr(1, "padding", "padding (%d, %d) is too large", lo, hi)
+			return unbox.ArgError(1, "padding", "padding (%d, %d) is too large", lo, hi)
 		}
 		sizes[d] = s[d] + int(lo) + int(hi)
 		if sizes[d] < 1 {
-			return argErr(1, "padding", "dimension %d of size %d padded by (%d, %d) leaves size %d, want at least 1", d, s[d], lo, hi, sizes[d])
+			return unbox.ArgError(1, "padding", "dimension %d of size %d padded by (%d, %d) leaves size %d, want at least 1", d, s[d], lo, hi, sizes[d])
 		}
 	}
 	if err := resize(out, sizes); err != nil {
@@ -436,17 +437,17 @@ func poolUpsampleArgs(in *executor.Tensor, outputSize optional[[]int64], scaleFa
 	osz, hasSize := outputSize.Val, outputSize.OK
 	sf, hasScale := scaleFactors.Val, scaleFactors.OK
 	if hasSize == hasScale {
-		return nil, scale, false, argErr(sizeArg, "output_size", "must specify exactly one of output_size and scale_factors")
+		return nil, scale, false, unbox.ArgError(sizeArg, "output_size", "must specify exactly one of output_size and scale_factors")
 	}
 	if hasSize && len(osz) != 2 {
-		return nil, scale, false, argErr(sizeArg, "output_size", "want 2 sizes, got %v", osz)
+		return nil, scale, false, unbox.ArgError(sizeArg, "output_size", "want 2 sizes, got %v", osz)
 	}
 	if hasScale && len(sf) != 2 {
-		return nil, scale, false, argErr(scaleArg, "scale_factors", "want 2 scales, got %v", sf)
+		return nil, scale, false, unbox.ArgError(scaleArg, "scale_factors", "want 2 scales, got %v", sf)
 	}
 	s := in.Sizes()
 	if len(s) != 4 {
-		return nil, scale, false, argErr(0, "input", "expected a 4D [N,C,H,W] tensor, got sizes %v", s)
+		return nil, scale, false, unbox.ArgError(0, "input", "expected a 4D [N,C,H,W] tensor, got sizes %v", s)
 	}
 	sizes = append([]int(nil), s...)
 	if hasSize {
@@ -460,7 +461,7 @@ func poolUpsampleArgs(in *executor.Tensor, outputSize optional[[]int64], scaleFa
 			executor.ErrInvalidArgument, s[2], s[3], sizes[2], sizes[3])
 	}
 	if s[1] == 0 {
-		return nil, scale, false, argErr(0, "input", "non-empty 4D tensor expected (only the batch may be empty), got sizes %v", s)
+		return nil, scale, false, unbox.ArgError(0, "input", "non-empty 4D tensor expected (only the batch may be empty), got sizes %v", s)
 	}
 	return sizes, scale, hasScale, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // Shared machinery of the reduction family (sum, mean, amax, argmax, any, var, prod, ...).
@@ -43,19 +44,19 @@ func reduceDimList(rank int, dims []int64, argIdx int, name string) ([]bool, err
 	set := make([]bool, rank)
 	seenScalar := false
 	for _, d := range dims {
-		nd, err := normDim(d, rank, argIdx, name)
+		nd, err := unbox.NormDim(d, rank, argIdx, name)
 		if err != nil {
 			return nil, err
 		}
 		if rank == 0 {
 			if seenScalar {
-				return nil, argErr(argIdx, name, "dimension %d appears more than once", nd)
+				return nil, unbox.ArgError(argIdx, name, "dimension %d appears more than once", nd)
 			}
 			seenScalar = true
 			continue
 		}
 		if set[nd] {
-			return nil, argErr(argIdx, name, "dimension %d appears more than once", nd)
+			return nil, unbox.ArgError(argIdx, name, "dimension %d appears more than once", nd)
 		}
 		set[nd] = true
 	}
@@ -64,7 +65,7 @@ func reduceDimList(rank int, dims []int64, argIdx int, name string) ([]bool, err
 
 // reduceOneDim resolves a single int dim argument.
 func reduceOneDim(rank int, dim int64, argIdx int, name string) ([]bool, error) {
-	nd, err := normDim(dim, rank, argIdx, name)
+	nd, err := unbox.NormDim(dim, rank, argIdx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +137,7 @@ func (p *reducePlan) redNumel() int { return len(p.inner) }
 // size".
 func (p *reducePlan) requireNonEmpty(argIdx int, name string) error {
 	if p.redNumel() == 0 && p.outNumel() > 0 {
-		return argErr(argIdx, name, "the reduced dimensions have zero size; this reduction has no identity")
+		return unbox.ArgError(argIdx, name, "the reduced dimensions have zero size; this reduction has no identity")
 	}
 	return nil
 }
@@ -149,7 +150,7 @@ func reduceDtype(dtype optional[int64], i int, out *executor.Tensor) (executor.S
 	}
 	st := executor.ScalarType(dtype.Val)
 	if st != out.ScalarType() {
-		return 0, false, argErr(i, "dtype", "dtype %s differs from out's %s", executor.DTypeName(st), executor.DTypeName(out.ScalarType()))
+		return 0, false, unbox.ArgError(i, "dtype", "dtype %s differs from out's %s", executor.DTypeName(st), executor.DTypeName(out.ScalarType()))
 	}
 	return st, true, nil
 }
@@ -259,7 +260,7 @@ func reduceStore[T int64 | float64](t *executor.Tensor, v []T) {
 func reduceExtremeOut(self *executor.Tensor, set []bool, keepdim bool, out *executor.Tensor, outIdx int,
 	gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
 	if out.ScalarType() != self.ScalarType() {
-		return argErr(outIdx, "out", "out is %s; it must have the input's dtype %s",
+		return unbox.ArgError(outIdx, "out", "out is %s; it must have the input's dtype %s",
 			executor.DTypeName(out.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), set, keepdim)
@@ -286,10 +287,10 @@ func reduceExtremeOut(self *executor.Tensor, set []bool, keepdim bool, out *exec
 func reduceArgExtremeOut(self *executor.Tensor, set []bool, keepdim bool, out *executor.Tensor, outIdx int,
 	gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
 	if self.ScalarType() == executor.Bool {
-		return argErr(0, "self", "bool input is not supported")
+		return unbox.ArgError(0, "self", "bool input is not supported")
 	}
 	if out.ScalarType() != executor.Int64 {
-		return argErr(outIdx, "out", "out is %s; it must be int64", executor.DTypeName(out.ScalarType()))
+		return unbox.ArgError(outIdx, "out", "out is %s; it must be int64", executor.DTypeName(out.ScalarType()))
 	}
 	p := newReducePlan(self.Sizes(), set, keepdim)
 	if err := p.requireNonEmpty(1, "dim"); err != nil {
@@ -316,11 +317,11 @@ func reduceArgExtremeOut(self *executor.Tensor, set []bool, keepdim bool, out *e
 // whatever the schema names them (max and max_values, min and min_indices).
 func reduceValuesIndicesOut(self *executor.Tensor, dim int64, keepdim bool, vals, indices *executor.Tensor, gtF func(x, acc float64) bool, gtI func(x, acc int64) bool) error {
 	if vals.ScalarType() != self.ScalarType() {
-		return argErr(3, "values", "values is %s; it must have the input's dtype %s",
+		return unbox.ArgError(3, "values", "values is %s; it must have the input's dtype %s",
 			executor.DTypeName(vals.ScalarType()), executor.DTypeName(self.ScalarType()))
 	}
 	if indices.ScalarType() != executor.Int64 {
-		return argErr(4, "indices", "indices is %s; it must be int64", executor.DTypeName(indices.ScalarType()))
+		return unbox.ArgError(4, "indices", "indices is %s; it must be int64", executor.DTypeName(indices.ScalarType()))
 	}
 	set, err := reduceOneDim(self.Dim(), dim, 1, "dim")
 	if err != nil {
@@ -357,7 +358,7 @@ func reduceValuesIndicesOut(self *executor.Tensor, dim int64, keepdim bool, vals
 // or Uint8, as in PyTorch and ExecuTorch.
 func reduceTruthOut(self *executor.Tensor, set []bool, keepdim bool, out *executor.Tensor, outIdx int, all bool) error {
 	if t := out.ScalarType(); t != executor.Bool && t != executor.Uint8 {
-		return argErr(outIdx, "out", "out is %s; it must be bool or uint8", executor.DTypeName(t))
+		return unbox.ArgError(outIdx, "out", "out is %s; it must be bool or uint8", executor.DTypeName(t))
 	}
 	if sizes := self.Sizes(); set != nil && len(sizes) > 0 && self.ScalarType() == executor.Bool && out.ScalarType() == executor.Bool &&
 		self.IsContiguous() && onlyLast(set) && sizes[len(sizes)-1] > 0 {
@@ -483,7 +484,7 @@ func reduceF64OrNil(t *executor.Tensor) []float64 {
 // reduceSameDtype checks that an optional tensor argument has want's dtype.
 func reduceSameDtype(t *executor.Tensor, want executor.ScalarType, i int, name string) error {
 	if t != nil && t.ScalarType() != want {
-		return argErr(i, name, "%s differs from the input's %s", executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
+		return unbox.ArgError(i, name, "%s differs from the input's %s", executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/x448/float16"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 // Shared machinery of the shape family (memory-movement kernels: views, cat/split, indexing,
@@ -219,57 +220,57 @@ func shapeConvertInto(out, in *executor.Tensor) {
 func shapeFillValue(s scalar, dtype executor.ScalarType, i int, name string) (*executor.Tensor, error) {
 	t, err := executor.NewTensor(dtype)
 	if err != nil {
-		return nil, argErr(i, name, "%v", err)
+		return nil, unbox.ArgError(i, name, "%v", err)
 	}
 	bad := func() error {
-		v := any(s.i)
-		if s.isFloat {
-			v = s.f
+		v := any(s.I)
+		if s.IsFloat {
+			v = s.F
 		}
-		return argErr(i, name, "value %v overflows %s", v, executor.DTypeName(dtype))
+		return unbox.ArgError(i, name, "value %v overflows %s", v, executor.DTypeName(dtype))
 	}
 	switch {
 	case dtype == executor.Bool:
 		d := executor.Data[bool](t)
-		if s.isFloat {
-			d[0] = s.f != 0
+		if s.IsFloat {
+			d[0] = s.F != 0
 		} else {
-			d[0] = s.i != 0
+			d[0] = s.I != 0
 		}
 		return t, nil
 	case isFloat(dtype):
 		lim := map[executor.ScalarType]float64{executor.Float16: 65504, executor.BFloat16: 3.3895313892515355e38,
 			executor.Float32: math.MaxFloat32, executor.Float64: math.MaxFloat64}[dtype]
-		if s.isFloat {
-			if !math.IsInf(s.f, 0) && !math.IsNaN(s.f) && math.Abs(s.f) > lim {
+		if s.IsFloat {
+			if !math.IsInf(s.F, 0) && !math.IsNaN(s.F) && math.Abs(s.F) > lim {
 				return nil, bad()
 			}
-			storeF64(t, []float64{s.f})
+			storeF64(t, []float64{s.F})
 			return t, nil
 		}
-		src, _ := executor.FromSlice([]int64{s.i})
-		if math.Abs(float64(s.i)) > lim {
+		src, _ := executor.FromSlice([]int64{s.I})
+		if math.Abs(float64(s.I)) > lim {
 			return nil, bad()
 		}
 		shapeConvertInto(t, src)
 		return t, nil
 	}
 	lo, hi := shapeIntRange(dtype)
-	if s.isFloat {
+	if s.IsFloat {
 		// NaN and infinities overflow an integral type; unsigned types take no negative floats.
 		if lo < 0 && shapeIsUnsigned(dtype) {
 			lo = 0
 		}
-		if math.IsNaN(s.f) || s.f < float64(lo) || s.f > float64(hi) {
+		if math.IsNaN(s.F) || s.F < float64(lo) || s.F > float64(hi) {
 			return nil, bad()
 		}
-		storeI64(t, []int64{int64(s.f)})
+		storeI64(t, []int64{int64(s.F)})
 		return t, nil
 	}
-	if s.i < lo || s.i > hi {
+	if s.I < lo || s.I > hi {
 		return nil, bad()
 	}
-	storeI64(t, []int64{s.i})
+	storeI64(t, []int64{s.I})
 	return t, nil
 }
 
@@ -305,15 +306,15 @@ func shapeFill(out, v *executor.Tensor) {
 // shapeSizes converts an IntList of sizes, refusing negative entries.
 func shapeSizes(l []int64, i int, name string) ([]int, error) {
 	if len(l) > executor.MaxRank {
-		return nil, argErr(i, name, "%d dimensions exceed the limit of %d", len(l), executor.MaxRank)
+		return nil, unbox.ArgError(i, name, "%d dimensions exceed the limit of %d", len(l), executor.MaxRank)
 	}
 	out := make([]int, len(l))
 	for k, v := range l {
 		if v < 0 {
-			return nil, argErr(i, name, "size %d at dimension %d is negative", v, k)
+			return nil, unbox.ArgError(i, name, "size %d at dimension %d is negative", v, k)
 		}
 		if v > 1<<40 {
-			return nil, argErr(i, name, "size %d at dimension %d is too large", v, k)
+			return nil, unbox.ArgError(i, name, "size %d at dimension %d is too large", v, k)
 		}
 		out[k] = int(v)
 	}
@@ -330,11 +331,11 @@ func shapeMemoryFormat(format optional[int64], i int, out *executor.Tensor) erro
 	switch f := format.Val; f {
 	case 0:
 		if !out.IsContiguous() {
-			return argErr(i, "memory_format", "torch.contiguous_format, but out has dim order %v", out.DimOrder())
+			return unbox.ArgError(i, "memory_format", "torch.contiguous_format, but out has dim order %v", out.DimOrder())
 		}
 	case 1:
 	default:
-		return argErr(i, "memory_format", "memory format %d is not supported (only contiguous or preserve)", f)
+		return unbox.ArgError(i, "memory_format", "memory format %d is not supported (only contiguous or preserve)", f)
 	}
 	return nil
 }
@@ -345,13 +346,13 @@ func shapeIndexValues(t *executor.Tensor, i int, name string) ([]int64, error) {
 	case executor.Int64, executor.Int32:
 		return loadI64(t), nil
 	}
-	return nil, argErr(i, name, "index tensor must be int64 or int32, got %s", executor.DTypeName(t.ScalarType()))
+	return nil, unbox.ArgError(i, name, "index tensor must be int64 or int32, got %s", executor.DTypeName(t.ScalarType()))
 }
 
 // shapeWrapIndex maps a possibly negative index into [0, n).
 func shapeWrapIndex(v int64, n int, i int, name string) (int, error) {
 	if v < -int64(n) || v >= int64(n) {
-		return 0, argErr(i, name, "index %d is out of bounds for size %d", v, n)
+		return 0, unbox.ArgError(i, name, "index %d is out of bounds for size %d", v, n)
 	}
 	if v < 0 {
 		v += int64(n)

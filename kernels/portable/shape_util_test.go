@@ -84,17 +84,17 @@ func TestShapeFillValue(t *testing.T) {
 		want  float64
 		err   bool
 	}{
-		{scalar{i: 300}, executor.Int8, 0, true},
-		{scalar{i: -1}, executor.Uint8, 255, false},
-		{scalar{i: -256}, executor.Uint8, 0, true},
-		{scalar{f: -0.5, isFloat: true}, executor.Uint8, 0, true},
-		{scalar{f: 2.7, isFloat: true}, executor.Int32, 2, false},
-		{scalar{f: math.NaN(), isFloat: true}, executor.Int32, 0, true},
-		{scalar{f: math.Inf(1), isFloat: true}, executor.Float16, math.Inf(1), false},
-		{scalar{f: 1e6, isFloat: true}, executor.Float16, 0, true},
-		{scalar{f: 1e39, isFloat: true}, executor.Float32, 0, true},
-		{scalar{f: 0.1, isFloat: true}, executor.Bool, 1, false},
-		{scalar{i: 1, isBool: true}, executor.Float32, 1, false},
+		{scalar{I: 300}, executor.Int8, 0, true},
+		{scalar{I: -1}, executor.Uint8, 255, false},
+		{scalar{I: -256}, executor.Uint8, 0, true},
+		{scalar{F: -0.5, IsFloat: true}, executor.Uint8, 0, true},
+		{scalar{F: 2.7, IsFloat: true}, executor.Int32, 2, false},
+		{scalar{F: math.NaN(), IsFloat: true}, executor.Int32, 0, true},
+		{scalar{F: math.Inf(1), IsFloat: true}, executor.Float16, math.Inf(1), false},
+		{scalar{F: 1e6, IsFloat: true}, executor.Float16, 0, true},
+		{scalar{F: 1e39, IsFloat: true}, executor.Float32, 0, true},
+		{scalar{F: 0.1, IsFloat: true}, executor.Bool, 1, false},
+		{scalar{I: 1, IsBool: true}, executor.Float32, 1, false},
 	}
 	for _, tc := range tests {
 		v, err := shapeFillValue(tc.s, tc.dtype, 1, "fill_value")

@@ -2,37 +2,40 @@
 
 package portable
 
-import "github.com/etgo/etgo/executor"
+import (
+	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
+)
 
 // addmmOutArgs are the arguments of aten::addmm.out.
 type addmmOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Mat1  *executor.Tensor // Tensor mat1
 	Mat2  *executor.Tensor // Tensor mat2
-	Beta  scalar           // Scalar beta
-	Alpha scalar           // Scalar alpha
+	Beta  unbox.Scalar     // Scalar beta
+	Alpha unbox.Scalar     // Scalar alpha
 	Out   *executor.Tensor // Tensor out
 }
 
 // asStridedCopyOutArgs are the arguments of aten::as_strided_copy.out.
 type asStridedCopyOutArgs struct {
-	Self          *executor.Tensor // Tensor self
-	Size          []int64          // SymInt[] size
-	Stride        []int64          // SymInt[] stride
-	StorageOffset optional[int64]  // SymInt? storage_offset
-	Out           *executor.Tensor // Tensor out
+	Self          *executor.Tensor      // Tensor self
+	Size          []int64               // SymInt[] size
+	Stride        []int64               // SymInt[] stride
+	StorageOffset unbox.Optional[int64] // SymInt? storage_offset
+	Out           *executor.Tensor      // Tensor out
 }
 
 // avgPool2dOutArgs are the arguments of aten::avg_pool2d.out and aten::avg_pool3d.out.
 type avgPool2dOutArgs struct {
-	Self            *executor.Tensor // Tensor self
-	KernelSize      []int64          // int[2] kernel_size
-	Stride          []int64          // int[2] stride
-	Padding         []int64          // int[2] padding
-	CeilMode        bool             // bool ceil_mode
-	CountIncludePad bool             // bool count_include_pad
-	DivisorOverride optional[int64]  // int? divisor_override
-	Out             *executor.Tensor // Tensor out
+	Self            *executor.Tensor      // Tensor self
+	KernelSize      []int64               // int[2] kernel_size
+	Stride          []int64               // int[2] stride
+	Padding         []int64               // int[2] padding
+	CeilMode        bool                  // bool ceil_mode
+	CountIncludePad bool                  // bool count_include_pad
+	DivisorOverride unbox.Optional[int64] // int? divisor_override
+	Out             *executor.Tensor      // Tensor out
 }
 
 // baddbmmOutArgs are the arguments of aten::baddbmm.out.
@@ -40,18 +43,18 @@ type baddbmmOutArgs struct {
 	Self   *executor.Tensor // Tensor self
 	Batch1 *executor.Tensor // Tensor batch1
 	Batch2 *executor.Tensor // Tensor batch2
-	Beta   scalar           // Scalar beta
-	Alpha  scalar           // Scalar alpha
+	Beta   unbox.Scalar     // Scalar beta
+	Alpha  unbox.Scalar     // Scalar alpha
 	Out    *executor.Tensor // Tensor out
 }
 
 // cdistForwardOutArgs are the arguments of aten::_cdist_forward.out.
 type cdistForwardOutArgs struct {
-	X1          *executor.Tensor // Tensor x1
-	X2          *executor.Tensor // Tensor x2
-	P           float64          // float p
-	ComputeMode optional[int64]  // int? compute_mode
-	Out         *executor.Tensor // Tensor out
+	X1          *executor.Tensor      // Tensor x1
+	X2          *executor.Tensor      // Tensor x2
+	P           float64               // float p
+	ComputeMode unbox.Optional[int64] // int? compute_mode
+	Out         *executor.Tensor      // Tensor out
 }
 
 // conditionSelfOtherOutArgs are the arguments of aten::where.self_out.
@@ -64,20 +67,20 @@ type conditionSelfOtherOutArgs struct {
 
 // convolutionBackwardOutArgs are the arguments of aten::convolution_backward.out.
 type convolutionBackwardOutArgs struct {
-	GradOutput    *executor.Tensor  // Tensor grad_output
-	Input         *executor.Tensor  // Tensor input
-	Weight        *executor.Tensor  // Tensor weight
-	BiasSizes     optional[[]int64] // SymInt[]? bias_sizes
-	Stride        []int64           // SymInt[] stride
-	Padding       []int64           // SymInt[] padding
-	Dilation      []int64           // SymInt[] dilation
-	Transposed    bool              // bool transposed
-	OutputPadding []int64           // SymInt[] output_padding
-	Groups        int64             // SymInt groups
-	OutputMask    []bool            // bool[3] output_mask
-	Out0          *executor.Tensor  // Tensor out0
-	Out1          *executor.Tensor  // Tensor out1
-	Out2          *executor.Tensor  // Tensor out2
+	GradOutput    *executor.Tensor        // Tensor grad_output
+	Input         *executor.Tensor        // Tensor input
+	Weight        *executor.Tensor        // Tensor weight
+	BiasSizes     unbox.Optional[[]int64] // SymInt[]? bias_sizes
+	Stride        []int64                 // SymInt[] stride
+	Padding       []int64                 // SymInt[] padding
+	Dilation      []int64                 // SymInt[] dilation
+	Transposed    bool                    // bool transposed
+	OutputPadding []int64                 // SymInt[] output_padding
+	Groups        int64                   // SymInt groups
+	OutputMask    []bool                  // bool[3] output_mask
+	Out0          *executor.Tensor        // Tensor out0
+	Out1          *executor.Tensor        // Tensor out1
+	Out2          *executor.Tensor        // Tensor out2
 }
 
 // convolutionOutArgs are the arguments of aten::convolution.out.
@@ -106,9 +109,9 @@ type diagonalCopyOutArgs struct {
 // eluOutArgs are the arguments of aten::elu.out.
 type eluOutArgs struct {
 	Self       *executor.Tensor // Tensor self
-	Alpha      scalar           // Scalar alpha
-	Scale      scalar           // Scalar scale
-	InputScale scalar           // Scalar input_scale
+	Alpha      unbox.Scalar     // Scalar alpha
+	Scale      unbox.Scalar     // Scalar scale
+	InputScale unbox.Scalar     // Scalar input_scale
 	Out        *executor.Tensor // Tensor out
 }
 
@@ -124,7 +127,7 @@ type embeddingOutArgs struct {
 
 // endOutArgs are the arguments of aten::arange.out.
 type endOutArgs struct {
-	End scalar           // Scalar end
+	End unbox.Scalar     // Scalar end
 	Out *executor.Tensor // Tensor out
 }
 
@@ -158,10 +161,10 @@ type indexPutOutArgs struct {
 
 // inputOutputSizeScaleFactorsOutArgs are the arguments of aten::upsample_nearest2d.vec_out.
 type inputOutputSizeScaleFactorsOutArgs struct {
-	Input        *executor.Tensor    // Tensor input
-	OutputSize   optional[[]int64]   // SymInt[]? output_size
-	ScaleFactors optional[[]float64] // float[]? scale_factors
-	Out          *executor.Tensor    // Tensor out
+	Input        *executor.Tensor          // Tensor input
+	OutputSize   unbox.Optional[[]int64]   // SymInt[]? output_size
+	ScaleFactors unbox.Optional[[]float64] // float[]? scale_factors
+	Out          *executor.Tensor          // Tensor out
 }
 
 // inputWeightBiasOutArgs are the arguments of aten::linear.out.
@@ -210,11 +213,11 @@ type maxPool2dWithIndicesOutArgs struct {
 
 // meanOutArgs are the arguments of aten::mean.out and aten::sum.IntList_out.
 type meanOutArgs struct {
-	Self    *executor.Tensor  // Tensor self
-	Dim     optional[[]int64] // int[1]? dim
-	Keepdim bool              // bool keepdim
-	Dtype   optional[int64]   // ScalarType? dtype
-	Out     *executor.Tensor  // Tensor out
+	Self    *executor.Tensor        // Tensor self
+	Dim     unbox.Optional[[]int64] // int[1]? dim
+	Keepdim bool                    // bool keepdim
+	Dtype   unbox.Optional[int64]   // ScalarType? dtype
+	Out     *executor.Tensor        // Tensor out
 }
 
 // minDimMinArgs are the arguments of aten::min.dim_min.
@@ -281,11 +284,11 @@ type nativeBatchNormLegitOutArgs struct {
 
 // nativeDropoutOutArgs are the arguments of aten::native_dropout.out.
 type nativeDropoutOutArgs struct {
-	Input *executor.Tensor // Tensor input
-	P     float64          // float p
-	Train optional[bool]   // bool? train
-	Out0  *executor.Tensor // Tensor out0
-	Out1  *executor.Tensor // Tensor out1
+	Input *executor.Tensor     // Tensor input
+	P     float64              // float p
+	Train unbox.Optional[bool] // bool? train
+	Out0  *executor.Tensor     // Tensor out0
+	Out1  *executor.Tensor     // Tensor out1
 }
 
 // nativeGroupNormOutArgs are the arguments of aten::native_group_norm.out.
@@ -317,23 +320,23 @@ type nativeLayerNormOutArgs struct {
 
 // prodIntOutArgs are the arguments of aten::prod.int_out.
 type prodIntOutArgs struct {
-	Self    *executor.Tensor // Tensor self
-	Dim     int64            // int dim
-	Keepdim bool             // bool keepdim
-	Dtype   optional[int64]  // ScalarType? dtype
-	Out     *executor.Tensor // Tensor out
+	Self    *executor.Tensor      // Tensor self
+	Dim     int64                 // int dim
+	Keepdim bool                  // bool keepdim
+	Dtype   unbox.Optional[int64] // ScalarType? dtype
+	Out     *executor.Tensor      // Tensor out
 }
 
 // repeatsOutputSizeOutArgs are the arguments of aten::repeat_interleave.Tensor_out.
 type repeatsOutputSizeOutArgs struct {
-	Repeats    *executor.Tensor // Tensor repeats
-	OutputSize optional[int64]  // SymInt? output_size
-	Out        *executor.Tensor // Tensor out
+	Repeats    *executor.Tensor      // Tensor repeats
+	OutputSize unbox.Optional[int64] // SymInt? output_size
+	Out        *executor.Tensor      // Tensor out
 }
 
 // sOutArgs are the arguments of aten::scalar_tensor.out.
 type sOutArgs struct {
-	S   scalar           // Scalar s
+	S   unbox.Scalar     // Scalar s
 	Out *executor.Tensor // Tensor out
 }
 
@@ -351,7 +354,7 @@ type scatterValueOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Dim   int64            // int dim
 	Index *executor.Tensor // Tensor index
-	Value scalar           // Scalar value
+	Value unbox.Scalar     // Scalar value
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -388,10 +391,10 @@ type selfDim0Dim1OutArgs struct {
 
 // selfDimDtypeOutArgs are the arguments of aten::cumprod.out and aten::cumsum.out.
 type selfDimDtypeOutArgs struct {
-	Self  *executor.Tensor // Tensor self
-	Dim   int64            // int dim
-	Dtype optional[int64]  // ScalarType? dtype
-	Out   *executor.Tensor // Tensor out
+	Self  *executor.Tensor      // Tensor self
+	Dim   int64                 // int dim
+	Dtype unbox.Optional[int64] // ScalarType? dtype
+	Out   *executor.Tensor      // Tensor out
 }
 
 // selfDimHalfToFloatOutArgs are the arguments of aten::_log_softmax.out and aten::_softmax.out.
@@ -458,18 +461,18 @@ type selfDimIntOutTensorListArgs struct {
 
 // selfDimOptIntKeepdimOutArgs are the arguments of aten::argmax.out and aten::argmin.out.
 type selfDimOptIntKeepdimOutArgs struct {
-	Self    *executor.Tensor // Tensor self
-	Dim     optional[int64]  // int? dim
-	Keepdim bool             // bool keepdim
-	Out     *executor.Tensor // Tensor out
+	Self    *executor.Tensor      // Tensor self
+	Dim     unbox.Optional[int64] // int? dim
+	Keepdim bool                  // bool keepdim
+	Out     *executor.Tensor      // Tensor out
 }
 
 // selfDimOptIntListKeepdimOutArgs are the arguments of aten::all.dims_out and aten::any.dims_out.
 type selfDimOptIntListKeepdimOutArgs struct {
-	Self    *executor.Tensor  // Tensor self
-	Dim     optional[[]int64] // int[]? dim
-	Keepdim bool              // bool keepdim
-	Out     *executor.Tensor  // Tensor out
+	Self    *executor.Tensor        // Tensor self
+	Dim     unbox.Optional[[]int64] // int[]? dim
+	Keepdim bool                    // bool keepdim
+	Out     *executor.Tensor        // Tensor out
 }
 
 // selfDimsOutArgs are the arguments of aten::flip.out and aten::permute_copy.out.
@@ -488,24 +491,24 @@ type selfDownscaleFactorOutArgs struct {
 
 // selfDtypeOutArgs are the arguments of aten::mean.dtype_out and aten::prod.out.
 type selfDtypeOutArgs struct {
-	Self  *executor.Tensor // Tensor self
-	Dtype optional[int64]  // ScalarType? dtype
-	Out   *executor.Tensor // Tensor out
+	Self  *executor.Tensor      // Tensor self
+	Dtype unbox.Optional[int64] // ScalarType? dtype
+	Out   *executor.Tensor      // Tensor out
 }
 
 // selfEpsOutArgs are the arguments of aten::logit.out.
 type selfEpsOutArgs struct {
-	Self *executor.Tensor  // Tensor self
-	Eps  optional[float64] // float? eps
-	Out  *executor.Tensor  // Tensor out
+	Self *executor.Tensor        // Tensor self
+	Eps  unbox.Optional[float64] // float? eps
+	Out  *executor.Tensor        // Tensor out
 }
 
 // selfFillValueMemoryFormatOutArgs are the arguments of aten::full_like.out.
 type selfFillValueMemoryFormatOutArgs struct {
-	Self         *executor.Tensor // Tensor self
-	FillValue    scalar           // Scalar fill_value
-	MemoryFormat optional[int64]  // MemoryFormat? memory_format
-	Out          *executor.Tensor // Tensor out
+	Self         *executor.Tensor      // Tensor self
+	FillValue    unbox.Scalar          // Scalar fill_value
+	MemoryFormat unbox.Optional[int64] // MemoryFormat? memory_format
+	Out          *executor.Tensor      // Tensor out
 }
 
 // selfIndicesOutArgs are the arguments of aten::index.Tensor_out.
@@ -542,7 +545,7 @@ type selfMaskSourceOutArgs struct {
 type selfMaskValueOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Mask  *executor.Tensor // Tensor mask
-	Value scalar           // Scalar value
+	Value unbox.Scalar     // Scalar value
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -556,17 +559,17 @@ type selfMat2OutArgs struct {
 // selfMemoryFormatOutArgs are the arguments of aten::clone.out, aten::ones_like.out and
 // aten::zeros_like.out.
 type selfMemoryFormatOutArgs struct {
-	Self         *executor.Tensor // Tensor self
-	MemoryFormat optional[int64]  // MemoryFormat? memory_format
-	Out          *executor.Tensor // Tensor out
+	Self         *executor.Tensor      // Tensor self
+	MemoryFormat unbox.Optional[int64] // MemoryFormat? memory_format
+	Out          *executor.Tensor      // Tensor out
 }
 
 // selfMinOptScalarMaxOptScalarOutArgs are the arguments of aten::clamp.out.
 type selfMinOptScalarMaxOptScalarOutArgs struct {
-	Self *executor.Tensor // Tensor self
-	Min  optional[scalar] // Scalar? min
-	Max  optional[scalar] // Scalar? max
-	Out  *executor.Tensor // Tensor out
+	Self *executor.Tensor             // Tensor self
+	Min  unbox.Optional[unbox.Scalar] // Scalar? min
+	Max  unbox.Optional[unbox.Scalar] // Scalar? max
+	Out  *executor.Tensor             // Tensor out
 }
 
 // selfMinOptTensorMaxOptTensorOutArgs are the arguments of aten::clamp.Tensor_out.
@@ -580,41 +583,41 @@ type selfMinOptTensorMaxOptTensorOutArgs struct {
 // selfMinValMaxValOutArgs are the arguments of aten::hardtanh.out.
 type selfMinValMaxValOutArgs struct {
 	Self   *executor.Tensor // Tensor self
-	MinVal scalar           // Scalar min_val
-	MaxVal scalar           // Scalar max_val
+	MinVal unbox.Scalar     // Scalar min_val
+	MaxVal unbox.Scalar     // Scalar max_val
 	Out    *executor.Tensor // Tensor out
 }
 
 // selfNegativeSlopeOutArgs are the arguments of aten::leaky_relu.out.
 type selfNegativeSlopeOutArgs struct {
 	Self          *executor.Tensor // Tensor self
-	NegativeSlope scalar           // Scalar negative_slope
+	NegativeSlope unbox.Scalar     // Scalar negative_slope
 	Out           *executor.Tensor // Tensor out
 }
 
 // selfNonBlockingDimOrderOutArgs are the arguments of dim_order_ops::_clone_dim_order.out and
 // dim_order_ops::_to_dim_order_copy.out.
 type selfNonBlockingDimOrderOutArgs struct {
-	Self        *executor.Tensor  // Tensor self
-	NonBlocking bool              // bool non_blocking
-	DimOrder    optional[[]int64] // int[]? dim_order
-	Out         *executor.Tensor  // Tensor out
+	Self        *executor.Tensor        // Tensor self
+	NonBlocking bool                    // bool non_blocking
+	DimOrder    unbox.Optional[[]int64] // int[]? dim_order
+	Out         *executor.Tensor        // Tensor out
 }
 
 // selfNonBlockingMemoryFormatOutArgs are the arguments of aten::_to_copy.out.
 type selfNonBlockingMemoryFormatOutArgs struct {
-	Self         *executor.Tensor // Tensor self
-	NonBlocking  bool             // bool non_blocking
-	MemoryFormat optional[int64]  // MemoryFormat? memory_format
-	Out          *executor.Tensor // Tensor out
+	Self         *executor.Tensor      // Tensor self
+	NonBlocking  bool                  // bool non_blocking
+	MemoryFormat unbox.Optional[int64] // MemoryFormat? memory_format
+	Out          *executor.Tensor      // Tensor out
 }
 
 // selfOtherScalarAlphaOutArgs are the arguments of aten::add.Scalar_out, aten::rsub.Scalar_out and
 // aten::sub.Scalar_out.
 type selfOtherScalarAlphaOutArgs struct {
 	Self  *executor.Tensor // Tensor self
-	Other scalar           // Scalar other
-	Alpha scalar           // Scalar alpha
+	Other unbox.Scalar     // Scalar other
+	Alpha unbox.Scalar     // Scalar alpha
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -626,23 +629,23 @@ type selfOtherScalarAlphaOutArgs struct {
 // aten::remainder.Scalar_out.
 type selfOtherScalarOutArgs struct {
 	Self  *executor.Tensor // Tensor self
-	Other scalar           // Scalar other
+	Other unbox.Scalar     // Scalar other
 	Out   *executor.Tensor // Tensor out
 }
 
 // selfOtherScalarRoundingModeOutArgs are the arguments of aten::div.Scalar_mode_out.
 type selfOtherScalarRoundingModeOutArgs struct {
-	Self         *executor.Tensor // Tensor self
-	Other        scalar           // Scalar other
-	RoundingMode optional[string] // str? rounding_mode
-	Out          *executor.Tensor // Tensor out
+	Self         *executor.Tensor       // Tensor self
+	Other        unbox.Scalar           // Scalar other
+	RoundingMode unbox.Optional[string] // str? rounding_mode
+	Out          *executor.Tensor       // Tensor out
 }
 
 // selfOtherTensorAlphaOutArgs are the arguments of aten::add.out and aten::sub.out.
 type selfOtherTensorAlphaOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Other *executor.Tensor // Tensor other
-	Alpha scalar           // Scalar alpha
+	Alpha unbox.Scalar     // Scalar alpha
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -661,10 +664,10 @@ type selfOtherTensorOutArgs struct {
 
 // selfOtherTensorRoundingModeOutArgs are the arguments of aten::div.out_mode.
 type selfOtherTensorRoundingModeOutArgs struct {
-	Self         *executor.Tensor // Tensor self
-	Other        *executor.Tensor // Tensor other
-	RoundingMode optional[string] // str? rounding_mode
-	Out          *executor.Tensor // Tensor out
+	Self         *executor.Tensor       // Tensor self
+	Other        *executor.Tensor       // Tensor other
+	RoundingMode unbox.Optional[string] // str? rounding_mode
+	Out          *executor.Tensor       // Tensor out
 }
 
 // selfOutArgs are the arguments of aten::_conj_physical.out, aten::abs.out, aten::acos.out,
@@ -701,7 +704,7 @@ type selfPOutArgs struct {
 type selfPadValueOutArgs struct {
 	Self  *executor.Tensor // Tensor self
 	Pad   []int64          // SymInt[] pad
-	Value scalar           // Scalar value
+	Value unbox.Scalar     // Scalar value
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -723,7 +726,7 @@ type selfRepeatsOutArgs struct {
 
 // selfScalarExponentTensorOutArgs are the arguments of aten::pow.Scalar_out.
 type selfScalarExponentTensorOutArgs struct {
-	Self     scalar           // Scalar self
+	Self     unbox.Scalar     // Scalar self
 	Exponent *executor.Tensor // Tensor exponent
 	Out      *executor.Tensor // Tensor out
 }
@@ -785,7 +788,7 @@ type selfSrcNonBlockingOutArgs struct {
 // selfTensorExponentScalarOutArgs are the arguments of aten::pow.Tensor_Scalar_out.
 type selfTensorExponentScalarOutArgs struct {
 	Self     *executor.Tensor // Tensor self
-	Exponent scalar           // Scalar exponent
+	Exponent unbox.Scalar     // Scalar exponent
 	Out      *executor.Tensor // Tensor out
 }
 
@@ -806,7 +809,7 @@ type selfUpscaleFactorOutArgs struct {
 // selfValueScalarOutArgs are the arguments of aten::fill.Scalar_out.
 type selfValueScalarOutArgs struct {
 	Self  *executor.Tensor // Tensor self
-	Value scalar           // Scalar value
+	Value unbox.Scalar     // Scalar value
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -819,23 +822,23 @@ type selfValueTensorOutArgs struct {
 
 // sizeDimOrderOutArgs are the arguments of dim_order_ops::_empty_dim_order.out.
 type sizeDimOrderOutArgs struct {
-	Size     []int64           // int[] size
-	DimOrder optional[[]int64] // int[]? dim_order
-	Out      *executor.Tensor  // Tensor out
+	Size     []int64                 // int[] size
+	DimOrder unbox.Optional[[]int64] // int[]? dim_order
+	Out      *executor.Tensor        // Tensor out
 }
 
 // sizeFillValueOutArgs are the arguments of aten::full.out.
 type sizeFillValueOutArgs struct {
 	Size      []int64          // SymInt[] size
-	FillValue scalar           // Scalar fill_value
+	FillValue unbox.Scalar     // Scalar fill_value
 	Out       *executor.Tensor // Tensor out
 }
 
 // sizeMemoryFormatOutArgs are the arguments of aten::empty.out.
 type sizeMemoryFormatOutArgs struct {
-	Size         []int64          // SymInt[] size
-	MemoryFormat optional[int64]  // MemoryFormat? memory_format
-	Out          *executor.Tensor // Tensor out
+	Size         []int64               // SymInt[] size
+	MemoryFormat unbox.Optional[int64] // MemoryFormat? memory_format
+	Out          *executor.Tensor      // Tensor out
 }
 
 // sizeOutArgs are the arguments of aten::ones.out, aten::rand.out, aten::randn.out and
@@ -847,30 +850,30 @@ type sizeOutArgs struct {
 
 // sliceCopyTensorOutArgs are the arguments of aten::slice_copy.Tensor_out.
 type sliceCopyTensorOutArgs struct {
-	Self  *executor.Tensor // Tensor self
-	Dim   int64            // int dim
-	Start optional[int64]  // SymInt? start
-	End   optional[int64]  // SymInt? end
-	Step  int64            // SymInt step
-	Out   *executor.Tensor // Tensor out
+	Self  *executor.Tensor      // Tensor self
+	Dim   int64                 // int dim
+	Start unbox.Optional[int64] // SymInt? start
+	End   unbox.Optional[int64] // SymInt? end
+	Step  int64                 // SymInt step
+	Out   *executor.Tensor      // Tensor out
 }
 
 // sliceScatterOutArgs are the arguments of aten::slice_scatter.out.
 type sliceScatterOutArgs struct {
-	Self  *executor.Tensor // Tensor self
-	Src   *executor.Tensor // Tensor src
-	Dim   int64            // int dim
-	Start optional[int64]  // SymInt? start
-	End   optional[int64]  // SymInt? end
-	Step  int64            // SymInt step
-	Out   *executor.Tensor // Tensor out
+	Self  *executor.Tensor      // Tensor self
+	Src   *executor.Tensor      // Tensor src
+	Dim   int64                 // int dim
+	Start unbox.Optional[int64] // SymInt? start
+	End   unbox.Optional[int64] // SymInt? end
+	Step  int64                 // SymInt step
+	Out   *executor.Tensor      // Tensor out
 }
 
 // startEndStepOutArgs are the arguments of aten::arange.start_out.
 type startEndStepOutArgs struct {
-	Start scalar           // Scalar start
-	End   scalar           // Scalar end
-	Step  scalar           // Scalar step
+	Start unbox.Scalar     // Scalar start
+	End   unbox.Scalar     // Scalar end
+	Step  unbox.Scalar     // Scalar step
 	Out   *executor.Tensor // Tensor out
 }
 
@@ -903,99 +906,99 @@ type unfoldCopyOutArgs struct {
 
 // upsampleBilinear2dAaOutArgs are the arguments of aten::_upsample_bilinear2d_aa.out.
 type upsampleBilinear2dAaOutArgs struct {
-	Self         *executor.Tensor  // Tensor self
-	OutputSize   []int64           // SymInt[2] output_size
-	AlignCorners bool              // bool align_corners
-	ScalesH      optional[float64] // float? scales_h
-	ScalesW      optional[float64] // float? scales_w
-	Out          *executor.Tensor  // Tensor out
+	Self         *executor.Tensor        // Tensor self
+	OutputSize   []int64                 // SymInt[2] output_size
+	AlignCorners bool                    // bool align_corners
+	ScalesH      unbox.Optional[float64] // float? scales_h
+	ScalesW      unbox.Optional[float64] // float? scales_w
+	Out          *executor.Tensor        // Tensor out
 }
 
 // upsampleBilinear2dVecOutArgs are the arguments of aten::upsample_bilinear2d.vec_out.
 type upsampleBilinear2dVecOutArgs struct {
-	Input        *executor.Tensor    // Tensor input
-	OutputSize   optional[[]int64]   // SymInt[]? output_size
-	AlignCorners bool                // bool align_corners
-	ScaleFactors optional[[]float64] // float[]? scale_factors
-	Out          *executor.Tensor    // Tensor out
+	Input        *executor.Tensor          // Tensor input
+	OutputSize   unbox.Optional[[]int64]   // SymInt[]? output_size
+	AlignCorners bool                      // bool align_corners
+	ScaleFactors unbox.Optional[[]float64] // float[]? scale_factors
+	Out          *executor.Tensor          // Tensor out
 }
 
 // varCorrectionOutArgs are the arguments of aten::var.correction_out.
 type varCorrectionOutArgs struct {
-	Self       *executor.Tensor  // Tensor self
-	Dim        optional[[]int64] // int[1]? dim
-	Correction optional[scalar]  // Scalar? correction
-	Keepdim    bool              // bool keepdim
-	Out        *executor.Tensor  // Tensor out
+	Self       *executor.Tensor             // Tensor self
+	Dim        unbox.Optional[[]int64]      // int[1]? dim
+	Correction unbox.Optional[unbox.Scalar] // Scalar? correction
+	Keepdim    bool                         // bool keepdim
+	Out        *executor.Tensor             // Tensor out
 }
 
 // varMeanCorrectionOutArgs are the arguments of aten::var_mean.correction_out.
 type varMeanCorrectionOutArgs struct {
-	Self       *executor.Tensor  // Tensor self
-	Dim        optional[[]int64] // int[1]? dim
-	Correction optional[scalar]  // Scalar? correction
-	Keepdim    bool              // bool keepdim
-	Out0       *executor.Tensor  // Tensor out0
-	Out1       *executor.Tensor  // Tensor out1
+	Self       *executor.Tensor             // Tensor self
+	Dim        unbox.Optional[[]int64]      // int[1]? dim
+	Correction unbox.Optional[unbox.Scalar] // Scalar? correction
+	Keepdim    bool                         // bool keepdim
+	Out0       *executor.Tensor             // Tensor out0
+	Out1       *executor.Tensor             // Tensor out1
 }
 
 // varOutArgs are the arguments of aten::var.out.
 type varOutArgs struct {
-	Self     *executor.Tensor  // Tensor self
-	Dim      optional[[]int64] // int[1]? dim
-	Unbiased bool              // bool unbiased
-	Keepdim  bool              // bool keepdim
-	Out      *executor.Tensor  // Tensor out
+	Self     *executor.Tensor        // Tensor self
+	Dim      unbox.Optional[[]int64] // int[1]? dim
+	Unbiased bool                    // bool unbiased
+	Keepdim  bool                    // bool keepdim
+	Out      *executor.Tensor        // Tensor out
 }
 
 // unboxAdaptiveAvgPool2dOut checks and reads the arguments of aten::_adaptive_avg_pool2d.out(Tensor
 // self, SymInt[2] output_size, *, Tensor out), then the return slot.
 func unboxAdaptiveAvgPool2dOut(args []*executor.EValue) (selfOutputSizeOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOutputSizeOutArgs{
-		Self:       u.tensor(0, "self"),
-		OutputSize: u.intList(1, "output_size"),
-		Out:        u.tensor(2, "out"),
+		Self:       u.Tensor(0, "self"),
+		OutputSize: u.IntList(1, "output_size"),
+		Out:        u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCdistForwardOut checks and reads the arguments of aten::_cdist_forward.out(Tensor x1, Tensor
 // x2, float p, int? compute_mode, *, Tensor out), then the return slot.
 func unboxCdistForwardOut(args []*executor.EValue) (cdistForwardOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := cdistForwardOutArgs{
-		X1:          u.tensor(0, "x1"),
-		X2:          u.tensor(1, "x2"),
-		P:           u.double(2, "p"),
-		ComputeMode: u.optInt(3, "compute_mode"),
-		Out:         u.tensor(4, "out"),
+		X1:          u.Tensor(0, "x1"),
+		X2:          u.Tensor(1, "x2"),
+		P:           u.Double(2, "p"),
+		ComputeMode: u.OptInt(3, "compute_mode"),
+		Out:         u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxConjPhysicalOut checks and reads the arguments of aten::_conj_physical.out(Tensor self, *,
 // Tensor out), then the return slot.
 func unboxConjPhysicalOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLogSoftmaxOut checks and reads the arguments of aten::_log_softmax.out(Tensor self, int dim,
 // bool half_to_float, *, Tensor out), then the return slot.
 func unboxLogSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimHalfToFloatOutArgs{
-		Self:        u.tensor(0, "self"),
-		Dim:         u.int(1, "dim"),
-		HalfToFloat: u.bool(2, "half_to_float"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		Dim:         u.Int(1, "dim"),
+		HalfToFloat: u.Bool(2, "half_to_float"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeBatchNormLegitNoStatsOut checks and reads the arguments of
@@ -1003,19 +1006,19 @@ func unboxLogSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, err
 // training, float momentum, float eps, *, Tensor out, Tensor save_mean, Tensor save_invstd), then
 // the return slot.
 func unboxNativeBatchNormLegitNoStatsOut(args []*executor.EValue) (nativeBatchNormLegitNoStatsOutArgs, error) {
-	u := newUnboxer(args, 10)
+	u := unbox.NewReader(args, 10)
 	a := nativeBatchNormLegitNoStatsOutArgs{
-		Input:      u.tensor(0, "input"),
-		Weight:     u.optTensor(1, "weight"),
-		Bias:       u.optTensor(2, "bias"),
-		Training:   u.bool(3, "training"),
-		Momentum:   u.double(4, "momentum"),
-		Eps:        u.double(5, "eps"),
-		Out:        u.tensor(6, "out"),
-		SaveMean:   u.tensor(7, "save_mean"),
-		SaveInvstd: u.tensor(8, "save_invstd"),
+		Input:      u.Tensor(0, "input"),
+		Weight:     u.OptTensor(1, "weight"),
+		Bias:       u.OptTensor(2, "bias"),
+		Training:   u.Bool(3, "training"),
+		Momentum:   u.Double(4, "momentum"),
+		Eps:        u.Double(5, "eps"),
+		Out:        u.Tensor(6, "out"),
+		SaveMean:   u.Tensor(7, "save_mean"),
+		SaveInvstd: u.Tensor(8, "save_invstd"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeBatchNormLegitOut checks and reads the arguments of
@@ -1023,21 +1026,21 @@ func unboxNativeBatchNormLegitNoStatsOut(args []*executor.EValue) (nativeBatchNo
 // running_mean, Tensor running_var, bool training, float momentum, float eps, *, Tensor out, Tensor
 // save_mean, Tensor save_invstd), then the return slot.
 func unboxNativeBatchNormLegitOut(args []*executor.EValue) (nativeBatchNormLegitOutArgs, error) {
-	u := newUnboxer(args, 12)
+	u := unbox.NewReader(args, 12)
 	a := nativeBatchNormLegitOutArgs{
-		Input:       u.tensor(0, "input"),
-		Weight:      u.optTensor(1, "weight"),
-		Bias:        u.optTensor(2, "bias"),
-		RunningMean: u.tensor(3, "running_mean"),
-		RunningVar:  u.tensor(4, "running_var"),
-		Training:    u.bool(5, "training"),
-		Momentum:    u.double(6, "momentum"),
-		Eps:         u.double(7, "eps"),
-		Out:         u.tensor(8, "out"),
-		SaveMean:    u.tensor(9, "save_mean"),
-		SaveInvstd:  u.tensor(10, "save_invstd"),
+		Input:       u.Tensor(0, "input"),
+		Weight:      u.OptTensor(1, "weight"),
+		Bias:        u.OptTensor(2, "bias"),
+		RunningMean: u.Tensor(3, "running_mean"),
+		RunningVar:  u.Tensor(4, "running_var"),
+		Training:    u.Bool(5, "training"),
+		Momentum:    u.Double(6, "momentum"),
+		Eps:         u.Double(7, "eps"),
+		Out:         u.Tensor(8, "out"),
+		SaveMean:    u.Tensor(9, "save_mean"),
+		SaveInvstd:  u.Tensor(10, "save_invstd"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeBatchNormLegitNoTrainingOut checks and reads the arguments of
@@ -1045,683 +1048,683 @@ func unboxNativeBatchNormLegitOut(args []*executor.EValue) (nativeBatchNormLegit
 // running_mean, Tensor running_var, float momentum, float eps, *, Tensor out0, Tensor out1, Tensor
 // out2), then the return slot.
 func unboxNativeBatchNormLegitNoTrainingOut(args []*executor.EValue) (nativeBatchNormLegitNoTrainingOutArgs, error) {
-	u := newUnboxer(args, 11)
+	u := unbox.NewReader(args, 11)
 	a := nativeBatchNormLegitNoTrainingOutArgs{
-		Input:       u.tensor(0, "input"),
-		Weight:      u.optTensor(1, "weight"),
-		Bias:        u.optTensor(2, "bias"),
-		RunningMean: u.tensor(3, "running_mean"),
-		RunningVar:  u.tensor(4, "running_var"),
-		Momentum:    u.double(5, "momentum"),
-		Eps:         u.double(6, "eps"),
-		Out0:        u.tensor(7, "out0"),
-		Out1:        u.tensor(8, "out1"),
-		Out2:        u.tensor(9, "out2"),
+		Input:       u.Tensor(0, "input"),
+		Weight:      u.OptTensor(1, "weight"),
+		Bias:        u.OptTensor(2, "bias"),
+		RunningMean: u.Tensor(3, "running_mean"),
+		RunningVar:  u.Tensor(4, "running_var"),
+		Momentum:    u.Double(5, "momentum"),
+		Eps:         u.Double(6, "eps"),
+		Out0:        u.Tensor(7, "out0"),
+		Out1:        u.Tensor(8, "out1"),
+		Out2:        u.Tensor(9, "out2"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxPdistForwardOut checks and reads the arguments of aten::_pdist_forward.out(Tensor self,
 // float p, *, Tensor out), then the return slot.
 func unboxPdistForwardOut(args []*executor.EValue) (selfPOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfPOutArgs{
-		Self: u.tensor(0, "self"),
-		P:    u.double(1, "p"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		P:    u.Double(1, "p"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSoftmaxOut checks and reads the arguments of aten::_softmax.out(Tensor self, int dim, bool
 // half_to_float, *, Tensor out), then the return slot.
 func unboxSoftmaxOut(args []*executor.EValue) (selfDimHalfToFloatOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimHalfToFloatOutArgs{
-		Self:        u.tensor(0, "self"),
-		Dim:         u.int(1, "dim"),
-		HalfToFloat: u.bool(2, "half_to_float"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		Dim:         u.Int(1, "dim"),
+		HalfToFloat: u.Bool(2, "half_to_float"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxToCopyOut checks and reads the arguments of aten::_to_copy.out(Tensor self, *, bool
 // non_blocking, MemoryFormat? memory_format, Tensor out), then the return slot.
 func unboxToCopyOut(args []*executor.EValue) (selfNonBlockingMemoryFormatOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfNonBlockingMemoryFormatOutArgs{
-		Self:         u.tensor(0, "self"),
-		NonBlocking:  u.bool(1, "non_blocking"),
-		MemoryFormat: u.optInt(2, "memory_format"),
-		Out:          u.tensor(3, "out"),
+		Self:         u.Tensor(0, "self"),
+		NonBlocking:  u.Bool(1, "non_blocking"),
+		MemoryFormat: u.OptInt(2, "memory_format"),
+		Out:          u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxUnsafeViewOut checks and reads the arguments of aten::_unsafe_view.out(Tensor self, SymInt[]
 // size, *, Tensor out), then the return slot.
 func unboxUnsafeViewOut(args []*executor.EValue) (selfSizeOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfSizeOutArgs{
-		Self: u.tensor(0, "self"),
-		Size: u.intList(1, "size"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Size: u.IntList(1, "size"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxUpsampleBilinear2dAaOut checks and reads the arguments of
 // aten::_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float?
 // scales_h, float? scales_w, *, Tensor out), then the return slot.
 func unboxUpsampleBilinear2dAaOut(args []*executor.EValue) (upsampleBilinear2dAaOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := upsampleBilinear2dAaOutArgs{
-		Self:         u.tensor(0, "self"),
-		OutputSize:   u.intList(1, "output_size"),
-		AlignCorners: u.bool(2, "align_corners"),
-		ScalesH:      u.optDouble(3, "scales_h"),
-		ScalesW:      u.optDouble(4, "scales_w"),
-		Out:          u.tensor(5, "out"),
+		Self:         u.Tensor(0, "self"),
+		OutputSize:   u.IntList(1, "output_size"),
+		AlignCorners: u.Bool(2, "align_corners"),
+		ScalesH:      u.OptDouble(3, "scales_h"),
+		ScalesW:      u.OptDouble(4, "scales_w"),
+		Out:          u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAbsOut checks and reads the arguments of aten::abs.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxAbsOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAcosOut checks and reads the arguments of aten::acos.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxAcosOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAcoshOut checks and reads the arguments of aten::acosh.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxAcoshOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAddScalarOut checks and reads the arguments of aten::add.Scalar_out(Tensor self, Scalar
 // other, Scalar alpha, *, Tensor out), then the return slot.
 func unboxAddScalarOut(args []*executor.EValue) (selfOtherScalarAlphaOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherScalarAlphaOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Alpha: u.scalar(2, "alpha"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Alpha: u.Scalar(2, "alpha"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAddOut checks and reads the arguments of aten::add.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
 func unboxAddOut(args []*executor.EValue) (selfOtherTensorAlphaOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherTensorAlphaOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Alpha: u.scalar(2, "alpha"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Alpha: u.Scalar(2, "alpha"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAddmmOut checks and reads the arguments of aten::addmm.out(Tensor self, Tensor mat1, Tensor
 // mat2, *, Scalar beta, Scalar alpha, Tensor out), then the return slot.
 func unboxAddmmOut(args []*executor.EValue) (addmmOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := addmmOutArgs{
-		Self:  u.tensor(0, "self"),
-		Mat1:  u.tensor(1, "mat1"),
-		Mat2:  u.tensor(2, "mat2"),
-		Beta:  u.scalar(3, "beta"),
-		Alpha: u.scalar(4, "alpha"),
-		Out:   u.tensor(5, "out"),
+		Self:  u.Tensor(0, "self"),
+		Mat1:  u.Tensor(1, "mat1"),
+		Mat2:  u.Tensor(2, "mat2"),
+		Beta:  u.Scalar(3, "beta"),
+		Alpha: u.Scalar(4, "alpha"),
+		Out:   u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAliasCopyOut checks and reads the arguments of aten::alias_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxAliasCopyOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAllAllOut checks and reads the arguments of aten::all.all_out(Tensor self, *, Tensor out),
 // then the return slot.
 func unboxAllAllOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAllDimsOut checks and reads the arguments of aten::all.dims_out(Tensor self, int[]? dim,
 // bool keepdim, *, Tensor out), then the return slot.
 func unboxAllDimsOut(args []*executor.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimOptIntListKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.optIntList(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptIntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAllOut checks and reads the arguments of aten::all.out(Tensor self, int dim, bool keepdim,
 // *, Tensor out), then the return slot.
 func unboxAllOut(args []*executor.EValue) (selfDimIntKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimIntKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.int(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.Int(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAmaxOut checks and reads the arguments of aten::amax.out(Tensor self, int[1] dim, bool
 // keepdim, *, Tensor out), then the return slot.
 func unboxAmaxOut(args []*executor.EValue) (selfDimIntListKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimIntListKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.intList(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.IntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAminOut checks and reads the arguments of aten::amin.out(Tensor self, int[1] dim, bool
 // keepdim, *, Tensor out), then the return slot.
 func unboxAminOut(args []*executor.EValue) (selfDimIntListKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimIntListKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.intList(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.IntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAnyAllOut checks and reads the arguments of aten::any.all_out(Tensor self, *, Tensor out),
 // then the return slot.
 func unboxAnyAllOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAnyDimsOut checks and reads the arguments of aten::any.dims_out(Tensor self, int[]? dim,
 // bool keepdim, *, Tensor out), then the return slot.
 func unboxAnyDimsOut(args []*executor.EValue) (selfDimOptIntListKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimOptIntListKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.optIntList(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptIntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAnyOut checks and reads the arguments of aten::any.out(Tensor self, int dim, bool keepdim,
 // *, Tensor out), then the return slot.
 func unboxAnyOut(args []*executor.EValue) (selfDimIntKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimIntKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.int(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.Int(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxArangeOut checks and reads the arguments of aten::arange.out(Scalar end, *, Tensor out),
 // then the return slot.
 func unboxArangeOut(args []*executor.EValue) (endOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := endOutArgs{
-		End: u.scalar(0, "end"),
-		Out: u.tensor(1, "out"),
+		End: u.Scalar(0, "end"),
+		Out: u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxArangeStartOut checks and reads the arguments of aten::arange.start_out(Scalar start, Scalar
 // end, Scalar step, *, Tensor out), then the return slot.
 func unboxArangeStartOut(args []*executor.EValue) (startEndStepOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := startEndStepOutArgs{
-		Start: u.scalar(0, "start"),
-		End:   u.scalar(1, "end"),
-		Step:  u.scalar(2, "step"),
-		Out:   u.tensor(3, "out"),
+		Start: u.Scalar(0, "start"),
+		End:   u.Scalar(1, "end"),
+		Step:  u.Scalar(2, "step"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxArgmaxOut checks and reads the arguments of aten::argmax.out(Tensor self, int? dim, bool
 // keepdim, *, Tensor out), then the return slot.
 func unboxArgmaxOut(args []*executor.EValue) (selfDimOptIntKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimOptIntKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.optInt(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptInt(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxArgminOut checks and reads the arguments of aten::argmin.out(Tensor self, int? dim, bool
 // keepdim, *, Tensor out), then the return slot.
 func unboxArgminOut(args []*executor.EValue) (selfDimOptIntKeepdimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimOptIntKeepdimOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.optInt(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Out:     u.tensor(3, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptInt(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Out:     u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAsStridedCopyOut checks and reads the arguments of aten::as_strided_copy.out(Tensor self,
 // SymInt[] size, SymInt[] stride, SymInt? storage_offset, *, Tensor out), then the return slot.
 func unboxAsStridedCopyOut(args []*executor.EValue) (asStridedCopyOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := asStridedCopyOutArgs{
-		Self:          u.tensor(0, "self"),
-		Size:          u.intList(1, "size"),
-		Stride:        u.intList(2, "stride"),
-		StorageOffset: u.optInt(3, "storage_offset"),
-		Out:           u.tensor(4, "out"),
+		Self:          u.Tensor(0, "self"),
+		Size:          u.IntList(1, "size"),
+		Stride:        u.IntList(2, "stride"),
+		StorageOffset: u.OptInt(3, "storage_offset"),
+		Out:           u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAsinOut checks and reads the arguments of aten::asin.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxAsinOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAsinhOut checks and reads the arguments of aten::asinh.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxAsinhOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAtanOut checks and reads the arguments of aten::atan.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxAtanOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAtan2Out checks and reads the arguments of aten::atan2.out(Tensor self, Tensor other, *,
 // Tensor out), then the return slot.
 func unboxAtan2Out(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAtanhOut checks and reads the arguments of aten::atanh.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxAtanhOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAvgPool2dOut checks and reads the arguments of aten::avg_pool2d.out(Tensor self, int[2]
 // kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int?
 // divisor_override, *, Tensor out), then the return slot.
 func unboxAvgPool2dOut(args []*executor.EValue) (avgPool2dOutArgs, error) {
-	u := newUnboxer(args, 9)
+	u := unbox.NewReader(args, 9)
 	a := avgPool2dOutArgs{
-		Self:            u.tensor(0, "self"),
-		KernelSize:      u.intList(1, "kernel_size"),
-		Stride:          u.intList(2, "stride"),
-		Padding:         u.intList(3, "padding"),
-		CeilMode:        u.bool(4, "ceil_mode"),
-		CountIncludePad: u.bool(5, "count_include_pad"),
-		DivisorOverride: u.optInt(6, "divisor_override"),
-		Out:             u.tensor(7, "out"),
+		Self:            u.Tensor(0, "self"),
+		KernelSize:      u.IntList(1, "kernel_size"),
+		Stride:          u.IntList(2, "stride"),
+		Padding:         u.IntList(3, "padding"),
+		CeilMode:        u.Bool(4, "ceil_mode"),
+		CountIncludePad: u.Bool(5, "count_include_pad"),
+		DivisorOverride: u.OptInt(6, "divisor_override"),
+		Out:             u.Tensor(7, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxAvgPool3dOut checks and reads the arguments of aten::avg_pool3d.out(Tensor self, int[3]
 // kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int?
 // divisor_override, *, Tensor out), then the return slot.
 func unboxAvgPool3dOut(args []*executor.EValue) (avgPool2dOutArgs, error) {
-	u := newUnboxer(args, 9)
+	u := unbox.NewReader(args, 9)
 	a := avgPool2dOutArgs{
-		Self:            u.tensor(0, "self"),
-		KernelSize:      u.intList(1, "kernel_size"),
-		Stride:          u.intList(2, "stride"),
-		Padding:         u.intList(3, "padding"),
-		CeilMode:        u.bool(4, "ceil_mode"),
-		CountIncludePad: u.bool(5, "count_include_pad"),
-		DivisorOverride: u.optInt(6, "divisor_override"),
-		Out:             u.tensor(7, "out"),
+		Self:            u.Tensor(0, "self"),
+		KernelSize:      u.IntList(1, "kernel_size"),
+		Stride:          u.IntList(2, "stride"),
+		Padding:         u.IntList(3, "padding"),
+		CeilMode:        u.Bool(4, "ceil_mode"),
+		CountIncludePad: u.Bool(5, "count_include_pad"),
+		DivisorOverride: u.OptInt(6, "divisor_override"),
+		Out:             u.Tensor(7, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBaddbmmOut checks and reads the arguments of aten::baddbmm.out(Tensor self, Tensor batch1,
 // Tensor batch2, *, Scalar beta, Scalar alpha, Tensor out), then the return slot.
 func unboxBaddbmmOut(args []*executor.EValue) (baddbmmOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := baddbmmOutArgs{
-		Self:   u.tensor(0, "self"),
-		Batch1: u.tensor(1, "batch1"),
-		Batch2: u.tensor(2, "batch2"),
-		Beta:   u.scalar(3, "beta"),
-		Alpha:  u.scalar(4, "alpha"),
-		Out:    u.tensor(5, "out"),
+		Self:   u.Tensor(0, "self"),
+		Batch1: u.Tensor(1, "batch1"),
+		Batch2: u.Tensor(2, "batch2"),
+		Beta:   u.Scalar(3, "beta"),
+		Alpha:  u.Scalar(4, "alpha"),
+		Out:    u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseAndScalarOut checks and reads the arguments of aten::bitwise_and.Scalar_out(Tensor
 // self, Scalar other, *, Tensor out), then the return slot.
 func unboxBitwiseAndScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseAndTensorOut checks and reads the arguments of aten::bitwise_and.Tensor_out(Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
 func unboxBitwiseAndTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseLeftShiftTensorScalarOut checks and reads the arguments of
 // aten::bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor out), then the
 // return slot.
 func unboxBitwiseLeftShiftTensorScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseLeftShiftTensorOut checks and reads the arguments of
 // aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor out), then the return
 // slot.
 func unboxBitwiseLeftShiftTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseNotOut checks and reads the arguments of aten::bitwise_not.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxBitwiseNotOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseOrScalarOut checks and reads the arguments of aten::bitwise_or.Scalar_out(Tensor
 // self, Scalar other, *, Tensor out), then the return slot.
 func unboxBitwiseOrScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseOrTensorOut checks and reads the arguments of aten::bitwise_or.Tensor_out(Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
 func unboxBitwiseOrTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseRightShiftTensorScalarOut checks and reads the arguments of
 // aten::bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor out), then the
 // return slot.
 func unboxBitwiseRightShiftTensorScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseRightShiftTensorOut checks and reads the arguments of
 // aten::bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor out), then the return
 // slot.
 func unboxBitwiseRightShiftTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseXorScalarOut checks and reads the arguments of aten::bitwise_xor.Scalar_out(Tensor
 // self, Scalar other, *, Tensor out), then the return slot.
 func unboxBitwiseXorScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBitwiseXorTensorOut checks and reads the arguments of aten::bitwise_xor.Tensor_out(Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
 func unboxBitwiseXorTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxBmmOut checks and reads the arguments of aten::bmm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
 func unboxBmmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMat2OutArgs{
-		Self: u.tensor(0, "self"),
-		Mat2: u.tensor(1, "mat2"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Mat2: u.Tensor(1, "mat2"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCatOut checks and reads the arguments of aten::cat.out(Tensor[] tensors, int dim, *, Tensor
 // out), then the return slot.
 func unboxCatOut(args []*executor.EValue) (tensorsDimOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := tensorsDimOutArgs{
-		Tensors: u.tensorList(0, "tensors"),
-		Dim:     u.int(1, "dim"),
-		Out:     u.tensor(2, "out"),
+		Tensors: u.TensorList(0, "tensors"),
+		Dim:     u.Int(1, "dim"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCeilOut checks and reads the arguments of aten::ceil.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxCeilOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxClampTensorOut checks and reads the arguments of aten::clamp.Tensor_out(Tensor self, Tensor?
 // min, Tensor? max, *, Tensor out), then the return slot.
 func unboxClampTensorOut(args []*executor.EValue) (selfMinOptTensorMaxOptTensorOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfMinOptTensorMaxOptTensorOutArgs{
-		Self: u.tensor(0, "self"),
-		Min:  u.optTensor(1, "min"),
-		Max:  u.optTensor(2, "max"),
-		Out:  u.tensor(3, "out"),
+		Self: u.Tensor(0, "self"),
+		Min:  u.OptTensor(1, "min"),
+		Max:  u.OptTensor(2, "max"),
+		Out:  u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxClampOut checks and reads the arguments of aten::clamp.out(Tensor self, Scalar? min, Scalar?
 // max, *, Tensor out), then the return slot.
 func unboxClampOut(args []*executor.EValue) (selfMinOptScalarMaxOptScalarOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfMinOptScalarMaxOptScalarOutArgs{
-		Self: u.tensor(0, "self"),
-		Min:  u.optScalar(1, "min"),
-		Max:  u.optScalar(2, "max"),
-		Out:  u.tensor(3, "out"),
+		Self: u.Tensor(0, "self"),
+		Min:  u.OptScalar(1, "min"),
+		Max:  u.OptScalar(2, "max"),
+		Out:  u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCloneOut checks and reads the arguments of aten::clone.out(Tensor self, *, MemoryFormat?
 // memory_format, Tensor out), then the return slot.
 func unboxCloneOut(args []*executor.EValue) (selfMemoryFormatOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMemoryFormatOutArgs{
-		Self:         u.tensor(0, "self"),
-		MemoryFormat: u.optInt(1, "memory_format"),
-		Out:          u.tensor(2, "out"),
+		Self:         u.Tensor(0, "self"),
+		MemoryFormat: u.OptInt(1, "memory_format"),
+		Out:          u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxConstantPadNdOut checks and reads the arguments of aten::constant_pad_nd.out(Tensor self,
 // SymInt[] pad, Scalar value, *, Tensor out), then the return slot.
 func unboxConstantPadNdOut(args []*executor.EValue) (selfPadValueOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfPadValueOutArgs{
-		Self:  u.tensor(0, "self"),
-		Pad:   u.intList(1, "pad"),
-		Value: u.scalar(2, "value"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Pad:   u.IntList(1, "pad"),
+		Value: u.Scalar(2, "value"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxConvolutionOut checks and reads the arguments of aten::convolution.out(Tensor input, Tensor
 // weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed,
 // SymInt[] output_padding, SymInt groups, *, Tensor out), then the return slot.
 func unboxConvolutionOut(args []*executor.EValue) (convolutionOutArgs, error) {
-	u := newUnboxer(args, 11)
+	u := unbox.NewReader(args, 11)
 	a := convolutionOutArgs{
-		Input:         u.tensor(0, "input"),
-		Weight:        u.tensor(1, "weight"),
-		Bias:          u.optTensor(2, "bias"),
-		Stride:        u.intList(3, "stride"),
-		Padding:       u.intList(4, "padding"),
-		Dilation:      u.intList(5, "dilation"),
-		Transposed:    u.bool(6, "transposed"),
-		OutputPadding: u.intList(7, "output_padding"),
-		Groups:        u.int(8, "groups"),
-		Out:           u.tensor(9, "out"),
+		Input:         u.Tensor(0, "input"),
+		Weight:        u.Tensor(1, "weight"),
+		Bias:          u.OptTensor(2, "bias"),
+		Stride:        u.IntList(3, "stride"),
+		Padding:       u.IntList(4, "padding"),
+		Dilation:      u.IntList(5, "dilation"),
+		Transposed:    u.Bool(6, "transposed"),
+		OutputPadding: u.IntList(7, "output_padding"),
+		Groups:        u.Int(8, "groups"),
+		Out:           u.Tensor(9, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxConvolutionBackwardOut checks and reads the arguments of
@@ -1730,871 +1733,871 @@ func unboxConvolutionOut(args []*executor.EValue) (convolutionOutArgs, error) {
 // output_padding, SymInt groups, bool[3] output_mask, *, Tensor out0, Tensor out1, Tensor out2),
 // then the return slot.
 func unboxConvolutionBackwardOut(args []*executor.EValue) (convolutionBackwardOutArgs, error) {
-	u := newUnboxer(args, 15)
+	u := unbox.NewReader(args, 15)
 	a := convolutionBackwardOutArgs{
-		GradOutput:    u.tensor(0, "grad_output"),
-		Input:         u.tensor(1, "input"),
-		Weight:        u.tensor(2, "weight"),
-		BiasSizes:     u.optIntList(3, "bias_sizes"),
-		Stride:        u.intList(4, "stride"),
-		Padding:       u.intList(5, "padding"),
-		Dilation:      u.intList(6, "dilation"),
-		Transposed:    u.bool(7, "transposed"),
-		OutputPadding: u.intList(8, "output_padding"),
-		Groups:        u.int(9, "groups"),
-		OutputMask:    u.boolList(10, "output_mask"),
-		Out0:          u.tensor(11, "out0"),
-		Out1:          u.tensor(12, "out1"),
-		Out2:          u.tensor(13, "out2"),
+		GradOutput:    u.Tensor(0, "grad_output"),
+		Input:         u.Tensor(1, "input"),
+		Weight:        u.Tensor(2, "weight"),
+		BiasSizes:     u.OptIntList(3, "bias_sizes"),
+		Stride:        u.IntList(4, "stride"),
+		Padding:       u.IntList(5, "padding"),
+		Dilation:      u.IntList(6, "dilation"),
+		Transposed:    u.Bool(7, "transposed"),
+		OutputPadding: u.IntList(8, "output_padding"),
+		Groups:        u.Int(9, "groups"),
+		OutputMask:    u.BoolList(10, "output_mask"),
+		Out0:          u.Tensor(11, "out0"),
+		Out1:          u.Tensor(12, "out1"),
+		Out2:          u.Tensor(13, "out2"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCopyOut checks and reads the arguments of aten::copy.out(Tensor self, Tensor src, bool
 // non_blocking, *, Tensor out), then the return slot.
 func unboxCopyOut(args []*executor.EValue) (selfSrcNonBlockingOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfSrcNonBlockingOutArgs{
-		Self:        u.tensor(0, "self"),
-		Src:         u.tensor(1, "src"),
-		NonBlocking: u.bool(2, "non_blocking"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		Src:         u.Tensor(1, "src"),
+		NonBlocking: u.Bool(2, "non_blocking"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCopyInplace checks and reads the arguments of aten::copy_(Tensor self, Tensor src, bool
 // non_blocking), then the return slot.
 func unboxCopyInplace(args []*executor.EValue) (selfSrcNonBlockingArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfSrcNonBlockingArgs{
-		Self:        u.tensor(0, "self"),
-		Src:         u.tensor(1, "src"),
-		NonBlocking: u.bool(2, "non_blocking"),
+		Self:        u.Tensor(0, "self"),
+		Src:         u.Tensor(1, "src"),
+		NonBlocking: u.Bool(2, "non_blocking"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCosOut checks and reads the arguments of aten::cos.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxCosOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCoshOut checks and reads the arguments of aten::cosh.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxCoshOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCumprodOut checks and reads the arguments of aten::cumprod.out(Tensor self, int dim, *,
 // ScalarType? dtype, Tensor out), then the return slot.
 func unboxCumprodOut(args []*executor.EValue) (selfDimDtypeOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimDtypeOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Dtype: u.optInt(2, "dtype"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Dtype: u.OptInt(2, "dtype"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCumsumOut checks and reads the arguments of aten::cumsum.out(Tensor self, int dim, *,
 // ScalarType? dtype, Tensor out), then the return slot.
 func unboxCumsumOut(args []*executor.EValue) (selfDimDtypeOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimDtypeOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Dtype: u.optInt(2, "dtype"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Dtype: u.OptInt(2, "dtype"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxDetachCopyOut checks and reads the arguments of aten::detach_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxDetachCopyOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxDiagonalCopyOut checks and reads the arguments of aten::diagonal_copy.out(Tensor self, int
 // offset, int dim1, int dim2, *, Tensor out), then the return slot.
 func unboxDiagonalCopyOut(args []*executor.EValue) (diagonalCopyOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := diagonalCopyOutArgs{
-		Self:   u.tensor(0, "self"),
-		Offset: u.int(1, "offset"),
-		Dim1:   u.int(2, "dim1"),
-		Dim2:   u.int(3, "dim2"),
-		Out:    u.tensor(4, "out"),
+		Self:   u.Tensor(0, "self"),
+		Offset: u.Int(1, "offset"),
+		Dim1:   u.Int(2, "dim1"),
+		Dim2:   u.Int(3, "dim2"),
+		Out:    u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxDivScalarModeOut checks and reads the arguments of aten::div.Scalar_mode_out(Tensor self,
 // Scalar other, *, str? rounding_mode, Tensor out), then the return slot.
 func unboxDivScalarModeOut(args []*executor.EValue) (selfOtherScalarRoundingModeOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherScalarRoundingModeOutArgs{
-		Self:         u.tensor(0, "self"),
-		Other:        u.scalar(1, "other"),
-		RoundingMode: u.optString(2, "rounding_mode"),
-		Out:          u.tensor(3, "out"),
+		Self:         u.Tensor(0, "self"),
+		Other:        u.Scalar(1, "other"),
+		RoundingMode: u.OptString(2, "rounding_mode"),
+		Out:          u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxDivScalarOut checks and reads the arguments of aten::div.Scalar_out(Tensor self, Scalar
 // other, *, Tensor out), then the return slot.
 func unboxDivScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxDivOut checks and reads the arguments of aten::div.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
 func unboxDivOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxDivOutMode checks and reads the arguments of aten::div.out_mode(Tensor self, Tensor other,
 // *, str? rounding_mode, Tensor out), then the return slot.
 func unboxDivOutMode(args []*executor.EValue) (selfOtherTensorRoundingModeOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherTensorRoundingModeOutArgs{
-		Self:         u.tensor(0, "self"),
-		Other:        u.tensor(1, "other"),
-		RoundingMode: u.optString(2, "rounding_mode"),
-		Out:          u.tensor(3, "out"),
+		Self:         u.Tensor(0, "self"),
+		Other:        u.Tensor(1, "other"),
+		RoundingMode: u.OptString(2, "rounding_mode"),
+		Out:          u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxEluOut checks and reads the arguments of aten::elu.out(Tensor self, Scalar alpha, Scalar
 // scale, Scalar input_scale, *, Tensor out), then the return slot.
 func unboxEluOut(args []*executor.EValue) (eluOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := eluOutArgs{
-		Self:       u.tensor(0, "self"),
-		Alpha:      u.scalar(1, "alpha"),
-		Scale:      u.scalar(2, "scale"),
-		InputScale: u.scalar(3, "input_scale"),
-		Out:        u.tensor(4, "out"),
+		Self:       u.Tensor(0, "self"),
+		Alpha:      u.Scalar(1, "alpha"),
+		Scale:      u.Scalar(2, "scale"),
+		InputScale: u.Scalar(3, "input_scale"),
+		Out:        u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxEmbeddingOut checks and reads the arguments of aten::embedding.out(Tensor weight, Tensor
 // indices, SymInt padding_idx, bool scale_grad_by_freq, bool sparse, *, Tensor out), then the
 // return slot.
 func unboxEmbeddingOut(args []*executor.EValue) (embeddingOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := embeddingOutArgs{
-		Weight:          u.tensor(0, "weight"),
-		Indices:         u.tensor(1, "indices"),
-		PaddingIdx:      u.int(2, "padding_idx"),
-		ScaleGradByFreq: u.bool(3, "scale_grad_by_freq"),
-		Sparse:          u.bool(4, "sparse"),
-		Out:             u.tensor(5, "out"),
+		Weight:          u.Tensor(0, "weight"),
+		Indices:         u.Tensor(1, "indices"),
+		PaddingIdx:      u.Int(2, "padding_idx"),
+		ScaleGradByFreq: u.Bool(3, "scale_grad_by_freq"),
+		Sparse:          u.Bool(4, "sparse"),
+		Out:             u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxEmptyOut checks and reads the arguments of aten::empty.out(SymInt[] size, *, MemoryFormat?
 // memory_format, Tensor out), then the return slot.
 func unboxEmptyOut(args []*executor.EValue) (sizeMemoryFormatOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := sizeMemoryFormatOutArgs{
-		Size:         u.intList(0, "size"),
-		MemoryFormat: u.optInt(1, "memory_format"),
-		Out:          u.tensor(2, "out"),
+		Size:         u.IntList(0, "size"),
+		MemoryFormat: u.OptInt(1, "memory_format"),
+		Out:          u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxEqScalarOut checks and reads the arguments of aten::eq.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
 func unboxEqScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxEqTensorOut checks and reads the arguments of aten::eq.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
 func unboxEqTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxErfOut checks and reads the arguments of aten::erf.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxErfOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxExpOut checks and reads the arguments of aten::exp.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxExpOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxExpandCopyOut checks and reads the arguments of aten::expand_copy.out(Tensor self, SymInt[]
 // size, *, bool implicit, Tensor out), then the return slot.
 func unboxExpandCopyOut(args []*executor.EValue) (selfSizeImplicitOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfSizeImplicitOutArgs{
-		Self:     u.tensor(0, "self"),
-		Size:     u.intList(1, "size"),
-		Implicit: u.bool(2, "implicit"),
-		Out:      u.tensor(3, "out"),
+		Self:     u.Tensor(0, "self"),
+		Size:     u.IntList(1, "size"),
+		Implicit: u.Bool(2, "implicit"),
+		Out:      u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxExpm1Out checks and reads the arguments of aten::expm1.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxExpm1Out(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFillScalarOut checks and reads the arguments of aten::fill.Scalar_out(Tensor self, Scalar
 // value, *, Tensor out), then the return slot.
 func unboxFillScalarOut(args []*executor.EValue) (selfValueScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfValueScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Value: u.scalar(1, "value"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Value: u.Scalar(1, "value"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFillTensorOut checks and reads the arguments of aten::fill.Tensor_out(Tensor self, Tensor
 // value, *, Tensor out), then the return slot.
 func unboxFillTensorOut(args []*executor.EValue) (selfValueTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfValueTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Value: u.tensor(1, "value"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Value: u.Tensor(1, "value"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFlipOut checks and reads the arguments of aten::flip.out(Tensor self, int[] dims, *, Tensor
 // out), then the return slot.
 func unboxFlipOut(args []*executor.EValue) (selfDimsOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDimsOutArgs{
-		Self: u.tensor(0, "self"),
-		Dims: u.intList(1, "dims"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Dims: u.IntList(1, "dims"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFloorOut checks and reads the arguments of aten::floor.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxFloorOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFloorDivideOut checks and reads the arguments of aten::floor_divide.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
 func unboxFloorDivideOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFmodScalarOut checks and reads the arguments of aten::fmod.Scalar_out(Tensor self, Scalar
 // other, *, Tensor out), then the return slot.
 func unboxFmodScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFmodTensorOut checks and reads the arguments of aten::fmod.Tensor_out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
 func unboxFmodTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFullOut checks and reads the arguments of aten::full.out(SymInt[] size, Scalar fill_value,
 // *, Tensor out), then the return slot.
 func unboxFullOut(args []*executor.EValue) (sizeFillValueOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := sizeFillValueOutArgs{
-		Size:      u.intList(0, "size"),
-		FillValue: u.scalar(1, "fill_value"),
-		Out:       u.tensor(2, "out"),
+		Size:      u.IntList(0, "size"),
+		FillValue: u.Scalar(1, "fill_value"),
+		Out:       u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxFullLikeOut checks and reads the arguments of aten::full_like.out(Tensor self, Scalar
 // fill_value, *, MemoryFormat? memory_format, Tensor out), then the return slot.
 func unboxFullLikeOut(args []*executor.EValue) (selfFillValueMemoryFormatOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfFillValueMemoryFormatOutArgs{
-		Self:         u.tensor(0, "self"),
-		FillValue:    u.scalar(1, "fill_value"),
-		MemoryFormat: u.optInt(2, "memory_format"),
-		Out:          u.tensor(3, "out"),
+		Self:         u.Tensor(0, "self"),
+		FillValue:    u.Scalar(1, "fill_value"),
+		MemoryFormat: u.OptInt(2, "memory_format"),
+		Out:          u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGatherOut checks and reads the arguments of aten::gather.out(Tensor self, int dim, Tensor
 // index, *, bool sparse_grad, Tensor out), then the return slot.
 func unboxGatherOut(args []*executor.EValue) (gatherOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := gatherOutArgs{
-		Self:       u.tensor(0, "self"),
-		Dim:        u.int(1, "dim"),
-		Index:      u.tensor(2, "index"),
-		SparseGrad: u.bool(3, "sparse_grad"),
-		Out:        u.tensor(4, "out"),
+		Self:       u.Tensor(0, "self"),
+		Dim:        u.Int(1, "dim"),
+		Index:      u.Tensor(2, "index"),
+		SparseGrad: u.Bool(3, "sparse_grad"),
+		Out:        u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGeScalarOut checks and reads the arguments of aten::ge.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
 func unboxGeScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGeTensorOut checks and reads the arguments of aten::ge.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
 func unboxGeTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGeluOut checks and reads the arguments of aten::gelu.out(Tensor self, *, str approximate,
 // Tensor out), then the return slot.
 func unboxGeluOut(args []*executor.EValue) (selfApproximateOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfApproximateOutArgs{
-		Self:        u.tensor(0, "self"),
-		Approximate: u.string(1, "approximate"),
-		Out:         u.tensor(2, "out"),
+		Self:        u.Tensor(0, "self"),
+		Approximate: u.String(1, "approximate"),
+		Out:         u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGluOut checks and reads the arguments of aten::glu.out(Tensor self, int dim, *, Tensor out),
 // then the return slot.
 func unboxGluOut(args []*executor.EValue) (selfDimIntOutTensorArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDimIntOutTensorArgs{
-		Self: u.tensor(0, "self"),
-		Dim:  u.int(1, "dim"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Dim:  u.Int(1, "dim"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGridSampler2dOut checks and reads the arguments of aten::grid_sampler_2d.out(Tensor input,
 // Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, *, Tensor out), then
 // the return slot.
 func unboxGridSampler2dOut(args []*executor.EValue) (gridSampler2dOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := gridSampler2dOutArgs{
-		Input:             u.tensor(0, "input"),
-		Grid:              u.tensor(1, "grid"),
-		InterpolationMode: u.int(2, "interpolation_mode"),
-		PaddingMode:       u.int(3, "padding_mode"),
-		AlignCorners:      u.bool(4, "align_corners"),
-		Out:               u.tensor(5, "out"),
+		Input:             u.Tensor(0, "input"),
+		Grid:              u.Tensor(1, "grid"),
+		InterpolationMode: u.Int(2, "interpolation_mode"),
+		PaddingMode:       u.Int(3, "padding_mode"),
+		AlignCorners:      u.Bool(4, "align_corners"),
+		Out:               u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGtScalarOut checks and reads the arguments of aten::gt.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
 func unboxGtScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxGtTensorOut checks and reads the arguments of aten::gt.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
 func unboxGtTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxHardsigmoidOut checks and reads the arguments of aten::hardsigmoid.out(Tensor self, *,
 // Tensor out), then the return slot.
 func unboxHardsigmoidOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxHardswishOut checks and reads the arguments of aten::hardswish.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxHardswishOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxHardtanhOut checks and reads the arguments of aten::hardtanh.out(Tensor self, Scalar
 // min_val, Scalar max_val, *, Tensor out), then the return slot.
 func unboxHardtanhOut(args []*executor.EValue) (selfMinValMaxValOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfMinValMaxValOutArgs{
-		Self:   u.tensor(0, "self"),
-		MinVal: u.scalar(1, "min_val"),
-		MaxVal: u.scalar(2, "max_val"),
-		Out:    u.tensor(3, "out"),
+		Self:   u.Tensor(0, "self"),
+		MinVal: u.Scalar(1, "min_val"),
+		MaxVal: u.Scalar(2, "max_val"),
+		Out:    u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxIndexTensorOut checks and reads the arguments of aten::index.Tensor_out(Tensor self,
 // Tensor?[] indices, *, Tensor out), then the return slot.
 func unboxIndexTensorOut(args []*executor.EValue) (selfIndicesOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfIndicesOutArgs{
-		Self:    u.tensor(0, "self"),
-		Indices: u.optTensorList(1, "indices"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Indices: u.OptTensorList(1, "indices"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxIndexPutOut checks and reads the arguments of aten::index_put.out(Tensor self, Tensor?[]
 // indices, Tensor values, bool accumulate, *, Tensor out), then the return slot.
 func unboxIndexPutOut(args []*executor.EValue) (indexPutOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := indexPutOutArgs{
-		Self:       u.tensor(0, "self"),
-		Indices:    u.optTensorList(1, "indices"),
-		Values:     u.tensor(2, "values"),
-		Accumulate: u.bool(3, "accumulate"),
-		Out:        u.tensor(4, "out"),
+		Self:       u.Tensor(0, "self"),
+		Indices:    u.OptTensorList(1, "indices"),
+		Values:     u.Tensor(2, "values"),
+		Accumulate: u.Bool(3, "accumulate"),
+		Out:        u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxIndexPutInplace checks and reads the arguments of aten::index_put_(Tensor self, Tensor?[]
 // indices, Tensor values, bool accumulate), then the return slot.
 func unboxIndexPutInplace(args []*executor.EValue) (selfIndicesValuesAccumulateArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfIndicesValuesAccumulateArgs{
-		Self:       u.tensor(0, "self"),
-		Indices:    u.optTensorList(1, "indices"),
-		Values:     u.tensor(2, "values"),
-		Accumulate: u.bool(3, "accumulate"),
+		Self:       u.Tensor(0, "self"),
+		Indices:    u.OptTensorList(1, "indices"),
+		Values:     u.Tensor(2, "values"),
+		Accumulate: u.Bool(3, "accumulate"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxIndexSelectOut checks and reads the arguments of aten::index_select.out(Tensor self, int
 // dim, Tensor index, *, Tensor out), then the return slot.
 func unboxIndexSelectOut(args []*executor.EValue) (selfDimIndexTensorOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimIndexTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Index: u.tensor(2, "index"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Index: u.Tensor(2, "index"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxIsinfOut checks and reads the arguments of aten::isinf.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxIsinfOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxIsnanOut checks and reads the arguments of aten::isnan.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxIsnanOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLeScalarOut checks and reads the arguments of aten::le.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
 func unboxLeScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLeTensorOut checks and reads the arguments of aten::le.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
 func unboxLeTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLeakyReluOut checks and reads the arguments of aten::leaky_relu.out(Tensor self, Scalar
 // negative_slope, *, Tensor out), then the return slot.
 func unboxLeakyReluOut(args []*executor.EValue) (selfNegativeSlopeOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfNegativeSlopeOutArgs{
-		Self:          u.tensor(0, "self"),
-		NegativeSlope: u.scalar(1, "negative_slope"),
-		Out:           u.tensor(2, "out"),
+		Self:          u.Tensor(0, "self"),
+		NegativeSlope: u.Scalar(1, "negative_slope"),
+		Out:           u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLiftFreshCopyOut checks and reads the arguments of aten::lift_fresh_copy.out(Tensor self, *,
 // Tensor out), then the return slot.
 func unboxLiftFreshCopyOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLinearOut checks and reads the arguments of aten::linear.out(Tensor input, Tensor weight,
 // Tensor? bias, *, Tensor out), then the return slot.
 func unboxLinearOut(args []*executor.EValue) (inputWeightBiasOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := inputWeightBiasOutArgs{
-		Input:  u.tensor(0, "input"),
-		Weight: u.tensor(1, "weight"),
-		Bias:   u.optTensor(2, "bias"),
-		Out:    u.tensor(3, "out"),
+		Input:  u.Tensor(0, "input"),
+		Weight: u.Tensor(1, "weight"),
+		Bias:   u.OptTensor(2, "bias"),
+		Out:    u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLogOut checks and reads the arguments of aten::log.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxLogOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLog10Out checks and reads the arguments of aten::log10.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxLog10Out(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLog1pOut checks and reads the arguments of aten::log1p.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxLog1pOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLog2Out checks and reads the arguments of aten::log2.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxLog2Out(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLogicalAndOut checks and reads the arguments of aten::logical_and.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
 func unboxLogicalAndOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLogicalNotOut checks and reads the arguments of aten::logical_not.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxLogicalNotOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLogicalOrOut checks and reads the arguments of aten::logical_or.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
 func unboxLogicalOrOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLogicalXorOut checks and reads the arguments of aten::logical_xor.out(Tensor self, Tensor
 // other, *, Tensor out), then the return slot.
 func unboxLogicalXorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLogitOut checks and reads the arguments of aten::logit.out(Tensor self, float? eps, *,
 // Tensor out), then the return slot.
 func unboxLogitOut(args []*executor.EValue) (selfEpsOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfEpsOutArgs{
-		Self: u.tensor(0, "self"),
-		Eps:  u.optDouble(1, "eps"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Eps:  u.OptDouble(1, "eps"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLtScalarOut checks and reads the arguments of aten::lt.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
 func unboxLtScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxLtTensorOut checks and reads the arguments of aten::lt.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
 func unboxLtTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaskedFillScalarOut checks and reads the arguments of aten::masked_fill.Scalar_out(Tensor
 // self, Tensor mask, Scalar value, *, Tensor out), then the return slot.
 func unboxMaskedFillScalarOut(args []*executor.EValue) (selfMaskValueOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfMaskValueOutArgs{
-		Self:  u.tensor(0, "self"),
-		Mask:  u.tensor(1, "mask"),
-		Value: u.scalar(2, "value"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Mask:  u.Tensor(1, "mask"),
+		Value: u.Scalar(2, "value"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaskedScatterOut checks and reads the arguments of aten::masked_scatter.out(Tensor self,
 // Tensor mask, Tensor source, *, Tensor out), then the return slot.
 func unboxMaskedScatterOut(args []*executor.EValue) (selfMaskSourceOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfMaskSourceOutArgs{
-		Self:   u.tensor(0, "self"),
-		Mask:   u.tensor(1, "mask"),
-		Source: u.tensor(2, "source"),
-		Out:    u.tensor(3, "out"),
+		Self:   u.Tensor(0, "self"),
+		Mask:   u.Tensor(1, "mask"),
+		Source: u.Tensor(2, "source"),
+		Out:    u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaskedSelectOut checks and reads the arguments of aten::masked_select.out(Tensor self,
 // Tensor mask, *, Tensor out), then the return slot.
 func unboxMaskedSelectOut(args []*executor.EValue) (selfMaskOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMaskOutArgs{
-		Self: u.tensor(0, "self"),
-		Mask: u.tensor(1, "mask"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Mask: u.Tensor(1, "mask"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaxDimMax checks and reads the arguments of aten::max.dim_max(Tensor self, int dim, bool
 // keepdim, *, Tensor max, Tensor max_values), then the return slot.
 func unboxMaxDimMax(args []*executor.EValue) (maxDimMaxArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := maxDimMaxArgs{
-		Self:      u.tensor(0, "self"),
-		Dim:       u.int(1, "dim"),
-		Keepdim:   u.bool(2, "keepdim"),
-		Max:       u.tensor(3, "max"),
-		MaxValues: u.tensor(4, "max_values"),
+		Self:      u.Tensor(0, "self"),
+		Dim:       u.Int(1, "dim"),
+		Keepdim:   u.Bool(2, "keepdim"),
+		Max:       u.Tensor(3, "max"),
+		MaxValues: u.Tensor(4, "max_values"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaxUnaryOut checks and reads the arguments of aten::max.unary_out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxMaxUnaryOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaxPool2dWithIndicesOut checks and reads the arguments of
 // aten::max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride, int[2] padding,
 // int[2] dilation, bool ceil_mode, *, Tensor out, Tensor indices), then the return slot.
 func unboxMaxPool2dWithIndicesOut(args []*executor.EValue) (maxPool2dWithIndicesOutArgs, error) {
-	u := newUnboxer(args, 9)
+	u := unbox.NewReader(args, 9)
 	a := maxPool2dWithIndicesOutArgs{
-		Self:       u.tensor(0, "self"),
-		KernelSize: u.intList(1, "kernel_size"),
-		Stride:     u.intList(2, "stride"),
-		Padding:    u.intList(3, "padding"),
-		Dilation:   u.intList(4, "dilation"),
-		CeilMode:   u.bool(5, "ceil_mode"),
-		Out:        u.tensor(6, "out"),
-		Indices:    u.tensor(7, "indices"),
+		Self:       u.Tensor(0, "self"),
+		KernelSize: u.IntList(1, "kernel_size"),
+		Stride:     u.IntList(2, "stride"),
+		Padding:    u.IntList(3, "padding"),
+		Dilation:   u.IntList(4, "dilation"),
+		CeilMode:   u.Bool(5, "ceil_mode"),
+		Out:        u.Tensor(6, "out"),
+		Indices:    u.Tensor(7, "indices"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaxPool2dWithIndicesBackwardGradInput checks and reads the arguments of
@@ -2602,1191 +2605,1191 @@ func unboxMaxPool2dWithIndicesOut(args []*executor.EValue) (maxPool2dWithIndices
 // kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *,
 // Tensor grad_input), then the return slot.
 func unboxMaxPool2dWithIndicesBackwardGradInput(args []*executor.EValue) (maxPool2dWithIndicesBackwardGradInputArgs, error) {
-	u := newUnboxer(args, 10)
+	u := unbox.NewReader(args, 10)
 	a := maxPool2dWithIndicesBackwardGradInputArgs{
-		GradOutput: u.tensor(0, "grad_output"),
-		Self:       u.tensor(1, "self"),
-		KernelSize: u.intList(2, "kernel_size"),
-		Stride:     u.intList(3, "stride"),
-		Padding:    u.intList(4, "padding"),
-		Dilation:   u.intList(5, "dilation"),
-		CeilMode:   u.bool(6, "ceil_mode"),
-		Indices:    u.tensor(7, "indices"),
-		GradInput:  u.tensor(8, "grad_input"),
+		GradOutput: u.Tensor(0, "grad_output"),
+		Self:       u.Tensor(1, "self"),
+		KernelSize: u.IntList(2, "kernel_size"),
+		Stride:     u.IntList(3, "stride"),
+		Padding:    u.IntList(4, "padding"),
+		Dilation:   u.IntList(5, "dilation"),
+		CeilMode:   u.Bool(6, "ceil_mode"),
+		Indices:    u.Tensor(7, "indices"),
+		GradInput:  u.Tensor(8, "grad_input"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaxPool3dWithIndicesOut checks and reads the arguments of
 // aten::max_pool3d_with_indices.out(Tensor self, int[3] kernel_size, int[3] stride, int[3] padding,
 // int[3] dilation, bool ceil_mode, *, Tensor out, Tensor indices), then the return slot.
 func unboxMaxPool3dWithIndicesOut(args []*executor.EValue) (maxPool2dWithIndicesOutArgs, error) {
-	u := newUnboxer(args, 9)
+	u := unbox.NewReader(args, 9)
 	a := maxPool2dWithIndicesOutArgs{
-		Self:       u.tensor(0, "self"),
-		KernelSize: u.intList(1, "kernel_size"),
-		Stride:     u.intList(2, "stride"),
-		Padding:    u.intList(3, "padding"),
-		Dilation:   u.intList(4, "dilation"),
-		CeilMode:   u.bool(5, "ceil_mode"),
-		Out:        u.tensor(6, "out"),
-		Indices:    u.tensor(7, "indices"),
+		Self:       u.Tensor(0, "self"),
+		KernelSize: u.IntList(1, "kernel_size"),
+		Stride:     u.IntList(2, "stride"),
+		Padding:    u.IntList(3, "padding"),
+		Dilation:   u.IntList(4, "dilation"),
+		CeilMode:   u.Bool(5, "ceil_mode"),
+		Out:        u.Tensor(6, "out"),
+		Indices:    u.Tensor(7, "indices"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMaximumOut checks and reads the arguments of aten::maximum.out(Tensor self, Tensor other, *,
 // Tensor out), then the return slot.
 func unboxMaximumOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMeanDtypeOut checks and reads the arguments of aten::mean.dtype_out(Tensor self, *,
 // ScalarType? dtype, Tensor out), then the return slot.
 func unboxMeanDtypeOut(args []*executor.EValue) (selfDtypeOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDtypeOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dtype: u.optInt(1, "dtype"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dtype: u.OptInt(1, "dtype"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMeanOut checks and reads the arguments of aten::mean.out(Tensor self, int[1]? dim, bool
 // keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
 func unboxMeanOut(args []*executor.EValue) (meanOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := meanOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.optIntList(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Dtype:   u.optInt(3, "dtype"),
-		Out:     u.tensor(4, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptIntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Dtype:   u.OptInt(3, "dtype"),
+		Out:     u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMinDimMin checks and reads the arguments of aten::min.dim_min(Tensor self, int dim, bool
 // keepdim, *, Tensor min, Tensor min_indices), then the return slot.
 func unboxMinDimMin(args []*executor.EValue) (minDimMinArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := minDimMinArgs{
-		Self:       u.tensor(0, "self"),
-		Dim:        u.int(1, "dim"),
-		Keepdim:    u.bool(2, "keepdim"),
-		Min:        u.tensor(3, "min"),
-		MinIndices: u.tensor(4, "min_indices"),
+		Self:       u.Tensor(0, "self"),
+		Dim:        u.Int(1, "dim"),
+		Keepdim:    u.Bool(2, "keepdim"),
+		Min:        u.Tensor(3, "min"),
+		MinIndices: u.Tensor(4, "min_indices"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMinUnaryOut checks and reads the arguments of aten::min.unary_out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxMinUnaryOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMinimumOut checks and reads the arguments of aten::minimum.out(Tensor self, Tensor other, *,
 // Tensor out), then the return slot.
 func unboxMinimumOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMmOut checks and reads the arguments of aten::mm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
 func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMat2OutArgs{
-		Self: u.tensor(0, "self"),
-		Mat2: u.tensor(1, "mat2"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Mat2: u.Tensor(1, "mat2"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMulScalarOut checks and reads the arguments of aten::mul.Scalar_out(Tensor self, Scalar
 // other, *, Tensor out), then the return slot.
 func unboxMulScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxMulOut checks and reads the arguments of aten::mul.out(Tensor self, Tensor other, *, Tensor
 // out), then the return slot.
 func unboxMulOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNarrowCopyOut checks and reads the arguments of aten::narrow_copy.out(Tensor self, int dim,
 // SymInt start, SymInt length, *, Tensor out), then the return slot.
 func unboxNarrowCopyOut(args []*executor.EValue) (narrowCopyOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := narrowCopyOutArgs{
-		Self:   u.tensor(0, "self"),
-		Dim:    u.int(1, "dim"),
-		Start:  u.int(2, "start"),
-		Length: u.int(3, "length"),
-		Out:    u.tensor(4, "out"),
+		Self:   u.Tensor(0, "self"),
+		Dim:    u.Int(1, "dim"),
+		Start:  u.Int(2, "start"),
+		Length: u.Int(3, "length"),
+		Out:    u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeDropoutOut checks and reads the arguments of aten::native_dropout.out(Tensor input,
 // float p, bool? train, *, Tensor out0, Tensor out1), then the return slot.
 func unboxNativeDropoutOut(args []*executor.EValue) (nativeDropoutOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := nativeDropoutOutArgs{
-		Input: u.tensor(0, "input"),
-		P:     u.double(1, "p"),
-		Train: u.optBool(2, "train"),
-		Out0:  u.tensor(3, "out0"),
-		Out1:  u.tensor(4, "out1"),
+		Input: u.Tensor(0, "input"),
+		P:     u.Double(1, "p"),
+		Train: u.OptBool(2, "train"),
+		Out0:  u.Tensor(3, "out0"),
+		Out1:  u.Tensor(4, "out1"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeGroupNormOut checks and reads the arguments of aten::native_group_norm.out(Tensor
 // input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps, *,
 // Tensor out0, Tensor out1, Tensor out2), then the return slot.
 func unboxNativeGroupNormOut(args []*executor.EValue) (nativeGroupNormOutArgs, error) {
-	u := newUnboxer(args, 12)
+	u := unbox.NewReader(args, 12)
 	a := nativeGroupNormOutArgs{
-		Input:  u.tensor(0, "input"),
-		Weight: u.optTensor(1, "weight"),
-		Bias:   u.optTensor(2, "bias"),
-		N:      u.int(3, "N"),
-		C:      u.int(4, "C"),
-		HxW:    u.int(5, "HxW"),
-		Group:  u.int(6, "group"),
-		Eps:    u.double(7, "eps"),
-		Out0:   u.tensor(8, "out0"),
-		Out1:   u.tensor(9, "out1"),
-		Out2:   u.tensor(10, "out2"),
+		Input:  u.Tensor(0, "input"),
+		Weight: u.OptTensor(1, "weight"),
+		Bias:   u.OptTensor(2, "bias"),
+		N:      u.Int(3, "N"),
+		C:      u.Int(4, "C"),
+		HxW:    u.Int(5, "HxW"),
+		Group:  u.Int(6, "group"),
+		Eps:    u.Double(7, "eps"),
+		Out0:   u.Tensor(8, "out0"),
+		Out1:   u.Tensor(9, "out1"),
+		Out2:   u.Tensor(10, "out2"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNativeLayerNormOut checks and reads the arguments of aten::native_layer_norm.out(Tensor
 // input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps, *, Tensor out0, Tensor
 // out1, Tensor out2), then the return slot.
 func unboxNativeLayerNormOut(args []*executor.EValue) (nativeLayerNormOutArgs, error) {
-	u := newUnboxer(args, 9)
+	u := unbox.NewReader(args, 9)
 	a := nativeLayerNormOutArgs{
-		Input:           u.tensor(0, "input"),
-		NormalizedShape: u.intList(1, "normalized_shape"),
-		Weight:          u.optTensor(2, "weight"),
-		Bias:            u.optTensor(3, "bias"),
-		Eps:             u.double(4, "eps"),
-		Out0:            u.tensor(5, "out0"),
-		Out1:            u.tensor(6, "out1"),
-		Out2:            u.tensor(7, "out2"),
+		Input:           u.Tensor(0, "input"),
+		NormalizedShape: u.IntList(1, "normalized_shape"),
+		Weight:          u.OptTensor(2, "weight"),
+		Bias:            u.OptTensor(3, "bias"),
+		Eps:             u.Double(4, "eps"),
+		Out0:            u.Tensor(5, "out0"),
+		Out1:            u.Tensor(6, "out1"),
+		Out2:            u.Tensor(7, "out2"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNeScalarOut checks and reads the arguments of aten::ne.Scalar_out(Tensor self, Scalar other,
 // *, Tensor out), then the return slot.
 func unboxNeScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNeTensorOut checks and reads the arguments of aten::ne.Tensor_out(Tensor self, Tensor other,
 // *, Tensor out), then the return slot.
 func unboxNeTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNegOut checks and reads the arguments of aten::neg.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxNegOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxNonzeroOut checks and reads the arguments of aten::nonzero.out(Tensor self, *, Tensor out),
 // then the return slot.
 func unboxNonzeroOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxOnesOut checks and reads the arguments of aten::ones.out(SymInt[] size, *, Tensor out), then
 // the return slot.
 func unboxOnesOut(args []*executor.EValue) (sizeOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := sizeOutArgs{
-		Size: u.intList(0, "size"),
-		Out:  u.tensor(1, "out"),
+		Size: u.IntList(0, "size"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxOnesLikeOut checks and reads the arguments of aten::ones_like.out(Tensor self, *,
 // MemoryFormat? memory_format, Tensor out), then the return slot.
 func unboxOnesLikeOut(args []*executor.EValue) (selfMemoryFormatOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMemoryFormatOutArgs{
-		Self:         u.tensor(0, "self"),
-		MemoryFormat: u.optInt(1, "memory_format"),
-		Out:          u.tensor(2, "out"),
+		Self:         u.Tensor(0, "self"),
+		MemoryFormat: u.OptInt(1, "memory_format"),
+		Out:          u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxPermuteCopyOut checks and reads the arguments of aten::permute_copy.out(Tensor self, int[]
 // dims, *, Tensor out), then the return slot.
 func unboxPermuteCopyOut(args []*executor.EValue) (selfDimsOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDimsOutArgs{
-		Self: u.tensor(0, "self"),
-		Dims: u.intList(1, "dims"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Dims: u.IntList(1, "dims"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxPixelShuffleOut checks and reads the arguments of aten::pixel_shuffle.out(Tensor self, int
 // upscale_factor, *, Tensor out), then the return slot.
 func unboxPixelShuffleOut(args []*executor.EValue) (selfUpscaleFactorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfUpscaleFactorOutArgs{
-		Self:          u.tensor(0, "self"),
-		UpscaleFactor: u.int(1, "upscale_factor"),
-		Out:           u.tensor(2, "out"),
+		Self:          u.Tensor(0, "self"),
+		UpscaleFactor: u.Int(1, "upscale_factor"),
+		Out:           u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxPixelUnshuffleOut checks and reads the arguments of aten::pixel_unshuffle.out(Tensor self,
 // int downscale_factor, *, Tensor out), then the return slot.
 func unboxPixelUnshuffleOut(args []*executor.EValue) (selfDownscaleFactorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDownscaleFactorOutArgs{
-		Self:            u.tensor(0, "self"),
-		DownscaleFactor: u.int(1, "downscale_factor"),
-		Out:             u.tensor(2, "out"),
+		Self:            u.Tensor(0, "self"),
+		DownscaleFactor: u.Int(1, "downscale_factor"),
+		Out:             u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxPowScalarOut checks and reads the arguments of aten::pow.Scalar_out(Scalar self, Tensor
 // exponent, *, Tensor out), then the return slot.
 func unboxPowScalarOut(args []*executor.EValue) (selfScalarExponentTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfScalarExponentTensorOutArgs{
-		Self:     u.scalar(0, "self"),
-		Exponent: u.tensor(1, "exponent"),
-		Out:      u.tensor(2, "out"),
+		Self:     u.Scalar(0, "self"),
+		Exponent: u.Tensor(1, "exponent"),
+		Out:      u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxPowTensorScalarOut checks and reads the arguments of aten::pow.Tensor_Scalar_out(Tensor
 // self, Scalar exponent, *, Tensor out), then the return slot.
 func unboxPowTensorScalarOut(args []*executor.EValue) (selfTensorExponentScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfTensorExponentScalarOutArgs{
-		Self:     u.tensor(0, "self"),
-		Exponent: u.scalar(1, "exponent"),
-		Out:      u.tensor(2, "out"),
+		Self:     u.Tensor(0, "self"),
+		Exponent: u.Scalar(1, "exponent"),
+		Out:      u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxPowTensorTensorOut checks and reads the arguments of aten::pow.Tensor_Tensor_out(Tensor
 // self, Tensor exponent, *, Tensor out), then the return slot.
 func unboxPowTensorTensorOut(args []*executor.EValue) (selfTensorExponentTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfTensorExponentTensorOutArgs{
-		Self:     u.tensor(0, "self"),
-		Exponent: u.tensor(1, "exponent"),
-		Out:      u.tensor(2, "out"),
+		Self:     u.Tensor(0, "self"),
+		Exponent: u.Tensor(1, "exponent"),
+		Out:      u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxProdIntOut checks and reads the arguments of aten::prod.int_out(Tensor self, int dim, bool
 // keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
 func unboxProdIntOut(args []*executor.EValue) (prodIntOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := prodIntOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.int(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Dtype:   u.optInt(3, "dtype"),
-		Out:     u.tensor(4, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.Int(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Dtype:   u.OptInt(3, "dtype"),
+		Out:     u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxProdOut checks and reads the arguments of aten::prod.out(Tensor self, *, ScalarType? dtype,
 // Tensor out), then the return slot.
 func unboxProdOut(args []*executor.EValue) (selfDtypeOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDtypeOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dtype: u.optInt(1, "dtype"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dtype: u.OptInt(1, "dtype"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRandOut checks and reads the arguments of aten::rand.out(SymInt[] size, *, Tensor out), then
 // the return slot.
 func unboxRandOut(args []*executor.EValue) (sizeOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := sizeOutArgs{
-		Size: u.intList(0, "size"),
-		Out:  u.tensor(1, "out"),
+		Size: u.IntList(0, "size"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRandnOut checks and reads the arguments of aten::randn.out(SymInt[] size, *, Tensor out),
 // then the return slot.
 func unboxRandnOut(args []*executor.EValue) (sizeOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := sizeOutArgs{
-		Size: u.intList(0, "size"),
-		Out:  u.tensor(1, "out"),
+		Size: u.IntList(0, "size"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReciprocalOut checks and reads the arguments of aten::reciprocal.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxReciprocalOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReflectionPad1dOut checks and reads the arguments of aten::reflection_pad1d.out(Tensor self,
 // SymInt[2] padding, *, Tensor out), then the return slot.
 func unboxReflectionPad1dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfPaddingOutArgs{
-		Self:    u.tensor(0, "self"),
-		Padding: u.intList(1, "padding"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Padding: u.IntList(1, "padding"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReflectionPad2dOut checks and reads the arguments of aten::reflection_pad2d.out(Tensor self,
 // SymInt[4] padding, *, Tensor out), then the return slot.
 func unboxReflectionPad2dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfPaddingOutArgs{
-		Self:    u.tensor(0, "self"),
-		Padding: u.intList(1, "padding"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Padding: u.IntList(1, "padding"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReflectionPad3dOut checks and reads the arguments of aten::reflection_pad3d.out(Tensor self,
 // SymInt[6] padding, *, Tensor out), then the return slot.
 func unboxReflectionPad3dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfPaddingOutArgs{
-		Self:    u.tensor(0, "self"),
-		Padding: u.intList(1, "padding"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Padding: u.IntList(1, "padding"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReluOut checks and reads the arguments of aten::relu.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxReluOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRemainderScalarOut checks and reads the arguments of aten::remainder.Scalar_out(Tensor self,
 // Scalar other, *, Tensor out), then the return slot.
 func unboxRemainderScalarOut(args []*executor.EValue) (selfOtherScalarOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherScalarOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRemainderTensorOut checks and reads the arguments of aten::remainder.Tensor_out(Tensor self,
 // Tensor other, *, Tensor out), then the return slot.
 func unboxRemainderTensorOut(args []*executor.EValue) (selfOtherTensorOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfOtherTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Out:   u.tensor(2, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Out:   u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRepeatOut checks and reads the arguments of aten::repeat.out(Tensor self, SymInt[] repeats,
 // *, Tensor out), then the return slot.
 func unboxRepeatOut(args []*executor.EValue) (selfRepeatsOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfRepeatsOutArgs{
-		Self:    u.tensor(0, "self"),
-		Repeats: u.intList(1, "repeats"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Repeats: u.IntList(1, "repeats"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRepeatInterleaveTensorOut checks and reads the arguments of
 // aten::repeat_interleave.Tensor_out(Tensor repeats, *, SymInt? output_size, Tensor out), then the
 // return slot.
 func unboxRepeatInterleaveTensorOut(args []*executor.EValue) (repeatsOutputSizeOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := repeatsOutputSizeOutArgs{
-		Repeats:    u.tensor(0, "repeats"),
-		OutputSize: u.optInt(1, "output_size"),
-		Out:        u.tensor(2, "out"),
+		Repeats:    u.Tensor(0, "repeats"),
+		OutputSize: u.OptInt(1, "output_size"),
+		Out:        u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReplicationPad1dOut checks and reads the arguments of aten::replication_pad1d.out(Tensor
 // self, SymInt[2] padding, *, Tensor out), then the return slot.
 func unboxReplicationPad1dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfPaddingOutArgs{
-		Self:    u.tensor(0, "self"),
-		Padding: u.intList(1, "padding"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Padding: u.IntList(1, "padding"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReplicationPad2dOut checks and reads the arguments of aten::replication_pad2d.out(Tensor
 // self, SymInt[4] padding, *, Tensor out), then the return slot.
 func unboxReplicationPad2dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfPaddingOutArgs{
-		Self:    u.tensor(0, "self"),
-		Padding: u.intList(1, "padding"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Padding: u.IntList(1, "padding"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxReplicationPad3dOut checks and reads the arguments of aten::replication_pad3d.out(Tensor
 // self, SymInt[6] padding, *, Tensor out), then the return slot.
 func unboxReplicationPad3dOut(args []*executor.EValue) (selfPaddingOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfPaddingOutArgs{
-		Self:    u.tensor(0, "self"),
-		Padding: u.intList(1, "padding"),
-		Out:     u.tensor(2, "out"),
+		Self:    u.Tensor(0, "self"),
+		Padding: u.IntList(1, "padding"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRollOut checks and reads the arguments of aten::roll.out(Tensor self, SymInt[1] shifts,
 // int[1] dims, *, Tensor out), then the return slot.
 func unboxRollOut(args []*executor.EValue) (selfShiftsDimsOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfShiftsDimsOutArgs{
-		Self:   u.tensor(0, "self"),
-		Shifts: u.intList(1, "shifts"),
-		Dims:   u.intList(2, "dims"),
-		Out:    u.tensor(3, "out"),
+		Self:   u.Tensor(0, "self"),
+		Shifts: u.IntList(1, "shifts"),
+		Dims:   u.IntList(2, "dims"),
+		Out:    u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRoundOut checks and reads the arguments of aten::round.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxRoundOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRsqrtOut checks and reads the arguments of aten::rsqrt.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxRsqrtOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxRsubScalarOut checks and reads the arguments of aten::rsub.Scalar_out(Tensor self, Scalar
 // other, Scalar alpha, *, Tensor out), then the return slot.
 func unboxRsubScalarOut(args []*executor.EValue) (selfOtherScalarAlphaOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherScalarAlphaOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Alpha: u.scalar(2, "alpha"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Alpha: u.Scalar(2, "alpha"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxScalarTensorOut checks and reads the arguments of aten::scalar_tensor.out(Scalar s, *,
 // Tensor out), then the return slot.
 func unboxScalarTensorOut(args []*executor.EValue) (sOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := sOutArgs{
-		S:   u.scalar(0, "s"),
-		Out: u.tensor(1, "out"),
+		S:   u.Scalar(0, "s"),
+		Out: u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxScatterSrcOut checks and reads the arguments of aten::scatter.src_out(Tensor self, int dim,
 // Tensor index, Tensor src, *, Tensor out), then the return slot.
 func unboxScatterSrcOut(args []*executor.EValue) (scatterSrcOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := scatterSrcOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Index: u.tensor(2, "index"),
-		Src:   u.tensor(3, "src"),
-		Out:   u.tensor(4, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Index: u.Tensor(2, "index"),
+		Src:   u.Tensor(3, "src"),
+		Out:   u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxScatterValueOut checks and reads the arguments of aten::scatter.value_out(Tensor self, int
 // dim, Tensor index, Scalar value, *, Tensor out), then the return slot.
 func unboxScatterValueOut(args []*executor.EValue) (scatterValueOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := scatterValueOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Index: u.tensor(2, "index"),
-		Value: u.scalar(3, "value"),
-		Out:   u.tensor(4, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Index: u.Tensor(2, "index"),
+		Value: u.Scalar(3, "value"),
+		Out:   u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxScatterAddOut checks and reads the arguments of aten::scatter_add.out(Tensor self, int dim,
 // Tensor index, Tensor src, *, Tensor out), then the return slot.
 func unboxScatterAddOut(args []*executor.EValue) (scatterSrcOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := scatterSrcOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Index: u.tensor(2, "index"),
-		Src:   u.tensor(3, "src"),
-		Out:   u.tensor(4, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Index: u.Tensor(2, "index"),
+		Src:   u.Tensor(3, "src"),
+		Out:   u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSelectCopyIntOut checks and reads the arguments of aten::select_copy.int_out(Tensor self,
 // int dim, SymInt index, *, Tensor out), then the return slot.
 func unboxSelectCopyIntOut(args []*executor.EValue) (selfDimIndexIntOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDimIndexIntOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Index: u.int(2, "index"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Index: u.Int(2, "index"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSelectScatterOut checks and reads the arguments of aten::select_scatter.out(Tensor self,
 // Tensor src, int dim, SymInt index, *, Tensor out), then the return slot.
 func unboxSelectScatterOut(args []*executor.EValue) (selectScatterOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := selectScatterOutArgs{
-		Self:  u.tensor(0, "self"),
-		Src:   u.tensor(1, "src"),
-		Dim:   u.int(2, "dim"),
-		Index: u.int(3, "index"),
-		Out:   u.tensor(4, "out"),
+		Self:  u.Tensor(0, "self"),
+		Src:   u.Tensor(1, "src"),
+		Dim:   u.Int(2, "dim"),
+		Index: u.Int(3, "index"),
+		Out:   u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSigmoidOut checks and reads the arguments of aten::sigmoid.out(Tensor self, *, Tensor out),
 // then the return slot.
 func unboxSigmoidOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSignOut checks and reads the arguments of aten::sign.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxSignOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSiluOut checks and reads the arguments of aten::silu.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxSiluOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSinOut checks and reads the arguments of aten::sin.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxSinOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSinhOut checks and reads the arguments of aten::sinh.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxSinhOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSliceCopyTensorOut checks and reads the arguments of aten::slice_copy.Tensor_out(Tensor
 // self, int dim, SymInt? start, SymInt? end, SymInt step, *, Tensor out), then the return slot.
 func unboxSliceCopyTensorOut(args []*executor.EValue) (sliceCopyTensorOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := sliceCopyTensorOutArgs{
-		Self:  u.tensor(0, "self"),
-		Dim:   u.int(1, "dim"),
-		Start: u.optInt(2, "start"),
-		End:   u.optInt(3, "end"),
-		Step:  u.int(4, "step"),
-		Out:   u.tensor(5, "out"),
+		Self:  u.Tensor(0, "self"),
+		Dim:   u.Int(1, "dim"),
+		Start: u.OptInt(2, "start"),
+		End:   u.OptInt(3, "end"),
+		Step:  u.Int(4, "step"),
+		Out:   u.Tensor(5, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSliceScatterOut checks and reads the arguments of aten::slice_scatter.out(Tensor self,
 // Tensor src, int dim, SymInt? start, SymInt? end, SymInt step, *, Tensor out), then the return
 // slot.
 func unboxSliceScatterOut(args []*executor.EValue) (sliceScatterOutArgs, error) {
-	u := newUnboxer(args, 8)
+	u := unbox.NewReader(args, 8)
 	a := sliceScatterOutArgs{
-		Self:  u.tensor(0, "self"),
-		Src:   u.tensor(1, "src"),
-		Dim:   u.int(2, "dim"),
-		Start: u.optInt(3, "start"),
-		End:   u.optInt(4, "end"),
-		Step:  u.int(5, "step"),
-		Out:   u.tensor(6, "out"),
+		Self:  u.Tensor(0, "self"),
+		Src:   u.Tensor(1, "src"),
+		Dim:   u.Int(2, "dim"),
+		Start: u.OptInt(3, "start"),
+		End:   u.OptInt(4, "end"),
+		Step:  u.Int(5, "step"),
+		Out:   u.Tensor(6, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSplitCopyTensorOut checks and reads the arguments of aten::split_copy.Tensor_out(Tensor
 // self, SymInt split_size, int dim, *, Tensor[] out), then the return slot.
 func unboxSplitCopyTensorOut(args []*executor.EValue) (selfSplitSizeDimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfSplitSizeDimOutArgs{
-		Self:      u.tensor(0, "self"),
-		SplitSize: u.int(1, "split_size"),
-		Dim:       u.int(2, "dim"),
-		Out:       u.tensorList(3, "out"),
+		Self:      u.Tensor(0, "self"),
+		SplitSize: u.Int(1, "split_size"),
+		Dim:       u.Int(2, "dim"),
+		Out:       u.TensorList(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSplitWithSizesCopyOut checks and reads the arguments of
 // aten::split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim, *, Tensor[] out),
 // then the return slot.
 func unboxSplitWithSizesCopyOut(args []*executor.EValue) (selfSplitSizesDimOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfSplitSizesDimOutArgs{
-		Self:       u.tensor(0, "self"),
-		SplitSizes: u.intList(1, "split_sizes"),
-		Dim:        u.int(2, "dim"),
-		Out:        u.tensorList(3, "out"),
+		Self:       u.Tensor(0, "self"),
+		SplitSizes: u.IntList(1, "split_sizes"),
+		Dim:        u.Int(2, "dim"),
+		Out:        u.TensorList(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSqrtOut checks and reads the arguments of aten::sqrt.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxSqrtOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSqueezeCopyDimOut checks and reads the arguments of aten::squeeze_copy.dim_out(Tensor self,
 // int dim, *, Tensor out), then the return slot.
 func unboxSqueezeCopyDimOut(args []*executor.EValue) (selfDimIntOutTensorArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDimIntOutTensorArgs{
-		Self: u.tensor(0, "self"),
-		Dim:  u.int(1, "dim"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Dim:  u.Int(1, "dim"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSqueezeCopyDimsOut checks and reads the arguments of aten::squeeze_copy.dims_out(Tensor
 // self, int[] dim, *, Tensor out), then the return slot.
 func unboxSqueezeCopyDimsOut(args []*executor.EValue) (selfDimIntListOutTensorArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDimIntListOutTensorArgs{
-		Self: u.tensor(0, "self"),
-		Dim:  u.intList(1, "dim"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Dim:  u.IntList(1, "dim"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSqueezeCopyOut checks and reads the arguments of aten::squeeze_copy.out(Tensor self, *,
 // Tensor out), then the return slot.
 func unboxSqueezeCopyOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxStackOut checks and reads the arguments of aten::stack.out(Tensor[] tensors, int dim, *,
 // Tensor out), then the return slot.
 func unboxStackOut(args []*executor.EValue) (tensorsDimOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := tensorsDimOutArgs{
-		Tensors: u.tensorList(0, "tensors"),
-		Dim:     u.int(1, "dim"),
-		Out:     u.tensor(2, "out"),
+		Tensors: u.TensorList(0, "tensors"),
+		Dim:     u.Int(1, "dim"),
+		Out:     u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSubScalarOut checks and reads the arguments of aten::sub.Scalar_out(Tensor self, Scalar
 // other, Scalar alpha, *, Tensor out), then the return slot.
 func unboxSubScalarOut(args []*executor.EValue) (selfOtherScalarAlphaOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherScalarAlphaOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.scalar(1, "other"),
-		Alpha: u.scalar(2, "alpha"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Scalar(1, "other"),
+		Alpha: u.Scalar(2, "alpha"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSubOut checks and reads the arguments of aten::sub.out(Tensor self, Tensor other, *, Scalar
 // alpha, Tensor out), then the return slot.
 func unboxSubOut(args []*executor.EValue) (selfOtherTensorAlphaOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfOtherTensorAlphaOutArgs{
-		Self:  u.tensor(0, "self"),
-		Other: u.tensor(1, "other"),
-		Alpha: u.scalar(2, "alpha"),
-		Out:   u.tensor(3, "out"),
+		Self:  u.Tensor(0, "self"),
+		Other: u.Tensor(1, "other"),
+		Alpha: u.Scalar(2, "alpha"),
+		Out:   u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxSumIntListOut checks and reads the arguments of aten::sum.IntList_out(Tensor self, int[1]?
 // dim, bool keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
 func unboxSumIntListOut(args []*executor.EValue) (meanOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := meanOutArgs{
-		Self:    u.tensor(0, "self"),
-		Dim:     u.optIntList(1, "dim"),
-		Keepdim: u.bool(2, "keepdim"),
-		Dtype:   u.optInt(3, "dtype"),
-		Out:     u.tensor(4, "out"),
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptIntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Dtype:   u.OptInt(3, "dtype"),
+		Out:     u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxTCopyOut checks and reads the arguments of aten::t_copy.out(Tensor self, *, Tensor out),
 // then the return slot.
 func unboxTCopyOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxTanOut checks and reads the arguments of aten::tan.out(Tensor self, *, Tensor out), then the
 // return slot.
 func unboxTanOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxTanhOut checks and reads the arguments of aten::tanh.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxTanhOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxTopkValues checks and reads the arguments of aten::topk.values(Tensor self, SymInt k, int
 // dim, bool largest, bool sorted, *, Tensor values, Tensor indices), then the return slot.
 func unboxTopkValues(args []*executor.EValue) (topkValuesArgs, error) {
-	u := newUnboxer(args, 8)
+	u := unbox.NewReader(args, 8)
 	a := topkValuesArgs{
-		Self:    u.tensor(0, "self"),
-		K:       u.int(1, "k"),
-		Dim:     u.int(2, "dim"),
-		Largest: u.bool(3, "largest"),
-		Sorted:  u.bool(4, "sorted"),
-		Values:  u.tensor(5, "values"),
-		Indices: u.tensor(6, "indices"),
+		Self:    u.Tensor(0, "self"),
+		K:       u.Int(1, "k"),
+		Dim:     u.Int(2, "dim"),
+		Largest: u.Bool(3, "largest"),
+		Sorted:  u.Bool(4, "sorted"),
+		Values:  u.Tensor(5, "values"),
+		Indices: u.Tensor(6, "indices"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxTransposeCopyIntOut checks and reads the arguments of aten::transpose_copy.int_out(Tensor
 // self, int dim0, int dim1, *, Tensor out), then the return slot.
 func unboxTransposeCopyIntOut(args []*executor.EValue) (selfDim0Dim1OutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfDim0Dim1OutArgs{
-		Self: u.tensor(0, "self"),
-		Dim0: u.int(1, "dim0"),
-		Dim1: u.int(2, "dim1"),
-		Out:  u.tensor(3, "out"),
+		Self: u.Tensor(0, "self"),
+		Dim0: u.Int(1, "dim0"),
+		Dim1: u.Int(2, "dim1"),
+		Out:  u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxTrilOut checks and reads the arguments of aten::tril.out(Tensor self, SymInt diagonal, *,
 // Tensor out), then the return slot.
 func unboxTrilOut(args []*executor.EValue) (selfDiagonalOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDiagonalOutArgs{
-		Self:     u.tensor(0, "self"),
-		Diagonal: u.int(1, "diagonal"),
-		Out:      u.tensor(2, "out"),
+		Self:     u.Tensor(0, "self"),
+		Diagonal: u.Int(1, "diagonal"),
+		Out:      u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxTruncOut checks and reads the arguments of aten::trunc.out(Tensor self, *, Tensor out), then
 // the return slot.
 func unboxTruncOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxUnbindCopyIntOut checks and reads the arguments of aten::unbind_copy.int_out(Tensor self,
 // int dim, *, Tensor[] out), then the return slot.
 func unboxUnbindCopyIntOut(args []*executor.EValue) (selfDimIntOutTensorListArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDimIntOutTensorListArgs{
-		Self: u.tensor(0, "self"),
-		Dim:  u.int(1, "dim"),
-		Out:  u.tensorList(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Dim:  u.Int(1, "dim"),
+		Out:  u.TensorList(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxUnfoldCopyOut checks and reads the arguments of aten::unfold_copy.out(Tensor self, int
 // dimension, int size, int step, *, Tensor out), then the return slot.
 func unboxUnfoldCopyOut(args []*executor.EValue) (unfoldCopyOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := unfoldCopyOutArgs{
-		Self:      u.tensor(0, "self"),
-		Dimension: u.int(1, "dimension"),
-		Size:      u.int(2, "size"),
-		Step:      u.int(3, "step"),
-		Out:       u.tensor(4, "out"),
+		Self:      u.Tensor(0, "self"),
+		Dimension: u.Int(1, "dimension"),
+		Size:      u.Int(2, "size"),
+		Step:      u.Int(3, "step"),
+		Out:       u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxUnsqueezeCopyOut checks and reads the arguments of aten::unsqueeze_copy.out(Tensor self, int
 // dim, *, Tensor out), then the return slot.
 func unboxUnsqueezeCopyOut(args []*executor.EValue) (selfDimIntOutTensorArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfDimIntOutTensorArgs{
-		Self: u.tensor(0, "self"),
-		Dim:  u.int(1, "dim"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Dim:  u.Int(1, "dim"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxUpsampleBilinear2dVecOut checks and reads the arguments of
 // aten::upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners,
 // float[]? scale_factors, *, Tensor out), then the return slot.
 func unboxUpsampleBilinear2dVecOut(args []*executor.EValue) (upsampleBilinear2dVecOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := upsampleBilinear2dVecOutArgs{
-		Input:        u.tensor(0, "input"),
-		OutputSize:   u.optIntList(1, "output_size"),
-		AlignCorners: u.bool(2, "align_corners"),
-		ScaleFactors: u.optDoubleList(3, "scale_factors"),
-		Out:          u.tensor(4, "out"),
+		Input:        u.Tensor(0, "input"),
+		OutputSize:   u.OptIntList(1, "output_size"),
+		AlignCorners: u.Bool(2, "align_corners"),
+		ScaleFactors: u.OptDoubleList(3, "scale_factors"),
+		Out:          u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxUpsampleNearest2dVecOut checks and reads the arguments of
 // aten::upsample_nearest2d.vec_out(Tensor input, SymInt[]? output_size, float[]? scale_factors, *,
 // Tensor out), then the return slot.
 func unboxUpsampleNearest2dVecOut(args []*executor.EValue) (inputOutputSizeScaleFactorsOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := inputOutputSizeScaleFactorsOutArgs{
-		Input:        u.tensor(0, "input"),
-		OutputSize:   u.optIntList(1, "output_size"),
-		ScaleFactors: u.optDoubleList(2, "scale_factors"),
-		Out:          u.tensor(3, "out"),
+		Input:        u.Tensor(0, "input"),
+		OutputSize:   u.OptIntList(1, "output_size"),
+		ScaleFactors: u.OptDoubleList(2, "scale_factors"),
+		Out:          u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxVarCorrectionOut checks and reads the arguments of aten::var.correction_out(Tensor self,
 // int[1]? dim, *, Scalar? correction, bool keepdim, Tensor out), then the return slot.
 func unboxVarCorrectionOut(args []*executor.EValue) (varCorrectionOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := varCorrectionOutArgs{
-		Self:       u.tensor(0, "self"),
-		Dim:        u.optIntList(1, "dim"),
-		Correction: u.optScalar(2, "correction"),
-		Keepdim:    u.bool(3, "keepdim"),
-		Out:        u.tensor(4, "out"),
+		Self:       u.Tensor(0, "self"),
+		Dim:        u.OptIntList(1, "dim"),
+		Correction: u.OptScalar(2, "correction"),
+		Keepdim:    u.Bool(3, "keepdim"),
+		Out:        u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxVarOut checks and reads the arguments of aten::var.out(Tensor self, int[1]? dim, bool
 // unbiased, bool keepdim, *, Tensor out), then the return slot.
 func unboxVarOut(args []*executor.EValue) (varOutArgs, error) {
-	u := newUnboxer(args, 6)
+	u := unbox.NewReader(args, 6)
 	a := varOutArgs{
-		Self:     u.tensor(0, "self"),
-		Dim:      u.optIntList(1, "dim"),
-		Unbiased: u.bool(2, "unbiased"),
-		Keepdim:  u.bool(3, "keepdim"),
-		Out:      u.tensor(4, "out"),
+		Self:     u.Tensor(0, "self"),
+		Dim:      u.OptIntList(1, "dim"),
+		Unbiased: u.Bool(2, "unbiased"),
+		Keepdim:  u.Bool(3, "keepdim"),
+		Out:      u.Tensor(4, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxVarMeanCorrectionOut checks and reads the arguments of aten::var_mean.correction_out(Tensor
 // self, int[1]? dim, *, Scalar? correction, bool keepdim, Tensor out0, Tensor out1), then the
 // return slot.
 func unboxVarMeanCorrectionOut(args []*executor.EValue) (varMeanCorrectionOutArgs, error) {
-	u := newUnboxer(args, 7)
+	u := unbox.NewReader(args, 7)
 	a := varMeanCorrectionOutArgs{
-		Self:       u.tensor(0, "self"),
-		Dim:        u.optIntList(1, "dim"),
-		Correction: u.optScalar(2, "correction"),
-		Keepdim:    u.bool(3, "keepdim"),
-		Out0:       u.tensor(4, "out0"),
-		Out1:       u.tensor(5, "out1"),
+		Self:       u.Tensor(0, "self"),
+		Dim:        u.OptIntList(1, "dim"),
+		Correction: u.OptScalar(2, "correction"),
+		Keepdim:    u.Bool(3, "keepdim"),
+		Out0:       u.Tensor(4, "out0"),
+		Out1:       u.Tensor(5, "out1"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxViewCopyOut checks and reads the arguments of aten::view_copy.out(Tensor self, SymInt[]
 // size, *, Tensor out), then the return slot.
 func unboxViewCopyOut(args []*executor.EValue) (selfSizeOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfSizeOutArgs{
-		Self: u.tensor(0, "self"),
-		Size: u.intList(1, "size"),
-		Out:  u.tensor(2, "out"),
+		Self: u.Tensor(0, "self"),
+		Size: u.IntList(1, "size"),
+		Out:  u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxWhereSelfOut checks and reads the arguments of aten::where.self_out(Tensor condition, Tensor
 // self, Tensor other, *, Tensor out), then the return slot.
 func unboxWhereSelfOut(args []*executor.EValue) (conditionSelfOtherOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := conditionSelfOtherOutArgs{
-		Condition: u.tensor(0, "condition"),
-		Self:      u.tensor(1, "self"),
-		Other:     u.tensor(2, "other"),
-		Out:       u.tensor(3, "out"),
+		Condition: u.Tensor(0, "condition"),
+		Self:      u.Tensor(1, "self"),
+		Other:     u.Tensor(2, "other"),
+		Out:       u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxZerosOut checks and reads the arguments of aten::zeros.out(SymInt[] size, *, Tensor out),
 // then the return slot.
 func unboxZerosOut(args []*executor.EValue) (sizeOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := sizeOutArgs{
-		Size: u.intList(0, "size"),
-		Out:  u.tensor(1, "out"),
+		Size: u.IntList(0, "size"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxZerosLikeOut checks and reads the arguments of aten::zeros_like.out(Tensor self, *,
 // MemoryFormat? memory_format, Tensor out), then the return slot.
 func unboxZerosLikeOut(args []*executor.EValue) (selfMemoryFormatOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := selfMemoryFormatOutArgs{
-		Self:         u.tensor(0, "self"),
-		MemoryFormat: u.optInt(1, "memory_format"),
-		Out:          u.tensor(2, "out"),
+		Self:         u.Tensor(0, "self"),
+		MemoryFormat: u.OptInt(1, "memory_format"),
+		Out:          u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxCloneDimOrderOut checks and reads the arguments of
 // dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking, int[]? dim_order, Tensor
 // out), then the return slot.
 func unboxCloneDimOrderOut(args []*executor.EValue) (selfNonBlockingDimOrderOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfNonBlockingDimOrderOutArgs{
-		Self:        u.tensor(0, "self"),
-		NonBlocking: u.bool(1, "non_blocking"),
-		DimOrder:    u.optIntList(2, "dim_order"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		NonBlocking: u.Bool(1, "non_blocking"),
+		DimOrder:    u.OptIntList(2, "dim_order"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxEmptyDimOrderOut checks and reads the arguments of dim_order_ops::_empty_dim_order.out(int[]
 // size, *, int[]? dim_order, Tensor out), then the return slot.
 func unboxEmptyDimOrderOut(args []*executor.EValue) (sizeDimOrderOutArgs, error) {
-	u := newUnboxer(args, 4)
+	u := unbox.NewReader(args, 4)
 	a := sizeDimOrderOutArgs{
-		Size:     u.intList(0, "size"),
-		DimOrder: u.optIntList(1, "dim_order"),
-		Out:      u.tensor(2, "out"),
+		Size:     u.IntList(0, "size"),
+		DimOrder: u.OptIntList(1, "dim_order"),
+		Out:      u.Tensor(2, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxToDimOrderCopyOut checks and reads the arguments of
 // dim_order_ops::_to_dim_order_copy.out(Tensor self, *, bool non_blocking, int[]? dim_order, Tensor
 // out), then the return slot.
 func unboxToDimOrderCopyOut(args []*executor.EValue) (selfNonBlockingDimOrderOutArgs, error) {
-	u := newUnboxer(args, 5)
+	u := unbox.NewReader(args, 5)
 	a := selfNonBlockingDimOrderOutArgs{
-		Self:        u.tensor(0, "self"),
-		NonBlocking: u.bool(1, "non_blocking"),
-		DimOrder:    u.optIntList(2, "dim_order"),
-		Out:         u.tensor(3, "out"),
+		Self:        u.Tensor(0, "self"),
+		NonBlocking: u.Bool(1, "non_blocking"),
+		DimOrder:    u.OptIntList(2, "dim_order"),
+		Out:         u.Tensor(3, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxD2hCopyOut checks and reads the arguments of et_copy::_d2h_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxD2hCopyOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }
 
 // unboxH2dCopyOut checks and reads the arguments of et_copy::_h2d_copy.out(Tensor self, *, Tensor
 // out), then the return slot.
 func unboxH2dCopyOut(args []*executor.EValue) (selfOutArgs, error) {
-	u := newUnboxer(args, 3)
+	u := unbox.NewReader(args, 3)
 	a := selfOutArgs{
-		Self: u.tensor(0, "self"),
-		Out:  u.tensor(1, "out"),
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
-	return a, u.err
+	return a, u.Err()
 }

@@ -1,96 +1,45 @@
 package quantized
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
 	"github.com/x448/float16"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
-// Argument accessors: each error names the argument by its schema position and name, so a bad
-// program says what is wrong ("argument 3 (weight_quant_min): want Int, got Tensor").
-
-func argErr(i int, name, format string, a ...any) error {
-	return fmt.Errorf("%w: argument %d (%s): %s", executor.ErrInvalidArgument, i, name, fmt.Sprintf(format, a...))
-}
-
-// wantArgs checks the count: the schema's arguments, then the return slot (the out tensor
-// again, or a TensorList of the outs).
-func wantArgs(args []*executor.EValue, n int) error {
-	if len(args) != n {
-		return fmt.Errorf("%w: %d arguments, the schema takes %d (with the return slot)", executor.ErrInvalidArgument, len(args), n)
-	}
-	for i, a := range args {
-		if a == nil {
-			return argErr(i, "?", "missing")
-		}
-	}
-	return nil
-}
-
-func tensorArg(args []*executor.EValue, i int, name string) (*executor.Tensor, error) {
-	v := args[i]
-	if v.Tag != executor.TagTensor || v.Tensor == nil {
-		return nil, argErr(i, name, "want Tensor, got %s", v.Tag)
-	}
-	return v.Tensor, nil
-}
-
-// optTensorArg returns nil for None.
-func optTensorArg(args []*executor.EValue, i int, name string) (*executor.Tensor, error) {
-	if args[i].IsNone() {
-		return nil, nil
-	}
-	return tensorArg(args, i, name)
-}
+// The argument accessors are kernels/unbox's, shared by every kernel library so that a bad
+// program is refused in the same words whichever library runs it ("argument 3
+// (weight_quant_min): want Int, got Tensor"); this file adds the few readings only these
+// kernels need (ScalarType arguments, the return slot, writable outs).
 
 // outArg is an out tensor: it must be writable.
 func outArg(args []*executor.EValue, i int, name string) (*executor.Tensor, error) {
-	t, err := tensorArg(args, i, name)
+	t, err := unbox.TensorArg(args, i, name)
 	if err == nil && t.ReadOnly() {
-		err = argErr(i, name, "is a constant of the program and cannot be written")
+		err = unbox.ArgError(i, name, "is a constant of the program and cannot be written")
 	}
 	return t, err
 }
 
-func intArg(args []*executor.EValue, i int, name string) (int64, error) {
-	v := args[i]
-	if v.Tag != executor.TagInt {
-		return 0, argErr(i, name, "want Int, got %s", v.Tag)
-	}
-	return v.Int, nil
-}
-
-func doubleArg(args []*executor.EValue, i int, name string) (float64, error) {
-	switch v := args[i]; v.Tag {
-	case executor.TagDouble:
-		return v.Double, nil
-	case executor.TagInt:
-		return float64(v.Int), nil
-	default:
-		return 0, argErr(i, name, "want Double, got %s", v.Tag)
-	}
-}
-
 // dtypeArg is a ScalarType argument (an Int in the program); it must name a type etgo knows.
 func dtypeArg(args []*executor.EValue, i int, name string) (executor.ScalarType, error) {
-	n, err := intArg(args, i, name)
+	n, err := unbox.IntArg(args, i, name)
 	if err != nil {
 		return 0, err
 	}
 	if n < 0 || n > math.MaxInt8 || executor.ElementSize(executor.ScalarType(n)) == 0 {
-		return 0, argErr(i, name, "%d is not a scalar type", n)
+		return 0, unbox.ArgError(i, name, "%d is not a scalar type", n)
 	}
 	return executor.ScalarType(n), nil
 }
 
 // optDtypeArg returns (0, false) for None.
 func optDtypeArg(args []*executor.EValue, i int, name string) (executor.ScalarType, bool, error) {
-	if args[i].IsNone() {
-		return 0, false, nil
+	if v, err := unbox.Arg(args, i, name); err != nil || v.IsNone() {
+		return 0, false, err
 	}
 	t, err := dtypeArg(args, i, name)
 	return t, err == nil, err
@@ -99,7 +48,10 @@ func optDtypeArg(args []*executor.EValue, i int, name string) (executor.ScalarTy
 // returnSlot checks the last argument: the out tensor again (one out) or a list of the outs.
 func returnSlot(args []*executor.EValue, outs ...*executor.Tensor) error {
 	i := len(args) - 1
-	v := args[i]
+	v, err := unbox.Arg(args, i, "return")
+	if err != nil {
+		return err
+	}
 	switch {
 	case len(outs) == 1 && v.Tag == executor.TagTensor:
 		return nil
@@ -108,14 +60,14 @@ func returnSlot(args []*executor.EValue, outs ...*executor.Tensor) error {
 	case v.IsNone():
 		return nil
 	}
-	return argErr(i, "return", "want the out tensor(s), got %s", v.Tag)
+	return unbox.ArgError(i, "return", "want the out tensor(s), got %s", v.Tag)
 }
 
 // resizeOut gives out the sizes the kernel computes, as resize_tensor does (a static out must
 // already have them).
 func resizeOut(out *executor.Tensor, i int, name string, sizes []int) error {
 	if err := out.Resize(sizes); err != nil {
-		return argErr(i, name, "%v", err)
+		return unbox.ArgError(i, name, "%v", err)
 	}
 	return nil
 }
@@ -123,7 +75,7 @@ func resizeOut(out *executor.Tensor, i int, name string, sizes []int) error {
 // contiguous checks what every kernel that indexes by hand requires.
 func contiguous(t *executor.Tensor, i int, name string) error {
 	if !t.IsContiguous() {
-		return argErr(i, name, "must be in contiguous dim order, got %v", t.DimOrder())
+		return unbox.ArgError(i, name, "must be in contiguous dim order, got %v", t.DimOrder())
 	}
 	return nil
 }
@@ -131,7 +83,7 @@ func contiguous(t *executor.Tensor, i int, name string) error {
 // sameDimOrder checks that an elementwise kernel can walk two tensors in memory order.
 func sameDimOrder(a, b *executor.Tensor, i int, name string) error {
 	if !slices.Equal(a.DimOrder(), b.DimOrder()) {
-		return argErr(i, name, "dim order %v differs from the input's %v", b.DimOrder(), a.DimOrder())
+		return unbox.ArgError(i, name, "dim order %v differs from the input's %v", b.DimOrder(), a.DimOrder())
 	}
 	return nil
 }

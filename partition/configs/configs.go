@@ -115,12 +115,6 @@ func NodeAndQuantDeps(q *Query, n *ir.Node) partition.Claim {
 	return claim
 }
 
-// IsDequantize reports a dequantize operator of any quantisation scheme.
-func IsDequantize(n *ir.Node) bool { return strings.HasPrefix(FormatTarget(n.Target), "dequantize_") }
-
-// IsQuantize reports a quantize operator of any quantisation scheme.
-func IsQuantize(n *ir.Node) bool { return strings.HasPrefix(FormatTarget(n.Target), "quantize_") }
-
 // FormatTarget is ExecuTorch's format_target_name: the namespace is dropped when the name has
 // more than two parts, so "aten.convolution.default" matches the config "convolution.default".
 func FormatTarget(target string) string {

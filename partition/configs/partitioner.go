@@ -133,6 +133,10 @@ func (p *Partitioner) Admit(f *Facts, c *Config, n *ir.Node) *partition.Decline 
 	return nil
 }
 
+// Claim is what c claims n with (its dependencies), whether or not c admits n: a backend's
+// preprocess asks it again to know which q/dq nodes a quantized operator took.
+func (p *Partitioner) Claim(f *Facts, c *Config, n *ir.Node) partition.Claim { return p.claim(f, c, n) }
+
 func (p *Partitioner) claim(f *Facts, c *Config, n *ir.Node) partition.Claim {
 	if c.Claim == nil {
 		return NodeAndQuantDeps(p.query(f, c), n)

@@ -19,9 +19,13 @@ and, for the models in NONFINITE, inputs/nonfinite.npy (the input with a NaN in 
 row 1, -Inf in row 2) and expected/nonfinite.npy: what the official runtime makes of rows whose
 range is not finite (the per-row scale becomes 0, Inf or NaN).
 
-Models in NEXT (what the official toolchain lowers but etgo does not run yet: a dynamically
-quantized convolution) go to testdata/dynquant_next/<model>/ in the same layout, so the run
-time's refusal is tested and the next slice has its fixtures.
+Models in NEXT (what the official toolchain lowers but etgo does not run yet; none today) go
+to testdata/dynquant_next/<model>/ in the same layout, so the run time's refusal is tested and
+the next slice has its fixtures. Models in REFUSED go to testdata/dynquant_refused/<model>:
+what the official runtime runs to outputs that depend on memory past the input, which etgo
+refuses by name. Models in PROBE (dynamically quantized depthwise and transposed
+convolutions, which the official partitioner declines) go to /tmp/dynquant_probe, to see what
+the official toolchain makes of them.
 
 Usage:
   ~/.venvs/et/bin/python tools/reference/generate_dynquant_fixtures.py [--only linear_2d,...]
@@ -67,12 +71,38 @@ class MLP(nn.Module):
 
 
 class Conv(nn.Module):
+    def __init__(self, i=3, o=8, k=3, act=None, **kw):
+        super().__init__()
+        self.c = nn.Conv2d(i, o, k, **({"padding": 1} | kw))
+        self.act = act
+
+    def forward(self, x):
+        y = self.c(x)
+        return self.act(y) if self.act is not None else y
+
+
+class ConvTranspose(nn.Module):
     def __init__(self):
         super().__init__()
-        self.c = nn.Conv2d(3, 8, 3, padding=1)
+        self.c = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1)
 
     def forward(self, x):
         return self.c(x)
+
+
+class SmallCNN(nn.Module):
+    """Two dynamically quantized convolutions (the second reads the first's output through a
+    tanh, so each image's parameters come from a delegate node's output) and a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.b = nn.Conv2d(8, 16, 3, padding=1)
+        self.fc = nn.Linear(16 * 4 * 4, 10)
+
+    def forward(self, x):
+        y = self.b(torch.tanh(self.a(x)))
+        return self.fc(y.flatten(1))
 
 
 # name: (module factory, input shape, flow)
@@ -90,16 +120,58 @@ MODELS = {
     "linear_wide": (lambda: Linear(512, 64, True), (16, 512), "pt2e"),
     "linear_8da4w_g32_wide": (lambda: Linear(256, 64, True), (8, 256), "8da4w_g32"),
     "linear_8da4w_g128": (lambda: Linear(512, 32, True), (5, 512), "8da4w_g128"),
+    # Dynamically quantized convolutions (XNNPACKQuantizer's dynamic config annotates conv2d
+    # too; the partitioner takes standard 2-D ones): each image is quantized with its own
+    # parameters. Batches of 2 and 3, stride, dilation, groups, 1x1, no padding, a fused ReLU
+    # and hardtanh, no bias.
+    "conv2d": (Conv, (1, 3, 6, 6), "pt2e"),
+    "conv2d_batch3": (lambda: Conv(4, 6, 3, stride=2), (3, 4, 7, 7), "pt2e"),
+    "conv2d_pointwise": (lambda: Conv(16, 24, 1, padding=0), (2, 16, 5, 5), "pt2e"),
+    "conv2d_grouped": (lambda: Conv(8, 12, 3, padding=2, dilation=2, groups=2), (1, 8, 6, 7), "pt2e"),
+    "conv2d_rect": (lambda: Conv(6, 10, (3, 2), padding=(1, 0), stride=(1, 2)), (2, 6, 5, 8), "pt2e"),
+    "conv2d_hardtanh_nobias": (lambda: Conv(5, 7, 3, act=nn.Hardtanh(-0.5, 0.5), bias=False), (1, 5, 6, 6), "pt2e"),
+    "conv2d_wide": (lambda: Conv(32, 64, 3), (1, 32, 9, 9), "pt2e"),
+    "small_cnn": (SmallCNN, (2, 3, 8, 8), "pt2e"),
+    # The partitioner takes dynamically quantized transposed convolutions too.
+    "conv_transpose": (ConvTranspose, (2, 4, 5, 5), "pt2e"),
+    # 4-bit per-channel weights (XNNPACKQuantizer with weight_qmin=-8, weight_qmax=7): ExecuTorch
+    # writes them as qcint4, two codes a byte, rows padded to whole bytes (an odd row length).
+    "linear_qc4w": (lambda: Linear(64, 24, True), (3, 64), "pt2e_4w"),
+    "linear_qc4w_3d_nobias": (lambda: Linear(40, 12, False), (2, 3, 40), "pt2e_4w"),
+    "mlp_qc4w": (MLP, (3, 64), "pt2e_4w"),
+    # The static flow with 4-bit per-channel weights: qint8 activations x qcint4 (XNNPACK's
+    # qs8_qc4w fully connected layer).
+    "linear_qc4w_static": (lambda: Linear(64, 24, True), (3, 64), "pt2e_static_4w"),
 }
 
 
-NEXT = {"conv2d": (Conv, (1, 3, 6, 6), "pt2e")}
+# What the official toolchain lowers but etgo does not run yet (empty when it runs all).
+NEXT = {}
 
-NONFINITE = {"linear_2d", "linear_8da4w_g32"}
+# What the official toolchain lowers and runs wrongly, which etgo refuses by name
+# (testdata/dynquant_refused): a 4-bit per-channel linear over an odd number of input channels,
+# whose activation rows XNNPACK reads rounded up to even (each later row shifted, the last past
+# the input).
+REFUSED = {"linear_qc4w_odd": (lambda: Linear(47, 20, True), (4, 47), "pt2e_4w")}
+
+# What the official partitioner declines to run dynamically quantized (its ConvolutionConfig:
+# "XNNPACK only supports standard 2D convolutions for dynamic quantization"): recorded to see
+# what the lowered program becomes, not committed as fixtures.
+# A convolution followed by a ReLU is not annotated dynamically at all (it stays fp32), so
+# neither is probed with one.
+PROBE = {
+    "conv_depthwise": (lambda: Conv(6, 6, 3, groups=6), (1, 6, 5, 5), "pt2e"),
+    "conv_relu": (lambda: Conv(6, 10, 3, act=torch.relu), (1, 6, 5, 5), "pt2e"),
+    # (The official toolchain cannot lower a 4-bit convolution: ExecuTorch's convert_to_qc4w
+    # asserts "expecting input tensor to be 2d, got 4".)
+    "conv_qc4w": (Conv, (1, 3, 6, 6), "pt2e_4w"),
+}
+
+NONFINITE = {"linear_2d", "linear_8da4w_g32", "conv2d_batch3", "linear_qc4w"}
 
 
 def quantize(model, x, flow):
-    if flow == "pt2e":
+    if flow.startswith("pt2e"):
         from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
             XNNPACKQuantizer,
             get_symmetric_quantization_config,
@@ -107,7 +179,9 @@ def quantize(model, x, flow):
         from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
         ep = torch.export.export(model, (x,))
-        q = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True, is_dynamic=True))
+        w4 = {"weight_qmin": -8, "weight_qmax": 7} if flow.endswith("_4w") else {}
+        q = XNNPACKQuantizer().set_global(
+            get_symmetric_quantization_config(is_per_channel=True, is_dynamic="static" not in flow, **w4))
         pm = prepare_pt2e(ep.module(), q)
         pm(x)
         cm = convert_pt2e(pm)
@@ -126,7 +200,7 @@ def build(name: str):
     from executorch.exir import to_edge_transform_and_lower
     from executorch.runtime import Runtime
 
-    factory, shape, flow = MODELS[name] if name in MODELS else NEXT[name]
+    factory, shape, flow = MODELS.get(name) or NEXT.get(name) or REFUSED.get(name) or PROBE[name]
     seed = zlib.crc32(name.encode())
     torch.manual_seed(seed)
     model = factory().eval()
@@ -143,6 +217,10 @@ def build(name: str):
     et = lowered.to_executorch()
 
     d = OUT / name if name in MODELS else OUT.parent / "dynquant_next" / name
+    if name in REFUSED:
+        d = OUT.parent / "dynquant_refused" / name
+    if name in PROBE:
+        d = Path("/tmp/dynquant_probe") / name
     shutil.rmtree(d, ignore_errors=True)
     (d / "inputs").mkdir(parents=True)
     (d / "expected").mkdir(parents=True)
@@ -160,7 +238,10 @@ def build(name: str):
     rerun = max((a - b).abs().max().item() for a, b in zip(outs, again))
     if name in NONFINITE:
         xn = x.clone()
-        xn[0, 3], xn[1, 5], xn[2, 7] = float("nan"), float("inf"), float("-inf")
+        if xn.dim() == 4:  # one image each: a NaN, a +Inf, a -Inf
+            xn[0, 1, 2, 3], xn[1, 0, 5, 1], xn[2, 3, 0, 6] = float("nan"), float("inf"), float("-inf")
+        else:
+            xn[0, 3], xn[1, 5], xn[2, 7] = float("nan"), float("inf"), float("-inf")
         np.save(d / "inputs" / "nonfinite.npy", xn.numpy(), allow_pickle=False)
         on = list(Runtime.get().load_program(str(pte)).load_method("forward").execute([xn]))
         np.save(d / "expected" / "nonfinite.npy", np.ascontiguousarray(on[0].numpy()), allow_pickle=False)
@@ -176,7 +257,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     args = ap.parse_args()
-    names = [n for n in args.only.split(",") if n] or list(MODELS) + list(NEXT)
+    names = [n for n in args.only.split(",") if n] or list(MODELS) + list(NEXT) + list(REFUSED) + list(PROBE)
     for n in names:
         try:
             build(n)

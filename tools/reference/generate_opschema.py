@@ -3,12 +3,13 @@ schema representation for everything etgo needs to know about an operator's sign
 
 functional_gen.go: the functional schema of every operator an Edge graph or a decomposition can
 hold — the operators torch tags core, their view copies, the functional operators of
-ExecuTorch's decomposition table, ExecuTorch's dim-order operators, and the few others etgo's
+ExecuTorch's decomposition table, ExecuTorch's dim-order operators, the quantized_decomposed
+operators ExecuTorch's quantized kernel library runs, and the few others etgo's
 decompositions emit — keyed by the Edge target ("aten.add.Tensor"). passes.ScalarToTensor reads
 the types (a number passed where the schema takes a Tensor becomes a 0-d tensor).
 
 out_gen.go: for every Edge operator (core ATen, the _copy form of each core view, the dim-order
-ops) the out variant `to_executorch` would call, as the kernel name a .pte's operator table
+ops, the quantized_decomposed ops) the out variant `to_executorch` would call, as the kernel name a .pte's operator table
 carries ("aten::add.out"), from ExecuTorch's own to_out_variant (where it cannot decide — pow's
 overloads clash with the int ones — the packet's "<overload>_out" or "out" overload); and the
 full schema of every out variant, plus of every other kernel etgo's portable library names in
@@ -33,6 +34,7 @@ import sys
 
 import torch
 import executorch.exir.dialects  # noqa: F401  (registers the dim_order_ops namespace)
+import executorch.kernels.quantized  # noqa: F401  (registers the quantized_decomposed out variants)
 from executorch.exir.operator.convert import to_out_variant
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -72,6 +74,8 @@ def functional_ops():
     for name in ("_to_dim_order_copy", "_clone_dim_order", "_empty_dim_order"):
         packet = getattr(torch.ops.dim_order_ops, name)
         ops[f"dim_order_ops.{name}.default"] = packet.default
+    for key, op in quantized_ops():
+        ops[key] = op
     # Operators etgo's decompositions emit that are neither core nor decomposed.
     for full in ("aten.sym_size.int", "aten.scalar_tensor.default", "aten.empty_strided.default",
                  "aten.var.correction", "aten.linalg_vector_norm.default"):
@@ -80,7 +84,31 @@ def functional_ops():
     return ops
 
 
+def quantized_ops():
+    """The functional quantized_decomposed operators ExecuTorch's quantized kernel library
+    (kernels/quantized/quantized.yaml) has an out variant for: the Edge dialect keeps them
+    whole, and to_executorch calls their out variants (quantized_decomposed::*.out)."""
+    packets = torch.ops.quantized_decomposed
+    for name in sorted(dir(packets)):
+        try:
+            packet = getattr(packets, name)
+            overloads = packet.overloads()
+        except Exception:
+            continue
+        for ov in overloads:
+            op = getattr(packet, ov)
+            s = op._schema
+            if any(a.is_out for a in s.arguments):
+                continue
+            try:
+                to_out_variant(op)
+            except Exception:
+                continue
+            yield f"quantized_decomposed.{name}.{ov}", op
+
+
 def edge_ops():
+    yield from quantized_ops()
     for name in dir(torch.ops.aten):
         try:
             packet = getattr(torch.ops.aten, name)

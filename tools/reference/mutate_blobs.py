@@ -5,7 +5,7 @@
                                                         [--only SUBSTR,...] [--limit N] [--jobs-etgo N]
 
 1. `go run ./internal/cmd/mutants` mutates the delegate blobs of the committed official files
-   (testdata/zoo/*/xnnpack.pte, testdata/quant/*/xnnpack.pte, testdata/dynquant/*/xnnpack.pte): flatbuffer field flips (value ids,
+   (testdata/zoo/*/xnnpack.pte, testdata/quant/*/xnnpack.pte, testdata/dynquant/*/xnnpack.pte, testdata/fp16/*/xnnpack.pte): flatbuffer field flips (value ids,
    dims, node and value types, flags, constant indices and sizes, quantization parameters),
    dropped, duplicated and reordered nodes and values, header and segment truncation, random
    bytes in the XNNGraph, and edits of the program around the blob (delegate call arguments,
@@ -293,7 +293,7 @@ def main() -> int:
 
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    seeds = [s for d in ("zoo", "quant", "dynquant") for s in sorted((ROOT / "testdata" / d).glob("*/xnnpack.pte"))]
+    seeds = [s for d in ("zoo", "quant", "dynquant", "fp16") for s in sorted((ROOT / "testdata" / d).glob("*/xnnpack.pte"))]
     if args.only:
         keys = args.only.split(",")
         seeds = [s for s in seeds if any(k in str(s) for k in keys)]

@@ -18,7 +18,7 @@ func init() {
 		name: "convolution",
 		configs: func(p *Partitioner) []*configs.Config {
 			return []*configs.Config{gemmConfig("ConvolutionConfig", "convolution.default", "",
-				gemm{weight: "weight", bias: "bias", force: p.ForceNonStaticWeightsForF32Linear}, checkConvRank)}
+				gemm{weight: "weight", bias: "bias", act: "input", force: p.ForceNonStaticWeightsForF32Linear, padAbsorb: true}, checkConvRank)}
 		},
 		ops: []op{{target: targetConv, visit: (*preprocessor).visitConv, layout: layoutNHWC, takesActivation: true}},
 	})
@@ -69,7 +69,11 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 	}
 	bias := uint32(xnngraph.InvalidID)
 	if b != nil {
-		if err := p.define(b, tensorOpts{}); err != nil {
+		bo, err := p.biasOpts(b, in, w)
+		if err != nil {
+			return err
+		}
+		if err := p.define(b, bo); err != nil {
 			return err
 		}
 		bias = p.ids[b]

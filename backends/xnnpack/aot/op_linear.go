@@ -21,10 +21,10 @@ func init() {
 		configs: func(p *Partitioner) []*configs.Config {
 			force := p.ForceNonStaticWeightsForF32Linear
 			return []*configs.Config{
-				gemmConfig("AddmmConfig", "addmm.default", "", gemm{weight: "mat2", bias: "self", linearLike: true, force: force}, nil),
+				gemmConfig("AddmmConfig", "addmm.default", "", gemm{weight: "mat2", bias: "self", act: "mat1", linearLike: true, force: force}, nil),
 				generic("BMMConfig", "bmm.default", fOnly, nil),
-				gemmConfig("LinearConfig", "linear.default", targetLinear, gemm{weight: "weight", bias: "bias", linearLike: true, force: force}, nil),
-				gemmConfig("MMConfig", "mm.default", "", gemm{weight: "mat2", linearLike: true, force: force}, nil),
+				gemmConfig("LinearConfig", "linear.default", targetLinear, gemm{weight: "weight", bias: "bias", act: "input", linearLike: true, force: force}, nil),
+				gemmConfig("MMConfig", "mm.default", "", gemm{weight: "mat2", act: "self", linearLike: true, force: force}, nil),
 			}
 		},
 		ops: []op{
@@ -64,30 +64,48 @@ func gemmConfig(name, target, aten string, g gemm, more check) *configs.Config {
 // arguments, whether it is linear-like (the ops whose fp32 weight
 // ForceNonStaticWeightsForF32Linear leaves outside), and that option (force).
 type gemm struct {
-	weight, bias      string
+	weight, bias, act string
 	linearLike, force bool
+	// padAbsorb: a convolution takes a zero constant pad before it under quantisation.
+	padAbsorb bool
 }
 
-// deps is GEMMConfig.get_deps for the fp32 path. A weight produced by a dequantize node is a
-// quantised GEMM: with only fp32 enabled, linear then runs as fp32 without taking the weight (as
-// ExecuTorch does); the quantised paths themselves are not implemented yet and decline.
+// gemmPrecision is GEMMConfig._detect_precision: a weight produced by a dequantize node makes
+// the GEMM quantised, dynamically when its activation is dequantized with run-time parameters.
+func (g gemm) precision(n *ir.Node) configs.Precision {
+	w := n.TensorArg(g.weight)
+	if w == nil || !configs.IsDequantize(w.Producer) {
+		return configs.FP32
+	}
+	if a := n.TensorArg(g.act); a != nil && configs.IsDynamicQDQ(a.Producer) {
+		return configs.DynamicQuant
+	}
+	return configs.StaticQuant
+}
+
+// deps is GEMMConfig.get_deps: the bias, weight, activation and output dependencies of the
+// detected precision. A quantised GEMM takes its weight's dequantize (with a per-channel
+// weight's scales and zero points), its activation's dequantize (and for dynamic quantisation
+// the quantize and choose-qparams before it) and, statically quantised, its output's quantize
+// through one fused relu or hardtanh. With only fp32 enabled, a quantised GEMM runs as fp32; a
+// linear then leaves its weight's dequantize outside (as ExecuTorch does).
 func (g gemm) deps(q *configs.Query, n *ir.Node) (partition.Claim, *partition.Decline) {
 	claim := partition.Claim{Nodes: []*ir.Node{n}}
 	w := n.TensorArg(g.weight)
 	if w == nil {
 		return claim, partition.Declinef(partition.Geometry, "%s has no %s argument", n.Target, g.weight)
 	}
-	takeWeight := !(g.linearLike && g.force)
-	if w.Producer != nil && configs.IsDequantize(w.Producer) {
-		if !slices.Equal(q.Enabled, fOnly) {
-			return claim, partition.Declinef(partition.PrecisionNotEnabled, "quantised %s (weight from %s): etgo does not partition quantised GEMMs yet", configs.FormatTarget(n.Target), w.Producer.Target)
-		}
-		if q.Config.Target != "linear.default" {
-			return claim, partition.Declinef(partition.NonConstantWeight, "weight %s is computed at run time (a dequantize node), not a parameter", w.Name)
-		}
-		takeWeight = false // quantised linear partitioned as fp32: the dq chain stays outside
+	prec := g.precision(n)
+	if !slices.Contains(q.Config.Precisions, prec) {
+		return claim, partition.Declinef(partition.PrecisionNotEnabled, "unsupported precision type %v", prec)
 	}
-	if !g.force && g.bias != "" && len(n.TensorInputs()) > 2 {
+	overwritten := false
+	if !q.Enables(prec) && slices.Equal(q.Enabled, fOnly) && prec != configs.FP32 {
+		prec, overwritten = configs.FP32, true
+	}
+	fp32Force := prec == configs.FP32 && g.force
+	// bias
+	if !fp32Force && g.bias != "" && len(n.TensorInputs()) > 2 {
 		if b := n.TensorArg(g.bias); b != nil {
 			if !q.IsParam(b) {
 				return claim, partition.Declinef(partition.NonConstantWeight, "bias %s is computed at run time, not a parameter", b.Name)
@@ -95,20 +113,146 @@ func (g gemm) deps(q *configs.Query, n *ir.Node) (partition.Claim, *partition.De
 			claim.Constants = append(claim.Constants, b)
 		}
 	}
-	if takeWeight {
+	// weight
+	switch {
+	case g.linearLike && fp32Force, overwritten && q.Config.Target == "linear.default":
+		// force_non_static_weights_for_f32_linear, or a quantised linear run as fp32: the
+		// weight (and its dequantize chain) stays outside.
+	case prec == configs.FP32:
 		if !q.IsParam(w) {
+			if configs.IsDequantize(w.Producer) {
+				return claim, partition.Declinef(partition.NonConstantWeight, "weight %s is computed at run time (a dequantize node), not a parameter", w.Name)
+			}
 			return claim, partition.Declinef(partition.NonConstantWeight, "weight %s is computed at run time, not a parameter", w.Name)
 		}
 		claim.Constants = append(claim.Constants, w)
-	}
-	if len(n.Outputs) == 1 {
-		if u := q.SoleUser(n.Outputs[0]); u != nil {
-			if t := configs.FormatTarget(u.Target); t == "relu.default" || t == "hardtanh.default" {
-				claim.Nodes = append(claim.Nodes, u)
+	default:
+		dq := w.Producer
+		claim.Nodes = append(claim.Nodes, dq)
+		wq := dq.FirstTensorArg()
+		if !q.IsParam(wq) {
+			return claim, partition.Declinef(partition.NonConstantWeight, "quantised weight %s is computed at run time, not a parameter", dq.Name)
+		}
+		claim.Constants = append(claim.Constants, wq)
+		if configs.IsPerTensor(dq) && prec == configs.DynamicQuant {
+			return claim, partition.Declinef(partition.QuantPattern, "XNNPACK does not support per-tensor quantised weights for dynamically quantised activations")
+		}
+		if configs.IsPerChannel(dq) || configs.IsPerChannelGroup(dq) {
+			s, z := configs.QParamArgs(dq)
+			if s == nil || z == nil {
+				return claim, partition.Declinef(partition.QuantPattern, "channel-quantised weight %s has no scale or zero-point tensor", dq.Name)
 			}
+			claim = claimValues(q, claim, s, z)
 		}
 	}
+	// activation
+	if prec != configs.FP32 {
+		a := n.TensorArg(g.act)
+		act := n
+		if g.padAbsorb && a != nil && absorbablePad(q, n, a.Producer) {
+			act = a.Producer
+			a = act.FirstTensorArg()
+			claim.Nodes = append(claim.Nodes, act)
+		}
+		if a == nil || !configs.IsDequantize(a.Producer) {
+			return claim, partition.Declinef(partition.QuantPattern, "expected the activation input of %s to be a dequantize node", act.Name)
+		}
+		dq := a.Producer
+		claim.Nodes = append(claim.Nodes, dq)
+		if prec == configs.DynamicQuant {
+			in := dq.FirstTensorArg()
+			if in == nil || !configs.IsQuantize(in.Producer) {
+				return claim, partition.Declinef(partition.QuantPattern, "expected the input of %s to be a quantize node", dq.Name)
+			}
+			qn := in.Producer
+			claim.Nodes = append(claim.Nodes, qn)
+			s, z := configs.QParamArgs(qn)
+			if s == nil || z == nil || !configs.IsQParams(s.Producer) || s.Producer != z.Producer {
+				return claim, partition.Declinef(partition.QuantPattern, "expected the parameters of %s to come from one choose_qparams node", qn.Name)
+			}
+			claim.Nodes = append(claim.Nodes, s.Producer)
+		}
+	}
+	// output
+	if len(n.Outputs) == 1 {
+		out := q.SoleUser(n.Outputs[0])
+		switch prec {
+		case configs.StaticQuant:
+			if out == nil {
+				return claim, partition.Declinef(partition.QuantPattern, "a quantised %s needs a single user", configs.FormatTarget(n.Target))
+			}
+			if t := configs.FormatTarget(out.Target); t == "relu.default" || t == "hardtanh.default" {
+				claim.Nodes = append(claim.Nodes, out)
+				if next := q.SoleUser(out.Outputs[0]); next != nil {
+					out = next
+				}
+			}
+			if !configs.IsQuantize(out) {
+				return claim, partition.Declinef(partition.QuantPattern, "expected the output of a quantised %s to be quantized", configs.FormatTarget(n.Target))
+			}
+			claim.Nodes = append(claim.Nodes, out)
+		case configs.FP32:
+			if out != nil {
+				if t := configs.FormatTarget(out.Target); t == "relu.default" || t == "hardtanh.default" {
+					claim.Nodes = append(claim.Nodes, out)
+				}
+			}
+		}
+	} else if prec == configs.StaticQuant {
+		return claim, partition.Declinef(partition.QuantPattern, "a quantised %s needs a single output", configs.FormatTarget(n.Target))
+	}
 	return claim, nil
+}
+
+// claimValues adds a quantised weight's scale and zero-point tensors: parameters as constants,
+// computed ones as their producing nodes.
+func claimValues(q *configs.Query, claim partition.Claim, vs ...*ir.Value) partition.Claim {
+	for _, v := range vs {
+		switch {
+		case q.IsParam(v):
+			claim.Constants = append(claim.Constants, v)
+		case v.Producer != nil:
+			claim.Nodes = append(claim.Nodes, v.Producer)
+		}
+	}
+	return claim
+}
+
+// absorbablePad is ConvolutionConfig._get_act_deps' rule: under quantisation a zero-valued,
+// non-negative, spatial-only constant_pad_nd read only by a (non-transposed) convolution is
+// taken with it, and its own input's dequantize becomes the activation's.
+func absorbablePad(q *configs.Query, conv, pad *ir.Node) bool {
+	if pad == nil || pad.Target != "aten.constant_pad_nd.default" || conv.BoolArg("transposed", false) || len(pad.Outputs) != 1 {
+		return false
+	}
+	if len(q.Users(pad.Outputs[0])) != 1 {
+		return false
+	}
+	w := conv.TensorArg("weight")
+	convDim := w.Rank() - 2
+	amounts := pad.IntsArg("pad", nil)
+	spatial := func(k int) bool {
+		if len(amounts) <= k {
+			return true
+		}
+		for _, a := range amounts[k:] {
+			if a != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	spatialOnly := convDim == 1 && spatial(2) || convDim == 2 && spatial(4)
+	if pad.ScalarArg("value", 0) != 0 || !spatialOnly {
+		return false
+	}
+	for _, a := range amounts {
+		if a < 0 {
+			return false
+		}
+	}
+	a := pad.FirstTensorArg()
+	return a != nil && configs.IsDequantize(a.Producer)
 }
 
 func (p *preprocessor) visitLinear(n *ir.Node) error {
@@ -116,12 +260,23 @@ func (p *preprocessor) visitLinear(n *ir.Node) error {
 	if in == nil || w == nil {
 		return fmt.Errorf("linear without input or weight")
 	}
-	for _, v := range []*ir.Value{in, w, b, out} {
-		if v != nil {
-			if err := p.define(v, tensorOpts{}); err != nil {
-				return err
-			}
+	// input, weight, bias, output: op_linear.py's order, which numbers the values
+	for _, v := range []*ir.Value{in, w} {
+		if err := p.define(v, tensorOpts{}); err != nil {
+			return err
 		}
+	}
+	if b != nil {
+		bo, err := p.biasOpts(b, in, w)
+		if err != nil {
+			return err
+		}
+		if err := p.define(b, bo); err != nil {
+			return err
+		}
+	}
+	if err := p.define(out, tensorOpts{}); err != nil {
+		return err
 	}
 	bias := uint32(xnngraph.InvalidID)
 	if b != nil {

@@ -5,8 +5,8 @@ import "github.com/etgo/etgo/partition/configs"
 // The quantisation family: the per-tensor quantize and dequantize configs
 // (generic_node_configs.py), which claim the conversions around a statically quantised
 // operator, and the torchao affine ones (quant_affine_configs.py), which only keep their
-// operators whole through the Edge conversion. No visitor yet: etgo does not preprocess
-// quantised graphs.
+// operators whole through the Edge conversion. The visitors (preprocess_quant.go) write an
+// implicit q/dq as nothing and an explicit one as a Convert.
 func init() {
 	register(family{
 		name: "quantisation",
@@ -19,6 +19,18 @@ func init() {
 				affine("DeQuantizeAffineConfig", "dequantize_affine.default", "torchao.dequantize_affine.default"),
 				affine("ChooseQParamsAffineConfig", "choose_qparams_affine.default", "torchao.choose_qparams_affine.default"),
 			}
+		},
+		ops: []op{
+			{target: "quantized_decomposed.quantize_per_tensor.default", visit: (*preprocessor).visitQuantize},
+			{target: "quantized_decomposed.dequantize_per_tensor.default", visit: (*preprocessor).visitDequantize},
+			{target: "quantized_decomposed.quantize_per_channel.default", visit: (*preprocessor).visitQDQWeight},
+			{target: "quantized_decomposed.dequantize_per_channel.default", visit: (*preprocessor).visitQDQWeight},
+			{target: "quantized_decomposed.quantize_per_tensor.tensor", visit: (*preprocessor).visitQuantize},
+			{target: "quantized_decomposed.dequantize_per_tensor.tensor", visit: (*preprocessor).visitAlias},
+			{target: "quantized_decomposed.choose_qparams.tensor", visit: (*preprocessor).visitAlias},
+			{target: "torchao.choose_qparams_affine.default", visit: (*preprocessor).visitAlias},
+			{target: "torchao.quantize_affine.default", visit: (*preprocessor).visitAffine},
+			{target: "torchao.dequantize_affine.default", visit: (*preprocessor).visitAffine},
 		},
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
+	"github.com/etgo/etgo/partition/configs"
 	"github.com/etgo/etgo/passes"
 	"github.com/etgo/etgo/pte"
 )
@@ -58,21 +59,35 @@ func Preprocess(prog *ir.Graph) (_ *Processed, err error) {
 	for i, n := range prog.Nodes {
 		n.DebugHandle = uint32(i + 1)
 	}
+	implicit := implicitQDQ(prog)
+	before := map[*ir.Node]bool{}
+	for _, n := range prog.Nodes {
+		before[n] = true
+	}
 	fused, nhwc := fusedActivations{}, layouts{}
 	reports, err := passes.NewManager(xnnpackPasses(fused, nhwc)...).Run(prog)
 	if err != nil {
 		return nil, fmt.Errorf("xnnpack: preprocess: %w", err)
 	}
 	p := &preprocessor{
-		g:      prog,
-		params: transforms.ParamsOf(prog),
-		nhwc:   nhwc,
-		fused:  fused,
-		ids:    map[*ir.Value]uint32{},
-		ext:    map[*ir.Value]external{},
-		named:  map[string]bool{},
-		out:    &xnngraph.Graph{Version: "0", Constants: []xnngraph.ConstantRef{{HasKey: true}}, HasHeader: true},
+		g:        prog,
+		params:   transforms.ParamsOf(prog),
+		nhwc:     nhwc,
+		fused:    fused,
+		ids:      map[*ir.Value]uint32{},
+		ext:      map[*ir.Value]external{},
+		named:    map[string]bool{},
+		out:      &xnngraph.Graph{Version: "0", Constants: []xnngraph.ConstantRef{{HasKey: true}}, HasHeader: true},
+		implicit: implicit,
+		inserted: map[*ir.Node]bool{},
 	}
+	for _, n := range prog.Nodes {
+		if !before[n] && isLayoutConversion(n) {
+			p.inserted[n] = true
+		}
+	}
+	p.convertBeforeDequantize()
+	p.users = prog.Users()
 	for _, step := range []struct {
 		name string
 		run  func() error
@@ -106,6 +121,12 @@ type preprocessor struct {
 	named  map[string]bool        // named-data keys already stored
 	blobs  []pte.NamedBlob
 	out    *xnngraph.Graph
+	// implicit are the q/dq nodes a quantized operator took (preprocess_quant.go); inserted
+	// are the layout conversions the channels-last pass added, which keep their input's
+	// quantization.
+	implicit map[*ir.Node]bool
+	inserted map[*ir.Node]bool
+	users    map[*ir.Value][]*ir.Node
 }
 
 func (p *preprocessor) isParam(v *ir.Value) bool { return p.params.Is(v) }
@@ -137,9 +158,12 @@ func (p *preprocessor) dimsOf(v *ir.Value) ([]uint32, error) {
 
 // storeConstant records weight bytes as named data under their SHA-256 and returns the
 // constant_data index that refers to them.
-func (p *preprocessor) storeConstant(data []byte) uint32 {
+func (p *preprocessor) storeConstant(data []byte) uint32 { return p.storeNamed("", data) }
+
+// storeNamed stores data under prefix + its SHA-256 ("scale_…" for quantization scales).
+func (p *preprocessor) storeNamed(prefix string, data []byte) uint32 {
 	sum := sha256.Sum256(data)
-	key := hex.EncodeToString(sum[:])
+	key := prefix + hex.EncodeToString(sum[:])
 	idx := uint32(len(p.out.Constants))
 	p.out.Constants = append(p.out.Constants, xnngraph.ConstantRef{Offset: math.MaxUint64, Size: uint64(len(data)), NamedKey: key, HasKey: true})
 	if !p.named[key] {
@@ -154,6 +178,10 @@ type tensorOpts struct {
 	nhwc   bool // write the dims (and a constant's data) channels-last
 	swapIO bool // a depthwise or transposed convolution's weight: swap its first two axes
 	groups int
+	// quant, when quantSet, are the value's quantization parameters as the visitor states them
+	// (nil: not quantized); otherwise define infers them (quantOf).
+	quant    *qparams
+	quantSet bool
 }
 
 // define adds v to the XNNPACK graph once, with its external id, dims in the layout its tag or
@@ -164,6 +192,19 @@ func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
 	}
 	if v.Kind != ir.TensorValue {
 		return fmt.Errorf("value %s is not a tensor", v.Name)
+	}
+	q := o.quant
+	if !o.quantSet {
+		var err error
+		if q, err = p.quantOf(v); err != nil {
+			return err
+		}
+	}
+	if q != nil && q.qInput != nil {
+		if id, ok := p.ids[q.qInput]; ok {
+			p.ids[v] = id
+			return nil
+		}
 	}
 	o.nhwc = o.nhwc || p.nhwc[v]
 	dims, err := p.dimsOf(v)
@@ -194,6 +235,9 @@ func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
 		dtype = schema.XNNDatatypexnn_datatype_bf16
 	}
 	val := xnngraph.Value{ID: uint32(len(p.out.Values)), DType: dtype, Dims: dims, ExternalID: xnngraph.InvalidID}
+	if q != nil {
+		return p.defineQuant(v, val, q, o)
+	}
 	if c := p.params.Data(v); c != nil {
 		data, err := p.weightBytes(v, c, o)
 		if err != nil {
@@ -208,6 +252,62 @@ func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
 		val.ExternalID, val.Flags = e.id, e.flag
 	}
 	p.ids[v] = val.ID
+	p.out.Values = append(p.out.Values, val)
+	return nil
+}
+
+// defineQuant finishes define for a quantized value: its data (a quantized weight read through
+// its dq, a bias quantized to int32), parameters and external role; the value q/dq reads
+// shares it.
+func (p *preprocessor) defineQuant(v *ir.Value, val xnngraph.Value, q *qparams, o tensorOpts) error {
+	src := v
+	if p.params.Data(src) == nil && q.qInput != nil && p.params.Data(q.qInput) != nil {
+		src = q.qInput
+	}
+	if c := p.params.Data(src); c != nil {
+		data, err := quantizeConstant(c, src.Name, q)
+		if err != nil {
+			return err
+		}
+		shape := make([]int, len(c.Meta.Sizes))
+		for i, d := range c.Meta.Sizes {
+			shape[i] = int(d.Size)
+		}
+		es := 1
+		if q.dtype == ir.Int32 {
+			es = 4
+		}
+		if data, err = permuteBytes(data, es, shape, o); err != nil {
+			return fmt.Errorf("constant %s: %w", src.Name, err)
+		}
+		if q.qc4w {
+			if data, err = packQC4W(data, shape); err != nil {
+				return fmt.Errorf("constant %s: %w", src.Name, err)
+			}
+		}
+		val.ConstantIdx = p.storeConstant(data)
+	} else if o.swapIO {
+		return fmt.Errorf("value %s: swapping channel axes is only valid for constant weights", v.Name)
+	}
+	p.quantValue(&val, q, o.swapIO)
+	e, ok := p.ext[v]
+	if !ok && q.qInput != nil {
+		e, ok = p.ext[q.qInput]
+	}
+	if !ok {
+		if users := p.users[v]; len(users) == 1 && configs.IsQuantize(users[0]) && p.implicit[users[0]] {
+			e, ok = p.ext[users[0].FirstOutput()]
+		}
+	}
+	if ok {
+		val.ExternalID, val.Flags = e.id, e.flag
+	}
+	p.ids[v] = val.ID
+	if q.qInput != nil {
+		if _, done := p.ids[q.qInput]; !done {
+			p.ids[q.qInput] = val.ID
+		}
+	}
 	p.out.Values = append(p.out.Values, val)
 	return nil
 }
@@ -241,43 +341,11 @@ func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([
 	for i, d := range c.Meta.Sizes {
 		shape[i] = int(d.Size)
 	}
-	if o.swapIO {
-		g := max(o.groups, 1)
-		// (s0, s1, rest) viewed as (g, s0/g, s1, rest), axes 1 and 2 swapped, giving (s1*g, s0/g, rest).
-		s0, s1 := shape[0], shape[1]
-		inner := len(f) / (s0 * s1)
-		out := make([]float32, len(f))
-		per := s0 / g
-		for gi := 0; gi < g; gi++ {
-			for a := 0; a < per; a++ {
-				for b := 0; b < s1; b++ {
-					src := ((gi*per+a)*s1 + b) * inner
-					dst := ((gi*s1+b)*per + a) * inner
-					copy(out[dst:dst+inner], f[src:src+inner])
-				}
-			}
-		}
-		f = out
-		shape = append([]int{s1 * g, per}, shape[2:]...)
+	data, err := permuteBytes(transforms.Float32Bytes(f), 4, shape, o)
+	if err != nil {
+		return nil, fmt.Errorf("constant %s: %w", v.Name, err)
 	}
-	if o.nhwc { // define has already merged the value's channels-last tag into o
-		if len(shape) != 4 {
-			return nil, fmt.Errorf("constant %s %v: channels-last needs 4 dims", v.Name, shape)
-		}
-		n, ch, h, w := shape[0], shape[1], shape[2], shape[3]
-		out := make([]float32, len(f))
-		for i := 0; i < n; i++ {
-			for c := 0; c < ch; c++ {
-				for y := 0; y < h; y++ {
-					for x := 0; x < w; x++ {
-						out[((i*h+y)*w+x)*ch+c] = f[((i*ch+c)*h+y)*w+x]
-					}
-				}
-			}
-		}
-		f = out
-	}
-	return transforms.Float32Bytes(f), nil
+	return data, nil
 }
 
 // externals numbers the region's inputs and outputs as generate_node_to_external_map does. A

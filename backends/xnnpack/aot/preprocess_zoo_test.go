@@ -2,6 +2,7 @@ package aot_test
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/internal/zoo"
+	"github.com/etgo/etgo/partition"
 	"github.com/etgo/etgo/pte"
 )
 
@@ -31,6 +33,10 @@ func describeBlob(t *testing.T, blob []byte) string {
 		}
 		v := byID[id]
 		s := fmt.Sprintf("%v%v", v.DType, v.Dims)
+		if q := v.Quant; q != nil {
+			s += fmt.Sprintf("{%v scale=%v zp=%d scales=%v dim=%d buf=%d/%d rowdims=%d group=%d bf16=%v}", q.Kind, q.Scale, q.ZeroPoint,
+				q.Scales, q.ChannelDim, q.ScaleBufferIdx, q.NumScales, q.NumNonbatchDims, q.GroupSize, q.ScalesBF16)
+		}
 		switch {
 		case v.IsInput():
 			s += fmt.Sprintf("@in%d", v.ExternalID)
@@ -83,50 +89,61 @@ func describeBlob(t *testing.T, blob []byte) string {
 func TestZooPreprocessMatchesOfficial(t *testing.T) {
 	recommended := aot.Backend().TransformPasses()
 	zoo.Each(t, func(t *testing.T, m zoo.Model) {
-		p := &aot.Partitioner{}
-		plan := zooPlan(t, m.PT2, recommended, p)
-		f, err := pte.Open(m.Xnnpack)
+		comparePreprocess(t, zooPlan(t, m.PT2, recommended, &aot.Partitioner{}), m.Xnnpack)
+	})
+}
+
+// comparePreprocess compiles every delegate of plan and compares its XNNPACK graph with the
+// official .pte's at path (describeBlob), and checks every weight etgo stores is among the
+// official named data. Regions are matched as a set and nodes within a region as a multiset:
+// the order of independent nodes is the partitioner's, not the preprocess's.
+func comparePreprocess(t *testing.T, plan *partition.Plan, path string) {
+	t.Helper()
+	f, err := pte.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	official := f.Program.ExecutionPlans[0].Delegates
+	if len(official) != len(plan.Delegates) {
+		t.Fatalf("%d delegates, official %d", len(plan.Delegates), len(official))
+	}
+	var gotAll, wantAll []string
+	for i := range plan.Delegates {
+		d := &plan.Delegates[i]
+		prog, err := d.Program(plan.Graph)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		official := f.Program.ExecutionPlans[0].Delegates
-		if len(official) != len(plan.Delegates) {
-			t.Fatalf("%d delegates, official %d", len(plan.Delegates), len(official))
+		want, err := f.DelegateData(&official[i])
+		if err != nil {
+			t.Fatal(err)
 		}
-		// Regions are matched as a set and nodes within a region as a multiset: the order of
-		// independent nodes is the partitioner's, not the preprocess's.
-		var gotAll, wantAll []string
-		for i := range plan.Delegates {
-			d := &plan.Delegates[i]
-			prog, err := d.Program(plan.Graph)
-			if err != nil {
-				t.Fatal(err)
+		got, err := aot.Preprocess(prog)
+		if err != nil {
+			if testing.Verbose() && os.Getenv("ETGO_DUMP_BLOBS") != "" {
+				t.Logf("official:\n%s", describeBlob(t, want))
 			}
-			got, err := aot.Preprocess(prog)
-			if err != nil {
-				t.Fatalf("delegate %d: %v", i, err)
-			}
-			want, err := f.DelegateData(&official[i])
-			if err != nil {
-				t.Fatal(err)
-			}
-			gotAll = append(gotAll, sortedLines(describeBlob(t, got.Blob)))
-			wantAll = append(wantAll, sortedLines(describeBlob(t, want)))
-			for _, nb := range got.NamedData {
-				if _, err := f.NamedData(nb.Key); err != nil {
-					t.Errorf("delegate %d: weight %.12s… is not in the official named data", i, nb.Key)
-				}
+			t.Fatalf("delegate %d: %v", i, err)
+		}
+		gotAll = append(gotAll, sortedLines(describeBlob(t, got.Blob)))
+		wantAll = append(wantAll, sortedLines(describeBlob(t, want)))
+		if testing.Verbose() && os.Getenv("ETGO_DUMP_BLOBS") != "" {
+			t.Logf("delegate %d\netgo:\n%s\nofficial:\n%s", i, describeBlob(t, got.Blob), describeBlob(t, want))
+		}
+		for _, nb := range got.NamedData {
+			if _, err := f.NamedData(nb.Key); err != nil {
+				t.Errorf("delegate %d: weight %.12s… is not in the official named data", i, nb.Key)
 			}
 		}
-		slices.Sort(gotAll)
-		slices.Sort(wantAll)
-		for i := range gotAll {
-			if d := lineDiff(gotAll[i], wantAll[i]); d != "" {
-				t.Errorf("a region differs from the official blob:\n%s", d)
-			}
+	}
+	slices.Sort(gotAll)
+	slices.Sort(wantAll)
+	for i := range gotAll {
+		if d := lineDiff(gotAll[i], wantAll[i]); d != "" {
+			t.Errorf("a region differs from the official blob:\n%s", d)
 		}
-	})
+	}
 }
 
 func sortedLines(s string) string {

@@ -494,6 +494,15 @@ func (g *Graph) Validate() error {
 		if len(n.Outputs) == 0 || n.Outputs[0] == InvalidID {
 			return blobErr("node %d (%s) has no output", i, n.OpName())
 		}
+		if n.Op == schema.XNodeUnionXNNConv2d || n.Op == schema.XNodeUnionXNNConvTranspose2d {
+			// XNNPACK's xnn_define_convolution_2d and _deconvolution_2d: a qdint8 input keeps
+			// at least one batch dim (a fully connected layer's may have none).
+			if len(n.Inputs) > 0 && n.Inputs[0] != InvalidID {
+				if v := &g.Values[ids[n.Inputs[0]]]; v.DType == schema.XNNDatatypexnn_datatype_qdint8 && v.Quant != nil && int(v.Quant.NumNonbatchDims) >= len(v.Dims) {
+					return blobErr("node %d (%s): its qdint8 input, value %d, has num_nonbatch_dims %d, not below its %d dims", i, n.OpName(), v.ID, v.Quant.NumNonbatchDims, len(v.Dims))
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -22,12 +22,12 @@ const (
 // Encode serialises g as the official preprocess does: the XH00 header, the XNNGraph
 // flatbuffer (identifier XN01) padded to 16 bytes, then g.ConstantRegion. Values and nodes are
 // written in order; value ids must already be their positions. The result is deterministic.
-// Encode is the inverse of ParseBlob for every field ParseBlob decodes (quantized values
-// excepted: etgo's preprocess does not produce them).
+// Encode is the inverse of ParseBlob for every field ParseBlob decodes; a quantized value
+// needs its parameters (serialize_quant.go).
 func (g *Graph) Encode() ([]byte, error) {
 	for i := range g.Values {
-		if g.Values[i].Quantized {
-			return nil, fmt.Errorf("xnnpack: encode: value %d is quantized; etgo does not serialise quantized values", g.Values[i].ID)
+		if v := &g.Values[i]; v.Quantized != (v.Quant != nil) {
+			return nil, fmt.Errorf("xnnpack: encode: value %d is marked quantized %v but has parameters %v", v.ID, v.Quantized, v.Quant != nil)
 		}
 	}
 	b := flatbuffers.NewBuilder(1024)
@@ -108,6 +108,17 @@ func u32Vector(b *flatbuffers.Builder, v []uint32) flatbuffers.UOffsetT {
 }
 
 func encodeValue(b *flatbuffers.Builder, v *Value) flatbuffers.UOffsetT {
+	if v.Quant != nil {
+		return encodeQuantValue(b, v)
+	}
+	tv := encodeTensorValue(b, v)
+	schema.XValueStart(b)
+	schema.XValueAddXvalueUnionType(b, schema.XValueUnionXNNTensorValue)
+	schema.XValueAddXvalueUnion(b, tv)
+	return schema.XValueEnd(b)
+}
+
+func encodeTensorValue(b *flatbuffers.Builder, v *Value) flatbuffers.UOffsetT {
 	dims := u32Vector(b, v.Dims)
 	schema.XNNTensorValueStart(b)
 	schema.XNNTensorValueAddDatatype(b, v.DType)
@@ -117,11 +128,7 @@ func encodeValue(b *flatbuffers.Builder, v *Value) flatbuffers.UOffsetT {
 	schema.XNNTensorValueAddExternalId(b, v.ExternalID)
 	schema.XNNTensorValueAddFlags(b, v.Flags)
 	schema.XNNTensorValueAddIdOut(b, v.ID)
-	tv := schema.XNNTensorValueEnd(b)
-	schema.XValueStart(b)
-	schema.XValueAddXvalueUnionType(b, schema.XValueUnionXNNTensorValue)
-	schema.XValueAddXvalueUnion(b, tv)
-	return schema.XValueEnd(b)
+	return schema.XNNTensorValueEnd(b)
 }
 
 func encodeNode(b *flatbuffers.Builder, n *Node) (flatbuffers.UOffsetT, error) {

@@ -1,0 +1,78 @@
+package aot_test
+
+import (
+	"maps"
+	"os"
+	"testing"
+
+	"github.com/etgo/etgo/backends/xnnpack/aot"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/internal/zoo"
+)
+
+// quantModels are the quantized fixtures (testdata/quantlower, made by
+// tools/reference/generate_quant_lower_fixtures.py): PT2E static, QAT, dynamic and torchao
+// programs in the zoo's layout.
+// ETGO_QUANTLOWER_EXTRA names a folder of more such programs made on demand (the larger zoo
+// models: generate_quant_lower_fixtures.py --out DIR --only zoo_mobilenet_v2_small,…).
+func quantModels(t *testing.T) []zoo.Model {
+	t.Helper()
+	models, err := zoo.Load(testutil.Testdata(t, "quantlower"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("ETGO_QUANTLOWER_EXTRA"); dir != "" {
+		more, err := zoo.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, more...)
+	}
+	return models
+}
+
+// aoModels are the torchao programs (testdata/quantlower_ao): 8da4w, groups 32 and 128. The
+// official to_edge refuses them without a partitioner, so they have no portable.pte.
+func aoModels(t *testing.T) []zoo.Model {
+	t.Helper()
+	models, err := zoo.LoadXnnpackOnly(testutil.Testdata(t, "quantlower_ao"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return models
+}
+
+// TestQuantPlanMatchesOfficial: every quantized program is partitioned as the official
+// XnnpackPartitioner partitions it: the same number of delegates, the same operators (q/dq
+// included) in each, and the same delegated and non-delegated count per operator.
+func TestQuantPlanMatchesOfficial(t *testing.T) {
+	for _, m := range append(quantModels(t), aoModels(t)...) {
+		t.Run(m.Name, func(t *testing.T) {
+			plan := zooPlan(t, m.PT2, nil, &aot.Partitioner{})
+			d := m.Delegation
+			if len(plan.Delegates) != d.NumDelegatedSubgraphs {
+				t.Errorf("%d delegates, official %d", len(plan.Delegates), d.NumDelegatedSubgraphs)
+			}
+			if got := zoo.Breakdown(plan); !maps.Equal(got, d.ByOperator) {
+				t.Errorf("per-operator counts\n got %v\nwant %v", got, d.ByOperator)
+			}
+			if g, w := regionTargets(plan), officialRegionTargets(d); g != w {
+				t.Errorf("regions\n got %s\nwant %s", g, w)
+			}
+		})
+	}
+}
+
+// TestQuantPreprocessMatchesOfficial: every region of every quantized program compiles to the
+// official XNNPACK graph: the same nodes and parameters, the same values with the same
+// datatypes and quantization parameters (scales, zero points, channel axes, block sizes), and
+// weights (quantized codes, int32 biases, scale buffers) with the same SHA-256.
+// Dynamically quantized linears (dyn_*: qdint8 activations converted per row, qcint8 weights,
+// fp32 bias) included, 3-D and with a symbolic dim (at its upper bound, as the official does).
+func TestQuantPreprocessMatchesOfficial(t *testing.T) {
+	for _, m := range append(quantModels(t), aoModels(t)...) {
+		t.Run(m.Name, func(t *testing.T) {
+			comparePreprocess(t, zooPlan(t, m.PT2, nil, &aot.Partitioner{}), m.Xnnpack)
+		})
+	}
+}

@@ -1,0 +1,111 @@
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestQB4 checks the qd8 × qb4w kernels of every kernel set against the definition, bit for
+// bit: partial panels, one to many blocks, every tile height.
+func TestQB4(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, isa := range Int8ISAs() {
+		restore, err := UseInt8ISA(isa)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ m, k, n, block int }{{1, 32, 16, 32}, {3, 64, 24, 32}, {5, 256, 70, 32}, {9, 512, 33, 128}, {2, 16, 100, 8}} {
+			t.Run(fmt.Sprintf("%s/%dx%dx%d/g%d", isa, c.m, c.k, c.n, c.block), func(t *testing.T) {
+				nb := c.k / c.block
+				w := make([]int32, c.k*c.n)
+				for i := range w {
+					w[i] = int32(r.IntN(16) - 8)
+				}
+				scales := make([]float32, c.n*nb)
+				for i := range scales {
+					scales[i] = math.Float32frombits(math.Float32bits(0.001+r.Float32()*0.05) &^ 0xFFFF) // bf16
+				}
+				p, err := PackQB4(w, c.k, c.n, c.block, scales)
+				if err != nil {
+					t.Fatal(err)
+				}
+				a := make([]uint8, c.m*c.k)
+				for i := range a {
+					a[i] = uint8(r.IntN(256))
+				}
+				ksum := make([]float32, p.Panels()*QPanel)
+				for i := range ksum[:c.n] {
+					ksum[i] = r.Float32()*20 - 10
+				}
+				nzp := make([]float32, c.m)
+				for i := range nzp {
+					nzp[i] = float32(r.IntN(256) - 128)
+				}
+				got := make([]float32, c.m*c.n)
+				if err := p.Run(c.m, a, c.k, ksum, nzp, got, c.n, 0, p.Panels()); err != nil {
+					t.Fatal(err)
+				}
+				for row := range c.m {
+					for o := range c.n {
+						v := ksum[o] * nzp[row]
+						for b := range nb {
+							var s int32
+							for i := b * c.block; i < (b+1)*c.block; i++ {
+								s += (int32(a[row*c.k+i]) - 128) * w[i*c.n+o]
+							}
+							v = FMA32(float32(s), scales[o*nb+b], v)
+						}
+						if g := got[row*c.n+o]; math.Float32bits(g) != math.Float32bits(v) {
+							t.Fatalf("[%d, %d] = %g, want %g", row, o, g, v)
+						}
+					}
+				}
+			})
+		}
+		restore()
+	}
+}
+
+// TestFMA32 checks the fp32 fused multiply-add against exact rational arithmetic on ties.
+func TestFMA32(t *testing.T) {
+	// a·b = 1 + 2^-11 + 2^-24, halfway between two fp32 values; an addend far below fp64's
+	// precision still decides the rounding, which a sum rounded to fp64 first would lose.
+	a, b := float32(1+0x1p-12), float32(1+0x1p-12)
+	if got, want := FMA32(a, b, 0), float32(1+0x1p-11); got != want { // the tie, to even
+		t.Errorf("tie: got %v want %v", got, want)
+	}
+	if got, want := FMA32(a, b, 0x1p-60), float32(1+0x1p-11+0x1p-23); got != want {
+		t.Errorf("above the tie: got %v want %v", got, want)
+	}
+	if got, want := FMA32(a, b, -0x1p-60), float32(1+0x1p-11); got != want {
+		t.Errorf("below the tie: got %v want %v", got, want)
+	}
+	if got, want := FMA32(3, 5, 7), float32(22); got != want {
+		t.Errorf("exact: %v", got)
+	}
+}
+
+func BenchmarkQB4(b *testing.B) {
+	for _, m := range []int{1, 64} {
+		for _, isa := range Int8ISAs() {
+			b.Run(fmt.Sprintf("%s/m%d", isa, m), func(b *testing.B) {
+				restore, _ := UseInt8ISA(isa)
+				defer restore()
+				k, n, block := 2048, 2048, 32
+				w := make([]int32, k*n)
+				scales := make([]float32, n*k/block)
+				for i := range scales {
+					scales[i] = 0.01
+				}
+				p, _ := PackQB4(w, k, n, block, scales)
+				a := make([]uint8, m*k)
+				ksum, nzp, c := make([]float32, n), make([]float32, m), make([]float32, m*n)
+				for b.Loop() {
+					_ = p.Run(m, a, k, ksum, nzp, c, n, 0, p.Panels())
+				}
+			})
+		}
+	}
+}

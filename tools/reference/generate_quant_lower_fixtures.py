@@ -1,0 +1,502 @@
+#!/usr/bin/env python3
+"""Build the fixtures etgo's lowering of quantized programs is held to (issue #15, "Lowering").
+
+Each model is quantized by one of the flows the ExecuTorch 1.5.1 XNNPACK docs describe, exported
+(torch.export) and lowered by the official toolchain. The folders use the zoo's layout
+(internal/zoo reads them), under testdata/quantlower/<model>/:
+  model.pt2                      torch.export.save of the quantized exported program: what
+                                 `etgo lower` reads
+  portable.pte                   to_edge + to_executorch, no partitioner (q/dq as
+                                 quantized_decomposed kernels)
+  xnnpack.pte                    to_edge_transform_and_lower([XnnpackPartitioner()]) + to_executorch
+  inputs/input_<i>.npy           the seeded input (also the calibration input)
+  expected/eager/output_<i>.npy  the quantized (fake-quant) module run eagerly
+  expected/portable/...          the official runtime running portable.pte
+  expected/xnnpack/...           the official runtime running xnnpack.pte
+  delegation.json                the official delegation record (generate_zoo.delegation_record),
+                                 plus the flow and the official runtime's rerun difference
+torchao programs go to testdata/quantlower_ao/<model>/ without portable.pte and its outputs: the
+official to_edge without a partitioner refuses them (delegation.json "portable_error").
+Flows:
+  static    XNNPACKQuantizer + get_symmetric_quantization_config(is_per_channel=...) (PT2E)
+  qat       the same with is_qat=True, prepare_qat_pt2e, one training-mode pass, convert
+  dynamic   get_symmetric_quantization_config(is_per_channel=True, is_dynamic=True)
+  8da4w_gN  torchao quantize_(Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4,
+            weight_granularity=PerGroup(N))), what Int8DynamicActivationInt4WeightConfig became
+  8da8w     torchao quantize_(Int8DynamicActivationInt8WeightConfig())
+
+With --check-etgo ETGO (an etgo binary), every model.pt2 is also lowered by etgo
+(`etgo lower model.pt2 -o …`), the result is run by the official runtime, and the verdict
+(loads, outputs identical to the official xnnpack.pte's) is written to
+testdata/quantlower/etgo_check.json.
+
+Usage:
+  ~/.venvs/et/bin/python tools/reference/generate_quant_lower_fixtures.py [--only add,conv_relu]
+  ~/.venvs/et/bin/python tools/reference/generate_quant_lower_fixtures.py --check-etgo /tmp/bin/etgo
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate_zoo as gz  # noqa: E402
+import zoo  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+OUT = REPO / "testdata" / "quantlower"
+# torchao programs: the official to_edge without a partitioner refuses them ("Missing out
+# variants: torchao::quantize_affine, …"), so their folders have no portable.pte and live apart.
+OUT_AO = REPO / "testdata" / "quantlower_ao"
+
+
+class Conv(nn.Module):
+    """A convolution with an optional fused activation ("relu", "relu6", "hardtanh")."""
+
+    def __init__(self, cin=3, cout=8, k=3, stride=1, groups=1, act=None, bias=True):
+        super().__init__()
+        self.c = nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, groups=groups, bias=bias)
+        self.act = act
+
+    def forward(self, x):
+        y = self.c(x)
+        if self.act == "relu":
+            y = torch.relu(y)
+        elif self.act == "relu6":
+            y = nn.functional.relu6(y)
+        elif self.act == "hardtanh":
+            y = nn.functional.hardtanh(y, -0.5, 0.5)
+        return y
+
+
+class ConvBN(nn.Module):
+    """conv + batch norm + relu: what QAT folds."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+
+    def forward(self, x):
+        return torch.relu(self.bn(self.c(x)))
+
+
+class Linear(nn.Module):
+    def __init__(self, i=16, o=8, bias=True, act=None):
+        super().__init__()
+        self.fc = nn.Linear(i, o, bias=bias)
+        self.act = act
+
+    def forward(self, x):
+        y = self.fc(x)
+        return torch.relu(y) if self.act == "relu" else y
+
+
+class Binary(nn.Module):
+    """Two convolutions combined by add or mul (optionally relu after an add)."""
+
+    def __init__(self, op, relu=False):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.b = nn.Conv2d(3, 4, 1)
+        self.op, self.relu = op, relu
+
+    def forward(self, x):
+        a, b = self.a(x), self.b(x)
+        y = a + b if self.op == "add" else a * b
+        return torch.relu(y) if self.relu else y
+
+
+class Pool(nn.Module):
+    def __init__(self, kind):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3, padding=1)
+        self.kind = kind
+
+    def forward(self, x):
+        y = self.c(x)
+        if self.kind == "max":
+            return nn.functional.max_pool2d(y, 2)
+        if self.kind == "avg":
+            return nn.functional.avg_pool2d(y, 2)
+        if self.kind == "adaptive":
+            return nn.functional.adaptive_avg_pool2d(y, 1)
+        return y.mean((2, 3), keepdim=True)
+
+
+class Cat(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.b = nn.Conv2d(3, 2, 1)
+
+    def forward(self, x):
+        return torch.cat([self.a(x), self.b(x)], 1)
+
+
+class Hardtanh(nn.Module):
+    """A standalone hardtanh and relu after a non-fusing op (a max pool)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = nn.functional.max_pool2d(self.c(x), 2)
+        return nn.functional.hardtanh(y, -0.3, 0.3) + torch.relu(y)
+
+
+class Flatten(nn.Module):
+    """conv, flatten, linear: a quantized classifier head (view_copy between q/dq)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 3, padding=1)
+        self.fc = nn.Linear(4 * 4 * 4, 5)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(torch.relu(self.c(x)), 1))
+
+
+class ResBlock(nn.Module):
+    """A ResNet basic block with a projection shortcut and a classifier."""
+
+    def __init__(self, c=8):
+        super().__init__()
+        self.stem = nn.Conv2d(3, c, 3, padding=1, bias=False)
+        self.bn0 = nn.BatchNorm2d(c)
+        self.c1 = nn.Conv2d(c, c, 3, stride=2, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(c)
+        self.c2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(c)
+        self.down = nn.Conv2d(c, c, 1, stride=2, bias=False)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(c, 4)
+
+    def forward(self, x):
+        x = torch.relu(self.bn0(self.stem(x)))
+        y = torch.relu(self.bn1(self.c1(x)))
+        y = self.bn2(self.c2(y))
+        y = torch.relu(y + self.down(x))
+        return self.fc(torch.flatten(self.pool(y), 1))
+
+
+class MeanNoKeep(nn.Module):
+    """conv + relu, add, mean over H, W without keepdim (XNNPACK declines it), linear: two
+    delegates with the mean between them."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3, padding=1)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        y = torch.relu(self.c(x))
+        y = y + y
+        return self.fc(y.mean((2, 3)))
+
+
+class Unsupported(nn.Module):
+    """conv, then a cumsum (no XNNPACK config) and a flip, then conv: the quantizer leaves the
+    middle fp32, so dq/q around it are claimed alone as Converts."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.b = nn.Conv2d(4, 4, 1)
+
+    def forward(self, x):
+        y = torch.relu(self.a(x))
+        y = torch.cumsum(y, dim=3).flip(2)
+        return self.b(y)
+
+
+class GroupedTranspose(nn.Module):
+    """conv, then a grouped transposed conv: with per-channel weights the official partitioner
+    declines it (XNNPACK has no per-channel quantization for transposed convs with groups > 1),
+    so its weight's dequantize_per_channel stays outside, for the quantized kernel library."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(3, 4, 3, padding=1)
+        self.t = nn.ConvTranspose2d(4, 4, 3, stride=2, padding=1, groups=2)
+
+    def forward(self, x):
+        return self.t(torch.relu(self.a(x)))
+
+
+def zoo_spec(name):
+    return next(s for s in zoo.ZOO if s.name == name)
+
+
+def mobilenet_v2_tiny():
+    from torchvision.models.mobilenetv2 import MobileNetV2
+
+    setting = [[1, 8, 1, 1], [6, 12, 2, 2]]
+    return zoo.randomize_batchnorm(MobileNetV2(num_classes=5, width_mult=0.25, inverted_residual_setting=setting))
+
+
+def resblock():
+    return zoo.randomize_batchnorm(ResBlock())
+
+
+# name: (factory, input shape, flow, per-channel, dynamic dims {input dim: (name, min, max)}, description)
+MODELS = {
+    "conv_relu": (lambda: Conv(act="relu"), (1, 3, 6, 6), "static", True, None, "conv2d + relu, per-channel"),
+    "conv_per_tensor": (lambda: Conv(act="relu"), (1, 3, 6, 6), "static", False, None, "conv2d + relu, per-tensor weights"),
+    "conv_relu6": (lambda: Conv(act="relu6", stride=2), (1, 3, 7, 7), "static", True, None, "strided conv2d + relu6 (hardtanh fusion)"),
+    "conv_hardtanh": (lambda: Conv(act="hardtanh", bias=False), (1, 3, 5, 5), "static", True, None, "conv2d without bias + hardtanh(-0.5, 0.5)"),
+    "dwconv": (lambda: Conv(cin=6, cout=6, groups=6, act="relu6"), (1, 6, 6, 6), "static", True, None, "depthwise conv2d + relu6"),
+    "linear": (lambda: Linear(), (2, 16), "static", True, None, "linear, per-channel"),
+    "linear_per_tensor": (lambda: Linear(act="relu"), (3, 16), "static", False, None, "linear + relu, per-tensor weights"),
+    "linear_nobias": (lambda: Linear(bias=False), (2, 16), "static", True, None, "linear without bias"),
+    "add": (lambda: Binary("add"), (1, 3, 5, 5), "static", True, None, "conv + conv, add"),
+    "add_relu": (lambda: Binary("add", relu=True), (1, 3, 5, 5), "static", True, None, "conv + conv, add + relu"),
+    "mul": (lambda: Binary("mul"), (1, 3, 5, 5), "static", True, None, "conv * conv"),
+    "maxpool": (lambda: Pool("max"), (1, 3, 6, 6), "static", True, None, "conv, max_pool2d"),
+    "avgpool": (lambda: Pool("avg"), (1, 3, 6, 6), "static", True, None, "conv, avg_pool2d"),
+    "adaptive_avgpool": (lambda: Pool("adaptive"), (1, 3, 6, 6), "static", True, None, "conv, adaptive_avg_pool2d to 1x1"),
+    "mean": (lambda: Pool("mean"), (1, 3, 6, 6), "static", True, None, "conv, mean over H, W (keepdim)"),
+    "cat": (Cat, (1, 3, 5, 5), "static", True, None, "two convs concatenated along channels"),
+    "hardtanh": (Hardtanh, (1, 3, 6, 6), "static", True, None, "max pool, then a standalone hardtanh and relu, added"),
+    "flatten_linear": (Flatten, (1, 3, 4, 4), "static", True, None, "conv, relu, flatten, linear"),
+    "qat_conv_bn": (ConvBN, (1, 3, 6, 6), "qat", True, None, "conv + batch norm + relu, QAT"),
+    "resblock": (resblock, (1, 3, 8, 8), "static", True, None, "a ResNet basic block with a projection shortcut"),
+    "mobilenet_v2_tiny": (mobilenet_v2_tiny, (1, 3, 16, 16), "static", True, None, "torchvision MobileNetV2, width 0.25, two stages"),
+    "mean_nokeep": (MeanNoKeep, (1, 3, 8, 8), "static", True, None, "mean without keepdim declined between two delegates"),
+    "unsupported_mid": (Unsupported, (1, 3, 6, 6), "static", True, None, "cumsum and flip between quantized convs"),
+    "convt_groups": (GroupedTranspose, (1, 3, 4, 4), "static", True, None, "grouped transposed conv declined, its weight dq left outside"),
+    # zoo models (tools/reference/zoo.py) through the static per-channel flow: whatever the
+    # quantizer annotates on them, and what the partitioner then declines.
+    "zoo_mlp": ("zoo", "mlp", "static", True, None, "zoo mlp, quantized"),
+    "zoo_residual_cnn": ("zoo", "residual_cnn", "static", True, None, "zoo residual_cnn, quantized"),
+    "zoo_inverted_residual": ("zoo", "inverted_residual", "static", True, None, "zoo inverted_residual, quantized"),
+    "zoo_split_delegation": ("zoo", "split_delegation", "static", True, None, "zoo split_delegation (cumsum, erf), quantized"),
+    "zoo_transformer_encoder": ("zoo", "transformer_encoder", "static", True, None, "zoo transformer_encoder, quantized"),
+    "zoo_max_dim": ("zoo", "max_dim", "static", True, None, "zoo max_dim, quantized"),
+    # Larger zoo models, not committed (a few MB each): --only them with --out.
+    "zoo_mobilenet_v2_small": ("zoo", "mobilenet_v2_small", "static", True, None, "zoo mobilenet_v2_small, quantized"),
+    "zoo_mobilenet_v3_small_small": ("zoo", "mobilenet_v3_small_small", "static", True, None, "zoo mobilenet_v3_small_small, quantized"),
+    "zoo_resnet18_small": ("zoo", "resnet18_small", "static", True, None, "zoo resnet18_small, quantized"),
+    "dyn_linear_2d": (lambda: Linear(32, 12), (4, 32), "dynamic", True, None, "dynamically quantized linear, 2-D"),
+    "dyn_linear_3d": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, None, "dynamically quantized linear, 3-D"),
+    "dyn_linear_3d_sym": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, {1: ("seq", 1, 16)}, "dynamically quantized linear, 3-D, symbolic seq"),
+    "dyn_conv2d": (lambda: Conv(act="relu"), (1, 3, 6, 6), "dynamic", True, None, "the dynamic config on conv2d + relu (ExecuTorch 1.5.1: left fp32)"),
+    "ao_8da4w_g32": (lambda: Linear(64, 16), (3, 64), "8da4w_g32", True, None, "torchao 8da4w, group 32"),
+    "ao_8da4w_g128": (lambda: Linear(256, 16, bias=False), (2, 256), "8da4w_g128", True, None, "torchao 8da4w, group 128"),
+    # Int8DynamicActivationInt8WeightConfig is left out: its linear exports as aten._int_mm,
+    # which the official to_edge_transform_and_lower refuses ("aten._int_mm.default is not in
+    # Core ATen opset"), so there is no official file to match.
+}
+
+
+# Models a full run leaves out (their fixtures would be several MB): generated with --only.
+LARGE = {"zoo_mobilenet_v2_small", "zoo_mobilenet_v3_small_small", "zoo_resnet18_small"}
+
+
+def quantize(model, x, flow, per_channel, dynamic_shapes):
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+        XNNPACKQuantizer,
+        get_symmetric_quantization_config,
+    )
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e, prepare_qat_pt2e
+
+    if flow in ("static", "qat", "dynamic"):
+        ep = torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes)
+        cfg = get_symmetric_quantization_config(is_per_channel=per_channel, is_qat=flow == "qat", is_dynamic=flow == "dynamic")
+        q = XNNPACKQuantizer().set_global(cfg)
+        if flow == "qat":
+            pm = prepare_qat_pt2e(ep.module(), q)
+            pm(x)  # one training-mode pass: observers and batch-norm statistics
+            from torchao.quantization.pt2e import move_exported_model_to_eval
+
+            move_exported_model_to_eval(pm)
+        else:
+            pm = prepare_pt2e(ep.module(), q)
+        pm(x)
+        cm = convert_pt2e(pm)
+        return cm, torch.export.export(cm, (x,), dynamic_shapes=dynamic_shapes)
+    from torchao.quantization import (
+        Int8DynamicActivationInt8WeightConfig,
+        Int8DynamicActivationIntxWeightConfig,
+        quantize_,
+    )
+    from torchao.quantization.granularity import PerGroup
+
+    if flow == "8da8w":
+        cfg = Int8DynamicActivationInt8WeightConfig()
+    else:  # torchao 0.15's spelling of Int8DynamicActivationInt4WeightConfig(group_size=N)
+        cfg = Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4, weight_granularity=PerGroup(int(flow.split("_g")[1])))
+    from torchao.utils import unwrap_tensor_subclass
+
+    with torch.no_grad():
+        quantize_(model, cfg)
+        # As ExecuTorch's llama export does: plain int8 parameters and affine q/dq operators in
+        # the graph, instead of pickled tensor subclasses.
+        model = unwrap_tensor_subclass(model)
+    return model, torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes)
+
+
+def build(name: str) -> dict:
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+    from executorch.exir import to_edge, to_edge_transform_and_lower
+    import executorch.kernels.quantized  # noqa: F401  the quantized_decomposed out variants
+
+    factory, shape, flow, per_channel, dyn, description = MODELS[name]
+    seed = gz.seed_of(name)
+    torch.manual_seed(seed)
+    if factory == "zoo":
+        spec = zoo_spec(shape)
+        model = spec.build()
+        x = spec.inputs(torch.Generator().manual_seed(seed + 1))[0]
+    else:
+        model = factory()
+        x = torch.randn(*shape, generator=torch.Generator().manual_seed(seed + 1))
+    model = model.train() if flow == "qat" else model.eval()
+    dynamic_shapes = None
+    if dyn:
+        dynamic_shapes = ({d: torch.export.Dim(n, min=lo, max=hi) for d, (n, lo, hi) in dyn.items()},)
+    qmodel, ep = quantize(model, x, flow, per_channel, dynamic_shapes)
+
+    torchao = flow.startswith("8da")
+    d = (OUT_AO if torchao else OUT) / name
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    with torch.no_grad():
+        eager = gz.as_tuple(qmodel(x))
+    torch.export.save(ep, d / "model.pt2")
+    gz.save_npys(d / "inputs", "input", [x])
+    gz.save_npys(d / "expected" / "eager", "output", eager)
+
+    portable, portable_error = None, None
+    try:
+        portable = to_edge(ep).to_executorch()
+        (d / "portable.pte").write_bytes(portable.buffer)
+    except Exception as e:  # RuntimeError (missing out variants) or SpecViolationError (_int_mm)
+        if not torchao:
+            raise
+        portable_error = f"{type(e).__name__}: {str(e).strip().splitlines()[0]}"
+    edge = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()])
+    record = gz.delegation_record(edge)
+    xnn = edge.to_executorch()
+    (d / "xnnpack.pte").write_bytes(xnn.buffer)
+    record["operators"] = {"xnnpack": gz.operator_names(xnn)}
+    record["delegates"] = {"xnnpack": gz.delegate_ids(xnn)}
+    if portable is not None:
+        record["operators"]["portable"] = gz.operator_names(portable)
+        record["delegates"]["portable"] = gz.delegate_ids(portable)
+    else:
+        record["portable_error"] = portable_error
+    diffs = {}
+    for variant in ("portable", "xnnpack") if portable is not None else ("xnnpack",):
+        outs = gz.run_official(d / f"{variant}.pte", [x])
+        gz.save_npys(d / "expected" / variant, "output", outs)
+        diffs[variant] = max(gz.max_abs_diff(o, e) for o, e in zip(outs, eager))
+        if variant == "xnnpack":
+            again = gz.run_official(d / "xnnpack.pte", [x])
+            record["xnnpack_rerun_max_abs_diff"] = max(gz.max_abs_diff(a, b) for a, b in zip(outs, again))
+    record["max_abs_diff_to_eager"] = diffs
+    record["model"] = {"description": description, "seed": seed, "dynamic": dynamic_shapes is not None}
+    record["flow"] = flow
+    (d / "delegation.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    return record
+
+
+def check_etgo(etgo: str, names) -> dict:
+    """Lower every model.pt2 with etgo, run the result in the official runtime, compare with the
+    official xnnpack.pte's outputs (bit for bit)."""
+    import executorch.kernels.quantized  # noqa: F401  the runtime's quantized_decomposed kernels
+
+    verdicts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            d = (OUT_AO if MODELS[name][2].startswith("8da") else OUT) / name
+            out = Path(tmp) / f"{name}.pte"
+            r = subprocess.run([etgo, "lower", str(d / "model.pt2"), "-o", str(out)], capture_output=True, text=True)
+            if r.returncode != 0:
+                verdicts[name] = {"lowered": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1][:300]}
+                continue
+            x = [torch.from_numpy(np.load(d / "inputs" / "input_0.npy"))]
+            try:
+                outs = gz.run_official(out, x)
+            except Exception as e:  # the verdict is the point: record it
+                verdicts[name] = {"lowered": True, "official_runs": False, "error": f"{type(e).__name__}: {e}"[:300]}
+                continue
+            want = [np.load(p) for p in sorted((d / "expected" / "xnnpack").glob("output_*.npy"))]
+            diff = max(gz.max_abs_diff(o, w) for o, w in zip(outs, want))
+            same_bytes = out.read_bytes() == (d / "xnnpack.pte").read_bytes()
+            verdicts[name] = {"lowered": True, "official_runs": True, "max_abs_diff_to_official": diff,
+                              "identical_outputs": diff == 0.0, "identical_pte": same_bytes}
+            # Without a partitioner: every q/dq is a quantized_decomposed kernel call (etgo has
+            # no such kernels yet, hence --allow-missing-kernels); the official runtime runs it.
+            if (d / "portable.pte").exists():
+                pout = Path(tmp) / f"{name}_portable.pte"
+                r = subprocess.run([etgo, "lower", str(d / "model.pt2"), "--partitioner", "none", "--allow-missing-kernels",
+                                    "-o", str(pout)], capture_output=True, text=True)
+                if r.returncode != 0:
+                    verdicts[name]["portable"] = {"lowered": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1][:300]}
+                    continue
+                try:
+                    pouts = gz.run_official(pout, x)
+                except Exception as e:
+                    verdicts[name]["portable"] = {"lowered": True, "official_runs": False, "error": f"{type(e).__name__}: {e}"[:300]}
+                    continue
+                pwant = [np.load(p) for p in sorted((d / "expected" / "portable").glob("output_*.npy"))]
+                pdiff = max(gz.max_abs_diff(o, w) for o, w in zip(pouts, pwant))
+                verdicts[name]["portable"] = {"lowered": True, "official_runs": True, "max_abs_diff_to_official": pdiff,
+                                              "identical_outputs": pdiff == 0.0}
+    return verdicts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="", help="comma-separated model names")
+    ap.add_argument("--out", default="", help="write the PT2E fixtures here instead of testdata/quantlower")
+    ap.add_argument("--check-etgo", default="", help="an etgo binary: lower every model with it and run the result officially")
+    args = ap.parse_args()
+    global OUT
+    if args.out:
+        OUT = Path(args.out)
+    only = [s for s in args.only.split(",") if s]
+    if set(only) - set(MODELS):
+        sys.exit(f"unknown model(s): {sorted(set(only) - set(MODELS))}")
+    names = only or [n for n in MODELS if n not in LARGE]
+    if args.check_etgo:
+        verdicts = check_etgo(args.check_etgo, names)
+        path = OUT / "etgo_check.json"
+        old = json.loads(path.read_text()) if path.exists() and only else {}
+        old.update(verdicts)
+        path.write_text(json.dumps(old, indent=2, sort_keys=True) + "\n")
+        for n, v in verdicts.items():
+            print(f"{n:22} {v}")
+        return
+    OUT.mkdir(parents=True, exist_ok=True)
+    if not only:
+        for root in (OUT, OUT_AO):
+            for p in root.iterdir() if root.exists() else ():
+                if p.is_dir() and p.name not in MODELS:
+                    shutil.rmtree(p)
+    for name in names:
+        r = build(name)
+        nd = ", ".join(f"{k}×{v}" for k, v in r["non_delegated_targets"].items()) or "-"
+        print(f"{name:22} {r['num_delegated_subgraphs']} region(s), {r['num_delegated_nodes']} delegated; "
+              f"max|Δ eager| portable {r['max_abs_diff_to_eager'].get('portable', float('nan')):.2e} xnnpack "
+              f"{r['max_abs_diff_to_eager']['xnnpack']:.2e}; outside: {nd}", flush=True)
+    gz.write_manifest(OUT)
+    if OUT_AO.exists():
+        gz.write_manifest(OUT_AO)
+
+
+if __name__ == "__main__":
+    main()
