@@ -72,7 +72,10 @@ def official(pte, ids, decode, threads):
 def etgo(binary, pte, tok, prompt, decode, threads):
     out = subprocess.run([binary, "generate", pte, "--tokenizer", tok, "--prompt", prompt,
                           "--temperature", "0", "--ignore-eos", "--max-new-tokens", str(decode + 1),
-                          "--threads", str(threads), "--warmup"], capture_output=True, text=True, check=True)
+                          "--threads", str(threads), "--warmup"], capture_output=True, check=True)
+    # The generated text of a random-weight model holds partial UTF-8 characters: only the report
+    # on stderr is read.
+    out.stderr = out.stderr.decode(errors="replace")
     pre = float(re.search(r"prefill: \d+ tokens in [\d.]+ s, ([\d.]+) tokens/s", out.stderr).group(1))
     dec = float(re.search(r"decode: \d+ tokens in [\d.]+ s, ([\d.]+) tokens/s", out.stderr).group(1))
     n_pre = int(re.search(r"prefill: (\d+) tokens", out.stderr).group(1))
