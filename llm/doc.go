@@ -3,7 +3,8 @@
 // (get_max_seq_len, get_eos_ids, use_kv_cache, ...), prefills the prompt, then decodes one token
 // per forward call, its KV cache kept in an etgo.Session; a Sampler picks tokens exactly as the
 // runner's (greedy, temperature, top-p, top-k, seeded xorshift); tokenizers read the files the
-// runner reads (a Hugging Face tokenizer.json, a tiktoken file).
+// runner reads (a Hugging Face tokenizer.json, a tiktoken file, Mistral's tekken.json, a
+// SentencePiece BPE or unigram model, a llama2c tokenizer.bin).
 //
 //	m, _ := etgo.Load("model.pte", etgo.WithThreads(2))
 //	tok, _ := llm.LoadTokenizer("tokenizer.json")

@@ -143,6 +143,11 @@ type Stats struct {
 	Prefill, Decode time.Duration
 	// ModelTime is the time spent in the model's forward calls, SamplingTime in the sampler.
 	ModelTime, SamplingTime time.Duration
+	// PrefillCPU and DecodeCPU are the process's CPU time (user and system, every thread, the
+	// garbage collector's included) over the same spans, where the platform reports it (0
+	// elsewhere): on a machine shared with other work they say what the phases cost where wall
+	// time says how long others kept the cores.
+	PrefillCPU, DecodeCPU time.Duration
 }
 
 // PrefillTokensPerSecond is the prompt's tokens over the prefill time.
@@ -165,6 +170,9 @@ type Result struct {
 	Tokens []int
 	Text   string
 	Stats  Stats
+	// EOS says generation ended on one of the model's EOS ids (the runner then prints a
+	// newline of its own, before the one that ends its output).
+	EOS bool
 }
 
 // Generator drives a decoder program the way ExecuTorch's TextLLMRunner does: prefill (the whole
@@ -285,7 +293,7 @@ func (g *Generator) Generate(ctx context.Context, prompt string, cfg Config) (*R
 	if cfg.MaxNewTokens < 0 || cfg.SeqLen < 0 || cfg.NumBOS < 0 || cfg.NumEOS < 0 || cfg.TopK < 0 {
 		return nil, fmt.Errorf("%w: negative counts in %+v", ErrConfig, cfg)
 	}
-	start := time.Now()
+	start, startCPU := time.Now(), processCPU()
 	res := &Result{}
 	emit := func(id int, piece string) error {
 		res.Text += piece
@@ -337,9 +345,17 @@ func (g *Generator) Generate(ctx context.Context, prompt string, cfg Config) (*R
 	if prompt == "" {
 		res.Stats.PromptTokens = g.pos
 	}
-	prefillEnd := time.Now()
+	prefillEnd, prefillEndCPU := time.Now(), processCPU()
 	res.Stats.Prefill = prefillEnd.Sub(start)
-	defer func() { res.Stats.Decode = time.Since(prefillEnd) }()
+	if startCPU > 0 {
+		res.Stats.PrefillCPU = prefillEndCPU - startCPU
+	}
+	defer func() {
+		res.Stats.Decode = time.Since(prefillEnd)
+		if prefillEndCPU > 0 {
+			res.Stats.DecodeCPU = processCPU() - prefillEndCPU
+		}
+	}()
 
 	piece, err := g.tok.Decode(cur, cur)
 	if err != nil {
@@ -359,10 +375,10 @@ func (g *Generator) Generate(ctx context.Context, prompt string, cfg Config) (*R
 		topP = DefaultTopP
 	}
 	sampler := NewSampler(cfg.Temperature, topP, cfg.TopK, seed)
-	stop := map[int]bool{}
+	stop, eos := map[int]bool{}, map[int]bool{}
 	if !cfg.IgnoreEOS {
 		for _, id := range g.md.EOS {
-			stop[id] = true
+			stop[id], eos[id] = true, true
 		}
 	}
 	for _, id := range cfg.StopTokens {
@@ -397,6 +413,7 @@ func (g *Generator) Generate(ctx context.Context, prompt string, cfg Config) (*R
 			return res, stopped(err)
 		}
 		if stop[cur] {
+			res.EOS = eos[cur]
 			break
 		}
 	}

@@ -81,6 +81,9 @@ func TestGreedyGeneration(t *testing.T) {
 			if !slices.Equal(res.Tokens, want.Greedy) || !slices.Equal(streamed, want.Greedy) {
 				t.Errorf("tokens %v (streamed %v), want %v", res.Tokens, streamed, want.Greedy)
 			}
+			if res.EOS {
+				printed.WriteString("\n") // the runner's newline on EOS
+			}
 			if got := hex.EncodeToString([]byte(printed.String() + "\n")); got != want.RunnerStdout {
 				t.Errorf("printed %s, the runner printed %s", got, want.RunnerStdout)
 			}

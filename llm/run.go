@@ -73,6 +73,9 @@ func Run(ctx context.Context, o RunOptions) (*Result, error) {
 		return nil
 	}
 	res, err := g.Generate(ctx, o.Prompt, cfg)
+	if res != nil && res.EOS {
+		fmt.Fprintln(o.Out) // text_token_generator.h prints one on EOS
+	}
 	fmt.Fprintln(o.Out)
 	if res != nil {
 		fmt.Fprint(o.Log, Report(res.Stats, load))
@@ -99,5 +102,8 @@ func Report(s Stats, load time.Duration) string {
 	fmt.Fprintf(&b, "prefill: %d tokens in %.3f s, %.1f tokens/s\n", s.PromptTokens, s.Prefill.Seconds(), s.PrefillTokensPerSecond())
 	fmt.Fprintf(&b, "decode: %d tokens in %.3f s, %.1f tokens/s\n", s.GeneratedTokens, s.Decode.Seconds(), s.DecodeTokensPerSecond())
 	fmt.Fprintf(&b, "model: %.3f s, sampling: %.3f s\n", s.ModelTime.Seconds(), s.SamplingTime.Seconds())
+	if s.PrefillCPU > 0 || s.DecodeCPU > 0 {
+		fmt.Fprintf(&b, "cpu: prefill %.3f s, decode %.3f s\n", s.PrefillCPU.Seconds(), s.DecodeCPU.Seconds())
+	}
 	return b.String()
 }

@@ -4,19 +4,22 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
-// SentencePieceTokenizer is a SentencePiece BPE model (tokenizer.model, as Llama 2's), applied
-// as libsentencepiece, which the runner's SPTokenizer wraps, applies it: the text with a dummy
-// prefix and spaces as "▁", split into characters, then the adjacent pair whose joined piece has
-// the highest score merged first (leftmost on ties) until none joins; a symbol that is no piece
-// becomes its bytes' <0xXX> tokens (byte fallback) or the unknown token. Decoding is the runner's
-// (control tokens as a space, "▁" as a space, <0x0A> as a newline). Models with a precompiled
-// normalization table (NFKC) or a unigram model are refused at load: their rules are not
-// implemented. Safe for concurrent use.
+// SentencePieceTokenizer is a SentencePiece model (tokenizer.model), BPE (as Llama 2's) or
+// unigram (as T5's, Gemma's), applied as libsentencepiece, which the runner's SPTokenizer wraps,
+// applies it: the text normalized (spNormalizer: user-defined symbols, the precompiled character
+// map when the model has one, whitespace, a dummy prefix, spaces as "▁"); then segmented — BPE:
+// split into characters, the adjacent pair whose joined piece has the highest score merged first
+// (leftmost on ties) until none joins; unigram: the Viterbi path of highest total score over the
+// pieces (libsentencepiece's EncodeOptimized, its float32 sums and tie order); a symbol that is no
+// piece becomes its bytes' <0xXX> tokens (byte fallback) or the unknown token, a run of unknown
+// symbols one unknown token. Decoding is the runner's (control tokens as a space, "▁" as a
+// space, <0x0A> as a newline). Safe for concurrent use.
 type SentencePieceTokenizer struct {
 	pieces      []spPiece
 	byPiece     map[string]int // normal, user-defined and unused pieces: what merges may produce
@@ -24,10 +27,14 @@ type SentencePieceTokenizer struct {
 	rank        map[int]int    // id → position of its score among the mergeable pieces, highest first
 	unk         int
 	bos, eos    int
-	dummyPrefix bool
-	removeExtra bool
-	escapeSpace bool
 	byteFallbck bool
+	unigram     bool
+	norm        spNormalizer
+	// unigram: the longest piece in bytes, and the lowest and highest score of a normal piece
+	// (the unknown token scores the lowest less 10; a user-defined one length × the highest
+	// less 0.1, the highest starting at FLT_MIN, as libsentencepiece's).
+	maxPiece           int
+	minScore, maxScore float32
 }
 
 type spPiece struct {
@@ -51,9 +58,10 @@ func ParseSentencePiece(data []byte) (*SentencePieceTokenizer, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: sentencepiece: %s", ErrTokenizer, fmt.Sprintf(format, a...))
 	}
-	t := &SentencePieceTokenizer{byPiece: map[string]int{}, unk: 0, bos: 1, eos: 2, dummyPrefix: true, removeExtra: true, escapeSpace: true}
+	t := &SentencePieceTokenizer{byPiece: map[string]int{}, unk: 0, bos: 1, eos: 2,
+		norm: spNormalizer{dummyPrefix: true, removeExtra: true, escapeSpace: true, userDefined: map[string]bool{}}}
 	modelType := 1 // UNIGRAM, the proto's default
-	charsmap := false
+	var charsmap []byte
 	err := protoFields(data, func(field int, wire int, v uint64, b []byte) error {
 		switch field {
 		case 1: // pieces
@@ -105,13 +113,13 @@ func ParseSentencePiece(data []byte) (*SentencePieceTokenizer, error) {
 			return protoFields(b, func(f, w int, v uint64, b []byte) error {
 				switch {
 				case f == 2 && w == 2:
-					charsmap = len(b) > 0
+					charsmap = b
 				case f == 3 && w == 0:
-					t.dummyPrefix = v != 0
+					t.norm.dummyPrefix = v != 0
 				case f == 4 && w == 0:
-					t.removeExtra = v != 0
+					t.norm.removeExtra = v != 0
 				case f == 5 && w == 0:
-					t.escapeSpace = v != 0
+					t.norm.escapeSpace = v != 0
 				}
 				return nil
 			})
@@ -124,11 +132,14 @@ func ParseSentencePiece(data []byte) (*SentencePieceTokenizer, error) {
 	if len(t.pieces) == 0 {
 		return nil, bad("no pieces")
 	}
-	if modelType != 2 {
-		return nil, bad("model type %d (etgo reads BPE models, type 2)", modelType)
+	if modelType != 1 && modelType != 2 {
+		return nil, bad("model type %d (etgo reads unigram and BPE models, types 1 and 2)", modelType)
 	}
-	if charsmap {
-		return nil, bad("the model normalizes with a precompiled table (NFKC), which etgo does not implement")
+	t.unigram = modelType == 1
+	if len(charsmap) > 0 {
+		if err := t.norm.setCharsmap(charsmap); err != nil {
+			return nil, bad("%v", err)
+		}
 	}
 	n := len(t.pieces)
 	for _, id := range []int{t.unk, t.bos, t.eos} {
@@ -144,13 +155,24 @@ func ParseSentencePiece(data []byte) (*SentencePieceTokenizer, error) {
 		score float32
 	}
 	var mergeable []scored
+	t.minScore, t.maxScore = math.MaxFloat32, 0x1p-126 // FLT_MAX, FLT_MIN
 	for id, p := range t.pieces {
+		if p.typ == spNormal {
+			t.minScore, t.maxScore = min(t.minScore, p.score), max(t.maxScore, p.score)
+		}
 		switch p.typ {
 		case spNormal, spUserDefined, spUnused:
 			if _, dup := t.byPiece[p.text]; !dup {
 				t.byPiece[p.text] = id
 			}
+			t.maxPiece = max(t.maxPiece, len(p.text))
+			if p.typ == spUserDefined {
+				t.norm.userDefined[p.text] = true
+				t.norm.maxUser = max(t.norm.maxUser, len(p.text))
+			}
 			mergeable = append(mergeable, scored{id, p.score})
+		case spUnknown:
+			t.unk = id
 		case spByte:
 			if b, ok := hexByte(p.text); ok && len(p.text) == 6 {
 				t.byteID[b] = id
@@ -174,24 +196,6 @@ func (t *SentencePieceTokenizer) VocabSize() int { return len(t.pieces) }
 func (t *SentencePieceTokenizer) BOS() int       { return t.bos }
 func (t *SentencePieceTokenizer) EOS() int       { return t.eos }
 
-// normalize is SentencePiece's identity normalizer: whitespace trimmed and collapsed when
-// remove_extra_whitespaces, a dummy-prefix space, spaces as "▁".
-func (t *SentencePieceTokenizer) normalize(s string) string {
-	if t.removeExtra {
-		s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' }), " ")
-	}
-	if s == "" {
-		return ""
-	}
-	if t.dummyPrefix {
-		s = " " + s
-	}
-	if t.escapeSpace {
-		s = strings.ReplaceAll(s, " ", "▁")
-	}
-	return s
-}
-
 // Encode implements Tokenizer: bos BOS tokens, the text, eos EOS tokens.
 func (t *SentencePieceTokenizer) Encode(text string, bos, eos int) ([]int, error) {
 	if k := strings.IndexByte(text, 0); k >= 0 {
@@ -201,7 +205,43 @@ func (t *SentencePieceTokenizer) Encode(text string, bos, eos int) ([]int, error
 	for i := 0; i < bos; i++ {
 		ids = append(ids, t.bos)
 	}
-	s := t.normalize(text)
+	s := t.norm.normalize(text)
+	var segs []symbol
+	if t.unigram {
+		segs = t.viterbi(s)
+	} else {
+		segs = t.bpe(s)
+	}
+	// PopulateSentencePieceText: an unknown piece is its bytes' tokens with byte fallback, else
+	// one unknown token for a whole run of them.
+	prevUnk := false
+	for _, sym := range segs {
+		unk := sym.id < 0 || sym.id == t.unk
+		switch {
+		case unk && t.byteFallbck:
+			for k := sym.start; k < sym.end; k++ {
+				if b := t.byteID[s[k]]; b >= 0 {
+					ids = append(ids, b)
+				} else {
+					ids = append(ids, t.unk)
+				}
+			}
+		case unk && prevUnk:
+		case unk:
+			ids = append(ids, t.unk)
+		default:
+			ids = append(ids, sym.id)
+		}
+		prevUnk = unk
+	}
+	for i := 0; i < eos; i++ {
+		ids = append(ids, t.eos)
+	}
+	return ids, nil
+}
+
+// bpe is bpe_model.cc's Encode: characters, merged by score.
+func (t *SentencePieceTokenizer) bpe(s string) []symbol {
 	var syms []symbol
 	for i := 0; i < len(s); {
 		_, n := utf8.DecodeRuneInString(s[i:])
@@ -212,34 +252,85 @@ func (t *SentencePieceTokenizer) Encode(text string, bos, eos int) ([]int, error
 		syms = append(syms, symbol{id: id, start: i, end: i + n})
 		i += n
 	}
-	merged := mergeSymbols(syms, func(a, b symbol) (int, int, bool) {
+	return mergeSymbols(syms, func(a, b symbol) (int, int, bool) {
 		id, ok := t.byPiece[s[a.start:b.end]]
 		if !ok {
 			return 0, 0, false
 		}
 		return t.rank[id], id, true
 	})
-	for _, sym := range merged {
-		if sym.id >= 0 {
-			ids = append(ids, sym.id)
-			continue
-		}
-		if t.byteFallbck {
-			for k := sym.start; k < sym.end; k++ {
-				if b := t.byteID[s[k]]; b >= 0 {
-					ids = append(ids, b)
-				} else {
-					ids = append(ids, t.unk)
-				}
+}
+
+// utf8Len is libsentencepiece's OneCharLen: a character's length from its lead byte alone.
+func utf8Len(b byte) int {
+	return int("\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x02\x02\x03\x04"[b>>4])
+}
+
+// viterbi is unigram_model.cc's EncodeOptimized: for each character position, in order, every
+// piece starting there (shorter first) offers the best path to its end its score plus the best
+// path's to its start, replacing the end's best only when strictly higher; a position no
+// one-character piece starts at offers the unknown token for its character. Sums are float32
+// (a user-defined piece's score is float64, the sum compared in float64 then stored as float32),
+// as in libsentencepiece, so ties fall the same way.
+func (t *SentencePieceTokenizer) viterbi(s string) []symbol {
+	if s == "" {
+		return nil
+	}
+	type node struct {
+		id    int
+		score float32
+		start int
+	}
+	best := make([]node, len(s)+1)
+	for i := range best {
+		best[i] = node{id: -1, start: -1}
+	}
+	unkScore := float32(t.minScore - 10)
+	for start := 0; start < len(s); {
+		here := best[start].score
+		single := false
+		mblen := min(utf8Len(s[start]), len(s)-start)
+		for end := start + 1; end <= min(len(s), start+t.maxPiece); end++ {
+			id, ok := t.byPiece[s[start:end]]
+			if !ok || t.pieces[id].typ == spUnused {
+				continue
 			}
-			continue
+			length := end - start
+			var cand float64
+			if t.pieces[id].typ == spUserDefined {
+				cand = (float64(float32(float32(length)*t.maxScore)) - 0.1) + float64(here)
+			} else {
+				cand = float64(float32(t.pieces[id].score + here))
+			}
+			if n := &best[end]; n.start == -1 || cand > float64(n.score) {
+				*n = node{id: id, score: float32(cand), start: start}
+			}
+			if length == mblen {
+				single = true
+			}
 		}
-		ids = append(ids, t.unk)
+		if !single {
+			cand := float32(unkScore + here)
+			if n := &best[start+mblen]; n.start == -1 || cand > n.score {
+				*n = node{id: t.unk, score: cand, start: start}
+			}
+		}
+		start += mblen
 	}
-	for i := 0; i < eos; i++ {
-		ids = append(ids, t.eos)
+	var out []symbol
+	for end := len(s); end > 0; {
+		n := best[end]
+		if n.start < 0 {
+			// Unreachable: every character position gets a piece or the unknown token, and
+			// the last one ends at len(s); kept so a corrupt model cannot loop.
+			out = append(out, symbol{id: t.unk, start: 0, end: end})
+			break
+		}
+		out = append(out, symbol{id: n.id, start: n.start, end: end})
+		end = n.start
 	}
-	return ids, nil
+	slices.Reverse(out)
+	return out
 }
 
 // Decode implements Tokenizer as the runner's SPTokenizer does.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+
+	"github.com/dlclark/regexp2/v2"
 )
 
 // TiktokenTokenizer is a tiktoken BPE file (one "base64(token) rank" line per token) read as the
@@ -18,6 +20,7 @@ type TiktokenTokenizer struct {
 	special  map[string]int
 	specials []string // longest first
 	re       *regexp.Regexp
+	re2      *regexp2.Regexp // instead of re, for a pattern with lookarounds (tekken's)
 	bos, eos int
 }
 
@@ -90,7 +93,11 @@ func (t *TiktokenTokenizer) Encode(text string, bos, eos int) ([]int, error) {
 	}
 	for len(text) > 0 {
 		at, special := nextSpecial(t.specials, text)
-		for _, m := range t.re.FindAllStringIndex(text[:at], -1) {
+		matches, err := t.split(text[:at])
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range matches {
 			piece := text[m[0]:m[1]]
 			if id, ok := t.ranks[piece]; ok {
 				ids = append(ids, id)
@@ -112,6 +119,19 @@ func (t *TiktokenTokenizer) Encode(text string, bos, eos int) ([]int, error) {
 		ids = append(ids, t.eos)
 	}
 	return ids, nil
+}
+
+// split is the pattern's matches in s, as byte ranges.
+func (t *TiktokenTokenizer) split(s string) ([][2]int, error) {
+	if t.re2 != nil {
+		return findAll(t.re2, s)
+	}
+	idx := t.re.FindAllStringIndex(s, -1)
+	out := make([][2]int, len(idx))
+	for i, m := range idx {
+		out[i] = [2]int{m[0], m[1]}
+	}
+	return out, nil
 }
 
 // bytePairEncode is tiktoken's merge over bytes: repeatedly join the adjacent pair whose joined

@@ -33,12 +33,11 @@ var ErrTokenizer = errors.New("llm: tokenizer")
 // file, a 150K-entry tokenizer.json) are a few MB to tens of MB.
 const maxTokenizerFile = 256 << 20
 
-// LoadTokenizer opens a tokenizer the way the runner's load_tokenizer does: a Hugging Face
-// tokenizer.json (or a directory holding one, whose tokenizer_config.json and
+// LoadTokenizer opens a tokenizer the way the runner's load_tokenizer does: Mistral's tekken.json
+// (a file whose name ends so), a Hugging Face tokenizer.json (or a directory holding one, whose tokenizer_config.json and
 // special_tokens_map.json then name BOS and EOS), else a tiktoken BPE file (base64 token, rank
-// per line, with Llama 3's special tokens and pattern), else a SentencePiece BPE model, else a
-// llama2c tokenizer.bin. (The runner also reads Mistral's tekken.json and SentencePiece unigram
-// and NFKC-normalizing models; etgo does not yet.)
+// per line, with Llama 3's special tokens and pattern), else a SentencePiece model (BPE or
+// unigram, with its normalization table), else a llama2c tokenizer.bin.
 func LoadTokenizer(path string) (Tokenizer, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -52,6 +51,13 @@ func LoadTokenizer(path string) (Tokenizer, error) {
 	data, err := readBounded(file)
 	if err != nil {
 		return nil, err
+	}
+	if isTekkenPath(file) {
+		// The runner tries tekken first for such a name and falls through to the other
+		// formats when it does not load.
+		if t, err := ParseTekken(data); err == nil {
+			return t, nil
+		}
 	}
 	if t, herr := ParseHFTokenizer(data); herr == nil {
 		if dir != "" {

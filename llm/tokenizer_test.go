@@ -1,6 +1,8 @@
 package llm_test
 
 import (
+	"encoding/hex"
+	"errors"
 	"math"
 	"os"
 	"slices"
@@ -23,6 +25,7 @@ type tokCases struct {
 		Raw       []*string `json:"pieces_after_bos"`
 		First     []*string `json:"pieces_first"`
 		Decoded   string    `json:"decoded"`
+		PieceHex  []string  `json:"piece_hex"`
 	} `json:"cases"`
 }
 
@@ -36,6 +39,9 @@ func TestTokenizers(t *testing.T) {
 		{"tokenizers/tokenizer.tiktoken", "tokenizers/tiktoken_cases.json"},
 		{"tokenizers/llama2c.bin", "tokenizers/llama2c_cases.json"},
 		{"tokenizers/sentencepiece.model", "tokenizers/sentencepiece_cases.json"},
+		{"tokenizers/unigram_nfkc.model", "tokenizers/unigram_nfkc_cases.json"},
+		{"tokenizers/unigram_bytes.model", "tokenizers/unigram_bytes_cases.json"},
+		{"tokenizers/tekken.json", "tokenizers/tekken_cases.json"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			tok, err := llm.LoadTokenizer(fixture(t, c.file))
@@ -73,6 +79,14 @@ func TestTokenizers(t *testing.T) {
 					all.WriteString(p)
 					if k < len(tc.Pieces) && tc.Pieces[k] != nil && p != *tc.Pieces[k] {
 						t.Errorf("%q token %d (%d): piece %q, want %q", tc.Text, k, id, p, *tc.Pieces[k])
+					}
+				}
+				for k, h := range tc.PieceHex {
+					if k >= len(tc.IDs) {
+						break
+					}
+					if p, _ := tok.Decode(-1, tc.IDs[k]); hex.EncodeToString([]byte(p)) != h {
+						t.Errorf("%q token %d (%d): bytes %x, want %s", tc.Text, k, tc.IDs[k], p, h)
 					}
 				}
 				for k, id := range tc.IDs {
@@ -141,7 +155,8 @@ func FuzzEncode(f *testing.F) {
 		f.Add(s)
 	}
 	toks := map[string]llm.Tokenizer{}
-	for _, name := range []string{"tokenizer.json", "tokenizers/llama3_style.json", "tokenizers/tokenizer.tiktoken", "tokenizers/llama2c.bin", "tokenizers/sentencepiece.model"} {
+	for _, name := range []string{"tokenizer.json", "tokenizers/llama3_style.json", "tokenizers/tokenizer.tiktoken", "tokenizers/llama2c.bin", "tokenizers/sentencepiece.model",
+		"tokenizers/unigram_nfkc.model", "tokenizers/unigram_bytes.model", "tokenizers/tekken.json"} {
 		tok, err := llm.LoadTokenizer("../testdata/llm/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -167,6 +182,45 @@ func FuzzEncode(f *testing.F) {
 			}
 			if b.String() != s {
 				t.Fatalf("%s: %q round-trips to %q", name, s, b.String())
+			}
+		}
+	})
+}
+
+// FuzzParseTokenizer: any bytes given to the SentencePiece and tekken readers load or fail with
+// ErrTokenizer, never panic, and what loads encodes a few texts without panicking. The seeds are
+// the committed models (the unigram one with its NFKC table among them).
+func FuzzParseTokenizer(f *testing.F) {
+	for _, name := range []string{"tokenizers/sentencepiece.model", "tokenizers/unigram_bytes.model",
+		"tokenizers/unigram_nfkc.model", "tokenizers/tekken.json"} {
+		b, err := os.ReadFile("../testdata/llm/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"config": {"pattern": "\\s+(?!\\S)|\\S+", "num_vocab_tokens": 1, "default_vocab_size": 3, "default_num_special_tokens": 2, "version": "v7"}, "vocab": [{"rank": 0, "token_bytes": "YQ=="}], "special_tokens": [{"rank": 0, "token_str": "<s>"}, {"rank": 1, "token_str": "</s>"}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var toks []llm.Tokenizer
+		if sp, err := llm.ParseSentencePiece(b); err == nil {
+			toks = append(toks, sp)
+		} else if !errors.Is(err, llm.ErrTokenizer) {
+			t.Fatalf("sentencepiece: %v is not ErrTokenizer", err)
+		}
+		if tk, err := llm.ParseTekken(b); err == nil {
+			toks = append(toks, tk)
+		} else if !errors.Is(err, llm.ErrTokenizer) {
+			t.Fatalf("tekken: %v is not ErrTokenizer", err)
+		}
+		for _, tok := range toks {
+			for _, s := range []string{"", "Once upon a time", "  Ｃａｆé \xff<s>x</s>"} {
+				ids, err := tok.Encode(s, 1, 1)
+				if err != nil {
+					continue
+				}
+				for _, id := range ids {
+					_, _ = tok.Decode(id, id)
+				}
 			}
 		}
 	})

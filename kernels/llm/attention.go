@@ -3,6 +3,8 @@ package llm
 import (
 	"math"
 	"sync"
+
+	"github.com/etgo/etgo/internal/gemm"
 )
 
 // attention is one flash-attention call in the official kernel's terms (op_sdpa_impl.h,
@@ -79,14 +81,75 @@ func (a *attention) run(threads int) {
 
 type scratch struct {
 	qk, qkMax, qkSum, dst []float32
+	kT, tmp               []float32 // the GEMM path's transposed key block and p·v product
 }
 
 func newScratch(qSplitSize, kvSplitSize, dim int) *scratch {
-	return &scratch{
+	s := &scratch{
 		qk:    make([]float32, qSplitSize*kvSplitSize),
 		qkMax: make([]float32, qSplitSize),
 		qkSum: make([]float32, qSplitSize),
 		dst:   make([]float32, qSplitSize*dim),
+	}
+	if qSplitSize >= gemmMinRows {
+		s.kT = make([]float32, dim*kvSplitSize)
+		s.tmp = make([]float32, qSplitSize*dim)
+	}
+	return s
+}
+
+// gemmMinRows is the query block from which the two block products go through internal/gemm's
+// packed, vectorised GEMM (a prefill) rather than row dot products and axpys (a decode step,
+// one query row, where packing would cost more than it saves). The official kernel uses a GEMM
+// for both; the sums' order differs from either of ours by float32 rounding only.
+const gemmMinRows = 4
+
+// qkGemm is qk = q[block]·k[block]ᵀ through the packed GEMM: the key block transposed into
+// kT, packed, and multiplied by the query rows (row stride qStride). False when the packing
+// refuses the shapes, which then take the row loop.
+func qkGemm(s *scratch, q []float32, qStride, qRows int, k []float32, kStride, kRows, d int, qk []float32) bool {
+	kT := s.kT[:d*kRows]
+	for c := 0; c < kRows; c++ {
+		for x, v := range k[c*kStride : c*kStride+d] {
+			kT[x*kRows+c] = v
+		}
+	}
+	pk, err := gemm.PackB(kT, d, kRows, kRows)
+	if err != nil {
+		return false
+	}
+	inf := float32(math.Inf(1))
+	pk.GemmBias(qRows, q, qStride, nil, qk, kRows, -inf, inf)
+	return true
+}
+
+// pvGemm is dst (+)= p·v[block] through the packed GEMM: v's rows (stride vStride) packed as
+// they are; the first block stores (beta 0), the later ones add.
+func pvGemm(s *scratch, p []float32, pRows, kRows int, v []float32, vStride, d int, dst []float32, first bool) bool {
+	pv, err := gemm.PackB(v, kRows, d, vStride)
+	if err != nil {
+		return false
+	}
+	inf := float32(math.Inf(1))
+	if first {
+		pv.GemmBias(pRows, p, kRows, nil, dst, d, -inf, inf)
+		return true
+	}
+	tmp := s.tmp[:pRows*d]
+	pv.GemmBias(pRows, p, kRows, nil, tmp, d, -inf, inf)
+	gemm.Add(dst[:pRows*d], dst, tmp)
+	return true
+}
+
+// qkRows is qk = q[block]·k[block]ᵀ as one dot product per score.
+func (a *attention) qkRows(qk []float32, qBase, qStrideM, qBlockSize, kBase, kStrideN, kvBlockSize int) {
+	d := a.dim
+	for r := 0; r < qBlockSize; r++ {
+		qrow := a.q[qBase+r*qStrideM : qBase+r*qStrideM+d]
+		for c := 0; c < kvBlockSize; c++ {
+			krow := a.k[kBase+c*kStrideN : kBase+c*kStrideN+d]
+			qk[r*kvBlockSize+c] = dot(qrow, krow)
+		}
 	}
 }
 
@@ -111,12 +174,8 @@ func (a *attention) item(s *scratch, i, j, m, qBlockSize, kvSplitSize int) {
 		qk := s.qk[:qBlockSize*kvBlockSize]
 		kBase := i*a.kvCap*kStrideN + jkv*d + n*kStrideN
 		// qk = q @ k.T
-		for r := 0; r < qBlockSize; r++ {
-			qrow := a.q[qBase+r*qStrideM : qBase+r*qStrideM+d]
-			for c := 0; c < kvBlockSize; c++ {
-				krow := a.k[kBase+c*kStrideN : kBase+c*kStrideN+d]
-				qk[r*kvBlockSize+c] = dot(qrow, krow)
-			}
+		if s.kT == nil || !qkGemm(s, a.q[qBase:], qStrideM, qBlockSize, a.k[kBase:], kStrideN, kvBlockSize, d, qk) {
+			a.qkRows(qk, qBase, qStrideM, qBlockSize, kBase, kStrideN, kvBlockSize)
 		}
 		// Future positions are -inf before any scaling, as in the official kernel (so a scale of
 		// 0 turns them into NaN there too).
@@ -170,6 +229,9 @@ func (a *attention) item(s *scratch, i, j, m, qBlockSize, kvSplitSize int) {
 		}
 		// dst (+)= qk @ v: the first block overwrites (beta 0), the next ones accumulate.
 		vBase := i*a.kvCap*kStrideN + jkv*d + n*kStrideN
+		if s.tmp != nil && pvGemm(s, qk, qBlockSize, kvBlockSize, a.v[vBase:], kStrideN, d, s.dst, n == 0) {
+			continue
+		}
 		for r := 0; r < qBlockSize; r++ {
 			dst := s.dst[r*d : (r+1)*d]
 			if n == 0 {
@@ -190,7 +252,10 @@ func (a *attention) item(s *scratch, i, j, m, qBlockSize, kvSplitSize int) {
 	}
 }
 
-func dot(a, b []float32) float32 {
+// dot and axpy are the decode step's products (one query row): AVX2/FMA Go assembly where the
+// CPU has it (vec_amd64.s), these loops elsewhere and under purego. Both differ from the official
+// GEMM's sums by float32 rounding only.
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
@@ -206,7 +271,7 @@ func dot(a, b []float32) float32 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-func axpy(dst, x []float32, w float32) {
+func axpyGo(dst, x []float32, w float32) {
 	x = x[:len(dst)]
 	for i := range dst {
 		dst[i] += w * x[i]

@@ -35,6 +35,15 @@ type embeddingOutArgs struct {
 	Out             *executor.Tensor // Tensor out
 }
 
+// meanOutArgs are the arguments of aten::mean.out.
+type meanOutArgs struct {
+	Self    *executor.Tensor        // Tensor self
+	Dim     unbox.Optional[[]int64] // int[1]? dim
+	Keepdim bool                    // bool keepdim
+	Dtype   unbox.Optional[int64]   // ScalarType? dtype
+	Out     *executor.Tensor        // Tensor out
+}
+
 // nativeGroupNormOutArgs are the arguments of aten::native_group_norm.out.
 type nativeGroupNormOutArgs struct {
 	Input  *executor.Tensor // Tensor input
@@ -106,7 +115,7 @@ type selfOtherTensorOutArgs struct {
 	Out   *executor.Tensor // Tensor out
 }
 
-// selfOutArgs are the arguments of aten::erf.out.
+// selfOutArgs are the arguments of aten::erf.out, aten::rsqrt.out and aten::sigmoid.out.
 type selfOutArgs struct {
 	Self *executor.Tensor // Tensor self
 	Out  *executor.Tensor // Tensor out
@@ -281,6 +290,20 @@ func unboxGeluOut(args []*executor.EValue) (selfApproximateOutArgs, error) {
 	return a, u.Err()
 }
 
+// unboxMeanOut checks and reads the arguments of aten::mean.out(Tensor self, int[1]? dim, bool
+// keepdim, *, ScalarType? dtype, Tensor out), then the return slot.
+func unboxMeanOut(args []*executor.EValue) (meanOutArgs, error) {
+	u := unbox.NewReader(args, 6)
+	a := meanOutArgs{
+		Self:    u.Tensor(0, "self"),
+		Dim:     u.OptIntList(1, "dim"),
+		Keepdim: u.Bool(2, "keepdim"),
+		Dtype:   u.OptInt(3, "dtype"),
+		Out:     u.Tensor(4, "out"),
+	}
+	return a, u.Err()
+}
+
 // unboxMmOut checks and reads the arguments of aten::mm.out(Tensor self, Tensor mat2, *, Tensor
 // out), then the return slot.
 func unboxMmOut(args []*executor.EValue) (selfMat2OutArgs, error) {
@@ -340,6 +363,28 @@ func unboxNativeLayerNormOut(args []*executor.EValue) (nativeLayerNormOutArgs, e
 		Out0:            u.Tensor(5, "out0"),
 		Out1:            u.Tensor(6, "out1"),
 		Out2:            u.Tensor(7, "out2"),
+	}
+	return a, u.Err()
+}
+
+// unboxRsqrtOut checks and reads the arguments of aten::rsqrt.out(Tensor self, *, Tensor out), then
+// the return slot.
+func unboxRsqrtOut(args []*executor.EValue) (selfOutArgs, error) {
+	u := unbox.NewReader(args, 3)
+	a := selfOutArgs{
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
+	}
+	return a, u.Err()
+}
+
+// unboxSigmoidOut checks and reads the arguments of aten::sigmoid.out(Tensor self, *, Tensor out),
+// then the return slot.
+func unboxSigmoidOut(args []*executor.EValue) (selfOutArgs, error) {
+	u := unbox.NewReader(args, 3)
+	a := selfOutArgs{
+		Self: u.Tensor(0, "self"),
+		Out:  u.Tensor(1, "out"),
 	}
 	return a, u.Err()
 }

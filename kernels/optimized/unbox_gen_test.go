@@ -18,10 +18,13 @@ var generatedUnboxers = map[string]func([]*executor.EValue) error{
 	"aten::eq.Scalar_out":         func(args []*executor.EValue) error { _, err := unboxEqScalarOut(args); return err },
 	"aten::erf.out":               func(args []*executor.EValue) error { _, err := unboxErfOut(args); return err },
 	"aten::gelu.out":              func(args []*executor.EValue) error { _, err := unboxGeluOut(args); return err },
+	"aten::mean.out":              func(args []*executor.EValue) error { _, err := unboxMeanOut(args); return err },
 	"aten::mm.out":                func(args []*executor.EValue) error { _, err := unboxMmOut(args); return err },
 	"aten::mul.out":               func(args []*executor.EValue) error { _, err := unboxMulOut(args); return err },
 	"aten::native_group_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeGroupNormOut(args); return err },
 	"aten::native_layer_norm.out": func(args []*executor.EValue) error { _, err := unboxNativeLayerNormOut(args); return err },
+	"aten::rsqrt.out":             func(args []*executor.EValue) error { _, err := unboxRsqrtOut(args); return err },
+	"aten::sigmoid.out":           func(args []*executor.EValue) error { _, err := unboxSigmoidOut(args); return err },
 	"aten::sub.out":               func(args []*executor.EValue) error { _, err := unboxSubOut(args); return err },
 	"aten::where.self_out":        func(args []*executor.EValue) error { _, err := unboxWhereSelfOut(args); return err },
 }

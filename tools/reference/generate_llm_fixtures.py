@@ -42,6 +42,8 @@ import zlib
 import numpy as np
 import torch
 
+from executorch.kernels import quantized  # noqa: F401  (quantized_decomposed:: kernels for the runtime)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "testdata", "llm")
 
@@ -57,6 +59,7 @@ CORPUS = [
     "    indented code:\n\tif x == 1 {\n\t\treturn y\n\t}\n",
 ] * 4
 SPECIALS = ["<|begin_of_text|>", "<|end_of_text|>", "<|pad|>"]
+EOS_IDS = {1}  # the exports' get_eos_ids (metadata below)
 VOCAB = 320
 
 PROMPT = "Once upon a time"
@@ -115,6 +118,15 @@ MODELS = {
     "llama3_2_static": dict(model_class="llama3_2", params=None, sdpa=True, like="llama3_2", dynamic=False),
     # No KV cache: forward takes the whole sequence every call.
     "llama3_2_nokv": dict(model_class="llama3_2", params=None, sdpa=False, like="llama3_2", kv=False),
+    # 8da4w (quantization.qmode=8da4w, group size 32): every linear is an XNNPACK qd8 x qb4w
+    # fully connected layer, with the same seeded weights as the fp32 model of its class.
+    "llama3_2_8da4w": dict(model_class="llama3_2", params=None, sdpa=True, like="llama3_2", qmode="8da4w"),
+    "qwen3_8da4w": dict(model_class="qwen3_0_6b", params=None, sdpa=True, like="qwen3", qmode="8da4w"),
+    "phi_4_mini_8da4w": dict(model_class="phi_4_mini", params=None, sdpa=True, like="phi_4_mini", qmode="8da4w"),
+    # ... and with quantization.embedding_quantize=4,32: the embedding table 4-bit too
+    # (quantized_decomposed::embedding_4bit, a portable-side kernel).
+    "llama3_2_8da4w_emb4": dict(model_class="llama3_2", params=None, sdpa=True, like="llama3_2", qmode="8da4w",
+                                embedding_quantize="4,32"),
 }
 
 BENCH = dict(  # stories110M: dim 768, 12 layers, 12 heads, vocab 32000
@@ -231,6 +243,7 @@ def tokenizer_variants(tok_path, outdir):
         json.dump({"vocab_size": tk.vocab_size(), "bos": tk.bos_tok(), "eos": tk.eos_tok(),
                    "cases": tk_cases}, f, indent=1, ensure_ascii=False)
     llama2c_variant(outdir, cases)
+    unigram_variants(outdir, cases)
 
 
 def llama2c_variant(outdir, cases):
@@ -293,6 +306,61 @@ def llama2c_variant(outdir, cases):
                   f, indent=1, ensure_ascii=False)
 
 
+# Texts for the unigram models beyond TOKENIZER_CASES: full-width and compatibility characters
+# (which NFKC rewrites), characters the vocabulary lacks (unknown runs, byte fallback), runs of
+# whitespace and control characters, a user-defined symbol, malformed UTF-8 cannot pass the
+# binding (str), so it is the Go fuzz target's.
+UNIGRAM_CASES = [
+    "Ｏｎｃｅ ｕｐｏｎ ａ ｔｉｍｅ", "ﬁne ① ㍻ Ⅻ ½", "∑∏≈ ☃☃☃ unknown ßß", "the<sep>robot <sep> map",
+    "   leading and trailing   ", "tab\tnew\nline\r\n", "\u3000ideographic\u3000space", "a\u00a0b\u200bc",
+    "The robot liked to read books about the stars, the sea and the mountains.",
+    "Café vs Cafe\u0301", "ＡＢＣ１２３！？", "mixed 東京 and robot",
+]
+
+
+def unigram_variants(outdir, cases):
+    """SentencePiece unigram models, as the runner's SPTokenizer (libsentencepiece) reads them:
+    `unigram_nfkc.model` with the trainer's defaults (nmt_nfkc: a precompiled character map,
+    extra whitespace removed, no byte fallback, so unknown characters become <unk>) and a
+    user-defined symbol; `unigram_bytes.model` with byte fallback, the identity normalizer and
+    whitespace kept. Each with the official C++ SPTokenizer's encodings of a spread of texts."""
+    import io
+
+    import sentencepiece as spm
+    from pytorch_tokenizers import CppSPTokenizer
+
+    texts = [c for c in cases if c] + UNIGRAM_CASES
+    for name, kw in [
+        ("unigram_nfkc", dict(vocab_size=150, user_defined_symbols=["<sep>"])),
+        ("unigram_bytes", dict(vocab_size=400, byte_fallback=True, normalization_rule_name="identity",
+                               remove_extra_whitespaces=False)),
+    ]:
+        model = io.BytesIO()
+        spm.SentencePieceTrainer.train(sentence_iterator=iter(CORPUS), model_writer=model,
+                                       model_type="unigram", character_coverage=0.98, num_threads=1, hard_vocab_limit=False,
+                                       minloglevel=2, **kw)
+        path = os.path.join(outdir, name + ".model")
+        with open(path, "wb") as f:
+            f.write(model.getvalue())
+        sp = CppSPTokenizer()
+        sp.load(path)
+        py = spm.SentencePieceProcessor(model_file=path)
+        out = []
+        for s in texts + ([""] if "" in cases else []):
+            ids = list(sp.encode(s, 0, 0))
+            assert ids == py.encode(s), (name, s)  # the runner's C++ and the Python binding agree
+            pieces = []
+            for t in ids:
+                try:
+                    pieces.append(sp.decode(t))
+                except UnicodeDecodeError:
+                    pieces.append(None)
+            out.append({"text": s, "ids": ids, "ids_bos_eos": list(sp.encode(s, 1, 1)), "pieces_first": pieces})
+        with open(os.path.join(outdir, name + "_cases.json"), "w") as f:
+            json.dump({"vocab_size": sp.vocab_size(), "bos": sp.bos_tok(), "eos": sp.eos_tok(), "cases": out},
+                      f, indent=1, ensure_ascii=False)
+
+
 def random_checkpoint(params, seed, path):
     """Seeded random weights in the checkpoint layout llama_transformer loads."""
     from executorch.examples.models.llama.llama_transformer import construct_transformer
@@ -341,6 +409,11 @@ def export(name, spec, outdir, tmp, max_seq=MAX_SEQ):
     cfg.export.output_dir = tmp
     cfg.export.output_name = os.path.join(tmp, f"{name}.pte")
     cfg.backend.xnnpack.enabled = True
+    if spec.get("qmode"):
+        cfg.quantization.qmode = spec["qmode"]
+        cfg.quantization.group_size = spec.get("group_size", 32)
+    if spec.get("embedding_quantize"):
+        cfg.quantization.embedding_quantize = spec["embedding_quantize"]
     export_llama(cfg)
     os.makedirs(outdir, exist_ok=True)
     dst = os.path.join(outdir, "model.pte")
@@ -370,8 +443,10 @@ def run_steps(pte, outdir, prompt_ids, spec):
     """Prefill of STEP_TOKENS_PREFILL tokens in one call (one token per call for a static-shape
     program), then DECODE_STEPS single tokens (the greedy choice each time), all through one
     official Method so the KV cache carries over."""
+    from executorch.extension.pybindings import portable_lib as pl
     from executorch.runtime import Runtime
 
+    pl._unsafe_reset_threadpool(1)  # the committed logits are the 1-thread run's
     prog = Runtime.get().load_program(pte)
     meth = prog.load_method("forward")
     steps = []
@@ -394,7 +469,46 @@ def run_steps(pte, outdir, prompt_ids, spec):
             cur = [int(order[0])]
     with open(os.path.join(outdir, "steps.json"), "w") as f:
         json.dump(steps, f, indent=1)
+    if spec.get("qmode"):
+        with open(os.path.join(outdir, "variation.json"), "w") as f:
+            json.dump(official_variation(pte, outdir, steps, spec), f, indent=1)
     return prog
+
+
+def rel_diff(a, b):
+    """The Go test's measure: max |a-b| / max(1, |b|)."""
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    return float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b))))
+
+
+def official_variation(pte, outdir, steps, spec):
+    """How far the official runtime's own logits move on the same token steps when only the
+    execution changes, which bounds what an 8da4w comparison can demand: the thread count (1, 2,
+    4: the threadpool the XNNPACK delegates and custom_sdpa split work over), and the prefill
+    split (the first prompt token alone, then the other prefill tokens in one call, against all
+    of them in one call: the same positions through different GEMM row tilings and attention
+    blocks). Dynamic quantization picks each activation row's scale from its own min/max, so any
+    fp32 difference that moves a value across a rounding boundary changes a whole int8 code."""
+    from executorch.extension.pybindings import portable_lib as pl
+    from executorch.runtime import Runtime
+
+    want = [np.load(os.path.join(outdir, "logits", f"step_{i}.npy")) for i in range(len(steps))]
+    out = {"measure": "max |a-b| / max(1, |b|) against the committed 1-thread logits", "threads": {}}
+    for threads in (2, 4, 1):
+        pl._unsafe_reset_threadpool(threads)
+        meth = Runtime.get().load_program(pte).load_method("forward")
+        diffs = []
+        for i, st in enumerate(steps):
+            got = forward(meth, spec, st["history"], st["tokens"], st["start_pos"]).detach().numpy()
+            diffs.append(rel_diff(got, want[i]))
+        out["threads"][str(threads)] = diffs
+    meth = Runtime.get().load_program(pte).load_method("forward")
+    first = steps[0]["tokens"]
+    forward(meth, spec, [], first[:1], 0)
+    b = forward(meth, spec, first[:1], first[1:], 1).detach().numpy()
+    # The program returns the last position's logits only (generate_full_logits=False).
+    out["prefill_split"] = rel_diff(b.reshape(-1, b.shape[-1])[-1], want[0].reshape(-1, want[0].shape[-1])[-1])
+    return out
 
 
 def greedy_loop(pte, prompt_ids, n, spec):
@@ -419,8 +533,8 @@ def greedy_loop(pte, prompt_ids, n, spec):
         gaps.append(float(top[0] - top[1]))
         t = int(torch.argmax(last))
         toks.append(t)
-        if len(toks) == n:
-            break
+        if len(toks) == n or (len(toks) > 1 and t in EOS_IDS):
+            break  # the runner stops after emitting an EOS it decoded (not the prefill's token)
         out = forward(meth, spec, history, [t], pos)
         history.append(t)
         pos += 1
@@ -496,6 +610,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     ap.add_argument("--bench", default="", help="write a stories110M-sized model.pte here")
+    ap.add_argument("--bench-qmode", default="", help="quantize the --bench model (8da4w, group 32)")
     ap.add_argument("--tokenizers", action="store_true", help="only the tokenizer fixtures")
     args = ap.parse_args()
 
@@ -504,6 +619,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         if args.bench:
             spec = copy.deepcopy(BENCH)
+            if args.bench_qmode:
+                spec["qmode"] = args.bench_qmode
             export("stories110m", spec, args.bench, tmp, max_seq=128)
             return
         vocab = train_tokenizer(tok_path)
@@ -537,8 +654,10 @@ def main():
             printed, stats = runner_generate(pte, tok_path, GEN_TOKENS)
             # The runner's text is the greedy loop's tokens, decoded and printed its way.
             want = b"".join(safe_printf(p) for p in piece_bytes(tok_path, toks)) + b"\n"
+            if toks[-1] in EOS_IDS and len(toks) > 1:
+                want += b"\n"  # text_token_generator.h prints a newline on EOS
             assert printed == want, (printed, want)
-            assert stats["num_generated_tokens"] == GEN_TOKENS - 1, stats
+            assert stats["num_generated_tokens"] == len(toks) - 1, stats
             with open(os.path.join(outdir, "generate.json"), "w") as f:
                 json.dump({"prompt": PROMPT, "prompt_ids": prompt_ids, "max_new_tokens": GEN_TOKENS,
                            "greedy_tokens": toks, "min_top2_gap": gap,
