@@ -74,6 +74,8 @@ type BlobRecord struct {
 		SHA256   string `json:"sha256"`
 	} `json:"constants"`
 	FlatbufferSHA256 string `json:"flatbuffer_sha256"`
+	// CompileSpecs are the delegate's compile specs, values in hex.
+	CompileSpecs map[string]string `json:"compile_specs"`
 }
 
 // Lowering is one official lowering of a zoo model (vulkan.json or vulkan_xnnpack.json).

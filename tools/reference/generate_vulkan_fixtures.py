@@ -11,8 +11,12 @@ For every testdata/zoo/<model>/model.pt2 this writes, under testdata/vulkan/<mod
                        transform passes (what `etgo lower --partitioner vulkan --partitioner
                        xnnpack` runs: the union of each backend's recommended passes; Vulkan
                        recommends none)
-  vulkan.pte, vulkan_xnnpack.pte
-                       the official files, for the models whose .pte is under --max-pte bytes
+  vulkan_noconv_xnnpack.json, vulkan_small.json
+                       for the convolution models (CONV_MODELS): [VulkanPartitioner(
+                       operator_blocklist=[convolution]), XnnpackPartitioner()] (a program with
+                       delegates of both backends), and [VulkanPartitioner({"small_texture_limits":
+                       True})]
+  <variant>.pte        the official files, for the models whose .pte is under --max-pte bytes
 and testdata/vulkan/manifest.json (versions, sha256 and size of every file).
 
 A model the Vulkan lowering refuses is recorded with the error instead ("error").
@@ -61,16 +65,41 @@ def to_jsonable(x):
     return x
 
 
+def decode_graph(fb: bytes):
+    """flatbuffer_to_vk_graph, but reading flatc's inf/nan doubles (masked_fill's -inf), which
+    the official helper's json.load refuses."""
+    import importlib.resources as resources
+    import os
+    import re
+    import tempfile
+
+    import executorch.backends.vulkan.serialization as serialization_package
+    from executorch.backends.vulkan.serialization.vulkan_graph_schema import VkGraph
+    from executorch.exir._serialize._dataclass import _json_to_dataclass
+    from executorch.exir._serialize._flatbuffer import _flatc_decompile
+
+    with tempfile.TemporaryDirectory() as d:
+        schema = os.path.join(d, "schema.fbs")
+        with open(schema, "wb") as f:
+            f.write(resources.read_binary(serialization_package, "schema.fbs"))
+        with open(os.path.join(d, "schema.bin"), "wb") as f:
+            f.write(fb)
+        _flatc_decompile(d, schema, os.path.join(d, "schema.bin"), ["--raw-binary"])
+        text = open(os.path.join(d, "schema.json")).read()
+    text = re.sub(r"(?<![A-Za-z_\"])(-?)inf(?![A-Za-z_\"])", lambda m: m.group(1) + "Infinity", text)
+    text = re.sub(r"(?<![A-Za-z_\"])-?nan(?![A-Za-z_\"])", "NaN", text)
+    return _json_to_dataclass(json.loads(text), VkGraph)
+
+
 def describe_blob(blob: bytes, named: dict) -> dict:
     from executorch.backends.vulkan.serialization.vulkan_graph_serialize import (
         VulkanDelegateHeader,
-        flatbuffer_to_vk_graph,
     )
 
     h = VulkanDelegateHeader.from_bytes(blob[: VulkanDelegateHeader.EXPECTED_LENGTH])
     fb = blob[h.flatbuffer_offset : h.flatbuffer_offset + h.flatbuffer_size]
     raw = blob[h.bytes_offset : h.bytes_offset + h.bytes_size]
-    g = flatbuffer_to_vk_graph(fb)
+    g = decode_graph(fb)
     consts = []
     for c in g.constants:
         if c.named_key:
@@ -104,23 +133,42 @@ def named_data_of(edge) -> dict:
     return out
 
 
-def lower(ep, with_xnnpack: bool):
+def partitioners(variant: str):
+    """The partitioner list and transform passes of a variant."""
     from executorch.backends.vulkan.partitioner.vulkan_partitioner import VulkanPartitioner
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+    from executorch.backends.xnnpack.utils.configs import get_transform_passes
+    from executorch.exir.dialects._ops import ops as exir_ops
+
+    if variant == "vulkan":
+        return [VulkanPartitioner()], None
+    if variant == "vulkan_xnnpack":
+        return [VulkanPartitioner(), XnnpackPartitioner()], get_transform_passes()
+    if variant == "vulkan_noconv_xnnpack":
+        # Convolutions left to XNNPACK: one program with delegates of both backends.
+        vk = VulkanPartitioner(operator_blocklist=[exir_ops.edge.aten.convolution.default])
+        return [vk, XnnpackPartitioner()], get_transform_passes()
+    if variant == "vulkan_small":
+        return [VulkanPartitioner({"small_texture_limits": True})], None
+    raise ValueError(variant)
+
+
+# The variants every model is lowered with, and those only the convolution models are.
+VARIANTS = ["vulkan", "vulkan_xnnpack"]
+CONV_VARIANTS = ["vulkan_noconv_xnnpack", "vulkan_small"]
+CONV_MODELS = {"conv_relu", "residual_cnn", "inverted_residual", "split_delegation"}
+
+
+def lower(ep, variant: str):
     from executorch.exir import to_edge_transform_and_lower
 
-    parts = [VulkanPartitioner()]
-    kwargs = {}
-    if with_xnnpack:
-        from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
-        from executorch.backends.xnnpack.utils.configs import get_transform_passes
-
-        parts.append(XnnpackPartitioner())
-        kwargs["transform_passes"] = get_transform_passes()
+    parts, transform = partitioners(variant)
+    kwargs = {"transform_passes": transform} if transform is not None else {}
     return to_edge_transform_and_lower(ep, partitioner=parts, **kwargs)
 
 
-def build_variant(ep, with_xnnpack: bool) -> tuple[dict, bytes | None]:
-    edge = lower(ep, with_xnnpack)
+def build_variant(ep, variant: str) -> tuple[dict, bytes | None]:
+    edge = lower(ep, variant)
     record = delegation_record(edge)
     named = named_data_of(edge)
     gm = edge.exported_program().graph_module
@@ -162,9 +210,9 @@ def main():
         if d.exists():
             shutil.rmtree(d)
         d.mkdir(parents=True)
-        for variant, with_xnn in (("vulkan", False), ("vulkan_xnnpack", True)):
+        for variant in VARIANTS + (CONV_VARIANTS if name in CONV_MODELS else []):
             try:
-                record, pte = build_variant(ep, with_xnn)
+                record, pte = build_variant(ep, variant)
             except Exception as e:  # the official lowering refused the model
                 record, pte = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc(limit=4)}, None
             if pte is not None and len(pte) < args.max_pte:
