@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/backends"
+	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/backends/vulkan/aot"
 	"github.com/etgo/etgo/internal/irtext"
 	"github.com/etgo/etgo/ir"
@@ -154,5 +156,27 @@ func TestPreprocessRefuses(t *testing.T) {
 	_, _, err := aot.Preprocess(nil, &partition.Delegate{Call: &ir.Node{Name: "lowered_module_0"}})
 	if !errors.Is(err, aot.ErrPreprocessMissing) || !strings.Contains(err.Error(), "lowered_module_0") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestRegistered: `etgo lower --partitioner vulkan` and `etgo inspect` find the backend.
+func TestRegistered(t *testing.T) {
+	r := all.Registry()
+	b, err := r.Lookup("vulkan")
+	if err != nil || b.ID != "VulkanBackend" || r.ByID("VulkanBackend") != b {
+		t.Fatalf("lookup: %v, %+v", err, b)
+	}
+	if r.BlobDescribers()["VulkanBackend"] == nil {
+		t.Error("no blob describer for VulkanBackend")
+	}
+	parts, recommended, err := r.Partitioners([]string{"vulkan", "xnnpack"}, backends.Options{})
+	if err != nil || len(parts) != 2 || parts[0].Spec().BackendID != "VulkanBackend" || parts[1].Spec().BackendID != "XnnpackBackend" {
+		t.Fatalf("partitioners %v, %v", parts, err)
+	}
+	if len(recommended) == 0 {
+		t.Error("vulkan, xnnpack: XNNPACK's transform passes are missing")
+	}
+	if _, rec, _ := r.Partitioners([]string{"vulkan"}, backends.Options{}); len(rec) != 0 {
+		t.Errorf("vulkan alone recommends %d transform passes, the official none", len(rec))
 	}
 }

@@ -1,0 +1,79 @@
+package aot_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/etgo/etgo/backends/vulkan/aot"
+	"github.com/etgo/etgo/frontend/pt2"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/lower"
+	"github.com/etgo/etgo/partition"
+)
+
+// corpusPlan is one entry of testdata/vulkan/corpus_plans.json
+// (tools/reference/generate_vulkan_corpus_plans.py): the official VulkanPartitioner's proposal.
+type corpusPlan struct {
+	Error               string         `json:"error"`
+	Regions             [][]string     `json:"regions"`
+	NonDelegatedTargets map[string]int `json:"non_delegated_targets"`
+}
+
+// TestCorpusPlansMatchOfficial: on the public model corpus's models that the official Vulkan
+// partitioner was run on, etgo's Vulkan partitioner proposes the same regions (operators of
+// each) and leaves the same operators outside.
+func TestCorpusPlansMatchOfficial(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "vulkan", "corpus_plans.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plans map[string]corpusPlan
+	if err := json.Unmarshal(raw, &plans); err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	for _, name := range slices.Sorted(maps.Keys(plans)) {
+		want := plans[name]
+		t.Run(name, func(t *testing.T) {
+			if want.Error != "" {
+				t.Skipf("the official partitioner failed: %s", want.Error)
+			}
+			prog, err := pt2.Open(testutil.Testdata(t, "corpus", name, "model.pt2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{aot.New(aot.Options{})}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w []string
+			for _, r := range want.Regions {
+				ts := slices.Clone(r)
+				slices.Sort(ts)
+				w = append(w, "VulkanBackend"+fmt.Sprint(ts))
+			}
+			slices.Sort(w)
+			if g, w := regions(edge.Plan), strings.Join(w, " "); g != w {
+				t.Errorf("regions\n got %s\nwant %s", g, w)
+			}
+			outside := map[string]int{}
+			for _, d := range edge.Plan.Decisions {
+				if d.Delegate < 0 {
+					outside[d.Target]++
+				}
+			}
+			if !maps.Equal(outside, want.NonDelegatedTargets) && !(len(outside) == 0 && len(want.NonDelegatedTargets) == 0) {
+				t.Errorf("left outside\n got %v\nwant %v", outside, want.NonDelegatedTargets)
+			}
+			compared++
+		})
+	}
+	if compared == 0 {
+		t.Error("no corpus model reached the comparison")
+	}
+}
