@@ -53,7 +53,10 @@ func TestCorpusPlansMatchOfficial(t *testing.T) {
 			}
 			var w []string
 			for _, r := range want.Regions {
-				ts := slices.Clone(r)
+				var ts []string
+				for _, x := range r {
+					ts = append(ts, atenName(x))
+				}
 				slices.Sort(ts)
 				w = append(w, "VulkanBackend"+fmt.Sprint(ts))
 			}
@@ -67,8 +70,12 @@ func TestCorpusPlansMatchOfficial(t *testing.T) {
 					outside[d.Target]++
 				}
 			}
-			if !maps.Equal(outside, want.NonDelegatedTargets) && !(len(outside) == 0 && len(want.NonDelegatedTargets) == 0) {
-				t.Errorf("left outside\n got %v\nwant %v", outside, want.NonDelegatedTargets)
+			wantOutside := map[string]int{}
+			for k, v := range want.NonDelegatedTargets {
+				wantOutside[atenName(k)] += v
+			}
+			if !maps.Equal(outside, wantOutside) {
+				t.Errorf("left outside\n got %v\nwant %v", outside, wantOutside)
 			}
 			compared++
 		})
@@ -76,4 +83,14 @@ func TestCorpusPlansMatchOfficial(t *testing.T) {
 	if compared == 0 {
 		t.Error("no corpus model reached the comparison")
 	}
+}
+
+// atenName names an operator the Edge graph holds as an ATen op as etgo does: the official
+// record has OpOverload.__name__ for those ("scalar_tensor.default"), without the namespace
+// an Edge op's name has.
+func atenName(target string) string {
+	if strings.Count(target, ".") == 1 {
+		return "aten." + target
+	}
+	return target
 }

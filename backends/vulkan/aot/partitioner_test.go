@@ -9,8 +9,11 @@ import (
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
 	"github.com/etgo/etgo/backends/vulkan/aot"
+	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/irtext"
+	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 )
 
@@ -178,5 +181,20 @@ func TestRegistered(t *testing.T) {
 	}
 	if _, rec, _ := r.Partitioners([]string{"vulkan"}, backends.Options{}); len(rec) != 0 {
 		t.Errorf("vulkan alone recommends %d transform passes, the official none", len(rec))
+	}
+}
+
+// TestKeptWholeMustBeClaimed: the partitioner keeps hardswish whole for every node, so a
+// hardswish it then declines (blocked here) fails the lowering, as the official
+// to_edge_transform_and_lower raises "was not decomposed or delegated".
+func TestKeptWholeMustBeClaimed(t *testing.T) {
+	prog, err := pt2.Open(testutil.Testdata(t, "zoo", "mobilenet_v3_small_small", "model.pt2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := aot.New(aot.Options{OperatorBlocklist: []string{"aten.hardswish.default"}})
+	_, err = lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{p}})
+	if err == nil || !strings.Contains(err.Error(), "was not decomposed or delegated") || !strings.Contains(err.Error(), "aten.hardswish.default") {
+		t.Errorf("error %v", err)
 	}
 }
