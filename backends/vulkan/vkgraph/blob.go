@@ -394,8 +394,12 @@ func (g *Graph) validateValue(i int) error {
 		}
 		if t.ConstantID >= 0 {
 			c := g.Constants[t.ConstantID]
-			// As the official runtime: the tensor's bytes must fit in what the constant has.
-			if !c.IsNamed() && bytes > uint64(len(g.ConstantRegion))-min(c.Offset, uint64(len(g.ConstantRegion))) {
+			// As the official runtime: an inline constant starts inside the region (even an
+			// empty one) and the tensor's bytes fit in what follows.
+			if !c.IsNamed() && c.Offset >= uint64(len(g.ConstantRegion)) {
+				return blobErr("values[%d]: constant tensor at offset %d, outside the constant region's %d bytes", i, c.Offset, len(g.ConstantRegion))
+			}
+			if !c.IsNamed() && bytes > uint64(len(g.ConstantRegion))-c.Offset {
 				return blobErr("values[%d]: constant tensor of %d bytes at offset %d runs past the constant region's %d bytes",
 					i, bytes, c.Offset, len(g.ConstantRegion))
 			}

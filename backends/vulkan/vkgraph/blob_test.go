@@ -127,10 +127,16 @@ func TestGraphValidation(t *testing.T) {
 			g.Constants = append(g.Constants, vkgraph.Bytes{Offset: uint64(len(g.ConstantRegion)), Length: 64, HasKey: true})
 		}, "runs past the constant region"},
 		{"constant tensor larger than its data", func(g *vkgraph.Graph) {
-			g.Constants = append(g.Constants, vkgraph.Bytes{Offset: uint64(len(g.ConstantRegion)), HasKey: true})
+			g.ConstantRegion = make([]byte, 16)
+			g.Constants = append(g.Constants, vkgraph.Bytes{Offset: 0, Length: 16, HasKey: true})
 			t := firstTensor(g)
 			t.ConstantID, t.Dims = int32(len(g.Constants)-1), []uint32{1024}
 		}, "runs past the constant region"},
+		{"constant tensor past the region", func(g *vkgraph.Graph) {
+			g.Constants = append(g.Constants, vkgraph.Bytes{Offset: uint64(len(g.ConstantRegion)), HasKey: true})
+			t := firstTensor(g)
+			t.ConstantID, t.Dims = int32(len(g.Constants)-1), []uint32{0}
+		}, "outside the constant region"},
 		{"value list item", func(g *vkgraph.Graph) {
 			g.Values = append(g.Values, vkgraph.Value{Kind: schema.GraphTypesValueList, ValueList: []int32{0, 77777}})
 		}, "list item 1 is value 77777"},
