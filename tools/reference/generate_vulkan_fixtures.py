@@ -193,6 +193,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", default="", help="comma-separated zoo model names")
     ap.add_argument("--max-pte", type=int, default=200_000, help="commit the .pte files under this size")
+    ap.add_argument("--manifest-only", action="store_true", help="only rebuild manifest.json from the files on disk")
     args = ap.parse_args()
 
     zoo = REPO / "testdata" / "zoo"
@@ -204,7 +205,7 @@ def main():
         for p in out.iterdir():
             if p.is_dir() and p.name not in models:
                 shutil.rmtree(p)
-    for name in models:
+    for name in [] if args.manifest_only else models:
         ep = torch.export.load(zoo / name / "model.pt2")
         d = out / name
         if d.exists():
@@ -225,7 +226,8 @@ def main():
 
     files = {}
     for p in sorted(out.rglob("*")):
-        if p.is_file() and p.name != "manifest.json":
+        # (corpus_plans.json has its own generator, generate_vulkan_corpus_plans.py.)
+        if p.is_file() and p.name not in ("manifest.json", "corpus_plans.json"):
             data = p.read_bytes()
             files[p.relative_to(out).as_posix()] = {"sha256": sha(data), "size": len(data)}
     manifest = {"versions": {"torch": torch.__version__, "executorch": importlib.metadata.version("executorch")},
