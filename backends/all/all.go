@@ -8,6 +8,7 @@ package all
 import (
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/builtin"
+	vkaot "github.com/etgo/etgo/backends/vulkan/aot"
 	xnnaot "github.com/etgo/etgo/backends/xnnpack/aot"
 	"github.com/etgo/etgo/executor"
 )
@@ -18,7 +19,7 @@ var DefaultOrder = []string{"xnnpack"}
 // Registry returns a registry with every backend etgo has.
 func Registry() *backends.Registry {
 	r := backends.NewRegistry()
-	for _, b := range []backends.Backend{xnnaot.Backend()} {
+	for _, b := range []backends.Backend{xnnaot.Backend(), vkaot.Backend()} {
 		if err := r.Register(b); err != nil {
 			panic(err) // the list above is fixed: a duplicate is a programming error
 		}

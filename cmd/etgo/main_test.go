@@ -79,7 +79,7 @@ func TestCLI(t *testing.T) {
 		{"lower with recommended passes", []string{"lower", testutil.Testdata(t, "zoo", "noop_expand", "model.pt2"), "--plan"}, 0, "in 1 region\n", ""},
 		{"lower decomposes", []string{"lower", testutil.Testdata(t, "zoo", "resnet18_small", "model.pt2"), "--plan"}, 0, "69 of 69 operators delegated to XnnpackBackend in 1 region", ""},
 		{"lower transformer", []string{"lower", testutil.Testdata(t, "zoo", "transformer_encoder", "model.pt2"), "--plan"}, 0, "29 of 40 operators delegated to XnnpackBackend in 5 regions", ""},
-		{"lower unknown partitioner", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--partitioner", "coreml"}, 2, "", `unknown partitioner "coreml" (known: xnnpack; none alone for no delegate)`},
+		{"lower unknown partitioner", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--partitioner", "coreml"}, 2, "", `unknown partitioner "coreml" (known: vulkan, xnnpack; none alone for no delegate)`},
 		{"lower unknown pass", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2"), "--plan", "--transform-passes", "Nope"}, 2, "", `unknown pass "Nope"`},
 		{"lower without output", []string{"lower", testutil.Testdata(t, "zoo", "mlp", "model.pt2")}, 2, "", "give -o OUT.pte"},
 		{"lower -o", []string{"lower", testutil.Testdata(t, "zoo", "conv_relu", "model.pt2"), "-o", lowered, "--report", report}, 0, "wrote " + lowered, "emit"},

@@ -56,7 +56,7 @@ func local(imports []string) []string {
 }
 
 // aheadOfTime are the packages that lower a model, which nothing run-time may link.
-var aheadOfTime = []string{"ir", "partition", "passes", "emit", "lower", "frontend", "backends/all", "backends/transforms", "backends/xnnpack/aot"}
+var aheadOfTime = []string{"ir", "partition", "passes", "emit", "lower", "frontend", "backends/all", "backends/transforms", "backends/xnnpack/aot", "backends/vulkan/aot"}
 
 // isAheadOfTime also counts package backends itself (the ahead-of-time contract), not its
 // subdirectories.
@@ -77,7 +77,7 @@ func TestLayering(t *testing.T) {
 
 	// A runtime-only binary: the Module API, the runtime, its kernels and the backends' run-time
 	// sides.
-	for _, p := range []string{".", "executor", "kernels/portable", "kernels/optimized", "kernels/prim", "kernels/quantized", "backends/builtin", "backends/xnnpack", "backends/xnnpack/xnngraph", "internal/gemm", "internal/workpool"} {
+	for _, p := range []string{".", "executor", "kernels/portable", "kernels/optimized", "kernels/prim", "kernels/quantized", "kernels/unbox", "backends/builtin", "backends/xnnpack", "backends/xnnpack/xnngraph", "backends/vulkan/vkgraph", "internal/gemm", "internal/workpool"} {
 		for _, d := range local(need(p).Deps) {
 			if isAheadOfTime(d) {
 				t.Errorf("run-time package %s links the ahead-of-time package %s", p, d)
@@ -94,6 +94,12 @@ func TestLayering(t *testing.T) {
 	for _, d := range local(need("backends/xnnpack/xnngraph").Deps) {
 		if d != "backends/xnnpack/schema" && d != "internal/fbverify" {
 			t.Errorf("backends/xnnpack/xnngraph links %s (it may link its schema and internal/fbverify only)", d)
+		}
+	}
+
+	for _, d := range local(need("backends/vulkan/vkgraph").Deps) {
+		if d != "backends/vulkan/schema" && d != "internal/fbverify" {
+			t.Errorf("backends/vulkan/vkgraph links %s (it may link its schema and internal/fbverify only)", d)
 		}
 	}
 
