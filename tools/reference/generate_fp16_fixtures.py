@@ -4,6 +4,8 @@
 Each model is made half precision (model.half(), fp16 inputs), exported, lowered with the
 default XnnpackPartitioner (its configs take float16 as they take float32), and run by the
 official runtime on this machine. Under testdata/fp16/<model>/ this writes:
+  model.pt2              torch.export.save of the fp16 exported program: what `etgo lower` reads
+                         (backends/xnnpack/aot's tests lower it and compare with xnnpack.pte)
   xnnpack.pte            to_edge_transform_and_lower([XnnpackPartitioner()]).to_executorch()
   inputs/input_<i>.npy   the seeded fp16 inputs
   expected/output_0.npy  the official runtime's fp16 output
@@ -144,6 +146,7 @@ def build(name: str):
     shutil.rmtree(d, ignore_errors=True)
     (d / "inputs").mkdir(parents=True)
     (d / "expected").mkdir(parents=True)
+    torch.export.save(ep, str(d / "model.pt2"))
     pte = d / "xnnpack.pte"
     pte.write_bytes(et.buffer)
     for i, x in enumerate(xs):
