@@ -16,8 +16,14 @@ official runtime on this machine. Under testdata/fp16/<model>/ this writes:
 For the models in NONFINITE, inputs/nonfinite.npy has a NaN, a +Inf and a -Inf, and
 expected/nonfinite.npy the official output for it.
 
+With --check-etgo ETGO (an etgo binary), every model.pt2 is also lowered by etgo
+(`etgo lower model.pt2 -o …`), the result is run by the official runtime on the fixture's inputs
+(the nonfinite ones too), and the verdict (loads, outputs bit-identical to the official
+xnnpack.pte's expected/*.npy, .pte bytes identical) is written to testdata/fp16/etgo_check.json.
+
 Usage:
   ~/.venvs/et/bin/python tools/reference/generate_fp16_fixtures.py [--only linear,...]
+  ~/.venvs/et/bin/python tools/reference/generate_fp16_fixtures.py --check-etgo /tmp/bin/etgo
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -170,11 +178,51 @@ def build(name: str):
           f"max |official fp16 - fp32 eager| = {err:.4g}")
 
 
+def check_etgo(etgo: str, names) -> dict:
+    """Lower every model.pt2 with etgo, run the result in the official runtime on the inputs
+    and the nonfinite inputs, compare with expected/ (the official xnnpack.pte's outputs) bit
+    for bit (NaN equal to NaN)."""
+    from executorch.runtime import Runtime
+
+    verdicts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            d = OUT / name
+            out = Path(tmp) / f"{name}.pte"
+            r = subprocess.run([etgo, "lower", str(d / "model.pt2"), "-o", str(out)], capture_output=True, text=True)
+            if r.returncode != 0:
+                verdicts[name] = {"lowered": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1][:300]}
+                continue
+            v = {"lowered": True, "identical_pte": out.read_bytes() == (d / "xnnpack.pte").read_bytes()}
+            for case, prefix in (("output_0", "input"), ("nonfinite", "nonfinite")):
+                files = sorted((d / "inputs").glob(f"{prefix}*.npy"))
+                if not files:
+                    continue
+                xs = [torch.from_numpy(np.load(f)) for f in files]
+                try:
+                    got = list(Runtime.get().load_program(str(out)).load_method("forward").execute(xs))[0].numpy()
+                except Exception as e:  # the verdict is the point: record it
+                    v.update(official_runs=False, error=f"{type(e).__name__}: {e}"[:300])
+                    break
+                want = np.load(d / "expected" / f"{case}.npy")
+                v["official_runs"] = True
+                v[f"{case}_identical"] = bool(got.shape == want.shape and np.array_equal(got, want, equal_nan=True))
+            verdicts[name] = v
+    return verdicts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
+    ap.add_argument("--check-etgo", default="", help="an etgo binary: lower every model with it and run the result officially")
     args = ap.parse_args()
     names = [n for n in args.only.split(",") if n] or list(MODELS)
+    if args.check_etgo:
+        verdicts = check_etgo(args.check_etgo, names)
+        (OUT / "etgo_check.json").write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+        ok = sum(1 for v in verdicts.values() if v.get("output_0_identical") and v.get("nonfinite_identical", True))
+        print(f"etgo: {ok}/{len(verdicts)} lowered programs run officially with the official outputs")
+        return
     for n in names:
         try:
             build(n)
