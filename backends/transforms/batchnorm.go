@@ -194,9 +194,19 @@ func fuseBatchNormInto(g *ir.Graph, ps *Params, n, bn *ir.Node, isConv bool) err
 	eps := float32(bn.ScalarArg("eps", 1e-5))
 	// rsqrt(var + eps), each step rounded as torch computes it (the Python scalar eps enters
 	// as float32 opmath, unrounded).
+	// torch's CPU rsqrt of float16 differs by lane: the vectorized part (whole vectors of 32
+	// halves, AVX-512's Vectorized<Half>, the machine the fixtures were made on) computes
+	// 1/sqrt in float32 and rounds once; the remainder rounds sqrt to half, then its
+	// reciprocal (testdata/fp16/linear_bn shows both).
 	rs := make([]float32, ch)
 	for c := range rs {
-		rs[c] = r(1 / float32(math.Sqrt(float64(r(variance[c]+eps)))))
+		x := r(variance[c] + eps)
+		if dt == ir.Float16 && c >= ch/32*32 {
+			s := round64(math.Sqrt(float64(x)), dt, r)
+			rs[c] = round64(1/float64(s), dt, r)
+			continue
+		}
+		rs[c] = r(1 / float32(math.Sqrt(float64(x))))
 	}
 	transposed := isConv && n.BoolArg("transposed", false)
 	fw := make([]float32, len(w))
@@ -306,6 +316,16 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 			return "", fmt.Errorf("node %s: batch-norm statistics disagree with the %d channels", bn.Name, ch)
 		}
 		eps := float64(float32(bn.ScalarArg("eps", 1e-5)))
+		// computed in float64 and stored in the statistics' dtype (.to(running_mean.dtype)):
+		// float16 and bfloat16 rounded from the float64 directly
+		dt := ir.Float32
+		if mv := bn.TensorArg("running_mean"); mv != nil && mv.Meta != nil {
+			dt = mv.Meta.DType
+		}
+		r, err := roundTo(dt)
+		if err != nil {
+			return "", fmt.Errorf("node %s: %w", bn.Name, err)
+		}
 		w, b := make([]float32, ch), make([]float32, ch)
 		for c := range ch {
 			g, be := 1.0, 0.0
@@ -316,8 +336,8 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 				be = float64(beta[c])
 			}
 			denom := math.Sqrt(float64(variance[c]) + eps)
-			w[c] = float32(g / denom)
-			b[c] = float32(-float64(mean[c])*g/denom + be)
+			w[c] = round64(g/denom, dt, r)
+			b[c] = round64(-float64(mean[c])*g/denom+be, dt, r)
 		}
 		spatial := max(in.Rank()-2, 1)
 		ones, zeros := make([]int64, spatial), make([]int64, spatial)
@@ -330,8 +350,8 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 		if gv := bn.TensorArg("weight"); gv != nil {
 			name = gv.Name
 		}
-		wv := ps.Add(name+"_decomposed_bn_weight", ir.TensorMeta{DType: ir.Float32, Sizes: wSizes}, Float32Bytes(w))
-		bv := ps.Add(name+"_decomposed_bn_bias", ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: int64(ch)}}}, Float32Bytes(b))
+		wv := ps.Add(name+"_decomposed_bn_weight", ir.TensorMeta{DType: dt, Sizes: wSizes}, DTypeBytes(dt, w))
+		bv := ps.Add(name+"_decomposed_bn_bias", ir.TensorMeta{DType: dt, Sizes: []ir.Dim{{Size: int64(ch)}}}, DTypeBytes(dt, b))
 		conv := &ir.Node{Name: bn.Name + "_conv", Target: targetConv, Args: []ir.Arg{
 			{Name: "input", Kind: ir.ArgTensor, Values: []*ir.Value{in}},
 			{Name: "weight", Kind: ir.ArgTensor, Values: []*ir.Value{wv}},
@@ -353,6 +373,14 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 	}
 	return summary(passes.Changes(decomposed, "decomposed %d batch norm(s) into 1×1 depthwise convolutions"),
 		passes.Changes(ps.DropUnused(), "dropped %d unused parameter(s)")), nil
+}
+
+// round64 rounds a float64 to dt once: float32 directly, float16 and bfloat16 through odd32.
+func round64(x float64, dt ir.DType, r func(float32) float32) float32 {
+	if dt == ir.Float32 {
+		return float32(x)
+	}
+	return r(odd32(x))
 }
 
 func filled(n int, v float32) []float32 {

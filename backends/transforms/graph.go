@@ -176,6 +176,19 @@ func roundTo(dt ir.DType) (func(float32) float32, error) {
 	return nil, fmt.Errorf("%s weights are not rewritten (float32, float16, bfloat16 are)", dt)
 }
 
+// odd32 rounds x to float32 to odd (truncated, the last bit set when inexact): rounding that
+// again to float16 or bfloat16 is the correct rounding of x, with no double-rounding error.
+func odd32(x float64) float32 {
+	f := float32(x)
+	if float64(f) == x || math.IsInf(float64(f), 0) || x != x {
+		return f
+	}
+	if math.Abs(float64(f)) > math.Abs(x) {
+		f = math.Nextafter32(f, 0)
+	}
+	return math.Float32frombits(math.Float32bits(f) | 1)
+}
+
 // halfBits rounds to IEEE half to nearest even; a NaN becomes the quiet NaN with its sign, as
 // c10::Half does.
 func halfBits(f float32) uint16 {

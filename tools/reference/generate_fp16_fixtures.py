@@ -90,9 +90,21 @@ class SmallCNN(nn.Module):
         return self.head(y)
 
 
+class ParamAffine(nn.Module):
+    """Elementwise ops on fp16 parameters: constants the preprocess keeps fp16."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.randn(1, 6))
+        self.shift = nn.Parameter(torch.randn(6))
+
+    def forward(self, x):
+        return x * self.scale + self.shift
+
+
 def _bn_random(m):
     for mod in m.modules():
-        if isinstance(mod, nn.BatchNorm2d):
+        if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
             mod.running_mean.uniform_(-0.5, 0.5)
             mod.running_var.uniform_(0.5, 2.0)
     return m
@@ -112,6 +124,14 @@ MODELS = {
     "softmax": (Softmax, [(4, 33)]),
     "cat": (Cat, [(1, 3, 6, 6)]),
     "small_cnn": (lambda: _bn_random(SmallCNN()), [(2, 3, 16, 16)]),
+    # a batch norm with no convolution before it (decomposed to a depthwise convolution), one
+    # fused into a linear, a transposed convolution, parameters read by elementwise ops
+    "batchnorm": (lambda: _bn_random(nn.BatchNorm2d(4)), [(1, 4, 5, 5)]),
+    "linear_bn": (lambda: _bn_random(Seq(nn.Linear(16, 8), nn.BatchNorm1d(8))), [(4, 16)]),
+    "convt": (lambda: nn.ConvTranspose2d(4, 3, 3, stride=2), [(1, 4, 5, 5)]),
+    "param_affine": (ParamAffine, [(3, 6)]),
+    "layernorm": (lambda: nn.LayerNorm(16), [(2, 3, 16)]),
+    "upsample_bilinear": (lambda: nn.Upsample(scale_factor=2, mode="bilinear"), [(1, 2, 4, 4)]),
 }
 
 NONFINITE = set(MODELS)  # every model: NaN and infinities as the official kernels treat them
