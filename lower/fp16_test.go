@@ -1,7 +1,6 @@
 package lower_test
 
 import (
-	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -160,19 +159,7 @@ func fp16Expected(t *testing.T, path string) []uint16 {
 // runFP16 runs f's forward on args and returns its one fp16 output's bits.
 func runFP16(t *testing.T, reg *executor.Registry, f *pte.File, args []*executor.Tensor) []uint16 {
 	t.Helper()
-	prog, err := executor.NewProgram(f, executor.Options{Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	meth, err := prog.LoadMethod("forward")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer meth.Close()
-	outs, err := meth.Run(context.Background(), args...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	outs := runForward(t, reg, f, args)
 	if len(outs) != 1 || outs[0].ScalarType() != executor.Float16 {
 		t.Fatalf("%d outputs, want one float16 tensor", len(outs))
 	}
