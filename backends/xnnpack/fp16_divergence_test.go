@@ -5,8 +5,6 @@ package xnnpack
 // (finite inputs match; package lower's TestFP16LoweredRuns keeps the same list). Not done: each is
 // an open item of issue #15; the tests fail once a divergence disappears, so the entry goes.
 var FP16NonfiniteDivergence = map[string]string{
-	// etgo's f16 deconvolution gives NaN where XNNPACK's gives -Inf (27 of 363 outputs)
-	"convt": "fp16 transposed convolution: NaN where the official has -Inf",
 	// XNNPACK's f16 1×1 depthwise convolution (a decomposed batch norm) turns a NaN input into
 	// -Inf and spreads -Inf to neighbouring outputs (deterministically); etgo keeps NaN and
 	// finite values (3 of 100 outputs)
