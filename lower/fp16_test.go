@@ -75,7 +75,7 @@ func TestFP16LoweredRuns(t *testing.T) {
 				if len(want) != len(got) {
 					t.Fatalf("%s: %d outputs, official %d", c.prefix, len(got), len(want))
 				}
-				scale, exact, off := 0.0, 0, 0
+				scale, exact := 0.0, 0
 				for _, b := range want {
 					if v := float64(float16.Frombits(b).Float32()); !math.IsInf(v, 0) && !math.IsNaN(v) {
 						scale = max(scale, math.Abs(v))
@@ -87,29 +87,13 @@ func TestFP16LoweredRuns(t *testing.T) {
 					case got[i] == want[i] || math.IsNaN(g) && math.IsNaN(w):
 						exact++
 					case math.IsNaN(g) || math.IsNaN(w) || math.IsInf(g, 0) || math.IsInf(w, 0) || math.Abs(g-w) > 1e-2*scale:
-						off++
-						if _, known := fp16NonfiniteDivergence[filepath.Base(dir)]; !known || c.prefix != "nonfinite" {
-							t.Errorf("%s: output %d is %g, the official runtime's %g", c.prefix, i, g, w)
-						}
+						t.Errorf("%s: output %d is %g, the official runtime's %g", c.prefix, i, g, w)
 					}
-				}
-				if why, known := fp16NonfiniteDivergence[filepath.Base(dir)]; known && c.prefix == "nonfinite" {
-					if off == 0 {
-						t.Errorf("nonfinite: the known divergence (%s) is gone: remove it", why)
-					}
-					t.Logf("nonfinite: %d outputs differ from the official runtime, a known run-time divergence: %s", off, why)
 				}
 				t.Logf("%s: %d of %d outputs bit-exact against the official runtime", c.prefix, exact, len(got))
 			}
 		})
 	}
-}
-
-// fp16NonfiniteDivergence is backends/xnnpack's FP16NonfiniteDivergence (fp16_divergence_test.go):
-// fixtures whose NaN/Inf inputs etgo's fp16 run time does not carry through as the official
-// runtime does, on the official .pte alike. Open items of issue #15, not done.
-var fp16NonfiniteDivergence = map[string]string{
-	"batchnorm": "fp16 1×1 depthwise convolution: NaN/-Inf spread as the official does",
 }
 
 func isNaN16(b uint16) bool { return b&0x7c00 == 0x7c00 && b&0x03ff != 0 }

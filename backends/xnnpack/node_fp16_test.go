@@ -150,13 +150,6 @@ func TestFP16Fixtures(t *testing.T) {
 				got, want := runFP16(t, dir, c, out)
 				diffs, rel, nonfinite := fp16Diff(got, want)
 				t.Logf("%s: %d of %d outputs bit-exact, largest difference %.3g of the largest output", c, len(got)-diffs, len(got), rel)
-				if why, known := FP16NonfiniteDivergence[filepath.Base(dir)]; known && c == "nonfinite" && rel <= 1e-2 {
-					if nonfinite == 0 {
-						t.Errorf("nonfinite: the known divergence (%s) is gone: remove it from FP16NonfiniteDivergence", why)
-					}
-					t.Logf("nonfinite: %d NaN/Inf outputs differ, a known run-time divergence: %s", nonfinite, why)
-					continue
-				}
 				if rel > 1e-2 || nonfinite > 0 {
 					t.Errorf("%s: %d of %d outputs differ from the official runtime's, by up to %.3g of the largest output, %d in NaN or infinity", c, diffs, len(got), rel, nonfinite)
 				}
