@@ -96,6 +96,12 @@ func TestQuantLoweredRunsBitExact(t *testing.T) {
 // runQuant runs f's forward method on m's inputs.
 func runQuant(t *testing.T, reg *executor.Registry, f *pte.File, m zoo.Model) []*executor.Tensor {
 	t.Helper()
+	return runForward(t, reg, f, zoorun.Inputs(t, m))
+}
+
+// runForward runs f's forward method on args.
+func runForward(t *testing.T, reg *executor.Registry, f *pte.File, args []*executor.Tensor) []*executor.Tensor {
+	t.Helper()
 	prog, err := executor.NewProgram(f, executor.Options{Registry: reg})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +111,7 @@ func runQuant(t *testing.T, reg *executor.Registry, f *pte.File, m zoo.Model) []
 		t.Fatal(err)
 	}
 	defer meth.Close()
-	outs, err := meth.Run(context.Background(), zoorun.Inputs(t, m)...)
+	outs, err := meth.Run(context.Background(), args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -172,11 +172,41 @@ func fuseBatchNormInto(g *ir.Graph, ps *Params, n, bn *ir.Node, isConv bool) err
 	if b == nil {
 		b = filled(ch, 0)
 	}
+	// torch's fuse_*_bn_weights compute in the tensors' dtype: for half-precision weights each
+	// operation is done in float32 (c10's opmath) and rounded to that dtype, and the results
+	// keep it (.to(dtype=conv_weight_dtype)). Mixed dtypes would promote differently.
+	dt := wv.Meta.DType
+	r, err := roundTo(dt)
+	if err != nil {
+		return fmt.Errorf("weight %s: %w", wv.Name, err)
+	}
+	bdt := dt
+	if bv != nil {
+		bdt = bv.Meta.DType
+	}
+	if dt != ir.Float32 {
+		for _, v := range []*ir.Value{bv, bn.TensorArg("weight"), bn.TensorArg("bias"), bn.TensorArg("running_mean"), bn.TensorArg("running_var")} {
+			if v != nil && v.Meta != nil && v.Meta.DType != dt {
+				return fmt.Errorf("batch norm over %s weight %s: %s is %s; mixed dtypes are not fused", dt, wv.Name, v.Name, v.Meta.DType)
+			}
+		}
+	}
 	eps := float32(bn.ScalarArg("eps", 1e-5))
-	// rsqrt(var + eps), each step rounded to float32 as torch computes it.
+	// rsqrt(var + eps), each step rounded as torch computes it (the Python scalar eps enters
+	// as float32 opmath, unrounded).
+	// torch's CPU rsqrt of float16 differs by lane: the vectorized part (whole vectors of 32
+	// halves, AVX-512's Vectorized<Half>, the machine the fixtures were made on) computes
+	// 1/sqrt in float32 and rounds once; the remainder rounds sqrt to half, then its
+	// reciprocal (testdata/fp16/linear_bn shows both).
 	rs := make([]float32, ch)
 	for c := range rs {
-		rs[c] = 1 / float32(math.Sqrt(float64(float32(variance[c]+eps))))
+		x := r(variance[c] + eps)
+		if dt == ir.Float16 && c >= ch/32*32 {
+			s := round64(math.Sqrt(float64(x)), dt, r)
+			rs[c] = round64(1/float64(s), dt, r)
+			continue
+		}
+		rs[c] = r(1 / float32(math.Sqrt(float64(x))))
 	}
 	transposed := isConv && n.BoolArg("transposed", false)
 	fw := make([]float32, len(w))
@@ -197,7 +227,7 @@ func fuseBatchNormInto(g *ir.Graph, ps *Params, n, bn *ir.Node, isConv bool) err
 		// fused_b = (b - mean) * rsqrt * gamma + beta
 		scale := make([]float32, ch)
 		for c := range scale {
-			scale[c] = float32(gamma[c] * rs[c])
+			scale[c] = r(gamma[c] * rs[c])
 		}
 		for i := 0; i < d0; i++ {
 			for j := 0; j < d1; j++ {
@@ -210,15 +240,15 @@ func fuseBatchNormInto(g *ir.Graph, ps *Params, n, bn *ir.Node, isConv bool) err
 				}
 				for k := 0; k < inner; k++ {
 					at := (i*d1+j)*inner + k
-					fw[at] = float32(w[at] * scale[c])
+					fw[at] = r(w[at] * scale[c])
 				}
 			}
 		}
 		for c := range fb {
-			t := float32(b[c] - mean[c])
-			t = float32(t * rs[c])
-			t = float32(t * gamma[c])
-			fb[c] = float32(t + beta[c])
+			t := r(b[c] - mean[c])
+			t = r(t * rs[c])
+			t = r(t * gamma[c])
+			fb[c] = r(t + beta[c])
 		}
 	} else {
 		// scale = gamma * rsqrt; fused_w = w * scale.unsqueeze(-1); fused_b = (b - mean) * scale + beta
@@ -226,22 +256,22 @@ func fuseBatchNormInto(g *ir.Graph, ps *Params, n, bn *ir.Node, isConv bool) err
 			return fmt.Errorf("linear weight %s has %d rows, batch norm %d channels", wv.Name, d0, ch)
 		}
 		for c := 0; c < ch; c++ {
-			scale := float32(gamma[c] * rs[c])
+			scale := r(gamma[c] * rs[c])
 			for k := 0; k < d1*inner; k++ {
-				fw[c*d1*inner+k] = float32(w[c*d1*inner+k] * scale)
+				fw[c*d1*inner+k] = r(w[c*d1*inner+k] * scale)
 			}
-			t := float32(b[c] - mean[c])
-			t = float32(t * scale)
-			fb[c] = float32(t + beta[c])
+			t := r(b[c] - mean[c])
+			t = r(t * scale)
+			fb[c] = r(t + beta[c])
 		}
 	}
-	meta := ir.TensorMeta{DType: ir.Float32, Sizes: wv.Meta.Sizes}
-	newW := ps.Add(wv.Name+"_fused_bn", meta, Float32Bytes(fw))
+	meta := ir.TensorMeta{DType: dt, Sizes: wv.Meta.Sizes}
+	newW := ps.Add(wv.Name+"_fused_bn", meta, DTypeBytes(dt, fw))
 	biasName := wv.Name + "_bias_fused_bn"
 	if bv != nil {
 		biasName = bv.Name + "_fused_bn"
 	}
-	newB := ps.Add(biasName, ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: int64(ch)}}}, Float32Bytes(fb))
+	newB := ps.Add(biasName, ir.TensorMeta{DType: bdt, Sizes: []ir.Dim{{Size: int64(ch)}}}, DTypeBytes(bdt, fb))
 	n.SetTensorArg("weight", newW)
 	n.SetTensorArg("bias", newB)
 	g.ReplaceAllUses(bn.Outputs[0], n.FirstOutput())
@@ -286,6 +316,16 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 			return "", fmt.Errorf("node %s: batch-norm statistics disagree with the %d channels", bn.Name, ch)
 		}
 		eps := float64(float32(bn.ScalarArg("eps", 1e-5)))
+		// computed in float64 and stored in the statistics' dtype (.to(running_mean.dtype)):
+		// float16 and bfloat16 rounded from the float64 directly
+		dt := ir.Float32
+		if mv := bn.TensorArg("running_mean"); mv != nil && mv.Meta != nil {
+			dt = mv.Meta.DType
+		}
+		r, err := roundTo(dt)
+		if err != nil {
+			return "", fmt.Errorf("node %s: %w", bn.Name, err)
+		}
 		w, b := make([]float32, ch), make([]float32, ch)
 		for c := range ch {
 			g, be := 1.0, 0.0
@@ -296,8 +336,8 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 				be = float64(beta[c])
 			}
 			denom := math.Sqrt(float64(variance[c]) + eps)
-			w[c] = float32(g / denom)
-			b[c] = float32(-float64(mean[c])*g/denom + be)
+			w[c] = round64(g/denom, dt, r)
+			b[c] = round64(-float64(mean[c])*g/denom+be, dt, r)
 		}
 		spatial := max(in.Rank()-2, 1)
 		ones, zeros := make([]int64, spatial), make([]int64, spatial)
@@ -310,8 +350,8 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 		if gv := bn.TensorArg("weight"); gv != nil {
 			name = gv.Name
 		}
-		wv := ps.Add(name+"_decomposed_bn_weight", ir.TensorMeta{DType: ir.Float32, Sizes: wSizes}, Float32Bytes(w))
-		bv := ps.Add(name+"_decomposed_bn_bias", ir.TensorMeta{DType: ir.Float32, Sizes: []ir.Dim{{Size: int64(ch)}}}, Float32Bytes(b))
+		wv := ps.Add(name+"_decomposed_bn_weight", ir.TensorMeta{DType: dt, Sizes: wSizes}, DTypeBytes(dt, w))
+		bv := ps.Add(name+"_decomposed_bn_bias", ir.TensorMeta{DType: dt, Sizes: []ir.Dim{{Size: int64(ch)}}}, DTypeBytes(dt, b))
 		conv := &ir.Node{Name: bn.Name + "_conv", Target: targetConv, Args: []ir.Arg{
 			{Name: "input", Kind: ir.ArgTensor, Values: []*ir.Value{in}},
 			{Name: "weight", Kind: ir.ArgTensor, Values: []*ir.Value{wv}},
@@ -333,6 +373,14 @@ func (DecomposeBatchNorm) Run(g *ir.Graph) (_ string, err error) {
 	}
 	return summary(passes.Changes(decomposed, "decomposed %d batch norm(s) into 1×1 depthwise convolutions"),
 		passes.Changes(ps.DropUnused(), "dropped %d unused parameter(s)")), nil
+}
+
+// round64 rounds a float64 to dt once: float32 directly, float16 and bfloat16 through odd32.
+func round64(x float64, dt ir.DType, r func(float32) float32) float32 {
+	if dt == ir.Float32 {
+		return float32(x)
+	}
+	return r(odd32(x))
 }
 
 func filled(n int, v float32) []float32 {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/x448/float16"
+
 	"github.com/etgo/etgo/ir"
 )
 
@@ -107,7 +109,8 @@ func withUnitDim(g *ir.Graph, i int, n *ir.Node, input string, dim int64, base, 
 }
 
 // Float32Data returns a constant's elements as float32 (the dtype rewritten weights are
-// stored in), converting float64.
+// stored in), converting float64, and widening float16 and bfloat16 exactly (torch's
+// .to(torch.float32)).
 func Float32Data(c *ir.Constant, name string) ([]float32, error) {
 	n := 1
 	for _, d := range c.Meta.Sizes {
@@ -132,8 +135,22 @@ func Float32Data(c *ir.Constant, name string) ([]float32, error) {
 			out[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(c.Data[8*i:])))
 		}
 		return out, nil
+	case ir.Float16, ir.BFloat16:
+		if len(c.Data) != 2*n {
+			return nil, fmt.Errorf("constant %s: %d bytes for %d %s elements", name, len(c.Data), n, c.Meta.DType)
+		}
+		out := make([]float32, n)
+		for i := range out {
+			b := binary.LittleEndian.Uint16(c.Data[2*i:])
+			if c.Meta.DType == ir.Float16 {
+				out[i] = float16.Frombits(b).Float32()
+			} else {
+				out[i] = math.Float32frombits(uint32(b) << 16)
+			}
+		}
+		return out, nil
 	}
-	return nil, fmt.Errorf("constant %s is %s; only float32 and float64 data is read as float32", name, c.Meta.DType)
+	return nil, fmt.Errorf("constant %s is %s; only float32, float64, float16 and bfloat16 data is read as float32", name, c.Meta.DType)
 }
 
 // Float32Bytes encodes f as a constant's data.
@@ -143,6 +160,70 @@ func Float32Bytes(f []float32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
 	}
 	return b
+}
+
+// roundTo returns the rounding of a float32 to dt as torch stores it: none for float32, to
+// nearest even for float16 and bfloat16 (values kept as float32). Other dtypes are refused.
+func roundTo(dt ir.DType) (func(float32) float32, error) {
+	switch dt {
+	case ir.Float32:
+		return func(x float32) float32 { return x }, nil
+	case ir.Float16:
+		return func(x float32) float32 { return float16.Frombits(halfBits(x)).Float32() }, nil
+	case ir.BFloat16:
+		return func(x float32) float32 { return math.Float32frombits(uint32(bf16Bits(x)) << 16) }, nil
+	}
+	return nil, fmt.Errorf("%s weights are not rewritten (float32, float16, bfloat16 are)", dt)
+}
+
+// odd32 rounds x to float32 to odd (truncated, the last bit set when inexact): rounding that
+// again to float16 or bfloat16 is the correct rounding of x, with no double-rounding error.
+func odd32(x float64) float32 {
+	f := float32(x)
+	if float64(f) == x || math.IsInf(float64(f), 0) || x != x {
+		return f
+	}
+	if math.Abs(float64(f)) > math.Abs(x) {
+		f = math.Nextafter32(f, 0)
+	}
+	return math.Float32frombits(math.Float32bits(f) | 1)
+}
+
+// halfBits rounds to IEEE half to nearest even; a NaN becomes the quiet NaN with its sign, as
+// c10::Half does.
+func halfBits(f float32) uint16 {
+	if f != f {
+		return uint16(math.Float32bits(f)>>16)&0x8000 | 0x7e00
+	}
+	return float16.Fromfloat32(f).Bits()
+}
+
+// bf16Bits rounds to bfloat16 to nearest even; a NaN becomes 0x7fc0 whatever its sign, as
+// c10::BFloat16 does.
+func bf16Bits(f float32) uint16 {
+	if f != f {
+		return 0x7fc0
+	}
+	u := math.Float32bits(f)
+	return uint16((u + 0x7fff + (u>>16)&1) >> 16)
+}
+
+// DTypeBytes encodes f as a constant's data of dtype dt (float32, float16 or bfloat16; f
+// already rounded to it for the half types).
+func DTypeBytes(dt ir.DType, f []float32) []byte {
+	switch dt {
+	case ir.Float16, ir.BFloat16:
+		b := make([]byte, 2*len(f))
+		for i, x := range f {
+			h := halfBits(x)
+			if dt == ir.BFloat16 {
+				h = bf16Bits(x)
+			}
+			binary.LittleEndian.PutUint16(b[2*i:], h)
+		}
+		return b
+	}
+	return Float32Bytes(f)
 }
 
 // summary joins the parts of a pass's summary that say something.

@@ -101,7 +101,7 @@ func (p *plan) roundF16Outputs(n *xnngraph.Node) {
 
 // f16Kernels replaces the kernels of the fp16 nodes whose XNNPACK f16 kernels treat NaN
 // otherwise than the fp32 ones etgo runs (testdata/fp16's nonfinite inputs):
-//   - fully connected layers and (depthwise) convolutions: the f16_f32acc GEMMs and the f16
+//   - fully connected layers, (depthwise, transposed) convolutions: the f16_f32acc GEMMs and the f16
 //     depthwise kernels clamp value first, MAXPS(acc, min): a NaN becomes the lower bound (-Inf
 //     without an activation, 0 after a fused ReLU), where the fp32 kernels keep it;
 //   - max pooling: XNNPACK's f16 kernel compares the fp16 bits as integers (sign-complemented,
@@ -130,7 +130,7 @@ func (p *plan) f16Kernels() error {
 				continue
 			}
 			fallthrough
-		case schema.XNodeUnionXNNFullyConnected, schema.XNodeUnionXNNConv2d:
+		case schema.XNodeUnionXNNFullyConnected, schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNConvTranspose2d:
 			s.run = func(p *plan, n *xnngraph.Node) error {
 				if err := run(p, n); err != nil {
 					return err
@@ -219,8 +219,10 @@ func hasNaN(x []float32) bool {
 // depthwiseF16 is XNNPACK's f16 depthwise convolution on x86 with FMA3 for kernels of up to 9
 // taps (f16-dwconv-{3,4,9}p16c-minmax-fma3, one accumulator): from the fp16 bias, each tap
 // in XNNPACK's indirection order (kernel column outer, row inner) is one fp32 FMA whose result
-// is rounded to fp16 (VCVTPS2PH then back), padding taps reading zeros; then the output range,
-// value first (a NaN becomes the lower bound). Larger kernels (the 25-tap kernel with two
+// is rounded to fp16 (VCVTPS2PH then back), padding taps reading zeros; the primary tile's
+// unused taps (zero weights on the pixels the indirection buffer holds next, dwconvIndirection)
+// turn the accumulator NaN where those pixels are NaN or infinite; then the output range, value
+// first (a NaN becomes the lower bound; testdata/fp16/batchnorm's 1×1 kernel shows both). Larger kernels (the 25-tap kernel with two
 // accumulators, multipass kernels) run etgo's fp32 depthwise convolution, rounded once.
 func depthwiseF16(p *plan, n *xnngraph.Node) error {
 	x, err := p.in(n.Inputs[0])
@@ -245,6 +247,7 @@ func depthwiseF16(p *plan, n *xnngraph.Node) error {
 	y := p.out(n.Outputs[0], []int{c.N, c.OH, c.OW, c.OC}).data
 	lo, hi := n.OutputMin, n.OutputMax
 	mult := c.GOC
+	ind, stepH, stepW, tile := dwconvIndirection(c)
 	for b := range c.N {
 		for oh := range c.OH {
 			for ow := range c.OW {
@@ -266,12 +269,68 @@ func depthwiseF16(p *plan, n *xnngraph.Node) error {
 							acc = float16.Fromfloat32(fma32(v, w.data[(kh*c.KW+kw)*c.OC+oc], acc)).Float32()
 						}
 					}
+					// The tile's unused taps: zero weights on the pixels the indirection buffer
+					// holds after this window's (0·NaN and 0·Inf are NaN; finite ones add 0).
+					for e := oh*stepH + ow*stepW*c.KH + c.KH*c.KW; e < oh*stepH+ow*stepW*c.KH+tile; e++ {
+						if px := ind[e]; px >= 0 {
+							if v := x.data[(b*c.H*c.W+int(px))*c.C+ic]; v-v != 0 {
+								acc = float32(math.NaN())
+							}
+						}
+					}
 					out[oc] = x86Min(x86Max(acc, lo), hi)
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// dwconvIndirection is xnn_indirection_init_dwconv2d for depthwiseF16's kernels: each entry
+// the input pixel (H·W index, -1 the zero buffer) of a tap, output row oy's window at
+// oy·stepH + ox·stepW·KH, its taps column outer; the primary tile (3, 4 or 9: the smallest
+// f16 fma3 kernel that holds the taps) reads tile entries from there, the ones past KH·KW with
+// zero weights: the next windows' pixels, or, past the last window, its last pixel.
+func dwconvIndirection(c convGeom) (ind []int32, stepH, stepW, tile int) {
+	taps := c.KH * c.KW
+	tile = 9
+	if taps <= 3 {
+		tile = 3
+	} else if taps == 4 {
+		tile = 4
+	}
+	stepW = c.KW
+	if c.dw == 1 {
+		stepW = min(c.sw, c.KW)
+	}
+	if c.OH <= 0 || c.OW <= 0 {
+		return nil, 0, 0, tile // no output pixels: nothing reads the buffer
+	}
+	stepH = taps + (c.OW-1)*stepW*c.KH
+	ind = make([]int32, c.OH*stepH+tile)
+	for i := range ind {
+		ind[i] = -1
+	}
+	for oy := range c.OH {
+		for ky := range c.KH {
+			iy := oy*c.sh + ky*c.dh - c.pt
+			for ox := range c.OW {
+				for kx := range c.KW {
+					ix := ox*c.sw + kx*c.dw - c.pl
+					px := int32(-1)
+					if iy >= 0 && iy < c.H && ix >= 0 && ix < c.W {
+						px = int32(iy*c.W + ix)
+					}
+					ind[oy*stepH+(ox*stepW+kx)*c.KH+ky] = px
+				}
+			}
+		}
+	}
+	last := c.OH*stepH - taps
+	for t := taps; t < tile; t++ {
+		ind[last+t] = ind[c.OH*stepH-1]
+	}
+	return ind, stepH, stepW, tile
 }
 
 // isF16Fused reports whether fuseActivations fused a following activation into node n (whose

@@ -127,9 +127,13 @@ func fp16Diff(got, want []uint16) (diffs int, rel float64, nonfinite int) {
 // NaN and infinities where the official runtime has them (the nonfinite inputs). The test logs
 // how many outputs are bit-exact.
 func TestFP16Fixtures(t *testing.T) {
-	dirs, _ := filepath.Glob(testutil.Testdata(t, "fp16", "*"))
-	if len(dirs) == 0 {
+	ptes, _ := filepath.Glob(testutil.Testdata(t, "fp16", "*", "xnnpack.pte"))
+	if len(ptes) == 0 {
 		t.Fatal("no fp16 fixtures")
+	}
+	var dirs []string // the fixture folders (not testdata/fp16/etgo_check.json)
+	for _, p := range ptes {
+		dirs = append(dirs, filepath.Dir(p))
 	}
 	sort.Strings(dirs)
 	for _, dir := range dirs {

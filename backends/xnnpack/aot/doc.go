@@ -8,6 +8,15 @@
 // It writes blobs with package xnngraph and links nothing of the run time: `etgo lower` needs
 // no kernels, and a binary that only runs programs links none of this (internal/layering).
 //
+// # Precisions of constants
+//
+// As node_visitor.py's define_tensor: a float16 or bfloat16 value is declared in its dtype, and
+// a constant of those dtypes keeps its bytes, unless the visitor forces fp32 (tensorOpts.fp32:
+// op_conv2d's filter and bias, which XNNPACK's f16 convolutions take as fp32); float32 and
+// float64 constants are stored as float32. The weight rewrites (backends/transforms: batch
+// norm fused or decomposed) compute in the weights' dtype as torch does, so an fp16 model's
+// blob is the official one (testdata/fp16, TestFP16LowerMatchesOfficial).
+//
 // # Operator families
 //
 // Each XNNPACK operator family has one file, op_<family>.go (op_conv.go, op_linear.go for the

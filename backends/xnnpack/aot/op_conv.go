@@ -61,7 +61,7 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 	if transposed {
 		g = int(groups)
 	}
-	if err := p.define(w, tensorOpts{nhwc: true, swapIO: depthwise || transposed, groups: g}); err != nil {
+	if err := p.define(w, tensorOpts{nhwc: true, swapIO: depthwise || transposed, groups: g, fp32: true}); err != nil {
 		return err
 	}
 	if err := p.define(out, tensorOpts{nhwc: true}); err != nil {
@@ -73,6 +73,7 @@ func (p *preprocessor) visitConv(n *ir.Node) error {
 		if err != nil {
 			return err
 		}
+		bo.fp32 = true // op_conv2d.py defines filter and bias with force_fp32
 		if err := p.define(b, bo); err != nil {
 			return err
 		}

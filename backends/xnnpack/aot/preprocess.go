@@ -178,6 +178,10 @@ type tensorOpts struct {
 	nhwc   bool // write the dims (and a constant's data) channels-last
 	swapIO bool // a depthwise or transposed convolution's weight: swap its first two axes
 	groups int
+	// fp32 is node_visitor's force_fp32: a float16 or bfloat16 constant is widened to float32
+	// and declared fp32 (convolution filters and biases, a bf16 linear's bias). Without it a
+	// half-precision constant keeps its dtype and its bytes.
+	fp32 bool
 	// quant, when quantSet, are the value's quantization parameters as the visitor states them
 	// (nil: not quantized); otherwise define infers them (quantOf).
 	quant    *qparams
@@ -239,12 +243,18 @@ func (p *preprocessor) define(v *ir.Value, o tensorOpts) error {
 		return p.defineQuant(v, val, q, o)
 	}
 	if c := p.params.Data(v); c != nil {
-		data, err := p.weightBytes(v, c, o)
+		half := !o.fp32 && (c.Meta.DType == ir.Float16 || c.Meta.DType == ir.BFloat16)
+		var data []byte
+		if half {
+			data, err = p.halfWeightBytes(v, c, o)
+		} else {
+			data, err = p.weightBytes(v, c, o)
+			val.DType = schema.XNNDatatypexnn_datatype_fp32
+		}
 		if err != nil {
 			return err
 		}
 		val.ConstantIdx = p.storeConstant(data)
-		val.DType = schema.XNNDatatypexnn_datatype_fp32
 	} else if o.swapIO {
 		return fmt.Errorf("value %s: swapping channel axes is only valid for constant weights", v.Name)
 	}
@@ -342,6 +352,31 @@ func (p *preprocessor) weightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([
 		shape[i] = int(d.Size)
 	}
 	data, err := permuteBytes(transforms.Float32Bytes(f), 4, shape, o)
+	if err != nil {
+		return nil, fmt.Errorf("constant %s: %w", v.Name, err)
+	}
+	return data, nil
+}
+
+// halfWeightBytes lays a float16 or bfloat16 constant out as XNNPACK reads it, in its own
+// dtype (get_serialized_buffer_index keeps half-precision data unless forced to fp32).
+func (p *preprocessor) halfWeightBytes(v *ir.Value, c *ir.Constant, o tensorOpts) ([]byte, error) {
+	n := 1
+	shape := make([]int, len(c.Meta.Sizes))
+	for i, d := range c.Meta.Sizes {
+		shape[i] = int(d.Size)
+		n *= shape[i]
+	}
+	switch {
+	case n == 0 || len(c.Data) == 0:
+		return nil, fmt.Errorf("constant %s has no bytes", v.Name)
+	case len(c.Data) != 2*n:
+		return nil, fmt.Errorf("constant %s: %d bytes for %d %s elements", v.Name, len(c.Data), n, c.Meta.DType)
+	}
+	if !o.swapIO && !o.nhwc {
+		return c.Data, nil
+	}
+	data, err := permuteBytes(c.Data, 2, shape, o)
 	if err != nil {
 		return nil, fmt.Errorf("constant %s: %w", v.Name, err)
 	}
