@@ -19,10 +19,11 @@ func logitOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		return err
 	}
 	self, eps, clamp, out := u.Self, u.Eps.Val, u.Eps.OK, u.Out
-	return arithUnaryToFloat(self, out, func(x float64) float64 {
+	f := func(x float64) float64 {
 		if clamp {
 			x = math.Min(math.Max(x, eps), 1-eps)
 		}
 		return math.Log(x / (1 - x))
-	})
+	}
+	return arithUnaryToFloat(self, out, f, arithViaF64(f))
 }
