@@ -34,6 +34,9 @@ var numericsUlps = map[string]int{
 	"acos.out": 1, "acosh.out": 1, "asin.out": 1, "asinh.out": 1, "atan.out": 1, "atanh.out": 1,
 	"cosh.out": 1, "erf.out": 1, "expm1.out": 1, "log.out": 1, "log10.out": 1, "log1p.out": 1,
 	"log2.out": 1, "sin.out": 1, "sinh.out": 2, "tan.out": 1, "tanh.out": 1,
+	// logit's float64 out calls glibc's double log, and Go's math.Log is not bit-identical to
+	// it (1 ulp of float64 apart on a few values); its float32 out matches bit for bit.
+	"logit.out": 1,
 }
 
 type numericsArg struct {
@@ -105,13 +108,24 @@ func numericsUlp(size int, a, b []byte) int64 {
 		nan = func(v int64) bool { return v&0x7fffffff > 0x7f800000 }
 	case 8:
 		u, v := le.LittleEndian.Uint64(a), le.LittleEndian.Uint64(b)
-		if math.IsNaN(math.Float64frombits(u)) && math.IsNaN(math.Float64frombits(v)) {
-			return 0
+		fu, fv := math.Float64frombits(u), math.Float64frombits(v)
+		if fu != fu || fv != fv {
+			if fu != fu && fv != fv {
+				return 0
+			}
+			return math.MaxInt32
 		}
-		if u == v {
-			return 0
+		ord := func(w uint64) int64 { // monotone: -0 and +0 one step apart
+			if w>>63 != 0 {
+				return -int64(w&^(1<<63)) - 1
+			}
+			return int64(w)
 		}
-		return math.MaxInt32
+		d := ord(u) - ord(v)
+		if d < 0 {
+			d = -d
+		}
+		return min(d, math.MaxInt32)
 	default: // float16, bfloat16
 		x, y, sign = int64(le.LittleEndian.Uint16(a)), int64(le.LittleEndian.Uint16(b)), 1<<15
 		nan = func(v int64) bool { return false }
@@ -181,6 +195,8 @@ func TestNumericsSweep(t *testing.T) {
 		if c.Result == nil {
 			if err == nil {
 				t.Errorf("%s: the official runtime refused (%s), etgo did not", c.Name, c.Error)
+			} else {
+				tl.exact++ // both refuse
 			}
 			continue
 		}

@@ -32,6 +32,8 @@ OUT = ROOT / "kernels" / "portable" / "testdata" / "numerics.json.gz"
 
 UNARY = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "erf", "expm1", "log",
          "log10", "log1p", "log2", "reciprocal", "rsqrt", "sigmoid", "sin", "sinh", "sqrt", "tan", "tanh"]
+# (plus logit below; exp, gelu, elu, sum and _log_softmax are the optimized library's in the
+# official runtime, and silu, hardsigmoid, hardswish and cumprod are not in its kernel set)
 
 
 class IL:
@@ -112,6 +114,11 @@ def cases():
         for dt in (torch.float32, torch.float16, torch.bfloat16):
             xi = x.to(dt)
             yield f"{op}/{dt}", f"aten::{op}.out", [xi], [(dt, list(xi.shape))]
+    for op, extra in (("logit", [None]), ("logit_eps", [1e-6]), ("logit_eps_big", [0.25])):
+        for dt in (torch.float32, torch.float16, torch.bfloat16):
+            xi = x.to(dt)
+            yield f"{op}/{dt}", "aten::logit.out", [xi] + extra, [(dt, list(xi.shape))]
+            yield f"{op}/{dt}->float64", "aten::logit.out", [xi] + extra, [(torch.float64, list(xi.shape))]
     gen = torch.Generator().manual_seed(11)
     base = (torch.randn(4, 6, 37, generator=gen) * 10).to(torch.float32)
     big = (torch.rand(3, 1000, generator=gen) * 1000).to(torch.float32)
