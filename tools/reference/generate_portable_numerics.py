@@ -1,9 +1,9 @@
 """Writes kernels/portable/testdata/numerics.json.gz: a differential sweep of etgo's portable
 float unary operators and float reductions against the official runtime's own kernels.
 
-Each case is a one-instruction program (built with ExecuTorch's schema dataclasses, as
-generate_quantized_kernel_fixtures.py does; its build/run helpers are reused here, extended
-with IntList arguments) whose input is a constant: float32 values that cover ±0, denormals,
+Each case is a one-instruction program (built with ExecuTorch's schema dataclasses by
+generate_quantized_kernel_fixtures.py's build, run by its run_official in a forked child) whose
+input is a constant: float32 values that cover ±0, denormals,
 ±Inf, NaN, huge and near-1 values and random ones, plus float16/bfloat16 copies. The official
 runtime runs it (portable kernels; exp.out, sum.IntList_out and _log_softmax.out are served by
 the optimized library in the official runtime and are left to kernels/optimized); the outputs'
@@ -19,13 +19,9 @@ import pathlib
 import sys
 
 import torch
-from torch.utils import _pytree as pytree
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import generate_quantized_kernel_fixtures as Q  # noqa: E402
-from executorch.exir import schema as S  # noqa: E402
-from executorch.exir._serialize._program import PTEFile, serialize_pte_binary  # noqa: E402
-from executorch.exir.tensor import scalar_type_enum  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "kernels" / "portable" / "testdata" / "numerics.json.gz"
@@ -36,64 +32,11 @@ UNARY = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "erf"
 # official runtime, and silu, hardsigmoid, hardswish and cumprod are not in its kernel set)
 
 
-class IL:
-    def __init__(self, v):
-        self.v = list(v)
+IL = Q.IL
 
 
 def build(op, args, outs):
-    """Q.build with IntList arguments: the list's Int values are appended first."""
-    values, consts, planned, kargs = [], [S.Buffer(storage=b"")], 0, []
-
-    def tv(dtype, sizes, data=0, alloc=None):
-        return S.EValue(S.Tensor(
-            scalar_type=scalar_type_enum(dtype), storage_offset=0, sizes=list(sizes),
-            dim_order=list(range(len(sizes))), requires_grad=False, layout=0, data_buffer_idx=data,
-            allocation_info=alloc, shape_dynamism=S.TensorShapeDynamism.STATIC))
-
-    for a in args:
-        if isinstance(a, torch.Tensor):
-            consts.append(S.Buffer(storage=Q.tensor_bytes(a)))
-            values.append(tv(a.dtype, a.shape, data=len(consts) - 1))
-        elif isinstance(a, IL):
-            ids = []
-            for x in a.v:
-                values.append(S.EValue(S.Int(x)))
-                ids.append(len(values) - 1)
-            values.append(S.EValue(S.IntList(items=ids)))
-        elif isinstance(a, bool):
-            values.append(S.EValue(S.Bool(a)))
-        elif isinstance(a, int):
-            values.append(S.EValue(S.Int(a)))
-        elif isinstance(a, float):
-            values.append(S.EValue(S.Double(a)))
-        elif a is None:
-            values.append(S.EValue(S.Null()))
-        else:
-            raise TypeError(a)
-        kargs.append(len(values) - 1)
-    out_ids = []
-    for dtype, sizes in outs:
-        n = max(1, math.prod(sizes)) * torch.empty((), dtype=dtype).element_size()
-        alloc = S.AllocationDetails(memory_id=1, memory_offset_low=planned, memory_offset_high=0)
-        planned += (n + 15) // 16 * 16
-        values.append(tv(dtype, sizes, alloc=alloc))
-        out_ids.append(len(values) - 1)
-    kargs += out_ids + [out_ids[0]]
-    name, overload = op.split(".")
-    _, in_spec = pytree.tree_flatten(((), {}))
-    _, out_spec = pytree.tree_flatten(0)
-    plan = S.ExecutionPlan(
-        name="forward",
-        container_meta_type=S.ContainerMetadata(pytree.treespec_dumps(in_spec), pytree.treespec_dumps(out_spec)),
-        values=values, inputs=[], outputs=out_ids,
-        chains=[S.Chain(inputs=[], outputs=out_ids, instructions=[
-            S.Instruction(S.KernelCall(op_index=0, args=kargs))], stacktrace=None)],
-        operators=[S.Operator(name=name, overload=overload)], delegates=[],
-        non_const_buffer_sizes=[0, max(planned, 16)])
-    prog = S.Program(version=0, execution_plan=[plan], constant_buffer=consts, backend_delegate_data=[],
-                     segments=[], constant_segment=S.SubsegmentOffsets(segment_index=0, offsets=[]))
-    return bytes(serialize_pte_binary(PTEFile(program=prog)))
+    return Q.build(op, args, [Q.Out(d, s) for d, s in outs])
 
 
 def edge_values():
