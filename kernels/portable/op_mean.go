@@ -63,7 +63,12 @@ func meanCore(self *executor.Tensor, set []bool, keepdim bool, dtype optional[in
 		at = executor.Float64
 	}
 	n := roundTo(at, float64(p.redNumel()))
-	r := reduceSumIn(p, loadF64(self), at)
+	var r []float64
+	if reduceContiguousF32(self) {
+		r = reduceSumIn(p, executor.Data[float32](self), at)
+	} else {
+		r = reduceSumIn(p, loadF64(self), at)
+	}
 	for i := range r {
 		r[i] = roundTo(at, r[i]/n) // an empty reduction gives 0/0 = NaN, as in PyTorch
 	}

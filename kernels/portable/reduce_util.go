@@ -606,7 +606,7 @@ func onlyLast(set []bool) bool {
 // partial sum rounded to at (float32 sums float32, a float16 accumulator rounds every step).
 // The sum starts from the first element (-0 + x is x, so a lone -0 stays -0); an empty
 // reduction gives +0.
-func reduceSumIn(p *reducePlan, x []float64, at executor.ScalarType) []float64 {
+func reduceSumIn[T float32 | float64](p *reducePlan, x []T, at executor.ScalarType) []float64 {
 	out := make([]float64, p.outNumel())
 	if len(p.inner) == 0 {
 		return out
@@ -623,7 +623,7 @@ func reduceSumIn(p *reducePlan, x []float64, at executor.ScalarType) []float64 {
 		}
 		acc := negZero
 		for _, r := range p.inner {
-			acc = roundTo(at, acc+roundTo(at, x[b+r]))
+			acc = roundTo(at, acc+roundTo(at, float64(x[b+r])))
 		}
 		out[o] = acc
 	}
