@@ -10,8 +10,8 @@ func init() {
 // Tensor(a!) out). The fast path is the official kernel's own (op_mean.cpp): float32 in and
 // out, contiguous, one dim that is the last; each row summed in order in float32 and divided by
 // its length in float32, which is the official result bit for bit (RMSNorm's mean(x·x, -1)).
-// The portable kernel sums in float64, so the two differ by float32 rounding (the test's
-// tolerance). Everything else is the portable kernel's, errors included.
+// The portable kernel sums the same way, so the two agree bit for bit (the test's tolerance is
+// none). Everything else is the portable kernel's, errors included.
 func meanOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxMeanOut(args)
 	if err != nil {

@@ -9,15 +9,14 @@ import (
 	"github.com/etgo/etgo/executor"
 )
 
-// meanTol: a float32 running sum of n terms is within about n·2⁻²⁴ of the float64 sum relative
-// to the sum of magnitudes; with terms ~N(0, scale²) and n up to 1000 that is 1e-5 of the
-// mean's size, and the absolute part covers means near 0.
-var meanTol = tol{abs: 2e-6, rel: 1e-5}
+// meanTol: none. The portable kernel now sums in float32 in the official kernel's order (its
+// numerics sweep holds it bit for bit to the official runtime), so the optimized kernel must
+// equal it bit for bit.
+var meanTol = tol{}
 
-// meanSpecials are the harness's special values without the ±1e30 pair, whose cancellation a
-// float32 sum (the official kernel's) and a float64 sum (the portable one's) legitimately
-// resolve differently.
-var meanSpecials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e-40}
+// meanSpecials are the harness's special values, the ±1e30 pair included: both kernels resolve
+// its cancellation in float32 the same way now.
+var meanSpecials = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e-40, 1e30, -1e30}
 
 func TestMeanMatchesPortable(t *testing.T) {
 	for _, sizes := range [][]int{{1}, {7}, {3, 5}, {2, 3, 17}, {52, 768}, {2, 1000}, {1, 0}, {5, 1}, {}} {

@@ -16,9 +16,8 @@ const rsqrtChunk = 4096
 // aten::rsqrt.out(Tensor self, *, Tensor(a!) out). The fast path is float32 in and out,
 // contiguous: 1/sqrt(x) in float32 as the official kernel computes it (sqrtf then a float32
 // division; the float64 square root rounded to float32 is sqrtf's result exactly), so the result
-// is the official one bit for bit. The portable kernel divides in float64 before rounding, one
-// float32 ulp away at most (the test's tolerance). NaN, 0 → +Inf, -0 → -Inf, negative → NaN in
-// both. Everything else is the portable kernel's.
+// is the official one bit for bit, as is the portable kernel's (the test's tolerance is none).
+// NaN, 0 → +Inf, -0 → -Inf, negative → NaN in both. Everything else is the portable kernel's.
 func rsqrtOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxRsqrtOut(args)
 	if err != nil {

@@ -8,9 +8,10 @@ import (
 	"github.com/etgo/etgo/executor"
 )
 
-// rsqrtTol: float32 sqrt then a float32 division (the official arithmetic) is within one
-// float32 ulp of the float64 quotient rounded once (the portable kernel's).
-var rsqrtTol = tol{abs: 0, rel: 1.2e-7}
+// rsqrtTol: none. The portable kernel now computes rsqrt as the official one does (float32
+// sqrt, the quotient rounded to float32; kernels/portable/numerics_test.go holds it bit for bit
+// to the official runtime), so the optimized kernel must equal it bit for bit.
+var rsqrtTol = tol{}
 
 func TestRsqrtMatchesPortable(t *testing.T) {
 	for _, sizes := range [][]int{{1}, {7}, {52, 1}, {3, 5000}, {0}, {}} {

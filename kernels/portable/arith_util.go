@@ -148,9 +148,11 @@ func arithUnaryKeep(self, out *executor.Tensor, f func(float64) float64, i func(
 }
 
 // arithUnaryToFloat computes out = f(self) for the ops whose result is floating (exp, log, sin,
-// sigmoid, ...): a floating self computes in its own type, an integral or bool one in float32
-// (PyTorch's default dtype); the result is cast to out, which must be floating.
-func arithUnaryToFloat(self, out *executor.Tensor, f func(float64) float64) error {
+// sigmoid, ...). As the official kernels do (unary_ufunc_realhbbf16_to_floathbf16 and
+// apply_unitensor_elementwise_fn with get_compute_type), a float64 self computes in float64 (f)
+// and every other self -- float32, float16, bfloat16, integral, bool -- in float32 (f32); the
+// result is then cast to out, which must be floating.
+func arithUnaryToFloat(self, out *executor.Tensor, f func(float64) float64, f32 func(float32) float32) error {
 	if !isFloat(out.ScalarType()) {
 		return fmt.Errorf("%w: out is %s; this operation produces floating point", executor.ErrInvalidArgument,
 			executor.DTypeName(out.ScalarType()))
@@ -158,23 +160,35 @@ func arithUnaryToFloat(self, out *executor.Tensor, f func(float64) float64) erro
 	if err := resize(out, self.Sizes()); err != nil {
 		return err
 	}
-	ct := self.ScalarType()
-	if !isFloat(ct) {
-		ct = executor.Float32
+	if self.ScalarType() == executor.Float64 {
+		x := loadF64(self)
+		for k, v := range x {
+			x[k] = f(v)
+		}
+		storeF64(out, x)
+		return nil
 	}
-	if ct == executor.Float32 && self.ScalarType() == ct && out.ScalarType() == ct && self.IsContiguous() && out.IsContiguous() {
+	if self.ScalarType() == executor.Float32 && out.ScalarType() == executor.Float32 && self.IsContiguous() && out.IsContiguous() {
 		src, dst := executor.Data[float32](self), executor.Data[float32](out)
 		for k, v := range src {
-			dst[k] = float32(f(float64(v)))
+			dst[k] = f32(v)
 		}
 		return nil
 	}
-	x := arithLoadF(self, ct)
+	x := arithLoadF(self, executor.Float32) // exact for every type but float64
 	for k, v := range x {
-		x[k] = roundTo(ct, f(v))
+		x[k] = float64(f32(float32(v)))
 	}
 	storeF64(out, x)
 	return nil
+}
+
+// arithViaF64 is the float32 form of a libm function f: f in float64, rounded once. That is the
+// correctly rounded float32 result (but for double-rounding cases far rarer than 1 in 2^28);
+// the official kernels call glibc's float functions (sinf, logf, ...), which are not always
+// correctly rounded, so such ops are held to 1 ulp of the official (numerics_test.go).
+func arithViaF64(f func(float64) float64) func(float32) float32 {
+	return func(x float32) float32 { return float32(f(float64(x))) }
 }
 
 // arithF32Op selects the float32 fast-path operation.
@@ -468,12 +482,18 @@ func arithOpmath(t executor.ScalarType) executor.ScalarType {
 // arithFloatKernel is a unary op with a floating result (exp, log, sin, ...): any real or bool
 // self, a floating out.
 func arithFloatKernel(name string, unbox unboxFn[selfOutArgs], f func(float64) float64) executor.Kernel {
+	return arithFloatKernel32(name, unbox, f, arithViaF64(f))
+}
+
+// arithFloatKernel32 is arithFloatKernel with the float32 computation spelled out, for the ops
+// whose official float32 form is arithmetic rather than one libm call (rsqrt, sigmoid).
+func arithFloatKernel32(name string, unbox unboxFn[selfOutArgs], f func(float64) float64, f32 func(float32) float32) executor.Kernel {
 	return executor.Kernel{Name: name, DTypes: realBoolTypes, Fn: func(ctx *executor.KernelContext, args []*executor.EValue) error {
 		a, err := unbox(args)
 		if err != nil {
 			return err
 		}
-		return arithUnaryToFloat(a.Self, a.Out, f)
+		return arithUnaryToFloat(a.Self, a.Out, f, f32)
 	}}
 }
 

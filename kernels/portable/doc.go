@@ -15,7 +15,11 @@
 //   - Dtype promotion, broadcasting, scalar "wrapped number" semantics and integer/float
 //     conversion follow PyTorch and ExecuTorch's portable kernels. Elementwise math is computed
 //     in float64 (floating types) or int64 (integral types) and cast to the out dtype, which
-//     gives correctly rounded float32 results for + - * /.
+//     gives correctly rounded float32 results for + - * /. Where the official kernel's compute
+//     type differs (float unary ops compute float32/float16/bfloat16 in float32; mean, var,
+//     prod, cumsum and _softmax accumulate in float32 or out's type), etgo uses the official's:
+//     numerics_test.go replays the official runtime's outputs bit for bit (libm-backed unary ops
+//     within 1 ulp, see numericsUlps).
 //   - Tensors are read and written in logical (row-major) order through their strides, so every
 //     dim order works; contiguous tensors take a direct path.
 //

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/unbox"
 )
 
 func init() {
@@ -11,18 +12,35 @@ func init() {
 }
 
 // aten::logit.out(Tensor self, float? eps=None, *, Tensor(a!) out): log(x / (1 - x)), with x
-// first clamped to [eps, 1 - eps] when eps is given. Integral and bool inputs compute in float32;
-// out must be floating.
+// first clamped to [eps, 1 - eps] when eps is given. As the official kernel does, out must be
+// float32 or float64 (float16 and bfloat16 outs are refused) and out's type is the compute
+// type: x is cast to it, compared with eps in float64, clamped to eps or 1 - eps rounded to it,
+// and x / (1 - x) is divided in it before the log.
 func logitOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxLogitOut(args)
 	if err != nil {
 		return err
 	}
 	self, eps, clamp, out := u.Self, u.Eps.Val, u.Eps.OK, u.Out
-	return arithUnaryToFloat(self, out, func(x float64) float64 {
+	ot := out.ScalarType()
+	if ot != executor.Float32 && ot != executor.Float64 {
+		return unbox.ArgError(2, "out", "out is %s; logit produces floating point, float32 or float64", executor.DTypeName(ot))
+	}
+	if err := resize(out, self.Sizes()); err != nil {
+		return err
+	}
+	x := loadF64(self)
+	for k, v := range x {
+		xi := roundTo(ot, v)
 		if clamp {
-			x = math.Min(math.Max(x, eps), 1-eps)
+			if xi < eps {
+				xi = roundTo(ot, eps)
+			} else if xi > 1-eps {
+				xi = roundTo(ot, 1-eps)
+			}
 		}
-		return math.Log(x / (1 - x))
-	})
+		x[k] = math.Log(roundTo(ot, xi/roundTo(ot, 1-xi)))
+	}
+	storeF64(out, x)
+	return nil
 }

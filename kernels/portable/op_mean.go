@@ -15,7 +15,8 @@ func init() {
 // aten::mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
 // Tensor(a!) out). None or [] averages every dim. Without dtype the input and out must be
 // floating; with it, dtype must be floating and name out's dtype (the input may then be
-// integral). Sums accumulate in float64.
+// integral). As the official kernel does, the sum and the division are float32 arithmetic
+// (float64 only for a float64 out).
 func meanOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	u, err := unboxMeanOut(args)
 	if err != nil {
@@ -57,10 +58,19 @@ func meanCore(self *executor.Tensor, set []bool, keepdim bool, dtype optional[in
 	if err := resize(out, p.outSizes); err != nil {
 		return err
 	}
-	n := float64(p.redNumel())
-	r := reduceSumF64(p, self)
+	at := executor.Float32 // the official accumulator: float for float, float16 and bfloat16 outs
+	if out.ScalarType() == executor.Float64 {
+		at = executor.Float64
+	}
+	n := roundTo(at, float64(p.redNumel()))
+	var r []float64
+	if reduceContiguousF32(self) {
+		r = reduceSumIn(p, executor.Data[float32](self), at)
+	} else {
+		r = reduceSumIn(p, loadF64(self), at)
+	}
 	for i := range r {
-		r[i] /= n // an empty reduction gives 0/0 = NaN, as in PyTorch
+		r[i] = roundTo(at, r[i]/n) // an empty reduction gives 0/0 = NaN, as in PyTorch
 	}
 	storeF64(out, r)
 	return nil

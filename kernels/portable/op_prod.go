@@ -65,7 +65,10 @@ func prodCore(self *executor.Tensor, set []bool, keepdim bool, out *executor.Ten
 	}
 	f, i, isF := reduceLoadAs(self, out.ScalarType())
 	if isF {
-		storeF64(out, reduceFold(p, f, 1, func(acc, x float64) float64 { return acc * x }))
+		// The official kernel multiplies in out's type, each partial product rounded to it (a
+		// float32 product overflows to Inf where a float64 one would not).
+		ot := out.ScalarType()
+		storeF64(out, reduceFold(p, f, 1, func(acc, x float64) float64 { return roundTo(ot, acc*roundTo(ot, x)) }))
 	} else {
 		storeI64(out, reduceFold(p, i, 1, func(acc, x int64) int64 { return acc * x }))
 	}

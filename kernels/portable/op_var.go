@@ -73,22 +73,31 @@ func varCore(self *executor.Tensor, dims []int64, correction float64, keepdim bo
 			return err
 		}
 	}
+	// The official compute_variance works in out's type: the sum, the mean, each deviation,
+	// its square and the sum of squares are each rounded to it; only the final division by
+	// the denominator is float64. A denominator <= 0 gives NaN.
+	ot := out.ScalarType()
+	rt := func(v float64) float64 { return roundTo(ot, v) }
 	x := loadF64(self)
+	for i, v := range x {
+		x[i] = rt(v)
+	}
 	n := float64(p.redNumel())
-	denom := math.Max(0, n-correction)
+	denom := n - correction
 	r := make([]float64, p.outNumel())
 	means := make([]float64, p.outNumel())
+	sums := reduceSumIn(p, x, ot)
 	for o, b := range p.base {
-		sum := 0.0
-		for _, k := range p.inner {
-			sum += x[b+k]
+		if n == 0 || denom <= 0 {
+			r[o], means[o] = math.NaN(), math.NaN()
+			continue
 		}
-		mean := sum / n
+		mean := rt(sums[o] / rt(n))
 		means[o] = mean
-		sum2 := 0.0
+		sum2 := math.Copysign(0, -1)
 		for _, k := range p.inner {
-			d := x[b+k] - mean
-			sum2 += d * d
+			d := rt(x[b+k] - mean)
+			sum2 = rt(sum2 + rt(d*d))
 		}
 		r[o] = sum2 / denom
 	}

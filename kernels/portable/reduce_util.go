@@ -600,3 +600,32 @@ func onlyLast(set []bool) bool {
 	}
 	return true
 }
+
+// reduceSumIn sums each output's reduced elements of x in row-major order in the arithmetic of
+// type at, as the official kernels' map_reduce loops do: each element is cast to at, each
+// partial sum rounded to at (float32 sums float32, a float16 accumulator rounds every step).
+// The sum starts from the first element (-0 + x is x, so a lone -0 stays -0); an empty
+// reduction gives +0.
+func reduceSumIn[T float32 | float64](p *reducePlan, x []T, at executor.ScalarType) []float64 {
+	out := make([]float64, p.outNumel())
+	if len(p.inner) == 0 {
+		return out
+	}
+	negZero := math.Copysign(0, -1)
+	for o, b := range p.base {
+		if at == executor.Float32 {
+			acc := float32(negZero)
+			for _, r := range p.inner {
+				acc += float32(x[b+r])
+			}
+			out[o] = float64(acc)
+			continue
+		}
+		acc := negZero
+		for _, r := range p.inner {
+			acc = roundTo(at, acc+roundTo(at, float64(x[b+r])))
+		}
+		out[o] = acc
+	}
+	return out
+}

@@ -68,6 +68,13 @@ class Out:
         self.dtype, self.sizes, self.upper, self.order = dtype, list(sizes), upper, order
 
 
+class IL:
+    """An int[] argument (its Int values are appended to the program's values first)."""
+
+    def __init__(self, v):
+        self.v = list(v)
+
+
 class DO:
     """A constant tensor in another dim order: its bytes in that memory order."""
 
@@ -100,6 +107,12 @@ def build(op, args, outs):
         elif isinstance(a, torch.Tensor):
             consts.append(S.Buffer(storage=tensor_bytes(a)))
             values.append(tensor_value((a.dtype, a.shape), data=len(consts) - 1))
+        elif isinstance(a, IL):
+            ids = []
+            for x in a.v:
+                values.append(S.EValue(S.Int(x)))
+                ids.append(len(values) - 1)
+            values.append(S.EValue(S.IntList(items=ids)))
         elif isinstance(a, DT):
             values.append(S.EValue(S.Int(int(scalar_type_enum(a.dtype)))))
         elif isinstance(a, bool):
