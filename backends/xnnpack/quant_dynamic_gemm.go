@@ -3,7 +3,6 @@ package xnnpack
 import (
 	"math"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/etgo/etgo/internal/gemm"
 )
@@ -33,17 +32,13 @@ func (q *qdlinear) runPacked(p *plan, codes []int8, rq []rowQuant, rows int, bia
 	oc, ic := q.oc, q.ic
 	var panels, tile int
 	var acc []int32
-	var flipped []uint8
 	var nzp []float32
 	if q.qc8 != nil {
 		panels, tile = q.qc8.Panels(), 6
 		acc = scratchOf[int32](p, rows*oc)
 	} else {
 		panels, tile = q.qb4.Panels(), 4
-		// The 4-bit kernels read the codes as unsigned (x+128), the zero points as -zp.
-		c := p.scratchQ8(rows * ic)
-		gemm.FlipQ8(c, codes)
-		flipped = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(c))), len(c))
+		// The 4-bit kernels take the zero points as -zp.
 		nzp = make([]float32, rows)
 		for r := range nzp {
 			nzp[r] = -float32(rq[r].zp)
@@ -56,7 +51,7 @@ func (q *qdlinear) runPacked(p *plan, codes []int8, rq []rowQuant, rows int, bia
 		if q.qc8 != nil {
 			err = q.qc8.Acc(m, codes[r0*ic:], ic, nil, acc[r0*oc:], oc, j0, j1)
 		} else {
-			err = q.qb4.Run(m, flipped[r0*ic:], ic, q.ksumPad, nzp[r0:], y[r0*oc:], oc, j0, j1)
+			err = q.qb4.Run(m, codes[r0*ic:], ic, q.ksumPad, nzp[r0:], y[r0*oc:], oc, j0, j1)
 		}
 		if err != nil {
 			failed.Store(&err)

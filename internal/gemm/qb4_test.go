@@ -31,9 +31,18 @@ func TestQB4(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a := make([]uint8, c.m*c.k)
+				a := make([]int8, c.m*c.k)
 				for i := range a {
-					a[i] = uint8(r.IntN(256))
+					a[i] = int8(r.IntN(256) - 128)
+				}
+				if c.m == 3 { // the extremes: the largest block sums of either sign
+					for i := range a[:c.k] {
+						a[i] = -128
+					}
+					for i := range w[:c.n] {
+						w[i] = -8
+					}
+					p, _ = PackQB4(w, c.k, c.n, c.block, scales)
 				}
 				ksum := make([]float32, p.Panels()*QPanel)
 				for i := range ksum[:c.n] {
@@ -47,13 +56,27 @@ func TestQB4(t *testing.T) {
 				if err := p.Run(c.m, a, c.k, ksum, nzp, got, c.n, 0, p.Panels()); err != nil {
 					t.Fatal(err)
 				}
+				// By panel ranges (as the callers split a layer across threads): the same values.
+				split := make([]float32, c.m*c.n)
+				h := p.Panels() / 2
+				if err := p.Run(c.m, a, c.k, ksum, nzp, split, c.n, 0, h); err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Run(c.m, a, c.k, ksum, nzp, split, c.n, h, p.Panels()); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if math.Float32bits(split[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("split at panel %d: [%d] = %g, want %g", h, i, split[i], got[i])
+					}
+				}
 				for row := range c.m {
 					for o := range c.n {
 						v := ksum[o] * nzp[row]
 						for b := range nb {
 							var s int32
 							for i := b * c.block; i < (b+1)*c.block; i++ {
-								s += (int32(a[row*c.k+i]) - 128) * w[i*c.n+o]
+								s += int32(a[row*c.k+i]) * w[i*c.n+o]
 							}
 							v = FMA32(float32(s), scales[o*nb+b], v)
 						}
@@ -65,6 +88,14 @@ func TestQB4(t *testing.T) {
 			})
 		}
 		restore()
+	}
+}
+
+// TestQB4Refuses checks that block scales that are not bf16 values are refused (the packing
+// keeps them as bf16).
+func TestQB4Refuses(t *testing.T) {
+	if _, err := PackQB4(make([]int32, 32*16), 32, 16, 32, append(make([]float32, 15), 0.1)); err == nil {
+		t.Error("a scale of 0.1 (not a bf16 value) was packed")
 	}
 }
 
@@ -100,7 +131,7 @@ func BenchmarkQB4(b *testing.B) {
 					scales[i] = 0.01
 				}
 				p, _ := PackQB4(w, k, n, block, scales)
-				a := make([]uint8, m*k)
+				a := make([]int8, m*k)
 				ksum, nzp, c := make([]float32, n), make([]float32, m), make([]float32, m*n)
 				for b.Loop() {
 					_ = p.Run(m, a, k, ksum, nzp, c, n, 0, p.Panels())

@@ -110,14 +110,14 @@ func maxTile(d, s []int8) {
 	maxQ8(&d[0], &s[0], len(d))
 }
 
-func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
+func qb4Tile(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
 	if !useVNNI {
-		qb4TileGo(p, a, lda, ksum, nzp, c, ldc, rows, pn, v)
+		qb4TileGo(p, a, lda, bs, bstep, ksum, nzp, c, ldc, rows, pn, v)
 		return
 	}
 	kp := p.K / 8
-	qb4Kernels[rows][v](&a[0], lda, &p.w[pn*kp*64], kp*64, p.nb, p.Block/8, &p.bbias[pn*p.nb*QPanel], &p.bscale[pn*p.nb*QPanel],
-		p.nb*64, &ksum[0], &nzp[0], &c[0], ldc, p.lastMask(pn+v-1))
+	qb4Kernels[rows][v](&a[0], lda, &p.w[pn*kp*64], kp*64, p.nb, p.Block/8, &bs[0], 4*bstep, &p.bscale[pn*p.nb*QPanel],
+		p.nb*2*QPanel, &ksum[0], &nzp[0], &c[0], ldc, p.lastMask(pn+v-1))
 }
 
 //go:noescape
