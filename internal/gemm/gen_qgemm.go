@@ -18,6 +18,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"go/format"
 	"os"
 )
 
@@ -141,7 +142,11 @@ func main() {
 	if err := os.WriteFile("qgemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
-	if err := os.WriteFile("qgemm_decl_amd64.go", d.Bytes(), 0o644); err != nil {
+	decl, err := format.Source(d.Bytes()) // gofmt-clean as generated
+	if err != nil {
+		panic(err)
+	}
+	if err := os.WriteFile("qgemm_decl_amd64.go", decl, 0o644); err != nil {
 		panic(err)
 	}
 }

@@ -78,13 +78,13 @@ func qs8R6V4(a *int8, lda int, b *int8, pstride int, kg int, bias *int32, scale 
 
 // qs8Kernels[r][v] is the kernel for r rows and v panels.
 var qs8Kernels = [7][5]func(a *int8, lda int, b *int8, pstride int, kg int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int){
-	{nil, nil, nil, nil, nil, },
-	{nil, qs8R1V1, qs8R1V2, qs8R1V3, qs8R1V4, },
-	{nil, qs8R2V1, qs8R2V2, qs8R2V3, qs8R2V4, },
-	{nil, qs8R3V1, qs8R3V2, qs8R3V3, qs8R3V4, },
-	{nil, qs8R4V1, qs8R4V2, qs8R4V3, qs8R4V4, },
-	{nil, qs8R5V1, qs8R5V2, qs8R5V3, qs8R5V4, },
-	{nil, qs8R6V1, qs8R6V2, qs8R6V3, qs8R6V4, },
+	{nil, nil, nil, nil, nil},
+	{nil, qs8R1V1, qs8R1V2, qs8R1V3, qs8R1V4},
+	{nil, qs8R2V1, qs8R2V2, qs8R2V3, qs8R2V4},
+	{nil, qs8R3V1, qs8R3V2, qs8R3V3, qs8R3V4},
+	{nil, qs8R4V1, qs8R4V2, qs8R4V3, qs8R4V4},
+	{nil, qs8R5V1, qs8R5V2, qs8R5V3, qs8R5V4},
+	{nil, qs8R6V1, qs8R6V2, qs8R6V3, qs8R6V4},
 }
 
 //go:noescape
@@ -161,13 +161,13 @@ func qaccR6V4(a *int8, lda int, b *int8, pstride int, kg int, bias *int32, c *in
 
 // qaccKernels[r][v] is the kernel for r rows and v panels.
 var qaccKernels = [7][5]func(a *int8, lda int, b *int8, pstride int, kg int, bias *int32, c *int32, ldc int, mask int){
-	{nil, nil, nil, nil, nil, },
-	{nil, qaccR1V1, qaccR1V2, qaccR1V3, qaccR1V4, },
-	{nil, qaccR2V1, qaccR2V2, qaccR2V3, qaccR2V4, },
-	{nil, qaccR3V1, qaccR3V2, qaccR3V3, qaccR3V4, },
-	{nil, qaccR4V1, qaccR4V2, qaccR4V3, qaccR4V4, },
-	{nil, qaccR5V1, qaccR5V2, qaccR5V3, qaccR5V4, },
-	{nil, qaccR6V1, qaccR6V2, qaccR6V3, qaccR6V4, },
+	{nil, nil, nil, nil, nil},
+	{nil, qaccR1V1, qaccR1V2, qaccR1V3, qaccR1V4},
+	{nil, qaccR2V1, qaccR2V2, qaccR2V3, qaccR2V4},
+	{nil, qaccR3V1, qaccR3V2, qaccR3V3, qaccR3V4},
+	{nil, qaccR4V1, qaccR4V2, qaccR4V3, qaccR4V4},
+	{nil, qaccR5V1, qaccR5V2, qaccR5V3, qaccR5V4},
+	{nil, qaccR6V1, qaccR6V2, qaccR6V3, qaccR6V4},
 }
 
 //go:noescape
@@ -211,11 +211,11 @@ func qb4R2V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum
 
 // qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).
 var qb4Kernels = [5][5]func(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int){
-	{nil, nil, nil, nil, nil, },
-	{nil, qb4R1V1, qb4R1V2, qb4R1V3, qb4R1V4, },
-	{nil, qb4R2V1, qb4R2V2, qb4R2V3, qb4R2V4, },
-	{nil, qb4R3V1, qb4R3V2, qb4R3V3, nil, },
-	{nil, qb4R4V1, qb4R4V2, nil, nil, },
+	{nil, nil, nil, nil, nil},
+	{nil, qb4R1V1, qb4R1V2, qb4R1V3, qb4R1V4},
+	{nil, qb4R2V1, qb4R2V2, qb4R2V3, qb4R2V4},
+	{nil, qb4R3V1, qb4R3V2, qb4R3V3, nil},
+	{nil, qb4R4V1, qb4R4V2, nil, nil},
 }
 
 //go:noescape
@@ -292,11 +292,11 @@ func qi8R6V4(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstri
 
 // qi8Kernels[r][v] is the indirect qs8 kernel for r rows and v panels.
 var qi8Kernels = [7][5]func(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, bias *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, mask int){
-	{nil, nil, nil, nil, nil, },
-	{nil, qi8R1V1, qi8R1V2, qi8R1V3, qi8R1V4, },
-	{nil, qi8R2V1, qi8R2V2, qi8R2V3, qi8R2V4, },
-	{nil, qi8R3V1, qi8R3V2, qi8R3V3, qi8R3V4, },
-	{nil, qi8R4V1, qi8R4V2, qi8R4V3, qi8R4V4, },
-	{nil, qi8R5V1, qi8R5V2, qi8R5V3, qi8R5V4, },
-	{nil, qi8R6V1, qi8R6V2, qi8R6V3, qi8R6V4, },
+	{nil, nil, nil, nil, nil},
+	{nil, qi8R1V1, qi8R1V2, qi8R1V3, qi8R1V4},
+	{nil, qi8R2V1, qi8R2V2, qi8R2V3, qi8R2V4},
+	{nil, qi8R3V1, qi8R3V2, qi8R3V3, qi8R3V4},
+	{nil, qi8R4V1, qi8R4V2, qi8R4V3, qi8R4V4},
+	{nil, qi8R5V1, qi8R5V2, qi8R5V3, qi8R5V4},
+	{nil, qi8R6V1, qi8R6V2, qi8R6V3, qi8R6V4},
 }
