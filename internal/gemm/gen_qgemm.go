@@ -190,6 +190,12 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 			facc := func(i, j int) string { return fmt.Sprintf("Z%d", r*v+i*v+j) }
 			lo := func(j int) string { return fmt.Sprintf("Z%d", 20+2*j) }
 			hi := func(j int) string { return fmt.Sprintf("Z%d", 21+2*j) }
+			// A small tile (an LLM's single token) sums the high nibbles apart, unshifted (16·w,
+			// masked only), in Z(2rv)...: one operation less per 64 bytes and twice the
+			// independent accumulator chains; 16·Σ x·(w+8) is exact in int32 and shifted back
+			// at the block's end, so the sums are the same integers.
+			split := r*v <= 6
+			hacc := func(i, j int) string { return fmt.Sprintf("Z%d", 2*r*v+i*v+j) }
 			w("\tMOVQ a+0(FP), R9")
 			w("\tMOVQ lda+8(FP), AX")
 			for i := 1; i < r; i++ {
@@ -212,6 +218,10 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 			}
 			w("\tMOVL $0x0f0f0f0f, AX")
 			w("\tVPBROADCASTD AX, Z30")
+			if split {
+				w("\tMOVL $0xf0f0f0f0, AX")
+				w("\tVPBROADCASTD AX, Z31")
+			}
 			w("\tXORQ CX, CX")
 			w("\tMOVQ nblocks+32(FP), AX")
 			w("\tTESTQ AX, AX")
@@ -225,11 +235,21 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 				for j := 1; j < v; j++ {
 					w("\tVMOVDQA32 %s, %s", iacc(i, 0), iacc(i, j))
 				}
+				if split {
+					for j := 0; j < v; j++ {
+						w("\tVPXORD %s, %s, %s", hacc(i, j), hacc(i, j), hacc(i, j))
+					}
+				}
 			}
 			w("\tMOVQ kpb+40(FP), DX")
 			w("%s_pair:", name)
 			for j := 0; j < v; j++ {
 				w("\tVMOVDQU32 %s, %s", pan("DI", "R8", "R15", j), lo(j))
+				if split {
+					w("\tVPANDD Z31, %s, %s", lo(j), hi(j))
+					w("\tVPANDD Z30, %s, %s", lo(j), lo(j))
+					continue
+				}
 				w("\tVPSRLW $4, %s, %s", lo(j), hi(j))
 				w("\tVPANDD Z30, %s, %s", lo(j), lo(j))
 				w("\tVPANDD Z30, %s, %s", hi(j), hi(j))
@@ -241,13 +261,25 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 					w("\tVPDPBUSD Z28, %s, %s", lo(j), iacc(i, j))
 				}
 				for j := 0; j < v; j++ {
-					w("\tVPDPBUSD Z29, %s, %s", hi(j), iacc(i, j))
+					if split {
+						w("\tVPDPBUSD Z29, %s, %s", hi(j), hacc(i, j))
+					} else {
+						w("\tVPDPBUSD Z29, %s, %s", hi(j), iacc(i, j))
+					}
 				}
 			}
 			w("\tADDQ $64, DI")
 			w("\tADDQ $8, CX")
 			w("\tDECQ DX")
 			w("\tJNZ %s_pair", name)
+			if split {
+				for i := 0; i < r; i++ {
+					for j := 0; j < v; j++ {
+						w("\tVPSRAD $4, %s, %s", hacc(i, j), hacc(i, j))
+						w("\tVPADDD %s, %s, %s", hacc(i, j), iacc(i, j), iacc(i, j))
+					}
+				}
+			}
 			for j := 0; j < v; j++ {
 				w("\tVPMOVZXWD %s, Z28", pan("SI", "R13", "R14", j))
 				w("\tVPSLLD $16, Z28, Z28")

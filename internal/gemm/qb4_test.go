@@ -128,13 +128,18 @@ func BenchmarkQB4(b *testing.B) {
 				w := make([]int32, k*n)
 				scales := make([]float32, n*k/block)
 				for i := range scales {
-					scales[i] = 0.01
+					scales[i] = 0.0100097656 // a bf16 value
 				}
-				p, _ := PackQB4(w, k, n, block, scales)
+				p, err := PackQB4(w, k, n, block, scales)
+				if err != nil {
+					b.Fatal(err)
+				}
 				a := make([]int8, m*k)
 				ksum, nzp, c := make([]float32, n), make([]float32, m), make([]float32, m*n)
 				for b.Loop() {
-					_ = p.Run(m, a, k, ksum, nzp, c, n, 0, p.Panels())
+					if err := p.Run(m, a, k, ksum, nzp, c, n, 0, p.Panels()); err != nil {
+						b.Fatal(err)
+					}
 				}
 			})
 		}

@@ -111,7 +111,9 @@ func maxTile(d, s []int8) {
 }
 
 func qb4Tile(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
-	if !useVNNI {
+	// The small tiles' high-nibble sums are 16·Σ x·(w+8): exact in int32 for blocks of up to
+	// 2^17 channels; a larger block (no real layer) takes the portable tile.
+	if !useVNNI || p.Block > 1<<16 {
 		qb4TileGo(p, a, lda, bs, bstep, ksum, nzp, c, ldc, rows, pn, v)
 		return
 	}
