@@ -1,8 +1,10 @@
 package gemm
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // QB4Packed is a [K, N] filter of 4-bit values in [-8, 7] with one bf16 scale per block of
@@ -57,10 +59,11 @@ func (p *QB4Packed) Panels() int { return p.panels }
 
 // Run computes, for m rows of a (int8 codes, lda apart) and channels of panels [p0, p1),
 // v = ksum[o]·nzp[r], then per block v = fma(float(Σ_block x·w), scale, v), in fp32, stored at
-// c[r·ldc + o]. ksum is padded to whole panels; nzp[r] is -x_zp of row r.
-func (p *QB4Packed) Run(m int, a []int8, lda int, ksum, nzp []float32, c []float32, ldc int, p0, p1 int) error {
-	if m < 0 || p0 < 0 || p1 > p.panels || p0 > p1 || lda < p.K || ldc < p.N || len(ksum) < p.panels*QPanel || len(nzp) < m {
-		return fmt.Errorf("%w: %d rows (lda %d, ldc %d), panels [%d, %d) of %d, K %d N %d", ErrQShape, m, lda, ldc, p0, p1, p.panels, p.K, p.N)
+// c[r·ldc + o]. ksum is padded to whole panels; nzp[r] is -x_zp of row r. bs is BlockSums of
+// the same rows (a caller splitting a layer computes it once), or nil to compute it here.
+func (p *QB4Packed) Run(m int, a []int8, lda int, bs []int32, ksum, nzp []float32, c []float32, ldc int, p0, p1 int) error {
+	if m < 0 || p0 < 0 || p1 > p.panels || p0 > p1 || lda < p.K || ldc < p.N || len(ksum) < p.panels*QPanel || len(nzp) < m || (bs != nil && len(bs) != p.nb*m) {
+		return fmt.Errorf("%w: %d rows (lda %d, ldc %d, %d block sums), panels [%d, %d) of %d, K %d N %d", ErrQShape, m, lda, ldc, len(bs), p0, p1, p.panels, p.K, p.N)
 	}
 	if m > 0 && ((m-1) > (len(a)-p.K)/lda || len(a) < p.K || (m-1) > (len(c)-p.N)/ldc || len(c) < p.N) {
 		return fmt.Errorf("%w: %d rows of %d (lda %d) from %d codes into %d outputs (ldc %d)", ErrQShape, m, p.K, lda, len(a), len(c), ldc)
@@ -68,17 +71,9 @@ func (p *QB4Packed) Run(m int, a []int8, lda int, ksum, nzp []float32, c []float
 	if m == 0 || p0 == p1 {
 		return nil
 	}
-	// bs[b·m + r] = -8·Σ_block b x[r]: the kernels' sums are Σ x·(w+8), less this, Σ x·w exactly.
-	bs := make([]int32, p.nb*m)
-	for r := range m {
-		ar := a[r*lda:][:p.K]
-		for b := range p.nb {
-			var s int32
-			for _, x := range ar[b*p.Block : (b+1)*p.Block] {
-				s += int32(x)
-			}
-			bs[b*m+r] = -8 * s
-		}
+	if bs == nil {
+		bs = make([]int32, p.nb*m)
+		p.blockSums(m, a, lda, bs)
 	}
 	for pn := p0; pn < p1; pn += 4 {
 		v := min(4, p1-pn)
@@ -89,6 +84,44 @@ func (p *QB4Packed) Run(m int, a []int8, lda int, ksum, nzp []float32, c []float
 		}
 	}
 	return nil
+}
+
+// BlockSums returns the kernels' per-row block starts for m rows of a (lda apart, as Run
+// takes them): bs[b·m + r] = -8·Σ_{block b} x[r]. The kernels' sums are Σ x·(w+8); less this,
+// they are Σ x·w exactly.
+func (p *QB4Packed) BlockSums(m int, a []int8, lda int) ([]int32, error) {
+	if m < 0 || lda < p.K || (m > 0 && ((m-1) > (len(a)-p.K)/lda || len(a) < p.K)) {
+		return nil, fmt.Errorf("%w: block sums of %d rows of %d (lda %d) from %d codes", ErrQShape, m, p.K, lda, len(a))
+	}
+	bs := make([]int32, p.nb*m)
+	p.blockSums(m, a, lda, bs)
+	return bs, nil
+}
+
+// blockSums fills bs (BlockSums) from the sums of each 8 codes flipped to unsigned (x+128):
+// the assembly's for whole 64-byte chunks of a row, the rest a word at a time, added in 16-bit
+// lanes. Σ x = Σ (x+128) - 128·Block.
+func (p *QB4Packed) blockSums(m int, a []int8, lda int, bs []int32) {
+	const lanes = 0x00FF00FF00FF00FF
+	g := make([]int32, p.K/8)
+	for r := range m {
+		ar := a[r*lda:][:p.K]
+		done := groupSums(g, ar) / 8
+		raw := unsafe.Slice((*byte)(unsafe.Pointer(&ar[0])), p.K)
+		for i := done; i < len(g); i++ {
+			u := binary.LittleEndian.Uint64(raw[8*i:]) ^ 0x8080808080808080
+			h := u&lanes + (u>>8)&lanes // 4 lanes of at most 510
+			g[i] = int32((h * 0x0001000100010001) >> 48)
+		}
+		gb := p.Block / 8
+		for b := range p.nb {
+			var s int32
+			for _, v := range g[b*gb : (b+1)*gb] {
+				s += v
+			}
+			bs[b*m+r] = -8 * (s - 128*int32(p.Block))
+		}
+	}
 }
 
 // qb4MaxRows is the row count of a tile of v panels (the assembly kernels' register budget).

@@ -110,6 +110,20 @@ func maxTile(d, s []int8) {
 	maxQ8(&d[0], &s[0], len(d))
 }
 
+//go:noescape
+func groupSumsQ8(dst *int32, src *int8, n int)
+
+// groupSums sets g[i] = Σ (x+128) over codes [8i, 8i+8) of a, for the whole 64-byte chunks of
+// a (len(g) ≥ len(a)/64·8), and returns how many codes it summed.
+func groupSums(g []int32, a []int8) int {
+	n := len(a) / 64
+	if !useVNNI || n == 0 {
+		return 0
+	}
+	groupSumsQ8(&g[0], &a[0], n)
+	return 64 * n
+}
+
 func qb4Tile(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
 	// The small tiles' high-nibble sums are 16·Σ x·(w+8): exact in int32 for blocks of up to
 	// 2^17 channels; a larger block (no real layer) takes the portable tile.
