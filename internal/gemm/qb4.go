@@ -103,7 +103,12 @@ func (p *QB4Packed) BlockSums(m int, a []int8, lda int) ([]int32, error) {
 // lanes. Σ x = Σ (x+128) - 128·Block.
 func (p *QB4Packed) blockSums(m int, a []int8, lda int, bs []int32) {
 	const lanes = 0x00FF00FF00FF00FF
-	g := make([]int32, p.K/8)
+	var buf [512]int32 // the group sums of rows up to 4096 codes without an allocation
+	g := buf[:0]
+	if p.K/8 > len(buf) {
+		g = make([]int32, p.K/8)
+	}
+	g = g[:p.K/8]
 	for r := range m {
 		ar := a[r*lda:][:p.K]
 		done := groupSums(g, ar) / 8

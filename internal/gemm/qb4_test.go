@@ -99,7 +99,7 @@ func TestQB4(t *testing.T) {
 // to fill the 16-bit lanes (all codes -128 or 127).
 func TestQB4BlockSums(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for _, c := range []struct{ m, k, block int }{{1, 8, 8}, {3, 96, 32}, {2, 4096, 2048}, {1, 4096, 4096}} {
+	for _, c := range []struct{ m, k, block int }{{1, 8, 8}, {3, 96, 32}, {2, 4096, 2048}, {1, 4096, 4096}, {2, 8192, 64}} {
 		p, err := PackQB4(make([]int32, c.k), c.k, 1, c.block, make([]float32, c.k/c.block))
 		if err != nil {
 			t.Fatal(err)
