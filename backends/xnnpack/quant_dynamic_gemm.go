@@ -3,7 +3,6 @@ package xnnpack
 import (
 	"math"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/etgo/etgo/internal/gemm"
 )
@@ -33,17 +32,19 @@ func (q *qdlinear) runPacked(p *plan, codes []int8, rq []rowQuant, rows int, bia
 	oc, ic := q.oc, q.ic
 	var panels, tile int
 	var acc []int32
-	var flipped []uint8
 	var nzp []float32
+	var bs []int32
 	if q.qc8 != nil {
 		panels, tile = q.qc8.Panels(), 6
 		acc = scratchOf[int32](p, rows*oc)
 	} else {
 		panels, tile = q.qb4.Panels(), 4
-		// The 4-bit kernels read the codes as unsigned (x+128), the zero points as -zp.
-		c := p.scratchQ8(rows * ic)
-		gemm.FlipQ8(c, codes)
-		flipped = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(c))), len(c))
+		// The 4-bit kernels take the zero points as -zp, and the rows' block sums, computed once
+		// for every split of the channels.
+		var err error
+		if bs, err = q.qb4.BlockSums(rows, codes, ic); err != nil {
+			return errorf("%v", err)
+		}
 		nzp = make([]float32, rows)
 		for r := range nzp {
 			nzp[r] = -float32(rq[r].zp)
@@ -56,7 +57,7 @@ func (q *qdlinear) runPacked(p *plan, codes []int8, rq []rowQuant, rows int, bia
 		if q.qc8 != nil {
 			err = q.qc8.Acc(m, codes[r0*ic:], ic, nil, acc[r0*oc:], oc, j0, j1)
 		} else {
-			err = q.qb4.Run(m, flipped[r0*ic:], ic, q.ksumPad, nzp[r0:], y[r0*oc:], oc, j0, j1)
+			err = q.qb4.Run(m, codes[r0*ic:], ic, rowBlocks(bs, rows, r0, r1), q.ksumPad, nzp[r0:], y[r0*oc:], oc, j0, j1)
 		}
 		if err != nil {
 			failed.Store(&err)
@@ -74,6 +75,20 @@ func (q *qdlinear) runPacked(p *plan, codes []int8, rq []rowQuant, rows int, bia
 		return errorf("%v", *e)
 	}
 	return nil
+}
+
+// rowBlocks is the block sums of rows [r0, r1) of BlockSums' rows (block-major): the slice
+// itself for all of them, else a copy.
+func rowBlocks(bs []int32, rows, r0, r1 int) []int32 {
+	if r0 == 0 && r1 == rows {
+		return bs
+	}
+	nb := len(bs) / rows
+	out := make([]int32, nb*(r1-r0))
+	for b := range nb {
+		copy(out[b*(r1-r0):], bs[b*rows+r0:b*rows+r1])
+	}
+	return out
 }
 
 // finish turns rows [r0, r1), channels [c0, c1) of the kernels' results into the outputs:

@@ -18,6 +18,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"go/format"
 	"os"
 )
 
@@ -141,24 +142,30 @@ func main() {
 	if err := os.WriteFile("qgemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
-	if err := os.WriteFile("qgemm_decl_amd64.go", d.Bytes(), 0o644); err != nil {
+	decl, err := format.Source(d.Bytes()) // gofmt-clean as generated
+	if err != nil {
+		panic(err)
+	}
+	if err := os.WriteFile("qgemm_decl_amd64.go", decl, 0o644); err != nil {
 		panic(err)
 	}
 }
 
 // qb4Rows is the largest row count of a qb4w tile of v panels: int32 and fp32 accumulators for
-// every row and panel (Z0-Z19), two unpacked weight vectors per panel (Z20-Z27), broadcasts,
-// the nibble mask and the 8s.
+// every row and panel (Z0-Z19), two unpacked weight vectors per panel (Z20-Z27), broadcasts
+// and the nibble mask.
 func qb4Rows(v int) int { return min(4, 10/v) }
 
-// genQB4 writes the qd8 x qb4w kernels: A's codes already flipped to unsigned (x+128) by the
-// caller, the filter as nibbles w+8, two groups of 4 input channels per 64 bytes (low nibbles
-// the first group), unpacked in registers (mask, shift, less 8). Per block of input channels
-// the int32 sums start from -128·Σ_block w (so they are Σ x·w), then v = fma(float(sum),
-// block scale, v), v starting from ksum·(-x_zp) per row; the fp32 v is stored.
+// genQB4 writes the qd8 x qb4w kernels: A's int8 codes, the filter as nibbles w+8, two groups
+// of 4 input channels per 64 bytes (low nibbles the first group), unpacked in registers (mask,
+// shift) to unsigned bytes that VPDPBUSD multiplies by the signed codes. Per block of input
+// channels each row's int32 sums start from -8·Σ_block x (bsum, block-major, bstep bytes per
+// block), so they are Σ x·w, then v = fma(float(sum), block scale, v) with the block's 16 bf16
+// scales widened (zero-extend, shift 16), v starting from ksum·(-x_zp) per row; the fp32 v is
+// stored. Per weight the kernels read half a byte and the block's scales, nothing else.
 func genQB4(w func(string, ...any), d *bytes.Buffer) {
 	rowReg := []string{"R9", "R10", "R11", "R12"}
-	sig := "a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int"
+	sig := "a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int"
 	var table bytes.Buffer
 	fmt.Fprintf(&table, "\n// qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).\nvar qb4Kernels = [5][5]func(%s){\n", sig)
 	for r := 0; r <= 4; r++ {
@@ -178,11 +185,17 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 			name := fmt.Sprintf("qb4R%dV%d", r, v)
 			fmt.Fprintf(d, "\n//go:noescape\nfunc %s(%s)\n", name, sig)
 			w("\n// func %s(%s)", name, sig)
-			w("TEXT ·%s(SB), NOSPLIT, $0-112", name)
+			w("TEXT ·%s(SB), NOSPLIT, $0-120", name)
 			iacc := func(i, j int) string { return fmt.Sprintf("Z%d", i*v+j) }
 			facc := func(i, j int) string { return fmt.Sprintf("Z%d", r*v+i*v+j) }
 			lo := func(j int) string { return fmt.Sprintf("Z%d", 20+2*j) }
 			hi := func(j int) string { return fmt.Sprintf("Z%d", 21+2*j) }
+			// A small tile (an LLM's single token) sums the high nibbles apart, unshifted (16·w,
+			// masked only), in Z(2rv)...: one operation less per 64 bytes and twice the
+			// independent accumulator chains; 16·Σ x·(w+8) is exact in int32 and shifted back
+			// at the block's end, so the sums are the same integers.
+			split := r*v <= 6
+			hacc := func(i, j int) string { return fmt.Sprintf("Z%d", 2*r*v+i*v+j) }
 			w("\tMOVQ a+0(FP), R9")
 			w("\tMOVQ lda+8(FP), AX")
 			for i := 1; i < r; i++ {
@@ -191,12 +204,12 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 			w("\tMOVQ b+16(FP), DI")
 			w("\tMOVQ pstride+24(FP), R8")
 			w("\tLEAQ (R8)(R8*2), R15")
-			w("\tMOVQ bbias+48(FP), BX")
-			w("\tMOVQ bscale+56(FP), SI")
-			w("\tMOVQ bstride+64(FP), R13")
+			w("\tMOVQ bsum+48(FP), BX")
+			w("\tMOVQ bscale+64(FP), SI")
+			w("\tMOVQ bstride+72(FP), R13")
 			w("\tLEAQ (R13)(R13*2), R14")
-			w("\tMOVQ ksum+72(FP), AX")
-			w("\tMOVQ nzp+80(FP), DX")
+			w("\tMOVQ ksum+80(FP), AX")
+			w("\tMOVQ nzp+88(FP), DX")
 			for i := 0; i < r; i++ {
 				w("\tVBROADCASTSS %d(DX), Z28", 4*i)
 				for j := 0; j < v; j++ {
@@ -205,8 +218,10 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 			}
 			w("\tMOVL $0x0f0f0f0f, AX")
 			w("\tVPBROADCASTD AX, Z30")
-			w("\tMOVL $0x08080808, AX")
-			w("\tVPBROADCASTD AX, Z31")
+			if split {
+				w("\tMOVL $0xf0f0f0f0, AX")
+				w("\tVPBROADCASTD AX, Z31")
+			}
 			w("\tXORQ CX, CX")
 			w("\tMOVQ nblocks+32(FP), AX")
 			w("\tTESTQ AX, AX")
@@ -216,49 +231,72 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 			}
 			w("%s_block:", name)
 			for i := 0; i < r; i++ {
-				for j := 0; j < v; j++ {
-					w("\tVMOVDQU32 %s, %s", pan("BX", "R13", "R14", j), iacc(i, j))
+				w("\tVPBROADCASTD %d(BX), %s", 4*i, iacc(i, 0))
+				for j := 1; j < v; j++ {
+					w("\tVMOVDQA32 %s, %s", iacc(i, 0), iacc(i, j))
+				}
+				if split {
+					for j := 0; j < v; j++ {
+						w("\tVPXORD %s, %s, %s", hacc(i, j), hacc(i, j), hacc(i, j))
+					}
 				}
 			}
 			w("\tMOVQ kpb+40(FP), DX")
 			w("%s_pair:", name)
 			for j := 0; j < v; j++ {
 				w("\tVMOVDQU32 %s, %s", pan("DI", "R8", "R15", j), lo(j))
+				if split {
+					w("\tVPANDD Z31, %s, %s", lo(j), hi(j))
+					w("\tVPANDD Z30, %s, %s", lo(j), lo(j))
+					continue
+				}
 				w("\tVPSRLW $4, %s, %s", lo(j), hi(j))
 				w("\tVPANDD Z30, %s, %s", lo(j), lo(j))
 				w("\tVPANDD Z30, %s, %s", hi(j), hi(j))
-				w("\tVPSUBB Z31, %s, %s", lo(j), lo(j))
-				w("\tVPSUBB Z31, %s, %s", hi(j), hi(j))
 			}
 			for i := 0; i < r; i++ {
 				w("\tVPBROADCASTD (%s)(CX*1), Z28", rowReg[i])
 				w("\tVPBROADCASTD 4(%s)(CX*1), Z29", rowReg[i])
 				for j := 0; j < v; j++ {
-					w("\tVPDPBUSD %s, Z28, %s", lo(j), iacc(i, j))
+					w("\tVPDPBUSD Z28, %s, %s", lo(j), iacc(i, j))
 				}
 				for j := 0; j < v; j++ {
-					w("\tVPDPBUSD %s, Z29, %s", hi(j), iacc(i, j))
+					if split {
+						w("\tVPDPBUSD Z29, %s, %s", hi(j), hacc(i, j))
+					} else {
+						w("\tVPDPBUSD Z29, %s, %s", hi(j), iacc(i, j))
+					}
 				}
 			}
 			w("\tADDQ $64, DI")
 			w("\tADDQ $8, CX")
 			w("\tDECQ DX")
 			w("\tJNZ %s_pair", name)
-			for i := 0; i < r; i++ {
-				for j := 0; j < v; j++ {
-					w("\tVCVTDQ2PS %s, %s", iacc(i, j), iacc(i, j))
-					w("\tVFMADD231PS %s, %s, %s", pan("SI", "R13", "R14", j), iacc(i, j), facc(i, j))
+			if split {
+				for i := 0; i < r; i++ {
+					for j := 0; j < v; j++ {
+						w("\tVPSRAD $4, %s, %s", hacc(i, j), hacc(i, j))
+						w("\tVPADDD %s, %s, %s", hacc(i, j), iacc(i, j), iacc(i, j))
+					}
 				}
 			}
-			w("\tADDQ $64, BX")
-			w("\tADDQ $64, SI")
+			for j := 0; j < v; j++ {
+				w("\tVPMOVZXWD %s, Z28", pan("SI", "R13", "R14", j))
+				w("\tVPSLLD $16, Z28, Z28")
+				for i := 0; i < r; i++ {
+					w("\tVCVTDQ2PS %s, %s", iacc(i, j), iacc(i, j))
+					w("\tVFMADD231PS Z28, %s, %s", iacc(i, j), facc(i, j))
+				}
+			}
+			w("\tADDQ bstep+56(FP), BX")
+			w("\tADDQ $32, SI")
 			w("\tDECQ AX")
 			w("\tJNZ %s_block", name)
 			w("%s_store:", name)
-			w("\tMOVQ mask+104(FP), AX")
+			w("\tMOVQ mask+112(FP), AX")
 			w("\tKMOVW AX, K1")
-			w("\tMOVQ c+88(FP), R9")
-			w("\tMOVQ ldc+96(FP), AX")
+			w("\tMOVQ c+96(FP), R9")
+			w("\tMOVQ ldc+104(FP), AX")
 			w("\tSHLQ $2, AX")
 			for i := 0; i < r; i++ {
 				for j := 0; j < v; j++ {

@@ -31,9 +31,18 @@ func TestQB4(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a := make([]uint8, c.m*c.k)
+				a := make([]int8, c.m*c.k)
 				for i := range a {
-					a[i] = uint8(r.IntN(256))
+					a[i] = int8(r.IntN(256) - 128)
+				}
+				if c.m == 3 { // the extremes: the largest block sums of either sign
+					for i := range a[:c.k] {
+						a[i] = -128
+					}
+					for i := range w[:c.n] {
+						w[i] = -8
+					}
+					p, _ = PackQB4(w, c.k, c.n, c.block, scales)
 				}
 				ksum := make([]float32, p.Panels()*QPanel)
 				for i := range ksum[:c.n] {
@@ -44,8 +53,26 @@ func TestQB4(t *testing.T) {
 					nzp[i] = float32(r.IntN(256) - 128)
 				}
 				got := make([]float32, c.m*c.n)
-				if err := p.Run(c.m, a, c.k, ksum, nzp, got, c.n, 0, p.Panels()); err != nil {
+				if err := p.Run(c.m, a, c.k, nil, ksum, nzp, got, c.n, 0, p.Panels()); err != nil {
 					t.Fatal(err)
+				}
+				// By panel ranges (as the callers split a layer across threads): the same values.
+				split := make([]float32, c.m*c.n)
+				h := p.Panels() / 2
+				bs, err := p.BlockSums(c.m, a, c.k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Run(c.m, a, c.k, bs, ksum, nzp, split, c.n, 0, h); err != nil {
+					t.Fatal(err)
+				}
+				if err := p.Run(c.m, a, c.k, bs, ksum, nzp, split, c.n, h, p.Panels()); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if math.Float32bits(split[i]) != math.Float32bits(got[i]) {
+						t.Fatalf("split at panel %d: [%d] = %g, want %g", h, i, split[i], got[i])
+					}
 				}
 				for row := range c.m {
 					for o := range c.n {
@@ -53,7 +80,7 @@ func TestQB4(t *testing.T) {
 						for b := range nb {
 							var s int32
 							for i := b * c.block; i < (b+1)*c.block; i++ {
-								s += (int32(a[row*c.k+i]) - 128) * w[i*c.n+o]
+								s += int32(a[row*c.k+i]) * w[i*c.n+o]
 							}
 							v = FMA32(float32(s), scales[o*nb+b], v)
 						}
@@ -65,6 +92,50 @@ func TestQB4(t *testing.T) {
 			})
 		}
 		restore()
+	}
+}
+
+// TestQB4BlockSums checks the block sums against their definition, with blocks long enough
+// to fill the 16-bit lanes (all codes -128 or 127).
+func TestQB4BlockSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct{ m, k, block int }{{1, 8, 8}, {3, 96, 32}, {2, 4096, 2048}, {1, 4096, 4096}, {2, 8192, 64}} {
+		p, err := PackQB4(make([]int32, c.k), c.k, 1, c.block, make([]float32, c.k/c.block))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fill := range []func(int) int8{func(int) int8 { return int8(r.IntN(256) - 128) }, func(int) int8 { return -128 }, func(int) int8 { return 127 }} {
+			a := make([]int8, c.m*c.k+3)
+			for i := range a {
+				a[i] = fill(i)
+			}
+			bs, err := p.BlockSums(c.m, a[3:], c.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for row := range c.m {
+				for b := range c.k / c.block {
+					var s int32
+					for _, x := range a[3+row*c.k+b*c.block:][:c.block] {
+						s += int32(x)
+					}
+					if got := bs[b*c.m+row]; got != -8*s {
+						t.Fatalf("%v: row %d block %d: %d, want %d", c, row, b, got, -8*s)
+					}
+				}
+			}
+		}
+	}
+	if _, err := (&QB4Packed{K: 8}).BlockSums(2, make([]int8, 15), 8); err == nil {
+		t.Error("block sums of 2 rows of 8 read from 15 codes")
+	}
+}
+
+// TestQB4Refuses checks that block scales that are not bf16 values are refused (the packing
+// keeps them as bf16).
+func TestQB4Refuses(t *testing.T) {
+	if _, err := PackQB4(make([]int32, 32*16), 32, 16, 32, append(make([]float32, 15), 0.1)); err == nil {
+		t.Error("a scale of 0.1 (not a bf16 value) was packed")
 	}
 }
 
@@ -97,15 +168,35 @@ func BenchmarkQB4(b *testing.B) {
 				w := make([]int32, k*n)
 				scales := make([]float32, n*k/block)
 				for i := range scales {
-					scales[i] = 0.01
+					scales[i] = 0.0100097656 // a bf16 value
 				}
-				p, _ := PackQB4(w, k, n, block, scales)
-				a := make([]uint8, m*k)
+				p, err := PackQB4(w, k, n, block, scales)
+				if err != nil {
+					b.Fatal(err)
+				}
+				a := make([]int8, m*k)
 				ksum, nzp, c := make([]float32, n), make([]float32, m), make([]float32, m*n)
 				for b.Loop() {
-					_ = p.Run(m, a, k, ksum, nzp, c, n, 0, p.Panels())
+					if err := p.Run(m, a, k, nil, ksum, nzp, c, n, 0, p.Panels()); err != nil {
+						b.Fatal(err)
+					}
 				}
 			})
+		}
+	}
+}
+
+func BenchmarkQB4BlockSums(b *testing.B) {
+	k, m := 2048, 64
+	p, err := PackQB4(make([]int32, k), k, 1, 32, make([]float32, k/32))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := make([]int8, m*k)
+	b.SetBytes(int64(m * k))
+	for b.Loop() {
+		if _, err := p.BlockSums(m, a, k); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

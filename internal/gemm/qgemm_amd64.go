@@ -110,14 +110,30 @@ func maxTile(d, s []int8) {
 	maxQ8(&d[0], &s[0], len(d))
 }
 
-func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
-	if !useVNNI {
-		qb4TileGo(p, a, lda, ksum, nzp, c, ldc, rows, pn, v)
+//go:noescape
+func groupSumsQ8(dst *int32, src *int8, n int)
+
+// groupSums sets g[i] = Σ (x+128) over codes [8i, 8i+8) of a, for the whole 64-byte chunks of
+// a (len(g) ≥ len(a)/64·8), and returns how many codes it summed.
+func groupSums(g []int32, a []int8) int {
+	n := len(a) / 64
+	if !useVNNI || n == 0 {
+		return 0
+	}
+	groupSumsQ8(&g[0], &a[0], n)
+	return 64 * n
+}
+
+func qb4Tile(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
+	// The small tiles' high-nibble sums are 16·Σ x·(w+8): exact in int32 for blocks of up to
+	// 2^17 channels; a larger block (no real layer) takes the portable tile.
+	if !useVNNI || p.Block > 1<<16 {
+		qb4TileGo(p, a, lda, bs, bstep, ksum, nzp, c, ldc, rows, pn, v)
 		return
 	}
 	kp := p.K / 8
-	qb4Kernels[rows][v](&a[0], lda, &p.w[pn*kp*64], kp*64, p.nb, p.Block/8, &p.bbias[pn*p.nb*QPanel], &p.bscale[pn*p.nb*QPanel],
-		p.nb*64, &ksum[0], &nzp[0], &c[0], ldc, p.lastMask(pn+v-1))
+	qb4Kernels[rows][v](&a[0], lda, &p.w[pn*kp*64], kp*64, p.nb, p.Block/8, &bs[0], 4*bstep, &p.bscale[pn*p.nb*QPanel],
+		p.nb*2*QPanel, &ksum[0], &nzp[0], &c[0], ldc, p.lastMask(pn+v-1))
 }
 
 //go:noescape

@@ -171,46 +171,46 @@ var qaccKernels = [7][5]func(a *int8, lda int, b *int8, pstride int, kg int, bia
 }
 
 //go:noescape
-func qb4R1V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R1V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R2V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R2V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R3V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R3V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R4V1(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R4V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R1V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R1V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R2V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R2V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R3V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R3V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R4V2(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R4V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R1V3(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R1V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R2V3(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R2V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R3V3(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R3V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R1V4(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R1V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
-func qb4R2V4(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+func qb4R2V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 // qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).
-var qb4Kernels = [5][5]func(a *uint8, lda int, b *uint8, pstride int, nblocks int, kpb int, bbias *int32, bscale *float32, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int){
+var qb4Kernels = [5][5]func(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int){
 	{nil, nil, nil, nil, nil},
 	{nil, qb4R1V1, qb4R1V2, qb4R1V3, qb4R1V4},
 	{nil, qb4R2V1, qb4R2V2, qb4R2V3, qb4R2V4},

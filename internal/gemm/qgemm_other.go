@@ -34,8 +34,10 @@ func qaddTile(q *QAdd, dst, a, b []int8) { qaddGo(q, dst, a, b) }
 
 func maxTile(d, s []int8) { maxQ8Go(d, s) }
 
-func qb4Tile(p *QB4Packed, a []uint8, lda int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
-	qb4TileGo(p, a, lda, ksum, nzp, c, ldc, rows, pn, v)
+func groupSums(g []int32, a []int8) int { return 0 }
+
+func qb4Tile(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
+	qb4TileGo(p, a, lda, bs, bstep, ksum, nzp, c, ldc, rows, pn, v)
 }
 
 func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv float32) {
