@@ -30,11 +30,6 @@ import (
 // which are lower degree than the fp32 ones), each at most a few fp16 ulps
 // (tolerance: 1e-2 relative to the official outputs, testdata/fp16).
 
-// isF16 reports whether value index i is an unquantized fp16 value.
-func (p *plan) isF16(i int) bool {
-	return p.g.Values[i].DType == schema.XNNDatatypexnn_datatype_fp16 && p.quant[i] == nil
-}
-
 // constantF16 loads an fp16 constant widened to fp32.
 func constantF16(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]float32, error) {
 	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)

@@ -315,15 +315,3 @@ func qmeanHW(x, y *qinfo, n *xnngraph.Node) runFunc {
 		return nil
 	}
 }
-
-// chunks splits d into consecutive slices of n values (none when n is 0).
-func chunks[T any](d []T, n int) [][]T {
-	if n <= 0 {
-		return nil
-	}
-	out := make([][]T, 0, len(d)/n)
-	for i := 0; i+n <= len(d); i += n {
-		out = append(out, d[i:i+n])
-	}
-	return out
-}

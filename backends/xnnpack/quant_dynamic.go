@@ -159,18 +159,6 @@ func mathMax(a, b float32) float32 {
 // a NaN in the row the answer depends on where it lies).
 func rowMinMax(x []float32) (lo, hi float32) { return gemm.RowMinMax(x) }
 
-// quantizeQD8 is XNNPACK's f32 -> qs8 conversion on x86 with AVX-512 (f32-qs8-vcvt-avx512skx),
-// which the dynamic Convert uses: x times the multiplier, MINPS with 32767 (so NaN becomes
-// 32767), converted to nearest even, then the zero point added and saturated to int8. For
-// every non-NaN x it equals quantize.
-func quantizeQD8(x, mult float32, zp int32) int8 {
-	v := x * mult
-	if v != v {
-		return 127
-	}
-	return int8(quantize(v, 1, zp))
-}
-
 // x86Min and x86Max are MINPS and MAXPS: the second operand when either is NaN.
 func x86Min(a, b float32) float32 {
 	if a < b {

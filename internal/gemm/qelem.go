@@ -284,16 +284,3 @@ func qd8FinishGo(out []float32, acc, ksum []int32, zp int32, rscale float32, wsc
 		out[o] = x86Min(hi, x86Max(lo, v))
 	}
 }
-
-// flipTable maps a code to its byte with the sign bit flipped (x+128 as an unsigned byte).
-var flipTable = func() *LUT8 {
-	var t [256]int8
-	for i := range t {
-		t[i] = int8(uint8(i) ^ 0x80)
-	}
-	return NewLUT8(t)
-}()
-
-// FlipQ8 writes dst[i] = src[i] with the sign bit flipped: int8 codes as the unsigned bytes
-// x+128 that the 4-bit kernels read.
-func FlipQ8(dst, src []int8) { flipTable.Run(dst, src) }
