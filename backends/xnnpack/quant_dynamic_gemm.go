@@ -38,7 +38,7 @@ func (q *qdlinear) runPacked(p *plan, codes []int8, rq []rowQuant, rows int, bia
 		panels, tile = q.qc8.Panels(), 6
 		acc = scratchOf[int32](p, rows*oc)
 	} else {
-		panels, tile = q.qb4.Panels(), 4
+		panels, tile = q.qb4.Panels(), 6 // the kernels' 6-row tiles (gemm.qb4Step): row splits in whole tiles
 		// The 4-bit kernels take the zero points as -zp, and the rows' block sums, computed once
 		// for every split of the channels.
 		var err error

@@ -152,9 +152,15 @@ func main() {
 }
 
 // qb4Rows is the largest row count of a qb4w tile of v panels: int32 and fp32 accumulators for
-// every row and panel (Z0-Z19), two unpacked weight vectors per panel (Z20-Z27), broadcasts
-// and the nibble mask.
-func qb4Rows(v int) int { return min(4, 10/v) }
+// every row and panel (2rv registers from Z0), two unpacked weight vectors per panel after them,
+// all below Z28 (broadcasts and the nibble masks), and at most 6 rows (two row pointers of up
+// to 4 rows each): 6 rows of 1 or 2 panels, 3 of 3, 2 of 4. A row of A feeds its broadcasts to
+// v panels and a panel's unpacking to r rows, so with rows enough (qb4.go's qb4Step) the 6x2
+// tile does the fewest operations per VPDPBUSD.
+func qb4Rows(v int) int { return min(qb4MaxR, (28-2*v)/(2*v)) }
+
+// qb4MaxR is the largest qb4Rows.
+const qb4MaxR = 6
 
 // genQB4 writes the qd8 x qb4w kernels: A's int8 codes, the filter as nibbles w+8, two groups
 // of 4 input channels per 64 bytes (low nibbles the first group), unpacked in registers (mask,
@@ -164,11 +170,23 @@ func qb4Rows(v int) int { return min(4, 10/v) }
 // scales widened (zero-extend, shift 16), v starting from ksum·(-x_zp) per row; the fp32 v is
 // stored. Per weight the kernels read half a byte and the block's scales, nothing else.
 func genQB4(w func(string, ...any), d *bytes.Buffer) {
-	rowReg := []string{"R9", "R10", "R11", "R12"}
+	// Rows 0-3 at R9 + {0, 1, 2, 3}·lda, rows 4-7 at R10 = R9 + 4·lda (R12 = lda, R11 = 3·lda);
+	// the pointers advance 8 codes a pair.
+	row := func(i, off int) string {
+		base := "R9"
+		if i >= 4 {
+			base = "R10"
+		}
+		o := ""
+		if off != 0 {
+			o = fmt.Sprint(off)
+		}
+		return o + []string{"(" + base + ")", "(" + base + ")(R12*1)", "(" + base + ")(R12*2)", "(" + base + ")(R11*1)"}[i%4]
+	}
 	sig := "a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int"
 	var table bytes.Buffer
-	fmt.Fprintf(&table, "\n// qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).\nvar qb4Kernels = [5][5]func(%s){\n", sig)
-	for r := 0; r <= 4; r++ {
+	fmt.Fprintf(&table, "\n// qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).\nvar qb4Kernels = [%d][5]func(%s){\n", qb4MaxR+1, sig)
+	for r := 0; r <= qb4MaxR; r++ {
 		fmt.Fprintf(&table, "\t{")
 		for v := 0; v <= 4; v++ {
 			if r == 0 || v == 0 || r > qb4Rows(v) {
@@ -188,18 +206,23 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 			w("TEXT ·%s(SB), NOSPLIT, $0-120", name)
 			iacc := func(i, j int) string { return fmt.Sprintf("Z%d", i*v+j) }
 			facc := func(i, j int) string { return fmt.Sprintf("Z%d", r*v+i*v+j) }
-			lo := func(j int) string { return fmt.Sprintf("Z%d", 20+2*j) }
-			hi := func(j int) string { return fmt.Sprintf("Z%d", 21+2*j) }
 			// A small tile (an LLM's single token) sums the high nibbles apart, unshifted (16·w,
 			// masked only), in Z(2rv)...: one operation less per 64 bytes and twice the
 			// independent accumulator chains; 16·Σ x·(w+8) is exact in int32 and shifted back
 			// at the block's end, so the sums are the same integers.
 			split := r*v <= 6
 			hacc := func(i, j int) string { return fmt.Sprintf("Z%d", 2*r*v+i*v+j) }
+			wbase := 2 * r * v
+			if split {
+				wbase = 3 * r * v
+			}
+			lo := func(j int) string { return fmt.Sprintf("Z%d", wbase+2*j) }
+			hi := func(j int) string { return fmt.Sprintf("Z%d", wbase+2*j+1) }
 			w("\tMOVQ a+0(FP), R9")
-			w("\tMOVQ lda+8(FP), AX")
-			for i := 1; i < r; i++ {
-				w("\tLEAQ (%s)(AX*1), %s", rowReg[i-1], rowReg[i])
+			w("\tMOVQ lda+8(FP), R12")
+			w("\tLEAQ (R12)(R12*2), R11")
+			if r > 4 {
+				w("\tLEAQ (R9)(R12*4), R10")
 			}
 			w("\tMOVQ b+16(FP), DI")
 			w("\tMOVQ pstride+24(FP), R8")
@@ -222,7 +245,6 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 				w("\tMOVL $0xf0f0f0f0, AX")
 				w("\tVPBROADCASTD AX, Z31")
 			}
-			w("\tXORQ CX, CX")
 			w("\tMOVQ nblocks+32(FP), AX")
 			w("\tTESTQ AX, AX")
 			w("\tJZ %s_store", name)
@@ -255,8 +277,8 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 				w("\tVPANDD Z30, %s, %s", hi(j), hi(j))
 			}
 			for i := 0; i < r; i++ {
-				w("\tVPBROADCASTD (%s)(CX*1), Z28", rowReg[i])
-				w("\tVPBROADCASTD 4(%s)(CX*1), Z29", rowReg[i])
+				w("\tVPBROADCASTD %s, Z28", row(i, 0))
+				w("\tVPBROADCASTD %s, Z29", row(i, 4))
 				for j := 0; j < v; j++ {
 					w("\tVPDPBUSD Z28, %s, %s", lo(j), iacc(i, j))
 				}
@@ -269,7 +291,10 @@ func genQB4(w func(string, ...any), d *bytes.Buffer) {
 				}
 			}
 			w("\tADDQ $64, DI")
-			w("\tADDQ $8, CX")
+			w("\tADDQ $8, R9")
+			if r > 4 {
+				w("\tADDQ $8, R10")
+			}
 			w("\tDECQ DX")
 			w("\tJNZ %s_pair", name)
 			if split {

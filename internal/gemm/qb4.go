@@ -75,8 +75,9 @@ func (p *QB4Packed) Run(m int, a []int8, lda int, bs []int32, ksum, nzp []float3
 		bs = make([]int32, p.nb*m)
 		p.blockSums(m, a, lda, bs)
 	}
-	for pn := p0; pn < p1; pn += 4 {
-		v := min(4, p1-pn)
+	step := qb4Step(m)
+	for pn := p0; pn < p1; pn += step {
+		v := min(step, p1-pn)
 		rows := qb4MaxRows(v)
 		for r0 := 0; r0 < m; r0 += rows {
 			r := min(rows, m-r0)
@@ -129,8 +130,23 @@ func (p *QB4Packed) blockSums(m int, a []int8, lda int, bs []int32) {
 	}
 }
 
-// qb4MaxRows is the row count of a tile of v panels (the assembly kernels' register budget).
-func qb4MaxRows(v int) int { return min(4, 10/v) }
+// qb4MaxRows is the row count of a tile of v panels (the assembly kernels' register budget,
+// gen_qgemm.go's qb4Rows).
+func qb4MaxRows(v int) int { return min(6, (28-2*v)/(2*v)) }
+
+// qb4Step is how many panels a tile of Run takes for m rows. One row (an LLM's token) reads
+// each weight once whatever the tile, and 4 panels give it the most independent sums. With
+// more rows a tile's cost per multiply is its unpacking (3 operations per panel per 8 input
+// channels, shared by the tile's rows) and its broadcasts (2 loads per row, shared by its
+// panels): 6 rows of 2 panels do a third of the unpacking per VPDPBUSD of 2 rows of 4 with
+// fewer loads than 8 rows of 1 (XNNPACK's 8x16c8 tile; measured at M = 64, K = N = 2048 on
+// Zen 5: 6x2 0.79 ms, 8x1 0.92, 2x4 0.95).
+func qb4Step(m int) int {
+	if m <= 2 {
+		return 4
+	}
+	return 2
+}
 
 // qb4TileGo is the portable tile; bs[b·bstep + r] is row r's block-b start (Run's bs).
 func qb4TileGo(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {

@@ -16,7 +16,11 @@ func TestQB4(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []struct{ m, k, n, block int }{{1, 32, 16, 32}, {3, 64, 24, 32}, {5, 256, 70, 32}, {9, 512, 33, 128}, {2, 16, 100, 8}} {
+		for _, c := range []struct{ m, k, n, block int }{{1, 32, 16, 32}, {3, 64, 24, 32}, {5, 256, 70, 32}, {9, 512, 33, 128}, {2, 16, 100, 8},
+			// Every tile shape: 1-2 rows of up to 4 panels (3 left of 7), 3-4 rows of 2, 5-8
+			// rows of 1 or 2 panels with partial last tiles, and rows past one tile.
+			{1, 64, 48, 32}, {2, 64, 100, 32}, {4, 64, 100, 32}, {6, 64, 100, 32}, {7, 128, 100, 32},
+			{8, 64, 100, 32}, {12, 64, 40, 16}, {16, 64, 100, 32}, {17, 64, 100, 32}, {64, 256, 64, 32}} {
 			t.Run(fmt.Sprintf("%s/%dx%dx%d/g%d", isa, c.m, c.k, c.n, c.block), func(t *testing.T) {
 				nb := c.k / c.block
 				w := make([]int32, c.k*c.n)

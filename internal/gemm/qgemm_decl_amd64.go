@@ -183,6 +183,12 @@ func qb4R3V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum
 func qb4R4V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
+func qb4R5V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R6V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
 func qb4R1V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
@@ -193,6 +199,12 @@ func qb4R3V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum
 
 //go:noescape
 func qb4R4V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R5V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
+
+//go:noescape
+func qb4R6V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 //go:noescape
 func qb4R1V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
@@ -210,12 +222,14 @@ func qb4R1V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum
 func qb4R2V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int)
 
 // qb4Kernels[r][v] is the qb4w kernel for r rows and v panels (nil past qb4Rows(v)).
-var qb4Kernels = [5][5]func(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int){
+var qb4Kernels = [7][5]func(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, c *float32, ldc int, mask int){
 	{nil, nil, nil, nil, nil},
 	{nil, qb4R1V1, qb4R1V2, qb4R1V3, qb4R1V4},
 	{nil, qb4R2V1, qb4R2V2, qb4R2V3, qb4R2V4},
 	{nil, qb4R3V1, qb4R3V2, qb4R3V3, nil},
 	{nil, qb4R4V1, qb4R4V2, nil, nil},
+	{nil, qb4R5V1, qb4R5V2, nil, nil},
+	{nil, qb4R6V1, qb4R6V2, nil, nil},
 }
 
 //go:noescape
