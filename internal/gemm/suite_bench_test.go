@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // suiteShapes are the large fp32 GEMMs of the benchmark suite's models at batch 1, 224×224
@@ -131,7 +132,7 @@ func BenchmarkMicrokernel(b *testing.B) {
 	a, panel, bias, c := randSlice(r, mr*k), randSlice(r, k*nr), randSlice(r, nr), make([]float32, mr*nr)
 	measureAgainstPeak(b, ks[0], float64(2*mr*nr*k*reps), func() {
 		for j := 0; j < reps; j++ {
-			microkernelBias(mr, nr, a, k, panel, bias, c, nr, k, 0, 6)
+			microkernelBias(mr, nr, a, k, panel, bias, c, nr, k, uintptr(unsafe.Pointer(&panel[0])), 0, 6)
 		}
 	})
 }
