@@ -42,7 +42,7 @@ func main() {
 				sets = 2
 			}
 			name := fmt.Sprintf("kernelBias%dx%d", 16*vecs, r)
-			fmt.Fprintf(&d, "\n//go:noescape\nfunc %s(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)\n", name)
+			fmt.Fprintf(&d, "\n//go:noescape\nfunc %s(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)\n", name)
 			// Registers: accumulators Z0.., B vectors Z16-Z23, A broadcasts Z24-Z29, bounds Z30/Z31;
 			// a tile of more than 16 accumulators (up to 14x32: 28) takes B in Z28/Z29 and
 			// alternates broadcasts between Z30 and Z31, which hold the bounds after the loop.
@@ -74,6 +74,7 @@ func main() {
 				for v := 0; v < vecs; v++ {
 					w("\tVMOVUPS %d(DI), %s", 64*(s*vecs+v), bvec(s, v))
 				}
+				w("\tPREFETCHT1 %d(SI)", 64*s)
 				for i := 0; i < r; i++ {
 					if vecs == 1 {
 						w("\tVFMADD231PS.BCST %s, %s, %s", row(i, disp), bvec(s, 0), acc(s, i, 0))
@@ -87,10 +88,10 @@ func main() {
 				}
 			}
 			w("")
-			w("// func %s(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)", name)
+			w("// func %s(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)", name)
 			w("//")
 			w("// c[%dx%d, row stride ldc] = clamp(bias[%d] + a[%d rows, stride lda] x b[k x %d], lo, hi); %d accumulator set(s) over k.", r, 16*vecs, 16*vecs, r, 16*vecs, sets)
-			w("TEXT ·%s(SB), NOSPLIT, $0-64", name)
+			w("TEXT ·%s(SB), NOSPLIT, $0-72", name)
 			w("\tMOVQ a+0(FP), R9")
 			w("\tMOVQ lda+8(FP), R8")
 			w("\tSHLQ $2, R8")
@@ -104,6 +105,7 @@ func main() {
 			w("\tMOVQ b+16(FP), DI")
 			w("\tMOVQ bias+24(FP), AX")
 			w("\tMOVQ k+48(FP), CX")
+			w("\tMOVQ pf+56(FP), SI")
 			for v := 0; v < vecs; v++ {
 				w("\tVMOVUPS %d(AX), %s", 64*v, acc(0, 0, v))
 			}
@@ -128,6 +130,7 @@ func main() {
 					w("\tADDQ $%d, R12", 4*n)
 				}
 				w("\tADDQ $%d, DI", 64*vecs*n)
+				w("\tADDQ $%d, SI", 64*n)
 			}
 			if sets > 1 {
 				w("\tMOVQ CX, DX")
@@ -159,8 +162,8 @@ func main() {
 					}
 				}
 			}
-			w("\tVBROADCASTSS lo+56(FP), Z30")
-			w("\tVBROADCASTSS hi+60(FP), Z31")
+			w("\tVBROADCASTSS lo+64(FP), Z30")
+			w("\tVBROADCASTSS hi+68(FP), Z31")
 			w("\tMOVQ c+32(FP), DX")
 			w("\tMOVQ ldc+40(FP), R15")
 			w("\tSHLQ $2, R15")
@@ -184,10 +187,10 @@ func main() {
 	// (the compiler cannot see the callee's go:noescape), which put every caller's tile buffer on
 	// the heap.
 	fmt.Fprintf(&d, "\n// biasKernel512 runs the r-row kernel for a panel nr (32 or 16) columns wide.\n")
-	fmt.Fprintf(&d, "func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32) {\n\tswitch nr*16 + r {\n")
+	fmt.Fprintf(&d, "func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32) {\n\tswitch nr*16 + r {\n")
 	for _, vecs := range []int{2, 1} {
 		for r := 1; r <= maxRows; r++ {
-			fmt.Fprintf(&d, "\tcase %d:\n\t\tkernelBias%dx%d(a, lda, b, bias, c, ldc, k, lo, hi)\n", 16*vecs*16+r, 16*vecs, r)
+			fmt.Fprintf(&d, "\tcase %d:\n\t\tkernelBias%dx%d(a, lda, b, bias, c, ldc, k, pf, lo, hi)\n", 16*vecs*16+r, 16*vecs, r)
 		}
 	}
 	fmt.Fprintf(&d, "\t}\n}\n")

@@ -89,15 +89,16 @@ func mulAdd8(acc *float32, x *float32, w *float32, n int)
 
 // microkernelBias: c[mr×nr, stride ldc] = clamp(bias[nr] + a·panel, lo, hi); a holds mr rows of
 // k values at stride lda, panel k×nr values (nr is 32 or 16). mr is biasMR, or fewer where
-// rowKernels.
-func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+// rowKernels. The AVX-512 kernels also prefetch k cache lines from pf on into L2, one per k step
+// (pf is an address, never dereferenced: a prefetch does not fault).
+func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, pf uintptr, lo, hi float32) {
 	_ = a[(mr-1)*lda+k-1]
 	_ = panel[k*nr-1]
 	_ = bias[nr-1]
 	_ = c[(mr-1)*ldc+nr-1]
 	switch {
 	case useAVX512 && (nr == 32 || nr == NR):
-		biasKernel512(nr, mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+		biasKernel512(nr, mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, pf, lo, hi)
 	case useAVX2 && mr == MR && nr == NR:
 		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
 	default:

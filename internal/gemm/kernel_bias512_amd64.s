@@ -4,10 +4,10 @@
 
 #include "textflag.h"
 
-// func kernelBias32x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[1x32, row stride ldc] = clamp(bias[32] + a[1 rows, stride lda] x b[k x 32], lo, hi); 4 accumulator set(s) over k.
-TEXT ·kernelBias32x1(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x1(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -17,6 +17,7 @@ TEXT ·kernelBias32x1(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VPXORD Z2, Z2, Z2
@@ -33,26 +34,31 @@ TEXT ·kernelBias32x1(SB), NOSPLIT, $0-64
 kernelBias32x1main:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
 	VMOVUPS 128(DI), Z18
 	VMOVUPS 192(DI), Z19
+	PREFETCHT1 64(SI)
 	VBROADCASTSS 4(R9), Z26
 	VFMADD231PS Z18, Z26, Z2
 	VFMADD231PS Z19, Z26, Z3
 	VMOVUPS 256(DI), Z20
 	VMOVUPS 320(DI), Z21
+	PREFETCHT1 128(SI)
 	VBROADCASTSS 8(R9), Z27
 	VFMADD231PS Z20, Z27, Z4
 	VFMADD231PS Z21, Z27, Z5
 	VMOVUPS 384(DI), Z22
 	VMOVUPS 448(DI), Z23
+	PREFETCHT1 192(SI)
 	VBROADCASTSS 12(R9), Z28
 	VFMADD231PS Z22, Z28, Z6
 	VFMADD231PS Z23, Z28, Z7
 	ADDQ $16, R9
 	ADDQ $512, DI
+	ADDQ $256, SI
 	DECQ DX
 	JNZ kernelBias32x1main
 kernelBias32x1tail:
@@ -61,11 +67,13 @@ kernelBias32x1tail:
 kernelBias32x1loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z29
 	VFMADD231PS Z16, Z29, Z0
 	VFMADD231PS Z17, Z29, Z1
 	ADDQ $4, R9
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x1loop
 kernelBias32x1done:
@@ -75,8 +83,8 @@ kernelBias32x1done:
 	VADDPS Z5, Z1, Z1
 	VADDPS Z6, Z0, Z0
 	VADDPS Z7, Z1, Z1
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -89,10 +97,10 @@ kernelBias32x1done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[2x32, row stride ldc] = clamp(bias[32] + a[2 rows, stride lda] x b[k x 32], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias32x2(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x2(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -102,6 +110,7 @@ TEXT ·kernelBias32x2(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -118,6 +127,7 @@ TEXT ·kernelBias32x2(SB), NOSPLIT, $0-64
 kernelBias32x2main:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -126,6 +136,7 @@ kernelBias32x2main:
 	VFMADD231PS Z17, Z26, Z3
 	VMOVUPS 128(DI), Z18
 	VMOVUPS 192(DI), Z19
+	PREFETCHT1 64(SI)
 	VBROADCASTSS 4(R9), Z27
 	VFMADD231PS Z18, Z27, Z4
 	VFMADD231PS Z19, Z27, Z5
@@ -134,6 +145,7 @@ kernelBias32x2main:
 	VFMADD231PS Z19, Z28, Z7
 	ADDQ $8, R9
 	ADDQ $256, DI
+	ADDQ $128, SI
 	DECQ DX
 	JNZ kernelBias32x2main
 kernelBias32x2tail:
@@ -142,6 +154,7 @@ kernelBias32x2tail:
 kernelBias32x2loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z29
 	VFMADD231PS Z16, Z29, Z0
 	VFMADD231PS Z17, Z29, Z1
@@ -150,6 +163,7 @@ kernelBias32x2loop:
 	VFMADD231PS Z17, Z24, Z3
 	ADDQ $4, R9
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x2loop
 kernelBias32x2done:
@@ -157,8 +171,8 @@ kernelBias32x2done:
 	VADDPS Z5, Z1, Z1
 	VADDPS Z6, Z2, Z2
 	VADDPS Z7, Z3, Z3
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -178,10 +192,10 @@ kernelBias32x2done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[3x32, row stride ldc] = clamp(bias[32] + a[3 rows, stride lda] x b[k x 32], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias32x3(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x3(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -191,6 +205,7 @@ TEXT ·kernelBias32x3(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -211,6 +226,7 @@ TEXT ·kernelBias32x3(SB), NOSPLIT, $0-64
 kernelBias32x3main:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -222,6 +238,7 @@ kernelBias32x3main:
 	VFMADD231PS Z17, Z27, Z5
 	VMOVUPS 128(DI), Z18
 	VMOVUPS 192(DI), Z19
+	PREFETCHT1 64(SI)
 	VBROADCASTSS 4(R9), Z28
 	VFMADD231PS Z18, Z28, Z6
 	VFMADD231PS Z19, Z28, Z7
@@ -233,6 +250,7 @@ kernelBias32x3main:
 	VFMADD231PS Z19, Z24, Z11
 	ADDQ $8, R9
 	ADDQ $256, DI
+	ADDQ $128, SI
 	DECQ DX
 	JNZ kernelBias32x3main
 kernelBias32x3tail:
@@ -241,6 +259,7 @@ kernelBias32x3tail:
 kernelBias32x3loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -252,6 +271,7 @@ kernelBias32x3loop:
 	VFMADD231PS Z17, Z27, Z5
 	ADDQ $4, R9
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x3loop
 kernelBias32x3done:
@@ -261,8 +281,8 @@ kernelBias32x3done:
 	VADDPS Z9, Z3, Z3
 	VADDPS Z10, Z4, Z4
 	VADDPS Z11, Z5, Z5
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -289,10 +309,10 @@ kernelBias32x3done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[4x32, row stride ldc] = clamp(bias[32] + a[4 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x4(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x4(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -302,6 +322,7 @@ TEXT ·kernelBias32x4(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -315,6 +336,7 @@ TEXT ·kernelBias32x4(SB), NOSPLIT, $0-64
 kernelBias32x4loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -329,11 +351,12 @@ kernelBias32x4loop:
 	VFMADD231PS Z17, Z28, Z7
 	ADDQ $4, R9
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x4loop
 kernelBias32x4done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -367,10 +390,10 @@ kernelBias32x4done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[5x32, row stride ldc] = clamp(bias[32] + a[5 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x5(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x5(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -380,6 +403,7 @@ TEXT ·kernelBias32x5(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -395,6 +419,7 @@ TEXT ·kernelBias32x5(SB), NOSPLIT, $0-64
 kernelBias32x5loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -412,11 +437,12 @@ kernelBias32x5loop:
 	VFMADD231PS Z17, Z29, Z9
 	ADDQ $4, R9
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x5loop
 kernelBias32x5done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -457,10 +483,10 @@ kernelBias32x5done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[6x32, row stride ldc] = clamp(bias[32] + a[6 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x6(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x6(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -470,6 +496,7 @@ TEXT ·kernelBias32x6(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -487,6 +514,7 @@ TEXT ·kernelBias32x6(SB), NOSPLIT, $0-64
 kernelBias32x6loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -508,11 +536,12 @@ kernelBias32x6loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x6loop
 kernelBias32x6done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -560,10 +589,10 @@ kernelBias32x6done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[7x32, row stride ldc] = clamp(bias[32] + a[7 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x7(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x7(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -573,6 +602,7 @@ TEXT ·kernelBias32x7(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -592,6 +622,7 @@ TEXT ·kernelBias32x7(SB), NOSPLIT, $0-64
 kernelBias32x7loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -616,11 +647,12 @@ kernelBias32x7loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x7loop
 kernelBias32x7done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -675,10 +707,10 @@ kernelBias32x7done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[8x32, row stride ldc] = clamp(bias[32] + a[8 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x8(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x8(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -688,6 +720,7 @@ TEXT ·kernelBias32x8(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -709,6 +742,7 @@ TEXT ·kernelBias32x8(SB), NOSPLIT, $0-64
 kernelBias32x8loop:
 	VMOVUPS 0(DI), Z16
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z25
 	VFMADD231PS Z16, Z25, Z0
 	VFMADD231PS Z17, Z25, Z1
@@ -736,11 +770,12 @@ kernelBias32x8loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x8loop
 kernelBias32x8done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -802,10 +837,10 @@ kernelBias32x8done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[9x32, row stride ldc] = clamp(bias[32] + a[9 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x9(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x9(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -815,6 +850,7 @@ TEXT ·kernelBias32x9(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -838,6 +874,7 @@ TEXT ·kernelBias32x9(SB), NOSPLIT, $0-64
 kernelBias32x9loop:
 	VMOVUPS 0(DI), Z28
 	VMOVUPS 64(DI), Z29
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z31
 	VFMADD231PS Z28, Z31, Z0
 	VFMADD231PS Z29, Z31, Z1
@@ -868,11 +905,12 @@ kernelBias32x9loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x9loop
 kernelBias32x9done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -941,10 +979,10 @@ kernelBias32x9done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[10x32, row stride ldc] = clamp(bias[32] + a[10 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x10(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x10(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -954,6 +992,7 @@ TEXT ·kernelBias32x10(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -979,6 +1018,7 @@ TEXT ·kernelBias32x10(SB), NOSPLIT, $0-64
 kernelBias32x10loop:
 	VMOVUPS 0(DI), Z28
 	VMOVUPS 64(DI), Z29
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z31
 	VFMADD231PS Z28, Z31, Z0
 	VFMADD231PS Z29, Z31, Z1
@@ -1012,11 +1052,12 @@ kernelBias32x10loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x10loop
 kernelBias32x10done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -1092,10 +1133,10 @@ kernelBias32x10done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[11x32, row stride ldc] = clamp(bias[32] + a[11 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x11(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x11(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -1107,6 +1148,7 @@ TEXT ·kernelBias32x11(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -1134,6 +1176,7 @@ TEXT ·kernelBias32x11(SB), NOSPLIT, $0-64
 kernelBias32x11loop:
 	VMOVUPS 0(DI), Z28
 	VMOVUPS 64(DI), Z29
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z31
 	VFMADD231PS Z28, Z31, Z0
 	VFMADD231PS Z29, Z31, Z1
@@ -1171,11 +1214,12 @@ kernelBias32x11loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x11loop
 kernelBias32x11done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -1258,10 +1302,10 @@ kernelBias32x11done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[12x32, row stride ldc] = clamp(bias[32] + a[12 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x12(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x12(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -1273,6 +1317,7 @@ TEXT ·kernelBias32x12(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -1302,6 +1347,7 @@ TEXT ·kernelBias32x12(SB), NOSPLIT, $0-64
 kernelBias32x12loop:
 	VMOVUPS 0(DI), Z28
 	VMOVUPS 64(DI), Z29
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z31
 	VFMADD231PS Z28, Z31, Z0
 	VFMADD231PS Z29, Z31, Z1
@@ -1342,11 +1388,12 @@ kernelBias32x12loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x12loop
 kernelBias32x12done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -1436,10 +1483,10 @@ kernelBias32x12done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[13x32, row stride ldc] = clamp(bias[32] + a[13 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x13(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x13(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -1451,6 +1498,7 @@ TEXT ·kernelBias32x13(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -1482,6 +1530,7 @@ TEXT ·kernelBias32x13(SB), NOSPLIT, $0-64
 kernelBias32x13loop:
 	VMOVUPS 0(DI), Z28
 	VMOVUPS 64(DI), Z29
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z31
 	VFMADD231PS Z28, Z31, Z0
 	VFMADD231PS Z29, Z31, Z1
@@ -1525,11 +1574,12 @@ kernelBias32x13loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x13loop
 kernelBias32x13done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -1626,10 +1676,10 @@ kernelBias32x13done:
 	VZEROUPPER
 	RET
 
-// func kernelBias32x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias32x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[14x32, row stride ldc] = clamp(bias[32] + a[14 rows, stride lda] x b[k x 32], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias32x14(SB), NOSPLIT, $0-64
+TEXT ·kernelBias32x14(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -1641,6 +1691,7 @@ TEXT ·kernelBias32x14(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	VMOVAPS Z0, Z2
@@ -1674,6 +1725,7 @@ TEXT ·kernelBias32x14(SB), NOSPLIT, $0-64
 kernelBias32x14loop:
 	VMOVUPS 0(DI), Z28
 	VMOVUPS 64(DI), Z29
+	PREFETCHT1 0(SI)
 	VBROADCASTSS (R9), Z31
 	VFMADD231PS Z28, Z31, Z0
 	VFMADD231PS Z29, Z31, Z1
@@ -1720,11 +1772,12 @@ kernelBias32x14loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $128, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias32x14loop
 kernelBias32x14done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -1828,10 +1881,10 @@ kernelBias32x14done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[1x16, row stride ldc] = clamp(bias[16] + a[1 rows, stride lda] x b[k x 16], lo, hi); 4 accumulator set(s) over k.
-TEXT ·kernelBias16x1(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x1(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -1841,6 +1894,7 @@ TEXT ·kernelBias16x1(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
@@ -1852,15 +1906,20 @@ TEXT ·kernelBias16x1(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x1tail
 kernelBias16x1main:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 64(SI)
 	VFMADD231PS.BCST 4(R9), Z17, Z1
 	VMOVUPS 128(DI), Z18
+	PREFETCHT1 128(SI)
 	VFMADD231PS.BCST 8(R9), Z18, Z2
 	VMOVUPS 192(DI), Z19
+	PREFETCHT1 192(SI)
 	VFMADD231PS.BCST 12(R9), Z19, Z3
 	ADDQ $16, R9
 	ADDQ $256, DI
+	ADDQ $256, SI
 	DECQ DX
 	JNZ kernelBias16x1main
 kernelBias16x1tail:
@@ -1868,17 +1927,19 @@ kernelBias16x1tail:
 	JEQ kernelBias16x1done
 kernelBias16x1loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	ADDQ $4, R9
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x1loop
 kernelBias16x1done:
 	VADDPS Z1, Z0, Z0
 	VADDPS Z2, Z0, Z0
 	VADDPS Z3, Z0, Z0
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -1888,10 +1949,10 @@ kernelBias16x1done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[2x16, row stride ldc] = clamp(bias[16] + a[2 rows, stride lda] x b[k x 16], lo, hi); 4 accumulator set(s) over k.
-TEXT ·kernelBias16x2(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x2(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -1901,6 +1962,7 @@ TEXT ·kernelBias16x2(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VPXORD Z2, Z2, Z2
@@ -1916,19 +1978,24 @@ TEXT ·kernelBias16x2(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x2tail
 kernelBias16x2main:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 64(SI)
 	VFMADD231PS.BCST 4(R9), Z17, Z2
 	VFMADD231PS.BCST 4(R9)(R8*1), Z17, Z3
 	VMOVUPS 128(DI), Z18
+	PREFETCHT1 128(SI)
 	VFMADD231PS.BCST 8(R9), Z18, Z4
 	VFMADD231PS.BCST 8(R9)(R8*1), Z18, Z5
 	VMOVUPS 192(DI), Z19
+	PREFETCHT1 192(SI)
 	VFMADD231PS.BCST 12(R9), Z19, Z6
 	VFMADD231PS.BCST 12(R9)(R8*1), Z19, Z7
 	ADDQ $16, R9
 	ADDQ $256, DI
+	ADDQ $256, SI
 	DECQ DX
 	JNZ kernelBias16x2main
 kernelBias16x2tail:
@@ -1936,10 +2003,12 @@ kernelBias16x2tail:
 	JEQ kernelBias16x2done
 kernelBias16x2loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	ADDQ $4, R9
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x2loop
 kernelBias16x2done:
@@ -1949,8 +2018,8 @@ kernelBias16x2done:
 	VADDPS Z5, Z1, Z1
 	VADDPS Z6, Z0, Z0
 	VADDPS Z7, Z1, Z1
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -1964,10 +2033,10 @@ kernelBias16x2done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[3x16, row stride ldc] = clamp(bias[16] + a[3 rows, stride lda] x b[k x 16], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias16x3(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x3(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -1977,6 +2046,7 @@ TEXT ·kernelBias16x3(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -1990,15 +2060,18 @@ TEXT ·kernelBias16x3(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x3tail
 kernelBias16x3main:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 64(SI)
 	VFMADD231PS.BCST 4(R9), Z17, Z3
 	VFMADD231PS.BCST 4(R9)(R8*1), Z17, Z4
 	VFMADD231PS.BCST 4(R9)(R8*2), Z17, Z5
 	ADDQ $8, R9
 	ADDQ $128, DI
+	ADDQ $128, SI
 	DECQ DX
 	JNZ kernelBias16x3main
 kernelBias16x3tail:
@@ -2006,19 +2079,21 @@ kernelBias16x3tail:
 	JEQ kernelBias16x3done
 kernelBias16x3loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
 	ADDQ $4, R9
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x3loop
 kernelBias16x3done:
 	VADDPS Z3, Z0, Z0
 	VADDPS Z4, Z1, Z1
 	VADDPS Z5, Z2, Z2
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2036,10 +2111,10 @@ kernelBias16x3done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[4x16, row stride ldc] = clamp(bias[16] + a[4 rows, stride lda] x b[k x 16], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias16x4(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x4(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2049,6 +2124,7 @@ TEXT ·kernelBias16x4(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2064,17 +2140,20 @@ TEXT ·kernelBias16x4(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x4tail
 kernelBias16x4main:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
 	VFMADD231PS.BCST (R9)(R10*1), Z16, Z3
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 64(SI)
 	VFMADD231PS.BCST 4(R9), Z17, Z4
 	VFMADD231PS.BCST 4(R9)(R8*1), Z17, Z5
 	VFMADD231PS.BCST 4(R9)(R8*2), Z17, Z6
 	VFMADD231PS.BCST 4(R9)(R10*1), Z17, Z7
 	ADDQ $8, R9
 	ADDQ $128, DI
+	ADDQ $128, SI
 	DECQ DX
 	JNZ kernelBias16x4main
 kernelBias16x4tail:
@@ -2082,12 +2161,14 @@ kernelBias16x4tail:
 	JEQ kernelBias16x4done
 kernelBias16x4loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
 	VFMADD231PS.BCST (R9)(R10*1), Z16, Z3
 	ADDQ $4, R9
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x4loop
 kernelBias16x4done:
@@ -2095,8 +2176,8 @@ kernelBias16x4done:
 	VADDPS Z5, Z1, Z1
 	VADDPS Z6, Z2, Z2
 	VADDPS Z7, Z3, Z3
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2118,10 +2199,10 @@ kernelBias16x4done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[5x16, row stride ldc] = clamp(bias[16] + a[5 rows, stride lda] x b[k x 16], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias16x5(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x5(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2131,6 +2212,7 @@ TEXT ·kernelBias16x5(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2148,12 +2230,14 @@ TEXT ·kernelBias16x5(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x5tail
 kernelBias16x5main:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
 	VFMADD231PS.BCST (R9)(R10*1), Z16, Z3
 	VFMADD231PS.BCST (R9)(R8*4), Z16, Z4
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 64(SI)
 	VFMADD231PS.BCST 4(R9), Z17, Z5
 	VFMADD231PS.BCST 4(R9)(R8*1), Z17, Z6
 	VFMADD231PS.BCST 4(R9)(R8*2), Z17, Z7
@@ -2161,6 +2245,7 @@ kernelBias16x5main:
 	VFMADD231PS.BCST 4(R9)(R8*4), Z17, Z9
 	ADDQ $8, R9
 	ADDQ $128, DI
+	ADDQ $128, SI
 	DECQ DX
 	JNZ kernelBias16x5main
 kernelBias16x5tail:
@@ -2168,6 +2253,7 @@ kernelBias16x5tail:
 	JEQ kernelBias16x5done
 kernelBias16x5loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2175,6 +2261,7 @@ kernelBias16x5loop:
 	VFMADD231PS.BCST (R9)(R8*4), Z16, Z4
 	ADDQ $4, R9
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x5loop
 kernelBias16x5done:
@@ -2183,8 +2270,8 @@ kernelBias16x5done:
 	VADDPS Z7, Z2, Z2
 	VADDPS Z8, Z3, Z3
 	VADDPS Z9, Z4, Z4
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2210,10 +2297,10 @@ kernelBias16x5done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[6x16, row stride ldc] = clamp(bias[16] + a[6 rows, stride lda] x b[k x 16], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias16x6(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x6(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2223,6 +2310,7 @@ TEXT ·kernelBias16x6(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2242,6 +2330,7 @@ TEXT ·kernelBias16x6(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x6tail
 kernelBias16x6main:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2249,6 +2338,7 @@ kernelBias16x6main:
 	VFMADD231PS.BCST (R9)(R8*4), Z16, Z4
 	VFMADD231PS.BCST (R11), Z16, Z5
 	VMOVUPS 64(DI), Z17
+	PREFETCHT1 64(SI)
 	VFMADD231PS.BCST 4(R9), Z17, Z6
 	VFMADD231PS.BCST 4(R9)(R8*1), Z17, Z7
 	VFMADD231PS.BCST 4(R9)(R8*2), Z17, Z8
@@ -2258,6 +2348,7 @@ kernelBias16x6main:
 	ADDQ $8, R9
 	ADDQ $8, R11
 	ADDQ $128, DI
+	ADDQ $128, SI
 	DECQ DX
 	JNZ kernelBias16x6main
 kernelBias16x6tail:
@@ -2265,6 +2356,7 @@ kernelBias16x6tail:
 	JEQ kernelBias16x6done
 kernelBias16x6loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2274,6 +2366,7 @@ kernelBias16x6loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x6loop
 kernelBias16x6done:
@@ -2283,8 +2376,8 @@ kernelBias16x6done:
 	VADDPS Z9, Z3, Z3
 	VADDPS Z10, Z4, Z4
 	VADDPS Z11, Z5, Z5
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2314,10 +2407,10 @@ kernelBias16x6done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[7x16, row stride ldc] = clamp(bias[16] + a[7 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x7(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x7(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2327,6 +2420,7 @@ TEXT ·kernelBias16x7(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2338,6 +2432,7 @@ TEXT ·kernelBias16x7(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x7done
 kernelBias16x7loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2348,11 +2443,12 @@ kernelBias16x7loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x7loop
 kernelBias16x7done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2386,10 +2482,10 @@ kernelBias16x7done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[8x16, row stride ldc] = clamp(bias[16] + a[8 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x8(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x8(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2399,6 +2495,7 @@ TEXT ·kernelBias16x8(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2411,6 +2508,7 @@ TEXT ·kernelBias16x8(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x8done
 kernelBias16x8loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2422,11 +2520,12 @@ kernelBias16x8loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x8loop
 kernelBias16x8done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2464,10 +2563,10 @@ kernelBias16x8done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[9x16, row stride ldc] = clamp(bias[16] + a[9 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x9(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x9(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2477,6 +2576,7 @@ TEXT ·kernelBias16x9(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2490,6 +2590,7 @@ TEXT ·kernelBias16x9(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x9done
 kernelBias16x9loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2502,11 +2603,12 @@ kernelBias16x9loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x9loop
 kernelBias16x9done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2548,10 +2650,10 @@ kernelBias16x9done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[10x16, row stride ldc] = clamp(bias[16] + a[10 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x10(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x10(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2561,6 +2663,7 @@ TEXT ·kernelBias16x10(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2575,6 +2678,7 @@ TEXT ·kernelBias16x10(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x10done
 kernelBias16x10loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2588,11 +2692,12 @@ kernelBias16x10loop:
 	ADDQ $4, R9
 	ADDQ $4, R11
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x10loop
 kernelBias16x10done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2638,10 +2743,10 @@ kernelBias16x10done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[11x16, row stride ldc] = clamp(bias[16] + a[11 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x11(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x11(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2653,6 +2758,7 @@ TEXT ·kernelBias16x11(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2668,6 +2774,7 @@ TEXT ·kernelBias16x11(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x11done
 kernelBias16x11loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2683,11 +2790,12 @@ kernelBias16x11loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x11loop
 kernelBias16x11done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2737,10 +2845,10 @@ kernelBias16x11done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[12x16, row stride ldc] = clamp(bias[16] + a[12 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x12(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x12(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2752,6 +2860,7 @@ TEXT ·kernelBias16x12(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2768,6 +2877,7 @@ TEXT ·kernelBias16x12(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x12done
 kernelBias16x12loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2784,11 +2894,12 @@ kernelBias16x12loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x12loop
 kernelBias16x12done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2842,10 +2953,10 @@ kernelBias16x12done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[13x16, row stride ldc] = clamp(bias[16] + a[13 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x13(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x13(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2857,6 +2968,7 @@ TEXT ·kernelBias16x13(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2874,6 +2986,7 @@ TEXT ·kernelBias16x13(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x13done
 kernelBias16x13loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -2891,11 +3004,12 @@ kernelBias16x13loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x13loop
 kernelBias16x13done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15
@@ -2953,10 +3067,10 @@ kernelBias16x13done:
 	VZEROUPPER
 	RET
 
-// func kernelBias16x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+// func kernelBias16x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 //
 // c[14x16, row stride ldc] = clamp(bias[16] + a[14 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias16x14(SB), NOSPLIT, $0-64
+TEXT ·kernelBias16x14(SB), NOSPLIT, $0-72
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -2968,6 +3082,7 @@ TEXT ·kernelBias16x14(SB), NOSPLIT, $0-64
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
 	MOVQ k+48(FP), CX
+	MOVQ pf+56(FP), SI
 	VMOVUPS 0(AX), Z0
 	VMOVAPS Z0, Z1
 	VMOVAPS Z0, Z2
@@ -2986,6 +3101,7 @@ TEXT ·kernelBias16x14(SB), NOSPLIT, $0-64
 	JEQ kernelBias16x14done
 kernelBias16x14loop:
 	VMOVUPS 0(DI), Z16
+	PREFETCHT1 0(SI)
 	VFMADD231PS.BCST (R9), Z16, Z0
 	VFMADD231PS.BCST (R9)(R8*1), Z16, Z1
 	VFMADD231PS.BCST (R9)(R8*2), Z16, Z2
@@ -3004,11 +3120,12 @@ kernelBias16x14loop:
 	ADDQ $4, R11
 	ADDQ $4, R12
 	ADDQ $64, DI
+	ADDQ $64, SI
 	DECQ CX
 	JNZ kernelBias16x14loop
 kernelBias16x14done:
-	VBROADCASTSS lo+56(FP), Z30
-	VBROADCASTSS hi+60(FP), Z31
+	VBROADCASTSS lo+64(FP), Z30
+	VBROADCASTSS hi+68(FP), Z31
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R15
 	SHLQ $2, R15

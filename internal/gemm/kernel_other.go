@@ -40,7 +40,7 @@ const (
 const rowKernels = true
 
 // microkernelBias is the portable bias-and-clamp kernel over mr rows.
-func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, lo, hi float32) {
+func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, pf uintptr, lo, hi float32) {
 	kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 }
 

@@ -5,147 +5,147 @@
 package gemm
 
 //go:noescape
-func kernelBias32x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias32x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias32x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x7(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x8(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x9(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x10(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x11(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x12(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x13(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias16x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
+func kernelBias16x14(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
 
 // biasKernel512 runs the r-row kernel for a panel nr (32 or 16) columns wide.
-func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32) {
+func biasKernel512(nr, r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32) {
 	switch nr*16 + r {
 	case 513:
-		kernelBias32x1(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x1(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 514:
-		kernelBias32x2(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x2(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 515:
-		kernelBias32x3(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x3(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 516:
-		kernelBias32x4(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x4(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 517:
-		kernelBias32x5(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x5(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 518:
-		kernelBias32x6(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x6(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 519:
-		kernelBias32x7(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x7(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 520:
-		kernelBias32x8(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x8(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 521:
-		kernelBias32x9(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x9(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 522:
-		kernelBias32x10(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x10(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 523:
-		kernelBias32x11(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x11(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 524:
-		kernelBias32x12(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x12(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 525:
-		kernelBias32x13(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x13(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 526:
-		kernelBias32x14(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias32x14(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 257:
-		kernelBias16x1(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x1(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 258:
-		kernelBias16x2(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x2(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 259:
-		kernelBias16x3(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x3(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 260:
-		kernelBias16x4(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x4(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 261:
-		kernelBias16x5(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x5(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 262:
-		kernelBias16x6(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x6(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 263:
-		kernelBias16x7(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x7(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 264:
-		kernelBias16x8(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x8(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 265:
-		kernelBias16x9(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x9(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 266:
-		kernelBias16x10(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x10(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 267:
-		kernelBias16x11(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x11(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 268:
-		kernelBias16x12(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x12(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 269:
-		kernelBias16x13(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x13(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	case 270:
-		kernelBias16x14(a, lda, b, bias, c, ldc, k, lo, hi)
+		kernelBias16x14(a, lda, b, bias, c, ldc, k, pf, lo, hi)
 	}
 }

@@ -3,6 +3,7 @@ package gemm
 import (
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // The packed GEMM computes C = clamp(bias + A·B) with B packed once (weights) into panels of
@@ -161,19 +162,22 @@ func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c 
 		}
 		return arows, astride, kr, rows
 	}
-	run := func(i0, j int, arows []float32, astride, kr, rows int) {
+	run := func(i0, j int, arows []float32, astride, kr, rows int, pf uintptr) {
 		w := p.width(j)
 		panel := p.panels[j*k*nr : j*k*nr+k*w]
+		if pf == 0 {
+			pf = uintptr(unsafe.Pointer(&panel[0])) // already in cache: the prefetches cost a load slot each
+		}
 		bpanel := tailBias[:w]
 		if bias != nil && j*nr+w <= n {
 			bpanel = bias[j*nr : j*nr+w]
 		}
 		cols := min(w, n-j*nr)
 		if kr == rows && cols == w && len(c) >= (i0+kr-1)*ldc+j*nr+w {
-			microkernelBias(kr, w, arows, astride, panel, bpanel, c[i0*ldc+j*nr:], ldc, k, lo, hi)
+			microkernelBias(kr, w, arows, astride, panel, bpanel, c[i0*ldc+j*nr:], ldc, k, pf, lo, hi)
 			return
 		}
-		microkernelBias(kr, w, arows, astride, panel, bpanel, tile[:], w, k, lo, hi)
+		microkernelBias(kr, w, arows, astride, panel, bpanel, tile[:], w, k, pf, lo, hi)
 		for r := 0; r < rows; r++ {
 			copy(c[(i0+r)*ldc+j*nr:(i0+r)*ldc+j*nr+cols], tile[r*w:r*w+cols])
 		}
@@ -182,10 +186,22 @@ func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c 
 		// A small A (a 7x7 layer, a classifier) stays in cache while each panel of the weights
 		// is read once, instead of the whole weight matrix streaming past every row tile; and
 		// weights too large for L2 (K = 9·512) are better read once than once per row tile.
+		// While the row tiles run over panel j, they prefetch panel j+1 into L2, each tile
+		// its share, so the next panel's first tile does not wait on L3 or memory.
+		tiles := (m + mr - 1) / mr
 		for j := p0; j < p1; j++ {
-			for i0 := 0; i0 < m; i0 += mr {
+			var next uintptr
+			if j+1 < p1 {
+				next = uintptr(unsafe.Pointer(&p.panels[(j+1)*k*nr]))
+			}
+			share := uintptr(k*p.width(min(j+1, p1-1))*4/tiles) &^ 63
+			for t, i0 := 0, 0; i0 < m; t, i0 = t+1, i0+mr {
 				arows, astride, kr, rows := tileRows(i0)
-				run(i0, j, arows, astride, kr, rows)
+				pf := next
+				if pf != 0 {
+					pf += uintptr(t) * share
+				}
+				run(i0, j, arows, astride, kr, rows, pf)
 			}
 		}
 		return
@@ -195,7 +211,7 @@ func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c 
 	for i0 := 0; i0 < m; i0 += mr {
 		arows, astride, kr, rows := tileRows(i0)
 		for j := p0; j < p1; j++ {
-			run(i0, j, arows, astride, kr, rows)
+			run(i0, j, arows, astride, kr, rows, 0)
 		}
 	}
 }
