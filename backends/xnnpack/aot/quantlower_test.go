@@ -1,8 +1,10 @@
 package aot_test
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/aot"
@@ -73,6 +75,42 @@ func TestQuantPreprocessMatchesOfficial(t *testing.T) {
 	for _, m := range append(quantModels(t), aoModels(t)...) {
 		t.Run(m.Name, func(t *testing.T) {
 			comparePreprocess(t, zooPlan(t, m.PT2, nil, &aot.Partitioner{}), m.Xnnpack)
+		})
+	}
+}
+
+// TestQuant4BitEdgeMatchesOfficial: 4-bit programs the official toolchain lowers but its
+// runtime refuses (a 1×1 convolution's qcint4 filter) or misreads (an odd input-channel count)
+// (testdata/quantlower_edge, delegation.json "official_runtime"): etgo's plan and graph equal
+// the official ones all the same; etgo's runtime refuses them by name.
+func TestQuant4BitEdgeMatchesOfficial(t *testing.T) {
+	dir := testutil.Testdata(t, "quantlower_edge")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			d := filepath.Join(dir, e.Name())
+			raw, err := os.ReadFile(filepath.Join(d, "delegation.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var del zoo.Delegation
+			if err := json.Unmarshal(raw, &del); err != nil {
+				t.Fatal(err)
+			}
+			plan := zooPlan(t, filepath.Join(d, "model.pt2"), nil, &aot.Partitioner{})
+			if len(plan.Delegates) != del.NumDelegatedSubgraphs {
+				t.Errorf("%d delegates, official %d", len(plan.Delegates), del.NumDelegatedSubgraphs)
+			}
+			if got := zoo.Breakdown(plan); !maps.Equal(got, del.ByOperator) {
+				t.Errorf("per-operator counts\n got %v\nwant %v", got, del.ByOperator)
+			}
+			comparePreprocess(t, plan, filepath.Join(d, "xnnpack.pte"))
 		})
 	}
 }
