@@ -44,7 +44,7 @@ const localSize = 64
 
 // maxProgramBytes bounds one delegate's buffer: a blob's dims are untrusted, and a region
 // offset must fit the shaders' 32-bit element indices.
-const maxProgramBytes = 1 << 32
+const maxProgramBytes = 1<<31 - 1
 
 func (p *program) alloc(size int, init []byte) (int, error) {
 	off := (p.size + regionAlign - 1) / regionAlign * regionAlign
