@@ -14,6 +14,8 @@ require (
 	golang.org/x/term v0.48.0
 )
 
+require github.com/ebitengine/purego v0.11.3
+
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
