@@ -11,35 +11,50 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// cpuVNNI: the int8 kernels need AVX-512F, BW (byte masks and conversions) and VNNI.
+// cpuVNNI: the AVX-512 int8 kernels need AVX-512F, BW (byte masks and conversions) and VNNI.
 var cpuVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
 
-// useVNNI selects the assembly int8 kernels.
-var useVNNI = cpuVNNI
+// cpuI8AVX2: the AVX2 int8 kernels (XNNPACK's avx2 madd design: codes widened to int16 and
+// multiplied pairwise with VPMADDWD, exact in int32) need AVX2 only; they serve CPUs without
+// AVX-512 VNNI, which would otherwise run the Go loops.
+var cpuI8AVX2 = cpu.X86.HasAVX2
+
+// useVNNI selects the AVX-512 VNNI int8 kernels, useI8AVX2 the AVX2 ones where a kernel has an
+// AVX2 version (the others take the Go loops). At most one is true.
+var (
+	useVNNI   = cpuVNNI
+	useI8AVX2 = cpuI8AVX2 && !cpuVNNI
+)
 
 // Int8ISAs lists the int8 kernel sets this build can run on this CPU, the default first:
-// "avx512vnni" where the CPU has it, and "go", the portable loops.
+// "avx512vnni" and "avx2" where the CPU has them, and "go", the portable loops.
 func Int8ISAs() []string {
+	var isas []string
 	if cpuVNNI {
-		return []string{"avx512vnni", "go"}
+		isas = append(isas, "avx512vnni")
 	}
-	return []string{"go"}
+	if cpuI8AVX2 {
+		isas = append(isas, "avx2")
+	}
+	return append(isas, "go")
 }
 
 // UseInt8ISA makes the int8 kernels of isa (one of Int8ISAs) the ones that run, so tests can
 // take every path on one machine, and returns a function that restores the previous choice.
 // Packed filters do not depend on it. Not safe while kernels run.
 func UseInt8ISA(isa string) (restore func(), err error) {
-	saved := useVNNI
+	savedVNNI, savedAVX2 := useVNNI, useI8AVX2
 	switch {
 	case isa == "avx512vnni" && cpuVNNI:
-		useVNNI = true
+		useVNNI, useI8AVX2 = true, false
+	case isa == "avx2" && cpuI8AVX2:
+		useVNNI, useI8AVX2 = false, true
 	case isa == "go":
-		useVNNI = false
+		useVNNI, useI8AVX2 = false, false
 	default:
 		return func() {}, fmt.Errorf("gemm: int8 kernel set %q is not available here (%v)", isa, Int8ISAs())
 	}
-	return func() { useVNNI = saved }, nil
+	return func() { useVNNI, useI8AVX2 = savedVNNI, savedAVX2 }, nil
 }
 
 func qs8Tile(p *QPacked, q *QS8, a []int8, lda int, c []int8, ldc, rows, pn, v int) {
