@@ -5,6 +5,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/aot"
@@ -112,5 +114,66 @@ func TestQuant4BitEdgeMatchesOfficial(t *testing.T) {
 			}
 			comparePreprocess(t, plan, filepath.Join(d, "xnnpack.pte"))
 		})
+	}
+}
+
+// TestQuant4BitRefusedAsOfficial: 4-bit programs the official toolchain refuses to lower
+// (testdata/quantlower_refused, refusal.json: convert_to_qc4w asserts on a filter that does not
+// squeeze to 2-d). etgo's partitioner takes the same region, as the official one does before
+// preprocess, and its preprocess refuses it naming the same check and the filter's rank.
+func TestQuant4BitRefusedAsOfficial(t *testing.T) {
+	dir := testutil.Testdata(t, "quantlower_refused")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotRank := regexp.MustCompile(`expecting input tensor to be 2d, got (\d+)`)
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) {
+			d := filepath.Join(dir, e.Name())
+			raw, err := os.ReadFile(filepath.Join(d, "refusal.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ref struct {
+				OfficialError string `json:"official_error"`
+			}
+			if err := json.Unmarshal(raw, &ref); err != nil {
+				t.Fatal(err)
+			}
+			m := gotRank.FindStringSubmatch(ref.OfficialError)
+			if m == nil {
+				t.Fatalf("refusal.json: official error %q is not the convert_to_qc4w rank assert this test knows", ref.OfficialError)
+			}
+			plan := zooPlan(t, filepath.Join(d, "model.pt2"), nil, &aot.Partitioner{})
+			if len(plan.Delegates) == 0 {
+				t.Fatal("no delegate: the official partitioner takes the region and fails in preprocess")
+			}
+			var refused error
+			for i := range plan.Delegates {
+				prog, err := plan.Delegates[i].Program(plan.Graph)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := aot.Preprocess(prog); err != nil {
+					refused = err
+					break
+				}
+			}
+			if refused == nil {
+				t.Fatalf("etgo preprocessed every delegate; the official toolchain refused: %s", ref.OfficialError)
+			}
+			if msg := refused.Error(); !strings.Contains(msg, "convert_to_qc4w") || !strings.Contains(msg, "have "+m[1]+" dims") {
+				t.Errorf("etgo's refusal %q does not name convert_to_qc4w and a %s-d filter (official: %s)", msg, m[1], ref.OfficialError)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("testdata/quantlower_refused holds no program")
 	}
 }
