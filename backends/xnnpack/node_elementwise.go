@@ -107,10 +107,18 @@ func quantConvert(p *plan, k int, n *xnngraph.Node) (runFunc, error) {
 	switch {
 	case x == nil && y != nil && y.dtype == schema.XNNDatatypexnn_datatype_qdint8:
 		rowDims := y.rowDims
-		if p.readByFullyConnectedOnly(n.Outputs[0]) {
+		switch {
+		case p.readByFullyConnectedOnly(n.Outputs[0]):
 			// XNNPACK inlines this quantization into the layers' input packing, which
 			// quantizes rows of the last dim whatever num_nonbatch_dims says (the official
 			// runtime gives the same outputs with 0 as with 1).
+			rowDims = 1
+		case p.readByConvAsFullyConnected(n.Outputs[0]):
+			// xnn_define_convolution_2d sets num_nonbatch_dims to 1 on the qdint8 value of a
+			// convolution it defines as a fully connected layer: the value is shared, so the
+			// Convert quantizes per pixel for every reader, and the other convolutions reading
+			// it take the first rows' parameters per image (qdconv), as the official runtime
+			// does.
 			rowDims = 1
 		}
 		return quantizeDynamic(rowDims), nil

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
@@ -463,4 +464,16 @@ func (p *plan) readByFullyConnectedOnly(id uint32) bool {
 		}
 	}
 	return readers > 0
+}
+
+// readByConvAsFullyConnected reports whether a convolution XNNPACK defines as a fully connected
+// layer reads value id.
+func (p *plan) readByConvAsFullyConnected(id uint32) bool {
+	for i := range p.g.Nodes {
+		n := &p.g.Nodes[i]
+		if definedAsFullyConnected(n) && slices.Contains(n.Inputs, id) {
+			return true
+		}
+	}
+	return false
 }

@@ -300,6 +300,18 @@ MODELS = {
     "dyn_linear_3d": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, None, "dynamically quantized linear, 3-D"),
     "dyn_linear_3d_sym": (lambda: Linear(32, 12), (2, 3, 32), "dynamic", True, {1: ("seq", 1, 16)}, "dynamically quantized linear, 3-D, symbolic seq"),
     "dyn_conv2d": (lambda: Conv(act="relu"), (1, 3, 6, 6), "dynamic", True, None, "the dynamic config on conv2d + relu (ExecuTorch 1.5.1: left fp32)"),
+    # Dynamically quantized convolutions (the dynamic config annotates a conv2d not followed by
+    # an activation): ChannelsLastTaggedReshapePass's dynamic path puts the NHWC copy before the
+    # per-image quantization (traced back to the activation's source), not after the dq.
+    "dyn_conv2d_plain": (lambda: Conv(), (1, 3, 6, 6), "dynamic", True, None, "dynamically quantized conv2d"),
+    "dyn_conv2d_pointwise": (lambda: Conv(cin=16, cout=24, k=1), (2, 16, 5, 5), "dynamic", True, None, "dynamically quantized 1x1 conv2d, batch 2"),
+    "dyn_conv2d_strided": (lambda: Conv(cin=4, cout=6, stride=2), (3, 4, 7, 7), "dynamic", True, None, "dynamically quantized strided conv2d, batch 3"),
+    "dyn_conv2d_grouped": (lambda: Conv(cin=8, cout=12, groups=2, bias=False), (1, 8, 6, 7), "dynamic", True, None, "dynamically quantized grouped conv2d without bias"),
+    "dyn_add": (lambda: Binary("add"), (1, 3, 5, 5), "dynamic", True, None, "two dynamically quantized convs of one input, added"),
+    "dyn_cat": (Cat, (1, 3, 5, 5), "dynamic", True, None, "two dynamically quantized convs of one input, concatenated"),
+    "dyn_two_convs": (lambda: nn.Sequential(Conv(cin=3, cout=4), Conv(cin=4, cout=5)), (1, 3, 6, 6), "dynamic", True, None, "a dynamically quantized conv reading another's output"),
+    "dyn_pool_conv": (lambda: nn.Sequential(nn.MaxPool2d(2), Conv(cin=3, cout=4)), (1, 3, 8, 8), "dynamic", True, None, "max pool, then a dynamically quantized conv"),
+    "dyn_conv_flatten_linear": (lambda: nn.Sequential(Conv(cin=3, cout=4), nn.Flatten(), nn.Linear(4 * 4 * 4, 5)), (1, 3, 4, 4), "dynamic", True, None, "dynamically quantized conv, flatten, dynamically quantized linear"),
     "ao_8da4w_g32": (lambda: Linear(64, 16), (3, 64), "8da4w_g32", True, None, "torchao 8da4w, group 32"),
     "ao_8da4w_g128": (lambda: Linear(256, 16, bias=False), (2, 256), "8da4w_g128", True, None, "torchao 8da4w, group 128"),
     # 4-bit per-channel weights (qcint4): XNNPACKQuantizer with weight_qmin=-8, weight_qmax=7,
@@ -327,9 +339,7 @@ EDGE = {
     # convert_to_qc4w squeezes the [6, 4, 1, 1] filter to [6, 4] and packs it; XNNPACK's
     # convolution takes no qcint4 filter, so the official runtime fails to load the method.
     "static4w_conv1x1": (lambda: Conv(cin=4, cout=6, k=1), (1, 4, 5, 5), "static_4w", True, None, "qs8×qc4w 1×1 conv2d + relu"),
-    # Left out until etgo matches it: "dyn4w_conv1x1" (Conv(cin=4, cout=6, k=1, act=None), 1×4×5×5,
-    # dynamic_4w): etgo orders the dynamic convolution's layout transposes differently from
-    # the official graph.
+    "dyn4w_conv1x1": (lambda: Conv(cin=4, cout=6, k=1, act=None), (1, 4, 5, 5), "dynamic_4w", True, None, "qd8×qc4w 1×1 conv2d"),
     # An odd number of input channels: rows padded to whole bytes; the official runtime reads
     # the activation rows rounded up to even too (each later row shifted), far from eager.
     "dyn4w_linear_odd": (lambda: Linear(47, 20), (4, 47), "dynamic_4w", True, None, "qd8×qc4w linear, 47 input channels"),

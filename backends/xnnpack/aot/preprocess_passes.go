@@ -6,6 +6,7 @@ import (
 
 	"github.com/etgo/etgo/backends/transforms"
 	"github.com/etgo/etgo/ir"
+	"github.com/etgo/etgo/partition/configs"
 	"github.com/etgo/etgo/passes"
 )
 
@@ -203,8 +204,8 @@ func (t *tagger) tag() error {
 		default:
 			all, any := true, false
 			for _, v := range inputs {
-				all = all && t.nhwc[v]
-				any = any || t.nhwc[v]
+				all = all && t.isNHWC(v)
+				any = any || t.isNHWC(v)
 			}
 			switch {
 			case all:
@@ -308,14 +309,67 @@ func (t *tagger) toNHWC(v *ir.Value, target *ir.Node) error {
 		t.nhwc[v] = true
 		return nil
 	}
-	if t.nhwc[v] {
+	if t.isNHWC(v) {
 		return nil
 	}
 	if !t.canBeNHWC(v) {
 		return fmt.Errorf("value %s (%s) cannot be converted to NHWC", v.Name, v.Meta)
 	}
+	if _, ok := t.partner[v]; !ok && v.Producer != nil && configs.IsDequantize(v.Producer) && configs.IsDynamicQDQ(v.Producer) {
+		t.dynamicToNHWC(v)
+		return nil
+	}
 	t.replaceInput(target, v, t.convert(v, true))
 	return nil
+}
+
+// dynamicToNHWC is input_to_nhwc's dynamic-quantization path: the NHWC copy goes before the
+// per-image quantization, not after the dq, so the Convert quantizes the NHWC tensor. ExecuTorch
+// traces back from the dq through each node's first argument while it is a single tensor (to
+// the region's input or the first node whose first argument is not one), puts the copy after
+// that source and makes every user of the source read the copy (replace_all_uses_with). The q
+// and dq keep their NCHW shapes (they are not tagged), which is why the official graph's qdint8
+// value has NCHW dims over NHWC data; the dq counts as NHWC through its q's input (isNHWC).
+func (t *tagger) dynamicToNHWC(v *ir.Value) {
+	root := v
+	for root.Producer != nil && len(root.Producer.Args) > 0 {
+		a := root.Producer.Args[0]
+		if a.Kind != ir.ArgTensor || len(a.Values) != 1 || a.Values[0] == nil {
+			break
+		}
+		root = a.Values[0]
+	}
+	n := &ir.Node{Name: root.Name + "_nhwc", Target: targetToCopy, Args: []ir.Arg{
+		{Name: "self", Kind: ir.ArgTensor, Values: []*ir.Value{root}},
+		{Name: "memory_format", Kind: ir.ArgMemoryFormat, Int: memoryChannelsLast, KwargOnly: true},
+	}}
+	c := t.g.NewValue(root.Name+"_nhwc", root.Meta, n)
+	n.Outputs = []*ir.Value{c}
+	n.DebugHandle = defaultDebugHandle
+	t.insertAfter(root, n)
+	t.inserted++
+	for _, x := range t.g.Nodes {
+		if x != n {
+			t.replaceInput(x, root, c)
+		}
+	}
+	t.replaceInput(nil, root, c)
+	t.nhwc[c] = true
+	t.partner[root], t.partner[c] = c, root
+}
+
+// isNHWC is is_nhwc_node: a value's tag, except that a dynamically quantized dq is in the
+// layout of the tensor its q quantizes (dynamicToNHWC leaves the q and dq untagged).
+// ExecuTorch derives every dq's layout so; etgo's static q/dq already carry their input's tag.
+func (t *tagger) isNHWC(v *ir.Value) bool {
+	if d := v.Producer; d != nil && configs.IsDequantize(d) && configs.IsDynamicQDQ(d) {
+		if q := d.FirstTensorArg(); q != nil && q.Producer != nil && configs.IsQuantize(q.Producer) {
+			if a := q.Producer.FirstTensorArg(); a != nil {
+				return t.nhwc[a]
+			}
+		}
+	}
+	return t.nhwc[v]
 }
 
 func (t *tagger) toNCHW(v *ir.Value, target *ir.Node) error {
@@ -326,7 +380,7 @@ func (t *tagger) toNCHW(v *ir.Value, target *ir.Node) error {
 		t.nhwc[v] = false
 		return nil
 	}
-	if !t.nhwc[v] {
+	if !t.isNHWC(v) {
 		return nil
 	}
 	t.replaceInput(target, v, t.convert(v, false))

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/backends/xnnpack/aot"
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/zoo"
 )
@@ -113,8 +115,40 @@ func TestQuant4BitEdgeMatchesOfficial(t *testing.T) {
 				t.Errorf("per-operator counts\n got %v\nwant %v", got, del.ByOperator)
 			}
 			comparePreprocess(t, plan, filepath.Join(d, "xnnpack.pte"))
+			var verdict struct {
+				Runtime string `json:"official_runtime"`
+			}
+			if err := json.Unmarshal(raw, &verdict); err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasPrefix(verdict.Runtime, "refuses") {
+				// What the official runtime cannot load, etgo's refuses at load too.
+				if err := loadXNNPACK(filepath.Join(d, "xnnpack.pte")); err == nil {
+					t.Errorf("etgo's runtime loads the official file; the official runtime %s", verdict.Runtime)
+				}
+			}
 		})
 	}
+}
+
+// loadXNNPACK loads a program's forward method with the XNNPACK backend (no kernels: the
+// fixtures' methods are one delegate call), returning the load error.
+func loadXNNPACK(path string) error {
+	reg := executor.NewRegistry()
+	if err := xnnpack.Register(reg); err != nil {
+		return err
+	}
+	p, err := executor.Open(path, executor.Options{Registry: reg})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	m, err := p.LoadMethod("forward")
+	if err != nil {
+		return err
+	}
+	m.Close()
+	return nil
 }
 
 // TestQuant4BitRefusedAsOfficial: 4-bit programs the official toolchain refuses to lower
