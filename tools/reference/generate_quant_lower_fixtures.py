@@ -325,6 +325,9 @@ MODELS = {
     "static4w_mlp": ("zoo", "mlp", "static_4w", True, None, "zoo mlp, qs8×qc4w"),
     "static4w_linear_n1": (lambda: Linear(16, 1), (2, 16), "static_4w", True, None, "qs8×qc4w linear, one output channel (a [1, K] weight, not squeezed)"),
     "ao_8da4w_channel": (lambda: Linear(64, 16), (3, 64), "8da4w_channel", True, None, "torchao 8da4w, one scale per channel"),
+    # torchao's 8-bit weights through the same config (weight_dtype=torch.int8): one scale per
+    # channel, and groups of 32.
+    "ao_8da8w_channel": (lambda: Linear(64, 16), (3, 64), "8da8w_intx_channel", True, None, "torchao 8-bit dynamic activations x 8-bit weights, one scale per channel"),
     # Int8DynamicActivationInt8WeightConfig is left out: its linear exports as aten._int_mm,
     # which the official to_edge_transform_and_lower refuses ("aten._int_mm.default is not in
     # Core ATen opset"), so there is no official file to match.
@@ -353,6 +356,9 @@ REFUSED = {
     # "convert_to_qc4w: expecting input tensor to be 2d, got 4": a 3×3 filter does not squeeze.
     "static4w_conv3x3": (lambda: Conv(act="relu"), (1, 3, 6, 6), "static_4w", True, None, "qs8×qc4w 3×3 conv2d + relu"),
     "static4w_flatten_linear": (Flatten, (1, 3, 4, 4), "static_4w", True, None, "conv, relu, flatten, linear with 4-bit weights"),
+    # "Only 4b group quantization is supported": torchao's groupwise 8-bit weights (the
+    # partitioner takes the linear; its preprocess asserts).
+    "ao_8da8w_g32": (lambda: Linear(64, 16), (3, 64), "8da8w_intx_g32", True, None, "torchao 8-bit dynamic activations x 8-bit weights, group 32"),
 }
 OUT_REFUSED = REPO / "testdata" / "quantlower_refused"
 
@@ -402,6 +408,12 @@ def quantize(model, x, flow, per_channel, dynamic_shapes):
         from torchao.quantization.granularity import PerAxis
 
         cfg = Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4, weight_granularity=PerAxis(0))
+    elif flow == "8da8w_intx_channel":
+        from torchao.quantization.granularity import PerAxis
+
+        cfg = Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int8, weight_granularity=PerAxis(0))
+    elif flow == "8da8w_intx_g32":
+        cfg = Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int8, weight_granularity=PerGroup(32))
     else:  # torchao 0.15's spelling of Int8DynamicActivationInt4WeightConfig(group_size=N)
         cfg = Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4, weight_granularity=PerGroup(int(flow.split("_g")[1])))
     from torchao.utils import unwrap_tensor_subclass
@@ -604,6 +616,7 @@ def main():
         old = json.loads(path.read_text()) if path.exists() and only else {}
         old.update(verdicts)
         path.write_text(json.dumps(old, indent=2, sort_keys=True) + "\n")
+        gz.write_manifest(OUT)  # the manifest holds etgo_check.json's hash too
         for n, v in verdicts.items():
             print(f"{n:22} {v}")
         return

@@ -513,8 +513,15 @@ func (p *preprocessor) affineParams(n *ir.Node, q *qparams) (*qparams, error) {
 	}
 	g := block[1]
 	if q.qc4w && g <= ic || !q.qc4w && g < ic {
-		if g%32 != 0 || ic%g != 0 || !q.qc4w {
-			return nil, fmt.Errorf("%s: blockwise quantization needs 4-bit codes and a group size dividing the %d input channels in multiples of 32, have %d", n.Name, ic, g)
+		// The official preprocess's asserts, in its order (node_visitor.py's
+		// check_per_channel_group_params).
+		switch {
+		case g%32 != 0:
+			return nil, fmt.Errorf("%s: blockwise quantization needs a group size that is a multiple of 32, have %d (the official preprocess asserts the same)", n.Name, g)
+		case ic%g != 0:
+			return nil, fmt.Errorf("%s: blockwise quantization needs a group size dividing the %d input channels, have %d (the official preprocess asserts the same)", n.Name, ic, g)
+		case !q.qc4w:
+			return nil, fmt.Errorf("%s: only 4-bit group quantization is supported, have codes in [%d, %d] in groups of %d (the official preprocess asserts the same)", n.Name, qmin, qmax, g)
 		}
 		q.groupSize = int(g)
 	}

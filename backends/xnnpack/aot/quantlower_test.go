@@ -151,17 +151,28 @@ func loadXNNPACK(path string) error {
 	return nil
 }
 
-// TestQuant4BitRefusedAsOfficial: 4-bit programs the official toolchain refuses to lower
-// (testdata/quantlower_refused, refusal.json: convert_to_qc4w asserts on a filter that does not
-// squeeze to 2-d). etgo's partitioner takes the same region, as the official one does before
-// preprocess, and its preprocess refuses it naming the same check and the filter's rank.
-func TestQuant4BitRefusedAsOfficial(t *testing.T) {
+// TestQuantRefusedAsOfficial: quantized programs the official toolchain refuses to lower
+// (testdata/quantlower_refused, refusal.json): a 4-bit filter that does not squeeze to 2-d
+// (convert_to_qc4w asserts), groupwise 8-bit weights (only 4-bit groups). etgo's partitioner
+// takes the same region, as the official one does before preprocess, and its preprocess refuses
+// it naming the same check.
+func TestQuantRefusedAsOfficial(t *testing.T) {
+	// Each official assert this test knows, and what etgo's refusal must say for it (from the
+	// official message's submatches).
+	known := []struct {
+		official *regexp.Regexp
+		etgo     func(m []string) []string
+	}{
+		{regexp.MustCompile(`convert_to_qc4w: expecting input tensor to be 2d, got (\d+)`),
+			func(m []string) []string { return []string{"convert_to_qc4w", "have " + m[1] + " dims"} }},
+		{regexp.MustCompile(`Only 4b group quantization is supported`),
+			func([]string) []string { return []string{"only 4-bit group quantization is supported"} }},
+	}
 	dir := testutil.Testdata(t, "quantlower_refused")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotRank := regexp.MustCompile(`expecting input tensor to be 2d, got (\d+)`)
 	n := 0
 	for _, e := range entries {
 		if !e.IsDir() {
@@ -180,9 +191,14 @@ func TestQuant4BitRefusedAsOfficial(t *testing.T) {
 			if err := json.Unmarshal(raw, &ref); err != nil {
 				t.Fatal(err)
 			}
-			m := gotRank.FindStringSubmatch(ref.OfficialError)
-			if m == nil {
-				t.Fatalf("refusal.json: official error %q is not the convert_to_qc4w rank assert this test knows", ref.OfficialError)
+			var want []string
+			for _, k := range known {
+				if m := k.official.FindStringSubmatch(ref.OfficialError); m != nil {
+					want = k.etgo(m)
+				}
+			}
+			if want == nil {
+				t.Fatalf("refusal.json: official error %q is not one this test knows", ref.OfficialError)
 			}
 			plan := zooPlan(t, filepath.Join(d, "model.pt2"), nil, &aot.Partitioner{})
 			if len(plan.Delegates) == 0 {
@@ -202,8 +218,10 @@ func TestQuant4BitRefusedAsOfficial(t *testing.T) {
 			if refused == nil {
 				t.Fatalf("etgo preprocessed every delegate; the official toolchain refused: %s", ref.OfficialError)
 			}
-			if msg := refused.Error(); !strings.Contains(msg, "convert_to_qc4w") || !strings.Contains(msg, "have "+m[1]+" dims") {
-				t.Errorf("etgo's refusal %q does not name convert_to_qc4w and a %s-d filter (official: %s)", msg, m[1], ref.OfficialError)
+			for _, w := range want {
+				if !strings.Contains(refused.Error(), w) {
+					t.Errorf("etgo's refusal %q does not say %q (official: %s)", refused, w, ref.OfficialError)
+				}
 			}
 		})
 	}
