@@ -63,8 +63,10 @@ func attentionArgs(n *ir.Node) (attention, error) {
 	if a.causal && a.mask != nil {
 		return a, fmt.Errorf("attention with both a mask and is_causal (torch refuses it)")
 	}
-	if dt := a.q.Meta.DType; dt != ir.Float32 && dt != ir.Float64 {
-		return a, fmt.Errorf("attention in %s: only float32 and float64 are decomposed (half precision computes in float32)", dt)
+	switch dt := a.q.Meta.DType; dt {
+	case ir.Float32, ir.Float64, ir.Float16, ir.BFloat16:
+	default:
+		return a, fmt.Errorf("attention in %s: only floating-point attention is decomposed", dt)
 	}
 	return a, nil
 }
@@ -165,6 +167,13 @@ func sdpaMath(b *Builder, a attention) (out, attn *ir.Value) {
 		}
 		repeats = h / ks[1]
 	}
+	// Half precision on the CPU computes in float32 (the math kernel's query_acc, key_acc,
+	// value_acc), the mask converted where it is added, and converts both results back.
+	origin := a.q.Meta.DType
+	half := origin == ir.Float16 || origin == ir.BFloat16
+	if half {
+		a.q, a.k, a.v = convert(b, a.q, ir.Float32), convert(b, a.k, ir.Float32), convert(b, a.v, ir.Float32)
+	}
 	dt := a.q.Meta.DType
 	scale := a.scale
 	if math.IsNaN(scale) {
@@ -215,6 +224,9 @@ func sdpaMath(b *Builder, a attention) (out, attn *ir.Value) {
 	}
 	scores := bmm(q, kT, []int64{bt, h, l, e}, []int64{bt, h, e, s})
 	if mask != nil {
+		if half {
+			mask = convert(b, mask, dt)
+		}
 		scores = b.Call("aten.add.Tensor", T("self", scores), T("other", mask))
 	}
 	attn = sdpaSafeSoftmax(b, scores)
@@ -225,7 +237,11 @@ func sdpaMath(b *Builder, a attention) (out, attn *ir.Value) {
 		}
 		attn = outs[0]
 	}
-	return bmm(attn, a.v, []int64{bt, h, l, s}, []int64{bt, h, s, ev}), attn
+	out = bmm(attn, a.v, []int64{bt, h, l, s}, []int64{bt, h, s, ev})
+	if half {
+		return convert(b, out, origin), convert(b, attn, origin)
+	}
+	return out, attn
 }
 
 // sdpaSafeSoftmax is _safe_softmax over the last dim: softmax, with rows that are all -inf zero.

@@ -110,6 +110,20 @@ class MatMulMean(nn.Module):
         return z.reshape(2, -1) - z.mean(dim=(1, 2), keepdim=True).reshape(2, 1)
 
 
+class Attention(nn.Module):
+    """scaled_dot_product_attention in fp16: the CPU math kernel computes it in float32 (q, k, v
+    and the mask converted, the output converted back), which the partitioner splits around the
+    casts and the softmax's all -inf guard."""
+
+    def __init__(self, kind=""):
+        super().__init__()
+        self.kind = kind
+
+    def forward(self, q, k, v, *mask):
+        return nn.functional.scaled_dot_product_attention(
+            q, k, v, attn_mask=mask[0] if mask else None, is_causal=self.kind == "causal")
+
+
 def _bn_random(m):
     for mod in m.modules():
         if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
@@ -141,6 +155,9 @@ MODELS = {
     "layernorm": (lambda: nn.LayerNorm(16), [(2, 3, 16)]),
     "upsample_bilinear": (lambda: nn.Upsample(scale_factor=2, mode="bilinear"), [(1, 2, 4, 4)]),
     "matmul_mean": (MatMulMean, [(2, 3, 8), (2, 8, 5)]),
+    "sdpa": (Attention, [(1, 2, 5, 8), (1, 2, 5, 8), (1, 2, 5, 8)]),
+    "sdpa_mask": (Attention, [(1, 2, 5, 8), (1, 2, 6, 8), (1, 2, 6, 8), (5, 6)]),
+    "sdpa_causal": (lambda: Attention("causal"), [(2, 3, 4, 8), (2, 3, 4, 8), (2, 3, 4, 8)]),
 }
 
 # NaN and infinities as the official kernels treat them: every model but matmul_mean, whose
