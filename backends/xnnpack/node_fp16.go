@@ -96,9 +96,10 @@ func (p *plan) roundF16Outputs(n *xnngraph.Node) {
 
 // f16Kernels replaces the kernels of the fp16 nodes whose XNNPACK f16 kernels treat NaN
 // otherwise than the fp32 ones etgo runs (testdata/fp16's nonfinite inputs):
-//   - fully connected layers, (depthwise, transposed) convolutions: the f16_f32acc GEMMs and the f16
-//     depthwise kernels clamp value first, MAXPS(acc, min): a NaN becomes the lower bound (-Inf
-//     without an activation, 0 after a fused ReLU), where the fp32 kernels keep it;
+//   - fully connected layers, batch matrix multiplies, (depthwise, transposed) convolutions: the
+//     f16_f32acc GEMMs and the f16 depthwise kernels clamp value first, MAXPS(acc, min): a NaN
+//     becomes the lower bound (-Inf without an activation, 0 after a fused ReLU), where the fp32
+//     kernels keep it (testdata/fp16/matmul_mean: a NaN product turns the mean after it -Inf);
 //   - max pooling: XNNPACK's f16 kernel compares the fp16 bits as integers (sign-complemented,
 //     so the order is the numbers' for non-NaN values), where a positive NaN is above +Inf and a
 //     negative one below -Inf; the output range then turns them into +Inf and -Inf.
@@ -125,7 +126,8 @@ func (p *plan) f16Kernels() error {
 				continue
 			}
 			fallthrough
-		case schema.XNodeUnionXNNFullyConnected, schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNConvTranspose2d:
+		case schema.XNodeUnionXNNFullyConnected, schema.XNodeUnionXNNConv2d, schema.XNodeUnionXNNConvTranspose2d,
+			schema.XNodeUnionXNNBatchMatrixMultiply:
 			s.run = func(p *plan, n *xnngraph.Node) error {
 				if err := run(p, n); err != nil {
 					return err
