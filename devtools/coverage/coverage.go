@@ -10,6 +10,7 @@ package coverage
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/etgo/etgo/internal/human"
 	"github.com/etgo/etgo/partition"
@@ -98,16 +99,16 @@ func (t Table) WriteText(w io.Writer) {
 	}
 }
 
-// Colours gives each backend a colour of palette by the order it appears in ids (the first
-// backend the first colour), so that every region of one backend is drawn alike and a picture
-// of a mixed program shows which backend took what. Backends past the palette's length reuse
-// it from the start.
+// Colours gives each backend of ids a colour of palette, in the order of the sorted backend
+// ids, so that every region of one backend is drawn alike, a picture of a mixed program shows
+// which backend took what, and the plan's picture and the program's (whose delegates may come
+// in another order) agree. Backends past the palette's length reuse it from the start.
 func Colours(ids []string, palette []string) map[string]string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
 	m := map[string]string{}
-	for _, id := range ids {
-		if _, ok := m[id]; !ok {
-			m[id] = palette[len(m)%len(palette)]
-		}
+	for _, id := range slices.Compact(sorted) {
+		m[id] = palette[len(m)%len(palette)]
 	}
 	return m
 }

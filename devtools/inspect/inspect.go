@@ -184,7 +184,7 @@ func Summarize(f *pte.File, name string, describe map[string]Describer) *Report 
 		r.ExtendedHeader = &ExtendedHeader{Length: h.Length, ProgramSize: h.ProgramSize, SegmentBaseOffset: h.SegmentBaseOffset, SegmentDataSize: h.SegmentDataSize}
 	}
 	for _, plan := range p.ExecutionPlans {
-		r.Methods = append(r.Methods, summarizeMethod(f, plan, describe))
+		r.Methods = append(r.Methods, SummarizeMethod(f, plan, describe))
 		r.ExternalData = append(r.ExternalData, f.ExternalTensors()[plan.Name]...)
 	}
 	for _, s := range p.Segments {
@@ -215,7 +215,8 @@ func Summarize(f *pte.File, name string, describe map[string]Describer) *Report 
 	return r
 }
 
-func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]Describer) Method {
+// SummarizeMethod is Summarize's report of one method of f.
+func SummarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]Describer) Method {
 	m := Method{
 		Name:           plan.Name,
 		Inputs:         describeValues(plan, plan.Inputs),
