@@ -52,6 +52,8 @@ func TestJSONGoldens(t *testing.T) {
 	}{
 		{"conv_relu.check.json", 0, []string{"check", "testdata/zoo/conv_relu/xnnpack.pte", "--json"}},
 		{"conv_relu.inspect.json", 0, []string{"inspect", "testdata/zoo/conv_relu/xnnpack.pte", "--json"}},
+		// The official [VulkanPartitioner(), XnnpackPartitioner()] program: two backends' rows.
+		{"max_head.vulkan_xnnpack.inspect.json", 0, []string{"inspect", "testdata/mixed/max_head/vulkan_xnnpack.pte", "--json"}},
 		// int_bool's four outputs are of four dtypes, computed without float reductions (no
 		// summation order to differ between machines).
 		{"int_bool.run.json", 0, []string{"run", "testdata/zoo/int_bool/portable.pte", "--input", "testdata/zoo/int_bool/inputs/input_0.npy",

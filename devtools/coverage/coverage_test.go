@@ -2,6 +2,13 @@ package coverage_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,5 +127,131 @@ func TestColours(t *testing.T) {
 	c := coverage.Colours([]string{"B", "A", "B", "C"}, []string{"1", "2"})
 	if c["A"] != "1" || c["B"] != "2" || c["C"] != "1" || len(c) != 3 {
 		t.Errorf("colours %v", c)
+	}
+}
+
+// TestMixedFixtures: etgo lowers testdata/mixed's models (tools/reference/generate_mixed_backends.py)
+// into the official delegates, backend by backend (each region's targets, getitems counted as FX
+// has them), leaves the official operators to the portable kernels, and the coverage rows are
+// those regions' counts.
+func TestMixedFixtures(t *testing.T) {
+	noconv := []string{"aten.convolution.default"}
+	for _, tc := range []struct {
+		model, variant string
+		blocklist      []string
+	}{
+		{"conv_head", "vulkan_noconv_xnnpack", noconv},
+		{"conv_head", "vulkan_xnnpack", nil},
+		{"max_head", "vulkan_xnnpack", nil},
+	} {
+		t.Run(tc.model+"/"+tc.variant, func(t *testing.T) {
+			raw, err := os.ReadFile(testutil.Testdata(t, "mixed", tc.model, tc.variant+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec vktest.Lowering
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				t.Fatal(err)
+			}
+			prog, err := pt2.Open(testutil.Testdata(t, "mixed", tc.model, "model.pt2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts, transform, err := all.Registry().Partitioners([]string{"vulkan", "xnnpack"}, backends.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts[0] = vkaot.New(vkaot.Options{OperatorBlocklist: tc.blocklist})
+			edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: parts, TransformPasses: transform})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := edge.Plan
+			getitems := map[string]int{}
+			for _, d := range plan.Decisions {
+				getitems[d.Node] = d.Getitems
+			}
+			var got, want []string
+			for _, d := range plan.Delegates {
+				var ts []string
+				for _, n := range d.Region.Nodes {
+					ts = append(ts, n.Target)
+					for range getitems[n.Name] {
+						ts = append(ts, "getitem")
+					}
+				}
+				slices.Sort(ts)
+				got = append(got, d.Spec.BackendID+fmt.Sprint(ts))
+			}
+			official := map[string]Share{}
+			for _, r := range rec.Regions {
+				ts := slices.Clone(r.Targets)
+				slices.Sort(ts)
+				want = append(want, r.BackendID+fmt.Sprint(ts))
+				s := official[r.BackendID]
+				s.Regions++
+				for _, target := range r.Targets {
+					if target != "getitem" {
+						s.Operators++
+					}
+				}
+				official[r.BackendID] = s
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("regions\n got %v\nwant %v", got, want)
+			}
+			tab := coverage.Of(plan)
+			if len(tab.Backends) != len(official) {
+				t.Errorf("%d backends, official %d", len(tab.Backends), len(official))
+			}
+			for _, s := range tab.Backends {
+				if w := official[s.BackendID]; s.Regions != w.Regions || s.Operators != w.Operators {
+					t.Errorf("%s: %d regions, %d operators; official %d, %d", s.BackendID, s.Regions, s.Operators, w.Regions, w.Operators)
+				}
+			}
+			outside := 0
+			for _, n := range rec.NonDelegatedTargets {
+				outside += n
+			}
+			if tab.Portable.Operators != outside {
+				t.Errorf("portable: %d operators, official %d", tab.Portable.Operators, outside)
+			}
+		})
+	}
+}
+
+// Share is coverage.Share without its work, for the official counts.
+type Share struct{ Regions, Operators int }
+
+// TestMixedManifest: every file of testdata/mixed is the one the generator recorded (a stale or
+// hand-edited fixture fails here rather than as an unexplained plan difference).
+func TestMixedManifest(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "mixed", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Files map[string]struct {
+			SHA256 string `json:"sha256"`
+			Size   int    `json:"size"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Files) < 10 {
+		t.Fatalf("the manifest lists %d files", len(m.Files))
+	}
+	for name, want := range m.Files {
+		b, err := os.ReadFile(testutil.Testdata(t, "mixed", filepath.FromSlash(name)))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != want.SHA256 || len(b) != want.Size {
+			t.Errorf("%s: %d bytes, sha256 %x; the manifest says %d, %s", name, len(b), sum, want.Size, want.SHA256)
+		}
 	}
 }

@@ -31,6 +31,9 @@ func TestGolden(t *testing.T) {
 		// The official [VulkanPartitioner(operator_blocklist=[convolution]), XnnpackPartitioner()]:
 		// delegates of two backends and a portable mean.
 		{"residual_cnn_vulkan_noconv_xnnpack", testutil.Testdata(t, "vulkan", "residual_cnn", "vulkan_noconv_xnnpack.pte")},
+		// testdata/mixed (generate_mixed_backends.py): Vulkan, XNNPACK and a portable cumsum.
+		{"conv_head_vulkan_noconv_xnnpack", testutil.Testdata(t, "mixed", "conv_head", "vulkan_noconv_xnnpack.pte")},
+		{"max_head_vulkan_xnnpack", testutil.Testdata(t, "mixed", "max_head", "vulkan_xnnpack.pte")},
 		{"dynamic_batch_portable", testutil.Testdata(t, "zoo", "dynamic_batch", "portable.pte")},
 		{"mutable_buffer", testutil.Testdata(t, "pte", "mutable_buffer.pte")},
 		{"external_constants", testutil.Testdata(t, "pte", "external_constants.pte")},
@@ -131,12 +134,14 @@ func TestSummarizeBlobContainsFailures(t *testing.T) {
 	}
 }
 
-// TestByBackendMatchesOfficial: for every official lowering of testdata/vulkan whose .pte is
-// committed, the by-backend rows have the official delegates of each backend id (in the order
+// TestByBackendMatchesOfficial: for every official lowering of testdata/vulkan and
+// testdata/mixed whose .pte is committed, the by-backend rows have the official delegates of each backend id (in the order
 // the first of each appears), the calls, blob bytes and operations add up to the delegates', and
 // the portable row counts the kernel calls.
 func TestByBackendMatchesOfficial(t *testing.T) {
 	files, _ := filepath.Glob(testutil.Testdata(t, "vulkan", "*", "*.json"))
+	more, _ := filepath.Glob(testutil.Testdata(t, "mixed", "*", "*.json"))
+	files = append(files, more...)
 	mixed := 0
 	for _, js := range files {
 		pteFile := strings.TrimSuffix(js, ".json") + ".pte"
