@@ -494,16 +494,13 @@ func (r *tuneResult) writeWhy(w io.Writer) {
 		fmt.Fprintf(w, "Chosen: %s, the lowest median time over %d alternating rounds of %d runs: %.3f ms (spread %.1f%%, CPU %.3f ms per run).\n",
 			c.Candidate, r.Rounds, r.Iterations, c.MedianMS, 100*c.Spread, c.CPUMedianMS)
 		if c.Coverage != nil {
-			var parts []string
-			for _, s := range c.Coverage.Rows() {
-				parts = append(parts, fmt.Sprintf("%s %s of the work (%d operators)", s.BackendID, c.Coverage.WorkShare(s), s.Operators))
-			}
-			fmt.Fprintf(w, "Its plan: %s.\n", strings.Join(parts, ", "))
+			fmt.Fprintln(w, "Its plan:")
+			c.Coverage.WriteText(w)
 		}
 		if len(ok) > 1 {
 			n := ok[1]
 			margin := n.MedianMS/c.MedianMS - 1
-			fmt.Fprintf(w, "Runner-up: %s at %.3f ms: the choice is %.1f%% faster", n.Candidate, n.MedianMS, 100*margin)
+			fmt.Fprintf(w, "Runner-up: %s at %.3f ms, %.1f%% slower", n.Candidate, n.MedianMS, 100*margin)
 			if margin < max(c.Spread, n.Spread) {
 				fmt.Fprintf(w, ", within the runs' spread (%.1f%% / %.1f%%): the two may trade places on another run", 100*c.Spread, 100*n.Spread)
 			}

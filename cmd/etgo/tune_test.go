@@ -118,7 +118,7 @@ func TestTuneFakeClock(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Chosen: xnnpack passes=none threads=2, the lowest median time over 2 alternating rounds of 3 runs: 1.000 ms",
-		"Runner-up: ", "Run it as measured: etgo run " + out + " --threads 2",
+		"Its plan:\n  by backend ", "XnnpackBackend             1       3/3     100%", "Runner-up: ", "Run it as measured: etgo run " + out + " --threads 2",
 		"Not chosen, not measurable: etgo cannot lower it: ", "\n    vulkan passes=recommended threads=1\n",
 		"Outputs were checked against none passes=recommended threads=1's",
 	} {
