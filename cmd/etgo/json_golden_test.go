@@ -17,7 +17,7 @@ import (
 
 // timing matches the values that differ from run to run: times (every *_ms and *_us field, a
 // profile's share of the run, and tune's spread of a candidate's runs), which the goldens hold as 0.
-var timing = regexp.MustCompile(`("[a-z0-9_]+_(?:ms|us)"|"share"|"spread"): -?[0-9][0-9.e+-]*`)
+var timing = regexp.MustCompile(`("[a-z0-9_]+_(?:ms|us)"|"share"|"(?:cpu_)?spread"): -?[0-9][0-9.e+-]*`)
 
 // buildFacts and buildModified match version's fields that depend on the toolchain and the
 // checkout.

@@ -75,6 +75,7 @@ type tuneRow struct {
 	MaxMS       float64 `json:"max_ms"`
 	Spread      float64 `json:"spread"`
 	CPUMedianMS float64 `json:"cpu_median_ms"`
+	CPUSpread   float64 `json:"cpu_spread"`
 
 	program []byte // the lowered .pte
 	times   []float64
@@ -83,16 +84,19 @@ type tuneRow struct {
 
 // tuneResult is etgo tune's report.
 type tuneResult struct {
-	SchemaVersion int       `json:"schema_version"`
-	Model         string    `json:"model"`
-	Reference     string    `json:"reference"` // the candidate the others' outputs are checked against
-	Tolerance     float64   `json:"tolerance"`
-	Rounds        int       `json:"rounds"`
-	Iterations    int       `json:"iterations"`
-	Candidates    []tuneRow `json:"candidates"`
-	Chosen        string    `json:"chosen"` // empty when none could be measured
-	Output        string    `json:"output"`
-	Why           string    `json:"why"` // the why-report's path
+	SchemaVersion int     `json:"schema_version"`
+	Model         string  `json:"model"`
+	Reference     string  `json:"reference"` // the candidate the others' outputs are checked against
+	Tolerance     float64 `json:"tolerance"`
+	// By is what the choice minimises: "wall" (the median run's wall time) or "cpu" (its
+	// process CPU time, steadier on a loaded machine but blind to what a second thread gains).
+	By         string    `json:"by"`
+	Rounds     int       `json:"rounds"`
+	Iterations int       `json:"iterations"`
+	Candidates []tuneRow `json:"candidates"`
+	Chosen     string    `json:"chosen"` // empty when none could be measured
+	Output     string    `json:"output"`
+	Why        string    `json:"why"` // the why-report's path
 }
 
 // tuneSample is the wall and CPU time of one run.
@@ -107,6 +111,7 @@ type tuneOptions struct {
 	iterations int
 	warmup     int
 	tolerance  float64
+	by         string // "wall" or "cpu"
 	inputs     []string
 	// timeRun times one run of a candidate: run itself, or (tests) a fake clock.
 	timeRun func(c tuneCandidate, run func() error) (tuneSample, error)
@@ -231,7 +236,10 @@ func tune(ctx context.Context, o tuneOptions, progress io.Writer) (*tuneResult, 
 	if err != nil {
 		return nil, err
 	}
-	res := &tuneResult{SchemaVersion: tuneSchema, Model: o.model, Tolerance: o.tolerance, Rounds: o.rounds, Iterations: o.iterations}
+	res := &tuneResult{SchemaVersion: tuneSchema, Model: o.model, Tolerance: o.tolerance, By: o.by, Rounds: o.rounds, Iterations: o.iterations}
+	if res.By == "" {
+		res.By = "wall"
+	}
 	lowered := map[string]struct {
 		data []byte
 		tab  *coverage.Table
@@ -344,7 +352,10 @@ func tune(ctx context.Context, o tuneOptions, progress io.Writer) (*tuneResult, 
 		cpu := slices.Clone(r.cpu)
 		slices.Sort(cpu)
 		r.CPUMedianMS = cpu[len(cpu)/2]
-		if best < 0 || r.MedianMS < res.Candidates[best].MedianMS {
+		if r.CPUMedianMS > 0 {
+			r.CPUSpread = (cpu[len(cpu)*9/10] - cpu[len(cpu)/10]) / r.CPUMedianMS
+		}
+		if best < 0 || res.metric(*r) < res.metric(res.Candidates[best]) {
 			best = i
 		}
 	}
@@ -352,6 +363,21 @@ func tune(ctx context.Context, o tuneOptions, progress io.Writer) (*tuneResult, 
 		res.Chosen = res.Candidates[best].Candidate
 	}
 	return res, nil
+}
+
+// metric is the time the choice minimises and its spread.
+func (r *tuneResult) metric(c tuneRow) float64 {
+	if r.By == "cpu" {
+		return c.CPUMedianMS
+	}
+	return c.MedianMS
+}
+
+func (r *tuneResult) spread(c tuneRow) float64 {
+	if r.By == "cpu" {
+		return c.CPUSpread
+	}
+	return c.Spread
 }
 
 // measured lists the candidates still to be timed (or timed).
@@ -480,9 +506,9 @@ func (r *tuneResult) writeWhy(w io.Writer) {
 	}
 	slices.SortStableFunc(ok, func(a, b tuneRow) int {
 		switch {
-		case a.MedianMS < b.MedianMS:
+		case r.metric(a) < r.metric(b):
 			return -1
-		case a.MedianMS > b.MedianMS:
+		case r.metric(a) > r.metric(b):
 			return 1
 		}
 		return 0
@@ -491,18 +517,18 @@ func (r *tuneResult) writeWhy(w io.Writer) {
 		fmt.Fprintln(w, "No candidate could be measured on this machine; nothing was chosen.")
 	} else {
 		c := ok[0]
-		fmt.Fprintf(w, "Chosen: %s, the lowest median time over %d alternating rounds of %d runs: %.3f ms (spread %.1f%%, CPU %.3f ms per run).\n",
-			c.Candidate, r.Rounds, r.Iterations, c.MedianMS, 100*c.Spread, c.CPUMedianMS)
+		fmt.Fprintf(w, "Chosen: %s, the lowest median %s time over %d alternating rounds of %d runs: %.3f ms (spread %.1f%%; wall %.3f ms, CPU %.3f ms per run).\n",
+			c.Candidate, r.By, r.Rounds, r.Iterations, r.metric(c), 100*r.spread(c), c.MedianMS, c.CPUMedianMS)
 		if c.Coverage != nil {
 			fmt.Fprintln(w, "Its plan:")
 			c.Coverage.WriteText(w)
 		}
 		if len(ok) > 1 {
 			n := ok[1]
-			margin := n.MedianMS/c.MedianMS - 1
-			fmt.Fprintf(w, "Runner-up: %s at %.3f ms, %.1f%% slower", n.Candidate, n.MedianMS, 100*margin)
-			if margin < max(c.Spread, n.Spread) {
-				fmt.Fprintf(w, ", within the runs' spread (%.1f%% / %.1f%%): the two may trade places on another run", 100*c.Spread, 100*n.Spread)
+			margin := r.metric(n)/r.metric(c) - 1
+			fmt.Fprintf(w, "Runner-up: %s at %.3f ms, %.1f%% slower", n.Candidate, r.metric(n), 100*margin)
+			if margin < max(r.spread(c), r.spread(n)) {
+				fmt.Fprintf(w, ", within the runs' spread (%.1f%% / %.1f%%): the two may trade places on another run", 100*r.spread(c), 100*r.spread(n))
 			}
 			fmt.Fprintln(w, ".")
 		}
@@ -558,7 +584,7 @@ kernels'); one that disagrees is not chosen, nor is one etgo cannot lower, load 
 backend whose compiler or device is missing is listed as not measurable). The others are timed
 alternately, --rounds rounds of --iterations runs each, so a change of load falls on all alike;
 the table gives each one's median, fastest run, spread ((p90 - p10) / median) and CPU time.
-The fastest by median is written to OUT.pte, with a why-report (--why, default OUT.why.txt):
+The fastest by median (--by wall, or cpu) is written to OUT.pte, with a why-report (--why, default OUT.why.txt):
 the margin over the runner-up against the spread, and why the others were not chosen.`,
 		Example: `  etgo tune testdata/zoo/mobilenet_v2_small/model.pt2 -o best.pte
   etgo tune model.pt2 -o best.pte --partitioner xnnpack --threads 1,2
@@ -575,6 +601,7 @@ the margin over the runner-up against the spread, and why the others were not ch
 	warmup := fs.Int("warmup", 3, "`N` untimed runs of each candidate first (at least 0)")
 	tol := fs.Float64("tolerance", 1e-3, "the largest output difference to the reference accepted, times max(1, the largest output magnitude)")
 	inputs := fs.StringArray("input", nil, "an input `FILE.npy`, once per method input, in order (default: seeded random values of the declared shapes)")
+	by := fs.String("by", "wall", "choose by the median run's `TIME`: wall, or cpu (the process's CPU time: steadier on a loaded machine, blind to what a second thread gains)")
 	names := fs.StringArray("partitioner", nil, "a partitioner `NAME` to combine (repeatable; default every one: "+strings.Join(partitionerNames(), ", ")+")")
 	asJSON := fs.Bool("json", false, "print the table as JSON (schema: docs/cli-json.md)")
 	_ = c.RegisterFlagCompletionFunc("partitioner", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -600,6 +627,9 @@ the margin over the runner-up against the spread, and why the others were not ch
 		if err != nil {
 			return err
 		}
+		if *by != "wall" && *by != "cpu" {
+			return usageErrorf("--by takes wall or cpu, got %q", *by)
+		}
 		parts := *names
 		if len(parts) == 0 {
 			parts = partitionerNames()
@@ -623,7 +653,7 @@ the margin over the runner-up against the spread, and why the others were not ch
 			progress = io.Discard
 		}
 		res, err := tune(ctx, tuneOptions{model: path, names: parts, threads: th, rounds: *rounds, iterations: *iters,
-			warmup: *warmup, tolerance: *tol, inputs: *inputs, timeRun: realTime}, progress)
+			warmup: *warmup, tolerance: *tol, by: *by, inputs: *inputs, timeRun: realTime}, progress)
 		if err != nil {
 			return err
 		}

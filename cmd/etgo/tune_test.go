@@ -117,7 +117,7 @@ func TestTuneFakeClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"Chosen: xnnpack passes=none threads=2, the lowest median time over 2 alternating rounds of 3 runs: 1.000 ms",
+		"Chosen: xnnpack passes=none threads=2, the lowest median wall time over 2 alternating rounds of 3 runs: 1.000 ms",
 		"Its plan:\n  by backend ", "XnnpackBackend             1       3/3     100%", "Runner-up: ", "Run it as measured: etgo run " + out + " --threads 2",
 		"Not chosen, not measurable: etgo cannot lower it: ", "\n    vulkan passes=recommended threads=1\n",
 		"Outputs were checked against none passes=recommended threads=1's",
@@ -197,12 +197,35 @@ func TestTuneCommand(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"tune", model},
+		{"tune", model, "-o", out, "--by", "user"},
 		{"tune", model, "-o", out, "--threads", "0"},
 		{"tune", model, "-o", out, "--rounds", "0"},
 		{"tune", model, "-o", model},
 	} {
 		if code := run(bad, io.Discard, io.Discard); code != 2 {
 			t.Errorf("etgo %s: exit %d, want 2", strings.Join(bad, " "), code)
+		}
+	}
+}
+
+// TestTuneByCPU: --by cpu chooses by the median run's CPU time, whatever the wall clock says.
+func TestTuneByCPU(t *testing.T) {
+	// The fake clock's CPU time is half its wall time; this one reports more wall time but less CPU.
+	timeRun := func(c tuneCandidate, run func() error) (tuneSample, error) {
+		err := run()
+		if c.name() == "xnnpack passes=recommended threads=2" {
+			return tuneSample{wall: 9 * time.Millisecond, cpu: time.Millisecond}, err
+		}
+		return tuneSample{wall: 4 * time.Millisecond, cpu: 2 * time.Millisecond}, err
+	}
+	for _, tc := range []struct{ by, want string }{{"cpu", "xnnpack passes=recommended threads=2"}, {"wall", "none passes=recommended threads=1"}} {
+		res, err := tune(context.Background(), tuneOptions{model: testutil.Testdata(t, "zoo", "mlp", "model.pt2"), names: []string{"xnnpack"},
+			threads: []int{1, 2}, rounds: 1, iterations: 2, tolerance: 1e-3, by: tc.by, timeRun: timeRun}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Chosen != tc.want || res.By != tc.by {
+			t.Errorf("--by %s: chose %q (by %q), want %q", tc.by, res.Chosen, res.By, tc.want)
 		}
 	}
 }
