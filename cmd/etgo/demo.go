@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/etgo/etgo/devtools/coverage"
 	"io"
 	"os"
 	"sort"
@@ -373,21 +374,14 @@ func printLoweredGraph(w io.Writer, plan *partition.Plan) error {
 // work, in how many regions, and the tensors crossing its boundaries in one run.
 func printCoverage(w io.Writer, plan *partition.Plan) {
 	fmt.Fprintf(w, "coverage: %s\n", plan.Summary())
-	var delegated int64
 	for _, c := range plan.Coverage() {
-		delegated += c.DelegatedFLOPs
 		fmt.Fprintf(w, "  %s: %s of the work (%s of %s FLOPs), %s of operators, %s; per run %s in (%s), %d out (%s)\n",
 			c.BackendID, human.Percent(c.DelegatedFLOPs, c.FLOPs), human.FLOPs(c.DelegatedFLOPs), human.FLOPs(c.FLOPs), human.Percent(int64(c.Delegated), int64(c.Operators)),
 			count(c.Regions, "region"), count(c.Inputs, "tensor"), human.Bytes(c.InputBytes), c.Outputs, human.Bytes(c.OutputBytes))
 	}
-	var fallback, total int64
-	for _, d := range plan.Decisions {
-		total += d.FLOPs
-		if d.Delegate < 0 {
-			fallback++
-		}
-	}
-	fmt.Fprintf(w, "  portable kernels: %s, %s of the work\n", count(int(fallback), "operator"), human.Percent(total-delegated, total))
+	tab := coverage.Of(plan)
+	fmt.Fprintf(w, "  portable kernels: %s, %s of the work, %s of operators\n", count(tab.Portable.Operators, "operator"),
+		tab.WorkShare(tab.Portable), tab.CountShare(tab.Portable))
 }
 
 // count is "1 region", "2 regions".

@@ -99,7 +99,14 @@ and time.`,
 				return err
 			}
 		}
-		r := inspect.Summarize(f, path, all.Registry().BlobDescribers())
+		reg := all.Registry()
+		r := inspect.Summarize(f, path, reg.BlobDescribers())
+		r.NameBackends(func(id string) string {
+			if b := reg.ByID(id); b != nil {
+				return b.Name
+			}
+			return ""
+		})
 		if *asJSON {
 			return writeJSON(a.stdout, inspectJSON{SchemaVersion: inspectSchema, Format: "pte", Report: r})
 		}

@@ -15,9 +15,9 @@ import (
 	"github.com/etgo/etgo/npy"
 )
 
-// timing matches the values that differ from run to run: times (every *_ms and *_us field, and
-// a profile's share of the run), which the goldens hold as 0.
-var timing = regexp.MustCompile(`("[a-z0-9_]+_(?:ms|us)"|"share"): -?[0-9][0-9.e+-]*`)
+// timing matches the values that differ from run to run: times (every *_ms and *_us field, a
+// profile's share of the run, and tune's spread of a candidate's runs), which the goldens hold as 0.
+var timing = regexp.MustCompile(`("[a-z0-9_]+_(?:ms|us)"|"share"|"(?:cpu_)?spread"): -?[0-9][0-9.e+-]*`)
 
 // buildFacts and buildModified match version's fields that depend on the toolchain and the
 // checkout.
@@ -52,6 +52,8 @@ func TestJSONGoldens(t *testing.T) {
 	}{
 		{"conv_relu.check.json", 0, []string{"check", "testdata/zoo/conv_relu/xnnpack.pte", "--json"}},
 		{"conv_relu.inspect.json", 0, []string{"inspect", "testdata/zoo/conv_relu/xnnpack.pte", "--json"}},
+		// The official [VulkanPartitioner(), XnnpackPartitioner()] program: two backends' rows.
+		{"max_head.vulkan_xnnpack.inspect.json", 0, []string{"inspect", "testdata/mixed/max_head/vulkan_xnnpack.pte", "--json"}},
 		// int_bool's four outputs are of four dtypes, computed without float reductions (no
 		// summation order to differ between machines).
 		{"int_bool.run.json", 0, []string{"run", "testdata/zoo/int_bool/portable.pte", "--input", "testdata/zoo/int_bool/inputs/input_0.npy",
@@ -65,6 +67,10 @@ func TestJSONGoldens(t *testing.T) {
 			"testdata/npy/f32_empty.npy", "testdata/npy/i64_2x3.npy", "testdata/npy/bool_5.npy", filepath.Join(tmp, "special.npy"),
 			"testdata/npy/complex64.npy", "testdata/npy/f32_fortran.npy"}},
 		{"version.json", 0, []string{"version", "--json"}},
+		// One candidate that can be measured (the portable program: the choice whatever the
+		// times) and the Vulkan one etgo cannot compile, listed as not measurable.
+		{"mlp.tune.json", 0, []string{"tune", "testdata/zoo/mlp/model.pt2", "-o", filepath.Join(tmp, "best.pte"), "--partitioner", "vulkan",
+			"--threads", "1", "--rounds", "1", "--iterations", "1", "--warmup", "0", "--json"}},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			code, stdout, stderr := etgo(tc.args...)
@@ -124,7 +130,7 @@ func TestJSONNames(t *testing.T) {
 		}
 	}
 	for _, v := range []any{benchResult{}, checkResult{}, runResult{}, npyResult{}, versionResult{}, rewriteResult{},
-		jsonPlan{}, inspectJSON{}, inspect.Report{}, etdumpReport{}} {
+		jsonPlan{}, inspectJSON{}, inspect.Report{}, etdumpReport{}, tuneResult{}} {
 		walk(reflect.TypeOf(v).Name(), reflect.TypeOf(v))
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/etgo/etgo/backends"
 	"github.com/etgo/etgo/backends/all"
+	"github.com/etgo/etgo/devtools/coverage"
 	"github.com/etgo/etgo/devtools/htmlreport"
 	"github.com/etgo/etgo/devtools/planviz"
 	"github.com/etgo/etgo/emit"
@@ -374,6 +375,9 @@ type jsonPlan struct {
 	Kernels       []jsonKernel                       `json:"portable_kernels"`
 	Summary       string                             `json:"summary"`
 	Coverage      []jsonCoverage                     `json:"coverage"`
+	// Portable is what no partitioner took: coverage's last row, so that the backends' rows and
+	// this one add up to the graph.
+	Portable jsonPortable `json:"portable"`
 	// Output is the program lower -o wrote; absent from --plan and from the --report file.
 	Output *lowerOutput `json:"output,omitempty"`
 }
@@ -392,12 +396,23 @@ type jsonCoverage struct {
 	OutputBytes    int64  `json:"boundary_output_bytes"`
 }
 
+// jsonPortable is the operators left to the portable kernels and their estimated work, beside
+// the graph's totals (coverage's operators and flops).
+type jsonPortable struct {
+	Operators         int   `json:"operators"`
+	PortableOperators int   `json:"portable_operators"`
+	FLOPs             int64 `json:"flops"`
+	PortableFLOPs     int64 `json:"portable_flops"`
+}
+
 func planJSON(path string, nodes int, reports []passes.Report, plan *partition.Plan) jsonPlan {
 	out := jsonPlan{SchemaVersion: lowerSchema, Model: path, Exported: nodes, Passes: reports, Operators: plan.OperatorCounts(), Summary: plan.Summary(),
 		Delegates: []jsonDelegate{}, Decisions: []jsonDecision{}, Coverage: []jsonCoverage{}}
 	for _, c := range plan.Coverage() {
 		out.Coverage = append(out.Coverage, jsonCoverage(c))
 	}
+	tab := coverage.Of(plan)
+	out.Portable = jsonPortable{Operators: tab.Operators, PortableOperators: tab.Portable.Operators, FLOPs: tab.FLOPs, PortableFLOPs: tab.Portable.FLOPs}
 	for _, d := range plan.Delegates {
 		jd := jsonDelegate{BackendID: d.Spec.BackendID, Partitioner: d.Partitioner, Constants: []string{}, Inputs: []string{}, Outputs: []string{}}
 		for _, n := range d.Region.Nodes {

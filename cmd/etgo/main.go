@@ -139,6 +139,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.rewriteCommand(),
 		a.npyCommand(),
 		a.generateCommand(),
+		a.tuneCommand(),
 		a.versionCommand(),
 	)
 	// cobra adds "completion" itself (scripts for bash, zsh, fish and powershell), as a command

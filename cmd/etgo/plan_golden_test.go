@@ -31,6 +31,10 @@ var planGoldens = []struct {
 	{"int_bool.plan.txt", []string{"lower", "testdata/zoo/int_bool/model.pt2", "--plan"}},
 	{"mlp.per-op.plan.txt", []string{"lower", "testdata/zoo/mlp/model.pt2", "--plan", "--per-op"}},
 	{"conv_relu.none.plan.txt", []string{"lower", "testdata/zoo/conv_relu/model.pt2", "--plan", "--partitioner", "none"}},
+	// Two backends and the portable kernels (testdata/mixed, the official lowering's model):
+	// Vulkan's linears around XNNPACK's max over a dim and a portable cumsum.
+	{"max_head.vulkan_xnnpack.plan.txt", []string{"lower", "testdata/mixed/max_head/model.pt2", "--plan", "--partitioner", "vulkan", "--partitioner", "xnnpack"}},
+	{"max_head.vulkan_xnnpack.plan.json", []string{"lower", "testdata/mixed/max_head/model.pt2", "--plan", "--partitioner", "vulkan", "--partitioner", "xnnpack", "--json"}},
 }
 
 // TestPlanGoldens compares etgo lower --plan's output with the files in testdata/;

@@ -14,6 +14,7 @@ type node struct {
 	name, label, title string
 	kind               string // "input", "output", "delegated", "fallback"
 	region             int    // delegate index for delegated operators, else -1
+	fill               string // a delegated box's colour: its backend's
 	layer, order       int
 	x, y               float64
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/etgo/etgo/devtools/coverage"
 	"github.com/etgo/etgo/devtools/etdump"
 	"github.com/etgo/etgo/devtools/inspect"
 	"github.com/etgo/etgo/internal/human"
@@ -43,8 +44,19 @@ type delegateRow struct {
 	Nodes           []timeRow
 }
 
+// backendRow is one backend's share of the method (inspect's by-backend table), or the
+// portable kernels'.
+type backendRow struct {
+	Backend, Colour       string
+	Delegates, Calls      string
+	BlobBytes, Operations string
+	CallShare             string
+	CallBar               float64
+}
+
 type programPage struct {
 	Title, Summary string
+	Backends       []backendRow
 	Times          []timeRow
 	PerRun         string
 	Delegates      []delegateRow
@@ -191,6 +203,36 @@ func WriteProgram(w io.Writer, r ProgramReport) error {
 		d.edges = append(d.edges, edge{from: from, to: len(d.nodes) - 1, name: fmt.Sprintf("value %d", o), meta: valueMeta(plan, o),
 			bytes: valueBytes(plan, o), boundary: d.nodes[from].region >= 0})
 	}
+	summary := inspect.SummarizeMethod(r.File, plan, r.Describe)
+	ids := make([]string, len(summary.Backends))
+	for i, b := range summary.Backends {
+		ids[i] = b.BackendID
+	}
+	colour := coverage.Colours(ids, palette)
+	calls := summary.Portable.KernelCalls
+	for _, b := range summary.Backends {
+		calls += b.Calls
+	}
+	for _, b := range summary.Backends {
+		ops := "?"
+		if b.Nodes != nil {
+			ops = fmt.Sprint(*b.Nodes)
+		}
+		p.Backends = append(p.Backends, backendRow{Backend: b.BackendID, Colour: colour[b.BackendID], Delegates: fmt.Sprint(b.Delegates),
+			Calls: fmt.Sprint(b.Calls), BlobBytes: human.Bytes(int64(b.BlobBytes)), Operations: ops,
+			CallShare: human.Percent(int64(b.Calls), int64(calls)), CallBar: share(int64(b.Calls), int64(calls))})
+	}
+	if len(p.Backends) > 0 {
+		k := summary.Portable.KernelCalls
+		p.Backends = append(p.Backends, backendRow{Backend: "portable kernels", Delegates: "-", Calls: fmt.Sprint(k), BlobBytes: "-",
+			Operations: fmt.Sprintf("%d operators", summary.Portable.Operators),
+			CallShare:  human.Percent(int64(k), int64(calls)), CallBar: share(int64(k), int64(calls))})
+	}
+	for i := range d.nodes {
+		if n := &d.nodes[i]; n.kind == "delegated" && n.region < len(plan.Delegates) {
+			n.fill = colour[plan.Delegates[n.region].ID]
+		}
+	}
 	d.layout()
 	p.SVG = template.HTML(d.svg())
 	sort.SliceStable(p.Times, func(i, j int) bool { return p.Times[i].Bar > p.Times[j].Bar })
@@ -200,7 +242,7 @@ func WriteProgram(w io.Writer, r ProgramReport) error {
 	p.Summary = fmt.Sprintf("method %s: %d kernel calls, %d delegate calls", r.Method, kernels, delegates)
 
 	for i, del := range plan.Delegates {
-		row := delegateRow{Index: i, Backend: del.ID, Colour: palette[i%len(palette)]}
+		row := delegateRow{Index: i, Backend: del.ID, Colour: colour[del.ID]}
 		blob, err := r.File.DelegateData(&plan.Delegates[i])
 		if err == nil {
 			row.Size = human.Bytes(int64(len(blob)))

@@ -7,12 +7,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/etgo/etgo/devtools/coverage"
 	"github.com/etgo/etgo/internal/human"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 )
 
-// palette colours successive delegates (the fallback is red-outlined white).
+// palette colours successive backends, every delegate of one backend alike (the fallback is
+// red-outlined white).
 var palette = []string{"#93c5fd", "#86efac", "#fcd34d", "#f9a8d4", "#c4b5fd", "#5eead4", "#fdba74", "#d9f99d", "#a5b4fc", "#fca5a5"}
 
 // Report is what the page shows.
@@ -38,7 +40,7 @@ type fallbackRow struct {
 }
 
 type coverageRow struct {
-	Backend                    string
+	Backend, Colour            string
 	Delegated, Operators       int
 	CountShare, WorkShare      string
 	Regions, Crossings         int
@@ -51,10 +53,18 @@ type boundaryRow struct {
 	Tensor, Shape, Bytes, From, To string
 }
 
+// legendRow is one backend's colour and its regions.
+type legendRow struct {
+	Backend, Colour string
+	Regions         []int
+}
+
 type page struct {
 	Title     string
 	Summary   string
 	Coverage  []coverageRow
+	Portable  coverageRow
+	Legend    []legendRow
 	Regions   []regionRow
 	Fallback  []fallbackRow
 	Boundary  []boundaryRow
@@ -75,10 +85,32 @@ func Write(w io.Writer, r Report) error {
 		decisions[plan.Decisions[i].Node] = &plan.Decisions[i]
 	}
 	d := build(plan, decisions)
+	tab := coverage.Of(plan)
+	colour := coverage.Colours(tab.BackendIDs(), palette)
+	for i := range d.nodes {
+		if n := &d.nodes[i]; n.kind == "delegated" {
+			n.fill = colour[plan.Delegates[n.region].Spec.BackendID]
+		}
+	}
 	p := page{Title: r.Title, Summary: plan.Summary(), Operators: len(plan.Decisions)}
+	for _, s := range tab.Backends {
+		p.Legend = append(p.Legend, legendRow{Backend: s.BackendID, Colour: colour[s.BackendID]})
+	}
+	for k, del := range plan.Delegates {
+		for i := range p.Legend {
+			if p.Legend[i].Backend == del.Spec.BackendID {
+				p.Legend[i].Regions = append(p.Legend[i].Regions, k)
+			}
+		}
+	}
+	port := tab.Portable
+	p.Portable = coverageRow{Backend: "portable kernels", Delegated: port.Operators, Operators: tab.Operators,
+		CountShare: tab.CountShare(port), WorkShare: tab.WorkShare(port),
+		CountBar: share(int64(port.Operators), int64(tab.Operators)), WorkBar: share(port.FLOPs, tab.FLOPs),
+		DelegatedFLOPs: human.FLOPs(port.FLOPs) + " FLOP", TotalFLOPs: human.FLOPs(tab.FLOPs) + " FLOP"}
 	for _, c := range plan.Coverage() {
 		p.Coverage = append(p.Coverage, coverageRow{
-			Backend: c.BackendID, Delegated: c.Delegated, Operators: c.Operators,
+			Backend: c.BackendID, Colour: colour[c.BackendID], Delegated: c.Delegated, Operators: c.Operators,
 			CountShare: human.Percent(int64(c.Delegated), int64(c.Operators)), WorkShare: human.Percent(c.DelegatedFLOPs, c.FLOPs),
 			CountBar: share(int64(c.Delegated), int64(c.Operators)), WorkBar: share(c.DelegatedFLOPs, c.FLOPs),
 			Regions: c.Regions, Crossings: c.Inputs + c.Outputs, CrossingBytes: human.Bytes(c.InputBytes + c.OutputBytes),
@@ -86,7 +118,7 @@ func Write(w io.Writer, r Report) error {
 		})
 	}
 	for k, del := range plan.Delegates {
-		row := regionRow{Index: k, Backend: del.Spec.BackendID, Colour: palette[k%len(palette)], Operators: len(del.Region.Nodes)}
+		row := regionRow{Index: k, Backend: del.Spec.BackendID, Colour: colour[del.Spec.BackendID], Operators: len(del.Region.Nodes)}
 		counts := map[string]int{}
 		for _, n := range del.Region.Nodes {
 			counts[short(n.Target)]++

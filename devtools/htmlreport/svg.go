@@ -45,7 +45,7 @@ func (d *drawing) svg() string {
 		fill, stroke, dash := "#ffffff", "#64748b", ""
 		switch n.kind {
 		case "delegated":
-			fill, stroke = palette[n.region%len(palette)], "#334155"
+			fill, stroke = n.fill, "#334155"
 		case "fallback":
 			stroke, dash = "#dc2626", ` stroke-dasharray="4 2"`
 		case "input", "output":

@@ -27,12 +27,16 @@ code { font-size: 12px; }
 
 <h2>Coverage</h2>
 <table id="coverage">
-<tr><th>backend</th><th>operators</th><th>by count</th><th>by estimated work</th><th>regions</th><th>tensors crossing</th></tr>
-{{range .Coverage}}<tr><td>{{.Backend}}</td><td>{{.Delegated}} of {{.Operators}}</td>
+<tr><th></th><th>backend</th><th>operators</th><th>by count</th><th>by estimated work</th><th>regions</th><th>tensors crossing</th></tr>
+{{range .Coverage}}<tr class="backend"><td><span class="swatch" style="background:{{.Colour}}"></span></td><td>{{.Backend}}</td><td>{{.Delegated}} of {{.Operators}}</td>
 <td><span class="bar"><span style="width:{{printf "%.1f" .CountBar}}%"></span></span> {{.CountShare}}</td>
 <td><span class="bar"><span style="width:{{printf "%.1f" .WorkBar}}%"></span></span> {{.WorkShare}} ({{.DelegatedFLOPs}} of {{.TotalFLOPs}})</td>
 <td>{{.Regions}}</td><td>{{.Crossings}} ({{.CrossingBytes}} per run)</td></tr>
-{{else}}<tr><td colspan="6">no delegate: every operator runs on the portable kernels</td></tr>{{end}}
+{{else}}<tr><td colspan="7">no delegate: every operator runs on the portable kernels</td></tr>{{end}}
+{{with .Portable}}<tr class="portable"><td><span class="swatch" style="background:#fff;border:1px dashed #dc2626"></span></td><td>{{.Backend}}</td><td>{{.Delegated}} of {{.Operators}}</td>
+<td><span class="bar"><span style="width:{{printf "%.1f" .CountBar}}%"></span></span> {{.CountShare}}</td>
+<td><span class="bar"><span style="width:{{printf "%.1f" .WorkBar}}%"></span></span> {{.WorkShare}} ({{.DelegatedFLOPs}} of {{.TotalFLOPs}})</td>
+<td>-</td><td>-</td></tr>{{end}}
 </table>
 
 <h2>Regions</h2>
@@ -55,7 +59,7 @@ code { font-size: 12px; }
 {{end}}</table>
 
 <h2>Graph</h2>
-<p class="legend">{{range .Regions}}<span><span class="swatch" style="background:{{.Colour}}"></span> delegate {{.Index}} ({{.Backend}})</span>{{end}}
+<p class="legend">{{range .Legend}}<span class="backend"><span class="swatch" style="background:{{.Colour}}"></span> {{.Backend}} (delegate{{if gt (len .Regions) 1}}s{{end}} {{range $i, $k := .Regions}}{{if $i}}, {{end}}{{$k}}{{end}})</span>{{end}}
 <span><span class="swatch" style="background:#fff;border:1px dashed #dc2626"></span> portable kernels</span>
 <span>thick edges: tensors crossing a border</span></p>
 <div class="graph">{{.SVG}}</div>
@@ -92,6 +96,14 @@ th { background: #f1f5f9; }
 {{end}}</table>
 {{else}}<p>No profile: give an ETDump of runs of this method (etgo bench --etdump, or the official runtime's) for the time per instruction and per delegate node.</p>{{end}}
 
+{{if .Backends}}<h2>By backend</h2>
+<table id="backends">
+<tr><th></th><th>backend</th><th>delegates</th><th>calls</th><th>blob bytes</th><th>operations inside</th><th>share of the calls</th></tr>
+{{range .Backends}}<tr class="backend"><td>{{if .Colour}}<span class="swatch" style="background:{{.Colour}}"></span>{{else}}<span class="swatch" style="background:#fff;border:1px dashed #dc2626"></span>{{end}}</td>
+<td>{{.Backend}}</td><td>{{.Delegates}}</td><td>{{.Calls}}</td><td>{{.BlobBytes}}</td><td>{{.Operations}}</td>
+<td><span class="bar"><span style="width:{{printf "%.1f" .CallBar}}%"></span></span> {{.CallShare}}</td></tr>
+{{end}}</table>
+{{end}}
 <h2>Delegates</h2>
 {{range .Delegates}}<h3 class="delegate"><span class="swatch" style="background:{{.Colour}}"></span> delegate {{.Index}}: {{.Backend}}, {{.Size}}</h3>
 {{if .Graph}}<p>{{.Graph}}</p>{{end}}

@@ -50,6 +50,32 @@ type Method struct {
 	Delegates []Delegate `json:"delegates"`
 	// PlannedBuffers are the sizes of the memory-planned buffers, memory_id 1 first.
 	PlannedBuffers []int64 `json:"planned_buffers"`
+	// Backends is each backend's share of the method, read from its delegates' backend ids in
+	// the order the first delegate of each appears; Portable is what runs on kernels instead.
+	Backends []BackendShare `json:"backends"`
+	Portable PortableShare  `json:"portable"`
+}
+
+// BackendShare is one backend's part of a method.
+type BackendShare struct {
+	BackendID string `json:"backend_id"`
+	// Name is what etgo calls the backend (etgo lower --partitioner NAME), when this binary
+	// has it (Report.NameBackends).
+	Name      string `json:"name,omitempty"`
+	Delegates int    `json:"delegates"`
+	// Calls counts the method's delegate_call instructions to this backend's delegates.
+	Calls     int `json:"delegate_calls"`
+	BlobBytes int `json:"blob_bytes"`
+	// Nodes counts the operations inside the backend's blobs, when its describer read every one
+	// of them; null otherwise.
+	Nodes *int `json:"nodes"`
+}
+
+// PortableShare is the part of a method on the portable (or any registered) kernels.
+type PortableShare struct {
+	KernelCalls int `json:"kernel_calls"`
+	// Operators counts the distinct operators the kernel calls name.
+	Operators int `json:"operators"`
 }
 
 // Value describes a method input or output.
@@ -158,7 +184,7 @@ func Summarize(f *pte.File, name string, describe map[string]Describer) *Report 
 		r.ExtendedHeader = &ExtendedHeader{Length: h.Length, ProgramSize: h.ProgramSize, SegmentBaseOffset: h.SegmentBaseOffset, SegmentDataSize: h.SegmentDataSize}
 	}
 	for _, plan := range p.ExecutionPlans {
-		r.Methods = append(r.Methods, summarizeMethod(f, plan, describe))
+		r.Methods = append(r.Methods, SummarizeMethod(f, plan, describe))
 		r.ExternalData = append(r.ExternalData, f.ExternalTensors()[plan.Name]...)
 	}
 	for _, s := range p.Segments {
@@ -189,7 +215,8 @@ func Summarize(f *pte.File, name string, describe map[string]Describer) *Report 
 	return r
 }
 
-func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]Describer) Method {
+// SummarizeMethod is Summarize's report of one method of f.
+func SummarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]Describer) Method {
 	m := Method{
 		Name:           plan.Name,
 		Inputs:         describeValues(plan, plan.Inputs),
@@ -198,6 +225,7 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]D
 		Operators:      []string{},
 		Delegates:      []Delegate{},
 		PlannedBuffers: []int64{},
+		Backends:       []BackendShare{},
 	}
 	if len(plan.NonConstBufferSizes) > 1 {
 		m.PlannedBuffers = plan.NonConstBufferSizes[1:]
@@ -221,14 +249,37 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]D
 		}
 		m.Delegates = append(m.Delegates, del)
 	}
+	at := map[string]int{}
+	for i, d := range m.Delegates {
+		k, ok := at[d.BackendID]
+		if !ok {
+			k = len(m.Backends)
+			at[d.BackendID] = k
+			zero := 0
+			m.Backends = append(m.Backends, BackendShare{BackendID: d.BackendID, Nodes: &zero})
+		}
+		b := &m.Backends[k]
+		b.Delegates++
+		b.BlobBytes += d.Size
+		if g := m.Delegates[i].Graph; g != nil && g.Error == "" && b.Nodes != nil {
+			*b.Nodes += g.Nodes
+		} else {
+			b.Nodes = nil
+		}
+	}
+	ops := map[int32]bool{}
 	for _, chain := range plan.Chains {
 		for _, in := range chain.Instructions {
 			m.Instructions.Total++
-			switch in.(type) {
+			switch x := in.(type) {
 			case pte.KernelCall:
 				m.Instructions.KernelCalls++
+				ops[x.OpIndex] = true
 			case pte.DelegateCall:
 				m.Instructions.DelegateCalls++
+				if int(x.DelegateIndex) < len(m.Delegates) { // validated; a bound all the same
+					m.Backends[at[m.Delegates[x.DelegateIndex].BackendID]].Calls++
+				}
 			case pte.MoveCall:
 				m.Instructions.Moves++
 			case pte.JumpFalseCall:
@@ -239,7 +290,19 @@ func summarizeMethod(f *pte.File, plan *pte.ExecutionPlan, describe map[string]D
 		}
 	}
 	m.KernelCalls, m.DelegateCalls = m.Instructions.KernelCalls, m.Instructions.DelegateCalls
+	m.Portable = PortableShare{KernelCalls: m.KernelCalls, Operators: len(ops)}
 	return m
+}
+
+// NameBackends fills each backend's Name with name(backend id) (an empty name leaves it out):
+// the ids are the program's, the names the binary's registry's.
+func (r *Report) NameBackends(name func(id string) string) {
+	for i := range r.Methods {
+		for k := range r.Methods[i].Backends {
+			b := &r.Methods[i].Backends[k]
+			b.Name = name(b.BackendID)
+		}
+	}
 }
 
 // SummarizeBlob describes one delegate blob with its backend's describer; a describer that
@@ -323,6 +386,9 @@ func (r *Report) WriteText(w io.Writer) {
 				}
 			}
 		}
+		if len(m.Backends) > 0 {
+			m.writeBackends(w)
+		}
 		fmt.Fprintf(w, "  planned memory: %s bytes\n", ints(m.PlannedBuffers))
 	}
 	c := r.Constants
@@ -357,6 +423,58 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nrequires backends:  %s\n", list(r.Required.Backends))
 	fmt.Fprintf(w, "requires operators: %s\n", list(r.Required.Operators))
+}
+
+// writeBackends prints the by-backend table: each backend's delegates, calls, blob bytes and
+// the operations inside its blobs, and the portable kernel calls, with each row's share of the
+// method's calls (delegate and kernel) and, when every blob could be read, of its operations
+// (the operations inside the delegates and the kernel calls).
+func (m Method) writeBackends(w io.Writer) {
+	calls, nodes, known := m.Portable.KernelCalls, m.Portable.KernelCalls, true
+	for _, b := range m.Backends {
+		calls += b.Calls
+		if b.Nodes == nil {
+			known = false
+		} else {
+			nodes += *b.Nodes
+		}
+	}
+	fmt.Fprintf(w, "  by backend:\n    %-24s %9s %6s %11s %10s %9s %11s\n", "backend", "delegates", "calls", "blob bytes", "operations", "of calls", "of ops")
+	share := func(n, of int, ok bool) string {
+		if !ok {
+			return "-"
+		}
+		return percent(n, of)
+	}
+	for _, b := range m.Backends {
+		name, ops := b.BackendID, "?"
+		if b.Name != "" {
+			name += " (" + b.Name + ")"
+		}
+		if b.Nodes != nil {
+			ops = fmt.Sprint(*b.Nodes)
+		}
+		fmt.Fprintf(w, "    %-24s %9d %6d %11d %10s %9s %11s\n", name, b.Delegates, b.Calls, b.BlobBytes, ops,
+			share(b.Calls, calls, true), share(derefOr(b.Nodes, 0), nodes, known))
+	}
+	p := m.Portable
+	fmt.Fprintf(w, "    %-24s %9s %6d %11s %10d %9s %11s\n", "portable kernels", "-", p.KernelCalls, "-", p.KernelCalls,
+		share(p.KernelCalls, calls, true), share(p.KernelCalls, nodes, known))
+}
+
+func derefOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// percent is n of whole as "42.9%" (three significant digits), "0%" of nothing.
+func percent(n, whole int) string {
+	if whole == 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.3g%%", 100*float64(n)/float64(whole))
 }
 
 func (in Instructions) summary() string {

@@ -1,8 +1,11 @@
 // Package planviz draws a partition plan as a Graphviz graph: the Edge graph's operators, each
-// delegate's region as a cluster labelled with its backend, the operators left to the portable
-// kernels outlined in red, the user inputs and outputs, and the tensors flowing between them
-// with their shapes. Tensors that cross a region's border are the boundary a fragmented plan pays
-// for, so those edges are drawn bold.
+// delegate's region as a cluster labelled with its backend and filled with that backend's colour
+// (every region of one backend alike, so a plan of several partitioners shows which backend took
+// what), the operators left to the portable kernels outlined in red, the user inputs and
+// outputs, and the tensors flowing between them with their shapes. A legend gives each backend's
+// colour and its share of the operators and of the estimated work, and the portable kernels'.
+// Tensors that cross a region's border are the boundary a fragmented plan pays for, so those
+// edges are drawn bold.
 //
 //	etgo lower MODEL.pt2 --plan --dot plan.dot && dot -Tsvg plan.dot -o plan.svg
 package planviz
@@ -13,11 +16,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/etgo/etgo/devtools/coverage"
 	"github.com/etgo/etgo/ir"
 	"github.com/etgo/etgo/partition"
 )
 
-// palette colours the clusters of successive delegates.
+// palette colours the clusters of successive backends.
 var palette = []string{"#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0e7ff", "#ccfbf1"}
 
 // WriteDOT writes plan as a DOT digraph named title.
@@ -77,9 +81,11 @@ func WriteDOT(w io.Writer, title string, plan *partition.Plan) error {
 		inputs[in.Value] = s
 		fmt.Fprintf(b, "  %s [shape=ellipse, fillcolor=\"#f3f4f6\", label=%s];\n", s, quote(in.Value.Name+"\n"+meta(in.Value)))
 	}
+	tab := coverage.Of(plan)
+	colour := coverage.Colours(tab.BackendIDs(), palette)
 	for k, d := range plan.Delegates {
 		fmt.Fprintf(b, "  subgraph cluster_%d {\n    label=%s; style=\"rounded,filled\"; fillcolor=%s; color=\"#64748b\";\n", k,
-			quote(fmt.Sprintf("%s #%d: %d operators", d.Spec.BackendID, k, len(d.Region.Nodes))), quote(palette[k%len(palette)]))
+			quote(fmt.Sprintf("%s #%d: %d operators", d.Spec.BackendID, k, len(d.Region.Nodes))), quote(colour[d.Spec.BackendID]))
 		for _, n := range d.Region.Nodes {
 			fmt.Fprintf(b, "    %s [label=%s];\n", nodeID(n), quote(label(n)))
 		}
@@ -128,8 +134,32 @@ func WriteDOT(w io.Writer, title string, plan *partition.Plan) error {
 			fmt.Fprintf(b, "  %s -> %s;\n", in, s)
 		}
 	}
+	writeLegend(b, tab, colour)
 	fmt.Fprintln(b, "}")
 	return b.Flush()
+}
+
+// writeLegend draws one box per backend in its colour and one for the portable kernels, each
+// with its share of the graph's operators and of its estimated work.
+func writeLegend(b io.Writer, tab coverage.Table, colour map[string]string) {
+	fmt.Fprintln(b, "  subgraph cluster_legend {\n    label=\"legend\"; style=rounded; color=\"#94a3b8\"; fontsize=10;")
+	var ids []string
+	for i, s := range tab.Rows() {
+		id := fmt.Sprintf("legend%d", i)
+		ids = append(ids, id)
+		text := fmt.Sprintf("%s: %d regions, %d of %d operators (%s), %s of the work", s.BackendID, s.Regions,
+			s.Operators, tab.Operators, tab.CountShare(s), tab.WorkShare(s))
+		if s.BackendID == coverage.Portable {
+			text = fmt.Sprintf("portable kernels: %d of %d operators (%s), %s of the work", s.Operators, tab.Operators, tab.CountShare(s), tab.WorkShare(s))
+			fmt.Fprintf(b, "    %s [label=%s, color=\"#dc2626\", penwidth=2];\n", id, quote(text))
+			continue
+		}
+		fmt.Fprintf(b, "    %s [label=%s, fillcolor=%s];\n", id, quote(text), quote(colour[s.BackendID]))
+	}
+	if len(ids) > 1 {
+		fmt.Fprintf(b, "    %s [style=invis];\n", strings.Join(ids, " -> "))
+	}
+	fmt.Fprintln(b, "  }")
 }
 
 func label(n *ir.Node) string {
