@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
@@ -45,7 +46,7 @@ func (b *graphBuilder) node(op schema.XNodeUnion, out []int, in ...uint32) (*xnn
 }
 
 // finish numbers the external values (inputs first) and checks the graph.
-func (b *graphBuilder) finish(t *testing.T) *xnngraph.Graph {
+func (b *graphBuilder) finish(t testing.TB) *xnngraph.Graph {
 	t.Helper()
 	ext := uint32(0)
 	for i := range b.g.Values {
@@ -285,4 +286,71 @@ func TestSiLUFusion(t *testing.T) {
 			})
 		}
 	}
+}
+
+// BenchmarkSiLU times a 1×1 convolution followed by x·sigmoid(x) (EfficientNet's expansion
+// layer at 28×28) with the pair fused into the convolution and as the two nodes, and a
+// broadcast gate [1,C,1,1] times [1,C,H,W] (the squeeze-and-excitation scale in NCHW).
+func BenchmarkSiLU(b *testing.B) {
+	build := func(gb *graphBuilder) {
+		_, _, z := gb.silu(conv(gb, gb.input(1, 28, 28, 40), 1, 28, 28, 40, 240, 1), false)
+		gb.output(z)
+	}
+	for _, fuse := range []bool{true, false} {
+		b.Run(fmt.Sprintf("conv1x1+silu/fused=%v", fuse), func(b *testing.B) {
+			saved := fuseSiLUs
+			fuseSiLUs = fuse
+			defer func() { fuseSiLUs = saved }()
+			var gb graphBuilder
+			build(&gb)
+			p, err := newPlan(gb.finish(b), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			loopCPU(b, p, benchArgs(b, gb.inputs, gb.outs))
+		})
+	}
+	b.Run("gate [1,240,1,1] x [1,240,28,28]", func(b *testing.B) {
+		var gb graphBuilder
+		x, g := gb.input(1, 240, 28, 28), gb.input(1, 240, 1, 1)
+		_, z := gb.node(schema.XNodeUnionXNNMultiply, []int{1, 240, 28, 28}, x, g)
+		gb.output(z)
+		p, err := newPlan(gb.finish(b), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		loopCPU(b, p, benchArgs(b, gb.inputs, gb.outs))
+	})
+}
+
+// loopCPU runs p for the benchmark on a locked OS thread and reports its CPU time per run too
+// ("cpu-ns/op": the machine's other load does not count).
+func loopCPU(b *testing.B, p *plan, args []*executor.EValue) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0, n := threadClock(), 0
+	for b.Loop() {
+		if err := p.execute(args); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(threadClock()-t0)/float64(max(n, 1)), "cpu-ns/op")
+}
+
+func benchArgs(b *testing.B, inputs, outs [][]int) []*executor.EValue {
+	r := rand.New(rand.NewPCG(1, 2))
+	var args []*executor.EValue
+	for _, dims := range append(inputs, outs...) {
+		v := make([]float32, xnngraph.Numel(dims))
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		x, err := executor.FromSlice(v, dims...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		args = append(args, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
+	}
+	return args
 }
