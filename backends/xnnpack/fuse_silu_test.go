@@ -1,15 +1,23 @@
 package xnnpack
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/etgo/etgo/backends/xnnpack/schema"
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/internal/npyconv"
+	"github.com/etgo/etgo/internal/testutil"
+	"github.com/etgo/etgo/kernels/portable"
+	"github.com/etgo/etgo/npy"
 )
 
 // graphBuilder makes small multi-node fp32 graphs: every input (filters too) is an external
@@ -353,4 +361,74 @@ func benchArgs(b *testing.B, inputs, outs [][]int) []*executor.EValue {
 		args = append(args, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
 	}
 	return args
+}
+
+// BenchmarkSiLUModels runs the full-size SiLU networks of tools/reference/bench_suite.py
+// (testdata/bench-full, generated on demand, never committed) that are present at one thread,
+// with the pairs fused and as two nodes, alternating run by run so the machine's load hits both
+// alike, and reports each one's thread CPU time per run and their ratio.
+func BenchmarkSiLUModels(b *testing.B) {
+	for _, m := range []string{"efficientnet_b0", "regnet_y_400mf", "mobilenet_v3_large"} {
+		dir := testutil.Testdata(b, "bench-full", m)
+		if _, err := os.Stat(filepath.Join(dir, "xnnpack.pte")); err != nil {
+			continue
+		}
+		b.Run(m, func(b *testing.B) {
+			a, err := npy.Load(filepath.Join(dir, "inputs", "input_0.npy"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			x, err := npyconv.Tensor(a)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var meths [2]*executor.Method
+			for i, fuse := range []bool{true, false} {
+				meths[i] = loadWith(b, filepath.Join(dir, "xnnpack.pte"), fuse)
+			}
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var cpu [2]time.Duration
+			n := 0
+			for b.Loop() {
+				for i, meth := range meths {
+					t0 := threadClock()
+					if _, err := meth.Run(context.Background(), x); err != nil {
+						b.Fatal(err)
+					}
+					cpu[i] += threadClock() - t0
+				}
+				n++
+			}
+			b.ReportMetric(float64(cpu[0])/float64(max(n, 1)), "fused-cpu-ns/op")
+			b.ReportMetric(float64(cpu[1])/float64(max(n, 1)), "unfused-cpu-ns/op")
+			b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "fused/unfused")
+		})
+	}
+}
+
+// loadWith loads a program's forward method on the XNNPACK backend (one thread), its plans built
+// with SiLU fusion on or off.
+func loadWith(b *testing.B, path string, fuse bool) *executor.Method {
+	saved := fuseSiLUs
+	fuseSiLUs = fuse
+	defer func() { fuseSiLUs = saved }()
+	reg := executor.NewRegistry()
+	if err := portable.Register(reg); err != nil {
+		b.Fatal(err)
+	}
+	if err := reg.RegisterBackend(BackendID, Backend{Threads: 1}); err != nil {
+		b.Fatal(err)
+	}
+	prog, err := executor.Open(path, executor.Options{Registry: reg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { prog.Close() })
+	meth, err := prog.LoadMethod("forward")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { meth.Close() })
+	return meth
 }
