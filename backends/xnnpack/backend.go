@@ -208,7 +208,7 @@ type plan struct {
 	// convRecs holds each fp32 convolution node's operand record, reused across calls.
 	convRecs map[*xnngraph.Node]*fp32Conv
 	// fusedAct holds the activations folded into their producers (fuseActivations).
-	fusedAct map[*xnngraph.Node]func([]float32)
+	fusedAct map[*xnngraph.Node]actFunc
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
 	dwTaps map[*xnngraph.Node]*dwTable
 	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
@@ -419,6 +419,9 @@ func (p *plan) fuseActivations() {
 			continue // (a quantized producer writes codes, not values a hardswish could take; an fp16 one rounds its output first)
 		}
 		rs := readers[n.Outputs[0]]
+		if p.fuseSiLUInto(k, rs, readers) {
+			continue
+		}
 		if len(rs) != 1 || rs[0] <= k {
 			continue
 		}
@@ -428,19 +431,35 @@ func (p *plan) fuseActivations() {
 			!math.IsInf(float64(h.OutputMin), -1) || !math.IsInf(float64(h.OutputMax), 1) {
 			continue
 		}
-		if p.fusedAct == nil {
-			p.fusedAct = map[*xnngraph.Node]func([]float32){}
-		}
-		n.Outputs = []uint32{h.Outputs[0]}
-		p.fusedAct[n] = hk.activation
-		h.Inputs, h.Outputs = nil, nil // read and write nothing: its producer did the work
-		p.steps[rs[0]].run = func(*plan, *xnngraph.Node) error { return nil }
+		f := hk.activation
+		p.fuseInto(n, h.Outputs[0], func(d []float32, _ int) { f(d) }, rs[0])
+	}
+	p.fuseSiLU(readers) // (the SiLUs no producer took)
+}
+
+// fuseInto makes producer n write value out, applying act to each chunk it computes, and the
+// steps in dead no-ops: they read and write nothing, as their producer did their work.
+func (p *plan) fuseInto(n *xnngraph.Node, out uint32, act actFunc, dead ...int) {
+	if p.fusedAct == nil {
+		p.fusedAct = map[*xnngraph.Node]actFunc{}
+	}
+	n.Outputs = []uint32{out}
+	p.fusedAct[n] = act
+	for _, k := range dead {
+		h := p.steps[k].node
+		h.Inputs, h.Outputs = nil, nil
+		p.steps[k].run = func(*plan, *xnngraph.Node) error { return nil }
 	}
 }
 
+// actFunc is an activation fused into a producer: it applies it in place to d, elements
+// [off, off+len(d)) of the producer's output (SiLU's numerics depend on where in the tensor an
+// element is, see gemm.SiLUAt).
+type actFunc func(d []float32, off int)
+
 // act is the activation fused into node n's output (nil for none): producers apply it to each
 // chunk of output right after computing it.
-func (p *plan) act(n *xnngraph.Node) func([]float32) { return p.fusedAct[n] }
+func (p *plan) act(n *xnngraph.Node) actFunc { return p.fusedAct[n] }
 
 // planReuse computes, for each intermediate value, the node after which nothing reads it.
 // External values (the caller's memory, or copied out at the end) and constants are never pooled.

@@ -117,7 +117,7 @@ type fp32Conv struct {
 	packed  []*gemm.PackedB
 	bias, y []float32
 	lo, hi  float32
-	act     func([]float32)
+	act     actFunc
 	// gtab and gfilter are a grouped convolution's indirection table and packed filter
 	// (groupedDirect).
 	gtab    *dwTable
@@ -328,7 +328,7 @@ func (f *fp32Conv) grouped(p *plan, n *xnngraph.Node, x, w *tensor) error {
 			failed.Store(true)
 		}
 		if f.act != nil {
-			f.act(y[p0*OC : p1*OC])
+			f.act(y[p0*OC:p1*OC], p0*OC)
 		}
 	})
 	if failed.Load() {
@@ -351,7 +351,7 @@ func (f *fp32Conv) block(g, pixel0, pixels int, a []float32, lda int) {
 
 func (f *fp32Conv) done(pixel0, pixel1 int) {
 	if f.act != nil {
-		f.act(f.y[pixel0*f.OC : pixel1*f.OC])
+		f.act(f.y[pixel0*f.OC:pixel1*f.OC], pixel0*f.OC)
 	}
 }
 
@@ -532,7 +532,7 @@ func depthwiseConv2d(p *plan, n *xnngraph.Node) error {
 			failed.Store(true)
 		}
 		if act != nil {
-			act(y.data[p0*OC : p1*OC])
+			act(y.data[p0*OC:p1*OC], p0*OC)
 		}
 	})
 	if failed.Load() {

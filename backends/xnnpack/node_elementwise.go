@@ -36,7 +36,7 @@ func init() {
 		schema.XNodeUnionXNNLeakyReLU:            leakyReLU,
 		schema.XNodeUnionXNNPReLU:                prelu,
 		schema.XNodeUnionXNNSoftmax:              softmax,
-		schema.XNodeUnionXNNDiv:                  binaryOp(func(x, y float32) float32 { return x / y }),
+		schema.XNodeUnionXNNDiv:                  binaryOpVec(func(x, y float32) float32 { return x / y }, divVec, false),
 		schema.XNodeUnionXNNMinimum:              minMaxOp(minps),
 		schema.XNodeUnionXNNMaximum:              minMaxOp(maxps),
 	} {
@@ -51,7 +51,7 @@ func init() {
 	registerNode(schema.XNodeUnionXNNConvert, nodeKernel{run: identity, quant: quantConvert}) // fp32 to fp32 only
 	registerNode(schema.XNodeUnionXNNAdd, nodeKernel{run: binaryOpVec(func(x, y float32) float32 { return x + y }, gemm.Add, true),
 		quant: quantAdd(false), operator: "Add (ND)"})
-	registerNode(schema.XNodeUnionXNNSubtract, nodeKernel{run: binaryOp(func(x, y float32) float32 { return x - y }), quant: quantAdd(true),
+	registerNode(schema.XNodeUnionXNNSubtract, nodeKernel{run: binaryOpVec(func(x, y float32) float32 { return x - y }, subVec, false), quant: quantAdd(true),
 		operator: "Subtract (ND)"})
 	registerNode(schema.XNodeUnionXNNMultiply, nodeKernel{run: binaryOpVec(func(x, y float32) float32 { return x * y }, gemm.Mul, true),
 		quant: quantMultiply, operator: "Multiply (ND)"})
@@ -291,9 +291,10 @@ func (p *plan) elementwise(n int, f func(lo, hi int)) {
 }
 
 // binaryOpVec is binaryOp with a slice kernel for the shapes that dominate CNNs: equal shapes
-// (residual adds) and one operand broadcast along the leading dimensions of the other (a
-// squeeze-and-excitation scale [N,1,1,C] times [N,H,W,C]). commutative says the operands may
-// be swapped to reach the second form.
+// (residual adds), one operand broadcast along the leading dimensions of the other (a
+// squeeze-and-excitation scale [N,1,1,C] times [N,H,W,C]), and any broadcast with long trailing
+// runs (broadcastRuns: [N,C,1,1] times [N,C,H,W]). commutative says the operands may be swapped
+// to reach the second form.
 func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), commutative bool) runFunc {
 	slow := binaryOp(f)
 	return func(p *plan, n *xnngraph.Node) error {
@@ -346,6 +347,16 @@ func binaryOpVec(f func(x, y float32) float32, vec func(dst, a, b []float32), co
 					vec(y.data[r*inner:(r+1)*inner], a.data[r*inner:], bv)
 				}
 			})
+			return nil
+		}
+		if r, ok := runsOf(a.dims, b.dims, dims); ok {
+			y := p.out(n.Outputs[0], dims)
+			rows := r.rows()
+			grain := max(1, elementwiseGrain/r.run)
+			if rows < 2*grain {
+				grain = rows
+			}
+			p.parallel(rows, grain, 4*len(y.data), func(lo, hi int) { r.apply(vec, y.data, a.data, b.data, lo, hi) })
 			return nil
 		}
 		return slow(p, n)

@@ -96,7 +96,7 @@ func fullyConnected(p *plan, n *xnngraph.Node) error {
 // larger operand (early layers: many pixels, few channels); when the weights are larger (a 7x7
 // layer, an M=1 classifier) they split by column panels, so each thread reads only its part of
 // the weights and the small A is shared.
-func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32, act func([]float32)) {
+func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c []float32, ldc int, lo, hi float32, act actFunc) {
 	tile := gemm.TileRows()
 	byRows := m*pb.K >= pb.K*pb.N && m >= 2*p.threads*tile
 	// Reading the weights counts too: an M=1 layer streams them from L3, and two cores pull
@@ -121,16 +121,16 @@ func (p *plan) gemmBias(pb *gemm.PackedB, m int, a []float32, lda int, bias, c [
 
 // actRows applies act to columns [0, n) of rows [r0, r1) of c (row stride ldc): in one call when
 // the rows are contiguous, as a layer's output is.
-func actRows(act func([]float32), c []float32, r0, r1, ldc, n int) {
+func actRows(act actFunc, c []float32, r0, r1, ldc, n int) {
 	if r1 <= r0 {
 		return
 	}
 	if ldc == n {
-		act(c[r0*ldc : r1*ldc])
+		act(c[r0*ldc:r1*ldc], r0*ldc)
 		return
 	}
 	for r := r0; r < r1; r++ {
-		act(c[r*ldc : r*ldc+n])
+		act(c[r*ldc:r*ldc+n], r*ldc)
 	}
 }
 
