@@ -100,11 +100,26 @@ func TestQB4(t *testing.T) {
 	}
 }
 
-// TestQB4BlockSums checks the block sums against their definition, with blocks long enough
-// to fill the 16-bit lanes (all codes -128 or 127).
+// TestQB4BlockSums checks the block sums of every kernel set against their definition, with
+// blocks long enough to fill the 16-bit lanes (all codes -128 or 127) and rows of whole 64-code
+// chunks and not.
 func TestQB4BlockSums(t *testing.T) {
+	for _, isa := range Int8ISAs() {
+		restore, err := UseInt8ISA(isa)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testQB4BlockSums(t)
+		restore()
+	}
+	if _, err := (&QB4Packed{K: 8}).BlockSums(2, make([]int8, 15), 8); err == nil {
+		t.Error("block sums of 2 rows of 8 read from 15 codes")
+	}
+}
+
+func testQB4BlockSums(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for _, c := range []struct{ m, k, block int }{{1, 8, 8}, {3, 96, 32}, {2, 4096, 2048}, {1, 4096, 4096}, {2, 8192, 64}} {
+	for _, c := range []struct{ m, k, block int }{{1, 8, 8}, {3, 96, 32}, {2, 128, 64}, {1, 2080, 32}, {2, 4096, 2048}, {1, 4096, 4096}, {2, 8192, 64}} {
 		p, err := PackQB4(make([]int32, c.k), c.k, 1, c.block, make([]float32, c.k/c.block))
 		if err != nil {
 			t.Fatal(err)
@@ -130,9 +145,6 @@ func TestQB4BlockSums(t *testing.T) {
 				}
 			}
 		}
-	}
-	if _, err := (&QB4Packed{K: 8}).BlockSums(2, make([]int8, 15), 8); err == nil {
-		t.Error("block sums of 2 rows of 8 read from 15 codes")
 	}
 }
 
