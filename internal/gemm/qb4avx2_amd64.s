@@ -4,19 +4,27 @@
 
 #include "textflag.h"
 
-// func qb4a2R1V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R1V1(SB), NOSPLIT, $0-88
+// func qb4a2R1V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R1V1(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -75,19 +83,33 @@ qb4a2R1V1_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R2V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R2V1(SB), NOSPLIT, $0-88
+// func qb4a2R2V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R2V1(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 4(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -146,20 +168,24 @@ qb4a2R2V1_pair:
 	JNZ qb4a2R2V1_pair
 	VPMOVZXWD (SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y0, Y0
-	VFMADD213PS 0(CX), Y12, Y0
-	VMOVUPS Y0, 0(CX)
+	VFMADD213PS 0(DX), Y12, Y0
+	VMOVUPS Y0, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y2, Y2
-	VFMADD213PS 256(CX), Y12, Y2
-	VMOVUPS Y2, 256(CX)
+	VFMADD213PS 0(DX), Y12, Y2
+	VMOVUPS Y2, 0(DX)
 	VPMOVZXWD 16(SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y1, Y1
-	VFMADD213PS 32(CX), Y12, Y1
-	VMOVUPS Y1, 32(CX)
+	VFMADD213PS 32(DX), Y12, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y3, Y3
-	VFMADD213PS 288(CX), Y12, Y3
-	VMOVUPS Y3, 288(CX)
+	VFMADD213PS 32(DX), Y12, Y3
+	VMOVUPS Y3, 32(DX)
 	ADDQ bstep+56(FP), BX
 	ADDQ $32, SI
 	DECQ AX
@@ -168,19 +194,39 @@ qb4a2R2V1_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R3V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R3V1(SB), NOSPLIT, $0-88
+// func qb4a2R3V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R3V1(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 4(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 8(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -255,26 +301,32 @@ qb4a2R3V1_pair:
 	JNZ qb4a2R3V1_pair
 	VPMOVZXWD (SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y0, Y0
-	VFMADD213PS 0(CX), Y12, Y0
-	VMOVUPS Y0, 0(CX)
+	VFMADD213PS 0(DX), Y12, Y0
+	VMOVUPS Y0, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y2, Y2
-	VFMADD213PS 256(CX), Y12, Y2
-	VMOVUPS Y2, 256(CX)
+	VFMADD213PS 0(DX), Y12, Y2
+	VMOVUPS Y2, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y4, Y4
-	VFMADD213PS 512(CX), Y12, Y4
-	VMOVUPS Y4, 512(CX)
+	VFMADD213PS 0(DX), Y12, Y4
+	VMOVUPS Y4, 0(DX)
 	VPMOVZXWD 16(SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y1, Y1
-	VFMADD213PS 32(CX), Y12, Y1
-	VMOVUPS Y1, 32(CX)
+	VFMADD213PS 32(DX), Y12, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y3, Y3
-	VFMADD213PS 288(CX), Y12, Y3
-	VMOVUPS Y3, 288(CX)
+	VFMADD213PS 32(DX), Y12, Y3
+	VMOVUPS Y3, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y5, Y5
-	VFMADD213PS 544(CX), Y12, Y5
-	VMOVUPS Y5, 544(CX)
+	VFMADD213PS 32(DX), Y12, Y5
+	VMOVUPS Y5, 32(DX)
 	ADDQ bstep+56(FP), BX
 	ADDQ $32, SI
 	DECQ AX
@@ -283,19 +335,45 @@ qb4a2R3V1_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R4V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R4V1(SB), NOSPLIT, $0-88
+// func qb4a2R4V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R4V1(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 4(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 8(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 12(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -386,32 +464,40 @@ qb4a2R4V1_pair:
 	JNZ qb4a2R4V1_pair
 	VPMOVZXWD (SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y0, Y0
-	VFMADD213PS 0(CX), Y12, Y0
-	VMOVUPS Y0, 0(CX)
+	VFMADD213PS 0(DX), Y12, Y0
+	VMOVUPS Y0, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y2, Y2
-	VFMADD213PS 256(CX), Y12, Y2
-	VMOVUPS Y2, 256(CX)
+	VFMADD213PS 0(DX), Y12, Y2
+	VMOVUPS Y2, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y4, Y4
-	VFMADD213PS 512(CX), Y12, Y4
-	VMOVUPS Y4, 512(CX)
+	VFMADD213PS 0(DX), Y12, Y4
+	VMOVUPS Y4, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y6, Y6
-	VFMADD213PS 768(CX), Y12, Y6
-	VMOVUPS Y6, 768(CX)
+	VFMADD213PS 0(DX), Y12, Y6
+	VMOVUPS Y6, 0(DX)
 	VPMOVZXWD 16(SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y1, Y1
-	VFMADD213PS 32(CX), Y12, Y1
-	VMOVUPS Y1, 32(CX)
+	VFMADD213PS 32(DX), Y12, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y3, Y3
-	VFMADD213PS 288(CX), Y12, Y3
-	VMOVUPS Y3, 288(CX)
+	VFMADD213PS 32(DX), Y12, Y3
+	VMOVUPS Y3, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y5, Y5
-	VFMADD213PS 544(CX), Y12, Y5
-	VMOVUPS Y5, 544(CX)
+	VFMADD213PS 32(DX), Y12, Y5
+	VMOVUPS Y5, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y7, Y7
-	VFMADD213PS 800(CX), Y12, Y7
-	VMOVUPS Y7, 800(CX)
+	VFMADD213PS 32(DX), Y12, Y7
+	VMOVUPS Y7, 32(DX)
 	ADDQ bstep+56(FP), BX
 	ADDQ $32, SI
 	DECQ AX
@@ -420,8 +506,8 @@ qb4a2R4V1_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R5V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R5V1(SB), NOSPLIT, $0-88
+// func qb4a2R5V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R5V1(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
@@ -429,11 +515,43 @@ TEXT ·qb4a2R5V1(SB), NOSPLIT, $0-88
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 4(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 8(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 12(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 16(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -541,38 +659,48 @@ qb4a2R5V1_pair:
 	JNZ qb4a2R5V1_pair
 	VPMOVZXWD (SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y0, Y0
-	VFMADD213PS 0(CX), Y12, Y0
-	VMOVUPS Y0, 0(CX)
+	VFMADD213PS 0(DX), Y12, Y0
+	VMOVUPS Y0, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y2, Y2
-	VFMADD213PS 256(CX), Y12, Y2
-	VMOVUPS Y2, 256(CX)
+	VFMADD213PS 0(DX), Y12, Y2
+	VMOVUPS Y2, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y4, Y4
-	VFMADD213PS 512(CX), Y12, Y4
-	VMOVUPS Y4, 512(CX)
+	VFMADD213PS 0(DX), Y12, Y4
+	VMOVUPS Y4, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y6, Y6
-	VFMADD213PS 768(CX), Y12, Y6
-	VMOVUPS Y6, 768(CX)
+	VFMADD213PS 0(DX), Y12, Y6
+	VMOVUPS Y6, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y8, Y8
-	VFMADD213PS 1024(CX), Y12, Y8
-	VMOVUPS Y8, 1024(CX)
+	VFMADD213PS 0(DX), Y12, Y8
+	VMOVUPS Y8, 0(DX)
 	VPMOVZXWD 16(SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y1, Y1
-	VFMADD213PS 32(CX), Y12, Y1
-	VMOVUPS Y1, 32(CX)
+	VFMADD213PS 32(DX), Y12, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y3, Y3
-	VFMADD213PS 288(CX), Y12, Y3
-	VMOVUPS Y3, 288(CX)
+	VFMADD213PS 32(DX), Y12, Y3
+	VMOVUPS Y3, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y5, Y5
-	VFMADD213PS 544(CX), Y12, Y5
-	VMOVUPS Y5, 544(CX)
+	VFMADD213PS 32(DX), Y12, Y5
+	VMOVUPS Y5, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y7, Y7
-	VFMADD213PS 800(CX), Y12, Y7
-	VMOVUPS Y7, 800(CX)
+	VFMADD213PS 32(DX), Y12, Y7
+	VMOVUPS Y7, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y9, Y9
-	VFMADD213PS 1056(CX), Y12, Y9
-	VMOVUPS Y9, 1056(CX)
+	VFMADD213PS 32(DX), Y12, Y9
+	VMOVUPS Y9, 32(DX)
 	ADDQ bstep+56(FP), BX
 	ADDQ $32, SI
 	DECQ AX
@@ -581,19 +709,31 @@ qb4a2R5V1_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R1V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R1V2(SB), NOSPLIT, $0-88
+// func qb4a2R1V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R1V2(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	VMULPS 64(AX), Y12, Y13
+	VMOVUPS Y13, 64(DX)
+	VMULPS 96(AX), Y12, Y13
+	VMOVUPS Y13, 96(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -686,19 +826,41 @@ qb4a2R1V2_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R2V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R2V2(SB), NOSPLIT, $0-88
+// func qb4a2R2V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R2V2(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	VMULPS 64(AX), Y12, Y13
+	VMOVUPS Y13, 64(DX)
+	VMULPS 96(AX), Y12, Y13
+	VMOVUPS Y13, 96(DX)
+	ADDQ ldo+104(FP), DX
+	VBROADCASTSS 4(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	VMULPS 64(AX), Y12, Y13
+	VMOVUPS Y13, 64(DX)
+	VMULPS 96(AX), Y12, Y13
+	VMOVUPS Y13, 96(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -797,36 +959,44 @@ qb4a2R2V2_pair:
 	JNZ qb4a2R2V2_pair
 	VPMOVZXWD (SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y0, Y0
-	VFMADD213PS 0(CX), Y12, Y0
-	VMOVUPS Y0, 0(CX)
+	VFMADD213PS 0(DX), Y12, Y0
+	VMOVUPS Y0, 0(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y4, Y4
-	VFMADD213PS 256(CX), Y12, Y4
-	VMOVUPS Y4, 256(CX)
+	VFMADD213PS 0(DX), Y12, Y4
+	VMOVUPS Y4, 0(DX)
 	VPMOVZXWD 16(SI), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y1, Y1
-	VFMADD213PS 32(CX), Y12, Y1
-	VMOVUPS Y1, 32(CX)
+	VFMADD213PS 32(DX), Y12, Y1
+	VMOVUPS Y1, 32(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y5, Y5
-	VFMADD213PS 288(CX), Y12, Y5
-	VMOVUPS Y5, 288(CX)
+	VFMADD213PS 32(DX), Y12, Y5
+	VMOVUPS Y5, 32(DX)
 	VPMOVZXWD (SI)(R13*1), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y2, Y2
-	VFMADD213PS 64(CX), Y12, Y2
-	VMOVUPS Y2, 64(CX)
+	VFMADD213PS 64(DX), Y12, Y2
+	VMOVUPS Y2, 64(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y6, Y6
-	VFMADD213PS 320(CX), Y12, Y6
-	VMOVUPS Y6, 320(CX)
+	VFMADD213PS 64(DX), Y12, Y6
+	VMOVUPS Y6, 64(DX)
 	VPMOVZXWD 16(SI)(R13*1), Y12
 	VPSLLD $16, Y12, Y12
+	MOVQ CX, DX
 	VCVTDQ2PS Y3, Y3
-	VFMADD213PS 96(CX), Y12, Y3
-	VMOVUPS Y3, 96(CX)
+	VFMADD213PS 96(DX), Y12, Y3
+	VMOVUPS Y3, 96(DX)
+	ADDQ ldo+104(FP), DX
 	VCVTDQ2PS Y7, Y7
-	VFMADD213PS 352(CX), Y12, Y7
-	VMOVUPS Y7, 352(CX)
+	VFMADD213PS 96(DX), Y12, Y7
+	VMOVUPS Y7, 96(DX)
 	ADDQ bstep+56(FP), BX
 	ADDQ $32, SI
 	DECQ AX
@@ -835,19 +1005,35 @@ qb4a2R2V2_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R1V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R1V3(SB), NOSPLIT, $0-88
+// func qb4a2R1V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R1V3(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	VMULPS 64(AX), Y12, Y13
+	VMOVUPS Y13, 64(DX)
+	VMULPS 96(AX), Y12, Y13
+	VMOVUPS Y13, 96(DX)
+	VMULPS 128(AX), Y12, Y13
+	VMOVUPS Y13, 128(DX)
+	VMULPS 160(AX), Y12, Y13
+	VMOVUPS Y13, 160(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15
@@ -974,19 +1160,39 @@ qb4a2R1V3_done:
 	VZEROUPPER
 	RET
 
-// func qb4a2R1V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
-TEXT ·qb4a2R1V4(SB), NOSPLIT, $0-88
+// func qb4a2R1V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
+TEXT ·qb4a2R1V4(SB), NOSPLIT, $0-112
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R12
 	LEAQ (R12)(R12*2), R11
 	MOVQ b+16(FP), DI
 	MOVQ pstride+24(FP), R8
 	LEAQ (R8)(R8*2), R15
-	MOVQ bsum+48(FP), BX
 	MOVQ bscale+64(FP), SI
 	MOVQ bstride+72(FP), R13
 	LEAQ (R13)(R13*2), R14
-	MOVQ out+80(FP), CX
+	MOVQ out+96(FP), CX
+	MOVQ ksum+80(FP), AX
+	MOVQ nzp+88(FP), BX
+	MOVQ CX, DX
+	VBROADCASTSS 0(BX), Y12
+	VMULPS 0(AX), Y12, Y13
+	VMOVUPS Y13, 0(DX)
+	VMULPS 32(AX), Y12, Y13
+	VMOVUPS Y13, 32(DX)
+	VMULPS 64(AX), Y12, Y13
+	VMOVUPS Y13, 64(DX)
+	VMULPS 96(AX), Y12, Y13
+	VMOVUPS Y13, 96(DX)
+	VMULPS 128(AX), Y12, Y13
+	VMOVUPS Y13, 128(DX)
+	VMULPS 160(AX), Y12, Y13
+	VMOVUPS Y13, 160(DX)
+	VMULPS 192(AX), Y12, Y13
+	VMOVUPS Y13, 192(DX)
+	VMULPS 224(AX), Y12, Y13
+	VMOVUPS Y13, 224(DX)
+	MOVQ bsum+48(FP), BX
 	MOVL $0x0f0f0f0f, AX
 	MOVD AX, X15
 	VPBROADCASTD X15, Y15

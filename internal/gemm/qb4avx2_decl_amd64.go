@@ -5,34 +5,34 @@
 package gemm
 
 //go:noescape
-func qb4a2R1V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R1V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R2V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R2V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R3V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R3V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R4V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R4V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R5V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R5V1(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R1V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R1V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R2V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R2V2(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R1V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R1V3(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 //go:noescape
-func qb4a2R1V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32)
+func qb4a2R1V4(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int)
 
 // qb4a2Kernels[r][v] is the AVX2 qb4w kernel for r rows and v panels (nil past r·v = 5).
-var qb4a2Kernels = [6][5]func(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, out *float32){
+var qb4a2Kernels = [6][5]func(a *int8, lda int, b *uint8, pstride int, nblocks int, kpb int, bsum *int32, bstep int, bscale *uint16, bstride int, ksum *float32, nzp *float32, out *float32, ldo int){
 	{nil, nil, nil, nil, nil},
 	{nil, qb4a2R1V1, qb4a2R1V2, qb4a2R1V3, qb4a2R1V4},
 	{nil, qb4a2R2V1, qb4a2R2V2, nil, nil},
