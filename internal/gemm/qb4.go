@@ -132,7 +132,18 @@ func (p *QB4Packed) blockSums(m int, a []int8, lda int, bs []int32) {
 
 // qb4MaxRows is the row count of a tile of v panels (the assembly kernels' register budget,
 // gen_qgemm.go's qb4Rows).
-func qb4MaxRows(v int) int { return min(6, (28-2*v)/(2*v)) }
+func qb4MaxRows(v int) int {
+	if qb4a2Active() {
+		return min(qb4a2Rows, qb4a2MaxRV/v)
+	}
+	return min(6, (28-2*v)/(2*v))
+}
+
+// qb4a2MaxRV is the largest rows·panels of an AVX2 tile (qb4avx2_gen.go: 2·r·v int32 sums in
+// 16 ymm registers), and qb4a2Rows the rows of the one-panel tiles Run takes.
+const qb4a2MaxRV = 5
+
+var qb4a2Rows = 5
 
 // qb4Step is how many panels a tile of Run takes for m rows. One row (an LLM's token) reads
 // each weight once whatever the tile, and 4 panels give it the most independent sums. With
@@ -142,6 +153,12 @@ func qb4MaxRows(v int) int { return min(6, (28-2*v)/(2*v)) }
 // fewer loads than 8 rows of 1 (XNNPACK's 8x16c8 tile; measured at M = 64, K = N = 2048 on
 // Zen 5: 6x2 0.79 ms, 8x1 0.92, 2x4 0.95).
 func qb4Step(m int) int {
+	if qb4a2Active() {
+		if m == 1 {
+			return 4
+		}
+		return 1
+	}
 	if m <= 2 {
 		return 4
 	}
@@ -186,10 +203,9 @@ func qb4TileGo(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp
 }
 
 // FMA32 is a·b + c rounded once to fp32, as VFMADD computes it. The product is exact in fp64
-// and so is the sum's error (TwoSum); a sum that lies exactly halfway between two fp32 values
-// in fp64 but not exactly is moved off the tie toward its true value before rounding, so the
-// result is the correctly rounded one (normal results; a subnormal fp32 result may be off by
-// its last bit, as fp64 → fp32 conversion ties are then at other bits).
+// and so is the sum's error (TwoSum). The fp64 sum rounds to fp32 as the exact value does
+// unless it lies exactly halfway between two fp32 values (normal or subnormal) while the
+// exact value does not: then the error says which side it is on.
 func FMA32(a, b, c float32) float32 {
 	p := float64(a) * float64(b)
 	s := p + float64(c)
@@ -197,19 +213,29 @@ func FMA32(a, b, c float32) float32 {
 	if float64(r) == s || math.IsInf(s, 0) || math.IsNaN(s) {
 		return r
 	}
-	bits := math.Float64bits(s)
-	if bits&(1<<29-1) != 1<<28 { // not an fp32 tie
+	// o is r's fp32 neighbour on s's side, m their midpoint (exact in fp64); past the largest
+	// fp32 value (r infinite) the neighbour is it and the midpoint half its ulp above it.
+	up := float64(r) < s
+	var m float64
+	var o float32
+	switch {
+	case math.IsInf(float64(r), 0):
+		o = float32(math.Copysign(math.MaxFloat32, s))
+		m = math.Copysign(math.MaxFloat32+0x1p103, s)
+	case up:
+		o = math.Nextafter32(r, float32(math.Inf(1)))
+		m = (float64(r) + float64(o)) / 2
+	default:
+		o = math.Nextafter32(r, float32(math.Inf(-1)))
+		m = (float64(r) + float64(o)) / 2
+	}
+	if s != m {
 		return r
 	}
 	bb := s - p
 	e := (p - (s - bb)) + (float64(c) - bb)
-	if e == 0 {
+	if e == 0 || (e > 0) != (float64(o) > float64(r)) {
 		return r
 	}
-	if (e > 0) == (s > 0) {
-		bits++
-	} else {
-		bits--
-	}
-	return float32(math.Float64frombits(bits))
+	return o
 }

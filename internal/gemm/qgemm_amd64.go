@@ -132,18 +132,30 @@ func groupSumsQ8(dst *int32, src *int8, n int)
 // a (len(g) ≥ len(a)/64·8), and returns how many codes it summed.
 func groupSums(g []int32, a []int8) int {
 	n := len(a) / 64
-	if !useVNNI || n == 0 {
+	if !(useVNNI || useI8AVX2) || n == 0 {
 		return 0
 	}
-	groupSumsQ8(&g[0], &a[0], n)
+	if useI8AVX2 {
+		groupSumsAVX2(&g[0], &a[0], n)
+	} else {
+		groupSumsQ8(&g[0], &a[0], n)
+	}
 	return 64 * n
 }
 
+//go:noescape
+func groupSumsAVX2(dst *int32, src *int8, n int)
+
 func qb4Tile(p *QB4Packed, a []int8, lda int, bs []int32, bstep int, ksum, nzp []float32, c []float32, ldc, rows, pn, v int) {
 	// The small tiles' high-nibble sums are 16·Σ x·(w+8): exact in int32 for blocks of up to
-	// 2^17 channels; a larger block (no real layer) takes the portable tile.
-	if !useVNNI || p.Block > 1<<16 {
+	// 2^17 channels; a larger block (no real layer) takes the portable tile, and so does an
+	// empty filter (K = 0: no weights to point at; the outputs are ksum·nzp).
+	if !(useVNNI || useI8AVX2) || p.Block > 1<<16 || p.K == 0 {
 		qb4TileGo(p, a, lda, bs, bstep, ksum, nzp, c, ldc, rows, pn, v)
+		return
+	}
+	if useI8AVX2 {
+		qb4TileAVX2(p, a, lda, bs, bstep, ksum, nzp, c, ldc, rows, pn, v)
 		return
 	}
 	kp := p.K / 8
