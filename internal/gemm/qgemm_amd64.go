@@ -3,6 +3,7 @@
 package gemm
 
 //go:generate go run gen_qgemm.go
+//go:generate go run gen_qgemm_avx2.go
 
 import (
 	"fmt"
@@ -58,6 +59,10 @@ func UseInt8ISA(isa string) (restore func(), err error) {
 }
 
 func qs8Tile(p *QPacked, q *QS8, a []int8, lda int, c []int8, ldc, rows, pn, v int) {
+	if useI8AVX2 {
+		qs8TileAVX2(p, q, a, lda, c, ldc, rows, pn, v)
+		return
+	}
 	if !useVNNI {
 		qs8TileGo(p, q, a, lda, c, ldc, rows, pn, v)
 		return
@@ -67,6 +72,10 @@ func qs8Tile(p *QPacked, q *QS8, a []int8, lda int, c []int8, ldc, rows, pn, v i
 }
 
 func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, pn, v int) {
+	if useI8AVX2 {
+		accTileAVX2(p, a, lda, bias, c, ldc, rows, pn, v)
+		return
+	}
 	if !useVNNI {
 		accTileGo(p, a, lda, bias, c, ldc, rows, pn, v)
 		return
@@ -220,6 +229,10 @@ func lutTile(l *LUT8, dst, src []int8) {
 }
 
 func indirectTile(q *QS8, ind *QIndirect, x, zrow []int8, r0, rows int, c []int8, ldc, pn, v int) {
+	if useI8AVX2 {
+		indirectTileAVX2(q, ind, x, zrow, r0, rows, c, ldc, pn, v)
+		return
+	}
 	if !useVNNI {
 		indirectTileGo(q, ind, x, zrow, r0, rows, c, ldc, pn, v)
 		return
