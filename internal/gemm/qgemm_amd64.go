@@ -87,6 +87,10 @@ func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, 
 func dwq8(x *int8, zrow *int8, offs *int32, npix int, ntaps int, w *int32, bias *int32, scale *float32, out *int8, ldo int, c int, lo float32, hi float32, zp int32, ptrs *uintptr)
 
 func dwTile(q *QDW, x []int8, offs []int32, npix int, out []int8, ldo int) {
+	if useI8AVX2 {
+		dwTileAVX2(q, x, offs, npix, out, ldo)
+		return
+	}
 	if !useVNNI {
 		dwTileGo(q, x, offs, npix, out, ldo)
 		return
@@ -108,6 +112,10 @@ func clampQ8(d *int8, n int, lo int8, hi int8)
 func qaddQ8(dst *int8, a *int8, b *int8, n int, am int32, bm int32, bias int32, shift int32, zp int32, lo int32, hi int32)
 
 func clampTile(d []int8, lo, hi int8) {
+	if useI8AVX2 {
+		clampA2Tile(d, lo, hi)
+		return
+	}
 	if !useVNNI {
 		clampQ8Go(d, lo, hi)
 		return
@@ -116,6 +124,10 @@ func clampTile(d []int8, lo, hi int8) {
 }
 
 func qaddTile(q *QAdd, dst, a, b []int8) {
+	if useI8AVX2 && q.Shift <= 31 { // VPSRAD: a larger shift (no real layer) takes the Go loop
+		qaddA2Tile(q, dst, a, b)
+		return
+	}
 	if !useVNNI || q.Shift > 31 {
 		qaddGo(q, dst, a, b)
 		return
@@ -127,6 +139,10 @@ func qaddTile(q *QAdd, dst, a, b []int8) {
 func maxQ8(d *int8, s *int8, n int)
 
 func maxTile(d, s []int8) {
+	if useI8AVX2 {
+		maxA2Tile(d, s)
+		return
+	}
 	if !useVNNI {
 		maxQ8Go(d, s)
 		return
@@ -170,6 +186,10 @@ func dequantizeQ8(dst *float32, src *int8, n int, scale float32, zp int32)
 func mulQ8(dst *int8, a *int8, b *int8, n int, azp int32, bzp int32, scale float32, lo float32, hi float32, zp int32)
 
 func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv float32) {
+	if useI8AVX2 {
+		quantizeA2Tile(dst, src, inv, lo, hi, zp, nanv)
+		return
+	}
 	if !useVNNI {
 		quantizeQ8Go(dst, src, inv, lo, hi, zp, nanv)
 		return
@@ -188,6 +208,10 @@ func rowMinMaxTile(x []float32) (lo, hi float32) {
 }
 
 func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
+	if useI8AVX2 {
+		dequantizeA2Tile(dst, src, scale, zp)
+		return
+	}
 	if !useVNNI {
 		dequantizeQ8Go(dst, src, scale, zp)
 		return
@@ -196,6 +220,10 @@ func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
 }
 
 func mulTile(q *QMul, dst, a, b []int8) {
+	if useI8AVX2 {
+		mulA2Tile(q, dst, a, b)
+		return
+	}
 	if !useVNNI {
 		mulQ8Go(q, dst, a, b)
 		return
@@ -207,6 +235,10 @@ func mulTile(q *QMul, dst, a, b []int8) {
 func sumRowsQ8(sums *int32, x *int8, rows int, c int)
 
 func sumRowsTile(sums []int32, x []int8, rows, c int) {
+	if useI8AVX2 {
+		sumRowsA2Tile(sums, x, rows, c)
+		return
+	}
 	if !useVNNI {
 		sumRowsQ8Go(sums, x, rows, c)
 		return
@@ -262,6 +294,10 @@ func pad3to4Tile(dst, src []int8, pixels int) int {
 func qd8Finish(out *float32, acc *int32, ksum *int32, n int, zp int32, rscale float32, wscale *float32, bias *float32, lo float32, hi float32)
 
 func qd8FinishTile(out []float32, acc, ksum []int32, zp int32, rscale float32, wscale, bias []float32, lo, hi float32) {
+	if useI8AVX2 {
+		qd8FinishA2Tile(out, acc, ksum, zp, rscale, wscale, bias, lo, hi)
+		return
+	}
 	if !useVNNI {
 		qd8FinishGo(out, acc, ksum, zp, rscale, wscale, bias, lo, hi)
 		return

@@ -1,0 +1,254 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The AVX2 int8 elementwise kernels: each takes a whole number of blocks (n a multiple of 32
+// codes for the byte-wise ones, of 8 for the rest) and leaves the tail to the Go loops, which
+// compute the same values (AVX2 has no masked byte loads or stores). Packing to int8 saturates
+// as the AVX-512 kernels' VPMOVSDB; the ranges it packs are within int8.
+
+// func clampA2(d *int8, n int, lo int8, hi int8)
+TEXT ·clampA2(SB), NOSPLIT, $0-18
+	MOVQ d+0(FP), DI
+	MOVQ n+8(FP), CX
+	VPBROADCASTB lo+16(FP), Y1
+	VPBROADCASTB hi+17(FP), Y2
+	SHRQ $5, CX
+	JZ cdone
+cloop:
+	VPMAXSB (DI), Y1, Y0
+	VPMINSB Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	DECQ CX
+	JNZ cloop
+cdone:
+	VZEROUPPER
+	RET
+
+// func maxA2(d *int8, s *int8, n int)
+TEXT ·maxA2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $5, CX
+	JZ mdone
+mloop:
+	VMOVDQU (SI), Y0
+	VPMAXSB (DI), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ mloop
+mdone:
+	VZEROUPPER
+	RET
+
+// PACK8 packs the 8 int32 of Y0 to 8 int8 in the low quadword of X0, with signed saturation.
+#define PACK8 VEXTRACTI128 $1, Y0, X1; VPACKSSDW X1, X0, X0; VPACKSSWB X0, X0, X0
+
+// func qaddA2(dst *int8, a *int8, b *int8, n int, am int32, bm int32, bias int32, shift int32, zp int32, lo int32, hi int32)
+//
+// dst = clamp((bias + a·am + b·bm) >> shift + zp, lo, hi), in wrapping int32 (shift ≤ 31).
+TEXT ·qaddA2(SB), NOSPLIT, $0-60
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS am+32(FP), Y10 // int32 bits, as the others
+	VBROADCASTSS bm+36(FP), Y11
+	VBROADCASTSS bias+40(FP), Y12
+	MOVL shift+44(FP), AX
+	VMOVD AX, X13 // zero-extended: VPSRAD takes the count from the low 64 bits
+	VBROADCASTSS zp+48(FP), Y14
+	VBROADCASTSS lo+52(FP), Y15
+	VBROADCASTSS hi+56(FP), Y9
+	SHRQ $3, CX
+	JZ adone
+aloop:
+	VPMOVSXBD (SI), Y0
+	VPMOVSXBD (DX), Y2
+	VPMULLD Y10, Y0, Y0
+	VPMULLD Y11, Y2, Y2
+	VPADDD Y2, Y0, Y0
+	VPADDD Y12, Y0, Y0
+	VPSRAD X13, Y0, Y0
+	VPADDD Y14, Y0, Y0
+	VPMAXSD Y15, Y0, Y0
+	VPMINSD Y9, Y0, Y0
+	PACK8
+	VMOVQ X0, (DI)
+	ADDQ $8, SI
+	ADDQ $8, DX
+	ADDQ $8, DI
+	DECQ CX
+	JNZ aloop
+adone:
+	VZEROUPPER
+	RET
+
+// func quantizeA2(dst *int8, src *float32, n int, inv float32, lo float32, hi float32, zp int32, nanv float32)
+//
+// dst = round(clamp(src·inv, lo, hi)) + zp, a NaN product as nanv.
+TEXT ·quantizeA2(SB), NOSPLIT, $0-44
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS inv+24(FP), Y10
+	VBROADCASTSS lo+28(FP), Y11
+	VBROADCASTSS hi+32(FP), Y12
+	VBROADCASTSS zp+36(FP), Y13
+	VBROADCASTSS nanv+40(FP), Y14
+	SHRQ $3, CX
+	JZ qdone
+qloop:
+	VMULPS (SI), Y10, Y0
+	VCMPPS $3, Y0, Y0, Y2
+	VBLENDVPS Y2, Y14, Y0, Y0
+	VMAXPS Y11, Y0, Y0
+	VMINPS Y12, Y0, Y0
+	VCVTPS2DQ Y0, Y0
+	VPADDD Y13, Y0, Y0
+	PACK8
+	VMOVQ X0, (DI)
+	ADDQ $32, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ qloop
+qdone:
+	VZEROUPPER
+	RET
+
+// func dequantizeA2(dst *float32, src *int8, n int, scale float32, zp int32)
+TEXT ·dequantizeA2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS scale+24(FP), Y10
+	VBROADCASTSS zp+28(FP), Y11
+	SHRQ $3, CX
+	JZ ddone
+dloop:
+	VPMOVSXBD (SI), Y0
+	VPSUBD Y11, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS Y10, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $8, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ dloop
+ddone:
+	VZEROUPPER
+	RET
+
+// func mulA2(dst *int8, a *int8, b *int8, n int, azp int32, bzp int32, scale float32, lo float32, hi float32, zp int32)
+//
+// dst = requantized (a - azp)·(b - bzp), as the GEMM's qs8 store.
+TEXT ·mulA2(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS azp+32(FP), Y10
+	VBROADCASTSS bzp+36(FP), Y11
+	VBROADCASTSS scale+40(FP), Y12
+	VBROADCASTSS lo+44(FP), Y13
+	VBROADCASTSS hi+48(FP), Y14
+	VBROADCASTSS zp+52(FP), Y15
+	SHRQ $3, CX
+	JZ udone
+uloop:
+	VPMOVSXBD (SI), Y0
+	VPMOVSXBD (DX), Y2
+	VPSUBD Y10, Y0, Y0
+	VPSUBD Y11, Y2, Y2
+	VPMULLD Y2, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS Y12, Y0, Y0
+	VMAXPS Y13, Y0, Y0
+	VMINPS Y14, Y0, Y0
+	VCVTPS2DQ Y0, Y0
+	VPADDD Y15, Y0, Y0
+	PACK8
+	VMOVQ X0, (DI)
+	ADDQ $8, SI
+	ADDQ $8, DX
+	ADDQ $8, DI
+	DECQ CX
+	JNZ uloop
+udone:
+	VZEROUPPER
+	RET
+
+// func sumRowsA2(sums *int32, x *int8, rows int, c int, ldx int)
+//
+// sums[ch] += Σ_r x[r·ldx + ch] for the first c channels (a multiple of 8), 8 at a time.
+TEXT ·sumRowsA2(SB), NOSPLIT, $0-40
+	MOVQ sums+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ c+24(FP), CX
+	MOVQ ldx+32(FP), R8
+	SHRQ $3, CX
+	JZ sdone
+schunk:
+	VMOVDQU (DI), Y0
+	MOVQ SI, DX
+	MOVQ rows+16(FP), BX
+	TESTQ BX, BX
+	JZ sstore
+srow:
+	VPMOVSXBD (DX), Y1
+	VPADDD Y1, Y0, Y0
+	ADDQ R8, DX
+	DECQ BX
+	JNZ srow
+sstore:
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $8, SI
+	DECQ CX
+	JNZ schunk
+sdone:
+	VZEROUPPER
+	RET
+
+// func qd8FinishA2(out *float32, acc *int32, ksum *int32, n int, zp int32, rscale float32, wscale *float32, bias *float32, lo float32, hi float32)
+//
+// out = min(hi, max(lo, fma(float(acc - zp·ksum)·rscale, wscale, bias))), the bounds first in
+// MINPS and MAXPS so a NaN stays NaN.
+TEXT ·qd8FinishA2(SB), NOSPLIT, $0-64
+	MOVQ out+0(FP), DI
+	MOVQ acc+8(FP), SI
+	MOVQ ksum+16(FP), DX
+	MOVQ n+24(FP), CX
+	VBROADCASTSS zp+32(FP), Y10 // the int32 bits
+	VBROADCASTSS rscale+36(FP), Y11
+	MOVQ wscale+40(FP), R8
+	MOVQ bias+48(FP), R9
+	VBROADCASTSS lo+56(FP), Y12
+	VBROADCASTSS hi+60(FP), Y13
+	SHRQ $3, CX
+	JZ fdone
+floop:
+	VPMULLD (DX), Y10, Y1
+	VMOVDQU (SI), Y0
+	VPSUBD Y1, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS Y11, Y0, Y0
+	VMOVUPS (R8), Y2
+	VFMADD213PS (R9), Y2, Y0
+	VMAXPS Y0, Y12, Y0
+	VMINPS Y0, Y13, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, DI
+	DECQ CX
+	JNZ floop
+fdone:
+	VZEROUPPER
+	RET
