@@ -39,12 +39,17 @@ DATA q8a2mask<>+120(SB)/4, $0
 DATA q8a2mask<>+124(SB)/4, $0
 GLOBL q8a2mask<>(SB), RODATA|NOPTR, $128
 
-// func qs8A2R1(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
-TEXT ·qs8A2R1(SB), NOSPLIT, $0-96
+// func qs8A2R1(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+TEXT ·qs8A2R1(SB), NOSPLIT, $0-112
+	MOVQ b+16(FP), R8
+	MOVQ c+72(FP), R14
+	MOVQ v+40(FP), R13
+	XORQ R15, R15
+qs8A2R1_panel:
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), AX
-	MOVQ b+16(FP), DI
-	MOVQ kg+24(FP), DX
+	MOVQ R8, DI
+	MOVQ kg+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -76,20 +81,21 @@ qs8A2R1_fold:
 	VPHADDD Y3, Y2, Y2
 	VPERMQ $0xD8, Y0, Y0
 	VPERMQ $0xD8, Y2, Y2
-	MOVQ ksum+40(FP), AX
-	MOVQ bias+32(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+56(FP), AX
+	MOVQ bias+48(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
-	MOVQ scale+48(FP), BX
-	VBROADCASTSS lo+72(FP), Y14
-	VBROADCASTSS hi+76(FP), Y15
-	VBROADCASTSS zp+80(FP), Y1
+	MOVQ scale+64(FP), BX
+	LEAQ (BX)(R15*1), BX
+	VBROADCASTSS lo+88(FP), Y14
+	VBROADCASTSS hi+92(FP), Y15
+	VBROADCASTSS zp+96(FP), Y1
 	VCVTDQ2PS Y0, Y0
 	VMULPS 0(BX), Y0, Y0
 	VMAXPS Y14, Y0, Y0
@@ -106,14 +112,15 @@ qs8A2R1_fold:
 	VPERMQ $0xD8, Y0, Y0
 	VEXTRACTI128 $1, Y0, X2
 	VPACKSSWB X2, X0, X0
-	MOVQ c+56(FP), R9
-	MOVQ ldc+64(FP), AX
-	MOVQ n+88(FP), SI
+	MOVQ R14, R9
+	MOVQ ldc+80(FP), AX
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+104(FP), SI
 	CMPQ SI, $16
 	JNE qs8A2R1_tail
 	VMOVDQU X0, (R9)
-	VZEROUPPER
-	RET
+	JMP qs8A2R1_next
 qs8A2R1_tail:
 	MOVQ R9, R12
 	TESTQ $8, SI
@@ -139,16 +146,28 @@ qs8A2R1_t0_1:
 	JZ qs8A2R1_t0_done
 	MOVB DX, (R12)
 qs8A2R1_t0_done:
+	JMP qs8A2R1_next
+qs8A2R1_next:
+	ADDQ pstride+24(FP), R8
+	ADDQ $16, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qs8A2R1_panel
 	VZEROUPPER
 	RET
 
-// func qs8A2R2(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
-TEXT ·qs8A2R2(SB), NOSPLIT, $0-96
+// func qs8A2R2(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+TEXT ·qs8A2R2(SB), NOSPLIT, $0-112
+	MOVQ b+16(FP), R8
+	MOVQ c+72(FP), R14
+	MOVQ v+40(FP), R13
+	XORQ R15, R15
+qs8A2R2_panel:
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), AX
 	LEAQ (R9)(AX*1), R10
-	MOVQ b+16(FP), DI
-	MOVQ kg+24(FP), DX
+	MOVQ R8, DI
+	MOVQ kg+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -198,22 +217,23 @@ qs8A2R2_fold:
 	VPHADDD Y7, Y6, Y6
 	VPERMQ $0xD8, Y4, Y4
 	VPERMQ $0xD8, Y6, Y6
-	MOVQ ksum+40(FP), AX
-	MOVQ bias+32(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+56(FP), AX
+	MOVQ bias+48(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
 	VPADDD Y12, Y4, Y4
 	VPADDD Y13, Y6, Y6
-	MOVQ scale+48(FP), BX
-	VBROADCASTSS lo+72(FP), Y14
-	VBROADCASTSS hi+76(FP), Y15
-	VBROADCASTSS zp+80(FP), Y1
+	MOVQ scale+64(FP), BX
+	LEAQ (BX)(R15*1), BX
+	VBROADCASTSS lo+88(FP), Y14
+	VBROADCASTSS hi+92(FP), Y15
+	VBROADCASTSS zp+96(FP), Y1
 	VCVTDQ2PS Y0, Y0
 	VMULPS 0(BX), Y0, Y0
 	VMAXPS Y14, Y0, Y0
@@ -246,16 +266,17 @@ qs8A2R2_fold:
 	VPERMQ $0xD8, Y4, Y4
 	VEXTRACTI128 $1, Y4, X6
 	VPACKSSWB X6, X4, X4
-	MOVQ c+56(FP), R9
-	MOVQ ldc+64(FP), AX
-	MOVQ n+88(FP), SI
+	MOVQ R14, R9
+	MOVQ ldc+80(FP), AX
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+104(FP), SI
 	CMPQ SI, $16
 	JNE qs8A2R2_tail
 	VMOVDQU X0, (R9)
 	ADDQ AX, R9
 	VMOVDQU X4, (R9)
-	VZEROUPPER
-	RET
+	JMP qs8A2R2_next
 qs8A2R2_tail:
 	MOVQ R9, R12
 	TESTQ $8, SI
@@ -306,17 +327,29 @@ qs8A2R2_t1_1:
 	JZ qs8A2R2_t1_done
 	MOVB DX, (R12)
 qs8A2R2_t1_done:
+	JMP qs8A2R2_next
+qs8A2R2_next:
+	ADDQ pstride+24(FP), R8
+	ADDQ $16, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qs8A2R2_panel
 	VZEROUPPER
 	RET
 
-// func qs8A2R3(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
-TEXT ·qs8A2R3(SB), NOSPLIT, $32-96
+// func qs8A2R3(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+TEXT ·qs8A2R3(SB), NOSPLIT, $32-112
+	MOVQ b+16(FP), R8
+	MOVQ c+72(FP), R14
+	MOVQ v+40(FP), R13
+	XORQ R15, R15
+qs8A2R3_panel:
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), AX
 	LEAQ (R9)(AX*1), R10
 	LEAQ (R10)(AX*1), R11
-	MOVQ b+16(FP), DI
-	MOVQ kg+24(FP), DX
+	MOVQ R8, DI
+	MOVQ kg+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -385,24 +418,25 @@ qs8A2R3_fold:
 	VPHADDD Y11, Y10, Y10
 	VPERMQ $0xD8, Y8, Y8
 	VPERMQ $0xD8, Y10, Y10
-	MOVQ ksum+40(FP), AX
-	MOVQ bias+32(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+56(FP), AX
+	MOVQ bias+48(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
 	VPADDD Y12, Y4, Y4
 	VPADDD Y13, Y6, Y6
 	VPADDD Y12, Y8, Y8
 	VPADDD Y13, Y10, Y10
-	MOVQ scale+48(FP), BX
-	VBROADCASTSS lo+72(FP), Y14
-	VBROADCASTSS hi+76(FP), Y15
-	VBROADCASTSS zp+80(FP), Y1
+	MOVQ scale+64(FP), BX
+	LEAQ (BX)(R15*1), BX
+	VBROADCASTSS lo+88(FP), Y14
+	VBROADCASTSS hi+92(FP), Y15
+	VBROADCASTSS zp+96(FP), Y1
 	VCVTDQ2PS Y0, Y0
 	VMULPS 0(BX), Y0, Y0
 	VMAXPS Y14, Y0, Y0
@@ -451,9 +485,11 @@ qs8A2R3_fold:
 	VPERMQ $0xD8, Y8, Y8
 	VEXTRACTI128 $1, Y8, X10
 	VPACKSSWB X10, X8, X8
-	MOVQ c+56(FP), R9
-	MOVQ ldc+64(FP), AX
-	MOVQ n+88(FP), SI
+	MOVQ R14, R9
+	MOVQ ldc+80(FP), AX
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+104(FP), SI
 	CMPQ SI, $16
 	JNE qs8A2R3_tail
 	VMOVDQU X0, (R9)
@@ -461,8 +497,7 @@ qs8A2R3_fold:
 	VMOVDQU X4, (R9)
 	ADDQ AX, R9
 	VMOVDQU X8, (R9)
-	VZEROUPPER
-	RET
+	JMP qs8A2R3_next
 qs8A2R3_tail:
 	MOVQ R9, R12
 	TESTQ $8, SI
@@ -538,15 +573,27 @@ qs8A2R3_t2_1:
 	JZ qs8A2R3_t2_done
 	MOVB DX, (R12)
 qs8A2R3_t2_done:
+	JMP qs8A2R3_next
+qs8A2R3_next:
+	ADDQ pstride+24(FP), R8
+	ADDQ $16, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qs8A2R3_panel
 	VZEROUPPER
 	RET
 
-// func qaccA2R1(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, c *int32, ldc int, n int)
-TEXT ·qaccA2R1(SB), NOSPLIT, $0-72
+// func qaccA2R1(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, c *int32, ldc int, n int)
+TEXT ·qaccA2R1(SB), NOSPLIT, $0-88
+	MOVQ b+16(FP), R8
+	MOVQ c+64(FP), R14
+	MOVQ v+40(FP), R13
+	XORQ R15, R15
+qaccA2R1_panel:
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), AX
-	MOVQ b+16(FP), DI
-	MOVQ kg+24(FP), DX
+	MOVQ R8, DI
+	MOVQ kg+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -578,26 +625,27 @@ qaccA2R1_fold:
 	VPHADDD Y3, Y2, Y2
 	VPERMQ $0xD8, Y0, Y0
 	VPERMQ $0xD8, Y2, Y2
-	MOVQ ksum+40(FP), AX
-	MOVQ bias+32(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+56(FP), AX
+	MOVQ bias+48(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
-	MOVQ c+48(FP), R9
-	MOVQ ldc+56(FP), AX
+	MOVQ R14, R9
+	MOVQ ldc+72(FP), AX
 	SHLQ $2, AX
-	MOVQ n+64(FP), SI
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+80(FP), SI
 	CMPQ SI, $16
 	JNE qaccA2R1_tail
 	VMOVDQU Y0, (R9)
 	VMOVDQU Y2, 32(R9)
-	VZEROUPPER
-	RET
+	JMP qaccA2R1_next
 qaccA2R1_tail:
 	LEAQ q8a2mask<>(SB), DX
 	SHLQ $2, SI
@@ -606,16 +654,28 @@ qaccA2R1_tail:
 	VMOVDQU 96(DX), Y15
 	VPMASKMOVD Y0, Y14, (R9)
 	VPMASKMOVD Y2, Y15, 32(R9)
+	JMP qaccA2R1_next
+qaccA2R1_next:
+	ADDQ pstride+24(FP), R8
+	ADDQ $64, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qaccA2R1_panel
 	VZEROUPPER
 	RET
 
-// func qaccA2R2(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, c *int32, ldc int, n int)
-TEXT ·qaccA2R2(SB), NOSPLIT, $0-72
+// func qaccA2R2(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, c *int32, ldc int, n int)
+TEXT ·qaccA2R2(SB), NOSPLIT, $0-88
+	MOVQ b+16(FP), R8
+	MOVQ c+64(FP), R14
+	MOVQ v+40(FP), R13
+	XORQ R15, R15
+qaccA2R2_panel:
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), AX
 	LEAQ (R9)(AX*1), R10
-	MOVQ b+16(FP), DI
-	MOVQ kg+24(FP), DX
+	MOVQ R8, DI
+	MOVQ kg+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -665,22 +725,24 @@ qaccA2R2_fold:
 	VPHADDD Y7, Y6, Y6
 	VPERMQ $0xD8, Y4, Y4
 	VPERMQ $0xD8, Y6, Y6
-	MOVQ ksum+40(FP), AX
-	MOVQ bias+32(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+56(FP), AX
+	MOVQ bias+48(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
 	VPADDD Y12, Y4, Y4
 	VPADDD Y13, Y6, Y6
-	MOVQ c+48(FP), R9
-	MOVQ ldc+56(FP), AX
+	MOVQ R14, R9
+	MOVQ ldc+72(FP), AX
 	SHLQ $2, AX
-	MOVQ n+64(FP), SI
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+80(FP), SI
 	CMPQ SI, $16
 	JNE qaccA2R2_tail
 	VMOVDQU Y0, (R9)
@@ -688,8 +750,7 @@ qaccA2R2_fold:
 	ADDQ AX, R9
 	VMOVDQU Y4, (R9)
 	VMOVDQU Y6, 32(R9)
-	VZEROUPPER
-	RET
+	JMP qaccA2R2_next
 qaccA2R2_tail:
 	LEAQ q8a2mask<>(SB), DX
 	SHLQ $2, SI
@@ -701,17 +762,29 @@ qaccA2R2_tail:
 	ADDQ AX, R9
 	VPMASKMOVD Y4, Y14, (R9)
 	VPMASKMOVD Y6, Y15, 32(R9)
+	JMP qaccA2R2_next
+qaccA2R2_next:
+	ADDQ pstride+24(FP), R8
+	ADDQ $64, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qaccA2R2_panel
 	VZEROUPPER
 	RET
 
-// func qaccA2R3(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, c *int32, ldc int, n int)
-TEXT ·qaccA2R3(SB), NOSPLIT, $32-72
+// func qaccA2R3(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, c *int32, ldc int, n int)
+TEXT ·qaccA2R3(SB), NOSPLIT, $32-88
+	MOVQ b+16(FP), R8
+	MOVQ c+64(FP), R14
+	MOVQ v+40(FP), R13
+	XORQ R15, R15
+qaccA2R3_panel:
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), AX
 	LEAQ (R9)(AX*1), R10
 	LEAQ (R10)(AX*1), R11
-	MOVQ b+16(FP), DI
-	MOVQ kg+24(FP), DX
+	MOVQ R8, DI
+	MOVQ kg+32(FP), DX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -780,24 +853,26 @@ qaccA2R3_fold:
 	VPHADDD Y11, Y10, Y10
 	VPERMQ $0xD8, Y8, Y8
 	VPERMQ $0xD8, Y10, Y10
-	MOVQ ksum+40(FP), AX
-	MOVQ bias+32(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+56(FP), AX
+	MOVQ bias+48(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
 	VPADDD Y12, Y4, Y4
 	VPADDD Y13, Y6, Y6
 	VPADDD Y12, Y8, Y8
 	VPADDD Y13, Y10, Y10
-	MOVQ c+48(FP), R9
-	MOVQ ldc+56(FP), AX
+	MOVQ R14, R9
+	MOVQ ldc+72(FP), AX
 	SHLQ $2, AX
-	MOVQ n+64(FP), SI
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+80(FP), SI
 	CMPQ SI, $16
 	JNE qaccA2R3_tail
 	VMOVDQU Y0, (R9)
@@ -808,8 +883,7 @@ qaccA2R3_fold:
 	ADDQ AX, R9
 	VMOVDQU Y8, (R9)
 	VMOVDQU Y10, 32(R9)
-	VZEROUPPER
-	RET
+	JMP qaccA2R3_next
 qaccA2R3_tail:
 	LEAQ q8a2mask<>(SB), DX
 	SHLQ $2, SI
@@ -824,13 +898,25 @@ qaccA2R3_tail:
 	ADDQ AX, R9
 	VPMASKMOVD Y8, Y14, (R9)
 	VPMASKMOVD Y10, Y15, 32(R9)
+	JMP qaccA2R3_next
+qaccA2R3_next:
+	ADDQ pstride+24(FP), R8
+	ADDQ $64, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qaccA2R3_panel
 	VZEROUPPER
 	RET
 
-// func qi8A2R1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
-TEXT ·qi8A2R1(SB), NOSPLIT, $0-112
+// func qi8A2R1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+TEXT ·qi8A2R1(SB), NOSPLIT, $0-128
+	MOVQ b+40(FP), R8
+	MOVQ c+88(FP), R14
+	MOVQ v+56(FP), R13
+	XORQ R15, R15
+qi8A2R1_panel:
 	MOVQ tab+0(FP), SI
-	MOVQ b+40(FP), DI
+	MOVQ R8, DI
 	MOVQ ntaps+8(FP), BX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
@@ -870,20 +956,21 @@ qi8A2R1_loop:
 	VPHADDD Y3, Y2, Y2
 	VPERMQ $0xD8, Y0, Y0
 	VPERMQ $0xD8, Y2, Y2
-	MOVQ ksum+56(FP), AX
-	MOVQ bias+48(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+72(FP), AX
+	MOVQ bias+64(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
-	MOVQ scale+64(FP), BX
-	VBROADCASTSS lo+88(FP), Y14
-	VBROADCASTSS hi+92(FP), Y15
-	VBROADCASTSS zp+96(FP), Y1
+	MOVQ scale+80(FP), BX
+	LEAQ (BX)(R15*1), BX
+	VBROADCASTSS lo+104(FP), Y14
+	VBROADCASTSS hi+108(FP), Y15
+	VBROADCASTSS zp+112(FP), Y1
 	VCVTDQ2PS Y0, Y0
 	VMULPS 0(BX), Y0, Y0
 	VMAXPS Y14, Y0, Y0
@@ -900,14 +987,15 @@ qi8A2R1_loop:
 	VPERMQ $0xD8, Y0, Y0
 	VEXTRACTI128 $1, Y0, X2
 	VPACKSSWB X2, X0, X0
-	MOVQ c+72(FP), R9
-	MOVQ ldc+80(FP), AX
-	MOVQ n+104(FP), SI
+	MOVQ R14, R9
+	MOVQ ldc+96(FP), AX
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+120(FP), SI
 	CMPQ SI, $16
 	JNE qi8A2R1_tail
 	VMOVDQU X0, (R9)
-	VZEROUPPER
-	RET
+	JMP qi8A2R1_next
 qi8A2R1_tail:
 	MOVQ R9, R12
 	TESTQ $8, SI
@@ -933,13 +1021,25 @@ qi8A2R1_t0_1:
 	JZ qi8A2R1_t0_done
 	MOVB DX, (R12)
 qi8A2R1_t0_done:
+	JMP qi8A2R1_next
+qi8A2R1_next:
+	ADDQ pstride+48(FP), R8
+	ADDQ $16, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qi8A2R1_panel
 	VZEROUPPER
 	RET
 
-// func qi8A2R2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
-TEXT ·qi8A2R2(SB), NOSPLIT, $0-112
+// func qi8A2R2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+TEXT ·qi8A2R2(SB), NOSPLIT, $0-128
+	MOVQ b+40(FP), R8
+	MOVQ c+88(FP), R14
+	MOVQ v+56(FP), R13
+	XORQ R15, R15
+qi8A2R2_panel:
 	MOVQ tab+0(FP), SI
-	MOVQ b+40(FP), DI
+	MOVQ R8, DI
 	MOVQ ntaps+8(FP), BX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
@@ -1002,22 +1102,23 @@ qi8A2R2_loop:
 	VPHADDD Y7, Y6, Y6
 	VPERMQ $0xD8, Y4, Y4
 	VPERMQ $0xD8, Y6, Y6
-	MOVQ ksum+56(FP), AX
-	MOVQ bias+48(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+72(FP), AX
+	MOVQ bias+64(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
 	VPADDD Y12, Y4, Y4
 	VPADDD Y13, Y6, Y6
-	MOVQ scale+64(FP), BX
-	VBROADCASTSS lo+88(FP), Y14
-	VBROADCASTSS hi+92(FP), Y15
-	VBROADCASTSS zp+96(FP), Y1
+	MOVQ scale+80(FP), BX
+	LEAQ (BX)(R15*1), BX
+	VBROADCASTSS lo+104(FP), Y14
+	VBROADCASTSS hi+108(FP), Y15
+	VBROADCASTSS zp+112(FP), Y1
 	VCVTDQ2PS Y0, Y0
 	VMULPS 0(BX), Y0, Y0
 	VMAXPS Y14, Y0, Y0
@@ -1050,16 +1151,17 @@ qi8A2R2_loop:
 	VPERMQ $0xD8, Y4, Y4
 	VEXTRACTI128 $1, Y4, X6
 	VPACKSSWB X6, X4, X4
-	MOVQ c+72(FP), R9
-	MOVQ ldc+80(FP), AX
-	MOVQ n+104(FP), SI
+	MOVQ R14, R9
+	MOVQ ldc+96(FP), AX
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+120(FP), SI
 	CMPQ SI, $16
 	JNE qi8A2R2_tail
 	VMOVDQU X0, (R9)
 	ADDQ AX, R9
 	VMOVDQU X4, (R9)
-	VZEROUPPER
-	RET
+	JMP qi8A2R2_next
 qi8A2R2_tail:
 	MOVQ R9, R12
 	TESTQ $8, SI
@@ -1110,13 +1212,25 @@ qi8A2R2_t1_1:
 	JZ qi8A2R2_t1_done
 	MOVB DX, (R12)
 qi8A2R2_t1_done:
+	JMP qi8A2R2_next
+qi8A2R2_next:
+	ADDQ pstride+48(FP), R8
+	ADDQ $16, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qi8A2R2_panel
 	VZEROUPPER
 	RET
 
-// func qi8A2R3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
-TEXT ·qi8A2R3(SB), NOSPLIT, $32-112
+// func qi8A2R3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+TEXT ·qi8A2R3(SB), NOSPLIT, $32-128
+	MOVQ b+40(FP), R8
+	MOVQ c+88(FP), R14
+	MOVQ v+56(FP), R13
+	XORQ R15, R15
+qi8A2R3_panel:
 	MOVQ tab+0(FP), SI
-	MOVQ b+40(FP), DI
+	MOVQ R8, DI
 	MOVQ ntaps+8(FP), BX
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
@@ -1203,24 +1317,25 @@ qi8A2R3_loop:
 	VPHADDD Y11, Y10, Y10
 	VPERMQ $0xD8, Y8, Y8
 	VPERMQ $0xD8, Y10, Y10
-	MOVQ ksum+56(FP), AX
-	MOVQ bias+48(FP), BX
-	VMOVDQU (AX), Y12
-	VMOVDQU 32(AX), Y13
+	MOVQ ksum+72(FP), AX
+	MOVQ bias+64(FP), BX
+	VMOVDQU (AX)(R15*1), Y12
+	VMOVDQU 32(AX)(R15*1), Y13
 	VPSLLD $7, Y12, Y12
 	VPSLLD $7, Y13, Y13
-	VPADDD (BX), Y12, Y12
-	VPADDD 32(BX), Y13, Y13
+	VPADDD (BX)(R15*1), Y12, Y12
+	VPADDD 32(BX)(R15*1), Y13, Y13
 	VPADDD Y12, Y0, Y0
 	VPADDD Y13, Y2, Y2
 	VPADDD Y12, Y4, Y4
 	VPADDD Y13, Y6, Y6
 	VPADDD Y12, Y8, Y8
 	VPADDD Y13, Y10, Y10
-	MOVQ scale+64(FP), BX
-	VBROADCASTSS lo+88(FP), Y14
-	VBROADCASTSS hi+92(FP), Y15
-	VBROADCASTSS zp+96(FP), Y1
+	MOVQ scale+80(FP), BX
+	LEAQ (BX)(R15*1), BX
+	VBROADCASTSS lo+104(FP), Y14
+	VBROADCASTSS hi+108(FP), Y15
+	VBROADCASTSS zp+112(FP), Y1
 	VCVTDQ2PS Y0, Y0
 	VMULPS 0(BX), Y0, Y0
 	VMAXPS Y14, Y0, Y0
@@ -1269,9 +1384,11 @@ qi8A2R3_loop:
 	VPERMQ $0xD8, Y8, Y8
 	VEXTRACTI128 $1, Y8, X10
 	VPACKSSWB X10, X8, X8
-	MOVQ c+72(FP), R9
-	MOVQ ldc+80(FP), AX
-	MOVQ n+104(FP), SI
+	MOVQ R14, R9
+	MOVQ ldc+96(FP), AX
+	MOVQ $16, SI
+	CMPQ R13, $1
+	CMOVQEQ n+120(FP), SI
 	CMPQ SI, $16
 	JNE qi8A2R3_tail
 	VMOVDQU X0, (R9)
@@ -1279,8 +1396,7 @@ qi8A2R3_loop:
 	VMOVDQU X4, (R9)
 	ADDQ AX, R9
 	VMOVDQU X8, (R9)
-	VZEROUPPER
-	RET
+	JMP qi8A2R3_next
 qi8A2R3_tail:
 	MOVQ R9, R12
 	TESTQ $8, SI
@@ -1356,5 +1472,12 @@ qi8A2R3_t2_1:
 	JZ qi8A2R3_t2_done
 	MOVB DX, (R12)
 qi8A2R3_t2_done:
+	JMP qi8A2R3_next
+qi8A2R3_next:
+	ADDQ pstride+48(FP), R8
+	ADDQ $16, R14
+	ADDQ $64, R15
+	DECQ R13
+	JNZ qi8A2R3_panel
 	VZEROUPPER
 	RET

@@ -5,37 +5,37 @@
 package gemm
 
 //go:noescape
-func qs8A2R1(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+func qs8A2R1(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
 
 //go:noescape
-func qs8A2R2(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+func qs8A2R2(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
 
 //go:noescape
-func qs8A2R3(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+func qs8A2R3(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
 
 // qs8A2[r] is the kernel for r rows (1 to 3) of one panel.
-var qs8A2 = [4]func(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int){nil, qs8A2R1, qs8A2R2, qs8A2R3}
+var qs8A2 = [4]func(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int){nil, qs8A2R1, qs8A2R2, qs8A2R3}
 
 //go:noescape
-func qaccA2R1(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, c *int32, ldc int, n int)
+func qaccA2R1(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, c *int32, ldc int, n int)
 
 //go:noescape
-func qaccA2R2(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, c *int32, ldc int, n int)
+func qaccA2R2(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, c *int32, ldc int, n int)
 
 //go:noescape
-func qaccA2R3(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, c *int32, ldc int, n int)
+func qaccA2R3(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, c *int32, ldc int, n int)
 
 // qaccA2[r] is the kernel for r rows (1 to 3) of one panel.
-var qaccA2 = [4]func(a *int8, lda int, b *int8, kg int, bias *int32, ksum *int32, c *int32, ldc int, n int){nil, qaccA2R1, qaccA2R2, qaccA2R3}
+var qaccA2 = [4]func(a *int8, lda int, b *int8, pstride int, kg int, v int, bias *int32, ksum *int32, c *int32, ldc int, n int){nil, qaccA2R1, qaccA2R2, qaccA2R3}
 
 //go:noescape
-func qi8A2R1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+func qi8A2R1(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
 
 //go:noescape
-func qi8A2R2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+func qi8A2R2(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
 
 //go:noescape
-func qi8A2R3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
+func qi8A2R3(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int)
 
 // qi8A2[r] is the kernel for r rows (1 to 3) of one panel.
-var qi8A2 = [4]func(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int){nil, qi8A2R1, qi8A2R2, qi8A2R3}
+var qi8A2 = [4]func(tab *int32, ntaps int, kgc int, x *int8, zrow *int8, b *int8, pstride int, v int, bias *int32, ksum *int32, scale *float32, c *int8, ldc int, lo float32, hi float32, zp int32, n int){nil, qi8A2R1, qi8A2R2, qi8A2R3}
