@@ -96,3 +96,6 @@ func qd8FinishA2Tile(out []float32, acc, ksum []int32, zp int32, rscale float32,
 	}
 	qd8FinishGo(out[n:], acc[n:], ksum[n:], zp, rscale, wscale[n:], bias[n:], lo, hi)
 }
+
+//go:noescape
+func rminmaxA2(x *float32, n int) (lo float32, hi float32)

@@ -252,3 +252,110 @@ floop:
 fdone:
 	VZEROUPPER
 	RET
+
+// func rminmaxA2(x *float32, n int) (lo float32, hi float32)
+//
+// RowMinMax as rowMinMaxGo emulates XNNPACK's AVX-512 kernel, lane for lane: its 16 lanes as
+// two ymm halves (Y0/Y1 the first accumulator's min, Y8/Y9 its max; four accumulators over
+// blocks of 64 from memory operands, the running value first in MINPS/MAXPS), folded, blocks
+// of 16, the tail broadcast, then the reduction by halves, quarters and pairs, so that with a
+// NaN in the row the answer is the AVX-512 one too.
+TEXT ·rminmaxA2(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVL $0x7f800000, AX
+	MOVD AX, X0
+	VBROADCASTSS X0, Y0
+	MOVL $0xff800000, AX
+	MOVD AX, X8
+	VBROADCASTSS X8, Y8
+	VMOVAPS Y0, Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y0, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y0, Y5
+	VMOVAPS Y0, Y6
+	VMOVAPS Y0, Y7
+	VMOVAPS Y8, Y9
+	VMOVAPS Y8, Y10
+	VMOVAPS Y8, Y11
+	VMOVAPS Y8, Y12
+	VMOVAPS Y8, Y13
+	VMOVAPS Y8, Y14
+	VMOVAPS Y8, Y15
+r64:
+	CMPQ CX, $64
+	JLT rfold
+	VMINPS (SI), Y0, Y0
+	VMINPS 32(SI), Y1, Y1
+	VMINPS 64(SI), Y2, Y2
+	VMINPS 96(SI), Y3, Y3
+	VMINPS 128(SI), Y4, Y4
+	VMINPS 160(SI), Y5, Y5
+	VMINPS 192(SI), Y6, Y6
+	VMINPS 224(SI), Y7, Y7
+	VMAXPS (SI), Y8, Y8
+	VMAXPS 32(SI), Y9, Y9
+	VMAXPS 64(SI), Y10, Y10
+	VMAXPS 96(SI), Y11, Y11
+	VMAXPS 128(SI), Y12, Y12
+	VMAXPS 160(SI), Y13, Y13
+	VMAXPS 192(SI), Y14, Y14
+	VMAXPS 224(SI), Y15, Y15
+	ADDQ $256, SI
+	SUBQ $64, CX
+	JMP r64
+rfold:
+	VMINPS Y2, Y0, Y0
+	VMINPS Y3, Y1, Y1
+	VMINPS Y6, Y4, Y4
+	VMINPS Y7, Y5, Y5
+	VMINPS Y4, Y0, Y0
+	VMINPS Y5, Y1, Y1
+	VMAXPS Y10, Y8, Y8
+	VMAXPS Y11, Y9, Y9
+	VMAXPS Y14, Y12, Y12
+	VMAXPS Y15, Y13, Y13
+	VMAXPS Y12, Y8, Y8
+	VMAXPS Y13, Y9, Y9
+r16:
+	CMPQ CX, $16
+	JLT rtail
+	VMINPS (SI), Y0, Y0
+	VMINPS 32(SI), Y1, Y1
+	VMAXPS (SI), Y8, Y8
+	VMAXPS 32(SI), Y9, Y9
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP r16
+rtail:
+	TESTQ CX, CX
+	JZ rreduce
+	VBROADCASTSS (SI), Y2
+	VMINPS Y2, Y0, Y0
+	VMINPS Y2, Y1, Y1
+	VMAXPS Y2, Y8, Y8
+	VMAXPS Y2, Y9, Y9
+	ADDQ $4, SI
+	DECQ CX
+	JMP rtail
+rreduce:
+	// op(high 8 lanes, low 8), op(high 4, low 4), op(v, v{2,3,0,1}), op(v, v{1,0,3,2}), lane 0.
+	VMINPS Y0, Y1, Y2
+	VEXTRACTF128 $1, Y2, X3
+	VMINPS X2, X3, X4
+	VPERMILPS $0x4E, X4, X5
+	VMINPS X5, X4, X6
+	VPERMILPS $0xB1, X6, X7
+	VMINPS X7, X6, X0
+	VMOVSS X0, lo+16(FP)
+	VMAXPS Y8, Y9, Y2
+	VEXTRACTF128 $1, Y2, X3
+	VMAXPS X2, X3, X4
+	VPERMILPS $0x4E, X4, X5
+	VMAXPS X5, X4, X6
+	VPERMILPS $0xB1, X6, X7
+	VMAXPS X7, X6, X0
+	VMOVSS X0, hi+20(FP)
+	VZEROUPPER
+	RET

@@ -201,6 +201,9 @@ func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv
 func rminmaxF32(x *float32, n int) (lo float32, hi float32)
 
 func rowMinMaxTile(x []float32) (lo, hi float32) {
+	if useI8AVX2 {
+		return rminmaxA2(&x[0], len(x))
+	}
 	if !useVNNI {
 		return rowMinMaxGo(x)
 	}
