@@ -99,3 +99,14 @@ func qd8FinishA2Tile(out []float32, acc, ksum []int32, zp int32, rscale float32,
 
 //go:noescape
 func rminmaxA2(x *float32, n int) (lo float32, hi float32)
+
+//go:noescape
+func lutA2(dst *int8, src *int8, n int, t *int8)
+
+func lutA2Tile(l *LUT8, dst, src []int8) {
+	n := len(dst) &^ 63
+	if n > 0 {
+		lutA2(&dst[0], &src[0], n, &l.t[0])
+	}
+	lutGo(l, dst[n:], src[n:])
+}

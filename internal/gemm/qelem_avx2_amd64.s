@@ -359,3 +359,86 @@ rreduce:
 	VMOVSS X0, hi+20(FP)
 	VZEROUPPER
 	RET
+
+// q8a2sixteen and q8a2signs: 32 bytes of 16 and of 0x80.
+DATA q8a2sixteen<>+0(SB)/8, $0x1010101010101010
+DATA q8a2sixteen<>+8(SB)/8, $0x1010101010101010
+DATA q8a2sixteen<>+16(SB)/8, $0x1010101010101010
+DATA q8a2sixteen<>+24(SB)/8, $0x1010101010101010
+GLOBL q8a2sixteen<>(SB), RODATA|NOPTR, $32
+DATA q8a2signs<>+0(SB)/8, $0x8080808080808080
+DATA q8a2signs<>+8(SB)/8, $0x8080808080808080
+DATA q8a2signs<>+16(SB)/8, $0x8080808080808080
+DATA q8a2signs<>+24(SB)/8, $0x8080808080808080
+GLOBL q8a2signs<>(SB), RODATA|NOPTR, $32
+
+// func lutA2(dst *int8, src *int8, n int, t *int8)
+//
+// dst[i] = t[uint8(src[i])] for n codes (a multiple of 64) with VPSHUFB's 16-entry lookups:
+// the table's rows T0..T15 of 16 entries become, on the stack, D0 = T0, Dk = Tk ^ Tk-1 (k < 8)
+// and E0 = T8, Ek = T8+k ^ T7+k. For a code u < 128, the index u - 16k has its sign bit clear
+// (VPSHUFB then reads entry u & 15) exactly for k ≤ u>>4, so the XOR of the lookups of D0..D7
+// telescopes to T(u>>4)[u & 15]; for u ≥ 128 the same on u ^ 0x80 with E0..E7 gives
+// T(u>>4)[u & 15]; u's sign bit picks between the two (VPBLENDVB).
+TEXT ·lutA2(SB), $512-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ t+24(FP), DX
+	VBROADCASTI128 0(DX), Y0
+	VMOVDQU Y0, 0(SP)
+	VBROADCASTI128 128(DX), Y0
+	VMOVDQU Y0, 256(SP)
+#define DELTA(k) VBROADCASTI128 (16*(k-1))(DX), Y0; VBROADCASTI128 (16*k)(DX), Y1; VPXOR Y0, Y1, Y1; VMOVDQU Y1, (32*k)(SP); VBROADCASTI128 (128+16*(k-1))(DX), Y0; VBROADCASTI128 (128+16*k)(DX), Y1; VPXOR Y0, Y1, Y1; VMOVDQU Y1, (256+32*k)(SP)
+	DELTA(1)
+	DELTA(2)
+	DELTA(3)
+	DELTA(4)
+	DELTA(5)
+	DELTA(6)
+	DELTA(7)
+#undef DELTA
+	VMOVDQU q8a2sixteen<>(SB), Y14
+	VMOVDQU q8a2signs<>(SB), Y13
+	SHRQ $6, CX
+	JZ ldone
+#define STEP(k, base, acc0, acc1) VPSUBB Y14, Y4, Y4; VPSUBB Y14, Y5, Y5; VMOVDQU (base+32*k)(SP), Y15; VPSHUFB Y4, Y15, Y6; VPSHUFB Y5, Y15, Y7; VPXOR Y6, acc0, acc0; VPXOR Y7, acc1, acc1
+lloop:
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 0(SP), Y15
+	VPSHUFB Y0, Y15, Y2
+	VPSHUFB Y1, Y15, Y3
+	VMOVDQA Y0, Y4
+	VMOVDQA Y1, Y5
+	STEP(1, 0, Y2, Y3)
+	STEP(2, 0, Y2, Y3)
+	STEP(3, 0, Y2, Y3)
+	STEP(4, 0, Y2, Y3)
+	STEP(5, 0, Y2, Y3)
+	STEP(6, 0, Y2, Y3)
+	STEP(7, 0, Y2, Y3)
+	VPXOR Y13, Y0, Y4
+	VPXOR Y13, Y1, Y5
+	VMOVDQU 256(SP), Y15
+	VPSHUFB Y4, Y15, Y8
+	VPSHUFB Y5, Y15, Y9
+	STEP(1, 256, Y8, Y9)
+	STEP(2, 256, Y8, Y9)
+	STEP(3, 256, Y8, Y9)
+	STEP(4, 256, Y8, Y9)
+	STEP(5, 256, Y8, Y9)
+	STEP(6, 256, Y8, Y9)
+	STEP(7, 256, Y8, Y9)
+	VPBLENDVB Y0, Y8, Y2, Y2
+	VPBLENDVB Y1, Y9, Y3, Y3
+	VMOVDQU Y2, (DI)
+	VMOVDQU Y3, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ lloop
+#undef STEP
+ldone:
+	VZEROUPPER
+	RET

@@ -256,6 +256,10 @@ var cpuVBMI = cpuVNNI && cpu.X86.HasAVX512VBMI
 func lut8(dst *int8, src *int8, n int, t *int8)
 
 func lutTile(l *LUT8, dst, src []int8) {
+	if useI8AVX2 {
+		lutA2Tile(l, dst, src)
+		return
+	}
 	if !useVNNI || !cpuVBMI {
 		lutGo(l, dst, src)
 		return

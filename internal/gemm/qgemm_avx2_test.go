@@ -166,3 +166,52 @@ func TestQDWExtremes(t *testing.T) {
 		restore()
 	}
 }
+
+// BenchmarkQDW: a MobileNetV2 depthwise layer (3x3, 144 channels, 56x56 pixels) on every
+// int8 kernel set.
+func BenchmarkQDW(b *testing.B) {
+	const c, taps, npix = 144, 9, 56 * 56
+	r := rand.New(rand.NewPCG(7, 8))
+	w := make([]int32, taps*c)
+	for i := range w {
+		w[i] = int32(r.IntN(256) - 128)
+	}
+	q, _ := NewQDW(w, nil, make([]float32, c), taps, c, 3, -2, -128, 127)
+	x := randCodes(r, npix*c)
+	offs := make([]int32, npix*taps)
+	for i := range offs {
+		offs[i] = int32(r.IntN(npix)) * c
+	}
+	out := make([]int8, npix*c)
+	for _, isa := range Int8ISAs() {
+		b.Run(isa, func(b *testing.B) {
+			restore, _ := UseInt8ISA(isa)
+			defer restore()
+			b.SetBytes(npix * c * taps)
+			for b.Loop() {
+				_ = q.Run(x, offs, npix, out, c)
+			}
+		})
+	}
+}
+
+func BenchmarkLUT8(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var tab [256]int8
+	for i := range tab {
+		tab[i] = int8(r.IntN(256) - 128)
+	}
+	l := NewLUT8(tab)
+	src := randCodes(r, 112*112*32)
+	dst := make([]int8, len(src))
+	for _, isa := range Int8ISAs() {
+		b.Run(isa, func(b *testing.B) {
+			restore, _ := UseInt8ISA(isa)
+			defer restore()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				l.Run(dst, src)
+			}
+		})
+	}
+}
