@@ -110,3 +110,16 @@ func lutA2Tile(l *LUT8, dst, src []int8) {
 	}
 	lutGo(l, dst[n:], src[n:])
 }
+
+//go:noescape
+func pad3to4A2(dst *int8, src *int8, pixels int)
+
+// pad3to4A2Tile widens whole groups of 8 pixels but the last two pixels or more (each load
+// reads 4 codes past the 12 it uses) and returns how many it did.
+func pad3to4A2Tile(dst, src []int8, pixels int) int {
+	n := max(0, pixels-2) &^ 7
+	if n > 0 {
+		pad3to4A2(&dst[0], &src[0], n)
+	}
+	return n
+}

@@ -442,3 +442,33 @@ lloop:
 ldone:
 	VZEROUPPER
 	RET
+
+// q8a2pad3: VPSHUFB's index in each lane, output byte 4i+j from input byte 3i+min(j, 2).
+DATA q8a2pad3<>+0(SB)/8, $0x0505040302020100
+DATA q8a2pad3<>+8(SB)/8, $0x0b0b0a0908080706
+GLOBL q8a2pad3<>(SB), RODATA|NOPTR, $16
+
+// func pad3to4A2(dst *int8, src *int8, pixels int)
+//
+// Widens pixels of 3 codes to 4 (the fourth undefined) 8 at a time: pixels 0-3 and 4-7 to the
+// two lanes (each load reads 16 codes, 4 past the 12 it uses: the caller leaves the last
+// pixels to Go), one VPSHUFB.
+TEXT ·pad3to4A2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ pixels+16(FP), CX
+	VBROADCASTI128 q8a2pad3<>(SB), Y1
+	SHRQ $3, CX
+	JZ p3done
+p3loop:
+	VMOVDQU (SI), X0
+	VINSERTI128 $1, 12(SI), Y0, Y0
+	VPSHUFB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $24, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ p3loop
+p3done:
+	VZEROUPPER
+	RET

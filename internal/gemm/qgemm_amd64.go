@@ -287,6 +287,9 @@ func pad3to4(dst *int8, src *int8, pixels int, perm *int8)
 // pad3to4Tile widens the pixels it can with VPERMB (each load reads 64 codes, so the last 16
 // pixels or fewer stay for the caller) and returns how many it did.
 func pad3to4Tile(dst, src []int8, pixels int) int {
+	if useI8AVX2 {
+		return pad3to4A2Tile(dst, src, pixels)
+	}
 	if !useVNNI || !cpuVBMI || pixels <= 16 {
 		return 0
 	}
