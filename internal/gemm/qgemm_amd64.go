@@ -20,8 +20,8 @@ var cpuVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
 // AVX-512 VNNI, which would otherwise run the Go loops.
 var cpuI8AVX2 = cpu.X86.HasAVX2
 
-// useVNNI selects the AVX-512 VNNI int8 kernels, useI8AVX2 the AVX2 ones where a kernel has an
-// AVX2 version (the others take the Go loops). At most one is true.
+// useVNNI selects the AVX-512 VNNI int8 kernels, useI8AVX2 the AVX2 ones (the *avx2* files;
+// qb4Tile and groupSums have none yet and take the Go loops). At most one is true.
 var (
 	useVNNI   = cpuVNNI
 	useI8AVX2 = cpuI8AVX2 && !cpuVNNI
