@@ -16,7 +16,7 @@ func TestQDW(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []struct{ c, taps, npix, ldo int }{{1, 1, 1, 1}, {16, 9, 5, 16}, {24, 9, 7, 30}, {37, 25, 3, 37}, {96, 9, 11, 96}, {64, 9, 4, 64}, {150, 9, 3, 160}} {
+		for _, c := range []struct{ c, taps, npix, ldo int }{{1, 1, 1, 1}, {16, 9, 5, 16}, {24, 9, 7, 30}, {37, 25, 3, 37}, {96, 9, 11, 96}, {64, 9, 4, 64}, {150, 9, 3, 160}, {8, 9, 2, 8}, {7, 9, 3, 7}, {33, 9, 4, 40}, {40, 4, 5, 41}, {200, 25, 2, 200}, {71, 1, 6, 71}} {
 			t.Run(fmt.Sprintf("%s/c%d/taps%d", isa, c.c, c.taps), func(t *testing.T) {
 				pixels := 6
 				x := randCodes(r, pixels*c.c)

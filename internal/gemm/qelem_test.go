@@ -153,8 +153,13 @@ func TestLUT8(t *testing.T) {
 		tab[i] = int8(r.IntN(256) - 128)
 	}
 	l := NewLUT8(tab)
-	for _, n := range []int{1, 63, 64, 65, 300} {
+	for _, n := range []int{1, 63, 64, 65, 300, 512} {
 		src := randCodes(r, n)
+		if n == 512 { // every code, in the kernels' whole blocks
+			for i := range src {
+				src[i] = int8(i)
+			}
+		}
 		want := make([]int8, n)
 		lutGo(l, want, src)
 		for _, isa := range Int8ISAs() {

@@ -3,6 +3,7 @@
 package gemm
 
 //go:generate go run gen_qgemm.go
+//go:generate go run gen_qgemm_avx2.go
 
 import (
 	"fmt"
@@ -19,8 +20,8 @@ var cpuVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
 // AVX-512 VNNI, which would otherwise run the Go loops.
 var cpuI8AVX2 = cpu.X86.HasAVX2
 
-// useVNNI selects the AVX-512 VNNI int8 kernels, useI8AVX2 the AVX2 ones where a kernel has an
-// AVX2 version (the others take the Go loops). At most one is true.
+// useVNNI selects the AVX-512 VNNI int8 kernels, useI8AVX2 the AVX2 ones (the *avx2* files;
+// qb4Tile and groupSums have none yet and take the Go loops). At most one is true.
 var (
 	useVNNI   = cpuVNNI
 	useI8AVX2 = cpuI8AVX2 && !cpuVNNI
@@ -58,6 +59,10 @@ func UseInt8ISA(isa string) (restore func(), err error) {
 }
 
 func qs8Tile(p *QPacked, q *QS8, a []int8, lda int, c []int8, ldc, rows, pn, v int) {
+	if useI8AVX2 {
+		qs8TileAVX2(p, q, a, lda, c, ldc, rows, pn, v)
+		return
+	}
 	if !useVNNI {
 		qs8TileGo(p, q, a, lda, c, ldc, rows, pn, v)
 		return
@@ -67,6 +72,10 @@ func qs8Tile(p *QPacked, q *QS8, a []int8, lda int, c []int8, ldc, rows, pn, v i
 }
 
 func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, pn, v int) {
+	if useI8AVX2 {
+		accTileAVX2(p, a, lda, bias, c, ldc, rows, pn, v)
+		return
+	}
 	if !useVNNI {
 		accTileGo(p, a, lda, bias, c, ldc, rows, pn, v)
 		return
@@ -78,6 +87,10 @@ func accTile(p *QPacked, a []int8, lda int, bias []int32, c []int32, ldc, rows, 
 func dwq8(x *int8, zrow *int8, offs *int32, npix int, ntaps int, w *int32, bias *int32, scale *float32, out *int8, ldo int, c int, lo float32, hi float32, zp int32, ptrs *uintptr)
 
 func dwTile(q *QDW, x []int8, offs []int32, npix int, out []int8, ldo int) {
+	if useI8AVX2 {
+		dwTileAVX2(q, x, offs, npix, out, ldo)
+		return
+	}
 	if !useVNNI {
 		dwTileGo(q, x, offs, npix, out, ldo)
 		return
@@ -99,6 +112,10 @@ func clampQ8(d *int8, n int, lo int8, hi int8)
 func qaddQ8(dst *int8, a *int8, b *int8, n int, am int32, bm int32, bias int32, shift int32, zp int32, lo int32, hi int32)
 
 func clampTile(d []int8, lo, hi int8) {
+	if useI8AVX2 {
+		clampA2Tile(d, lo, hi)
+		return
+	}
 	if !useVNNI {
 		clampQ8Go(d, lo, hi)
 		return
@@ -107,6 +124,10 @@ func clampTile(d []int8, lo, hi int8) {
 }
 
 func qaddTile(q *QAdd, dst, a, b []int8) {
+	if useI8AVX2 && q.Shift <= 31 { // VPSRAD: a larger shift (no real layer) takes the Go loop
+		qaddA2Tile(q, dst, a, b)
+		return
+	}
 	if !useVNNI || q.Shift > 31 {
 		qaddGo(q, dst, a, b)
 		return
@@ -118,6 +139,10 @@ func qaddTile(q *QAdd, dst, a, b []int8) {
 func maxQ8(d *int8, s *int8, n int)
 
 func maxTile(d, s []int8) {
+	if useI8AVX2 {
+		maxA2Tile(d, s)
+		return
+	}
 	if !useVNNI {
 		maxQ8Go(d, s)
 		return
@@ -173,6 +198,10 @@ func dequantizeQ8(dst *float32, src *int8, n int, scale float32, zp int32)
 func mulQ8(dst *int8, a *int8, b *int8, n int, azp int32, bzp int32, scale float32, lo float32, hi float32, zp int32)
 
 func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv float32) {
+	if useI8AVX2 {
+		quantizeA2Tile(dst, src, inv, lo, hi, zp, nanv)
+		return
+	}
 	if !useVNNI {
 		quantizeQ8Go(dst, src, inv, lo, hi, zp, nanv)
 		return
@@ -184,6 +213,9 @@ func quantizeTile(dst []int8, src []float32, inv, lo, hi float32, zp int32, nanv
 func rminmaxF32(x *float32, n int) (lo float32, hi float32)
 
 func rowMinMaxTile(x []float32) (lo, hi float32) {
+	if useI8AVX2 {
+		return rminmaxA2(&x[0], len(x))
+	}
 	if !useVNNI {
 		return rowMinMaxGo(x)
 	}
@@ -191,6 +223,10 @@ func rowMinMaxTile(x []float32) (lo, hi float32) {
 }
 
 func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
+	if useI8AVX2 {
+		dequantizeA2Tile(dst, src, scale, zp)
+		return
+	}
 	if !useVNNI {
 		dequantizeQ8Go(dst, src, scale, zp)
 		return
@@ -199,6 +235,10 @@ func dequantizeTile(dst []float32, src []int8, scale float32, zp int32) {
 }
 
 func mulTile(q *QMul, dst, a, b []int8) {
+	if useI8AVX2 {
+		mulA2Tile(q, dst, a, b)
+		return
+	}
 	if !useVNNI {
 		mulQ8Go(q, dst, a, b)
 		return
@@ -210,6 +250,10 @@ func mulTile(q *QMul, dst, a, b []int8) {
 func sumRowsQ8(sums *int32, x *int8, rows int, c int)
 
 func sumRowsTile(sums []int32, x []int8, rows, c int) {
+	if useI8AVX2 {
+		sumRowsA2Tile(sums, x, rows, c)
+		return
+	}
 	if !useVNNI {
 		sumRowsQ8Go(sums, x, rows, c)
 		return
@@ -224,6 +268,10 @@ var cpuVBMI = cpuVNNI && cpu.X86.HasAVX512VBMI
 func lut8(dst *int8, src *int8, n int, t *int8)
 
 func lutTile(l *LUT8, dst, src []int8) {
+	if useI8AVX2 {
+		lutA2Tile(l, dst, src)
+		return
+	}
 	if !useVNNI || !cpuVBMI {
 		lutGo(l, dst, src)
 		return
@@ -232,6 +280,10 @@ func lutTile(l *LUT8, dst, src []int8) {
 }
 
 func indirectTile(q *QS8, ind *QIndirect, x, zrow []int8, r0, rows int, c []int8, ldc, pn, v int) {
+	if useI8AVX2 {
+		indirectTileAVX2(q, ind, x, zrow, r0, rows, c, ldc, pn, v)
+		return
+	}
 	if !useVNNI {
 		indirectTileGo(q, ind, x, zrow, r0, rows, c, ldc, pn, v)
 		return
@@ -247,6 +299,9 @@ func pad3to4(dst *int8, src *int8, pixels int, perm *int8)
 // pad3to4Tile widens the pixels it can with VPERMB (each load reads 64 codes, so the last 16
 // pixels or fewer stay for the caller) and returns how many it did.
 func pad3to4Tile(dst, src []int8, pixels int) int {
+	if useI8AVX2 {
+		return pad3to4A2Tile(dst, src, pixels)
+	}
 	if !useVNNI || !cpuVBMI || pixels <= 16 {
 		return 0
 	}
@@ -261,6 +316,10 @@ func pad3to4Tile(dst, src []int8, pixels int) int {
 func qd8Finish(out *float32, acc *int32, ksum *int32, n int, zp int32, rscale float32, wscale *float32, bias *float32, lo float32, hi float32)
 
 func qd8FinishTile(out []float32, acc, ksum []int32, zp int32, rscale float32, wscale, bias []float32, lo, hi float32) {
+	if useI8AVX2 {
+		qd8FinishA2Tile(out, acc, ksum, zp, rscale, wscale, bias, lo, hi)
+		return
+	}
 	if !useVNNI {
 		qd8FinishGo(out, acc, ksum, zp, rscale, wscale, bias, lo, hi)
 		return

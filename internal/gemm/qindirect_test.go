@@ -11,7 +11,7 @@ import (
 // every kernel set, whole and split by pixel tiles and panels.
 func TestQS8Indirect(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
-	for _, c := range []struct{ pixels, taps, ch, n int }{{1, 1, 4, 16}, {7, 9, 8, 24}, {13, 9, 16, 70}, {30, 4, 12, 33}} {
+	for _, c := range []struct{ pixels, taps, ch, n int }{{1, 1, 4, 16}, {7, 9, 8, 24}, {13, 9, 16, 70}, {30, 4, 12, 33}, {2, 9, 4, 1}, {3, 25, 8, 15}, {4, 1, 32, 48}, {5, 9, 20, 17}, {11, 2, 4, 64}} {
 		K := c.taps * c.ch
 		inPixels := 10
 		x := randCodes(r, inPixels*c.ch)
