@@ -52,6 +52,10 @@ func Register(r *executor.Registry) error { return r.RegisterBackend(BackendID, 
 // IsAvailable reports whether a Vulkan device opens (the first call opens it).
 func (Backend) IsAvailable() bool { _, err := openDevice(); return err == nil }
 
+// Unavailable says why no Vulkan device opens (nil when one does), wrapping ErrNoDevice: a
+// method load refused for it, and `etgo check`, carry the reason (executor.AvailabilityExplainer).
+func (Backend) Unavailable() error { _, err := openDevice(); return err }
+
 // Available says why the backend cannot run here (nil when it can), and names the device
 // when it can: for `etgo check` and tests.
 func Available() (device string, err error) {
