@@ -101,7 +101,7 @@ func TestModuleErrors(t *testing.T) {
 		{"not a program", func() error { _, err := etgo.LoadBytes([]byte("not a pte")); return err }, "ET12"},
 		{"no such file", func() error { _, err := etgo.Load("testdata/no/such.pte"); return err }, "no such file"},
 		{"threads", func() error { _, err := etgo.Load(mlp, etgo.WithThreads(0)); return err }, "at least 1"},
-		{"unknown backend", func() error { _, err := etgo.Load(mlp, etgo.WithBackends("VulkanBackend")); return err }, `no backend "VulkanBackend"`},
+		{"unknown backend", func() error { _, err := etgo.Load(mlp, etgo.WithBackends("QnnBackend")); return err }, `no backend "QnnBackend"`},
 		{"planned memory", func() error {
 			m, err := etgo.Load(mlp, etgo.WithMaxPlannedBytes(16))
 			if err != nil {

@@ -26,6 +26,13 @@ func (fakeBackend) Execute(*executor.BackendExecutionContext, executor.DelegateH
 }
 func (fakeBackend) Destroy(executor.DelegateHandle) {}
 
+// explainingBackend is unavailable and says why (executor.AvailabilityExplainer).
+type explainingBackend struct{ fakeBackend }
+
+var errNoDriver = errors.New("no driver for the fake device")
+
+func (explainingBackend) Unavailable() error { return errNoDriver }
+
 // refusingBackend refuses every blob, as a backend does with an incompatible one.
 type refusingBackend struct{ fakeBackend }
 
@@ -93,6 +100,8 @@ func TestLoadFailsNamingWhatIsMissing(t *testing.T) {
 			portableRegistry(t), executor.ErrBackendNotRegistered, []string{"XnnpackBackend", "delegate 0", `method "forward"`}},
 		{"backend unavailable", xnn, "forward",
 			withBackend(t, "XnnpackBackend", fakeBackend{available: false}), executor.ErrBackendUnavailable, []string{"XnnpackBackend", "unavailable"}},
+		{"backend unavailable says why", xnn, "forward",
+			withBackend(t, "XnnpackBackend", explainingBackend{}), errNoDriver, []string{"XnnpackBackend", "registered but unavailable on this machine: no driver for the fake device"}},
 		{"backend refuses its blob", xnn, "forward",
 			withBackend(t, "XnnpackBackend", refusingBackend{fakeBackend{available: true}}), executor.ErrDelegateInit, []string{"XnnpackBackend refused its blob", "XN99"}},
 		{"backend panics in Init", xnn, "forward",

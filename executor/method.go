@@ -151,6 +151,21 @@ func available(b Backend) (ok bool) {
 	return b.IsAvailable()
 }
 
+// unavailableReason is why an unavailable backend says it is (nil when it cannot say); one
+// that panics gives no reason.
+func unavailableReason(b Backend) (err error) {
+	e, ok := b.(AvailabilityExplainer)
+	if !ok {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			err = nil
+		}
+	}()
+	return e.Unavailable()
+}
+
 // checkRegistry finds every backend and kernel the plan needs and reports all that are missing.
 func (p *Program) checkRegistry(plan *pte.ExecutionPlan) error {
 	reg := p.opts.Registry
@@ -172,8 +187,12 @@ func (p *Program) checkRegistry(plan *pte.ExecutionPlan) error {
 				errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), but this runtime has %s",
 					ErrBackendNotRegistered, plan.Name, n.Name, n.Delegate, at(n.Instructions), orNone(reg.BackendNames(), "no backends registered")))
 			case !available(b):
-				errs = append(errs, fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), which is registered but unavailable on this machine",
-					ErrBackendUnavailable, plan.Name, n.Name, n.Delegate, at(n.Instructions)))
+				err := fmt.Errorf("%w: method %q needs backend %s (delegate %d, instruction %s), which is registered but unavailable on this machine",
+					ErrBackendUnavailable, plan.Name, n.Name, n.Delegate, at(n.Instructions))
+				if why := unavailableReason(b); why != nil {
+					err = fmt.Errorf("%w: %w", err, why)
+				}
+				errs = append(errs, err)
 			}
 		case pte.NeedKernel:
 			if _, found := reg.Kernel(n.Name); !found {

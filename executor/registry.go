@@ -52,6 +52,14 @@ type Backend interface {
 	Destroy(h DelegateHandle)
 }
 
+// AvailabilityExplainer is a Backend that can say why it cannot run here (a missing driver or
+// device): a method load refused because IsAvailable is false wraps the reason, and `etgo
+// check` prints it.
+type AvailabilityExplainer interface {
+	// Unavailable returns why the backend cannot run on this machine, nil when it can.
+	Unavailable() error
+}
+
 // DelegateHandle is a backend's compiled delegate.
 type DelegateHandle any
 

@@ -2,6 +2,11 @@
 // lowering: it is what a program that only runs .pte files imports (the etgo Module does), while
 // backends/all adds the ahead-of-time sides for `etgo lower`. A backend is added here with one
 // line, and to backends/all with one more.
+//
+// The Vulkan backend reaches the system's Vulkan loader through purego, which on Linux makes
+// even a CGO_ENABLED=0 binary dynamically linked against libc (it needs the C dynamic loader
+// to dlopen libvulkan). Build with -tags novulkan for a static binary without it: Vulkan
+// programs are then refused at load as needing an unregistered VulkanBackend.
 package builtin
 
 import (
@@ -13,7 +18,8 @@ import (
 )
 
 // backends makes each backend's run-time side by backend id; threads is how many goroutines one
-// delegate call may use.
+// delegate call may use. The Vulkan backend adds itself (vulkan.go) unless built with the
+// novulkan tag.
 var backends = map[string]func(threads int) executor.Backend{
 	xnnpack.BackendID: func(threads int) executor.Backend { return xnnpack.Backend{Threads: threads} },
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/pte"
 )
 
@@ -31,6 +32,8 @@ type checkNeed struct {
 	Name    string `json:"name"`
 	Method  string `json:"method,omitempty"` // for data: the method whose tensor it is
 	Present bool   `json:"present"`
+	// Reason says why a registered backend cannot run here (its loader or device is missing).
+	Reason string `json:"reason,omitempty"`
 }
 
 func (a *app) checkCommand() *cobra.Command {
@@ -59,7 +62,16 @@ present, 1 when something is missing (each missing need is marked MISSING).`,
 		r := checkResult{SchemaVersion: checkSchema, File: path, Needs: []checkNeed{}}
 		for _, b := range f.RequiredBackends() {
 			be, ok := reg.Backend(b)
-			r.Needs = append(r.Needs, checkNeed{Kind: "backend", Name: b, Present: ok && be.IsAvailable()})
+			n := checkNeed{Kind: "backend", Name: b, Present: ok && be.IsAvailable()}
+			if ok && !n.Present {
+				n.Reason = "registered, but unavailable on this machine"
+				if e, ok := be.(executor.AvailabilityExplainer); ok {
+					if why := e.Unavailable(); why != nil {
+						n.Reason = "registered, but " + why.Error()
+					}
+				}
+			}
+			r.Needs = append(r.Needs, n)
 		}
 		for _, op := range f.RequiredOperators() {
 			_, ok := reg.Kernel(op)
@@ -101,6 +113,10 @@ func printCheck(a *app, r checkResult) {
 		}
 		if n.Kind == "data" {
 			fmt.Fprintf(a.stdout, "  %s data     %s (method %s: external .ptd data is not supported yet)\n", mark, n.Name, n.Method)
+			continue
+		}
+		if n.Reason != "" {
+			fmt.Fprintf(a.stdout, "  %s %-8s %s (%s)\n", mark, n.Kind, n.Name, n.Reason)
 			continue
 		}
 		fmt.Fprintf(a.stdout, "  %s %-8s %s\n", mark, n.Kind, n.Name)

@@ -66,13 +66,17 @@ CASES = {
     "tanh": (lambda: Fn(lambda m, x: torch.tanh(x * 2)), [r(6, 11)]),
     "gelu": (lambda: Fn(lambda m, x: F.gelu(x * 2)), [r(6, 11)]),
     "gelu_tanh": (lambda: Fn(lambda m, x: F.gelu(x * 2, approximate="tanh")), [r(6, 11)]),
+    # cast.comp: the scalar becomes an int32 constant cast to float (a negative one: as float
+    # bits, a NaN)
+    "mul_negative_int": (lambda: Fn(lambda m, x: x * -3), [r(4, 7)]),
     # matmul.comp
     "linear3d": (lambda: nn.Linear(16, 8), [r(2, 3, 16)]),
     "linear_nobias": (lambda: nn.Linear(24, 5, bias=False), [r(7, 24)]),
     "bmm": (lambda: Fn(lambda m, x, y: torch.bmm(x, y)), [r(3, 5, 7), r(3, 7, 4)]),
     # conv2d.comp
     "conv3x3_s2": (lambda: nn.Conv2d(3, 8, 3, stride=2, padding=1), [r(1, 3, 17, 15)]),
-    "conv_depthwise": (lambda: nn.Conv2d(8, 8, 3, padding=1, groups=8), [r(2, 8, 9, 9)]),
+    # (the official partitioner takes convolutions of batch 1 only: at batch 2 it delegates none)
+    "conv_depthwise": (lambda: nn.Conv2d(8, 8, 3, padding=1, groups=8), [r(1, 8, 9, 9)]),
     "conv_pointwise": (lambda: nn.Conv2d(8, 12, 1), [r(1, 8, 7, 6)]),
     "conv_grouped_dilated": (lambda: nn.Conv2d(4, 6, 3, padding=2, dilation=2, groups=2, bias=False), [r(1, 4, 10, 11)]),
     "conv_relu6": (lambda: nn.Sequential(nn.Conv2d(3, 4, 5, stride=(1, 2), padding=(2, 1)), nn.ReLU6()), [r(1, 3, 12, 12)]),
@@ -83,7 +87,9 @@ CASES = {
     "avgpool_nopadcount": (lambda: nn.AvgPool2d(3, stride=2, padding=1, count_include_pad=False), [r(1, 4, 11, 10)]),
     # reduce.comp
     "mean_hw": (lambda: Fn(lambda m, x: x.mean(dim=(-1, -2), keepdim=True)), [r(2, 6, 5, 7)]),
-    "mean_dim1": (lambda: Fn(lambda m, x: x.mean(dim=1)), [r(3, 10, 4)]),
+    # (a reduction over a 3-D tensor's dim 1 is delegated only with keepdim)
+    "mean_dim1": (lambda: Fn(lambda m, x: x.mean(dim=1, keepdim=True)), [r(3, 10, 4)]),
+    "mean_last": (lambda: Fn(lambda m, x: x.mean(dim=-1)), [r(3, 10, 4)]),
     # softmax.comp
     "softmax_last": (lambda: Fn(lambda m, x: torch.softmax(x * 3, dim=-1)), [r(4, 5, 13)]),
     "softmax_dim1": (lambda: Fn(lambda m, x: torch.softmax(x, dim=1)), [r(2, 9, 6)]),

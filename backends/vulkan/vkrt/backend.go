@@ -52,6 +52,10 @@ func Register(r *executor.Registry) error { return r.RegisterBackend(BackendID, 
 // IsAvailable reports whether a Vulkan device opens (the first call opens it).
 func (Backend) IsAvailable() bool { _, err := openDevice(); return err == nil }
 
+// Unavailable says why no Vulkan device opens (nil when one does), wrapping ErrNoDevice: a
+// method load refused for it, and `etgo check`, carry the reason (executor.AvailabilityExplainer).
+func (Backend) Unavailable() error { _, err := openDevice(); return err }
+
 // Available says why the backend cannot run here (nil when it can), and names the device
 // when it can: for `etgo check` and tests.
 func Available() (device string, err error) {
@@ -86,36 +90,20 @@ type variant struct {
 // constants (copied: the blob may be a mapped file), and compiles the graph for the shapes of
 // the method's calls (or the blob's declared input dims).
 func (Backend) Init(ctx *executor.BackendInitContext, processed []byte, _ []executor.CompileSpec) (executor.DelegateHandle, error) {
-	g, err := vkgraph.ParseBlob(processed)
-	if err != nil {
-		return nil, err
+	var named func(string) ([]byte, error)
+	if ctx != nil {
+		named = ctx.NamedData
 	}
-	if err := unsupported(g); err != nil {
+	g, consts, err := load(processed, named)
+	if err != nil {
 		return nil, err
 	}
 	dev, err := openDevice()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", BackendID, err)
 	}
-	d := &delegate{g: g, dev: dev, consts: make([][]byte, len(g.Constants))}
-	for i, c := range g.Constants {
-		if c.IsNamed() {
-			if ctx == nil || ctx.NamedData == nil {
-				return nil, fmt.Errorf("%w: constant %d is named data %q and the program has none", ErrInvalidBlob, i, c.NamedKey)
-			}
-			raw, err := ctx.NamedData(c.NamedKey)
-			if err != nil {
-				return nil, fmt.Errorf("%w: constant %d (%q): %w", ErrInvalidBlob, i, c.NamedKey, err)
-			}
-			d.consts[i] = slices.Clone(raw)
-			continue
-		}
-		d.consts[i] = slices.Clone(g.ConstantRegion[c.Offset : c.Offset+c.Length])
-	}
-	shapes := make([][]int, len(g.InputIDs))
-	for k, id := range g.InputIDs {
-		shapes[k] = dimsOf(g.Values[id].Tensor.Dims)
-	}
+	d := &delegate{g: g, dev: dev, consts: consts}
+	shapes := declaredShapes(g)
 	if ctx != nil && len(ctx.Calls) > 0 {
 		args := ctx.Calls[0]
 		for k := range shapes {
@@ -129,6 +117,44 @@ func (Backend) Init(ctx *executor.BackendInitContext, processed []byte, _ []exec
 		return nil, err
 	}
 	return d, nil
+}
+
+// load is the part of Init that needs no device (and that FuzzPlan drives): parse the blob,
+// refuse the operators this backend does not run, and resolve every constant, copied, from
+// the blob or from the program's named data.
+func load(processed []byte, named func(string) ([]byte, error)) (*vkgraph.Graph, [][]byte, error) {
+	g, err := vkgraph.ParseBlob(processed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := unsupported(g); err != nil {
+		return nil, nil, err
+	}
+	consts := make([][]byte, len(g.Constants))
+	for i, c := range g.Constants {
+		if c.IsNamed() {
+			if named == nil {
+				return nil, nil, fmt.Errorf("%w: constant %d is named data %q and the program has none", ErrInvalidBlob, i, c.NamedKey)
+			}
+			raw, err := named(c.NamedKey)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: constant %d (%q): %w", ErrInvalidBlob, i, c.NamedKey, err)
+			}
+			consts[i] = slices.Clone(raw)
+			continue
+		}
+		consts[i] = slices.Clone(g.ConstantRegion[c.Offset : c.Offset+c.Length])
+	}
+	return g, consts, nil
+}
+
+// declaredShapes are the blob's input dims, the shapes Init compiles for without calls.
+func declaredShapes(g *vkgraph.Graph) [][]int {
+	shapes := make([][]int, len(g.InputIDs))
+	for k, id := range g.InputIDs {
+		shapes[k] = dimsOf(g.Values[id].Tensor.Dims)
+	}
+	return shapes
 }
 
 // variant returns the graph compiled for these input shapes, compiling it when new.

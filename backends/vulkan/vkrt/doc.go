@@ -8,7 +8,9 @@
 // in Go and assembly. A binary therefore carries this backend everywhere and needs the loader
 // only where it runs Vulkan; a build tag would instead make two binaries, one of them unable
 // to say why it cannot run a Vulkan program. The bindings (vk_linux.go) cover linux/amd64 and
-// linux/arm64, the C layouts they write; elsewhere Init fails with ErrNoDevice saying so.
+// linux/arm64, the C layouts they write; elsewhere Init fails with ErrNoDevice saying so. The
+// price: on Linux purego's dlopen makes even a CGO_ENABLED=0 binary dynamically linked against
+// libc, so backends/builtin leaves this package out under the novulkan build tag.
 //
 // # Device, memory, commands
 //
@@ -36,6 +38,10 @@
 // # Errors
 //
 // Init refuses, naming all of them, the operators it does not run (Supported lists those it
-// does), and datatypes other than float32 (int32 for max-pooling indices); ErrNoDevice says
-// why no device opened; Vulkan calls that fail are *Error values naming the call and result.
+// does), and datatypes other than float32 (int32 for max-pooling indices and constants cast to
+// float); ErrNoDevice says why no device opened (Unavailable gives it to the executor's load
+// error and to `etgo check`); Vulkan calls that fail are *Error values naming the call and
+// result. Everything Init decides from the blob before it meets a device (load, then build:
+// regions, bindings, workgroup counts) is fuzzed by FuzzPlan against the invariants the device
+// side trusts.
 package vkrt

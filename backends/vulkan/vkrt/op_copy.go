@@ -53,8 +53,10 @@ func aliasOp(b *builder, args []int32) error {
 	return b.alias(args, len(args)-1, r, dims)
 }
 
-// toDimOrderOp: _to_dim_order_copy(self, dtype?, non_blocking?, dim_order?, out) to the same
-// dtype and the default dim order.
+// toDimOrderOp: _to_dim_order_copy(self, dtype?, non_blocking?, dim_order?, out) to the
+// default dim order, keeping the dtype (an alias) or from int32 to float32 (shaders/cast.comp).
+// The serialized dtype argument is None even when the dtype changes: the output tensor's
+// datatype says what to make.
 func toDimOrderOp(b *builder, args []int32) error {
 	r, dims, err := b.in(args, 0)
 	if err != nil {
@@ -64,8 +66,17 @@ func toDimOrderOp(b *builder, args []int32) error {
 		return b.errorf("%s without an output", b.op)
 	}
 	last := len(args) - 1
-	if err := b.sameDType(args, 0, last); err != nil {
+	ti, err := b.tensorValue(args[0])
+	if err != nil {
 		return err
+	}
+	to, err := b.tensorValue(args[last])
+	if err != nil {
+		return err
+	}
+	cast := ti.DType == schema.VkDataTypeINT32 && to.DType == schema.VkDataTypeFLOAT32
+	if !cast && ti.DType != to.DType {
+		return errUnsupportedf("%s from %s to %s (etgo casts int32 to float32 only)", b.op, ti.DType, to.DType)
 	}
 	for i := 1; i < last; i++ {
 		if v := b.value(args[i]); v.Kind == schema.GraphTypesIntList {
@@ -76,7 +87,14 @@ func toDimOrderOp(b *builder, args []int32) error {
 			}
 		}
 	}
-	return b.alias(args, last, r, dims)
+	if !cast {
+		return b.alias(args, last, r, dims)
+	}
+	ro, err := b.out(args, last, dims)
+	if err != nil {
+		return err
+	}
+	return b.prog.dispatch("cast", numel(dims), u32s(numel(dims)), r, ro)
 }
 
 // viewOp: view_copy(self, size, out), one size may be -1.

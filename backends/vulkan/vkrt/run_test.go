@@ -13,7 +13,6 @@ import (
 	"github.com/etgo/etgo/backends/xnnpack"
 	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/npyconv"
-	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/kernels/portable"
 	"github.com/etgo/etgo/npy"
 	"github.com/etgo/etgo/pte"
@@ -164,18 +163,4 @@ func relErr(got *executor.Tensor, want *npy.Array) (float64, error) {
 		return 0, nil
 	}
 	return diff / max(scale, 1e-30), nil
-}
-
-// runCases runs the one-operator programs of testdata/vkrt (tools/reference/
-// generate_vkrt_fixtures.py) against their eager outputs.
-func runCases(t *testing.T, cases ...string) {
-	requireDevice(t)
-	for _, c := range cases {
-		t.Run(c, func(t *testing.T) {
-			dir := testutil.Testdata(t, "vkrt", c)
-			worst := runPTE(t, filepath.Join(dir, "vulkan.pte"), loadNpys(t, filepath.Join(dir, "inputs", "input_*.npy")),
-				loadNpys(t, filepath.Join(dir, "expected", "eager", "output_*.npy")))
-			t.Logf("worst relative error %.3g", worst)
-		})
-	}
 }

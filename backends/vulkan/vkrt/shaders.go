@@ -8,8 +8,8 @@ import (
 //go:generate go run gen_shaders.go
 
 // The compute shaders' SPIR-V, compiled from shaders/*.comp by glslc (gen_shaders.go) and
-// committed, so building etgo needs no shader compiler; TestShadersUpToDate recompiles them
-// where glslc exists.
+// committed, so building etgo needs no shader compiler; .ci/run regenerates them where glslc
+// exists and fails when the committed ones differ.
 //
 //go:embed shaders/*.spv
 var spirv embed.FS

@@ -23,6 +23,8 @@ const (
 	vkSuccess = 0
 	vkTimeout = 2
 
+	vkErrorIncompatibleDriver = -9
+
 	stApplicationInfo          = 0
 	stInstanceCreateInfo       = 1
 	stDeviceQueueCreateInfo    = 2
@@ -425,6 +427,11 @@ func newDevice() (*device, error) {
 	app := &applicationInfo{sType: stApplicationInfo, appName: cstr("etgo"), engineName: cstr("etgo"), apiVersion: apiVersion10}
 	ici := &instanceCreateInfo{sType: stInstanceCreateInfo, appInfo: app}
 	if err := call("vkCreateInstance", d.f.createInstance, ici, 0, &d.instance); err != nil {
+		var ve *Error
+		if errors.As(err, &ve) && ve.Result == vkErrorIncompatibleDriver {
+			// What the loader answers when it finds no driver at all (no ICD manifest).
+			return nil, fmt.Errorf("%w: the Vulkan loader found no driver (%w): install one (Mesa's lavapipe: mesa-vulkan-drivers)", ErrNoDevice, err)
+		}
 		return nil, fmt.Errorf("%w: %w", ErrNoDevice, err)
 	}
 	var n uint32

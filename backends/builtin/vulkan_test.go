@@ -1,0 +1,5 @@
+//go:build !novulkan
+
+package builtin_test
+
+const vulkanBuilt = true
