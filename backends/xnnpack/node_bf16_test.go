@@ -202,7 +202,7 @@ func TestBF16Fixtures(t *testing.T) {
 }
 
 // bf16PortableOpen are the models whose portable programs etgo does not yet run bit for bit.
-var bf16PortableOpen = map[string]bool{"linear": true, "mlp": true, "block": true, "conv2d_relu": true, "depthwise": true, "cat": true}
+var bf16PortableOpen = map[string]bool{"conv2d_relu": true, "depthwise": true, "cat": true}
 
 // TestBF16Refusals: the delegates the official runtime fails to load are refused at init, by
 // the node XNNPACK refuses to define.
