@@ -176,9 +176,6 @@ func TestBF16Fixtures(t *testing.T) {
 				if kind == "xnnpack" {
 					r = rec.XNNPACK
 				}
-				if kind == "portable" && bf16PortableOpen[filepath.Base(dir)] {
-					t.Skip("the official portable addmm and convolution round to bf16 after every product and sum; etgo's compute in fp32")
-				}
 				m, done, err := loadBF16(t, filepath.Join(dir, kind+".pte"))
 				if !r.OfficialRuns {
 					if err == nil {
@@ -200,9 +197,6 @@ func TestBF16Fixtures(t *testing.T) {
 		}
 	}
 }
-
-// bf16PortableOpen are the models whose portable programs etgo does not yet run bit for bit.
-var bf16PortableOpen = map[string]bool{"conv2d_relu": true, "depthwise": true, "cat": true}
 
 // TestBF16Refusals: the delegates the official runtime fails to load are refused at init, by
 // the node XNNPACK refuses to define.
