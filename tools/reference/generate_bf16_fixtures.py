@@ -22,8 +22,14 @@ expected/{portable,xnnpack}_nonfinite.npy the official outputs for them.
 
 The model classes and helpers are generate_fp16_fixtures.py's.
 
+With --check-etgo ETGO (an etgo binary), every model.pt2 is also lowered by etgo, by default
+(`etgo lower`) and with --enable-bf16, each result run by the official runtime on the fixture's
+inputs (the nonfinite ones too), and the verdict (loads or is refused as the official file is,
+outputs bit-identical to expected/) written to testdata/bf16/etgo_check.json.
+
 Usage:
   ~/.venvs/et/bin/python tools/reference/generate_bf16_fixtures.py [--only linear,...]
+  ~/.venvs/et/bin/python tools/reference/generate_bf16_fixtures.py --check-etgo /tmp/bin/etgo
 """
 
 from __future__ import annotations
@@ -31,7 +37,9 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -171,11 +179,59 @@ def build(name: str):
     print(f"{name}: " + "; ".join(msg), flush=True)
 
 
+def load_bits(path: Path) -> torch.Tensor:
+    return torch.from_numpy(np.load(path).view(np.int16)).view(torch.bfloat16)
+
+
+def check_etgo(etgo: str, names) -> dict:
+    """Lower every model.pt2 with etgo (default and --enable-bf16), run the results in the
+    official runtime, compare with expected/ bit for bit (any NaN equal to any NaN)."""
+    verdicts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            d = OUT / name
+            rec = json.loads((d / "delegation.json").read_text())
+            for kind, flags in (("portable", []), ("xnnpack", ["--enable-bf16"])):
+                out = Path(tmp) / f"{name}_{kind}.pte"
+                r = subprocess.run([etgo, "lower", str(d / "model.pt2"), "-o", str(out), *flags], capture_output=True, text=True)
+                key = f"{name}/{kind}"
+                if r.returncode != 0:
+                    verdicts[key] = {"lowered": False, "error": (r.stderr or r.stdout).strip().splitlines()[-1][:300]}
+                    continue
+                v = {"lowered": True}
+                for case, prefix in (("", "input"), ("_nonfinite", "nonfinite")):
+                    files = sorted((d / "inputs").glob(f"{prefix}*.npy"))
+                    if not files:
+                        continue
+                    try:
+                        got = run(out, [load_bits(f) for f in files])
+                    except Exception as e:  # the verdict is the point: record it
+                        v.update(official_runs=False, refused_as_official=not rec[kind]["official_runs"], error=f"{type(e).__name__}: {e}"[:200])
+                        break
+                    v["official_runs"] = True
+                    if not rec[kind]["official_runs"]:
+                        v["refused_as_official"] = False
+                        break
+                    want = torch.from_numpy(np.load(d / "expected" / f"{kind}{case}.npy").view(np.int16)).view(torch.bfloat16)
+                    v[f"output{case}_identical"] = bool(got.shape == want.shape and torch.equal(
+                        torch.where(got.isnan(), 0, got.view(torch.int16)), torch.where(want.isnan(), 0, want.view(torch.int16))))
+                verdicts[key] = v
+    return verdicts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
+    ap.add_argument("--check-etgo", default="", help="an etgo binary: lower every model with it and run the result officially")
     args = ap.parse_args()
     names = [n for n in args.only.split(",") if n] or list(MODELS)
+    if args.check_etgo:
+        verdicts = check_etgo(args.check_etgo, names)
+        (OUT / "etgo_check.json").write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+        ok = sum(1 for v in verdicts.values() if v.get("refused_as_official") or
+                 (v.get("output_identical") and v.get("output_nonfinite_identical", True)))
+        print(f"etgo: {ok}/{len(verdicts)} lowered programs run officially with the official outputs or are refused as the official ones")
+        return
     for n in names:
         try:
             build(n)
