@@ -64,6 +64,19 @@ class Sub(nn.Module):
         return x - y * 2.0
 
 
+class DivMax(nn.Module):
+    def forward(self, x, y):
+        return torch.maximum(x / (y.abs() + 1.0), y) - torch.minimum(x, y)
+
+
+class Shapes(nn.Module):
+    """Shape ops on bf16 values: permutes, a concatenation, a reshape, a slice."""
+
+    def forward(self, x, y):
+        z = torch.cat([x.permute(0, 2, 1), y.permute(0, 2, 1)], 1)
+        return z.reshape(2, -1)[:, 1:9] * 2.0
+
+
 class Block(nn.Module):
     """A tiny pre-norm transformer block: single-head attention and a GELU MLP, with residuals."""
 
@@ -98,9 +111,14 @@ MODELS = {
     "mean": (Mean, [(2, 3, 4, 5)]),
     "cat": (Cat, [(1, 3, 6, 6)]),
     "block": (Block, [(1, 5, 16)]),
+    "linear_hardtanh": (lambda: Seq(nn.Linear(24, 16), nn.Hardtanh(-0.5, 0.5)), [(3, 24)]),
+    "unary_more": (lambda: Seq(nn.ELU(), nn.LeakyReLU(0.1)), [(3, 40)]),
+    "hardswish": (lambda: nn.Hardswish(), [(3, 40)]),
+    "div_max": (DivMax, [(4, 9), (4, 9)]),
+    "shapes": (Shapes, [(2, 3, 4), (2, 3, 4)]),
 }
 
-NONFINITE = {"linear", "add_mul", "relu", "activations", "softmax"}
+NONFINITE = {"linear", "add_mul", "relu", "activations", "softmax", "linear_hardtanh", "unary_more", "div_max"}
 
 
 def bits(t: torch.Tensor) -> np.ndarray:
