@@ -26,6 +26,9 @@ import (
 type Options struct {
 	// PerOp makes every claimed node (with its dependencies) its own delegate.
 	PerOp bool
+	// EnableBF16 admits bfloat16 nodes where a backend, like XnnpackPartitioner(enable_bf16=True),
+	// declines them by default (etgo lower --enable-bf16).
+	EnableBF16 bool
 }
 
 // Backend is one backend's ahead-of-time contract.

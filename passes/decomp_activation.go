@@ -200,16 +200,19 @@ func init() {
 
 // hardsigmoid(x) = clamp(clamp(x + 3, min=0), max=6) / 6; hardswish multiplies by x before
 // the division (torch's decompositions, with Python ints that ScalarToTensor lifts as int64
-// constants and converts to x's dtype).
+// constants and converts to x's dtype). Both are @pw_cast_for_opmath: a float16 or bfloat16 x
+// is computed in float32 and the result converted back (the official bf16 programs' fp32
+// hardswish delegate, testdata/bf16/hardswish).
 func hard(swish bool) rule {
 	return func(b *Builder, n *ir.Node) error {
-		x := self(b, n)
+		vs, result := opmathCast(b, self(b, n))
+		x := vs[0]
 		y := b.Call("aten.add.Tensor", T("self", x), I("other", 3))
 		y = b.Call("aten.clamp.default", T("self", y), I("min", 0))
 		y = b.Call("aten.clamp.default", T("self", y), None("min"), I("max", 6))
 		if swish {
 			y = b.Call("aten.mul.Tensor", T("self", x), T("other", y))
 		}
-		return b.Replace(b.Call("aten.div.Tensor", T("self", y), I("other", 6)))
+		return b.Replace(convert(b, b.Call("aten.div.Tensor", T("self", y), I("other", 6)), result))
 	}
 }

@@ -116,6 +116,8 @@ func (p *plan) external(i int, args []*executor.EValue) (*executor.Tensor, error
 		want = executor.Int8 // qint8 codes
 	} else if p.f16[i] {
 		want = executor.Float16
+	} else if p.bf16[i] {
+		want = executor.BFloat16
 	}
 	if t.ScalarType() != want {
 		return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", executor.ErrInvalidArgument, id, executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
@@ -180,8 +182,11 @@ type plan struct {
 	// quant[i] is value i's quantization (nil for fp32 values).
 	quant []*qinfo
 	// f16[i]: value i is fp16, kept as fp32 numbers fp16 can hold (node_fp16.go).
-	f16     []bool
-	hasF16  bool
+	f16    []bool
+	hasF16 bool
+	// bf16[i]: value i is bf16 at the graph's edge, computed as fp32 inside (node_bf16.go).
+	bf16    []bool
+	hasBF16 bool
 	inputs  []int // value indices of external inputs
 	outputs []int
 	// order lists the nodes that run (indices into g.Nodes), in their order (Graph.schedule);
@@ -266,7 +271,7 @@ func newPlan(g *xnngraph.Graph, named func(string) ([]byte, error)) (*plan, erro
 // newPlanFor builds a plan for a delegate with these calls (see checkCalls).
 func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][]*executor.EValue) (*plan, error) {
 	p := &plan{g: g, vals: make([]tensor, len(g.Values)), index: map[uint32]int{}, isConst: make([]bool, len(g.Values)),
-		quant: make([]*qinfo, len(g.Values)), f16: make([]bool, len(g.Values)), threads: 1}
+		quant: make([]*qinfo, len(g.Values)), f16: make([]bool, len(g.Values)), bf16: make([]bool, len(g.Values)), threads: 1}
 	p.colPool.New = func() any { return new([]float32) }
 	p.icolPool.New = func() any { return new([]int32) }
 	for i := range g.Values {
@@ -285,8 +290,10 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 			p.quant[i] = q
 		} else if v.DType == schema.XNNDatatypexnn_datatype_fp16 {
 			p.f16[i], p.hasF16 = true, true // (node_fp16.go)
+		} else if v.DType == schema.XNNDatatypexnn_datatype_bf16 {
+			p.bf16[i], p.hasBF16 = true, true // (node_bf16.go)
 		} else if v.DType != schema.XNNDatatypexnn_datatype_fp32 {
-			return nil, fmt.Errorf("%w: value %d has datatype %s; unquantized values run as fp32 or fp16 only", ErrUnsupported, v.ID, v.DType)
+			return nil, fmt.Errorf("%w: value %d has datatype %s; unquantized values run as fp32, fp16 or bf16 only", ErrUnsupported, v.ID, v.DType)
 		}
 		dims := make([]int, len(v.Dims))
 		for k, d := range v.Dims {
@@ -314,6 +321,12 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 				return nil, err
 			}
 			p.vals[i].data, p.isConst[i] = data, true
+		case v.ConstantIdx != 0 && p.bf16[i]:
+			data, err := constantBF16(g, v, named)
+			if err != nil {
+				return nil, err
+			}
+			p.vals[i].data, p.isConst[i] = data, true
 		case v.ConstantIdx != 0:
 			data, err := constant(g, v, named)
 			if err != nil {
@@ -325,6 +338,11 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 		}
 		if v.IsOutput() {
 			p.outputs = append(p.outputs, i)
+		}
+	}
+	if p.hasBF16 {
+		if err := p.checkBF16Nodes(); err != nil { // (node_bf16.go)
+			return nil, err
 		}
 	}
 	order, err := g.Schedule()
@@ -415,8 +433,8 @@ func (p *plan) fuseActivations() {
 			continue
 		}
 		if len(n.Outputs) != 1 || n.Outputs[0] == xnngraph.InvalidID || p.g.Values[p.index[n.Outputs[0]]].IsOutput() || p.touchesQuant(n) ||
-			p.f16[p.index[n.Outputs[0]]] {
-			continue // (a quantized producer writes codes, not values a hardswish could take; an fp16 one rounds its output first)
+			p.f16[p.index[n.Outputs[0]]] || p.bf16[p.index[n.Outputs[0]]] {
+			continue // (a quantized producer writes codes, not values a hardswish could take; an fp16 or bf16 one rounds its output first)
 		}
 		rs := readers[n.Outputs[0]]
 		if p.fuseSiLUInto(k, rs, readers) {
@@ -589,6 +607,10 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 			p.bindF16Input(i, t)
 			continue
 		}
+		if p.bf16[i] {
+			p.bindBF16Input(i, t)
+			continue
+		}
 		p.vals[i].data = executor.Data[float32](t)
 	}
 	if err := p.bindOutputs(ext); err != nil {
@@ -616,6 +638,9 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		if p.hasF16 {
 			p.roundF16Outputs(s.node)
 		}
+		if p.hasBF16 {
+			p.roundBF16Outputs(s.node) // (node_bf16.go)
+		}
 		if traced {
 			bctx.ProfileDelegate(s.event, -1, nil, t0, time.Now())
 		}
@@ -638,6 +663,10 @@ func (p *plan) run(ctx context.Context, args []*executor.EValue, bctx *executor.
 		}
 		if p.f16[i] {
 			p.storeF16Output(i, t)
+			continue
+		}
+		if p.bf16[i] {
+			p.storeBF16Output(i, t)
 			continue
 		}
 		d := executor.Data[float32](t)
@@ -664,7 +693,7 @@ func (p *plan) bindOutputs(ext func(int) (*executor.Tensor, error)) error {
 			v.data, p.outBound[i] = nil, false
 		}
 		gv := &p.g.Values[i]
-		if p.quant[i] != nil || p.f16[i] || gv.IsInput() {
+		if p.quant[i] != nil || p.f16[i] || p.bf16[i] || gv.IsInput() {
 			continue
 		}
 		t, err := ext(i)

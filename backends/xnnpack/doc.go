@@ -37,6 +37,12 @@
 // depthwise kernels' per-tap rounding (node_fp16.go); testdata/fp16 is within 1.1e-3 of the
 // official outputs' largest magnitude, most fixtures bit for bit.
 //
+// bf16 graphs (XnnpackPartitioner(enable_bf16=True)) run as XNNPACK's bf16 -> fp32 fallback runs
+// them on CPUs without AVX512-BF16: fp32 inside, fully connected outputs and graph outputs
+// rounded to bf16; the nodes XNNPACK will not define with bf16 (convolutions, pooling, softmax)
+// are refused at init as the official runtime refuses them (node_bf16.go); testdata/bf16 bit
+// for bit.
+//
 // Dynamically quantized linear layers (XNNPACKQuantizer's dynamic config, torchao's 8da4w) run
 // too: a Convert to qdint8 quantizes each row with the scale and zero point XNNPACK chooses, and
 // a fully connected layer multiplies its codes by qcint8 per-channel or qbint4 blockwise (bf16

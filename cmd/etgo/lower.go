@@ -78,6 +78,7 @@ the stage in progress is shown on stderr (never with --json).`,
 		"); known: "+strings.Join(partitionerNames(), ", ")+"; none alone: no delegate (portable kernels only)")
 	spec := fs.String("transform-passes", "recommended", "`SPEC`: recommended (each partitioner's backend set), none, or pass names separated by commas")
 	perOp := fs.Bool("per-op", false, "one delegate per claimed operator")
+	enableBF16 := fs.Bool("enable-bf16", false, "let the XNNPACK partitioner take bfloat16 nodes, as XnnpackPartitioner(enable_bf16=True); by default they stay on the portable kernels")
 	reportPath := fs.String("report", "", "also write the plan and the per-node decision report to `R.json` (the --plan --json document)")
 	dotPath := fs.String("dot", "", "also draw the partitioned graph to `PLAN.dot` for Graphviz (dot -Tsvg PLAN.dot -o plan.svg)")
 	htmlPath := fs.String("html", "", "also write the plan as one self-contained page `PLAN.html`: the graph drawn, regions, fallback reasons, coverage, boundary tensors")
@@ -120,7 +121,7 @@ the stage in progress is shown on stderr (never with --json).`,
 			parts = nil
 		}
 		aot := all.Registry()
-		partitioners, recommended, err := aot.Partitioners(parts, backends.Options{PerOp: *perOp})
+		partitioners, recommended, err := aot.Partitioners(parts, backends.Options{PerOp: *perOp, EnableBF16: *enableBF16})
 		if err != nil {
 			return err
 		}

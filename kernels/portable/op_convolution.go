@@ -56,6 +56,10 @@ func convolutionOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 	if out.Numel() == 0 {
 		return nil
 	}
+	if out.ScalarType() == executor.BFloat16 && !g.transposed && g.d == 1 && g.kd == 1 && g.od == 1 {
+		convolutionBF16(g, in, w, bias, out)
+		return nil
+	}
 	switch linalgComputeType(out.ScalarType()) {
 	case 32:
 		convolutionRun[float32](g, in, w, bias, out)
@@ -65,6 +69,52 @@ func convolutionOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 		convolutionRun[int64](g, in, w, bias, out)
 	}
 	return nil
+}
+
+// convolutionBF16 is the official portable convolution (conv2d_impl) in bfloat16: per output
+// element, from zero, each in-bounds tap in the kernel's order (input channel, then kernel row,
+// then column) adds its product, the product and the sum each rounded to bf16 (c10::BFloat16
+// arithmetic), and the bias last, rounded again.
+func convolutionBF16(g *linalgConvGeom, in, w, bias, out *executor.Tensor) {
+	r := bf16Round
+	xs, ws := linalgView[float32](in), linalgView[float32](w)
+	var bs []float32
+	if bias != nil {
+		bs = linalgView[float32](bias)
+	}
+	ov, flush := linalgOutput[float32](out, in, w, bias)
+	cg, og := g.c/g.groups, g.oc/g.groups
+	for b := range g.n {
+		for o := range g.oc {
+			c0 := (o / og) * cg
+			for oy := range g.oh {
+				for ox := range g.ow {
+					var acc float32
+					for ic := range cg {
+						for ky := range g.kh {
+							iy := oy*g.sh + ky*g.dh - g.ph
+							if iy < 0 || iy >= g.h {
+								continue
+							}
+							for kx := range g.kw {
+								ix := ox*g.sw + kx*g.dw - g.pw
+								if ix < 0 || ix >= g.w {
+									continue
+								}
+								x := xs[((b*g.c+c0+ic)*g.h+iy)*g.w+ix]
+								acc = r(acc + r(x*ws[((o*cg+ic)*g.kh+ky)*g.kw+kx]))
+							}
+						}
+					}
+					if bs != nil {
+						acc = r(acc + r(bs[o])) // (load_bias converts to CTYPE first)
+					}
+					ov[((b*g.oc+o)*g.oh+oy)*g.ow+ox] = acc
+				}
+			}
+		}
+	}
+	flush()
 }
 
 func convolutionRun[T linalgNum](g *linalgConvGeom, in, w, bias, out *executor.Tensor) {

@@ -23,7 +23,8 @@ func leakyReluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	if !arithScalarFits(slope, self.ScalarType()) {
 		return unbox.ArgError(1, "negative_slope", "%v is out of range for %s", slope.F, executor.DTypeName(self.ScalarType()))
 	}
-	s := roundTo(arithOpmath(self.ScalarType()), slope.F)
+	// The official kernel casts the slope to CTYPE, the tensor's own dtype (bf16 0.1 is 0.10009765625).
+	s := roundTo(self.ScalarType(), slope.F)
 	return arithUnaryKeep(self, out, func(x float64) float64 {
 		if x >= 0 {
 			return x

@@ -12,9 +12,11 @@ import (
 // description of its blobs (package xnngraph reads them).
 func Backend() backends.Backend {
 	return backends.Backend{
-		Name:            "xnnpack",
-		ID:              xnngraph.BackendID,
-		NewPartitioner:  func(o backends.Options) partition.Partitioner { return &Partitioner{PerOp: o.PerOp} },
+		Name: "xnnpack",
+		ID:   xnngraph.BackendID,
+		NewPartitioner: func(o backends.Options) partition.Partitioner {
+			return &Partitioner{PerOp: o.PerOp, EnableBF16: o.EnableBF16}
+		},
 		TransformPasses: func() []passes.Pass { return []passes.Pass{passes.RemoveNoopExpandCopy{}} },
 		Preprocess:      PreprocessDelegate,
 		DescribeBlob:    xnngraph.Describe,

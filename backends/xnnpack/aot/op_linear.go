@@ -271,6 +271,8 @@ func (p *preprocessor) visitLinear(n *ir.Node) error {
 		if err != nil {
 			return err
 		}
+		// op_linear.py: XNNPACK's bf16 fully connected (bf16_bf16_f32) takes an fp32 bias.
+		bo.fp32 = bo.fp32 || w.Meta.DType == ir.BFloat16
 		if err := p.define(b, bo); err != nil {
 			return err
 		}
