@@ -192,7 +192,7 @@ func TestDWTaps(t *testing.T) { checkDWTaps(t) }
 func checkDWTaps(t *testing.T) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(15, 16))
-	for _, n := range []int{1, 8, 16, 24, 72, 88, 96, 19, 136} {
+	for _, n := range []int{1, 8, 16, 24, 72, 88, 96, 19, 136, 116, 5, 36} {
 		for _, ntaps := range []int{1, 9, 25} {
 			npix := 7
 			xpix := 11
@@ -249,12 +249,26 @@ func BenchmarkBias_1x1024x1000(b *testing.B) { benchBias(b, 1, 1000, 1024) }
 
 // TestDWGeometry runs depthwise convolutions with their geometry set (interior windows through
 // the register-weights kernel where there is one, borders through the table) on random shapes,
-// pixel sub-ranges that start and end mid-row, and channel counts with masked tails.
+// pixel sub-ranges that start and end mid-row, and channel counts with masked tails, on every
+// kernel set the CPU has.
 func TestDWGeometry(t *testing.T) {
+	for _, isa := range ISAs() {
+		t.Run(isa, func(t *testing.T) {
+			restore, err := UseISA(isa)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
+			checkDWGeometry(t)
+		})
+	}
+}
+
+func checkDWGeometry(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	for it := 0; it < 200; it++ {
 		k := []int{3, 5, 2}[r.IntN(3)]
-		g := DWGeometry{N: 1 + r.IntN(2), H: 1 + r.IntN(12), W: 1 + r.IntN(12), C: []int{8, 16, 24, 72, 3, 40}[r.IntN(6)],
+		g := DWGeometry{N: 1 + r.IntN(2), H: 1 + r.IntN(12), W: 1 + r.IntN(12), C: []int{8, 16, 24, 72, 3, 40, 12, 116}[r.IntN(8)],
 			KH: k, KW: k, SH: 1 + r.IntN(2), SW: 1 + r.IntN(2), PT: r.IntN(k), PL: r.IntN(k)}
 		pb, pr := r.IntN(k), r.IntN(k)
 		if g.H+g.PT+pb < k || g.W+g.PL+pr < k {

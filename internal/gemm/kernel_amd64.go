@@ -3,6 +3,7 @@
 package gemm
 
 //go:generate go run gen_bias512.go
+//go:generate go run gen_bias256.go
 
 import (
 	"fmt"
@@ -54,9 +55,9 @@ func UseISA(isa string) (restore func(), err error) {
 	default:
 		return func() {}, fmt.Errorf("gemm: kernel set %q is not available here (%v)", isa, ISAs())
 	}
-	biasMR, panelNR, rowKernels = MR, NR, false
+	biasMR, panelNR, rowKernels = MR, NR, useAVX2
 	if useAVX512 {
-		biasMR, panelNR, rowKernels = 14, 32, true
+		biasMR, panelNR = 14, 32
 	}
 	return restore, nil
 }
@@ -73,13 +74,10 @@ const (
 	maxNR       = 32
 )
 
-//go:noescape
-func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
-
 // rowKernels says a kernel exists for every row count up to biasMR (AVX-512: the generated
-// kernelBias32xR and kernelBias16xR, run by biasKernel512), so short row tiles run their own rows, not a zero-padded
-// full tile.
-var rowKernels = useAVX512
+// kernelBias32xR and kernelBias16xR, run by biasKernel512; AVX2: kernelBias256xR, run by
+// biasKernel256), so short row tiles run their own rows, not a zero-padded full tile.
+var rowKernels = useAVX2
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -89,7 +87,7 @@ func mulAdd8(acc *float32, x *float32, w *float32, n int)
 
 // microkernelBias: c[mr×nr, stride ldc] = clamp(bias[nr] + a·panel, lo, hi); a holds mr rows of
 // k values at stride lda, panel k×nr values (nr is 32 or 16). mr is biasMR, or fewer where
-// rowKernels. The AVX-512 kernels also prefetch k cache lines from pf on into L2, one per k step
+// rowKernels. The assembly kernels also prefetch k cache lines from pf on into L2, one per k step
 // (pf is an address, never dereferenced: a prefetch does not fault).
 func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, pf uintptr, lo, hi float32) {
 	_ = a[(mr-1)*lda+k-1]
@@ -99,8 +97,8 @@ func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c 
 	switch {
 	case useAVX512 && (nr == 32 || nr == NR):
 		biasKernel512(nr, mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, pf, lo, hi)
-	case useAVX2 && mr == MR && nr == NR:
-		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX2 && nr == NR && mr <= MR:
+		biasKernel256(mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, pf, lo, hi)
 	default:
 		kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 	}
@@ -234,10 +232,10 @@ func dwConv512(out *float32, x *float32, zero *float32, offs *int32, npix int, n
 //go:noescape
 func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 
-// depthwiseVector runs the assembly depthwise kernel when the channel count is a multiple of 8
-// (operands already checked by DWTaps.Depthwise); it reports whether it did.
+// depthwiseVector runs the assembly depthwise kernel (operands already checked by
+// DWTaps.Depthwise); it reports whether it did.
 func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
-	if npix == 0 || len(x) == 0 || (n%8 != 0 && !useAVX512) {
+	if npix == 0 || len(x) == 0 {
 		return false
 	}
 	switch {
@@ -291,6 +289,7 @@ func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride in
 }
 
 //go:generate go run gen_dw512.go
+//go:generate go run gen_dw256.go
 
 //go:noescape
 func dwDirect3x3(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
@@ -298,17 +297,24 @@ func dwDirect3x3(out *float32, in *float32, npix int, instep int, rowstride int,
 //go:noescape
 func dwDirect5x5(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
 
+//go:noescape
+func dwDirect3x3256(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
+//go:noescape
+func dwDirect5x5256(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
 // dwDirectVector runs the register-weights kernel for a k×k window (3 or 5) when there is one
 // (operands already checked); it reports whether it did.
 func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w, bias []float32, lo, hi float32) bool {
-	if !useAVX512 {
-		return false
-	}
-	switch k {
-	case 3:
+	switch {
+	case useAVX512 && k == 3:
 		dwDirect3x3(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
-	case 5:
+	case useAVX512 && k == 5:
 		dwDirect5x5(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	case useAVX2 && k == 3:
+		dwDirect3x3256(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	case useAVX2 && k == 5:
+		dwDirect5x5256(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
 	default:
 		return false
 	}
