@@ -278,13 +278,20 @@ func MaxPool9(dst []float32, taps *[9][]float32, first bool, lo, hi float32) {
 //go:noescape
 func stridedCopy512(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
 
-// stridedCopyVector runs the AVX-512 strided copy (operands already checked); it reports
+//go:noescape
+func stridedCopy256(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
+
+// stridedCopyVector runs the AVX-512 or AVX2 strided copy (operands already checked); it reports
 // whether it did.
 func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
-	if !useAVX512 {
+	switch {
+	case useAVX512:
+		stridedCopy512(&dst[0], dstStride, &src[0], srcStride, count, run)
+	case useAVX2:
+		stridedCopy256(&dst[0], dstStride, &src[0], srcStride, count, run)
+	default:
 		return false
 	}
-	stridedCopy512(&dst[0], dstStride, &src[0], srcStride, count, run)
 	return true
 }
 
@@ -324,12 +331,20 @@ func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w,
 //go:noescape
 func sumRows512(acc *float32, x *float32, rows int, stride int, n int)
 
-// sumRowsVector runs the AVX-512 column sum (operands already checked); it reports whether it did.
+//go:noescape
+func sumRows256(acc *float32, x *float32, rows int, stride int, n int)
+
+// sumRowsVector runs the AVX-512 or AVX2 column sum (operands already checked; both add in the
+// same order); it reports whether it did.
 func sumRowsVector(acc, x []float32, rows, stride int) bool {
-	if !useAVX512 {
+	switch {
+	case useAVX512:
+		sumRows512(&acc[0], &x[0], rows, stride, len(acc))
+	case useAVX2:
+		sumRows256(&acc[0], &x[0], rows, stride, len(acc))
+	default:
 		return false
 	}
-	sumRows512(&acc[0], &x[0], rows, stride, len(acc))
 	return true
 }
 
