@@ -384,13 +384,20 @@ func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin
 //go:noescape
 func erf512(dst *float32, src *float32, n int, tab *float64)
 
-// erfVector runs Erf's AVX-512 kernel over the longest multiple of 8 and returns how many values
-// it did (0 without AVX-512).
+//go:noescape
+func erf256(dst *float32, src *float32, n int, tab *float64)
+
+// erfVector runs Erf's AVX-512 or AVX2 kernel (the same floats) over the longest multiple of 8
+// and returns how many values it did (0 without either).
 func erfVector(dst, src []float32) int {
 	n := len(dst) &^ 7
-	if !useAVX512 || n == 0 || len(src) < n {
+	if !useAVX2 || n == 0 || len(src) < n {
 		return 0
 	}
-	erf512(&dst[0], &src[0], n, &erfTable[0][0])
+	if useAVX512 {
+		erf512(&dst[0], &src[0], n, &erfTable[0][0])
+	} else {
+		erf256(&dst[0], &src[0], n, &erfTable[0][0])
+	}
 	return n
 }
