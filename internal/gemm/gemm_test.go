@@ -119,6 +119,7 @@ func checkGemmBias(t *testing.T, r *rand.Rand) {
 	shapes := []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
 		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33},
 		{703, 50, 100, 101, 52},                              // A past panelsOuterMaxA: row tiles outside
+		{742, 64, 96, 96, 67},                                // the same, whole panels only, a 4-row last tile
 		{260, 520, 520, 520, 520},                            // both large: panels outside
 		{45, 600, 1100, 1101, 603}, {17, 70, 1030, 1030, 70}} // long K
 	// Every row count of a short tile (1 to 15 and past two tiles), with K odd, even and a multiple

@@ -12,7 +12,9 @@
 // single 6x16 kernel). A short row tile runs its own rows instead of a zero-padded full tile, and
 // kernels with few rows split K across accumulator sets (added at the end) so at least eight
 // independent FMA chains cover the FMA latency. One PREFETCHT1 per k step pulls the next panel
-// (pf, a 64-byte line per 16-float row) into L2, as the AVX-512 kernels do.
+// (pf, a 64-byte line per 16-float row) into L2, as the AVX-512 kernels do. A call runs np
+// consecutive panels (as XNNPACK's kernels loop over N inside), so a row tile pays the Go call,
+// dispatch and slicing once, not once per 16 columns.
 //
 //	go generate ./internal/gemm
 package main
@@ -45,7 +47,7 @@ func main() {
 		}
 		unroll := max(sets, 2)
 		name := fmt.Sprintf("kernelBias256x%d", r)
-		fmt.Fprintf(&d, "\n//go:noescape\nfunc %s(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)\n", name)
+		fmt.Fprintf(&d, "\n//go:noescape\nfunc %s(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)\n", name)
 		// Registers: accumulators Y0.. (at most 12), B in Y12/Y13, broadcasts alternating in
 		// Y14/Y15; the bounds take Y14/Y15 after the loop.
 		acc := func(s, i, v int) string { return fmt.Sprintf("Y%d", (s*r+i)*2+v) }
@@ -74,10 +76,11 @@ func main() {
 			}
 		}
 		w("")
-		w("// func %s(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)", name)
+		w("// func %s(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)", name)
 		w("//")
-		w("// c[%dx16, row stride ldc] = clamp(bias[16] + a[%d rows, stride lda] x b[k x 16], lo, hi); %d accumulator set(s) over k.", r, r, sets)
-		w("TEXT ·%s(SB), NOSPLIT, $0-72", name)
+		w("// For each of np consecutive panels p (b + p·k·16 floats): c[%dx16 at column 16p, row stride ldc] =", r)
+		w("// clamp(bias[16 at p·bstride] + a[%d rows, stride lda] x panel[k x 16], lo, hi); %d accumulator set(s) over k.", r, sets)
+		w("TEXT ·%s(SB), NOSPLIT, $0-88", name)
 		w("\tMOVQ a+0(FP), R9")
 		w("\tMOVQ lda+8(FP), R8")
 		w("\tSHLQ $2, R8")
@@ -88,8 +91,15 @@ func main() {
 		}
 		w("\tMOVQ b+16(FP), DI")
 		w("\tMOVQ bias+24(FP), AX")
-		w("\tMOVQ k+48(FP), CX")
-		w("\tMOVQ pf+56(FP), SI")
+		w("\tMOVQ bstride+32(FP), R12")
+		w("\tSHLQ $2, R12")
+		w("\tMOVQ c+40(FP), R14")
+		w("\tMOVQ k+56(FP), R13")
+		w("\tSHLQ $2, R13")
+		w("\tMOVQ np+64(FP), BX")
+		w("\tMOVQ pf+72(FP), SI")
+		w("%spanel:", name)
+		w("\tMOVQ k+56(FP), CX")
 		w("\tVMOVUPS (AX), %s", acc(0, 0, 0))
 		w("\tVMOVUPS 32(AX), %s", acc(0, 0, 1))
 		for i := 1; i < r; i++ {
@@ -143,10 +153,10 @@ func main() {
 				}
 			}
 		}
-		w("\tVBROADCASTSS lo+64(FP), Y14")
-		w("\tVBROADCASTSS hi+68(FP), Y15")
-		w("\tMOVQ c+32(FP), DX")
-		w("\tMOVQ ldc+40(FP), R15")
+		w("\tVBROADCASTSS lo+80(FP), Y14")
+		w("\tVBROADCASTSS hi+84(FP), Y15")
+		w("\tMOVQ R14, DX")
+		w("\tMOVQ ldc+48(FP), R15")
 		w("\tSHLQ $2, R15")
 		// The bound is the first source and the accumulator the second, which VMAXPS and
 		// VMINPS return when either is NaN: a NaN result stays NaN, as in XNNPACK's GEMMs.
@@ -160,14 +170,23 @@ func main() {
 				w("\tADDQ R15, DX")
 			}
 		}
+		// Next panel: DI and SI already point at it; A rewinds by k, bias and C move on.
+		w("\tSUBQ R13, R9")
+		if r > 5 {
+			w("\tSUBQ R13, R11")
+		}
+		w("\tADDQ R12, AX")
+		w("\tADDQ $64, R14")
+		w("\tDECQ BX")
+		w("\tJNZ %spanel", name)
 		w("\tVZEROUPPER")
 		w("\tRET")
 	}
 	// A direct switch, not a table of func values: arguments passed through a func value escape.
-	fmt.Fprintf(&d, "\n// biasKernel256 runs the r-row (1 to 6) AVX2 kernel for a 16-column panel.\n")
-	fmt.Fprintf(&d, "func biasKernel256(r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32) {\n\tswitch r {\n")
+	fmt.Fprintf(&d, "\n// biasKernel256 runs the r-row (1 to 6) AVX2 kernel over np 16-column panels.\n")
+	fmt.Fprintf(&d, "func biasKernel256(r int, a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32) {\n\tswitch r {\n")
 	for r := 1; r <= maxRows; r++ {
-		fmt.Fprintf(&d, "\tcase %d:\n\t\tkernelBias256x%d(a, lda, b, bias, c, ldc, k, pf, lo, hi)\n", r, r)
+		fmt.Fprintf(&d, "\tcase %d:\n\t\tkernelBias256x%d(a, lda, b, bias, bstride, c, ldc, k, np, pf, lo, hi)\n", r, r)
 	}
 	fmt.Fprintf(&d, "\t}\n}\n")
 	for name, data := range map[string][]byte{"kernel_bias256_amd64.s": b.Bytes(), "kernels256_decl_amd64.go": d.Bytes()} {

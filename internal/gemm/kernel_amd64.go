@@ -7,6 +7,7 @@ package gemm
 
 import (
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -98,10 +99,27 @@ func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c 
 	case useAVX512 && (nr == 32 || nr == NR):
 		biasKernel512(nr, mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, pf, lo, hi)
 	case useAVX2 && nr == NR && mr <= MR:
-		biasKernel256(mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, pf, lo, hi)
+		biasKernel256(mr, &a[0], lda, &panel[0], &bias[0], 0, &c[0], ldc, k, 1, pf, lo, hi)
 	default:
 		kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 	}
+}
+
+// panelsVector runs the AVX2 kernel for one row tile of mr rows over np consecutive full panels
+// nr (16) columns wide in one call: c[mr×np·nr] = clamp(bias + a·panels), panel j's bias at
+// bias[j·bstride:] (bstride 0: one bias for all). Each panel's loop prefetches the next panel's
+// lines into L2. It reports false, doing nothing, for other kernel sets.
+func panelsVector(mr, nr int, a []float32, lda int, panels, bias []float32, bstride int, c []float32, ldc, k, np int, lo, hi float32) bool {
+	if !useAVX2 || useAVX512 || nr != NR || mr < 1 || mr > MR || np < 1 || k < 1 {
+		return false
+	}
+	_ = a[(mr-1)*lda+k-1]
+	_ = panels[np*k*NR-1]
+	_ = bias[(np-1)*bstride+NR-1]
+	_ = c[(mr-1)*ldc+np*NR-1]
+	pf := uintptr(unsafe.Pointer(&panels[0])) + uintptr(k*NR*4)
+	biasKernel256(mr, &a[0], lda, &panels[0], &bias[0], bstride, &c[0], ldc, k, np, pf, lo, hi)
+	return true
 }
 
 // MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).

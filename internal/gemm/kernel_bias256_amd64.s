@@ -4,18 +4,26 @@
 
 #include "textflag.h"
 
-// func kernelBias256x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+// func kernelBias256x1(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 //
-// c[1x16, row stride ldc] = clamp(bias[16] + a[1 rows, stride lda] x b[k x 16], lo, hi); 4 accumulator set(s) over k.
-TEXT ·kernelBias256x1(SB), NOSPLIT, $0-72
+// For each of np consecutive panels p (b + p·k·16 floats): c[1x16 at column 16p, row stride ldc] =
+// clamp(bias[16 at p·bstride] + a[1 rows, stride lda] x panel[k x 16], lo, hi); 4 accumulator set(s) over k.
+TEXT ·kernelBias256x1(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R10
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
-	MOVQ k+48(FP), CX
-	MOVQ pf+56(FP), SI
+	MOVQ bstride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ c+40(FP), R14
+	MOVQ k+56(FP), R13
+	SHLQ $2, R13
+	MOVQ np+64(FP), BX
+	MOVQ pf+72(FP), SI
+kernelBias256x1panel:
+	MOVQ k+56(FP), CX
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	VXORPS Y2, Y2, Y2
@@ -81,10 +89,10 @@ kernelBias256x1done:
 	VADDPS Y7, Y3, Y3
 	VADDPS Y2, Y0, Y0
 	VADDPS Y3, Y1, Y1
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R15
+	VBROADCASTSS lo+80(FP), Y14
+	VBROADCASTSS hi+84(FP), Y15
+	MOVQ R14, DX
+	MOVQ ldc+48(FP), R15
 	SHLQ $2, R15
 	VMAXPS Y0, Y14, Y0
 	VMINPS Y0, Y15, Y0
@@ -92,21 +100,34 @@ kernelBias256x1done:
 	VMAXPS Y1, Y14, Y1
 	VMINPS Y1, Y15, Y1
 	VMOVUPS Y1, 32(DX)
+	SUBQ R13, R9
+	ADDQ R12, AX
+	ADDQ $64, R14
+	DECQ BX
+	JNZ kernelBias256x1panel
 	VZEROUPPER
 	RET
 
-// func kernelBias256x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+// func kernelBias256x2(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 //
-// c[2x16, row stride ldc] = clamp(bias[16] + a[2 rows, stride lda] x b[k x 16], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias256x2(SB), NOSPLIT, $0-72
+// For each of np consecutive panels p (b + p·k·16 floats): c[2x16 at column 16p, row stride ldc] =
+// clamp(bias[16 at p·bstride] + a[2 rows, stride lda] x panel[k x 16], lo, hi); 2 accumulator set(s) over k.
+TEXT ·kernelBias256x2(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R10
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
-	MOVQ k+48(FP), CX
-	MOVQ pf+56(FP), SI
+	MOVQ bstride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ c+40(FP), R14
+	MOVQ k+56(FP), R13
+	SHLQ $2, R13
+	MOVQ np+64(FP), BX
+	MOVQ pf+72(FP), SI
+kernelBias256x2panel:
+	MOVQ k+56(FP), CX
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	VMOVAPS Y0, Y2
@@ -167,10 +188,10 @@ kernelBias256x2done:
 	VADDPS Y5, Y1, Y1
 	VADDPS Y6, Y2, Y2
 	VADDPS Y7, Y3, Y3
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R15
+	VBROADCASTSS lo+80(FP), Y14
+	VBROADCASTSS hi+84(FP), Y15
+	MOVQ R14, DX
+	MOVQ ldc+48(FP), R15
 	SHLQ $2, R15
 	VMAXPS Y0, Y14, Y0
 	VMINPS Y0, Y15, Y0
@@ -185,21 +206,34 @@ kernelBias256x2done:
 	VMAXPS Y3, Y14, Y3
 	VMINPS Y3, Y15, Y3
 	VMOVUPS Y3, 32(DX)
+	SUBQ R13, R9
+	ADDQ R12, AX
+	ADDQ $64, R14
+	DECQ BX
+	JNZ kernelBias256x2panel
 	VZEROUPPER
 	RET
 
-// func kernelBias256x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+// func kernelBias256x3(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 //
-// c[3x16, row stride ldc] = clamp(bias[16] + a[3 rows, stride lda] x b[k x 16], lo, hi); 2 accumulator set(s) over k.
-TEXT ·kernelBias256x3(SB), NOSPLIT, $0-72
+// For each of np consecutive panels p (b + p·k·16 floats): c[3x16 at column 16p, row stride ldc] =
+// clamp(bias[16 at p·bstride] + a[3 rows, stride lda] x panel[k x 16], lo, hi); 2 accumulator set(s) over k.
+TEXT ·kernelBias256x3(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R10
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
-	MOVQ k+48(FP), CX
-	MOVQ pf+56(FP), SI
+	MOVQ bstride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ c+40(FP), R14
+	MOVQ k+56(FP), R13
+	SHLQ $2, R13
+	MOVQ np+64(FP), BX
+	MOVQ pf+72(FP), SI
+kernelBias256x3panel:
+	MOVQ k+56(FP), CX
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	VMOVAPS Y0, Y2
@@ -275,10 +309,10 @@ kernelBias256x3done:
 	VADDPS Y9, Y3, Y3
 	VADDPS Y10, Y4, Y4
 	VADDPS Y11, Y5, Y5
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R15
+	VBROADCASTSS lo+80(FP), Y14
+	VBROADCASTSS hi+84(FP), Y15
+	MOVQ R14, DX
+	MOVQ ldc+48(FP), R15
 	SHLQ $2, R15
 	VMAXPS Y0, Y14, Y0
 	VMINPS Y0, Y15, Y0
@@ -300,21 +334,34 @@ kernelBias256x3done:
 	VMAXPS Y5, Y14, Y5
 	VMINPS Y5, Y15, Y5
 	VMOVUPS Y5, 32(DX)
+	SUBQ R13, R9
+	ADDQ R12, AX
+	ADDQ $64, R14
+	DECQ BX
+	JNZ kernelBias256x3panel
 	VZEROUPPER
 	RET
 
-// func kernelBias256x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+// func kernelBias256x4(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 //
-// c[4x16, row stride ldc] = clamp(bias[16] + a[4 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias256x4(SB), NOSPLIT, $0-72
+// For each of np consecutive panels p (b + p·k·16 floats): c[4x16 at column 16p, row stride ldc] =
+// clamp(bias[16 at p·bstride] + a[4 rows, stride lda] x panel[k x 16], lo, hi); 1 accumulator set(s) over k.
+TEXT ·kernelBias256x4(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R10
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
-	MOVQ k+48(FP), CX
-	MOVQ pf+56(FP), SI
+	MOVQ bstride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ c+40(FP), R14
+	MOVQ k+56(FP), R13
+	SHLQ $2, R13
+	MOVQ np+64(FP), BX
+	MOVQ pf+72(FP), SI
+kernelBias256x4panel:
+	MOVQ k+56(FP), CX
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	VMOVAPS Y0, Y2
@@ -389,10 +436,10 @@ kernelBias256x4loop:
 	DECQ CX
 	JNZ kernelBias256x4loop
 kernelBias256x4done:
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R15
+	VBROADCASTSS lo+80(FP), Y14
+	VBROADCASTSS hi+84(FP), Y15
+	MOVQ R14, DX
+	MOVQ ldc+48(FP), R15
 	SHLQ $2, R15
 	VMAXPS Y0, Y14, Y0
 	VMINPS Y0, Y15, Y0
@@ -421,21 +468,34 @@ kernelBias256x4done:
 	VMAXPS Y7, Y14, Y7
 	VMINPS Y7, Y15, Y7
 	VMOVUPS Y7, 32(DX)
+	SUBQ R13, R9
+	ADDQ R12, AX
+	ADDQ $64, R14
+	DECQ BX
+	JNZ kernelBias256x4panel
 	VZEROUPPER
 	RET
 
-// func kernelBias256x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+// func kernelBias256x5(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 //
-// c[5x16, row stride ldc] = clamp(bias[16] + a[5 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias256x5(SB), NOSPLIT, $0-72
+// For each of np consecutive panels p (b + p·k·16 floats): c[5x16 at column 16p, row stride ldc] =
+// clamp(bias[16 at p·bstride] + a[5 rows, stride lda] x panel[k x 16], lo, hi); 1 accumulator set(s) over k.
+TEXT ·kernelBias256x5(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
 	LEAQ (R8)(R8*2), R10
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
-	MOVQ k+48(FP), CX
-	MOVQ pf+56(FP), SI
+	MOVQ bstride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ c+40(FP), R14
+	MOVQ k+56(FP), R13
+	SHLQ $2, R13
+	MOVQ np+64(FP), BX
+	MOVQ pf+72(FP), SI
+kernelBias256x5panel:
+	MOVQ k+56(FP), CX
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	VMOVAPS Y0, Y2
@@ -521,10 +581,10 @@ kernelBias256x5loop:
 	DECQ CX
 	JNZ kernelBias256x5loop
 kernelBias256x5done:
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R15
+	VBROADCASTSS lo+80(FP), Y14
+	VBROADCASTSS hi+84(FP), Y15
+	MOVQ R14, DX
+	MOVQ ldc+48(FP), R15
 	SHLQ $2, R15
 	VMAXPS Y0, Y14, Y0
 	VMINPS Y0, Y15, Y0
@@ -560,13 +620,19 @@ kernelBias256x5done:
 	VMAXPS Y9, Y14, Y9
 	VMINPS Y9, Y15, Y9
 	VMOVUPS Y9, 32(DX)
+	SUBQ R13, R9
+	ADDQ R12, AX
+	ADDQ $64, R14
+	DECQ BX
+	JNZ kernelBias256x5panel
 	VZEROUPPER
 	RET
 
-// func kernelBias256x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+// func kernelBias256x6(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 //
-// c[6x16, row stride ldc] = clamp(bias[16] + a[6 rows, stride lda] x b[k x 16], lo, hi); 1 accumulator set(s) over k.
-TEXT ·kernelBias256x6(SB), NOSPLIT, $0-72
+// For each of np consecutive panels p (b + p·k·16 floats): c[6x16 at column 16p, row stride ldc] =
+// clamp(bias[16 at p·bstride] + a[6 rows, stride lda] x panel[k x 16], lo, hi); 1 accumulator set(s) over k.
+TEXT ·kernelBias256x6(SB), NOSPLIT, $0-88
 	MOVQ a+0(FP), R9
 	MOVQ lda+8(FP), R8
 	SHLQ $2, R8
@@ -575,8 +641,15 @@ TEXT ·kernelBias256x6(SB), NOSPLIT, $0-72
 	ADDQ R8, R11
 	MOVQ b+16(FP), DI
 	MOVQ bias+24(FP), AX
-	MOVQ k+48(FP), CX
-	MOVQ pf+56(FP), SI
+	MOVQ bstride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ c+40(FP), R14
+	MOVQ k+56(FP), R13
+	SHLQ $2, R13
+	MOVQ np+64(FP), BX
+	MOVQ pf+72(FP), SI
+kernelBias256x6panel:
+	MOVQ k+56(FP), CX
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	VMOVAPS Y0, Y2
@@ -675,10 +748,10 @@ kernelBias256x6loop:
 	DECQ CX
 	JNZ kernelBias256x6loop
 kernelBias256x6done:
-	VBROADCASTSS lo+64(FP), Y14
-	VBROADCASTSS hi+68(FP), Y15
-	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R15
+	VBROADCASTSS lo+80(FP), Y14
+	VBROADCASTSS hi+84(FP), Y15
+	MOVQ R14, DX
+	MOVQ ldc+48(FP), R15
 	SHLQ $2, R15
 	VMAXPS Y0, Y14, Y0
 	VMINPS Y0, Y15, Y0
@@ -721,5 +794,11 @@ kernelBias256x6done:
 	VMAXPS Y11, Y14, Y11
 	VMINPS Y11, Y15, Y11
 	VMOVUPS Y11, 32(DX)
+	SUBQ R13, R9
+	SUBQ R13, R11
+	ADDQ R12, AX
+	ADDQ $64, R14
+	DECQ BX
+	JNZ kernelBias256x6panel
 	VZEROUPPER
 	RET

@@ -5,37 +5,37 @@
 package gemm
 
 //go:noescape
-func kernelBias256x1(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+func kernelBias256x1(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias256x2(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+func kernelBias256x2(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias256x3(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+func kernelBias256x3(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias256x4(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+func kernelBias256x4(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias256x5(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+func kernelBias256x5(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 
 //go:noescape
-func kernelBias256x6(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32)
+func kernelBias256x6(a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32)
 
-// biasKernel256 runs the r-row (1 to 6) AVX2 kernel for a 16-column panel.
-func biasKernel256(r int, a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, pf uintptr, lo float32, hi float32) {
+// biasKernel256 runs the r-row (1 to 6) AVX2 kernel over np 16-column panels.
+func biasKernel256(r int, a *float32, lda int, b *float32, bias *float32, bstride int, c *float32, ldc int, k int, np int, pf uintptr, lo float32, hi float32) {
 	switch r {
 	case 1:
-		kernelBias256x1(a, lda, b, bias, c, ldc, k, pf, lo, hi)
+		kernelBias256x1(a, lda, b, bias, bstride, c, ldc, k, np, pf, lo, hi)
 	case 2:
-		kernelBias256x2(a, lda, b, bias, c, ldc, k, pf, lo, hi)
+		kernelBias256x2(a, lda, b, bias, bstride, c, ldc, k, np, pf, lo, hi)
 	case 3:
-		kernelBias256x3(a, lda, b, bias, c, ldc, k, pf, lo, hi)
+		kernelBias256x3(a, lda, b, bias, bstride, c, ldc, k, np, pf, lo, hi)
 	case 4:
-		kernelBias256x4(a, lda, b, bias, c, ldc, k, pf, lo, hi)
+		kernelBias256x4(a, lda, b, bias, bstride, c, ldc, k, np, pf, lo, hi)
 	case 5:
-		kernelBias256x5(a, lda, b, bias, c, ldc, k, pf, lo, hi)
+		kernelBias256x5(a, lda, b, bias, bstride, c, ldc, k, np, pf, lo, hi)
 	case 6:
-		kernelBias256x6(a, lda, b, bias, c, ldc, k, pf, lo, hi)
+		kernelBias256x6(a, lda, b, bias, bstride, c, ldc, k, np, pf, lo, hi)
 	}
 }
