@@ -8,7 +8,8 @@
 // taps 0-9 in registers and copies taps 10-24 to the frame, where each FMA reads its weight at a
 // fixed offset (the input then takes a load of its own). The last block of a channel count that
 // is not a multiple of 8 runs under a VMASKMOVPS mask (masked-off lanes are neither read nor
-// written, so nothing past the tensor is touched).
+// written, so nothing past the tensor is touched). With stride 1, whole blocks go two pixels
+// per iteration (see the pair loop).
 //
 //	go generate ./internal/gemm
 package main
@@ -44,7 +45,7 @@ func main() {
 		nreg := min(taps, 10)
 		frame := 32 * (taps - nreg)
 		addr := func(kh, kw int) string {
-			return fmt.Sprintf(map[int]string{0: "(%s)", 1: "(%s)(SI*1)", 2: "(%s)(SI*2)", 3: "(%s)(DI*1)", 4: "(%s)(SI*4)"}[kw], rows[kh])
+			return fmt.Sprintf(map[int]string{0: "(%s)", 1: "(%s)(SI*1)", 2: "(%s)(SI*2)", 3: "(%s)(DI*1)", 4: "(%s)(SI*4)", 5: "(%s)(R14*1)"}[kw], rows[kh])
 		}
 		w("")
 		w("// func %s(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)", name)
@@ -59,6 +60,7 @@ func main() {
 		w("\tMOVQ c+40(FP), SI")
 		w("\tSHLQ $2, SI")         // C4
 		w("\tLEAQ (SI)(SI*2), DI") // C12
+		w("\tLEAQ (SI)(SI*4), R14") // C20
 		w("\tMOVQ instep+24(FP), R13")
 		w("\tSHLQ $2, R13")
 		w("\tVBROADCASTSS lo+64(FP), Y14")
@@ -112,6 +114,45 @@ func main() {
 			}
 			w("\tMOVQ out+0(FP), BX")
 			w("\tMOVQ npix+16(FP), CX")
+			if !masked {
+				// Stride 1 (instep = c): two pixels per iteration, the second's taps one input pixel
+				// to the right of the first's, so a weight from the frame is loaded once for both
+				// and the two accumulation chains overlap. Each pixel's sum is the one-pixel loop's.
+				w("\tCMPQ R13, SI")
+				w("\tJNE %spix%s", name, sfx)
+				w("%spair:", name)
+				w("\tCMPQ CX, $2")
+				w("\tJLT %spairend", name)
+				w("\tVMOVAPS Y12, Y10")
+				w("\tVMOVAPS Y12, Y13")
+				for kh := 0; kh < k; kh++ {
+					for kw := 0; kw < k; kw++ {
+						t := kh*k + kw
+						wr := fmt.Sprintf("Y%d", t)
+						if t >= nreg {
+							wr = "Y11"
+							w("\tVMOVUPS %d(SP), Y11", 32*(t-nreg))
+						}
+						w("\tVFMADD231PS %s, %s, Y10", addr(kh, kw), wr)
+						w("\tVFMADD231PS %s, %s, Y13", addr(kh, kw+1), wr)
+					}
+				}
+				w("\tVMAXPS Y10, Y14, Y10")
+				w("\tVMINPS Y10, Y15, Y10")
+				w("\tVMAXPS Y13, Y14, Y13")
+				w("\tVMINPS Y13, Y15, Y13")
+				w("\tVMOVUPS Y10, (BX)")
+				w("\tVMOVUPS Y13, (BX)(SI*1)")
+				for kh := 0; kh < k; kh++ {
+					w("\tLEAQ (%s)(R13*2), %s", rows[kh], rows[kh])
+				}
+				w("\tLEAQ (BX)(SI*2), BX")
+				w("\tSUBQ $2, CX")
+				w("\tJMP %spair", name)
+				w("%spairend:", name)
+				w("\tTESTQ CX, CX")
+				w("\tJEQ %snext", name)
+			}
 			w("%spix%s:", name, sfx)
 			w("\tVMOVAPS Y12, Y10")
 			for kh := 0; kh < k; kh++ {
@@ -148,6 +189,7 @@ func main() {
 			}
 			if !masked {
 				// Next channel block: advance the bases by 8 floats, count the channels down.
+				w("%snext:", name)
 				for _, arg := range []string{"out+0(FP)", "in+8(FP)", "w+48(FP)", "bias+56(FP)"} {
 					w("\tADDQ $32, %s", arg)
 				}
