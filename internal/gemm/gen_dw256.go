@@ -58,8 +58,8 @@ func main() {
 		}
 		w("TEXT ·%s(SB), %s, $%d-72", name, flag, frame)
 		w("\tMOVQ c+40(FP), SI")
-		w("\tSHLQ $2, SI")         // C4
-		w("\tLEAQ (SI)(SI*2), DI") // C12
+		w("\tSHLQ $2, SI")          // C4
+		w("\tLEAQ (SI)(SI*2), DI")  // C12
 		w("\tLEAQ (SI)(SI*4), R14") // C20
 		w("\tMOVQ instep+24(FP), R13")
 		w("\tSHLQ $2, R13")
