@@ -139,9 +139,22 @@ dzdone:
 	VZEROUPPER
 	RET
 
+// dymask<>+32-4·n: eight int32 lanes, the first n all ones (VMASKMOVPS takes the sign bit).
+DATA dymask<>+0(SB)/8, $0xffffffffffffffff
+DATA dymask<>+8(SB)/8, $0xffffffffffffffff
+DATA dymask<>+16(SB)/8, $0xffffffffffffffff
+DATA dymask<>+24(SB)/8, $0xffffffffffffffff
+DATA dymask<>+32(SB)/8, $0
+DATA dymask<>+40(SB)/8, $0
+DATA dymask<>+48(SB)/8, $0
+DATA dymask<>+56(SB)/8, $0
+GLOBL dymask<>(SB), RODATA|NOPTR, $64
+
 // func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 //
-// dwConv512 for AVX2/FMA3 machines: the same loops, 8 channels (one ymm) at a time.
+// dwConv512 for AVX2/FMA3 machines: the same loops in ymm, 32 channels at a time (four
+// accumulators share each tap's address computation), then 8, then the last n%8 under a
+// VMASKMOVPS mask (masked-off lanes are neither read nor written).
 TEXT ·dwConv256(SB), NOSPLIT, $0-88
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), R13
@@ -162,9 +175,54 @@ TEXT ·dwConv256(SB), NOSPLIT, $0-88
 	JEQ dydone
 dypix:
 	XORQ BX, BX
+dy32:
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $128
+	JLT dy8
+	VMOVUPS (R11)(BX*1), Y0
+	VMOVUPS 32(R11)(BX*1), Y1
+	VMOVUPS 64(R11)(BX*1), Y2
+	VMOVUPS 96(R11)(BX*1), Y3
+	MOVQ SI, R12
+	MOVQ R9, AX
+	MOVQ R8, DX
+dy32t:
+	MOVLQSX (R12), R15
+	TESTQ R15, R15
+	LEAQ (R13)(R15*4), R15
+	CMOVQLT zero+16(FP), R15
+	VMOVUPS (R15)(BX*1), Y4
+	VFMADD231PS (AX)(BX*1), Y4, Y0
+	VMOVUPS 32(R15)(BX*1), Y5
+	VFMADD231PS 32(AX)(BX*1), Y5, Y1
+	VMOVUPS 64(R15)(BX*1), Y6
+	VFMADD231PS 64(AX)(BX*1), Y6, Y2
+	VMOVUPS 96(R15)(BX*1), Y7
+	VFMADD231PS 96(AX)(BX*1), Y7, Y3
+	ADDQ $4, R12
+	ADDQ R10, AX
+	DECQ DX
+	JNZ dy32t
+	VMAXPS Y0, Y14, Y0
+	VMINPS Y0, Y15, Y0
+	VMAXPS Y1, Y14, Y1
+	VMINPS Y1, Y15, Y1
+	VMAXPS Y2, Y14, Y2
+	VMINPS Y2, Y15, Y2
+	VMAXPS Y3, Y14, Y3
+	VMINPS Y3, Y15, Y3
+	VMOVUPS Y0, (DI)(BX*1)
+	VMOVUPS Y1, 32(DI)(BX*1)
+	VMOVUPS Y2, 64(DI)(BX*1)
+	VMOVUPS Y3, 96(DI)(BX*1)
+	ADDQ $128, BX
+	JMP dy32
 dy8:
-	CMPQ BX, CX
-	JGE dynext
+	MOVQ CX, AX
+	SUBQ BX, AX
+	CMPQ AX, $32
+	JLT dytail
 	VMOVUPS (R11)(BX*1), Y0
 	MOVQ SI, R12
 	MOVQ R9, AX
@@ -185,6 +243,32 @@ dy8t:
 	VMOVUPS Y0, (DI)(BX*1)
 	ADDQ $32, BX
 	JMP dy8
+dytail:
+	MOVQ CX, AX
+	SUBQ BX, AX
+	JLE dynext
+	LEAQ dymask<>+32(SB), R14
+	SUBQ AX, R14
+	VMOVDQU (R14), Y13
+	VMASKMOVPS (R11)(BX*1), Y13, Y0
+	MOVQ SI, R12
+	MOVQ R9, AX
+	MOVQ R8, DX
+dytailt:
+	MOVLQSX (R12), R15
+	TESTQ R15, R15
+	LEAQ (R13)(R15*4), R15
+	CMOVQLT zero+16(FP), R15
+	VMASKMOVPS (R15)(BX*1), Y13, Y4
+	VMASKMOVPS (AX)(BX*1), Y13, Y5
+	VFMADD231PS Y5, Y4, Y0
+	ADDQ $4, R12
+	ADDQ R10, AX
+	DECQ DX
+	JNZ dytailt
+	VMAXPS Y0, Y14, Y0
+	VMINPS Y0, Y15, Y0
+	VMASKMOVPS Y0, Y13, (DI)(BX*1)
 dynext:
 	ADDQ CX, DI
 	LEAQ (SI)(R8*4), SI

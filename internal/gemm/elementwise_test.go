@@ -45,9 +45,23 @@ func TestElementwise(t *testing.T) {
 }
 
 // TestStridedCopy checks runs shorter than, equal to and longer than a vector, with strides that
-// leave gaps (which must stay untouched) and out-of-range requests (which must copy nothing).
+// leave gaps (which must stay untouched) and out-of-range requests (which must copy nothing), on
+// every kernel set the CPU has.
 func TestStridedCopy(t *testing.T) {
-	for _, run := range []int{1, 3, 9, 16, 17, 21, 40} {
+	for _, isa := range ISAs() {
+		t.Run(isa, func(t *testing.T) {
+			restore, err := UseISA(isa)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
+			checkStridedCopy(t)
+		})
+	}
+}
+
+func checkStridedCopy(t *testing.T) {
+	for _, run := range []int{1, 3, 8, 9, 16, 17, 21, 40} {
 		for _, count := range []int{0, 1, 5} {
 			ds, ss := run+3, run*2+1
 			src := make([]float32, max((count-1)*ss+run, 0)+2)
@@ -77,10 +91,33 @@ func TestStridedCopy(t *testing.T) {
 	}
 }
 
-// TestSumRows checks the column sum over odd and even row counts and masked channel tails.
+// TestSumRows checks the column sum over odd and even row counts and masked channel tails on
+// every kernel set the CPU has, and that the assembly ones (AVX-512, AVX2) agree bit for bit.
 func TestSumRows(t *testing.T) {
+	sums := map[string][]float32{}
+	for _, isa := range ISAs() {
+		t.Run(isa, func(t *testing.T) {
+			restore, err := UseISA(isa)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
+			sums[isa] = checkSumRows(t)
+		})
+	}
+	if a, b := sums["avx512"], sums["avx2"]; a != nil && b != nil {
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+				t.Fatalf("sum %d: avx512 %v, avx2 %v", i, a[i], b[i])
+			}
+		}
+	}
+}
+
+// checkSumRows returns every sum it computed, in order.
+func checkSumRows(t *testing.T) (all []float32) {
 	r := rand.New(rand.NewPCG(21, 22))
-	for _, n := range []int{1, 8, 16, 17, 40, 96} {
+	for _, n := range []int{1, 3, 8, 16, 17, 40, 96, 100} {
 		for _, rows := range []int{0, 1, 2, 7, 50} {
 			stride := n + 5
 			x := randSlice(r, max(rows*stride, 1))
@@ -100,9 +137,11 @@ func TestSumRows(t *testing.T) {
 					t.Fatalf("n %d rows %d: acc[%d] = %v, want %v", n, rows, c, acc[c], want[c])
 				}
 			}
+			all = append(all, acc...)
 		}
 	}
 	if SumRows(make([]float32, 8), make([]float32, 20), 3, 8) {
 		t.Error("SumRows read past x")
 	}
+	return all
 }

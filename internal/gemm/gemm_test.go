@@ -119,6 +119,7 @@ func checkGemmBias(t *testing.T, r *rand.Rand) {
 	shapes := []struct{ m, n, k, lda, ldc int }{{6, 16, 8, 8, 16}, {7, 17, 5, 9, 20}, {13, 40, 100, 100, 41}, {2, 3, 0, 1, 3},
 		{28, 16, 16, 16, 16}, {30, 48, 37, 40, 50}, {45, 33, 200, 200, 33},
 		{703, 50, 100, 101, 52},                              // A past panelsOuterMaxA: row tiles outside
+		{742, 64, 96, 96, 67},                                // the same, whole panels only, a 4-row last tile
 		{260, 520, 520, 520, 520},                            // both large: panels outside
 		{45, 600, 1100, 1101, 603}, {17, 70, 1030, 1030, 70}} // long K
 	// Every row count of a short tile (1 to 15 and past two tiles), with K odd, even and a multiple
@@ -192,7 +193,7 @@ func TestDWTaps(t *testing.T) { checkDWTaps(t) }
 func checkDWTaps(t *testing.T) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(15, 16))
-	for _, n := range []int{1, 8, 16, 24, 72, 88, 96, 19, 136} {
+	for _, n := range []int{1, 8, 16, 24, 72, 88, 96, 19, 136, 116, 5, 36} {
 		for _, ntaps := range []int{1, 9, 25} {
 			npix := 7
 			xpix := 11
@@ -249,12 +250,26 @@ func BenchmarkBias_1x1024x1000(b *testing.B) { benchBias(b, 1, 1000, 1024) }
 
 // TestDWGeometry runs depthwise convolutions with their geometry set (interior windows through
 // the register-weights kernel where there is one, borders through the table) on random shapes,
-// pixel sub-ranges that start and end mid-row, and channel counts with masked tails.
+// pixel sub-ranges that start and end mid-row, and channel counts with masked tails, on every
+// kernel set the CPU has.
 func TestDWGeometry(t *testing.T) {
+	for _, isa := range ISAs() {
+		t.Run(isa, func(t *testing.T) {
+			restore, err := UseISA(isa)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
+			checkDWGeometry(t)
+		})
+	}
+}
+
+func checkDWGeometry(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	for it := 0; it < 200; it++ {
 		k := []int{3, 5, 2}[r.IntN(3)]
-		g := DWGeometry{N: 1 + r.IntN(2), H: 1 + r.IntN(12), W: 1 + r.IntN(12), C: []int{8, 16, 24, 72, 3, 40}[r.IntN(6)],
+		g := DWGeometry{N: 1 + r.IntN(2), H: 1 + r.IntN(12), W: 1 + r.IntN(12), C: []int{8, 16, 24, 72, 3, 40, 12, 116}[r.IntN(8)],
 			KH: k, KW: k, SH: 1 + r.IntN(2), SW: 1 + r.IntN(2), PT: r.IntN(k), PL: r.IntN(k)}
 		pb, pr := r.IntN(k), r.IntN(k)
 		if g.H+g.PT+pb < k || g.W+g.PL+pr < k {
@@ -325,3 +340,51 @@ func BenchmarkBias_128x768x3072(b *testing.B) { benchBias(b, 128, 3072, 768) }
 func BenchmarkBias_128x3072x768(b *testing.B) { benchBias(b, 128, 768, 3072) }
 func BenchmarkBias_197x192x576(b *testing.B)  { benchBias(b, 197, 576, 192) }
 func BenchmarkBias_3136x64x256(b *testing.B)  { benchBias(b, 3136, 256, 64) }
+
+// BenchmarkDepthwise runs 3x3 / 5x5 depthwise layers of the suite's CNNs (MobileNetV2's 56×56×144,
+// ShuffleNetV2's 28×28×116 whose channels are not a multiple of 8, EfficientNet's 5×5 at
+// 28×28×240) with their geometry set, on every kernel set the CPU has, timed by thread CPU time
+// against the FMA peak (measureAgainstPeak).
+func BenchmarkDepthwise(b *testing.B) {
+	ks := peakKernels()
+	if len(ks) == 0 {
+		b.Skip("no assembly FMA loop for this CPU or build (purego / non-amd64 / no FMA)")
+	}
+	for _, s := range []struct {
+		name          string
+		h, c, k, strd int
+	}{{"mbv2_56x144_3x3", 56, 144, 3, 1}, {"shufflev2_28x116_3x3", 28, 116, 3, 1}, {"effb0_28x240_5x5", 28, 240, 5, 1}} {
+		g := DWGeometry{N: 1, H: s.h, W: s.h, C: s.c, KH: s.k, KW: s.k, SH: s.strd, SW: s.strd, PT: s.k / 2, PL: s.k / 2}
+		g.OH, g.OW = (g.H+2*g.PT-s.k)/g.SH+1, (g.W+2*g.PL-s.k)/g.SW+1
+		nt, npix := s.k*s.k, g.OH*g.OW
+		offs := make([]int32, 0, npix*nt)
+		for oh := 0; oh < g.OH; oh++ {
+			for ow := 0; ow < g.OW; ow++ {
+				for kh := 0; kh < s.k; kh++ {
+					for kw := 0; kw < s.k; kw++ {
+						ih, iw := oh*g.SH-g.PT+kh, ow*g.SW-g.PL+kw
+						o := int32(-1)
+						if ih >= 0 && ih < g.H && iw >= 0 && iw < g.W {
+							o = int32((ih*g.W + iw) * g.C)
+						}
+						offs = append(offs, o)
+					}
+				}
+			}
+		}
+		r := rand.New(rand.NewPCG(1, 2))
+		x := randSlice(r, g.H*g.W*g.C)
+		d, err := NewDWTaps(offs, npix, nt, s.c, len(x))
+		if err != nil || !d.SetGeometry(g) {
+			b.Fatal(err)
+		}
+		w, bias, zero, out := randSlice(r, nt*s.c), randSlice(r, s.c), make([]float32, s.c), make([]float32, npix*s.c)
+		for _, isa := range ISAs() {
+			b.Run(s.name+"/"+isa, func(b *testing.B) {
+				restore, _ := UseISA(isa)
+				defer restore()
+				measureAgainstPeak(b, ks[0], float64(2*npix*nt*s.c), func() { d.Depthwise(out, x, 0, npix, w, s.c, bias, zero, 0, 6) })
+			})
+		}
+	}
+}

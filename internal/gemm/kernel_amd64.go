@@ -3,9 +3,11 @@
 package gemm
 
 //go:generate go run gen_bias512.go
+//go:generate go run gen_bias256.go
 
 import (
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -54,9 +56,9 @@ func UseISA(isa string) (restore func(), err error) {
 	default:
 		return func() {}, fmt.Errorf("gemm: kernel set %q is not available here (%v)", isa, ISAs())
 	}
-	biasMR, panelNR, rowKernels = MR, NR, false
+	biasMR, panelNR, rowKernels = MR, NR, useAVX2
 	if useAVX512 {
-		biasMR, panelNR, rowKernels = 14, 32, true
+		biasMR, panelNR = 14, 32
 	}
 	return restore, nil
 }
@@ -73,13 +75,10 @@ const (
 	maxNR       = 32
 )
 
-//go:noescape
-func kernel6x16Bias(a *float32, lda int, b *float32, bias *float32, c *float32, ldc int, k int, lo float32, hi float32)
-
 // rowKernels says a kernel exists for every row count up to biasMR (AVX-512: the generated
-// kernelBias32xR and kernelBias16xR, run by biasKernel512), so short row tiles run their own rows, not a zero-padded
-// full tile.
-var rowKernels = useAVX512
+// kernelBias32xR and kernelBias16xR, run by biasKernel512; AVX2: kernelBias256xR, run by
+// biasKernel256), so short row tiles run their own rows, not a zero-padded full tile.
+var rowKernels = useAVX2
 
 //go:noescape
 func clamp8(d *float32, n int, lo float32, hi float32)
@@ -89,7 +88,7 @@ func mulAdd8(acc *float32, x *float32, w *float32, n int)
 
 // microkernelBias: c[mr×nr, stride ldc] = clamp(bias[nr] + a·panel, lo, hi); a holds mr rows of
 // k values at stride lda, panel k×nr values (nr is 32 or 16). mr is biasMR, or fewer where
-// rowKernels. The AVX-512 kernels also prefetch k cache lines from pf on into L2, one per k step
+// rowKernels. The assembly kernels also prefetch k cache lines from pf on into L2, one per k step
 // (pf is an address, never dereferenced: a prefetch does not fault).
 func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c []float32, ldc int, k int, pf uintptr, lo, hi float32) {
 	_ = a[(mr-1)*lda+k-1]
@@ -99,11 +98,28 @@ func microkernelBias(mr, nr int, a []float32, lda int, panel, bias []float32, c 
 	switch {
 	case useAVX512 && (nr == 32 || nr == NR):
 		biasKernel512(nr, mr, &a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, pf, lo, hi)
-	case useAVX2 && mr == MR && nr == NR:
-		kernel6x16Bias(&a[0], lda, &panel[0], &bias[0], &c[0], ldc, k, lo, hi)
+	case useAVX2 && nr == NR && mr <= MR:
+		biasKernel256(mr, &a[0], lda, &panel[0], &bias[0], 0, &c[0], ldc, k, 1, pf, lo, hi)
 	default:
 		kernelBiasGo(mr, nr, a, lda, panel, bias, c, ldc, k, lo, hi)
 	}
+}
+
+// panelsVector runs the AVX2 kernel for one row tile of mr rows over np consecutive full panels
+// nr (16) columns wide in one call: c[mr×np·nr] = clamp(bias + a·panels), panel j's bias at
+// bias[j·bstride:] (bstride 0: one bias for all). Each panel's loop prefetches the next panel's
+// lines into L2. It reports false, doing nothing, for other kernel sets.
+func panelsVector(mr, nr int, a []float32, lda int, panels, bias []float32, bstride int, c []float32, ldc, k, np int, lo, hi float32) bool {
+	if !useAVX2 || useAVX512 || nr != NR || mr < 1 || mr > MR || np < 1 || k < 1 {
+		return false
+	}
+	_ = a[(mr-1)*lda+k-1]
+	_ = panels[np*k*NR-1]
+	_ = bias[(np-1)*bstride+NR-1]
+	_ = c[(mr-1)*ldc+np*NR-1]
+	pf := uintptr(unsafe.Pointer(&panels[0])) + uintptr(k*NR*4)
+	biasKernel256(mr, &a[0], lda, &panels[0], &bias[0], bstride, &c[0], ldc, k, np, pf, lo, hi)
+	return true
 }
 
 // MulAdd computes acc[i] += x[i]*w[i] over len(acc) elements (x and w at least as long).
@@ -234,10 +250,10 @@ func dwConv512(out *float32, x *float32, zero *float32, offs *int32, npix int, n
 //go:noescape
 func dwConv256(out *float32, x *float32, zero *float32, offs *int32, npix int, ntaps int, w *float32, wstride int, bias *float32, n int, lo float32, hi float32)
 
-// depthwiseVector runs the assembly depthwise kernel when the channel count is a multiple of 8
-// (operands already checked by DWTaps.Depthwise); it reports whether it did.
+// depthwiseVector runs the assembly depthwise kernel (operands already checked by
+// DWTaps.Depthwise); it reports whether it did.
 func depthwiseVector(out, x, zero []float32, offs []int32, npix, ntaps int, w []float32, wstride int, bias []float32, n int, lo, hi float32) bool {
-	if npix == 0 || len(x) == 0 || (n%8 != 0 && !useAVX512) {
+	if npix == 0 || len(x) == 0 {
 		return false
 	}
 	switch {
@@ -280,17 +296,25 @@ func MaxPool9(dst []float32, taps *[9][]float32, first bool, lo, hi float32) {
 //go:noescape
 func stridedCopy512(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
 
-// stridedCopyVector runs the AVX-512 strided copy (operands already checked); it reports
+//go:noescape
+func stridedCopy256(dst *float32, dstStride int, src *float32, srcStride int, count int, run int)
+
+// stridedCopyVector runs the AVX-512 or AVX2 strided copy (operands already checked); it reports
 // whether it did.
 func stridedCopyVector(dst []float32, dstStride int, src []float32, srcStride int, count, run int) bool {
-	if !useAVX512 {
+	switch {
+	case useAVX512:
+		stridedCopy512(&dst[0], dstStride, &src[0], srcStride, count, run)
+	case useAVX2:
+		stridedCopy256(&dst[0], dstStride, &src[0], srcStride, count, run)
+	default:
 		return false
 	}
-	stridedCopy512(&dst[0], dstStride, &src[0], srcStride, count, run)
 	return true
 }
 
 //go:generate go run gen_dw512.go
+//go:generate go run gen_dw256.go
 
 //go:noescape
 func dwDirect3x3(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
@@ -298,17 +322,24 @@ func dwDirect3x3(out *float32, in *float32, npix int, instep int, rowstride int,
 //go:noescape
 func dwDirect5x5(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
 
+//go:noescape
+func dwDirect3x3256(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
+//go:noescape
+func dwDirect5x5256(out *float32, in *float32, npix int, instep int, rowstride int, c int, w *float32, bias *float32, lo float32, hi float32)
+
 // dwDirectVector runs the register-weights kernel for a k×k window (3 or 5) when there is one
 // (operands already checked); it reports whether it did.
 func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w, bias []float32, lo, hi float32) bool {
-	if !useAVX512 {
-		return false
-	}
-	switch k {
-	case 3:
+	switch {
+	case useAVX512 && k == 3:
 		dwDirect3x3(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
-	case 5:
+	case useAVX512 && k == 5:
 		dwDirect5x5(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	case useAVX2 && k == 3:
+		dwDirect3x3256(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
+	case useAVX2 && k == 5:
+		dwDirect5x5256(&out[0], &in[0], npix, instep, rowstride, c, &w[0], &bias[0], lo, hi)
 	default:
 		return false
 	}
@@ -318,12 +349,20 @@ func dwDirectVector(k int, out, in []float32, npix, instep, rowstride, c int, w,
 //go:noescape
 func sumRows512(acc *float32, x *float32, rows int, stride int, n int)
 
-// sumRowsVector runs the AVX-512 column sum (operands already checked); it reports whether it did.
+//go:noescape
+func sumRows256(acc *float32, x *float32, rows int, stride int, n int)
+
+// sumRowsVector runs the AVX-512 or AVX2 column sum (operands already checked; both add in the
+// same order); it reports whether it did.
 func sumRowsVector(acc, x []float32, rows, stride int) bool {
-	if !useAVX512 {
+	switch {
+	case useAVX512:
+		sumRows512(&acc[0], &x[0], rows, stride, len(acc))
+	case useAVX2:
+		sumRows256(&acc[0], &x[0], rows, stride, len(acc))
+	default:
 		return false
 	}
-	sumRows512(&acc[0], &x[0], rows, stride, len(acc))
 	return true
 }
 
@@ -363,13 +402,20 @@ func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin
 //go:noescape
 func erf512(dst *float32, src *float32, n int, tab *float64)
 
-// erfVector runs Erf's AVX-512 kernel over the longest multiple of 8 and returns how many values
-// it did (0 without AVX-512).
+//go:noescape
+func erf256(dst *float32, src *float32, n int, tab *float64)
+
+// erfVector runs Erf's AVX-512 or AVX2 kernel (the same floats) over the longest multiple of 8
+// and returns how many values it did (0 without either).
 func erfVector(dst, src []float32) int {
 	n := len(dst) &^ 7
-	if !useAVX512 || n == 0 || len(src) < n {
+	if !useAVX2 || n == 0 || len(src) < n {
 		return 0
 	}
-	erf512(&dst[0], &src[0], n, &erfTable[0][0])
+	if useAVX512 {
+		erf512(&dst[0], &src[0], n, &erfTable[0][0])
+	} else {
+		erf256(&dst[0], &src[0], n, &erfTable[0][0])
+	}
 	return n
 }

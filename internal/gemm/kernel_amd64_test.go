@@ -7,16 +7,25 @@ import (
 	"testing"
 )
 
-// TestAVX2BiasKernel runs the bias checks on the 6-row AVX2 kernel on machines that would
-// otherwise take the AVX-512 one, so both assembly kernels are tested where the CPU allows.
-func TestAVX2BiasKernel(t *testing.T) {
-	if !useAVX2 {
-		t.Skip("this CPU has no AVX2/FMA: only the portable kernel runs here, and TestPackedAgainstNaive covers it")
+// TestBiasKernelSets runs the bias checks on every kernel set the CPU has (AVX-512's 14x32 and
+// 14x16 row kernels, AVX2's 1-6 row 16-column kernels, the portable one), and once more on the
+// AVX2 full-tile kernel alone over zero-padded short tiles (rowKernels off), the path a set
+// without row kernels would take.
+func TestBiasKernelSets(t *testing.T) {
+	for _, isa := range ISAs() {
+		t.Run(isa, func(t *testing.T) {
+			restore, err := UseISA(isa)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
+			checkGemmBias(t, rand.New(rand.NewPCG(5, 6)))
+			if isa == "avx2" {
+				rowKernels = false
+				checkGemmBias(t, rand.New(rand.NewPCG(7, 8)))
+			}
+		})
 	}
-	saved512, savedMR, savedRows, savedNR := useAVX512, biasMR, rowKernels, panelNR
-	defer func() { useAVX512, biasMR, rowKernels, panelNR = saved512, savedMR, savedRows, savedNR }()
-	useAVX512, biasMR, rowKernels, panelNR = false, MR, false, NR
-	checkGemmBias(t, rand.New(rand.NewPCG(5, 6)))
 }
 
 // TestAVX2Depthwise runs the depthwise checks on the AVX2 kernel on AVX-512 machines too.

@@ -101,5 +101,10 @@ func groupVector(dst []float32, ld int, x, zero []float32, offs []int64, nt, gin
 	return false
 }
 
+// panelsVector has no vector kernel here.
+func panelsVector(mr, nr int, a []float32, lda int, panels, bias []float32, bstride int, c []float32, ldc, k, np int, lo, hi float32) bool {
+	return false
+}
+
 // erfVector has no vector kernel here.
 func erfVector(dst, src []float32) int { return 0 }

@@ -208,9 +208,21 @@ func (p *PackedB) GemmBiasPanels(m int, a []float32, lda int, bias []float32, c 
 	}
 	// Row tiles outside, panels inside: the MR×K slice of A stays in L1 while the packed weights
 	// stream past it (as XNNPACK's kernels loop), instead of a large A being re-read per panel.
+	// Where a kernel runs a row tile over many panels in one call (AVX2), the full panels go
+	// that way and only a partial last panel through run.
 	for i0 := 0; i0 < m; i0 += mr {
 		arows, astride, kr, rows := tileRows(i0)
-		for j := p0; j < p1; j++ {
+		j := p0
+		if full := min(p1, n/nr); kr == rows && full > j && len(c) >= (i0+kr-1)*ldc+full*nr {
+			bb, bs := tailBias[:], 0 // no bias: zeros
+			if bias != nil {
+				bb, bs = bias[j*nr:], nr
+			}
+			if panelsVector(kr, nr, arows, astride, p.panels[j*k*nr:full*k*nr], bb, bs, c[i0*ldc+j*nr:], ldc, k, full-j, lo, hi) {
+				j = full
+			}
+		}
+		for ; j < p1; j++ {
 			run(i0, j, arows, astride, kr, rows, 0)
 		}
 	}
