@@ -316,13 +316,13 @@ func newPlanFor(g *xnngraph.Graph, named func(string) ([]byte, error), calls [][
 				}
 			}
 		case v.ConstantIdx != 0 && p.f16[i]:
-			data, err := constantF16(g, v, named)
+			data, err := constant16(g, v, named, "fp16", f16ToF32)
 			if err != nil {
 				return nil, err
 			}
 			p.vals[i].data, p.isConst[i] = data, true
 		case v.ConstantIdx != 0 && p.bf16[i]:
-			data, err := constantBF16(g, v, named)
+			data, err := constant16(g, v, named, "bf16", bf16ToF32)
 			if err != nil {
 				return nil, err
 			}

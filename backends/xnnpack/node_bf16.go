@@ -1,7 +1,6 @@
 package xnnpack
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -31,26 +30,6 @@ import (
 // but not bf16 (convolutions, pooling, softmax, resize, PReLU, ...): the delegate then fails to
 // load ("Failed to create convolution node 1 with code: xnn_status_invalid_parameter").
 // checkBF16Nodes refuses the same nodes at init, by name.
-
-// constantBF16 loads a bf16 constant widened to fp32 (exact).
-func constantBF16(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]float32, error) {
-	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)
-	if err != nil {
-		return nil, err
-	}
-	n := uint64(1)
-	for _, d := range v.Dims {
-		n *= uint64(d)
-	}
-	if uint64(len(raw)) != 2*n {
-		return nil, errorf("value %d: constant has %d bytes, its dims %v of bf16 are %d", v.ID, len(raw), v.Dims, 2*n)
-	}
-	out := make([]float32, n)
-	for i := range out {
-		out[i] = bf16ToF32(binary.LittleEndian.Uint16(raw[2*i:]))
-	}
-	return out, nil
-}
 
 func bf16ToF32(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) }
 

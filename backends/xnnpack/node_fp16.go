@@ -30,8 +30,9 @@ import (
 // which are lower degree than the fp32 ones), each at most a few fp16 ulps
 // (tolerance: 1e-2 relative to the official outputs, testdata/fp16).
 
-// constantF16 loads an fp16 constant widened to fp32.
-func constantF16(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error)) ([]float32, error) {
+// constant16 loads a 16-bit float constant (fp16 or bf16, named by what) widened to fp32 by
+// widen (exact for both).
+func constant16(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byte, error), what string, widen func(uint16) float32) ([]float32, error) {
 	raw, err := g.ConstantBytes(v.ID, v.ConstantIdx, named)
 	if err != nil {
 		return nil, err
@@ -41,14 +42,16 @@ func constantF16(g *xnngraph.Graph, v *xnngraph.Value, named func(string) ([]byt
 		n *= uint64(d)
 	}
 	if uint64(len(raw)) != 2*n {
-		return nil, errorf("value %d: constant has %d bytes, its dims %v of fp16 are %d", v.ID, len(raw), v.Dims, 2*n)
+		return nil, errorf("value %d: constant has %d bytes, its dims %v of %s are %d", v.ID, len(raw), v.Dims, what, 2*n)
 	}
 	out := make([]float32, n)
 	for i := range out {
-		out[i] = float16.Frombits(binary.LittleEndian.Uint16(raw[2*i:])).Float32()
+		out[i] = widen(binary.LittleEndian.Uint16(raw[2*i:]))
 	}
 	return out, nil
 }
+
+func f16ToF32(b uint16) float32 { return float16.Frombits(b).Float32() }
 
 // roundF16 rounds x to fp16 in place (to nearest even, as VCVTPS2PH with
 // _MM_FROUND_TO_NEAREST_INT; NaN stays NaN, overflow becomes ±Inf).
