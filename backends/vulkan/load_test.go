@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,7 +175,7 @@ func runZoo(t *testing.T, m *etgo.Module, model string) float64 {
 			t.Fatalf("%d outputs, want %d", len(outs), len(want))
 		}
 		for i := range outs {
-			rel, err := relErr(outs[i], want[i])
+			rel, err := npyconv.MaxRelDiff(outs[i], want[i])
 			if err != nil {
 				t.Fatalf("output %d: %v", i, err)
 			}
@@ -207,33 +206,4 @@ func loadNpys(t *testing.T, pattern string) []*npy.Array {
 		out[i] = a
 	}
 	return out
-}
-
-// relErr is the largest absolute difference over the largest expected magnitude (integer and
-// boolean outputs must be equal).
-func relErr(got *executor.Tensor, want *npy.Array) (float64, error) {
-	diff, err := npyconv.MaxAbsDiff(got, want)
-	if err != nil {
-		return 0, err
-	}
-	if got.ScalarType() != executor.Float32 {
-		if diff != 0 {
-			return 0, fmt.Errorf("%s output differs by %g", executor.DTypeName(got.ScalarType()), diff)
-		}
-		return 0, nil
-	}
-	vals, err := npy.Values[float32](want)
-	if err != nil {
-		return 0, err
-	}
-	scale := 0.0
-	for _, v := range vals {
-		if !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
-			scale = max(scale, math.Abs(float64(v)))
-		}
-	}
-	if diff == 0 {
-		return 0, nil
-	}
-	return diff / max(scale, 1e-30), nil
 }

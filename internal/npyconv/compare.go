@@ -101,3 +101,33 @@ func widen[T int32 | int64 | uint8 | float32](v []T) []float64 {
 	}
 	return out
 }
+
+// MaxRelDiff is MaxAbsDiff over the largest finite magnitude of want: the relative error of a
+// float32 output as a whole (integer and boolean outputs must be equal, else an error says by
+// how much they differ).
+func MaxRelDiff(got *executor.Tensor, want *npy.Array) (float64, error) {
+	diff, err := MaxAbsDiff(got, want)
+	if err != nil {
+		return 0, err
+	}
+	if got.ScalarType() != executor.Float32 {
+		if diff != 0 {
+			return 0, fmt.Errorf("%s output differs by %g", executor.DTypeName(got.ScalarType()), diff)
+		}
+		return 0, nil
+	}
+	vals, err := npy.Values[float32](want)
+	if err != nil {
+		return 0, err
+	}
+	scale := 0.0
+	for _, v := range vals {
+		if !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+			scale = max(scale, math.Abs(float64(v)))
+		}
+	}
+	if diff == 0 {
+		return 0, nil
+	}
+	return diff / max(scale, 1e-30), nil
+}

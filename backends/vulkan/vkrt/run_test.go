@@ -2,8 +2,6 @@ package vkrt_test
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -119,7 +117,7 @@ func runPTE(t *testing.T, path string, inputs, want []*npy.Array) float64 {
 			t.Fatalf("%d outputs, want %d", len(outs), len(want))
 		}
 		for i := range outs {
-			rel, err := relErr(outs[i], want[i])
+			rel, err := npyconv.MaxRelDiff(outs[i], want[i])
 			if err != nil {
 				t.Fatalf("output %d: %v", i, err)
 			}
@@ -130,37 +128,4 @@ func runPTE(t *testing.T, path string, inputs, want []*npy.Array) float64 {
 		}
 	}
 	return worst
-}
-
-// relErr is the largest absolute difference over the largest expected magnitude (integers
-// and booleans must be equal).
-func relErr(got *executor.Tensor, want *npy.Array) (float64, error) {
-	diff, err := npyconv.MaxAbsDiff(got, want)
-	if err != nil {
-		return 0, err
-	}
-	w, err := npyconv.Tensor(want)
-	if err != nil {
-		return 0, err
-	}
-	if w.ScalarType() != executor.Float32 {
-		if diff != 0 {
-			return 0, fmt.Errorf("%s output differs by %g", executor.DTypeName(w.ScalarType()), diff)
-		}
-		return 0, nil
-	}
-	vals, err := npy.Values[float32](want)
-	if err != nil {
-		return 0, err
-	}
-	scale := 0.0
-	for _, v := range vals {
-		if !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
-			scale = max(scale, math.Abs(float64(v)))
-		}
-	}
-	if diff == 0 {
-		return 0, nil
-	}
-	return diff / max(scale, 1e-30), nil
 }
