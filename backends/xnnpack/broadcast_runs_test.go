@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/etgo/etgo/backends/xnnpack/xnngraph"
-	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/internal/xnntest"
 )
 
@@ -81,34 +80,9 @@ func TestBroadcastRuns(t *testing.T) {
 			c := &xnntest.OpCase{Name: fmt.Sprint(op.name, s), Op: op.name, Inputs: []xnntest.Operand{a, b}, Output: xnntest.Operand{Dims: dims}}
 			for _, threads := range []int{1, 2} {
 				t.Run(fmt.Sprintf("%s/threads=%d", c.Name, threads), func(t *testing.T) {
-					if threads > 1 {
-						saved := minParallelWork
-						minParallelWork = 0
-						defer func() { minParallelWork = saved }()
-					}
-					p, err := newPlan(xnntest.Graph(t, c), nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					p.threads = threads
-					var args []*executor.EValue
-					for _, in := range c.Inputs {
-						x, err := executor.FromSlice(f32(in.Data), in.Dims...)
-						if err != nil {
-							t.Fatal(err)
-						}
-						args = append(args, &executor.EValue{Tag: executor.TagTensor, Tensor: x})
-					}
-					out, err := executor.NewTensor(executor.Float32, dims...)
-					if err != nil {
-						t.Fatal(err)
-					}
-					args = append(args, &executor.EValue{Tag: executor.TagTensor, Tensor: out})
-					if err := p.execute(args); err != nil {
-						t.Fatal(err)
-					}
+					got := execCase(t, c, threads)
 					for i, w := range want {
-						g := executor.Data[float32](out)[i]
+						g := got[i]
 						if math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
 							t.Fatalf("element %d = %v, want %v (dims %v) = f(%v, %v)", i, g, w, dims, wa[i], wb[i])
 						}

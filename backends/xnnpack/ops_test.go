@@ -34,6 +34,18 @@ func TestOpsAgainstTorch(t *testing.T) {
 }
 
 func runCase(t *testing.T, c *xnntest.OpCase, threads int) {
+	got := execCase(t, c, threads)
+	for k, w := range c.Output.Data {
+		if d := math.Abs(float64(got[k]) - w); d > 1e-4*math.Max(1, math.Abs(w)) {
+			t.Fatalf("element %d = %v, torch %v", k, got[k], w)
+		}
+	}
+}
+
+// execCase runs one node case on its float32 inputs at the given thread count and returns the
+// output.
+func execCase(t *testing.T, c *xnntest.OpCase, threads int) []float32 {
+	t.Helper()
 	if threads > 1 {
 		// Split even these small cases, so the multi-threaded paths are what runs.
 		saved := minParallelWork
@@ -61,12 +73,7 @@ func runCase(t *testing.T, c *xnntest.OpCase, threads int) {
 	if err := p.execute(args); err != nil {
 		t.Fatal(err)
 	}
-	got := executor.Data[float32](out)
-	for k, w := range c.Output.Data {
-		if d := math.Abs(float64(got[k]) - w); d > 1e-4*math.Max(1, math.Abs(w)) {
-			t.Fatalf("element %d = %v, torch %v", k, got[k], w)
-		}
-	}
+	return executor.Data[float32](out)
 }
 
 // TestMaxPoolTap checks poolTapCoord on every small window: a tap always reads a pixel of the
