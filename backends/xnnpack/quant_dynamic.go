@@ -294,6 +294,15 @@ func (p *plan) dynamicLinear(k int, n *xnngraph.Node, ocDim int) (runFunc, error
 		q.wt = transposeInts(ints, oc, ic)
 	}
 	q.pack()
+	if q.qc8 != nil || q.qb4 != nil {
+		// The packed copy is all run reads (the loops below need wt only when packing
+		// refused the shapes): drop the widened codes.
+		q.wt = nil
+		if p.packedFilters == nil {
+			p.packedFilters = map[int]int{}
+		}
+		p.packedFilters[wi]++
+	}
 	return q.run, nil
 }
 

@@ -490,3 +490,30 @@ func TestDynquantRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDynquantPackedFiltersReleased: once every fully connected layer has packed its constant
+// filter, the plan no longer holds the widened int32 codes (8 bytes a 4-bit weight beside the
+// packed half byte), and the layers still run bit-identically (TestDynquantFixtures).
+func TestDynquantPackedFiltersReleased(t *testing.T) {
+	for _, model := range []string{"mlp", "mlp_8da4w_g32", "linear_qc4w"} {
+		g, named := dynBlob(t, model)
+		p, err := newPlan(g, named)
+		if err != nil {
+			t.Fatal(err)
+		}
+		filters := 0
+		for _, s := range p.steps {
+			n := s.node
+			if !strings.HasPrefix(s.event, "Fully Connected") || len(n.Inputs) < 2 {
+				continue
+			}
+			filters++
+			if i := p.index[n.Inputs[1]]; p.vals[i].ints != nil {
+				t.Errorf("%s %s: the filter's %d widened codes are still held after packing", model, s.event, len(p.vals[i].ints))
+			}
+		}
+		if filters == 0 {
+			t.Errorf("%s: no fully connected layer", model)
+		}
+	}
+}
