@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"runtime/pprof"
+
 	"github.com/spf13/cobra"
 
 	"github.com/etgo/etgo/llm"
@@ -31,6 +34,7 @@ to stdout; prefill and decode speeds go to stderr.`,
 	ignoreEOS := fs.Bool("ignore-eos", false, "keep generating past EOS")
 	threads := fs.Int("threads", 1, "`N` goroutines for XNNPACK delegates and attention (at least 1)")
 	warmup := fs.Bool("warmup", false, "run the prompt once first, so one-time costs stay out of the speeds")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the whole run (load, prefill, decode) to `FILE` (go tool pprof)")
 	_ = c.MarkFlagFilename("tokenizer")
 	return a.command(c, func(_ *cobra.Command, args []string) error {
 		switch {
@@ -44,6 +48,20 @@ to stdout; prefill and decode speeds go to stderr.`,
 		}
 		if err := atLeast("max-new-tokens", *maxNew, 0); err != nil {
 			return err
+		}
+		if err := checkOutputs([]string{args[0], *tok}, output{"--cpuprofile " + *cpuProfile, *cpuProfile}); err != nil {
+			return err
+		}
+		if *cpuProfile != "" {
+			f, err := os.Create(*cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer pprof.StopCPUProfile()
 		}
 		ctx, stop := interruptible()
 		defer stop()
