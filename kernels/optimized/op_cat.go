@@ -1,6 +1,10 @@
 package optimized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"unsafe"
+
+	"github.com/etgo/etgo/executor"
+)
 
 func init() {
 	register("aten::cat.out", allDTypes, catOut)
@@ -68,6 +72,9 @@ func catFast(threads int, ts []*executor.Tensor, dim int64, out *executor.Tensor
 		inner *= sizes[k]
 	}
 	row := sizes[d] * inner // bytes of out per outer index
+	if inner == 4 && interleave32(ts, d, dst, outer) {
+		return true
+	}
 	// Copies are memory bound: threads pay off only for large ones (work counted in 16-byte units).
 	parallelFor(threads, outer, len(dst)/16, func(lo, hi int) {
 		for o := lo; o < hi; o++ {
@@ -79,5 +86,39 @@ func catFast(threads int, ts []*executor.Tensor, dim int64, out *executor.Tensor
 			}
 		}
 	})
+	return true
+}
+
+// interleave32 is the cat of 4-byte elements along the last dim where every input adds one
+// element per row: [..., 1] tensors interleaved, as a rotary embedding's halves are
+// (stack/cat of [..., 32, 1] pairs into [..., 32, 2]). A copy call per element costs many
+// times the element, so this is one loop over typed views instead. It reports false (doing
+// nothing) for other shapes or misaligned buffers.
+func interleave32(ts []*executor.Tensor, d int, dst []byte, outer int) bool {
+	n := len(ts)
+	if n > 8 || uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%4 != 0 || len(dst) != 4*n*outer {
+		return false
+	}
+	var src [8][]uint32
+	for i, t := range ts {
+		b := t.Bytes()
+		if t.Size(d) != 1 || len(b) != 4*outer || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 {
+			return false
+		}
+		src[i] = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), outer)
+	}
+	out := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), n*outer)
+	if n == 2 {
+		a, b := src[0], src[1]
+		for o := range outer {
+			out[2*o], out[2*o+1] = a[o], b[o]
+		}
+		return true
+	}
+	for o := range outer {
+		for i := range n {
+			out[o*n+i] = src[i][o]
+		}
+	}
 	return true
 }

@@ -16,6 +16,10 @@ func TestCatMatchesPortable(t *testing.T) {
 		{[][]int{{2, 3}, {4, 3}}, 0}, {[][]int{{2, 3}, {2, 5}, {2, 1}}, 1}, {[][]int{{2, 3}, {2, 5}}, -1},
 		{[][]int{{1, 12, 128, 64}, {1, 12, 1, 64}}, 2}, {[][]int{{0}, {3}}, 0}, {[][]int{{2, 0}, {2, 3}}, 1},
 		{[][]int{{2, 3}, {3, 3}}, 1}, {[][]int{{}}, 0}, {[][]int{{3}}, 0}, {[][]int{{2, 3}}, 2},
+		// A rotary embedding's halves interleaved (interleave32), and three of them, and one
+		// element per row along a dim followed by 1s.
+		{[][]int{{1, 1, 12, 32, 1}, {1, 1, 12, 32, 1}}, -1}, {[][]int{{4, 1}, {4, 1}, {4, 1}}, 1},
+		{[][]int{{3, 1, 1}, {3, 1, 1}}, 1},
 	} {
 		for _, dts := range [][2]executor.ScalarType{{executor.Float32, executor.Float32}, {executor.Int64, executor.Int64}, {executor.Float32, executor.Float64}} {
 			t.Run(fmt.Sprintf("%v/%d/%s,%s", c.shapes, c.dim, executor.DTypeName(dts[0]), executor.DTypeName(dts[1])), func(t *testing.T) {
