@@ -163,8 +163,17 @@ func permute[T elem](p *plan, dst, src []T, in, perm []int) {
 		chunk = max(8, (rows/(4*p.threads)+7)&^7)
 	}
 	nchunks := (rows + chunk - 1) / chunk
-	p.parallel(nouter*nchunks, 1, 4*len(dst), func(u0, u1 int) {
+	// Few source rows (an RGB image's three planes into NHWC pixels) split along the columns
+	// instead, in runs of whole cache lines, so the threads still share the work.
+	cchunk := cols
+	if nouter*nchunks < 4*p.threads && cols >= 256 {
+		cchunk = max(64, (cols/(4*p.threads)+15)&^15)
+	}
+	ncchunks := (cols + cchunk - 1) / cchunk
+	p.parallel(nouter*nchunks*ncchunks, 1, 4*len(dst), func(u0, u1 int) {
 		for u := u0; u < u1; u++ {
+			cc := u % ncchunks
+			u := u / ncchunks
 			o, c := u/nchunks, u%nchunks
 			ib, ob, rest := 0, 0, o
 			for k := len(outer) - 1; k >= 0; k-- {
@@ -175,16 +184,17 @@ func permute[T elem](p *plan, dst, src []T, in, perm []int) {
 				ob += x * ostr[d]
 			}
 			r0, r1 := c*chunk, min((c+1)*chunk, rows)
-			ib += r0 * lds
-			ob += r0
-			nr := r1 - r0
+			c0, c1 := cc*cchunk, min((cc+1)*cchunk, cols)
+			ib += r0*lds + c0
+			ob += r0 + c0*ldd
+			nr, nc := r1-r0, c1-c0
 			if nr == 3 && ldd == 3 && r0 == 0 {
 				// An RGB image's planes into pixels (NCHW -> NHWC): whole output pixels from
 				// three input runs.
-				interleave3(dst[ob:ob+3*cols], src[ib:ib+cols], src[ib+lds:ib+lds+cols], src[ib+2*lds:ib+2*lds+cols])
+				interleave3(dst[ob:ob+3*nc], src[ib:ib+nc], src[ib+lds:ib+lds+nc], src[ib+2*lds:ib+2*lds+nc])
 				continue
 			}
-			tr(dst[ob:ob+(cols-1)*ldd+nr], ldd, src[ib:ib+(nr-1)*lds+cols], lds, nr, cols)
+			tr(dst[ob:ob+(nc-1)*ldd+nr], ldd, src[ib:ib+(nr-1)*lds+nc], lds, nr, nc)
 		}
 	})
 }

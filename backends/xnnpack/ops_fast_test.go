@@ -117,12 +117,14 @@ func TestFullyConnectedSplits(t *testing.T) {
 
 // TestPermute checks the normalised, blocked transpose against gather for every permutation of
 // small rank-2 to rank-5 shapes (dimensions of 1, of 0, past the 8×8 blocks and the row chunks
-// split across threads, an RGB image's planes), for fp32 values and int8 codes.
+// split across threads, an RGB image's planes and the column chunks that split its few rows
+// across threads), for fp32 values and int8 codes.
 func TestPermute(t *testing.T) {
 	defer func(m int) { minParallelWork = m }(minParallelWork)
 	minParallelWork = 1
 	for _, in := range [][]int{{3, 40}, {2, 3, 4}, {1, 3, 37, 5}, {2, 1, 33, 3}, {1, 3, 8, 1}, {2, 3, 5, 70},
-		{1, 2, 3, 17, 9}, {1, 3, 11, 13}, {1, 72, 130}, {2, 0, 3}, {1, 2, 24, 5, 7}, {9, 1, 16, 1, 24}} {
+		{1, 2, 3, 17, 9}, {1, 3, 11, 13}, {1, 72, 130}, {2, 0, 3}, {1, 2, 24, 5, 7}, {9, 1, 16, 1, 24},
+		{1, 3, 17, 19}, {2, 5, 300}, {1, 3, 1000}} {
 		numel := 1
 		for _, d := range in {
 			numel *= d
