@@ -263,10 +263,9 @@ func (q *qlinear) fullyConnected(p *plan, n *xnngraph.Node) error {
 // transposeInts returns the [cols, rows] transpose of a row-major [rows, cols] matrix.
 func transposeInts(a []int32, rows, cols int) []int32 {
 	out := make([]int32, len(a))
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			out[c*rows+r] = a[r*cols+c]
-		}
-	}
+	// In 8x8 tiles: element by element, every write of a large filter (an LLM's 2048x2048)
+	// missed the cache, 1.25 s of a 110M-parameter program's 2.8 s load.
+	// (It fits: callers check len(a) is rows·cols.)
+	gemm.TransposeGo(out, rows, a, cols, rows, cols)
 	return out
 }
