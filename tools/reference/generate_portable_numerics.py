@@ -113,6 +113,11 @@ def half_cases():
         f[1], f[f.numel() // 2], f[-2] = math.nan, math.inf, -math.inf
         return t
 
+    # float32 resampling: whether the official build contracts the interpolation into FMAs
+    ux = rn(2, 3, 7, 9)
+    for ac in (False, True):
+        yield (f"upsample_bilinear2d/float32/ac{ac}", "aten::upsample_bilinear2d.vec_out", [ux, IL([17, 20]), ac, None],
+               [(torch.float32, [2, 3, 17, 20])])
     for dt in (torch.float16, torch.bfloat16):
         d = str(dt).removeprefix("torch.")
         H = lambda t: t.to(dt)  # noqa: E731
@@ -185,12 +190,12 @@ def half_cases():
                [(dt, [2, 3, 1, 1])])
         yield (f"adaptive_avg_pool2d/{d}/to3x4", "aten::_adaptive_avg_pool2d.out", [H(rn(1, 3, 10, 9)), IL([3, 4])],
                [(dt, [1, 3, 3, 4])])
-        ux = rn(1, 2, 5, 6)
+        ux = rn(2, 3, 7, 9)
         for ac in (False, True):
-            yield (f"upsample_bilinear2d/{d}/ac{ac}", "aten::upsample_bilinear2d.vec_out", [H(ux), IL([9, 13]), ac, None],
-                   [(dt, [1, 2, 9, 13])])
-        yield (f"upsample_nearest2d/{d}", "aten::upsample_nearest2d.vec_out", [H(ux), IL([9, 13]), None],
-               [(dt, [1, 2, 9, 13])])
+            yield (f"upsample_bilinear2d/{d}/ac{ac}", "aten::upsample_bilinear2d.vec_out", [H(ux), IL([17, 20]), ac, None],
+                   [(dt, [2, 3, 17, 20])])
+        yield (f"upsample_nearest2d/{d}", "aten::upsample_nearest2d.vec_out", [H(ux), IL([17, 20]), None],
+               [(dt, [2, 3, 17, 20])])
 
         sx = rn(3, 1000, scale=4)
         for tag, xx in (("", sx), ("/nonfinite", spoil(sx))):
