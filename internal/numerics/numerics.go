@@ -48,6 +48,19 @@ type Case struct {
 	Error   string `json:"error"`
 }
 
+// OfficialOptimized are the operators the official runtime serves from its optimized library
+// (kernels/optimized/optimized.yaml in ExecuTorch): kernels/portable replays the other cases,
+// kernels/optimized these, through etgo's optimized registry (which hands what it does not
+// specialise to the portable kernel).
+var OfficialOptimized = map[string]bool{
+	"aten::mm.out": true, "aten::bmm.out": true, "aten::linear.out": true, "aten::native_layer_norm.out": true,
+	"aten::sum.IntList_out": true, "aten::_log_softmax.out": true, "aten::exp.out": true, "aten::gelu.out": true,
+	"aten::elu.out": true, "aten::add.out": true, "aten::add.Scalar_out": true, "aten::sub.out": true,
+	"aten::sub.Scalar_out": true, "aten::mul.out": true, "aten::mul.Scalar_out": true, "aten::div.out": true,
+	"aten::div.Scalar_out": true, "aten::where.self_out": true, "aten::le.Scalar_out": true,
+	"aten::le.Tensor_out": true, "aten::grid_sampler_2d.out": true,
+}
+
 var dtypes = map[string]executor.ScalarType{
 	"float32": executor.Float32, "float16": executor.Float16, "bfloat16": executor.BFloat16, "float64": executor.Float64,
 }

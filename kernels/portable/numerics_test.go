@@ -32,18 +32,6 @@ var numericsUlps = map[string]int{
 	"logit.out": 1,
 }
 
-// officialOptimized are the operators the official runtime serves from its optimized library
-// (kernels/optimized/optimized.yaml): their half-precision sweep cases are replayed by
-// kernels/optimized's numerics test, through etgo's optimized registry.
-var officialOptimized = map[string]bool{
-	"aten::mm.out": true, "aten::bmm.out": true, "aten::linear.out": true, "aten::native_layer_norm.out": true,
-	"aten::sum.IntList_out": true, "aten::_log_softmax.out": true, "aten::exp.out": true, "aten::gelu.out": true,
-	"aten::elu.out": true, "aten::add.out": true, "aten::add.Scalar_out": true, "aten::sub.out": true,
-	"aten::sub.Scalar_out": true, "aten::mul.out": true, "aten::mul.Scalar_out": true, "aten::div.out": true,
-	"aten::div.Scalar_out": true, "aten::where.self_out": true, "aten::le.Scalar_out": true,
-	"aten::le.Tensor_out": true, "aten::grid_sampler_2d.out": true,
-}
-
 func portableKernel(op string) *executor.Kernel {
 	for i := range kernels {
 		if kernels[i].Name == op {
@@ -69,12 +57,12 @@ func TestNumericsHalf(t *testing.T) {
 	cs := numerics.Load(t, "testdata/numerics_half.json.gz")
 	mine := 0
 	for _, c := range cs {
-		if !officialOptimized[c.Op] {
+		if !numerics.OfficialOptimized[c.Op] {
 			mine++
 		}
 	}
 	n := numerics.Replay(t, cs, func(op string) *executor.Kernel {
-		if officialOptimized[op] {
+		if numerics.OfficialOptimized[op] {
 			return nil
 		}
 		k := portableKernel(op)
