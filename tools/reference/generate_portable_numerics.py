@@ -178,6 +178,16 @@ def half_cases():
                    [H(xx), H(rn(8)), H(rn(8)), H(rn(8) * 0.3), H(torch.rand(8, generator=gen) + 0.5), 0.1, 1e-5],
                    [(dt, [2, 8, 5, 5]), (dt, [0]), (dt, [0])])
 
+        rm, rv = rn(8) * 0.3, torch.rand(8, generator=gen) + 0.5
+        for training in (False, True):
+            yield (f"batch_norm_legit/{d}/training{training}", "aten::_native_batch_norm_legit.out",
+                   [H(bx), H(rn(8)), H(rn(8)), H(rm), H(rv), training, 0.1, 1e-5],
+                   [(dt, [2, 8, 5, 5]), (dt, [8] if training else [0]), (dt, [8] if training else [0])])
+        yield (f"batch_norm_legit_no_stats/{d}", "aten::_native_batch_norm_legit.no_stats_out",
+               [H(bx), H(rn(8)), H(rn(8)), True, 0.1, 1e-5], [(dt, [2, 8, 5, 5]), (dt, [8]), (dt, [8])])
+        yield (f"upsample_bilinear2d_aa/{d}", "aten::_upsample_bilinear2d_aa.out", [H(rn(1, 2, 12, 10)), IL([5, 4]), False, None, None],
+               [(dt, [1, 2, 5, 4])])
+        yield f"glu/{d}", "aten::glu.out", [H(rn(4, 38)), -1], [(dt, [4, 19])]
         px = rn(1, 4, 12, 12)
         for tag, xx in (("", px), ("/nonfinite", spoil(px))):
             yield (f"avg_pool2d/{d}/k3s2p1{tag}", "aten::avg_pool2d.out",
