@@ -125,6 +125,10 @@ var quantRuntimeDivergence = map[string]string{
 	// The quantizer leaves the grouped transposed convolution fp32 (after a Convert of the
 	// quantized conv's output): etgo's fp32 grouped deconvolution rounds 1 ulp (3.0e-8) away.
 	"convt_groups": "fp32 transposed convolution with 2 groups",
+	// The unquantized control of the re-converge fixtures: an fp32 3×3 convolution of 3
+	// channels, a mul and an add; one output of 75 is 1 ulp (7.5e-9) away, the official .pte in
+	// etgo alike (not investigated further).
+	"fp32_shared_mul_const": "fp32 3x3 convolution of 3 channels, mul and add",
 }
 
 // TestQuantPortableLoweredRuns: lowered without a partitioner, every q/dq of a PT2E quantized

@@ -20,6 +20,12 @@
 //     prod, cumsum and _softmax accumulate in float32 or out's type), etgo uses the official's:
 //     numerics_test.go replays the official runtime's outputs bit for bit (libm-backed unary ops
 //     within 1 ulp, see numericsUlps).
+//   - Float16 and BFloat16 follow the official kernel's CTYPE arithmetic (half_util.go): where it
+//     is templated on c10::Half / c10::BFloat16 (addmm, convolution and its transpose, avg_pool2d,
+//     no-training batch norm) every product, partial sum and scaling is rounded to the half
+//     type; where c10 promotes to float (half times float: bilinear resampling) or the kernel
+//     accumulates in float (mean, var, cumsum, softmax, group norm), so does etgo.
+//     numerics_test.go's TestNumericsHalf replays testdata/numerics_half.json.gz bit for bit.
 //   - Tensors are read and written in logical (row-major) order through their strides, so every
 //     dim order works; contiguous tensors take a direct path.
 //

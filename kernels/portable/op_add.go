@@ -37,8 +37,16 @@ func addAlpha(a, b, out *executor.Tensor, alpha scalar, common executor.ScalarTy
 	if alpha.IsFloat && !isFloat(common) {
 		return unbox.ArgError(2, "alpha", "a floating alpha needs a floating result, not %s", executor.DTypeName(common))
 	}
+	f := func(x, y float64) float64 { return x + alpha.F*y }
+	if _, half := halfRounder(common); half {
+		// The official kernel computes float16/bfloat16 in float: alpha converted to float,
+		// the product and the sum each rounded to float before the result is converted.
+		// (float32 keeps the one-rounding form etgo's optimized add shares.)
+		al := float32(alpha.F)
+		f = func(x, y float64) float64 { return float64(float32(x) + float32(al*float32(y))) }
+	}
 	return binaryAs(a, b, out, common, binaryOp{
-		f: func(x, y float64) float64 { return x + alpha.F*y },
+		f: f,
 		i: func(x, y int64) (int64, error) { return x + alpha.I*y, nil },
 	})
 }

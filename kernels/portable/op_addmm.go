@@ -1,8 +1,6 @@
 package portable
 
 import (
-	"math"
-
 	"github.com/etgo/etgo/executor"
 	"github.com/etgo/etgo/kernels/unbox"
 )
@@ -46,25 +44,24 @@ func linalgAddmm(self, x, y *executor.Tensor, beta, alpha scalar, out *executor.
 		return unbox.ArgError(0, "self", "sizes %v do not broadcast to the product's %v", self.Sizes(), out.Sizes())
 	}
 	p.self, p.alpha, p.beta = self, alpha, beta
-	if !batched && out.ScalarType() == executor.BFloat16 && beta.F != 0 {
-		addmmBF16(p)
+	if r, ok := halfRounder(out.ScalarType()); ok && !batched {
+		addmmHalf(p, r)
 		return nil
 	}
 	p.run()
 	return nil
 }
 
-// addmmBF16 is the official portable addmm in bfloat16 (vec_addmm, vec_matmul and the
-// broadcast add, with CTYPE c10::BFloat16): every product and every partial sum of the dot
-// product is rounded to bf16, as is alpha·sum, beta·self and their sum (c10's operators compute
-// in float and round to nearest even). etgo's fp32 accumulation differs by a bf16 ulp or more
-// (testdata/bf16's portable linear programs).
-func addmmBF16(p *linalgMM) {
-	r := func(v float32) float32 { return bf16Round(v) }
+// addmmHalf is the official portable addmm in float16 and bfloat16 (vec_addmm, or vec_matmul
+// and the broadcast add, with CTYPE c10::Half or c10::BFloat16): every product and every partial
+// sum of the dot product is rounded to the half type (r), as are alpha·sum, beta·self and their
+// sum. beta·self is computed when beta is zero too, so NaN and infinities in self propagate as
+// they do officially. etgo's float32 accumulation differs by a half ulp or more.
+func addmmHalf(p *linalgMM, r func(float32) float32) {
 	xs, ys, sv := linalgView[float32](p.x), linalgView[float32](p.y), linalgView[float32](p.self)
 	cs, flush := linalgOutput[float32](p.out, p.x, p.y, p.self)
 	idx := broadcastIndex(p.self.Sizes(), p.out.Sizes())
-	alpha, beta := r(float32(p.alpha.F)), r(float32(p.beta.F))
+	alpha, beta := halfScalar(r, p.alpha.F), halfScalar(r, p.beta.F)
 	for i := range p.m {
 		for j := range p.n {
 			var sum float32
@@ -76,15 +73,4 @@ func addmmBF16(p *linalgMM) {
 		}
 	}
 	flush()
-}
-
-// bf16Round rounds v to bfloat16 as c10::BFloat16 does (round_to_nearest_even; NaN becomes
-// the quiet NaN 0x7fc0), returned widened.
-func bf16Round(v float32) float32 {
-	if v != v {
-		return math.Float32frombits(0x7fc00000)
-	}
-	b := math.Float32bits(v)
-	b += 0x7fff + (b>>16)&1
-	return math.Float32frombits(b &^ 0xffff)
 }

@@ -65,25 +65,33 @@ func avgPool(a avgPool2dOutArgs, n int) error {
 func avgPoolRun(in, out *executor.Tensor, sizes []int, g avgPoolGeom) {
 	g.volumes, g.id, g.ih, g.iw = poolVolumes(in.Sizes(), g.w.n)
 	_, g.od, g.oh, g.ow = poolVolumes(sizes, g.w.n)
+	twoD := g.w.n == 2
 	g.w = g.w.as3d()
 	switch in.ScalarType() {
 	case executor.Float32:
 		if in.IsContiguous() && out.IsContiguous() {
-			avgPoolVolumes(&g, executor.Data[float32](in), executor.Data[float32](out))
+			avgPoolVolumes(&g, executor.Data[float32](in), executor.Data[float32](out), nil)
 			return
 		}
 		fallthrough
 	case executor.Float16, executor.BFloat16:
+		// The official avg_pool2d sums and divides in c10::Half / c10::BFloat16, each step
+		// rounded; avg_pool3d (etgo's own, beyond the official kernel set) sums in float32 and
+		// rounds once, as PyTorch's CPU kernel does.
+		var r func(float32) float32
+		if twoD {
+			r, _ = halfRounder(in.ScalarType())
+		}
 		y := make([]float32, out.Numel())
-		avgPoolVolumes(&g, poolF32(loadF64(in)), y)
+		avgPoolVolumes(&g, poolF32(loadF64(in)), y, r)
 		storeF64(out, poolF64(y))
 	case executor.Float64:
 		y := make([]float64, out.Numel())
-		avgPoolVolumes(&g, loadF64(in), y)
+		avgPoolVolumes(&g, loadF64(in), y, nil)
 		storeF64(out, y)
 	default:
 		y := make([]int64, out.Numel())
-		avgPoolVolumes(&g, loadI64(in), y)
+		avgPoolVolumes(&g, loadI64(in), y, nil)
 		storeI64(out, y)
 	}
 }
@@ -96,8 +104,10 @@ type avgPoolGeom struct {
 }
 
 // avgPoolVolumes averages contiguous volumes x into y, summing each window plane by plane and
-// row by row (PyTorch's order, in its accumulation type).
-func avgPoolVolumes[T float32 | float64 | int64](g *avgPoolGeom, x, y []T) {
+// row by row from its first value (the official kernel's order and start, so an all -0 window
+// stays -0), in T or, with round non-nil, rounding each sum and the quotient by it (the half
+// types' per-operation rounding; the divisor too).
+func avgPoolVolumes[T float32 | float64 | int64](g *avgPoolGeom, x, y []T, round func(T) T) {
 	kd, kh, kw, sd, sh, sw := g.w.k[0], g.w.k[1], g.w.k[2], g.w.s[0], g.w.s[1], g.w.s[2]
 	pd, ph, pw := g.w.p[0], g.w.p[1], g.w.p[2]
 	hw := g.ih * g.iw
@@ -129,14 +139,26 @@ func avgPoolVolumes[T float32 | float64 | int64](g *avgPoolGeom, x, y []T) {
 						div = poolSize
 					}
 					var sum T
+					first := true
 					for d := a0; d < a1; d++ {
 						for h := b0; h < b1; h++ {
 							for _, v := range vol[d*hw+h*g.iw+c0 : d*hw+h*g.iw+c1] {
-								sum += v
+								switch {
+								case first:
+									sum, first = v, false
+								case round != nil:
+									sum = round(sum + v)
+								default:
+									sum += v
+								}
 							}
 						}
 					}
-					y[e] = sum / T(div)
+					if round != nil {
+						y[e] = round(sum / round(T(div)))
+					} else {
+						y[e] = sum / T(div)
+					}
 					e++
 				}
 			}

@@ -56,8 +56,12 @@ func convolutionOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 	if out.Numel() == 0 {
 		return nil
 	}
-	if out.ScalarType() == executor.BFloat16 && !g.transposed && g.d == 1 && g.kd == 1 && g.od == 1 {
-		convolutionBF16(g, in, w, bias, out)
+	if r, ok := halfRounder(out.ScalarType()); ok && g.d == 1 && g.kd == 1 && g.od == 1 {
+		if g.transposed {
+			convolutionTransposedHalf(g, in, w, bias, out, r)
+		} else {
+			convolutionHalf(g, in, w, bias, out, r)
+		}
 		return nil
 	}
 	switch linalgComputeType(out.ScalarType()) {
@@ -71,12 +75,11 @@ func convolutionOut(ctx *executor.KernelContext, args []*executor.EValue) error 
 	return nil
 }
 
-// convolutionBF16 is the official portable convolution (conv2d_impl) in bfloat16: per output
-// element, from zero, each in-bounds tap in the kernel's order (input channel, then kernel row,
-// then column) adds its product, the product and the sum each rounded to bf16 (c10::BFloat16
-// arithmetic), and the bias last, rounded again.
-func convolutionBF16(g *linalgConvGeom, in, w, bias, out *executor.Tensor) {
-	r := bf16Round
+// convolutionHalf is the official portable convolution (conv2d_impl) in float16 and bfloat16:
+// per output element, from zero, each in-bounds tap in the kernel's order (input channel, then
+// kernel row, then column) adds its product, the product and the sum each rounded to the half
+// type by r (c10::Half / c10::BFloat16 arithmetic), and the bias last, rounded again.
+func convolutionHalf(g *linalgConvGeom, in, w, bias, out *executor.Tensor, r func(float32) float32) {
 	xs, ws := linalgView[float32](in), linalgView[float32](w)
 	var bs []float32
 	if bias != nil {
@@ -110,6 +113,56 @@ func convolutionBF16(g *linalgConvGeom, in, w, bias, out *executor.Tensor) {
 						acc = r(acc + r(bs[o])) // (load_bias converts to CTYPE first)
 					}
 					ov[((b*g.oc+o)*g.oh+oy)*g.ow+ox] = acc
+				}
+			}
+		}
+	}
+	flush()
+}
+
+// convolutionTransposedHalf is the official portable transposed convolution in float16 and
+// bfloat16: the output starts as the bias (converted to the half type) or zero; then per batch,
+// output channel, input row, input column, input channel of the group, kernel row and column,
+// the product of the input value and the tap is added to the output position it reaches, the
+// product and the sum each rounded by r. Each output element so sums its contributions in that
+// order, which float32 accumulation does not reproduce.
+func convolutionTransposedHalf(g *linalgConvGeom, in, w, bias, out *executor.Tensor, r func(float32) float32) {
+	xs, ws := linalgView[float32](in), linalgView[float32](w)
+	ov, flush := linalgOutput[float32](out, in, w, bias)
+	plane := g.oh * g.ow
+	if bias != nil {
+		bs := linalgView[float32](bias)
+		for i := range ov {
+			ov[i] = r(bs[(i/plane)%g.oc])
+		}
+	} else {
+		clear(ov)
+	}
+	cg, og := g.c/g.groups, g.oc/g.groups
+	for b := range g.n {
+		for o := range g.oc {
+			grp := o / og
+			dst := ov[(b*g.oc+o)*plane:][:plane]
+			for iy := range g.h {
+				for ix := range g.w {
+					for ic := grp * cg; ic < (grp+1)*cg; ic++ {
+						x := xs[((b*g.c+ic)*g.h+iy)*g.w+ix]
+						wk := ws[(ic*og+o-grp*og)*g.kh*g.kw:][:g.kh*g.kw]
+						for ky := range g.kh {
+							oy := iy*g.sh + ky*g.dh - g.ph
+							if oy < 0 || oy >= g.oh {
+								continue
+							}
+							for kx := range g.kw {
+								ox := ix*g.sw + kx*g.dw - g.pw
+								if ox < 0 || ox >= g.ow {
+									continue
+								}
+								e := oy*g.ow + ox
+								dst[e] = r(dst[e] + r(x*wk[ky*g.kw+kx]))
+							}
+						}
+					}
 				}
 			}
 		}

@@ -55,7 +55,10 @@ func gluOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		base := o * n * inner
 		for k := 0; k < n/2*inner; k++ {
 			a, b := x[base+k], x[base+n/2*inner+k]
-			r = append(r, roundTo(ct, a*roundTo(ct, 1/(1+math.Exp(-b)))))
+			// The official kernel computes a · (1 / (1 + exp(-b))) in the input's own type
+			// (c10::Half / c10::BFloat16 for the half types), each operation rounded.
+			e := roundTo(ct, math.Exp(-b))
+			r = append(r, roundTo(ct, a*roundTo(ct, 1/roundTo(ct, 1+e))))
 		}
 	}
 	storeF64(out, r)

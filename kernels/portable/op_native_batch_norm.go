@@ -69,6 +69,10 @@ func batchNormRunningStats(in, weight, bias, runMean, runVar *executor.Tensor, e
 		}
 	}
 	outer, _, inner := reduceSplit(in.Sizes(), 1)
+	if r, ok := halfRounder(dt); ok {
+		batchNormHalf(in, out, outer, c, inner, mean, vr, w, b, eps, r)
+		return nil
+	}
 	if reduceContiguousF32(in, out) {
 		batchNormApply(executor.Data[float32](in), executor.Data[float32](out), outer, c, inner, mean, scale, shift)
 		return nil
@@ -111,4 +115,29 @@ func batchNormParams(dt executor.ScalarType, c int, ts ...*executor.Tensor) erro
 		}
 	}
 	return nil
+}
+
+// batchNormHalf is the official portable no-training batch norm in float16 and bfloat16:
+// invstd = 1/sqrt(var + eps) in double (c10's half + double is a double), rounded to the half
+// type once; then (x - mean) · invstd · weight + bias, each operation rounded by r (weight 1 and
+// bias 0 when absent: the bias is always added, so -0 becomes +0 as officially).
+func batchNormHalf(in, out *executor.Tensor, outer, c, inner int, mean, vr, w, b []float64, eps float64, r func(float32) float32) {
+	x := loadF64(in)
+	for k := range c {
+		invstd := halfScalar(r, 1/math.Sqrt(vr[k]+eps))
+		mu, wk, bk := float32(mean[k]), float32(1), float32(0)
+		if w != nil {
+			wk = float32(w[k])
+		}
+		if b != nil {
+			bk = float32(b[k])
+		}
+		for o := range outer {
+			row := x[(o*c+k)*inner:][:inner]
+			for j, v := range row {
+				row[j] = float64(r(r(r(r(float32(v)-mu)*invstd)*wk) + bk))
+			}
+		}
+	}
+	storeF64(out, x)
 }

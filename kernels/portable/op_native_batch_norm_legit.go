@@ -81,6 +81,17 @@ func nativeBatchNormLegitNoStatsOut(ctx *executor.KernelContext, args []*executo
 	}
 	x := loadF64(in)
 	outer, _, inner := reduceSplit(in.Sizes(), 1)
+	if r, ok := halfRounder(dt); ok {
+		mean, vr := batchNormStatsHalf(x, outer, c, inner, r)
+		batchNormHalf(in, out, outer, c, inner, mean, vr, reduceF64OrNil(weight), reduceF64OrNil(bias), eps, r)
+		invstd := make([]float64, c)
+		for k := range invstd {
+			invstd[k] = float64(halfScalar(r, 1/math.Sqrt(vr[k]+eps)))
+		}
+		storeF64(out1, mean)
+		storeF64(out2, invstd)
+		return nil
+	}
 	count := float64(outer * inner)
 	mean, varc := make([]float64, c), make([]float64, c)
 	for o := 0; o < outer; o++ {
@@ -118,4 +129,32 @@ func nativeBatchNormLegitNoStatsOut(ctx *executor.KernelContext, args []*executo
 	storeF64(out1, mean)
 	storeF64(out2, invstd)
 	return nil
+}
+
+// batchNormStatsHalf is the official no-stats batch norm's statistics in float16/bfloat16: per
+// image and channel, the sum and the sum of squares accumulate in float (reduce_add,
+// vec_powerf) and are rounded to the half type, then added to the channel's half accumulators;
+// mean = sum/count and var = sumsq/count - mean², each operation rounded by r.
+func batchNormStatsHalf(x []float64, outer, c, inner int, r func(float32) float32) (mean, vr []float64) {
+	sums, sqs := make([]float32, c), make([]float32, c)
+	for o := range outer {
+		for k := range c {
+			var s, q float32
+			for _, v := range x[(o*c+k)*inner:][:inner] {
+				f := float32(v)
+				s += f
+				q += float32(f * f)
+			}
+			sums[k] = r(sums[k] + r(s))
+			sqs[k] = r(sqs[k] + r(q))
+		}
+	}
+	n := r(float32(outer * inner))
+	mean, vr = make([]float64, c), make([]float64, c)
+	for k := range c {
+		m := r(sums[k] / n)
+		mean[k] = float64(m)
+		vr[k] = float64(r(r(sqs[k]/n) - r(m*m)))
+	}
+	return mean, vr
 }

@@ -34,8 +34,15 @@ func subOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 		}
 	}
 	al := roundTo(arithOpmath(common), alpha.F)
+	f := func(x, y float64) float64 { return x - al*y }
+	if _, half := halfRounder(common); half {
+		// float16/bfloat16 in float, as the official kernel (a + (-alpha)·b): the product
+		// and the difference each rounded to float before the result is converted.
+		al32 := float32(al)
+		f = func(x, y float64) float64 { return float64(float32(x) - float32(al32*float32(y))) }
+	}
 	return arithBinary(a, b, out, common, binaryOp{
-		f: func(x, y float64) float64 { return x - al*y },
+		f: f,
 		i: func(x, y int64) (int64, error) { return x - alpha.I*y, nil },
 	})
 }

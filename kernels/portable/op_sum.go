@@ -27,6 +27,12 @@ func sumIntListOut(ctx *executor.KernelContext, args []*executor.EValue) error {
 	if err := resize(out, p.outSizes); err != nil {
 		return err
 	}
+	if _, half := halfRounder(self.ScalarType()); half && out.ScalarType() == executor.Float32 {
+		// The official kernel sums a float16/bfloat16 input into a float out in float,
+		// element by element in the reduction's order.
+		storeF64(out, reduceFold(p, loadF64(self), 0, func(acc, x float64) float64 { return float64(float32(acc) + float32(x)) }))
+		return nil
+	}
 	if isFloat(out.ScalarType()) {
 		storeF64(out, reduceSumF64(p, self))
 		return nil

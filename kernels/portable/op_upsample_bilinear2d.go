@@ -55,10 +55,12 @@ func upsampleBilinear2dVecOut(ctx *executor.KernelContext, args []*executor.EVal
 	return nil
 }
 
-// poolBilinear interpolates contiguous planes x (ih×iw) into y (oh×ow) in precision F. The
-// source index and the two interpolations use fused multiply-adds where PyTorch's x86 build
-// contracts them: the weights match PyTorch's bit for bit, the outputs to about one float32
-// ulp of the inputs' magnitude (PyTorch's own result varies with its build and memory layout).
+// poolBilinear interpolates contiguous planes x (ih×iw) into y (oh×ow) in precision F, as the
+// official portable kernel does: top = tl·λ0 + tr·λ1, bottom likewise, then top·λ0 + bottom·λ1,
+// each product and sum rounded (the official build contracts nothing into fused multiply-adds,
+// unlike PyTorch's eager x86 build: testdata/numerics_half.json.gz holds it bit for bit in
+// float32, float16 and bfloat16). Half inputs interpolate in float32 (c10's half times float
+// is a float) and round once.
 func poolBilinear[F float32 | float64](x, y []F, planes, ih, iw, oh, ow int, align bool, scale [2]float64, hasScale bool) {
 	h0, h1, lh0, lh1 := poolLinearWeights[F](ih, oh, align, scale[0], hasScale)
 	w0, w1, lw0, lw1 := poolLinearWeights[F](iw, ow, align, scale[1], hasScale)
@@ -68,36 +70,32 @@ func poolBilinear[F float32 | float64](x, y []F, planes, ih, iw, oh, ow int, ali
 		for i := 0; i < oh; i++ {
 			top, bot := plane[h0[i]*iw:(h0[i]+1)*iw], plane[h1[i]*iw:(h1[i]+1)*iw]
 			for j := 0; j < ow; j++ {
-				t := poolFMA(top[w0[j]], lw0[j], F(top[w1[j]]*lw1[j]))
-				b := poolFMA(bot[w0[j]], lw0[j], F(bot[w1[j]]*lw1[j]))
-				y[e] = poolFMA(b, lh1[i], F(t*lh0[i]))
+				t := F(F(top[w0[j]]*lw0[j]) + F(top[w1[j]]*lw1[j]))
+				b := F(F(bot[w0[j]]*lw0[j]) + F(bot[w1[j]]*lw1[j]))
+				y[e] = F(F(t*lh0[i]) + F(b*lh1[i]))
 				e++
 			}
 		}
 	}
 }
 
-// poolFMA is a*b+c rounded once (to F; float32 results go through float64, whose rounding
-// cannot matter for the float32 products involved in practice).
-func poolFMA[F float32 | float64](a, b, c F) F {
-	return F(math.FMA(float64(a), float64(b), float64(c)))
-}
-
-// poolLinearWeights is PyTorch's compute_source_index_and_lambda for every output index of
-// one dimension, in precision F.
+// poolLinearWeights is the official compute_source_index_and_lambda for every output index of
+// one dimension, in precision F: the ratio is computed in double and narrowed (from the output
+// size, 1/(out/in), as resize_upsample_2d's scale), the source index without fused
+// multiply-adds.
 func poolLinearWeights[F float32 | float64](in, out int, align bool, scale float64, hasScale bool) (i0, i1 []int, l0, l1 []F) {
 	i0, i1 = make([]int, out), make([]int, out)
 	l0, l1 = make([]F, out), make([]F, out)
 	var ratio F
 	switch {
 	case align && out > 1:
-		ratio = F(in-1) / F(out-1)
+		ratio = F(float64(in-1) / float64(out-1))
 	case align:
 		ratio = 0
 	case hasScale && scale > 0:
 		ratio = F(1.0 / scale)
 	default:
-		ratio = F(in) / F(out)
+		ratio = F(1.0 / (float64(out) / float64(in)))
 	}
 	for o := 0; o < out; o++ {
 		if in == out {
@@ -108,7 +106,7 @@ func poolLinearWeights[F float32 | float64](in, out int, align bool, scale float
 		if align {
 			src = F(ratio * F(o))
 		} else {
-			src = poolFMA(ratio, F(o)+0.5, -0.5)
+			src = F(ratio*(F(o)+0.5)) - 0.5
 			if src < 0 {
 				src = 0
 			}

@@ -78,8 +78,12 @@ func upsampleBilinear2dAAOut(ctx *executor.KernelContext, args []*executor.EValu
 							v += xv * float64(hwt) * float64(wwt)
 							continue
 						}
-						c := float32(xv) * hwt * wwt
-						if isFloat(dt) {
+						c := float32(float32(xv)*hwt) * wwt
+						if r, ok := halfRounder(dt); ok {
+							// c10::Half has += only with a Half: the float product is
+							// rounded to the half type before it is added.
+							v = float64(r(float32(v) + r(c)))
+						} else if isFloat(dt) {
 							v = roundTo(dt, float64(float32(v)+c))
 						} else {
 							v = math.Trunc(float64(float32(v) + c))

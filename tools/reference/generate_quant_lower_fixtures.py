@@ -32,6 +32,7 @@ Flows:
   8da4w_channel  the same with weight_granularity=PerAxis(0) (written as qbint4, one block a row)
   static_4w, dynamic_4w  the static / dynamic flows with weight_qmin=-8, weight_qmax=7: 4-bit
             per-channel weights, written as qcint4 (quant_params.is_qc4w)
+  fp32      not quantized (a control beside a quantized program of the same module)
 
 With --check-etgo ETGO (an etgo binary), every model.pt2 is also lowered by etgo
 (`etgo lower model.pt2 -o …`), the result is run by the official runtime, and the verdict
@@ -243,6 +244,25 @@ class GroupedTranspose(nn.Module):
         return self.t(torch.relu(self.a(x)))
 
 
+class SharedSource(nn.Module):
+    """The input feeds a broadcast add or mul first (with a per-channel constant of the given
+    shape, or with its own relu) and a convolution after it. With the dynamic flow, the
+    convolution's input_to_nhwc traces back to the input and makes every user of it read the
+    NHWC copy (replace_all_uses_with), the already-processed binary op too:
+    ChannelsLastTaggedReshapePass's final step re-converges that op's operands."""
+
+    def __init__(self, op="mul", const=(1, 3, 1, 1)):
+        super().__init__()
+        self.op = op
+        self.p = nn.Parameter(torch.randn(*const)) if const else None
+        self.conv = nn.Conv2d(3, 3, 3, padding=1)
+
+    def forward(self, x):
+        other = self.p if self.p is not None else torch.relu(x)
+        y = {"mul": torch.mul, "add": torch.add, "sub": torch.sub, "div": torch.div}[self.op](x, other)
+        return self.conv(x) + y
+
+
 def zoo_spec(name):
     return next(s for s in zoo.ZOO if s.name == name)
 
@@ -312,6 +332,12 @@ MODELS = {
     "dyn_two_convs": (lambda: nn.Sequential(Conv(cin=3, cout=4), Conv(cin=4, cout=5)), (1, 3, 6, 6), "dynamic", True, None, "a dynamically quantized conv reading another's output"),
     "dyn_pool_conv": (lambda: nn.Sequential(nn.MaxPool2d(2), Conv(cin=3, cout=4)), (1, 3, 8, 8), "dynamic", True, None, "max pool, then a dynamically quantized conv"),
     "dyn_conv_flatten_linear": (lambda: nn.Sequential(Conv(cin=3, cout=4), nn.Flatten(), nn.Linear(4 * 4 * 4, 5)), (1, 3, 4, 4), "dynamic", True, None, "dynamically quantized conv, flatten, dynamically quantized linear"),
+    # ChannelsLastTaggedReshapePass's re-converge step: the dynamic conv's source also feeds a
+    # binary op processed before it (SharedSource); the fp32 control never needs the step.
+    "dyn_shared_mul_const": (lambda: SharedSource("mul", (1, 3, 1, 1)), (1, 3, 5, 5), "dynamic", True, None, "input * per-channel [1,C,1,1] constant, then a dynamically quantized conv of the input: re-converged to NCHW"),
+    "dyn_shared_add_const3d": (lambda: SharedSource("add", (3, 1, 1)), (1, 3, 5, 5), "dynamic", True, None, "input + [C,1,1] constant (not 4-D), then a dynamically quantized conv: re-converged to NCHW"),
+    "dyn_shared_div_const": (lambda: SharedSource("div", (1, 3, 1, 1)), (2, 3, 5, 5), "dynamic", True, None, "input / per-channel constant, batch 2, then a dynamically quantized conv"),
+    "fp32_shared_mul_const": (lambda: SharedSource("mul", (1, 3, 1, 1)), (1, 3, 5, 5), "fp32", True, None, "dyn_shared_mul_const unquantized: the step finds nothing"),
     "ao_8da4w_g32": (lambda: Linear(64, 16), (3, 64), "8da4w_g32", True, None, "torchao 8da4w, group 32"),
     "ao_8da4w_g128": (lambda: Linear(256, 16, bias=False), (2, 256), "8da4w_g128", True, None, "torchao 8da4w, group 128"),
     # 4-bit per-channel weights (qcint4): XNNPACKQuantizer with weight_qmin=-8, weight_qmax=7,
@@ -347,6 +373,10 @@ EDGE = {
     # the activation rows rounded up to even too (each later row shifted), far from eager.
     "dyn4w_linear_odd": (lambda: Linear(47, 20), (4, 47), "dynamic_4w", True, None, "qd8×qc4w linear, 47 input channels"),
     "static4w_linear_k1": (lambda: Linear(1, 8), (2, 1), "static_4w", True, None, "qs8×qc4w linear, one input channel"),
+    # ChannelsLastTaggedReshapePass re-converges the sub to NHWC (both operands are 4-D
+    # activations), converting relu's output, which the replace_all_uses_with made read NHWC
+    # data under its NCHW tag: the official runtime fails to execute it (error 0x1).
+    "dyn_shared_sub_relu": (lambda: SharedSource("sub", None), (1, 3, 5, 5), "dynamic", True, None, "input - relu(input), then a dynamically quantized conv: re-converged to NHWC"),
 }
 OUT_EDGE = REPO / "testdata" / "quantlower_edge"
 
@@ -376,6 +406,8 @@ def quantize(model, x, flow, per_channel, dynamic_shapes):
     )
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e, prepare_qat_pt2e
 
+    if flow == "fp32":
+        return model, torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes)
     if flow in ("static", "qat", "dynamic", "static_4w", "dynamic_4w"):
         ep = torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes)
         # The _4w flows: 4-bit per-channel weights (test_linear.py's _get_4b_dqconfig), which

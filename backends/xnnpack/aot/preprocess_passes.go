@@ -239,6 +239,47 @@ func (t *tagger) tag() error {
 			}
 		}
 	}
+	return t.reconverge()
+}
+
+// broadcastBinary are the pass's broadcast_binary_ops, whose two operands must share a layout.
+var broadcastBinary = map[string]bool{
+	"aten.add.Tensor": true, "aten.mul.Tensor": true, "aten.sub.Tensor": true, "aten.div.Tensor": true,
+}
+
+// reconverge is the pass's last step. dynamicToNHWC makes every user of the traced-back
+// source read its NHWC copy, an add or mul processed before it too, whose other operand (a
+// per-channel constant, another activation) stays NCHW. After the traversal, each such binary
+// operator with two distinct operands in different layouts gets them converged as the
+// traversal would: both to NHWC if both can be, else both to NCHW. ExecuTorch drops the
+// partner copies before this step (the retrace between), so conversions made here are new
+// ones, not the traversal's.
+func (t *tagger) reconverge() error {
+	clear(t.partner)
+	for _, n := range slices.Clone(t.g.Nodes) {
+		if !broadcastBinary[n.Target] {
+			continue
+		}
+		inputs := n.TensorInputs()
+		if len(inputs) != 2 || t.isNHWC(inputs[0]) == t.isNHWC(inputs[1]) {
+			continue
+		}
+		convertible := t.canBeNHWC(inputs[0]) && t.canBeNHWC(inputs[1])
+		for _, v := range inputs {
+			var err error
+			if convertible {
+				err = t.toNHWC(v, n)
+			} else {
+				err = t.toNCHW(v, n)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if convertible {
+			t.mark(n, true)
+		}
+	}
 	return nil
 }
 
