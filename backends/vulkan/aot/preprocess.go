@@ -254,7 +254,7 @@ var binaryOps = map[string]bool{
 // anchors remember where a fusion's new parameters go: FuseBatchNormPass inserts the fused
 // weight and bias placeholders before the weight they replace.
 type anchors struct {
-	index  map[*ir.Value]int     // each input's position before the passes
+	index  map[*ir.Value]int      // each input's position before the passes
 	weight map[*ir.Node]*ir.Value // each convolution's and linear's weight before the passes
 }
 

@@ -21,7 +21,9 @@ type tensorRepr struct {
 
 var defaultRepr = tensorRepr{schema.VkStorageTypeDEFAULT_STORAGE, schema.VkMemoryLayoutDEFAULT_LAYOUT}
 
-func lowest(l layouts) schema.VkMemoryLayout { return schema.VkMemoryLayout(bits.TrailingZeros16(uint16(l))) }
+func lowest(l layouts) schema.VkMemoryLayout {
+	return schema.VkMemoryLayout(bits.TrailingZeros16(uint16(l)))
+}
 
 // makeTensorRepr prefers a texture, then the first (lowest) layout.
 func (r repSet) makeTensorRepr() tensorRepr {
