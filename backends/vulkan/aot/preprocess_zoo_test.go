@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/etgo/etgo/backends/vulkan/vkgraph"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/vktest"
+	"github.com/etgo/etgo/partition"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/vulkan/preprocess_refusals.json from this run")
@@ -42,49 +44,7 @@ func TestZooPreprocessMatchesOfficial(t *testing.T) {
 					official = append(official, b)
 				}
 			}
-			k := 0
-			for i := range p.Delegates {
-				d := &p.Delegates[i]
-				if d.Spec.BackendID != vkgraph.BackendID {
-					continue
-				}
-				if k >= len(official) {
-					t.Fatalf("more Vulkan delegates than the official %d", len(official))
-				}
-				want := official[k]
-				k++
-				total++
-				key := fmt.Sprintf("%s/%s/%s", l.Model, l.Variant, want.Name)
-				blob, named, err := aot.PreprocessDelegate(p.Graph, d)
-				if err != nil {
-					if !errors.Is(err, aot.ErrUnsupported) {
-						t.Errorf("%s: %v", key, err)
-						continue
-					}
-					refusals[key] = err.Error()
-					continue
-				}
-				sum := sha256.Sum256(blob)
-				if hex.EncodeToString(sum[:]) != want.SHA256 || len(blob) != want.Size {
-					t.Errorf("%s: blob differs from the official (%d bytes, official %d)\n%s", key, len(blob), want.Size, graphDiff(t, blob, want.Graph))
-					continue
-				}
-				keys := map[string][]byte{}
-				for _, nb := range named {
-					keys[nb.Key] = nb.Data
-				}
-				for i, c := range want.Constants {
-					data, ok := keys[c.NamedKey]
-					if c.NamedKey == "" {
-						continue
-					}
-					s := sha256.Sum256(data)
-					if !ok || hex.EncodeToString(s[:]) != c.SHA256 {
-						t.Errorf("%s: constant %d (%s) missing or different", key, i, c.NamedKey)
-					}
-				}
-				identical++
-			}
+			k := compareDelegates(t, l.Model+"/"+l.Variant, p, official, refusals, &identical, &total)
 			if k != len(official) {
 				t.Errorf("%d Vulkan delegates, official %d", k, len(official))
 			}
@@ -117,6 +77,104 @@ func TestZooPreprocessMatchesOfficial(t *testing.T) {
 			t.Errorf("committed refusal %s no longer happens (-update)", k)
 		}
 	}
+}
+
+// TestPreprocessCasesMatchOfficial: the small programs of testdata/vulkanpre
+// (generate_vulkan_preprocess_fixtures.py: the squeeze, view-fusion, unsqueeze, scalar and
+// clamp cases the zoo lacks), each discovered from the folder, give the official plan and
+// blobs byte-identical to the official ones; none may be refused.
+func TestPreprocessCasesMatchOfficial(t *testing.T) {
+	files, _ := filepath.Glob(testutil.Testdata(t, "vulkanpre", "*", "vulkan.json"))
+	if len(files) < 10 {
+		t.Fatalf("only %d cases in testdata/vulkanpre", len(files))
+	}
+	identical, total := 0, 0
+	for _, f := range files {
+		name := filepath.Base(filepath.Dir(f))
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var l vktest.Lowering
+			if err := json.Unmarshal(raw, &l); err != nil {
+				t.Fatal(err)
+			}
+			if l.Error != "" {
+				t.Fatalf("the official lowering failed: %s", l.Error)
+			}
+			p := planFile(t, filepath.Join(filepath.Dir(f), "model.pt2"), "vulkan")
+			if g, w := regions(p), officialRegions(l); g != w {
+				t.Fatalf("regions\n got %s\nwant %s", g, w)
+			}
+			var official []vktest.BlobRecord
+			for _, b := range l.Blobs {
+				if b.BackendID == "VulkanBackend" {
+					official = append(official, b)
+				}
+			}
+			refusals := map[string]string{}
+			if k := compareDelegates(t, name, p, official, refusals, &identical, &total); k != len(official) {
+				t.Errorf("%d Vulkan delegates, official %d", k, len(official))
+			}
+			for k, v := range refusals {
+				t.Errorf("%s refused: %s", k, v)
+			}
+		})
+	}
+	t.Logf("%d of %d official Vulkan blobs reproduced byte-identical", identical, total)
+}
+
+// compareDelegates compares etgo's blob of every Vulkan delegate of p with the official
+// record in order, counting byte-identical ones and recording refusals; it returns how many
+// Vulkan delegates p has.
+func compareDelegates(t *testing.T, prefix string, p *partition.Plan, official []vktest.BlobRecord, refusals map[string]string, identical, total *int) int {
+	t.Helper()
+	k := 0
+	for i := range p.Delegates {
+		d := &p.Delegates[i]
+		if d.Spec.BackendID != vkgraph.BackendID {
+			continue
+		}
+		if k >= len(official) {
+			t.Errorf("more Vulkan delegates than the official %d", len(official))
+			return k
+		}
+		want := official[k]
+		k++
+		*total++
+		key := prefix + "/" + want.Name
+		blob, named, err := aot.PreprocessDelegate(p.Graph, d)
+		if err != nil {
+			if !errors.Is(err, aot.ErrUnsupported) {
+				t.Errorf("%s: %v", key, err)
+				continue
+			}
+			refusals[key] = err.Error()
+			continue
+		}
+		sum := sha256.Sum256(blob)
+		if hex.EncodeToString(sum[:]) != want.SHA256 || len(blob) != want.Size {
+			t.Errorf("%s: blob differs from the official (%d bytes, official %d)\n%s", key, len(blob), want.Size, graphDiff(t, blob, want.Graph))
+			continue
+		}
+		keys := map[string][]byte{}
+		for _, nb := range named {
+			keys[nb.Key] = nb.Data
+		}
+		for i, c := range want.Constants {
+			data, ok := keys[c.NamedKey]
+			if c.NamedKey == "" {
+				continue
+			}
+			s := sha256.Sum256(data)
+			if !ok || hex.EncodeToString(s[:]) != c.SHA256 {
+				t.Errorf("%s: constant %d (%s) missing or different", key, i, c.NamedKey)
+			}
+		}
+		*identical++
+	}
+	return k
 }
 
 // graphDiff renders etgo's decoded blob and the official decoded graph as lines and returns
