@@ -68,7 +68,7 @@ func fakeClock(walls map[string]time.Duration, calls map[string]int) func(tuneCa
 func TestTuneFakeClock(t *testing.T) {
 	model := testutil.Testdata(t, "zoo", "mlp", "model.pt2")
 	walls := map[string]time.Duration{
-		"xnnpack passes=none threads=2":       time.Millisecond,
+		"xnnpack passes=none threads=2": time.Millisecond,
 	}
 	for _, c := range []string{"vulkan", "vulkan,xnnpack", "xnnpack,vulkan"} {
 		for _, p := range []string{"recommended", "none"} {
