@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/etgo/etgo/backends/transforms"
 	"github.com/etgo/etgo/ir"
@@ -168,6 +169,9 @@ func checkSupported(g *ir.Graph) error {
 			}
 		}
 	}
+	if err := checkPatterns(g); err != nil {
+		return err
+	}
 	for _, o := range g.Outputs {
 		if o.Kind != ir.UserOutput {
 			return unsupported("output %s mutates %s", valueName(o.Value), o.Target)
@@ -177,7 +181,7 @@ func checkSupported(g *ir.Graph) error {
 		if _, ok := registry[n.Target]; !ok {
 			return unsupported("node %s: operator %s has no Vulkan implementation", n.Name, n.Target)
 		}
-		if quantizedOrFused[n.Target] {
+		if quantizedOrFused(n.Target) {
 			return unsupported("node %s: %s belongs to the quantized and LLM fusions (FusePatternsPass, FuseQuantizedOpsTransform, FoldQDQPass)", n.Name, n.Target)
 		}
 		for _, v := range n.Outputs {
@@ -225,23 +229,18 @@ func valueName(v *ir.Value) string {
 	return v.Name
 }
 
-// quantizedOrFused are operators whose presence means the official preprocess may fuse
+// quantizedOrFused reports operators whose presence means the official preprocess may fuse
 // patterns around them (quantized linear/convolution, q/dq folding, RMS norm, rotary
 // embedding, SDPA); etgo refuses them.
-var quantizedOrFused = map[string]bool{}
-
-func init() {
-	for t := range registry {
-		switch {
-		case len(t) > 10 && (t[:10] == "quantized_" || t[:8] == "torchao."),
-			len(t) > 6 && t[:6] == "llama.",
-			len(t) > 6 && t[:6] == "et_vk." && t != "et_vk.conv_with_clamp.default":
-			quantizedOrFused[t] = true
-		}
+func quantizedOrFused(t string) bool {
+	switch {
+	case t == tConvClamp:
+		return false
+	case strings.HasPrefix(t, "quantized_"), strings.HasPrefix(t, "torchao."), strings.HasPrefix(t, "llama."),
+		strings.HasPrefix(t, "et_vk."), t == "aten._weight_int8pack_mm.default":
+		return true
 	}
-	for _, t := range []string{"aten._weight_int8pack_mm.default", "quantized_decomposed.embedding_4bit.dtype"} {
-		quantizedOrFused[t] = true
-	}
+	return false
 }
 
 // binaryOps are InsertDtypePromotionPass's BINARY_OPS.
@@ -308,4 +307,42 @@ func orderConstants(g *ir.Graph, a anchors) {
 		}
 		return kx.seq - ky.seq
 	})
+}
+
+// checkPatterns refuses regions in which FusePatternsPass may find one of its fp32 patterns
+// (patterns/rms_norm.py, rope.py, rope_hf.py, select_as_symint.py): etgo does not match them,
+// and a region the official pass rewrites would get another blob. The test is conservative
+// (the operators each pattern needs, anywhere in the region), so it can refuse a region the
+// official pass would leave alone; it names the node and the pattern.
+func checkPatterns(g *ir.Graph) error {
+	first := map[string]*ir.Node{}
+	for _, n := range g.Nodes {
+		if first[n.Target] == nil {
+			first[n.Target] = n
+		}
+	}
+	has := func(ts ...string) *ir.Node {
+		var last *ir.Node
+		for _, t := range ts {
+			if first[t] == nil {
+				return nil
+			}
+			last = first[t]
+		}
+		return last
+	}
+	for _, p := range []struct {
+		name string
+		ops  []string
+	}{
+		{"rms_norm (mean, rsqrt, mul)", []string{"aten.mean.dim", "aten.rsqrt.default", "aten.mul.Tensor"}},
+		{"hf_rope (neg, cat, mul, add)", []string{"aten.neg.default", "aten.cat.default", "aten.mul.Tensor", "aten.add.Tensor"}},
+		{"export_llama_rope (select, mul, sub, add)", []string{"aten.select_copy.int", "aten.mul.Tensor", "aten.sub.Tensor", "aten.add.Tensor"}},
+		{"select_as_symint (select, _local_scalar_dense)", []string{"aten.select_copy.int", "aten._local_scalar_dense.default"}},
+	} {
+		if n := has(p.ops...); n != nil {
+			return unsupported("node %s: the region may hold FusePatternsPass's %s pattern, which etgo does not fuse", n.Name, p.name)
+		}
+	}
+	return nil
 }

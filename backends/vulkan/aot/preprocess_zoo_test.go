@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,8 +17,10 @@ import (
 
 	"github.com/etgo/etgo/backends/vulkan/aot"
 	"github.com/etgo/etgo/backends/vulkan/vkgraph"
+	"github.com/etgo/etgo/frontend/pt2"
 	"github.com/etgo/etgo/internal/testutil"
 	"github.com/etgo/etgo/internal/vktest"
+	"github.com/etgo/etgo/lower"
 	"github.com/etgo/etgo/partition"
 )
 
@@ -331,4 +334,58 @@ func renderOfficial(raw json.RawMessage) ([]string, error) {
 func asSlice(x any) []any {
 	s, _ := x.([]any)
 	return slices.Clone(s)
+}
+
+// TestCorpusPreprocess: on every corpus model the official Vulkan partitioner takes (the
+// corpus has official plans, not blobs), each Vulkan delegate of etgo's plan either compiles
+// to a blob that etgo's verifier accepts or is refused with ErrUnsupported: never another
+// error (an internal one, a panic caught at the package edge).
+func TestCorpusPreprocess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	raw, err := os.ReadFile(testutil.Testdata(t, "vulkan", "corpus_plans.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plans map[string]corpusPlan
+	if err := json.Unmarshal(raw, &plans); err != nil {
+		t.Fatal(err)
+	}
+	compiled, refused := 0, map[string]int{}
+	for _, name := range slices.Sorted(maps.Keys(plans)) {
+		if plans[name].Error != "" || len(plans[name].Regions) == 0 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			prog, err := pt2.Open(testutil.Testdata(t, "corpus", name, "model.pt2"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{aot.New(aot.Options{})}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range edge.Plan.Delegates {
+				blob, _, err := aot.PreprocessDelegate(edge.Plan.Graph, &edge.Plan.Delegates[i])
+				switch {
+				case errors.Is(err, aot.ErrUnsupported):
+					why := err.Error()
+					why = why[strings.Index(why, "yet: ")+5:]
+					if j := strings.Index(why, ": "); j > 0 && strings.HasPrefix(why, "node ") || strings.HasPrefix(why, "input ") {
+						why = why[j+2:]
+					}
+					refused[why]++
+				case err != nil:
+					t.Errorf("delegate %d: %v", i, err)
+				default:
+					if _, err := vkgraph.ParseBlob(blob); err != nil {
+						t.Errorf("delegate %d: etgo's blob does not verify: %v", i, err)
+					}
+					compiled++
+				}
+			}
+		})
+	}
+	t.Logf("corpus: %d Vulkan delegates compiled, refused: %v", compiled, refused)
 }
