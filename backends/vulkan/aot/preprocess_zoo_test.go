@@ -336,10 +336,13 @@ func asSlice(x any) []any {
 	return slices.Clone(s)
 }
 
-// TestCorpusPreprocess: on every corpus model the official Vulkan partitioner takes (the
-// corpus has official plans, not blobs), each Vulkan delegate of etgo's plan either compiles
-// to a blob that etgo's verifier accepts or is refused with ErrUnsupported: never another
-// error (an internal one, a panic caught at the package edge).
+// TestCorpusPreprocess: on every corpus model the official Vulkan partitioner takes, each
+// Vulkan delegate of etgo's plan either compiles to a blob that etgo's verifier accepts and
+// whose SHA-256 is the official blob's (testdata/vulkan/corpus_blobs.json,
+// generate_vulkan_corpus_blobs.py, for the models it has recorded; where etgo's plan is the
+// official one) or is refused with
+// ErrUnsupported: never another error (an internal one, a panic caught at the package edge)
+// and never a different blob.
 func TestCorpusPreprocess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
@@ -352,7 +355,22 @@ func TestCorpusPreprocess(t *testing.T) {
 	if err := json.Unmarshal(raw, &plans); err != nil {
 		t.Fatal(err)
 	}
-	compiled, refused := 0, map[string]int{}
+	var blobs map[string]struct {
+		Error string `json:"error"`
+		Blobs []struct {
+			Name   string `json:"name"`
+			Size   int    `json:"size"`
+			SHA256 string `json:"sha256"`
+		} `json:"blobs"`
+	}
+	raw, err = os.ReadFile(testutil.Testdata(t, "vulkan", "corpus_blobs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &blobs); err != nil {
+		t.Fatal(err)
+	}
+	compiled, identical, unrecorded, refused := 0, 0, 0, map[string]int{}
 	for _, name := range slices.Sorted(maps.Keys(plans)) {
 		if plans[name].Error != "" || len(plans[name].Regions) == 0 {
 			continue
@@ -365,6 +383,12 @@ func TestCorpusPreprocess(t *testing.T) {
 			edge, err := lower.ToEdgeTransformAndLower(prog.Graph, lower.Options{Partitioners: []partition.Partitioner{aot.New(aot.Options{})}})
 			if err != nil {
 				t.Fatal(err)
+			}
+			official, recorded := blobs[name]
+			_, knownPlanDifference := patternModels[name]
+			comparable := recorded && official.Error == "" && !knownPlanDifference && len(official.Blobs) == len(edge.Plan.Delegates)
+			if !recorded {
+				unrecorded++
 			}
 			for i := range edge.Plan.Delegates {
 				blob, _, err := aot.PreprocessDelegate(edge.Plan.Graph, &edge.Plan.Delegates[i])
@@ -383,9 +407,18 @@ func TestCorpusPreprocess(t *testing.T) {
 						t.Errorf("delegate %d: etgo's blob does not verify: %v", i, err)
 					}
 					compiled++
+					if !comparable {
+						break
+					}
+					sum := sha256.Sum256(blob)
+					if w := official.Blobs[i]; hex.EncodeToString(sum[:]) != w.SHA256 || len(blob) != w.Size {
+						t.Errorf("delegate %d: blob differs from the official %s (%d bytes, official %d)", i, w.Name, len(blob), w.Size)
+					} else {
+						identical++
+					}
 				}
 			}
 		})
 	}
-	t.Logf("corpus: %d Vulkan delegates compiled, refused: %v", compiled, refused)
+	t.Logf("corpus: %d Vulkan delegates compiled (%d compared with the official blob: identical; %d models without recorded official blobs), refused: %v", compiled, identical, unrecorded, refused)
 }
