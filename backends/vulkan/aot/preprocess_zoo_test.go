@@ -336,6 +336,14 @@ func asSlice(x any) []any {
 	return slices.Clone(s)
 }
 
+// sharedWeightModels are corpus models whose delegates read weights shared with other
+// delegates: the official lowering copies each such weight into every delegate that reads it
+// (a constant of each blob), etgo's partitioner passes it to the delegates as an input (the
+// plan's operators are equal, the delegates' signatures are not), so their blobs differ.
+var sharedWeightModels = map[string]string{
+	"hf_albert": "ALBERT's layers share their weights",
+}
+
 // TestCorpusPreprocess: on every corpus model the official Vulkan partitioner takes, each
 // Vulkan delegate of etgo's plan either compiles to a blob that etgo's verifier accepts and
 // whose SHA-256 is the official blob's (testdata/vulkan/corpus_blobs.json,
@@ -386,6 +394,9 @@ func TestCorpusPreprocess(t *testing.T) {
 			}
 			official, recorded := blobs[name]
 			_, knownPlanDifference := patternModels[name]
+			if _, ok := sharedWeightModels[name]; ok {
+				knownPlanDifference = true
+			}
 			comparable := recorded && official.Error == "" && !knownPlanDifference && len(official.Blobs) == len(edge.Plan.Delegates)
 			if !recorded {
 				unrecorded++
