@@ -261,6 +261,7 @@ func toFX(p *ir.Graph) (*fxGraph, error) {
 		g.nodes = append(g.nodes, n)
 		of[in.Value] = n
 	}
+	users := p.Users()
 	for _, in := range p.Nodes {
 		n := &fxNode{kind: fxCall, name: in.Name, target: in.Target, ir: in}
 		for _, a := range in.Args {
@@ -285,7 +286,8 @@ func toFX(p *ir.Graph) (*fxGraph, error) {
 			}
 			n.vals, n.tuple = vals, true
 			for i, v := range in.Outputs {
-				if v == nil {
+				// FX has a getitem only for the items something reads.
+				if v == nil || len(users[v]) == 0 && !p.IsGraphOutput(v) {
 					continue
 				}
 				gi := &fxNode{kind: fxGetitem, name: v.Name, target: "getitem", item: i, vals: []*ir.TensorMeta{vals[i]},

@@ -200,6 +200,15 @@ func checkSupported(g *ir.Graph) error {
 				return unsupported("node %s: argument %s is symbolic", n.Name, a.Name)
 			}
 		}
+		if (n.Target == "aten.full.default" || n.Target == "aten.full_like.default") && n.FirstOutput() != nil &&
+			n.FirstOutput().Meta != nil && n.FirstOutput().Meta.DType == ir.Bool {
+			if a := n.Arg("fill_value"); a != nil && a.Kind != ir.ArgBool {
+				// torch.ones(..., dtype=bool) reaches the official builder as full(size, True)
+				// (a Bool value), etgo's Edge graph as full(size, 1) (an Int): which the
+				// program said is lost, so etgo refuses rather than guess.
+				return unsupported("node %s: a bool %s filled with a number (the official graph may hold a bool)", n.Name, n.Target)
+			}
+		}
 		if binaryOps[n.Target] {
 			ts := n.TensorInputs()
 			if len(ts) == 2 && ts[0].Meta != nil && ts[1].Meta != nil && ts[0].Meta.DType != ts[1].Meta.DType {
