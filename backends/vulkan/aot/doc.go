@@ -27,12 +27,15 @@
 //     SHA-256, 64-bit dtypes downcast; vkgraph encodes the VH00 header and the flatbuffer as
 //     flatc lays it out.
 //
-// On every official zoo lowering in testdata/vulkan the blobs are byte-identical to the
-// official ones. What the official preprocess would do that etgo does not — dynamic shapes
+// The blobs are byte-identical to the official ones on the zoo lowerings of testdata/vulkan,
+// the small programs of testdata/vulkanpre and the corpus delegates of
+// testdata/vulkan/corpus_blobs.json (the tests list the known differences and why). What the official preprocess would do that etgo does not — dynamic shapes
 // (ConstraintBasedSymShapeEvalPass), the quantized and LLM fusions (FusePatternsPass,
-// FuseQuantizedOpsTransform, FoldQDQPass), InsertDtypePromotionPass, mutable buffers, the
-// compile options that override storage, layout or dtypes — is refused with ErrUnsupported
-// naming the node or option, never compiled differently.
+// FuseQuantizedOpsTransform, FoldQDQPass; a region holding the operators of one of
+// FusePatternsPass's fp32 patterns — rms_norm, rope, select_as_symint — is refused whole),
+// InsertDtypePromotionPass, mutable buffers, a bool full() with a numeric fill (etgo's Edge
+// graph cannot tell True from 1), the compile options that override storage, layout or dtypes
+// — is refused with ErrUnsupported naming the node or option, never compiled differently.
 //
 // It links nothing of the run time (internal/layering checks it); the blob format is package
 // vkgraph's.
