@@ -864,7 +864,7 @@ func (e *emitter) emitDelegate(n *ir.Node) error {
 	}
 	blob, named, err := pre(d)
 	if err != nil {
-		return nodeErr(n, "%s preprocess: %v", d.Spec.BackendID, err)
+		return nodeErr(n, "%s preprocess: %w", d.Spec.BackendID, err)
 	}
 	for _, nb := range named {
 		if k, ok := e.namedIdx[nb.Key]; ok {

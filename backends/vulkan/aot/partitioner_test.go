@@ -1,7 +1,6 @@
 package aot_test
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -150,15 +149,6 @@ func TestSpecCompileOptions(t *testing.T) {
 	}
 	if w := "texture_limits_x=01000000 texture_limits_y=02000000 texture_limits_z=03000000 skip_bool_tensors=01"; strings.Join(got, " ") != w {
 		t.Errorf("compile specs %v, want %s", got, w)
-	}
-}
-
-// TestPreprocessRefuses: until Vulkan preprocess exists, lowering a Vulkan delegate to a file
-// fails naming the delegate (the plan works).
-func TestPreprocessRefuses(t *testing.T) {
-	_, _, err := aot.Preprocess(nil, &partition.Delegate{Call: &ir.Node{Name: "lowered_module_0"}})
-	if !errors.Is(err, aot.ErrPreprocessMissing) || !strings.Contains(err.Error(), "lowered_module_0") {
-		t.Errorf("error %v", err)
 	}
 }
 

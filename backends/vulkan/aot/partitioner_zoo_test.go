@@ -35,7 +35,13 @@ var variants = map[string]struct {
 // plan lowers a zoo model with a variant's partitioners and their recommended transform passes.
 func plan(t *testing.T, model, variant string) *partition.Plan {
 	t.Helper()
-	prog, err := pt2.Open(testutil.Testdata(t, "zoo", model, "model.pt2"))
+	return planFile(t, testutil.Testdata(t, "zoo", model, "model.pt2"), variant)
+}
+
+// planFile lowers the .pt2 at path with a variant's partitioners and transform passes.
+func planFile(t *testing.T, path, variant string) *partition.Plan {
+	t.Helper()
+	prog, err := pt2.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
