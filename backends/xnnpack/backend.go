@@ -220,6 +220,8 @@ type plan struct {
 	fusedAct map[*xnngraph.Node]actFunc
 	// dwTaps caches each depthwise node's indirection table for the input shape it last saw.
 	dwTaps map[*xnngraph.Node]*dwTable
+	// bmmPacked holds each batch matrix multiply's packed B matrices, repacked in place on every run.
+	bmmPacked map[*xnngraph.Node][]*gemm.PackedB
 	// work is scratch memory reused across nodes and calls (a convolution's patch matrix);
 	// colPool holds per-task patch blocks for convolutions too large to expand whole. iwork and
 	// icolPool are the same for the integer kernels' patches (centered codes, int32).

@@ -175,16 +175,26 @@ func batchMatMul(p *plan, n *xnngraph.Node) error {
 	// the products on the fully connected layers' microkernels (the portable triple loop was 29%
 	// of a DeiT-tiny's run), split across threads by (batch, block of rows): attention's
 	// per-head products are each too small to split by themselves.
-	pbs := make([]*gemm.PackedB, nbB)
+	// The packings are the node's from the last run, repacked in place: a windowed attention
+	// packs hundreds of small matrices per product, whose allocation cost as much as the products.
+	if p.bmmPacked == nil {
+		p.bmmPacked = map[*xnngraph.Node][]*gemm.PackedB{}
+	}
+	pbs := p.bmmPacked[n]
+	if len(pbs) < nbB {
+		pbs = append(pbs, make([]*gemm.PackedB, nbB-len(pbs))...)
+		p.bmmPacked[n] = pbs
+	}
+	pbs = pbs[:nbB]
 	var failed atomic.Bool
 	p.parallel(nbB, 1, 4*nbB*k*nn, func(j0, j1 int) {
 		for j := j0; j < j1; j++ {
 			bm := b.data[j*k*nn : (j+1)*k*nn]
 			var err error
 			if trans {
-				pbs[j], err = gemm.PackBT(bm, k, nn, k)
+				pbs[j], err = gemm.PackBTInto(pbs[j], bm, k, nn, k)
 			} else {
-				pbs[j], err = gemm.PackB(bm, k, nn, nn)
+				pbs[j], err = gemm.PackBInto(pbs[j], bm, k, nn, nn)
 			}
 			if err != nil {
 				failed.Store(true)

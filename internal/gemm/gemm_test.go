@@ -388,3 +388,44 @@ func BenchmarkDepthwise(b *testing.B) {
 		}
 	}
 }
+
+// TestPackInto: a packing reused for another matrix (smaller, with a partial last panel whose
+// padding held NaN before) gives the bits of a fresh packing, for PackBInto and PackBTInto.
+func TestPackInto(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	inf := float32(math.Inf(1))
+	for _, trans := range []bool{false, true} {
+		var reused *PackedB
+		for _, s := range []struct{ k, n int }{{7, 48}, {7, 35}, {5, 20}, {9, 3}, {7, 48}} {
+			b := randSlice(r, s.k*s.n)
+			if reused != nil {
+				for i := range reused.panels {
+					reused.panels[i] = float32(math.NaN())
+				}
+			}
+			var fresh, got *PackedB
+			var err error
+			if trans {
+				fresh, _ = PackBT(b, s.k, s.n, s.k)
+				got, err = PackBTInto(reused, b, s.k, s.n, s.k)
+			} else {
+				fresh, _ = PackB(b, s.k, s.n, s.n)
+				got, err = PackBInto(reused, b, s.k, s.n, s.n)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := 13
+			a := randSlice(r, m*s.k)
+			want, out := make([]float32, m*s.n), make([]float32, m*s.n)
+			fresh.GemmBias(m, a, s.k, nil, want, s.n, -inf, inf)
+			got.GemmBias(m, a, s.k, nil, out, s.n, -inf, inf)
+			for i := range want {
+				if math.Float32bits(want[i]) != math.Float32bits(out[i]) {
+					t.Fatalf("trans %v %dx%d after reuse: [%d] = %v, fresh packing %v", trans, s.k, s.n, i, out[i], want[i])
+				}
+			}
+			reused = got
+		}
+	}
+}

@@ -33,47 +33,68 @@ func (p *PackedB) width(j int) int {
 }
 
 // PackB packs a row-major K×N matrix b (row stride ldb).
-func PackB(b []float32, k, n, ldb int) (*PackedB, error) {
+func PackB(b []float32, k, n, ldb int) (*PackedB, error) { return PackBInto(nil, b, k, n, ldb) }
+
+// PackBInto is PackB into dst's memory when dst is not nil and holds enough (a batched product
+// packs its operands again on every run: reusing them keeps that allocation-free), else into new
+// memory; it returns the packing (dst itself when reused).
+func PackBInto(dst *PackedB, b []float32, k, n, ldb int) (*PackedB, error) {
 	if k < 0 || n < 0 || (k > 0 && n > 0 && (ldb < n || len(b) < (k-1)*ldb+n)) {
 		return nil, fmt.Errorf("gemm: %d values with row stride %d cannot hold a %dx%d matrix", len(b), ldb, k, n)
 	}
-	nr := panelNR
-	p := &PackedB{K: k, N: n, nr: nr}
+	p := reusePacked(dst, k, n)
 	np := p.Panels()
-	size := 0
-	if np > 0 {
-		size = (np-1)*k*nr + k*p.width(np-1)
-	}
-	p.panels = make([]float32, size)
 	for j := 0; j < np; j++ {
-		panel, w := p.panels[j*k*nr:], p.width(j)
-		cols := min(w, n-j*nr)
+		panel, w := p.panels[j*k*p.nr:], p.width(j)
+		cols := min(w, n-j*p.nr)
 		for kk := 0; kk < k; kk++ {
-			copy(panel[kk*w:kk*w+cols], b[kk*ldb+j*nr:kk*ldb+j*nr+cols])
+			copy(panel[kk*w:kk*w+cols], b[kk*ldb+j*p.nr:kk*ldb+j*p.nr+cols])
 		}
 	}
 	return p, nil
 }
 
-// PackBT packs the K×N matrix whose transpose bt (N rows of K values, row stride ldb) holds:
-// B[kk][j] = bt[j*ldb+kk], as a fully connected filter [out, in] or attention's keys are laid
-// out. Each panel is one blocked transpose, with no transposed copy first.
-func PackBT(bt []float32, k, n, ldb int) (*PackedB, error) {
-	if k < 0 || n < 0 || (k > 0 && n > 0 && (ldb < k || len(bt) < (n-1)*ldb+k)) {
-		return nil, fmt.Errorf("gemm: %d values with row stride %d cannot hold the transpose of a %dx%d matrix", len(bt), ldb, k, n)
+// reusePacked returns dst set up for a K×N packing, its memory reused when large enough, or a
+// new PackedB. Reused memory has its columns past N (the last panel's padding) zeroed: the
+// kernels compute them and they must hold numbers.
+func reusePacked(dst *PackedB, k, n int) *PackedB {
+	p := dst
+	if p == nil {
+		p = &PackedB{}
 	}
-	nr := panelNR
-	p := &PackedB{K: k, N: n, nr: nr}
+	p.K, p.N, p.nr = k, n, panelNR
 	np := p.Panels()
 	size := 0
 	if np > 0 {
-		size = (np-1)*k*nr + k*p.width(np-1)
+		size = (np-1)*k*p.nr + k*p.width(np-1)
+	}
+	if dst != nil && cap(p.panels) >= size {
+		p.panels = p.panels[:size]
+		if np > 0 && n-(np-1)*p.nr < p.width(np-1) {
+			clear(p.panels[(np-1)*k*p.nr:])
+		}
+		return p
 	}
 	p.panels = make([]float32, size)
+	return p
+}
+
+// PackBT packs the K×N matrix whose transpose bt (N rows of K values, row stride ldb) holds:
+// B[kk][j] = bt[j*ldb+kk], as a fully connected filter [out, in] or attention's keys are laid
+// out. Each panel is one blocked transpose, with no transposed copy first.
+func PackBT(bt []float32, k, n, ldb int) (*PackedB, error) { return PackBTInto(nil, bt, k, n, ldb) }
+
+// PackBTInto is PackBT into dst's memory, as PackBInto.
+func PackBTInto(dst *PackedB, bt []float32, k, n, ldb int) (*PackedB, error) {
+	if k < 0 || n < 0 || (k > 0 && n > 0 && (ldb < k || len(bt) < (n-1)*ldb+k)) {
+		return nil, fmt.Errorf("gemm: %d values with row stride %d cannot hold the transpose of a %dx%d matrix", len(bt), ldb, k, n)
+	}
+	p := reusePacked(dst, k, n)
+	np := p.Panels()
 	for j := 0; j < np; j++ {
 		w := p.width(j)
-		cols := min(w, n-j*nr)
-		Transpose(p.panels[j*k*nr:j*k*nr+k*w], w, bt[j*nr*ldb:], ldb, cols, k)
+		cols := min(w, n-j*p.nr)
+		Transpose(p.panels[j*k*p.nr:j*k*p.nr+k*w], w, bt[j*p.nr*ldb:], ldb, cols, k)
 	}
 	return p, nil
 }
