@@ -1,0 +1,50 @@
+package vkrt
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/etgo/etgo/backends/vulkan/schema"
+)
+
+// arangeOp: arange.start_step(start, end, step, dtype?, layout?, device?, pin_memory?, out).
+// Like full (op_full.go) its elements depend on no input, so they are written when the variant
+// is compiled: start + i*step for i below ceil((end-start)/step), as torch computes them (in
+// int64 for ints; in double, then rounded, for float32, as its CPU kernel does).
+func arangeOp(b *builder, args []int32) error {
+	od, err := b.outDType(args, 7, schema.VkDataTypeFLOAT32, schema.VkDataTypeINT32)
+	if err != nil {
+		return err
+	}
+	var v [3]float64
+	for i := range v {
+		x, ok, err := b.scalarArg(args, i)
+		if err != nil {
+			return errUnsupportedf("%s: argument %d is not a constant number", b.op, i)
+		}
+		if !ok {
+			return b.errorf("%s: argument %d is None", b.op, i)
+		}
+		v[i] = x
+	}
+	start, end, step := v[0], v[1], v[2]
+	if step == 0 || math.IsNaN(start+end+step) || math.IsInf(start+end+step, 0) || (end-start)/step < 0 {
+		return b.errorf("%s(%g, %g, %g) is not a valid range", b.op, start, end, step)
+	}
+	cnt := math.Ceil((end - start) / step)
+	if cnt > math.MaxInt32 {
+		return errUnsupportedf("%s of %g elements", b.op, cnt)
+	}
+	n := int(cnt)
+	data := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		var w uint32
+		if od == schema.VkDataTypeINT32 {
+			w = uint32(int32(int64(start) + int64(i)*int64(step)))
+		} else {
+			w = math.Float32bits(float32(start + float64(i)*step))
+		}
+		binary.LittleEndian.PutUint32(data[4*i:], w)
+	}
+	return b.constOut(args, 7, []int{n}, data)
+}

@@ -1,0 +1,73 @@
+package vkrt
+
+import (
+	"encoding/binary"
+
+	"github.com/etgo/etgo/backends/vulkan/schema"
+)
+
+// Tensors filled with one value: full(size, value, dtype?, layout?, device?, pin_memory?, out),
+// full_like(self, value, dtype?, ..., memory_format?, out), ones and zeros(size, dtype?, ...,
+// out) and their _like forms. Their elements depend on nothing the call passes (full_like's
+// on its input's shape only, which a variant fixes), so etgo writes them into the buffer once
+// when it compiles the variant, where the official runtime dispatches a fill shader per call;
+// no dispatch writes the region afterwards (every value has its own).
+func fullOp(like bool, value float64, hasValue bool) opFunc {
+	return func(b *builder, args []int32) error {
+		if len(args) < 2 {
+			return b.errorf("%s without an output", b.op)
+		}
+		last := len(args) - 1
+		od, err := b.outDType(args, last, schema.VkDataTypeFLOAT32, schema.VkDataTypeINT32, schema.VkDataTypeBOOL)
+		if err != nil {
+			return err
+		}
+		var dims []int
+		if like {
+			if _, dims, err = b.in(args, 0); err != nil {
+				return err
+			}
+		} else {
+			size, err := b.intListArg(args, 0)
+			if err != nil {
+				return err
+			}
+			dims = make([]int, len(size))
+			for i, d := range size {
+				if d < 0 || d > 1<<31-1 {
+					return b.errorf("%s of size %v", b.op, size)
+				}
+				dims[i] = int(d)
+			}
+		}
+		v := value
+		if hasValue {
+			x, ok, err := b.scalarArg(args, 1)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return b.errorf("%s without a fill value", b.op)
+			}
+			v = x
+		}
+		n := numel(dims)
+		data := make([]byte, 4*n)
+		w := wordOf(v, kindOf(od))
+		for i := 0; i < n; i++ {
+			binary.LittleEndian.PutUint32(data[4*i:], w)
+		}
+		return b.constOut(args, last, dims, data)
+	}
+}
+
+// constOut places output argument i with shape dims and the words data, written when the
+// variant is compiled.
+func (b *builder) constOut(args []int32, i int, dims []int, data []byte) error {
+	r, err := b.out(args, i, dims)
+	if err != nil {
+		return err
+	}
+	b.prog.bufs[r].init = data
+	return nil
+}
