@@ -1,7 +1,6 @@
 package vkrt
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/etgo/etgo/backends/vulkan/schema"
@@ -9,8 +8,9 @@ import (
 
 // arangeOp: arange.start_step(start, end, step, dtype?, layout?, device?, pin_memory?, out).
 // Like full (op_full.go) its elements depend on no input, so they are written when the variant
-// is compiled: start + i*step for i below ceil((end-start)/step), as torch computes them (in
-// int64 for ints; in double, then rounded, for float32, as its CPU kernel does).
+// is compiled: start + i*step for i below ceil((end-start)/step), computed in double and then
+// rounded to float32 or truncated to int32 (torch's CPU kernel computes in double for float32
+// and in int64 for ints, the same values for integral arguments below 2^53).
 func arangeOp(b *builder, args []int32) error {
 	od, err := b.outDType(args, 7, schema.VkDataTypeFLOAT32, schema.VkDataTypeINT32)
 	if err != nil {
@@ -35,16 +35,10 @@ func arangeOp(b *builder, args []int32) error {
 	if cnt > math.MaxInt32 {
 		return errUnsupportedf("%s of %g elements", b.op, cnt)
 	}
-	n := int(cnt)
-	data := make([]byte, 4*n)
-	for i := 0; i < n; i++ {
-		var w uint32
+	return b.constOut(args, 7, []int{int(cnt)}, func(i int) uint32 {
 		if od == schema.VkDataTypeINT32 {
-			w = uint32(int32(int64(start) + int64(i)*int64(step)))
-		} else {
-			w = math.Float32bits(float32(start + float64(i)*step))
+			return uint32(int32(int64(start + float64(i)*step)))
 		}
-		binary.LittleEndian.PutUint32(data[4*i:], w)
-	}
-	return b.constOut(args, 7, []int{n}, data)
+		return math.Float32bits(float32(start + float64(i)*step))
+	})
 }

@@ -51,22 +51,23 @@ func fullOp(like bool, value float64, hasValue bool) opFunc {
 			}
 			v = x
 		}
-		n := numel(dims)
-		data := make([]byte, 4*n)
 		w := wordOf(v, kindOf(od))
-		for i := 0; i < n; i++ {
-			binary.LittleEndian.PutUint32(data[4*i:], w)
-		}
-		return b.constOut(args, last, dims, data)
+		return b.constOut(args, last, dims, func(i int) uint32 { return w })
 	}
 }
 
-// constOut places output argument i with shape dims and the words data, written when the
-// variant is compiled.
-func (b *builder) constOut(args []int32, i int, dims []int, data []byte) error {
+// constOut places output argument i with shape dims, its element k being word(k), written
+// when the variant is compiled. The region is placed first: that bounds the element count
+// (by the declared dims and the buffer) before any memory is made for it.
+func (b *builder) constOut(args []int32, i int, dims []int, word func(k int) uint32) error {
 	r, err := b.out(args, i, dims)
 	if err != nil {
 		return err
+	}
+	n := numel(dims)
+	data := make([]byte, 4*n)
+	for k := 0; k < n; k++ {
+		binary.LittleEndian.PutUint32(data[4*k:], word(k))
 	}
 	b.prog.bufs[r].init = data
 	return nil
