@@ -1,14 +1,15 @@
 package vkrt
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/etgo/etgo/backends/vulkan/schema"
 )
 
 // arangeOp: arange.start_step(start, end, step, dtype?, layout?, device?, pin_memory?, out).
-// Like full (op_full.go) its elements depend on no input, so they are written when the variant
-// is compiled: start + i*step for i below ceil((end-start)/step), computed in double and then
+// Its elements depend on no input, so they are written when the variant is compiled (at most
+// maxConstElems): start + i*step for i below ceil((end-start)/step), computed in double and then
 // rounded to float32 or truncated to int32 (torch's CPU kernel computes in double for float32
 // and in int64 for ints, the same values for integral arguments below 2^53).
 func arangeOp(b *builder, args []int32) error {
@@ -41,4 +42,27 @@ func arangeOp(b *builder, args []int32) error {
 		}
 		return math.Float32bits(float32(start + float64(i)*step))
 	})
+}
+
+// maxConstElems bounds a tensor etgo computes on the host when it compiles a variant (an
+// arange): a blob's dims are untrusted and this memory is the process's, not the device's.
+const maxConstElems = 1 << 24
+
+// constOut places output argument i with shape dims, its element k being word(k), written
+// when the variant is compiled.
+func (b *builder) constOut(args []int32, i int, dims []int, word func(k int) uint32) error {
+	if n := numel(dims); n > maxConstElems {
+		return errUnsupportedf("%s of %d elements (etgo computes at most %d on the host)", b.op, n, maxConstElems)
+	}
+	r, err := b.out(args, i, dims)
+	if err != nil {
+		return err
+	}
+	n := numel(dims)
+	data := make([]byte, 4*n)
+	for k := 0; k < n; k++ {
+		binary.LittleEndian.PutUint32(data[4*k:], word(k))
+	}
+	b.prog.bufs[r].init = data
+	return nil
 }
