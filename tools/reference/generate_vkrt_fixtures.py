@@ -49,7 +49,21 @@ def r(*shape):
     return ("randn", shape)
 
 
-# name -> (module factory, inputs). Inputs are ("randn", shape) specs, seeded by the case name.
+def special(*shape):
+    """randn with NaN, +-inf and +-0 among the elements (compares and where must treat them as
+    torch does)."""
+    return ("special", shape)
+
+
+def ri(*shape, lo=-3, hi=4, dtype=torch.int32):
+    return ("randint", shape, lo, hi, dtype)
+
+
+def rb(*shape):
+    return ("bool", shape)
+
+
+# name -> (module factory, inputs). Inputs are specs (r, special, ri, rb above), seeded by the case name.
 CASES = {
     # binary.comp
     "add_broadcast": (lambda: Fn(lambda m, x, y: x + y), [r(2, 3, 4, 5), r(1, 3, 1, 5)]),
@@ -99,6 +113,53 @@ CASES = {
     # batchnorm / layer norm
     "batchnorm2d": (lambda: nn.BatchNorm2d(5), [r(2, 5, 4, 3)]),
     "layer_norm": (lambda: nn.LayerNorm(12), [r(3, 4, 12)]),
+    # ibinary.comp: comparisons to bool (NaN, infinities and signed zeros among the floats)
+    "gt_tensor": (lambda: Fn(lambda m, x, y: x > y), [special(4, 9), special(4, 9)]),
+    "lt_tensor_broadcast": (lambda: Fn(lambda m, x, y: x < y), [special(3, 1, 8), special(5, 1)]),
+    "le_tensor": (lambda: Fn(lambda m, x, y: x <= y), [special(6, 7), special(6, 7)]),
+    "ge_tensor": (lambda: Fn(lambda m, x, y: x >= y), [special(6, 7), special(7)]),
+    "eq_tensor": (lambda: Fn(lambda m, x, y: x == y), [special(6, 7), special(6, 7)]),
+    "eq_scalar_neginf": (lambda: Fn(lambda m, x: x == float("-inf")), [special(5, 11)]),
+    "ne_scalar": (lambda: Fn(lambda m, x: x != 0.0), [special(5, 11)]),
+    "lt_scalar": (lambda: Fn(lambda m, x: x < 0.25), [special(5, 11)]),
+    "ge_scalar": (lambda: Fn(lambda m, x: x >= -0.5), [special(5, 11)]),
+    "gt_scalar_int": (lambda: Fn(lambda m, t: t > 0), [ri(4, 10)]),
+    "le_scalar_int": (lambda: Fn(lambda m, t: t <= 1), [ri(4, 10)]),
+    "lt_tensor_int": (lambda: Fn(lambda m, t, u: t < u), [ri(3, 8), ri(1, 8)]),
+    # an int64 input: the partitioner narrows it to int32, the staging copy casts
+    "gt_scalar_long": (lambda: Fn(lambda m, t: t > 1), [ri(4, 6, dtype=torch.int64)]),
+    # int32 arithmetic
+    "sub_int": (lambda: Fn(lambda m, t, u: t - u), [ri(1, 9, lo=-100, hi=100), ri(6, 1, lo=-100, hi=100)]),
+    "mul_int": (lambda: Fn(lambda m, t, u: t * u), [ri(4, 5, lo=-1000, hi=1000), ri(4, 5, lo=-1000, hi=1000)]),
+    # logical and bitwise operators on bool
+    "logical_and": (lambda: Fn(lambda m, a, b: torch.logical_and(a, b)), [rb(5, 8), rb(5, 8)]),
+    "logical_or": (lambda: Fn(lambda m, a, b: torch.logical_or(a, b)), [rb(5, 8), rb(1, 8)]),
+    "logical_not": (lambda: Fn(lambda m, a: torch.logical_not(a)), [rb(3, 13)]),
+    "bitwise_and": (lambda: Fn(lambda m, a, b: a & b), [rb(5, 8), rb(5, 8)]),
+    "bitwise_or": (lambda: Fn(lambda m, a, b: a | b), [rb(5, 8), rb(5, 8)]),
+    "bitwise_not": (lambda: Fn(lambda m, a: ~a), [rb(5, 8)]),
+    "compare_and": (lambda: Fn(lambda m, x, y: (x > 0) & (y < 0)), [special(4, 9), special(4, 9)]),
+    # where.comp
+    "where": (lambda: Fn(lambda m, c, x, y: torch.where(c, x, y)), [rb(4, 9), special(4, 9), special(4, 9)]),
+    "where_broadcast": (lambda: Fn(lambda m, c, x, y: torch.where(c, x, y)), [rb(2, 3, 1), special(3, 5), r(2, 1, 5)]),
+    "where_compare": (lambda: Fn(lambda m, x, y: torch.where(x > y, x, y * 0.5)), [special(6, 7), r(6, 7)]),
+    # argreduce.comp
+    "argmax_dim1": (lambda: Fn(lambda m, x: torch.argmax(x, dim=1)), [r(4, 10)]),
+    "argmax_keepdim": (lambda: Fn(lambda m, x: torch.argmax(x, dim=-1, keepdim=True)), [r(3, 5, 7)]),
+    # (the official partitioner takes an arg-reduction along the last dim only: along dim 0 it
+    # delegates none)
+    "argmin_last": (lambda: Fn(lambda m, x: torch.argmin(x, dim=-1)), [special(6, 5)]),
+    "argmax_nan": (lambda: Fn(lambda m, x: torch.argmax(x, dim=1)), [special(5, 9)]),
+    # constants made at compile time (op_full.go, op_arange.go)
+    "full_bool": (lambda: Fn(lambda m, a: torch.logical_and(a, torch.full((4, 6), True))), [rb(4, 6)]),
+    "full_like": (lambda: Fn(lambda m, x: x * torch.full_like(x, 2.5)), [r(3, 7)]),
+    "zeros_like": (lambda: Fn(lambda m, x: torch.maximum(x, torch.zeros_like(x))), [r(3, 7)]),
+    "arange_int": (lambda: Fn(lambda m, x: x > torch.arange(0, 9, 1, dtype=torch.int32)), [ri(3, 9, lo=-2, hi=10)]),
+    "arange_float": (lambda: Fn(lambda m, x: x * torch.arange(0.5, 4.0, 0.5)), [r(2, 7)]),
+    # casts (cast.comp)
+    "to_bool": (lambda: Fn(lambda m, x: torch.logical_not(x.to(torch.bool))), [special(4, 9)]),
+    "bool_to_float": (lambda: Fn(lambda m, a, x: a.to(torch.float32) + x), [rb(4, 9), r(4, 9)]),
+    "int_to_float": (lambda: Fn(lambda m, t, x: t.to(torch.float32) * x), [ri(4, 9), r(4, 9)]),
 }
 
 
@@ -116,8 +177,28 @@ def make(name):
             mod.running_var.uniform_(0.5, 2)
             mod.weight.data.uniform_(0.5, 1.5)
             mod.bias.data.uniform_(-0.5, 0.5)
-    inputs = tuple(torch.randn(*s) for _, s in specs)
+    inputs = tuple(make_input(s) for s in specs)
     return m, inputs
+
+
+def make_input(spec):
+    kind, shape = spec[0], spec[1]
+    if kind == "randn":
+        return torch.randn(*shape)
+    if kind == "special":
+        x = torch.randn(*shape)
+        flat = x.view(-1)
+        vals = [float("nan"), float("inf"), float("-inf"), 0.0, -0.0]
+        idx = torch.randperm(flat.numel())[: 2 * len(vals)]
+        for k, i in enumerate(idx.tolist()):
+            flat[i] = vals[k % len(vals)]
+        return x
+    if kind == "randint":
+        _, _, lo, hi, dtype = spec
+        return torch.randint(lo, hi, shape, dtype=dtype)
+    if kind == "bool":
+        return torch.rand(*shape) > 0.5
+    raise ValueError(kind)
 
 
 def op_name(target) -> str:

@@ -209,12 +209,8 @@ func (Backend) Execute(ctx *executor.BackendExecutionContext, h executor.Delegat
 			return nil, fmt.Errorf("%w: delegate argument %d is not a tensor", executor.ErrInvalidArgument, k)
 		}
 		t := a.Tensor
-		want := executor.Float32
-		if g.Values[id].Tensor.DType == 3 { // INT32
-			want = executor.Int32
-		}
-		if t.ScalarType() != want {
-			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", executor.ErrInvalidArgument, k, executor.DTypeName(t.ScalarType()), executor.DTypeName(want))
+		if d := g.Values[id].Tensor.DType; !stageable(d, t.ScalarType()) {
+			return nil, fmt.Errorf("%w: delegate argument %d is %s, the graph takes %s", executor.ErrInvalidArgument, k, executor.DTypeName(t.ScalarType()), executor.DTypeName(graphScalarType(d)))
 		}
 		if !t.IsContiguous() {
 			return nil, fmt.Errorf("%w: delegate argument %d has dim order %v", executor.ErrInvalidArgument, k, t.DimOrder())
@@ -241,7 +237,9 @@ func (Backend) Execute(ctx *executor.BackendExecutionContext, h executor.Delegat
 		return r[:4*numel(v.b.shape[id])]
 	}
 	for k, id := range g.InputIDs {
-		copy(regionBytes(id), ins[k].Bytes())
+		if err := stageIn(regionBytes(id), ins[k].Bytes(), ins[k].ScalarType(), numel(v.b.shape[id])); err != nil {
+			return fmt.Errorf("input %d: %w", k, err)
+		}
 	}
 	if ctx != nil && ctx.Context != nil {
 		if err := ctx.Context.Err(); err != nil {
@@ -261,7 +259,9 @@ func (Backend) Execute(ctx *executor.BackendExecutionContext, h executor.Delegat
 				return fmt.Errorf("output %d: %w", k, err)
 			}
 		}
-		copy(t.Bytes(), regionBytes(id))
+		if err := stageOut(t.Bytes(), regionBytes(id), t.ScalarType(), numel(v.b.shape[id])); err != nil {
+			return fmt.Errorf("output %d: %w", k, err)
+		}
 	}
 	return nil
 }

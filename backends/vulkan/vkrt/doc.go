@@ -29,17 +29,22 @@
 //
 // The official runtime stores most tensors as textures in packed layouts and prepacks
 // weights; etgo keeps every tensor as a contiguous buffer of 32-bit elements in its logical
-// (NCHW, row-major) order, ignores the blob's storage, layout and memory-sharing hints (each
-// value has its own region, views share their input's), and runs its own shaders
-// (shaders/*.comp, compiled to the committed SPIR-V by `go generate`, gen_shaders.go). The
-// outputs match eager PyTorch within fp32 rounding (the tests hold them to 1e-3 of the
-// largest output, and report the worst case); they are not the official runtime's bits.
+// (NCHW, row-major) order: float32 as its bits, int32 as itself, bool as 0 or 1 (widened and
+// narrowed by the staging copies, stage.go, which also cast int64 and float64/float16 call
+// tensors to and from the graph's int32 and float32, as the official staging does). It
+// ignores the blob's storage, layout and memory-sharing hints (each value has its own region,
+// views share their input's), and runs its own shaders (shaders/*.comp, compiled to the
+// committed SPIR-V by `go generate`, gen_shaders.go). Tensors that depend on no input (full,
+// arange and their kind) are written once when a variant is compiled. Float outputs match
+// eager PyTorch within fp32 rounding (the tests hold them to 1e-3 of the largest output, and
+// report the worst case); they are not the official runtime's bits. Int and bool outputs are
+// exact, comparisons and where treat NaN as torch does.
 //
 // # Errors
 //
 // Init refuses, naming all of them, the operators it does not run (Supported lists those it
-// does), and datatypes other than float32 (int32 for max-pooling indices and constants cast to
-// float); ErrNoDevice says why no device opened (Unavailable gives it to the executor's load
+// does), datatypes other than float32, int32 and bool, and any operator given a datatype it
+// does not compute (dtype.go: a float shader never reads an int's bits); ErrNoDevice says why no device opened (Unavailable gives it to the executor's load
 // error and to `etgo check`); Vulkan calls that fail are *Error values naming the call and
 // result. Everything Init decides from the blob before it meets a device (load, then build:
 // regions, bindings, workgroup counts) is fuzzed by FuzzPlan against the invariants the device

@@ -1,6 +1,7 @@
 package vkrt
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/etgo/etgo/backends/vulkan/schema"
@@ -54,7 +55,8 @@ func aliasOp(b *builder, args []int32) error {
 }
 
 // toDimOrderOp: _to_dim_order_copy(self, dtype?, non_blocking?, dim_order?, out) to the
-// default dim order, keeping the dtype (an alias) or from int32 to float32 (shaders/cast.comp).
+// default dim order, keeping the dtype (an alias) or casting between float32, int32 and bool
+// (shaders/cast.comp).
 // The serialized dtype argument is None even when the dtype changes: the output tensor's
 // datatype says what to make.
 func toDimOrderOp(b *builder, args []int32) error {
@@ -74,9 +76,11 @@ func toDimOrderOp(b *builder, args []int32) error {
 	if err != nil {
 		return err
 	}
-	cast := ti.DType == schema.VkDataTypeINT32 && to.DType == schema.VkDataTypeFLOAT32
-	if !cast && ti.DType != to.DType {
-		return errUnsupportedf("%s from %s to %s (etgo casts int32 to float32 only)", b.op, ti.DType, to.DType)
+	cast := ti.DType != to.DType
+	for _, d := range []schema.VkDataType{ti.DType, to.DType} {
+		if err := elemType(d); err != nil {
+			return fmt.Errorf("%s: %w", b.op, err)
+		}
 	}
 	for i := 1; i < last; i++ {
 		if v := b.value(args[i]); v.Kind == schema.GraphTypesIntList {
@@ -94,7 +98,7 @@ func toDimOrderOp(b *builder, args []int32) error {
 	if err != nil {
 		return err
 	}
-	return b.prog.dispatch("cast", numel(dims), u32s(numel(dims)), r, ro)
+	return b.prog.dispatch("cast", numel(dims), u32s(numel(dims), kindOf(ti.DType), kindOf(to.DType)), r, ro)
 }
 
 // viewOp: view_copy(self, size, out), one size may be -1.

@@ -1,7 +1,6 @@
 package vkrt
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -70,6 +69,38 @@ var ops = map[string]opFunc{
 	"aten.cat.default":                         catOp,
 	"aten.split_with_sizes_copy.default":       splitOp,
 
+	"aten.eq.Tensor": compareOp(ibEq),
+	"aten.lt.Tensor": compareOp(ibLt),
+	"aten.le.Tensor": compareOp(ibLe),
+	"aten.gt.Tensor": compareOp(ibGt),
+	"aten.ge.Tensor": compareOp(ibGe),
+	"aten.eq.Scalar": compareOp(ibEq),
+	"aten.ne.Scalar": compareOp(ibNe),
+	"aten.lt.Scalar": compareOp(ibLt),
+	"aten.le.Scalar": compareOp(ibLe),
+	"aten.gt.Scalar": compareOp(ibGt),
+	"aten.ge.Scalar": compareOp(ibGe),
+
+	"aten.logical_and.default": logicalOp(ibLogicalAnd),
+	"aten.logical_or.default":  logicalOp(ibLogicalOr),
+	"aten.logical_not.default": logicalNotOp,
+	"aten.bitwise_and.Tensor":  bitwiseOp(ibAnd),
+	"aten.bitwise_or.Tensor":   bitwiseOp(ibOr),
+	"aten.bitwise_not.default": bitwiseNotOp,
+
+	"aten.where.self": whereOp,
+
+	"aten.full.default":       fullOp(false, 0, true),
+	"aten.full_like.default":  fullOp(true, 0, true),
+	"aten.ones.default":       fullOp(false, 1, false),
+	"aten.ones_like.default":  fullOp(true, 1, false),
+	"aten.zeros.default":      fullOp(false, 0, false),
+	"aten.zeros_like.default": fullOp(true, 0, false),
+	"aten.arange.start_step":  arangeOp,
+
+	"aten.argmax.default": argReduceOp(false),
+	"aten.argmin.default": argReduceOp(true),
+
 	"aten._native_batch_norm_legit_no_training.default": batchNormOp,
 	"aten.native_layer_norm.default":                    layerNormOp,
 }
@@ -137,6 +168,9 @@ func build(g *vkgraph.Graph, consts [][]byte, inputShapes [][]int) (*builder, er
 	}
 	for i, c := range g.Chain {
 		b.op, b.opIndex = c.Name, i
+		if err := b.checkDTypes(c.Args); err != nil {
+			return nil, fmt.Errorf("chain[%d] %s: %w", i, c.Name, err)
+		}
 		if err := ops[c.Name](b, c.Args); err != nil {
 			return nil, fmt.Errorf("chain[%d] %s: %w", i, c.Name, err)
 		}
@@ -194,10 +228,10 @@ func (b *builder) tensor(id int32) (int, error) {
 	}
 	n := numel(dims)
 	data := b.consts[t.ConstantID]
-	if len(data) < 4*n {
+	if len(data) < elemSize(t.DType)*n {
 		return 0, b.errorf("constant value %d of dims %v has %d bytes", id, dims, len(data))
 	}
-	r, err := b.prog.alloc(4*n, data[:4*n])
+	r, err := b.prog.alloc(4*n, toWords(t.DType, data[:elemSize(t.DType)*n]))
 	if err != nil {
 		return 0, err
 	}
@@ -391,20 +425,16 @@ func (b *builder) isNull(args []int32, i int) bool {
 	return v == nil || v.Kind == schema.GraphTypesNull
 }
 
-// constantScalar places a one-element constant (a scalar operand).
-func (b *builder) constantScalar(v float64) (int, error) {
-	var raw [4]byte
-	binary.LittleEndian.PutUint32(raw[:], f32bits(v))
-	return b.prog.alloc(4, raw[:])
-}
-
-// elemType refuses the datatypes whose elements are not 32-bit words in etgo's layout.
+// elemType refuses the datatypes etgo's layout does not hold. Every element is one 32-bit
+// word: float32 as its bits, int32 as itself, and BOOL as 0 or 1 (the official runtime keeps
+// bool as 8-bit integers in buffers and as 8-bit integer textures; etgo widens it in the
+// staging copies, stage.go, so every shader indexes words).
 func elemType(d schema.VkDataType) error {
 	switch d {
-	case schema.VkDataTypeFLOAT32, schema.VkDataTypeINT32:
+	case schema.VkDataTypeFLOAT32, schema.VkDataTypeINT32, schema.VkDataTypeBOOL:
 		return nil
 	}
-	return fmt.Errorf("%w: tensors of datatype %s (etgo's Vulkan backend runs float32, and int32 indices)", ErrUnsupported, d)
+	return fmt.Errorf("%w: tensors of datatype %s (etgo's Vulkan backend runs float32, int32 and bool)", ErrUnsupported, d)
 }
 
 func dimsOf(d []uint32) []int {
