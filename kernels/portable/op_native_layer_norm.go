@@ -109,22 +109,27 @@ func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue) er
 // which the official x86-64 build does not do either). w and b may be nil (1 and 0, still
 // applied: +0 turns a −0 into +0 as in C++). Empty rows get mean 0 and rstd NaN.
 func LayerNormRows(x, w, b, y, mean, rstd []float32, m, n int, eps float32) {
-	N := float32(n)
-	for i := 0; i < m; i++ {
-		if n == 0 {
+	if n == 0 {
+		for i := range m {
 			mean[i], rstd[i] = 0, float32(math.NaN())
-			continue
 		}
+		return
+	}
+	var mus, sds [4]float32
+	for i := 0; i < m; i++ {
+		if k := i % 4; k == 0 {
+			// Four rows' statistics at once: their serial float chains are independent, so
+			// interleaving them changes no rounding and hides the add latency.
+			if i+4 <= m {
+				mus, sds = layerNormStats4(x[i*n:(i+4)*n], n, eps)
+			} else {
+				for r := i; r < m; r++ {
+					mus[r-i], sds[r-i] = layerNormStats(x[r*n:(r+1)*n], eps)
+				}
+			}
+		}
+		mu, sd := mus[i%4], sds[i%4]
 		row, yr := x[i*n:(i+1)*n], y[i*n:(i+1)*n]
-		var sum, sq float32
-		for _, v := range row {
-			sum += v
-		}
-		for _, v := range row {
-			sq += float32(v * v)
-		}
-		mu := sum / N
-		sd := float32(math.Sqrt(float64(float32(sq/N) - float32(mu*mu) + eps)))
 		for j, v := range row {
 			wj, bj := float32(1), float32(0)
 			if w != nil {
@@ -137,6 +142,44 @@ func LayerNormRows(x, w, b, y, mean, rstd []float32, m, n int, eps float32) {
 		}
 		mean[i], rstd[i] = mu, float32(1/float64(sd))
 	}
+}
+
+// layerNormStats is one row's mean and std = sqrt(E[x²] − mean² + eps), in float32 and in the
+// official order.
+func layerNormStats(row []float32, eps float32) (float32, float32) {
+	N := float32(len(row))
+	var sum, sq float32
+	for _, v := range row {
+		sum += v
+	}
+	for _, v := range row {
+		sq += float32(v * v)
+	}
+	mu := sum / N
+	return mu, float32(math.Sqrt(float64(float32(sq/N) - float32(mu*mu) + eps)))
+}
+
+// layerNormStats4 is layerNormStats of the four rows of n values in v.
+func layerNormStats4(v []float32, n int, eps float32) (mu, sd [4]float32) {
+	x0, x1, x2, x3 := v[:n], v[n:2*n], v[2*n:3*n], v[3*n:4*n]
+	var s0, s1, s2, s3, q0, q1, q2, q3 float32
+	for j := range x0 {
+		a, b, c, d := x0[j], x1[j], x2[j], x3[j]
+		s0 += a
+		s1 += b
+		s2 += c
+		s3 += d
+		q0 += float32(a * a)
+		q1 += float32(b * b)
+		q2 += float32(c * c)
+		q3 += float32(d * d)
+	}
+	N := float32(n)
+	for k, p := range [4][2]float32{{s0, q0}, {s1, q1}, {s2, q2}, {s3, q3}} {
+		mu[k] = p[0] / N
+		sd[k] = float32(math.Sqrt(float64(float32(p[1]/N) - float32(mu[k]*mu[k]) + eps)))
+	}
+	return mu, sd
 }
 
 // layerNormRowsF64 is layer_norm_scalar<double>: the statistics still accumulate in float (a
