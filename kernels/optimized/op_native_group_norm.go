@@ -1,6 +1,10 @@
 package optimized
 
-import "github.com/etgo/etgo/executor"
+import (
+	"math"
+
+	"github.com/etgo/etgo/executor"
+)
 
 func init() {
 	register("aten::native_group_norm.out", floatDTypes, nativeGroupNormOut)
@@ -65,4 +69,20 @@ func nativeGroupNormOut(ctx *executor.KernelContext, args []*executor.EValue, th
 		}
 	})
 	return nil
+}
+
+// meanRstd is the portable kernel's row statistics, in its order: the mean, then the biased
+// variance around it, in float64.
+func meanRstd(v []float32, eps float64) (float64, float64) {
+	sum := 0.0
+	for _, x := range v {
+		sum += float64(x)
+	}
+	mu := sum / float64(len(v))
+	ss := 0.0
+	for _, x := range v {
+		d := float64(x) - mu
+		ss += d * d
+	}
+	return mu, 1 / math.Sqrt(ss/float64(len(v))+eps)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/etgo/etgo/executor"
+	"github.com/etgo/etgo/kernels/portable"
 )
 
 func init() {
@@ -12,10 +13,11 @@ func init() {
 
 // aten::native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight,
 // Tensor? bias, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2). The fast path
-// is every tensor float32 and contiguous with the shapes right: the portable algorithm (two
-// float64 passes per row, in the same order), so bitwise equal to it, with the rows split over
-// threads and the weight/bias cases hoisted out of the inner loop. Everything else, including
-// every error, is the portable kernel's.
+// is every tensor float32 and contiguous with the shapes right, and computes what ExecuTorch
+// 1.5.1's optimized kernel computes: rows shorter than 256 through the portable scalar code
+// (portable.LayerNormRows), longer ones through the vectorized Welford moments and
+// (x·rstd − rstd·mean)·w + b, bit for bit; the rows split over threads. Everything else,
+// including every error, is the portable kernel's.
 func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue, threads int) error {
 	a, err := unboxNativeLayerNormOut(args)
 	if err != nil {
@@ -34,52 +36,122 @@ func nativeLayerNormOut(ctx *executor.KernelContext, args []*executor.EValue, th
 	if a.Bias != nil {
 		b = executor.Data[float32](a.Bias)
 	}
+	eps := float32(a.Eps)
+	if n < layerNormSmallN {
+		// ExecuTorch's optimized kernel runs the portable scalar code on short rows.
+		parallelFor(threads, m, m*n, func(lo, hi int) {
+			portable.LayerNormRows(x[lo*n:hi*n], w, b, y[lo*n:hi*n], mean[lo:hi], rstd[lo:hi], hi-lo, n, eps)
+		})
+		return nil
+	}
 	parallelFor(threads, m, m*n, func(lo, hi int) {
-		var mus, rs [4]float64
 		for i := lo; i < hi; i++ {
-			if (i-lo)%4 == 0 && i+4 <= hi {
-				// Four rows' statistics at once: four independent float64 chains, each
-				// summed in the portable order, so bitwise its result at about four
-				// times the rate of one latency-bound chain.
-				mus, rs = meanRstd4(x[i*n:(i+4)*n], n, a.Eps)
-			} else if (i-lo)%4 == 0 {
-				for k := 0; k < min(4, hi-i); k++ {
-					mus[k], rs[k] = meanRstd(x[(i+k)*n:(i+k+1)*n], a.Eps)
-				}
-			}
 			row, yr := x[i*n:(i+1)*n], y[i*n:(i+1)*n]
-			mu, r := mus[(i-lo)%4], rs[(i-lo)%4]
-			// The portable kernel's statements, in its order (a fused or reordered
-			// multiply-add would change the rounding, and which NaN propagates).
-			switch {
-			case w != nil && b != nil:
-				for j, v := range row {
-					z := (float64(v) - mu) * r
-					z *= float64(w[j])
-					z += float64(b[j])
-					yr[j] = float32(z)
+			mu, v := rowwiseMoments(row)
+			r := 1 / float32(math.Sqrt(float64(v+eps)))
+			scale, offset := r, -r*mu
+			// (x·scale + offset)·gamma + beta, each product rounded (no fused multiply-add,
+			// as at::vec's separate mul and add); a missing weight or bias is 1 or 0.
+			for j, xv := range row {
+				g, be := float32(1), float32(0)
+				if w != nil {
+					g = w[j]
 				}
-			case w != nil:
-				for j, v := range row {
-					z := (float64(v) - mu) * r
-					z *= float64(w[j])
-					yr[j] = float32(z)
+				if b != nil {
+					be = b[j]
 				}
-			case b != nil:
-				for j, v := range row {
-					z := (float64(v) - mu) * r
-					z += float64(b[j])
-					yr[j] = float32(z)
-				}
-			default:
-				for j, v := range row {
-					yr[j] = float32((float64(v) - mu) * r)
-				}
+				yr[j] = float32(float32(float32(xv*scale)+offset)*g) + be
 			}
-			mean[i], rstd[i] = float32(mu), float32(r)
+			mean[i], rstd[i] = mu, r
 		}
 	})
 	return nil
+}
+
+// layerNormSmallN is the row length below which ExecuTorch 1.5.1's optimized layer norm
+// (kSmallNThreshold) falls back to the portable scalar code.
+const layerNormSmallN = 256
+
+// rowwiseMoments is ExecuTorch's RowwiseMoments (kernels/optimized/cpu/moments_utils.h) for
+// float32 with 8-lane vectors, in its order: Welford updates over chunks of 16 vectors per
+// lane, the chunks merged through a cascade stack, a scalar Welford tail, then the 8 lanes
+// merged into it. It returns the mean and the biased variance, bit for bit.
+func rowwiseMoments(x []float32) (float32, float32) {
+	const lanes, chunk = 8, 16
+	N := len(x)
+	n := N / lanes
+	m := (n + chunk - 1) / chunk
+	depth := 0
+	for 1<<depth < m {
+		depth++
+	}
+	type vmom struct {
+		m0     int
+		m1, m2 [lanes]float32
+	}
+	// add merges (m0a, m1a, m2a) into s: AddMomentsVec.
+	add := func(m0a int, m1a, m2a *[lanes]float32, s *vmom) {
+		nn := s.m0 + m0a
+		var c float32
+		if nn != 0 {
+			c = float32(m0a) / float32(nn)
+		}
+		old := float32(s.m0)
+		for l := range lanes {
+			d := m1a[l] - s.m1[l]
+			s.m1[l] += float32(c * d)
+			s.m2[l] += m2a[l] + float32(float32(float32(d*d)*c)*old)
+		}
+		s.m0 = nn
+	}
+	stk := make([]vmom, max(depth, 1))
+	var inv [chunk]float32
+	for j := range inv {
+		inv[j] = 1 / float32(j+1)
+	}
+	for i := range m {
+		m0 := min(chunk, n-i*chunk)
+		var m1, m2 [lanes]float32
+		for j := range m0 {
+			xv := x[(i*chunk+j)*lanes:][:lanes]
+			for l := range lanes {
+				d := xv[l] - m1[l]
+				m1[l] += float32(d * inv[j])
+				m2[l] += float32(d * (xv[l] - m1[l]))
+			}
+		}
+		add(m0, &m1, &m2, &stk[0])
+		mask := i + 1
+		for j := 1; j < depth && mask&1 == 0; j++ {
+			add(stk[j-1].m0, &stk[j-1].m1, &stk[j-1].m2, &stk[j])
+			stk[j-1] = vmom{}
+			mask >>= 1
+		}
+	}
+	for i := 1; i < depth; i++ {
+		add(stk[i].m0, &stk[i].m1, &stk[i].m2, &stk[0])
+	}
+	var m0 int
+	var m1, m2 float32
+	for _, v := range x[n*lanes:] {
+		d := v - m1
+		m0++
+		m1 += d / float32(m0)
+		m2 += float32(d * (v - m1))
+	}
+	for l := range lanes {
+		// AddMoments, the scalar merge of each lane's n values.
+		nn := m0 + n
+		var c float32
+		if nn != 0 {
+			c = float32(n) / float32(nn)
+		}
+		d := stk[0].m1[l] - m1
+		m1 += float32(c * d)
+		m2 += stk[0].m2[l] + float32(float32(float32(d*d)*c)*float32(m0))
+		m0 = nn
+	}
+	return m1, m2 / float32(N)
 }
 
 // layerNormFast checks the fast path's conditions, sizes the three outs, and returns the rows
@@ -122,48 +194,6 @@ func layerNormFast(a nativeLayerNormOutArgs) (m, n int, ok bool) {
 		return 0, 0, false
 	}
 	return m, n, true
-}
-
-// meanRstd is the portable kernel's row statistics, in its order: the mean, then the biased
-// variance around it, in float64.
-func meanRstd(v []float32, eps float64) (float64, float64) {
-	sum := 0.0
-	for _, x := range v {
-		sum += float64(x)
-	}
-	mu := sum / float64(len(v))
-	ss := 0.0
-	for _, x := range v {
-		d := float64(x) - mu
-		ss += d * d
-	}
-	return mu, 1 / math.Sqrt(ss/float64(len(v))+eps)
-}
-
-// meanRstd4 is meanRstd of the four rows of n values in v, their sums interleaved.
-func meanRstd4(v []float32, n int, eps float64) (mu, r [4]float64) {
-	x0, x1, x2, x3 := v[:n], v[n:2*n], v[2*n:3*n], v[3*n:4*n]
-	var s0, s1, s2, s3 float64
-	for j := range x0 {
-		s0 += float64(x0[j])
-		s1 += float64(x1[j])
-		s2 += float64(x2[j])
-		s3 += float64(x3[j])
-	}
-	N := float64(n)
-	m0, m1, m2, m3 := s0/N, s1/N, s2/N, s3/N
-	var q0, q1, q2, q3 float64
-	for j := range x0 {
-		d0 := float64(x0[j]) - m0
-		d1 := float64(x1[j]) - m1
-		d2 := float64(x2[j]) - m2
-		d3 := float64(x3[j]) - m3
-		q0 += d0 * d0
-		q1 += d1 * d1
-		q2 += d2 * d2
-		q3 += d3 * d3
-	}
-	return [4]float64{m0, m1, m2, m3}, [4]float64{1 / math.Sqrt(q0/N+eps), 1 / math.Sqrt(q1/N+eps), 1 / math.Sqrt(q2/N+eps), 1 / math.Sqrt(q3/N+eps)}
 }
 
 // allF32Contiguous reports whether every present tensor is contiguous float32.

@@ -154,6 +154,27 @@ class Pad(nn.Module):
         return self.b(nn.functional.pad(y, (0, 0, 0, 0, 1, 1)))
 
 
+class VitBlock(nn.Module):
+    """A DeiT-class ViT at toy size: two torchvision encoder blocks (pre-norm LayerNorm,
+    multi-head attention over 3 heads, GELU MLP, residual adds) on 5 tokens of width 24, then
+    the final LayerNorm. The quantizer leaves the layer norms in fp32 on the portable kernel
+    between the int8 delegates; their float32 statistics are where etgo once drifted from the
+    official runtime on int8 DeiT-tiny (issue #15)."""
+
+    def __init__(self):
+        super().__init__()
+        from functools import partial
+
+        from torchvision.models.vision_transformer import EncoderBlock
+
+        norm = partial(nn.LayerNorm, eps=1e-6)
+        self.blocks = nn.Sequential(*[EncoderBlock(3, 24, 48, 0.0, 0.0, norm) for _ in range(2)])
+        self.ln = norm(24)
+
+    def forward(self, x):
+        return self.ln(self.blocks(x))
+
+
 def mobilenet_v2_tiny():
     """torchvision's MobileNetV2 (width 0.25, three inverted-residual stages, 10 classes) with
     randomised BatchNorm statistics: ReLU6, depthwise stride 2, residual adds, the 1280-channel
@@ -183,6 +204,7 @@ MODELS = {
     "up": (Up, (1, 3, 4, 4), True, 1),
     "mobilenet_v2_tiny": (mobilenet_v2_tiny, (1, 3, 32, 32), True, 1),
     "diff": (Diff, (1, 3, 5, 5), True, 1),
+    "vit_block": (VitBlock, (1, 5, 24), True, 1),
 }
 
 # What the official toolchain lowers but its runtime refuses at load, which etgo must refuse too
