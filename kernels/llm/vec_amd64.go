@@ -39,6 +39,10 @@ func dotRows(out, q, k []float32, stride int) {
 	if n == 0 {
 		return
 	}
+	if d == 0 { // (a zero head dim: every score is the empty sum)
+		clear(out)
+		return
+	}
 	_ = k[(n-1)*stride+d-1]
 	if useAVX2 && d > 0 {
 		dotRowsAVX2(&q[0], &k[0], stride, n, d, &out[0])

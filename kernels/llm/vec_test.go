@@ -72,7 +72,7 @@ func BenchmarkDot(b *testing.B) {
 func TestVecRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	same := func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) || (x != x && y != y) }
-	for _, d := range []int{1, 7, 8, 9, 31, 32, 33, 40, 64, 100, 128} {
+	for _, d := range []int{0, 1, 7, 8, 9, 31, 32, 33, 40, 64, 100, 128} {
 		for _, n := range []int{1, 2, 5, 17} {
 			for _, special := range []float32{0, float32(math.NaN()), float32(math.Inf(1))} {
 				stride := d + r.IntN(3)*8
@@ -84,7 +84,7 @@ func TestVecRows(t *testing.T) {
 				for i := range k {
 					k[i] = float32(r.NormFloat64())
 				}
-				if special != 0 {
+				if special != 0 && len(k) > 0 {
 					k[r.IntN(len(k))] = special
 				}
 				got, want := make([]float32, n), make([]float32, n)
