@@ -48,15 +48,7 @@ func (b stopAt) Init(ctx *executor.BackendInitContext, blob []byte, specs []exec
 // again correctly. No timing is involved: node k cancels the context itself.
 func TestCancelBetweenNodes(t *testing.T) {
 	for _, name := range []string{"mobilenet_v2_small", "resnet18_small"} {
-		var m zoo.Model
-		for _, mm := range zoo.Models(t) {
-			if mm.Name == name {
-				m = mm
-			}
-		}
-		if m.Name == "" {
-			t.Fatalf("no zoo model %s", name)
-		}
+		m := zooModel(t, name)
 		var cancel context.CancelFunc
 		ran := 0
 		b := stopAt{Backend{}, -1, &cancel, &ran}
@@ -117,6 +109,18 @@ func newRegistry(t *testing.T, b executor.Backend) *executor.Registry {
 		t.Fatal(err)
 	}
 	return reg
+}
+
+// zooModel is the committed zoo model called name.
+func zooModel(t *testing.T, name string) zoo.Model {
+	t.Helper()
+	for _, m := range zoo.Models(t) {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("no zoo model %s", name)
+	return zoo.Model{}
 }
 
 func load(t *testing.T, reg *executor.Registry, m zoo.Model) *executor.Method {

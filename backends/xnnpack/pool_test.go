@@ -2,16 +2,10 @@ package xnnpack
 
 import (
 	"context"
-	"path/filepath"
-	"runtime"
-	"sort"
 	"testing"
 
-	"github.com/etgo/etgo/executor"
-	"github.com/etgo/etgo/internal/npyconv"
 	"github.com/etgo/etgo/internal/testutil"
-	"github.com/etgo/etgo/kernels/portable"
-	"github.com/etgo/etgo/npy"
+	"github.com/etgo/etgo/internal/zoo/zoorun"
 )
 
 // TestTake: take prefers the most recently released buffer of about the right size (still in
@@ -67,56 +61,22 @@ func TestTake(t *testing.T) {
 // TestSteadyStateAllocations: once a method has run, later runs take every intermediate value
 // from the plan's pool: the bytes a run allocates are a small fraction of its intermediates.
 func TestSteadyStateAllocations(t *testing.T) {
-	dir := testutil.Testdata(t, "zoo", "mobilenet_v2_small")
-	reg := executor.NewRegistry()
-	if err := portable.Register(reg); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.RegisterBackend(BackendID, Backend{Threads: 1}); err != nil {
-		t.Fatal(err)
-	}
-	p, err := executor.Open(filepath.Join(dir, "xnnpack.pte"), executor.Options{Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	meth, err := p.LoadMethod("forward")
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := zooModel(t, "mobilenet_v2_small")
+	meth := load(t, newRegistry(t, Backend{Threads: 1}), m)
 	defer meth.Close()
-	paths, _ := filepath.Glob(filepath.Join(dir, "inputs", "input_*.npy"))
-	sort.Strings(paths)
-	var inputs []*executor.Tensor
-	for _, path := range paths {
-		a, err := npy.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tn, err := npyconv.Tensor(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, tn)
-	}
-	alloc := func() uint64 {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.TotalAlloc
-	}
-	before := alloc()
-	if _, err := meth.Run(context.Background(), inputs...); err != nil {
-		t.Fatal(err)
-	}
-	first := alloc() - before
-	const runs = 4
-	before = alloc()
-	for i := 0; i < runs; i++ {
+	inputs := zoorun.Inputs(t, m)
+	run := func() {
 		if _, err := meth.Run(context.Background(), inputs...); err != nil {
 			t.Fatal(err)
 		}
 	}
-	per := (alloc() - before) / runs
+	first := testutil.Allocated(run)
+	const runs = 4
+	per := testutil.Allocated(func() {
+		for range runs {
+			run()
+		}
+	}) / runs
 	t.Logf("first run allocated %d bytes, later runs %d each", first, per)
 	if per*8 > first {
 		t.Errorf("later runs allocate %d bytes each, the first %d: the pool does not reach a steady state", per, first)
