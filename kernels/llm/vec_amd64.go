@@ -6,22 +6,20 @@ import "golang.org/x/sys/cpu"
 
 var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
-//go:noescape
-func dotAVX2(a, b []float32) float32
-
-//go:noescape
-func axpyAVX2(dst, x []float32, w float32)
-
 func dot(a, b []float32) float32 {
-	if useAVX2 {
-		return dotAVX2(a, b[:len(a)])
+	if useAVX2 && len(a) > 0 {
+		_ = b[len(a)-1]
+		var s float32
+		dotRowsAVX2(&a[0], &b[0], 0, 1, len(a), &s)
+		return s
 	}
 	return dotGo(a, b)
 }
 
 func axpy(dst, x []float32, w float32) {
-	if useAVX2 {
-		axpyAVX2(dst, x[:len(dst)], w)
+	if useAVX2 && len(dst) > 0 {
+		_ = x[len(dst)-1]
+		axpyRowsAVX2(&dst[0], &x[0], 0, &w, 1, len(dst))
 		return
 	}
 	axpyGo(dst, x, w)

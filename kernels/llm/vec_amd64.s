@@ -2,126 +2,10 @@
 
 #include "textflag.h"
 
-// func dotAVX2(a, b []float32) float32
-// Four 8-lane FMA accumulators over 32 floats a step, then 8 at a time, then one; the lanes are
-// summed pairwise at the end. len(b) >= len(a) is the caller's.
-TEXT ·dotAVX2(SB), NOSPLIT, $0-52
-	MOVQ a_base+0(FP), SI
-	MOVQ a_len+8(FP), CX
-	MOVQ b_base+24(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-
-dot32:
-	CMPQ CX, $32
-	JL   dot8
-	VMOVUPS (SI), Y4
-	VMOVUPS 32(SI), Y5
-	VMOVUPS 64(SI), Y6
-	VMOVUPS 96(SI), Y7
-	VFMADD231PS (DI), Y4, Y0
-	VFMADD231PS 32(DI), Y5, Y1
-	VFMADD231PS 64(DI), Y6, Y2
-	VFMADD231PS 96(DI), Y7, Y3
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $32, CX
-	JMP  dot32
-
-dot8:
-	CMPQ CX, $8
-	JL   dotsum
-	VMOVUPS (SI), Y4
-	VFMADD231PS (DI), Y4, Y0
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $8, CX
-	JMP  dot8
-
-dotsum:
-	VADDPS Y1, Y0, Y0
-	VADDPS Y3, Y2, Y2
-	VADDPS Y2, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS X1, X0, X0
-	VHADDPS X0, X0, X0
-	VHADDPS X0, X0, X0
-
-dot1:
-	TESTQ CX, CX
-	JE    dotdone
-	VMOVSS (SI), X4
-	VFMADD231SS (DI), X4, X0
-	ADDQ $4, SI
-	ADDQ $4, DI
-	DECQ CX
-	JMP  dot1
-
-dotdone:
-	VZEROUPPER
-	MOVSS X0, ret+48(FP)
-	RET
-
-// func axpyAVX2(dst, x []float32, w float32)
-// dst += w·x, fused; len(x) >= len(dst) is the caller's.
-TEXT ·axpyAVX2(SB), NOSPLIT, $0-52
-	MOVQ dst_base+0(FP), DI
-	MOVQ dst_len+8(FP), CX
-	MOVQ x_base+24(FP), SI
-	VBROADCASTSS w+48(FP), Y0
-
-axpy32:
-	CMPQ CX, $32
-	JL   axpy8
-	VMOVUPS (DI), Y1
-	VMOVUPS 32(DI), Y2
-	VMOVUPS 64(DI), Y3
-	VMOVUPS 96(DI), Y4
-	VFMADD231PS (SI), Y0, Y1
-	VFMADD231PS 32(SI), Y0, Y2
-	VFMADD231PS 64(SI), Y0, Y3
-	VFMADD231PS 96(SI), Y0, Y4
-	VMOVUPS Y1, (DI)
-	VMOVUPS Y2, 32(DI)
-	VMOVUPS Y3, 64(DI)
-	VMOVUPS Y4, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $32, CX
-	JMP  axpy32
-
-axpy8:
-	CMPQ CX, $8
-	JL   axpy1
-	VMOVUPS (DI), Y1
-	VFMADD231PS (SI), Y0, Y1
-	VMOVUPS Y1, (DI)
-	ADDQ $32, SI
-	ADDQ $32, DI
-	SUBQ $8, CX
-	JMP  axpy8
-
-axpy1:
-	TESTQ CX, CX
-	JE    axpydone
-	VMOVSS (DI), X1
-	VFMADD231SS (SI), X0, X1
-	VMOVSS X1, (DI)
-	ADDQ $4, SI
-	ADDQ $4, DI
-	DECQ CX
-	JMP  axpy1
-
-axpydone:
-	VZEROUPPER
-	RET
-
 // func dotRowsAVX2(q *float32, k *float32, stride int, n int, d int, out *float32)
-// out[c] = dot(q[:d], k[c*stride:][:d]) for c < n, each as dotAVX2 computes it (the same
-// accumulators, order and final sum), in one call: a decode step's scores against every cached
-// key of a head, without a Go call per key.
+// out[c] = dot(q[:d], k[c*stride:][:d]) for c < n: four 8-lane FMA accumulators over 32 floats a
+// step, then 8 at a time, the lanes summed pairwise, then the last floats one at a time. One
+// call covers a decode step's scores against every cached key of a head (n = 1 is dot).
 TEXT ·dotRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ q+0(FP), R8
 	MOVQ k+8(FP), R9
@@ -199,9 +83,9 @@ rowsdone:
 	RET
 
 // func axpyRowsAVX2(dst *float32, v *float32, stride int, p *float32, n int, d int)
-// dst[:d] += p[c]·v[c*stride:][:d] for c = 0..n-1 in order: each element takes the same fused
-// multiply-adds in the same order as n calls of axpyAVX2, bit for bit, but 32 columns of dst stay
-// in registers across all n rows.
+// dst[:d] += p[c]·v[c*stride:][:d] for c = 0..n-1 in order, one fused multiply-add per element
+// and row (so the bits of n single-row calls), with 32 columns of dst kept in registers across
+// all n rows (n = 1 is axpy).
 TEXT ·axpyRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ v+8(FP), R9
