@@ -211,23 +211,8 @@ func (t *tagger) tag() error {
 			case all:
 				t.mark(n, true)
 			case any:
-				convertible := true
-				for _, v := range inputs {
-					convertible = convertible && t.canBeNHWC(v)
-				}
-				for _, v := range inputs {
-					var err error
-					if convertible {
-						err = t.toNHWC(v, n)
-					} else {
-						err = t.toNCHW(v, n)
-					}
-					if err != nil {
-						return err
-					}
-				}
-				if convertible {
-					t.mark(n, true)
+				if err := t.converge(n, inputs); err != nil {
+					return err
 				}
 			}
 		}
@@ -264,21 +249,33 @@ func (t *tagger) reconverge() error {
 		if len(inputs) != 2 || t.isNHWC(inputs[0]) == t.isNHWC(inputs[1]) {
 			continue
 		}
-		convertible := t.canBeNHWC(inputs[0]) && t.canBeNHWC(inputs[1])
-		for _, v := range inputs {
-			var err error
-			if convertible {
-				err = t.toNHWC(v, n)
-			} else {
-				err = t.toNCHW(v, n)
-			}
-			if err != nil {
-				return err
-			}
+		if err := t.converge(n, inputs); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// converge gives node n's inputs one layout: NHWC (and n tagged NHWC) when every input can be,
+// else NCHW.
+func (t *tagger) converge(n *ir.Node, inputs []*ir.Value) error {
+	convertible := true
+	for _, v := range inputs {
+		convertible = convertible && t.canBeNHWC(v)
+	}
+	for _, v := range inputs {
+		var err error
 		if convertible {
-			t.mark(n, true)
+			err = t.toNHWC(v, n)
+		} else {
+			err = t.toNCHW(v, n)
 		}
+		if err != nil {
+			return err
+		}
+	}
+	if convertible {
+		t.mark(n, true)
 	}
 	return nil
 }
